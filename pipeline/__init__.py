@@ -1,0 +1,1 @@
+"""Pantheon Press: canonical card data, validation and print-and-play production."""

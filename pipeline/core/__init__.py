@@ -1,0 +1,1 @@
+"""What every game shares: YAML loading with marks, schema checks, problems, provenance."""

@@ -1,0 +1,123 @@
+"""A data root on disk: its games, their YAML documents, and where things are.
+
+Layout (see CONVENTIONS.md): ``<root>/<game>/<kind>.yaml`` with a schema at
+``<root>/schemas/<game>/<kind>.schema.json``.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Sequence, Union
+
+from pipeline.core.errors import UserError
+from pipeline.core.problems import Location, Problem
+from pipeline.core.yamlmarks import MarkedData, PathKey, YamlLoadError, load_marked
+
+SCHEMA_DIR = "schemas"
+DATA_SUFFIX = ".yaml"
+SCHEMA_SUFFIX = ".schema.json"
+PROJECT_DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def default_data_root() -> Path:
+    """The project's own data/ folder."""
+    return PROJECT_DATA
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should read it: relative to the working directory when inside it."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        return str(absolute)
+
+
+@dataclass
+class Document:
+    """One YAML file of a game: its data and the marks of its nodes."""
+
+    kind: str
+    path: Path
+    marked: MarkedData
+
+    @property
+    def data(self) -> Any:
+        return self.marked.data
+
+    @property
+    def file(self) -> str:
+        return display_path(self.path)
+
+    def at(self, *path: Union[str, int]) -> Location:
+        """Where the node at ``path`` starts; the nearest existing ancestor if it is missing."""
+        return self._locate(tuple(path), self.marked.value_marks)
+
+    def key_at(self, *path: Union[str, int]) -> Location:
+        """Where the key that ends ``path`` is written (falls back like ``at``)."""
+        marks = {**self.marked.value_marks, **self.marked.key_marks}
+        return self._locate(tuple(path), marks)
+
+    def problem(self, path: Sequence[Union[str, int]], message: str) -> Problem:
+        return Problem(self.at(*path), message)
+
+    def _locate(self, path: PathKey, marks: dict[PathKey, tuple[int, int]]) -> Location:
+        for cut in range(len(path), -1, -1):
+            mark = marks.get(path[:cut])
+            if mark is not None:
+                return Location(self.file, *mark)
+        return Location(self.file, 1, 1)
+
+
+@dataclass
+class GameData:
+    """Every document of one game that loaded, plus the problems of those that did not."""
+
+    game: str
+    root: Path
+    docs: dict[str, Document] = field(default_factory=dict)
+    load_problems: list[Problem] = field(default_factory=list)
+    unloadable: set[str] = field(default_factory=set)  # kinds whose file exists but did not load
+
+    def doc(self, kind: str) -> Document:
+        try:
+            return self.docs[kind]
+        except KeyError:
+            raise UserError(f"{display_path(self.root)}: no {kind}{DATA_SUFFIX} for {self.game}") from None
+
+    def has(self, kind: str) -> bool:
+        return kind in self.docs
+
+
+def game_ids(data_root: Path) -> list[str]:
+    """The games present under a data root (every folder except schemas/), sorted."""
+    if not data_root.is_dir():
+        raise UserError(f"{display_path(data_root)}: data folder not found")
+    return sorted(p.name for p in data_root.iterdir() if p.is_dir() and p.name != SCHEMA_DIR and not p.name.startswith("."))
+
+
+def data_files(game_dir: Path) -> Iterator[Path]:
+    return iter(sorted(game_dir.glob(f"*{DATA_SUFFIX}")))
+
+
+def load_game(data_root: Path, game: str) -> GameData:
+    """Load every YAML document of ``game``; unreadable or malformed files become problems."""
+    game_dir = data_root / game
+    loaded = GameData(game=game, root=game_dir)
+    for path in data_files(game_dir):
+        kind = path.name[: -len(DATA_SUFFIX)]
+        try:
+            marked = load_marked(path)
+        except YamlLoadError as exc:
+            loaded.load_problems.append(Problem(Location(display_path(path), exc.line, exc.column), exc.message))
+            loaded.unloadable.add(kind)
+            continue
+        if not isinstance(marked.data, dict):
+            loaded.load_problems.append(
+                Problem(Location(display_path(path), 1, 1), "top level must be a mapping (key: value), not a list or a value")
+            )
+            loaded.unloadable.add(kind)
+            continue
+        loaded.docs[kind] = Document(kind=kind, path=path, marked=marked)
+    return loaded

@@ -1,0 +1,131 @@
+"""JSON Schema checks of loaded documents, with messages a data editor can act on."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from pipeline.core.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
+from pipeline.core.errors import UserError
+from pipeline.core.problems import Location, Problem
+from pipeline.core.yamlmarks import PathKey
+
+
+@dataclass
+class SchemaSet:
+    """Every schema under ``<data root>/schemas``, linked by their ``$id``s."""
+
+    root: Path
+    registry: Registry
+    by_path: dict[Path, dict[str, Any]]
+
+    def schema_path(self, game: str, kind: str) -> Path:
+        return self.root / game / f"{kind}{SCHEMA_SUFFIX}"
+
+    def kinds(self, game: str) -> list[str]:
+        folder = self.root / game
+        return sorted(p.name[: -len(SCHEMA_SUFFIX)] for p in folder.glob(f"*{SCHEMA_SUFFIX}"))
+
+    def validator(self, game: str, kind: str) -> Draft202012Validator | None:
+        schema = self.by_path.get(self.schema_path(game, kind))
+        if schema is None:
+            return None
+        return Draft202012Validator(schema, registry=self.registry)
+
+
+def load_schemas(data_root: Path) -> SchemaSet:
+    """Read and check every schema file; a broken schema is the developer's error, reported plainly."""
+    root = data_root / SCHEMA_DIR
+    if not root.is_dir():
+        raise UserError(f"{display_path(root)}: schema folder not found")
+    by_path: dict[Path, dict[str, Any]] = {}
+    resources = []
+    for path in sorted(root.rglob(f"*{SCHEMA_SUFFIX}")):
+        try:
+            schema = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UserError(f"{display_path(path)}: cannot read schema: {exc}") from None
+        if not isinstance(schema, dict) or "$id" not in schema:
+            raise UserError(f"{display_path(path)}: a schema must be an object with an $id")
+        try:
+            Draft202012Validator.check_schema(schema)
+        except Exception as exc:  # SchemaError: the schema itself is not valid JSON Schema
+            raise UserError(f"{display_path(path)}: invalid schema: {getattr(exc, 'message', exc)}") from None
+        by_path[path] = schema
+        resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
+    return SchemaSet(root=root, registry=Registry().with_resources(resources), by_path=by_path)
+
+
+def schema_problems(doc: Document, validator: Draft202012Validator) -> Iterator[Problem]:
+    """Every schema violation in ``doc``, most specific first, pinned to its node."""
+    for error in validator.iter_errors(doc.data):
+        error = _most_specific(error)
+        path: PathKey = tuple(error.absolute_path)
+        label, where = describe_path(doc.data, path)
+        at, text = _describe(doc, path, where, error)
+        yield Problem(at, f"{label}{text}")
+
+
+def _most_specific(error: ValidationError) -> ValidationError:
+    """For anyOf/oneOf failures, the branch error that explains the most."""
+    while error.context:
+        error = best_match(error.context)
+    return error
+
+
+def _describe(doc: Document, path: PathKey, where: str, error: ValidationError) -> tuple[Location, str]:
+    prefix = f"{where}: " if where else ""
+    validator = error.validator
+    if validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        key = extra[0] if extra else "?"
+        allowed = ", ".join(sorted(error.schema.get("properties", {}))) or "none"
+        return doc.key_at(*path, key), f"{prefix}unknown key '{key}' (allowed: {allowed})"
+    if validator == "required":
+        return doc.at(*path), f"{prefix}{error.message.replace('is a required property', 'is required but missing')}"
+    if validator == "enum":
+        options = ", ".join(str(option) for option in error.validator_value)
+        return doc.at(*path), f"{prefix}{error.instance!r} is not one of {options}"
+    if validator is False or error.schema is False:
+        return doc.key_at(*path), f"{prefix}key is not allowed here"
+    return doc.at(*path), f"{prefix}{error.message}"
+
+
+def describe_path(data: Any, path: PathKey) -> tuple[str, str]:
+    """Split ``path`` into the innermost record with an id and the field inside it.
+
+    ``("deities", 12, "aspects", 1)`` -> ``("deity 13: ", "aspects[1]")`` when
+    ``deities[12]`` has id 13; ``("", full field path)`` when no record has an id.
+    """
+    node = data
+    label, field_start = "", 0
+    for depth, step in enumerate(path):
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(step, int) and isinstance(node, dict) and "id" in node:
+            owner = path[depth - 1] if depth else ""
+            label, field_start = f"{singular(str(owner))} {node['id']}: ", depth + 1
+    text = ""
+    for step in path[field_start:]:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    return label, text
+
+
+def singular(word: str) -> str:
+    """Naive English singular for list keys: deities -> deity, monsters -> monster."""
+    word = word.replace("_", " ").replace("-", " ")
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word

@@ -1,0 +1,180 @@
+"""`pantheon validate`: schema checks, the checks every game shares, then each game's cross-checks.
+
+Every stage reports all of its problems; a game's cross-checks run only on
+documents that passed their schema, since they rely on its shape.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Optional
+
+from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
+from pipeline.core.errors import UserError
+from pipeline.core.problems import Location, Problem
+from pipeline.core.schemas import SchemaSet, describe_path, load_schemas, schema_problems
+from pipeline.core.yamlmarks import PathKey
+
+# [[kind/id]] or [[game:kind/id]] inside prose; see CONVENTIONS.md.
+REFERENCE = re.compile(r"\[\[(?:(?P<game>[a-z0-9-]+):)?(?P<kind>[a-z0-9-]+)/(?P<id>[a-z0-9-]+)\]\]")
+REFERENCE_OPEN = "[["
+
+
+
+@dataclass
+class ValidationReport:
+    """What `validate` found, per game, plus the games whose cross-checks could not run."""
+
+    problems: list[Problem] = field(default_factory=list)
+    skipped_cross_checks: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def package_name(game: str) -> str:
+    return game.replace("-", "_")
+
+
+def game_module(game: str, module: str) -> Optional[Any]:
+    """``pipeline.games.<game>.<module>`` if the game has it, else None."""
+    name = f"pipeline.games.{package_name(game)}.{module}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and name.startswith(exc.name):
+            return None
+        raise
+
+
+def select_games(data_root: Path, games: Optional[Iterable[str]]) -> list[str]:
+    known = game_ids(data_root)
+    if not games:
+        return known
+    chosen = list(dict.fromkeys(games))
+    unknown = [g for g in chosen if g not in known]
+    if unknown:
+        raise UserError(f"unknown game {', '.join(unknown)} (known: {', '.join(known)})")
+    return chosen
+
+
+def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> ValidationReport:
+    """Validate ``games`` (all when None) under ``data_root``."""
+    chosen = select_games(data_root, games)
+    schemas = load_schemas(data_root)
+    report = ValidationReport()
+    catalogue = RecordCatalogue(data_root)
+    for game in chosen:
+        loaded = catalogue.game(game)
+        problems = list(loaded.load_problems)
+        problems += _pairing_problems(loaded, schemas)
+        schema_clean = not problems
+        for kind, doc in loaded.docs.items():
+            validator = schemas.validator(game, kind)
+            if validator is None:
+                continue
+            found = list(schema_problems(doc, validator))
+            schema_clean = schema_clean and not found
+            problems += found
+        for doc in loaded.docs.values():
+            problems += duplicate_id_problems(doc)
+            problems += reference_problems(doc, catalogue)
+        if schema_clean:
+            checks = game_module(game, "checks")
+            if checks is not None:
+                problems += checks.cross_checks(loaded)
+        else:
+            report.skipped_cross_checks.append(game)
+        report.problems += problems
+    report.problems.sort()
+    return report
+
+
+def _pairing_problems(loaded: GameData, schemas: SchemaSet) -> Iterator[Problem]:
+    """Every data file has a schema and every schema has its data file."""
+    present = set(loaded.docs) | loaded.unloadable
+    for kind in sorted(present - set(schemas.kinds(loaded.game))):
+        path = loaded.root / f"{kind}{DATA_SUFFIX}"
+        expected = display_path(schemas.schema_path(loaded.game, kind))
+        yield Problem(Location(display_path(path), 1, 1), f"no schema for this file (expected {expected})")
+    for kind in sorted(set(schemas.kinds(loaded.game)) - present):
+        schema = schemas.schema_path(loaded.game, kind)
+        expected = display_path(loaded.root / f"{kind}{DATA_SUFFIX}")
+        yield Problem(Location(display_path(schema), 1, 1), f"data file {expected} is missing")
+
+
+def walk(data: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
+    """Every node of plain data with its path, parents before children."""
+    yield path, data
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from walk(value, path + (key,))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from walk(value, path + (index,))
+
+
+def duplicate_id_problems(doc: Document) -> Iterator[Problem]:
+    """Ids must be unique within each list of records."""
+    for path, node in walk(doc.data):
+        if not isinstance(node, list):
+            continue
+        first_seen: dict[Any, int] = {}
+        for index, record in enumerate(node):
+            if not isinstance(record, dict) or "id" not in record:
+                continue
+            record_id = record["id"]
+            if not isinstance(record_id, (str, int)):
+                continue
+            if record_id in first_seen:
+                first_line = doc.at(*path, first_seen[record_id], "id").line
+                yield doc.problem(path + (index, "id"), f"duplicate id '{record_id}' (first at line {first_line})")
+            else:
+                first_seen[record_id] = index
+
+
+class RecordCatalogue:
+    """Loads games on demand and answers which ``game/kind/id`` addresses exist."""
+
+    def __init__(self, data_root: Path) -> None:
+        self._root = data_root
+        self._games: dict[str, GameData] = {}
+        self._known = set(game_ids(data_root))
+
+    def game(self, game: str) -> GameData:
+        if game not in self._games:
+            self._games[game] = load_game(self._root, game)
+        return self._games[game]
+
+    def find(self, game: str, kind: str, record_id: str) -> Optional[dict[str, Any]]:
+        """The record addressed, or None; only records in a document's top-level lists are addressable."""
+        if game not in self._known:
+            return None
+        doc = self.game(game).docs.get(kind)
+        if doc is None:
+            return None
+        for value in doc.data.values():
+            if isinstance(value, list):
+                for record in value:
+                    if isinstance(record, dict) and str(record.get("id")) == record_id:
+                        return record
+        return None
+
+
+def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Problem]:
+    """Every ``[[kind/id]]`` in prose names a record that exists."""
+    own_game = doc.path.parent.name
+    for path, node in walk(doc.data):
+        if not isinstance(node, str) or REFERENCE_OPEN not in node:
+            continue
+        label, _ = describe_path(doc.data, path)
+        matched = list(REFERENCE.finditer(node))
+        if node.count(REFERENCE_OPEN) != len(matched):
+            yield doc.problem(path, f"{label}malformed reference in {node!r}: write [[kind/id]] or [[game:kind/id]]")
+        for match in matched:
+            game = match["game"] or own_game
+            if catalogue.find(game, match["kind"], match["id"]) is None:
+                yield doc.problem(path, f"{label}reference {match[0]} names no record ({game}/{match['kind']}/{match['id']})")

@@ -1,0 +1,1 @@
+"""One package per game, each with the same shape (model, checks, engine, render)."""

@@ -1,0 +1,47 @@
+"""Fixtures shared by every test: a scratch copy of the data and ways to break it."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+import pytest
+import yaml
+
+from pipeline.core.dataset import default_data_root
+from pipeline.core.problems import Problem
+from pipeline.core.validate import validate as run_validation
+
+REPO_DATA = default_data_root()
+
+
+@pytest.fixture
+def data_copy(tmp_path: Path) -> Path:
+    """A temporary copy of the project's data/ folder, safe to break."""
+    target = tmp_path / "data"
+    shutil.copytree(REPO_DATA, target)
+    return target
+
+
+def _edit_yaml(path: Path, fn: Callable[[Any], Any]) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    result = fn(data)
+    if result is not None:
+        data = result
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+@pytest.fixture
+def edit_yaml() -> Callable[[Path, Callable[[Any], Any]], None]:
+    """``edit_yaml(path, fn)``: load, let ``fn`` mutate (or return new data), write back."""
+    return _edit_yaml
+
+
+def _validate(root: Path, games: Optional[Iterable[str]] = None) -> list[Problem]:
+    return run_validation(root, games).problems
+
+
+@pytest.fixture
+def validate() -> Callable[..., list[Problem]]:
+    """``validate(root, games=None)``: every problem the full validation finds."""
+    return _validate

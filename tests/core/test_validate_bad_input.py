@@ -1,0 +1,201 @@
+"""Every kind of bad input gets one clear line with file:line:column, exit 1, no traceback."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.dataset import default_data_root
+from pipeline.core.validate import validate
+
+TOY = Path(__file__).resolve().parents[1] / "fixtures" / "toy-data"
+COMMON_SCHEMA = default_data_root() / "schemas" / "common.schema.json"
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> Path:
+    root = tmp_path / "data"
+    shutil.copytree(TOY, root)
+    shutil.copy(COMMON_SCHEMA, root / "schemas" / "common.schema.json")
+    return root
+
+
+def cards(root: Path) -> Path:
+    return root / "toy" / "cards.yaml"
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"fixture text {old!r} not found"
+    path.write_text(text.replace(old, new, 1))
+
+
+def messages(root: Path) -> list[str]:
+    return [str(p) for p in validate(root).problems]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, env=env)
+
+
+def test_toy_data_is_clean(toy: Path) -> None:
+    assert messages(toy) == []
+
+
+def test_malformed_yaml_names_line_and_column(toy: Path) -> None:
+    replace(cards(toy), "    cost: 2\n", "    cost: [2\n")
+    [line] = messages(toy)
+    assert line.startswith(f"{cards(toy)}:")
+    assert "malformed YAML" in line
+    assert ":12:" in line or ":13:" in line
+
+
+def test_wrong_type(toy: Path) -> None:
+    replace(cards(toy), "cost: 2", "cost: two")
+    [line] = messages(toy)
+    assert line.endswith(":11:11: card owl: cost: 'two' is not of type 'integer'")
+
+
+def test_unknown_key_points_at_the_key(toy: Path) -> None:
+    replace(cards(toy), "    cost: 0\n", "    cost: 0\n    colour: red\n")
+    [line] = messages(toy)
+    assert ":17:5: card skull: unknown key 'colour'" in line
+
+
+def test_enum_lists_the_options(toy: Path) -> None:
+    replace(cards(toy), "aspect: sun", "aspect: solar")
+    [line] = messages(toy)
+    assert ":6:13: card lantern: aspect: 'solar' is not one of sun, moon, death" in line
+
+
+def test_missing_required_field(toy: Path) -> None:
+    replace(cards(toy), "    name: Owl\n", "")
+    [line] = messages(toy)
+    assert "card owl: 'name' is required but missing" in line
+    assert ":9:" in line
+
+
+def test_provenance_needs_its_citation(toy: Path) -> None:
+    replace(cards(toy), "{source: rulebook, section: Components}", "{source: rulebook}")
+    [line] = messages(toy)
+    assert "card owl: provenance: 'section' is required but missing" in line
+
+
+def test_duplicate_id(toy: Path) -> None:
+    replace(cards(toy), "id: skull", "id: owl")
+    [line] = messages(toy)
+    assert ":14:9:" in line and "duplicate id 'owl' (first at line 9)" in line
+
+
+def test_duplicate_key(toy: Path) -> None:
+    replace(cards(toy), "    cost: 0\n", "    cost: 0\n    cost: 1\n")
+    [line] = messages(toy)
+    assert ":17:5: duplicate key 'cost' (first at line 16)" in line
+
+
+def test_dangling_reference(toy: Path) -> None:
+    replace(cards(toy), "[[cards/owl]]", "[[cards/bat]]")
+    [line] = messages(toy)
+    assert "card lantern: reference [[cards/bat]] names no record (toy/cards/bat)" in line
+
+
+def test_malformed_reference(toy: Path) -> None:
+    replace(cards(toy), "[[cards/owl]]", "[[owl]]")
+    [line] = messages(toy)
+    assert "malformed reference" in line
+
+
+def test_empty_file(toy: Path) -> None:
+    cards(toy).write_text("# nothing here\n")
+    [line] = messages(toy)
+    assert line.endswith(":1:1: file is empty: expected a mapping of records")
+
+
+def test_top_level_list(toy: Path) -> None:
+    cards(toy).write_text("- 1\n- 2\n")
+    [line] = messages(toy)
+    assert "top level must be a mapping" in line
+
+
+def test_unreadable_file(toy: Path) -> None:
+    cards(toy).unlink()
+    cards(toy).symlink_to(toy / "nowhere.yaml")
+    [line] = messages(toy)
+    assert ":1:1: cannot read file" in line
+
+
+def test_not_utf8(toy: Path) -> None:
+    cards(toy).write_bytes(b"cards:\n  - id: \xff\n")
+    [line] = messages(toy)
+    assert "not UTF-8" in line
+
+
+def test_data_file_without_schema(toy: Path) -> None:
+    (toy / "toy" / "extras.yaml").write_text("things: []\n")
+    [line] = messages(toy)
+    assert "extras.yaml:1:1: no schema for this file" in line
+
+
+def test_schema_without_data_file(toy: Path) -> None:
+    cards(toy).unlink()
+    [line] = messages(toy)
+    assert "cards.schema.json:1:1: data file" in line and "is missing" in line
+
+
+def test_every_problem_is_listed_not_only_the_first(toy: Path) -> None:
+    replace(cards(toy), "cost: 2", "cost: two")
+    replace(cards(toy), "aspect: sun", "aspect: solar")
+    replace(cards(toy), "id: skull", "id: owl")
+    assert len(messages(toy)) == 3
+
+
+def test_cli_reports_and_exits_1_without_traceback(toy: Path) -> None:
+    replace(cards(toy), "cost: 2", "cost: two")
+    result = run_cli("validate", "--data", str(toy))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "card owl: cost: 'two' is not of type 'integer'" in result.stdout
+
+
+def test_cli_clean_data_exits_0(toy: Path) -> None:
+    result = run_cli("validate", "--data", str(toy))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["validate", "nosuchgame"], "unknown game nosuchgame"),
+        (["validate", "--data", "/nonexistent/data"], "data folder not found"),
+        (["provenance", "--data", "/nonexistent/data"], "data folder not found"),
+    ],
+)
+def test_cli_bad_requests(toy: Path, args: list[str], expected: str) -> None:
+    if "--data" not in args:
+        args = [*args, "--data", str(toy)]
+    result = run_cli(*args)
+    assert result.returncode == 1
+    assert expected in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_broken_schema_is_a_clear_error(toy: Path) -> None:
+    (toy / "schemas" / "toy" / "cards.schema.json").write_text("{ not json")
+    result = run_cli("validate", "--data", str(toy))
+    assert result.returncode == 1
+    assert "cards.schema.json: cannot read schema" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_provenance_counts(toy: Path) -> None:
+    result = run_cli("provenance", "--json", "--data", str(toy))
+    assert result.returncode == 0
+    import json
+
+    assert json.loads(result.stdout) == {"toy": {"rulebook": 1, "inferred": 1, "authored": 1, "total": 3}}
