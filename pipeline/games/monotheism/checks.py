@@ -1,0 +1,285 @@
+"""Cross-checks of Monotheism's data: what the schemas cannot say.
+
+The rulebook's fixed facts (card counts, the worshiper sets, the five
+scenarios, what each worshiper is known to survive) are module constants;
+``cross_checks`` compares the data with them and with itself and yields every
+problem it finds. ``scenario_findings`` checks one scenario on its own, so a
+single scenario file (``pantheon monotheism solve --file``) can reuse it.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Iterator, Mapping, Union
+
+from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path
+from pipeline.core.problems import Location, Problem
+from pipeline.core.schemas import describe_path
+from pipeline.core.validate import walk
+from pipeline.games.monotheism.model import (
+    COMPONENTS,
+    SCENARIOS,
+    WORSHIPER_SETS,
+    MonotheismModel,
+    Scenario,
+    build,
+)
+
+PathKey = tuple[Union[str, int], ...]
+Finding = tuple[PathKey, str]  # (path inside a record, message without the record's label)
+
+GLOSSARY = "glossary"
+RULES = "rules"
+REQUIRED_KINDS = (COMPONENTS, WORSHIPER_SETS, SCENARIOS, GLOSSARY, RULES)
+
+# --- Fixed facts (rulebook and monotheism-facts.md) -------------------------
+DEITY_COUNT = 29
+# The deity ids until deities.yaml lands; then the data becomes the source.
+DEITY_IDS: tuple[str, ...] = tuple(f"{number:02d}" for number in range(1, DEITY_COUNT + 1))
+WORSHIPER_CARD_COUNT = 7
+WORSHIPER_SET_SIZES: Mapping[str, int] = {
+    "haruspex-of-scriptures": 1,
+    "three-monks": 3,
+    "autotheistic-pretender": 1,
+    "poet-and-spirit-guide": 2,
+}
+ZERO_GODS_VICTORY_SETS = frozenset({"autotheistic-pretender"})
+EASIER_SETS = frozenset({"haruspex-of-scriptures"})  # "significantly easier"
+EASIER = "easier"
+# Curses each worshiper is known to survive, from the scenario notation
+# ("cursed three times", "cursed twice", "cursed once"); 0 for the others.
+CURSES_SURVIVED: Mapping[str, int] = {"pretender": 3, "mizaru": 1, "kikazaru": 1, "iwazaru": 1}
+DEITY_COMPONENT = "deity-cards"
+WORSHIPER_COMPONENT = "worshiper-cards"
+# Scenario number -> (title, stated card count).
+STATED_SCENARIOS: Mapping[int, tuple[str, int]] = {
+    1: ("Wrath of the Cherubim", 11),
+    2: ("A Friendly Game of Leap-frog", 9),
+    3: ("When Atlas Falls", 11),
+    4: ("Awakening an Endless Hunger", 11),
+    5: ("A Light in the Dark Depths", 11),
+}
+MIN_SCENARIO_GODS = 2  # with fewer, the puzzle is over before it starts
+
+# --- What the documents must contain ------------------------------------------
+REQUIRED_SYMBOLS = (
+    "sun", "moon", "death",
+    "curse-void", "curse-rotate", "curse-flip", "bless-rotate", "bless-flip",
+    "act-box", "essence-box", "numbers",
+)
+# One rules section per rulebook section, plus the engine rulings.
+REQUIRED_RULE_SECTIONS = (
+    "overview", "components", "set-up", "play", "acts", "essences", "veiled-gods",
+    "consuming-gods", "timing", "worshipers", "ending-the-game", "playing-in-hand",
+    "designers-mistakes", "scenarios", "advice", "engine-rulings",
+)
+ENGINE_RULINGS = "engine-rulings"
+ENGINE_RULING_COUNT = 10  # the rulings of monotheism-facts.md
+INFERRED = "inferred"
+DEITY_MENTION = re.compile(r"#(\d+)")
+
+
+def cross_checks(game: GameData) -> Iterator[Problem]:
+    """Every problem in ``game`` that no schema can express."""
+    missing = [kind for kind in REQUIRED_KINDS if not game.has(kind)]
+    for kind in missing:
+        path = display_path(game.root / f"{kind}{DATA_SUFFIX}")
+        yield Problem(Location(path, 1, 1), f"{game.game}: required file {kind}{DATA_SUFFIX} is missing")
+    if missing:
+        return
+    model = build(game)
+    yield from component_problems(game.doc(COMPONENTS), model)
+    yield from worshiper_set_problems(game.doc(WORSHIPER_SETS), model)
+    yield from scenario_problems(game.doc(SCENARIOS), model)
+    yield from glossary_problems(game.doc(GLOSSARY))
+    yield from rules_problems(game.doc(RULES))
+    for doc in game.docs.values():
+        yield from deity_mention_problems(doc)
+
+
+def _problem(doc: Document, path: PathKey, message: str) -> Problem:
+    """A problem labelled with the innermost record on ``path`` (``scenario 3: ...``)."""
+    label, _ = describe_path(doc.data, path)
+    return doc.problem(path, f"{label}{message}")
+
+
+# --- components.yaml ------------------------------------------------------------
+def component_problems(doc: Document, model: MonotheismModel) -> Iterator[Problem]:
+    """The box counts agree with the deity ids and the worshiper data."""
+    expected = {DEITY_COMPONENT: len(DEITY_IDS), WORSHIPER_COMPONENT: len(model.worshipers)}
+    source = {DEITY_COMPONENT: "deity ids #01..#29", WORSHIPER_COMPONENT: "worshipers in worshiper-sets.yaml"}
+    index = {component.id: i for i, component in enumerate(model.components)}
+    for component_id, count in expected.items():
+        if component_id not in index:
+            yield doc.problem(("components",), f"component {component_id} is missing")
+            continue
+        listed = model.components[index[component_id]].count
+        if listed != count:
+            path = ("components", index[component_id], "count")
+            yield _problem(doc, path, f"count {listed} disagrees with the {count} {source[component_id]}")
+
+
+# --- worshiper-sets.yaml --------------------------------------------------------
+def worshiper_set_problems(doc: Document, model: MonotheismModel) -> Iterator[Problem]:
+    """The four sets of the rulebook, 1 + 3 + 1 + 2 = 7 cards, with their special rules."""
+    sets = model.worshiper_sets
+    present = {s.id for s in sets}
+    for set_id in WORSHIPER_SET_SIZES:
+        if set_id not in present:
+            yield doc.problem(("worshiper_sets",), f"worshiper set {set_id} is missing")
+    total = len(model.worshipers)
+    if total != WORSHIPER_CARD_COUNT:
+        yield doc.problem(
+            ("worshiper_sets",), f"the sets hold {total} worshiper cards; the game has {WORSHIPER_CARD_COUNT}"
+        )
+    for i, worshiper_set in enumerate(sets):
+        path: PathKey = ("worshiper_sets", i)
+        stated = WORSHIPER_SET_SIZES.get(worshiper_set.id)
+        size = len(worshiper_set.worshipers)
+        if stated is None:
+            yield _problem(doc, path + ("id",), f"not one of the rulebook's sets ({', '.join(WORSHIPER_SET_SIZES)})")
+        elif size != stated:
+            yield _problem(doc, path + ("worshipers",), f"has {size} worshipers; the rulebook gives {stated}")
+        wins_with_zero = worshiper_set.id in ZERO_GODS_VICTORY_SETS
+        if worshiper_set.zero_gods_victory != wins_with_zero:
+            yield _problem(
+                doc, path + ("zero_gods_victory",),
+                f"zero_gods_victory must be {str(wins_with_zero).lower()} "
+                f"(only {', '.join(sorted(ZERO_GODS_VICTORY_SETS))} wins with zero gods)",
+            )
+        is_easier = worshiper_set.id in EASIER_SETS
+        if (worshiper_set.difficulty.level == EASIER) != is_easier:
+            yield _problem(
+                doc, path + ("difficulty", "level"),
+                f"difficulty level must be {'easier' if is_easier else 'standard'} "
+                f"(the rulebook calls only {', '.join(sorted(EASIER_SETS))} easier)",
+            )
+    yield from _duplicate_worshipers(doc, model)
+
+
+def _duplicate_worshipers(doc: Document, model: MonotheismModel) -> Iterator[Problem]:
+    """Worshiper ids and names are unique across all sets (the core checks ids only within one list)."""
+    seen_ids: dict[str, str] = {}
+    seen_names: dict[str, str] = {}
+    for i, worshiper_set in enumerate(model.worshiper_sets):
+        for j, worshiper in enumerate(worshiper_set.worshipers):
+            path = ("worshiper_sets", i, "worshipers", j)
+            if worshiper.id in seen_ids:
+                yield _problem(doc, path + ("id",), f"id already used in worshiper set {seen_ids[worshiper.id]}")
+            else:
+                seen_ids[worshiper.id] = worshiper_set.id
+            if worshiper.name in seen_names:
+                yield _problem(doc, path + ("name",), f"name {worshiper.name!r} already used by {seen_names[worshiper.name]}")
+            else:
+                seen_names[worshiper.name] = worshiper.id
+
+
+# --- scenarios.yaml -------------------------------------------------------------
+def scenario_problems(doc: Document, model: MonotheismModel) -> Iterator[Problem]:
+    """Each scenario on its own, then the five scenarios of the rulebook as a whole."""
+    set_of = {w.id: w.set_id for w in model.worshipers}
+    for i, scenario in enumerate(model.scenarios):
+        base: PathKey = ("scenarios", i)
+        for path, message in scenario_findings(scenario, set_of):
+            yield _problem(doc, base + path, message)
+        yield from _stated_scenario_problems(doc, base, scenario)
+    numbers = Counter(s.number for s in model.scenarios)
+    for number in STATED_SCENARIOS:
+        if numbers[number] == 0:
+            yield doc.problem(("scenarios",), f"scenario number {number} is missing")
+
+
+def _stated_scenario_problems(doc: Document, base: PathKey, scenario: Scenario) -> Iterator[Problem]:
+    stated = STATED_SCENARIOS.get(scenario.number) if scenario.number is not None else None
+    if stated is None:
+        yield _problem(doc, base + ("number",), f"number {scenario.number} is not one of the rulebook's scenarios 1..5")
+        return
+    title, count = stated
+    if scenario.id != str(scenario.number):
+        yield _problem(doc, base + ("id",), f"id must be the scenario number '{scenario.number}'")
+    for key, listed, wanted in (("title", scenario.title, title), ("card_count", scenario.card_count, count)):
+        if listed != wanted:
+            yield _problem(doc, base + (key,), f"{key} {listed!r} is not the rulebook's {wanted!r}")
+
+
+def scenario_findings(scenario: Scenario, set_of: Mapping[str, str]) -> Iterator[Finding]:
+    """Problems of one scenario; ``set_of`` maps every known worshiper id to its set id."""
+    yield from _card_findings(scenario, set_of)
+    deck_size = len(scenario.deck)
+    if scenario.card_count != deck_size:
+        yield ("card_count",), f"stated card count {scenario.card_count} but the deck lists {deck_size} cards"
+    top = scenario.top
+    if not (top.is_deity and top.veiled):
+        yield ("deck", deck_size - 1), f"top card {top.label()} must be a veiled god (every scenario begins by unveiling it)"
+    if not scenario.worshipers:
+        yield ("deck",), "the deck has no worshiper"
+    if len(scenario.deities) < MIN_SCENARIO_GODS:
+        yield ("deck",), f"the deck has {len(scenario.deities)} gods; a scenario needs at least {MIN_SCENARIO_GODS}"
+    sets = sorted({set_of[w.ref] for w in scenario.worshipers if w.ref in set_of})
+    if len(sets) > 1:
+        yield ("deck",), f"worshipers come from several sets ({', '.join(sets)}); worshipers join only within their set"
+
+
+def _card_findings(scenario: Scenario, set_of: Mapping[str, str]) -> Iterator[Finding]:
+    first_at: dict[tuple[object, str], int] = {}
+    for i, card in enumerate(scenario.deck):
+        where = f"card {i + 1} from the bottom ({card.label()})"
+        key = (card.kind, card.ref)
+        if key in first_at:
+            yield ("deck", i), f"{where} is already in the deck as card {first_at[key] + 1}"
+        else:
+            first_at[key] = i
+        if card.is_deity and card.ref not in DEITY_IDS:
+            yield ("deck", i, "deity"), f"{where}: no such deity (ids are #{DEITY_IDS[0]}..#{DEITY_IDS[-1]})"
+        if card.is_worshiper and card.ref not in set_of:
+            yield ("deck", i, "worshiper"), f"{where}: no such worshiper in worshiper-sets.yaml"
+        survives = CURSES_SURVIVED.get(card.ref, 0)
+        if card.is_worshiper and card.cursed > survives:
+            yield ("deck", i, "cursed"), (
+                f"{where}: cursed {card.cursed} times, but this worshiper is known to survive only {survives}"
+            )
+
+
+# --- glossary.yaml and rules.yaml -----------------------------------------------
+def glossary_problems(doc: Document) -> Iterator[Problem]:
+    """see_also names other terms; the symbols the cards need are all defined."""
+    terms = doc.data["terms"]
+    term_ids = {term["id"] for term in terms}
+    for i, term in enumerate(terms):
+        for j, other in enumerate(term.get("see_also", [])):
+            if other == term["id"]:
+                yield _problem(doc, ("terms", i, "see_also", j), "see_also names the term itself")
+            elif other not in term_ids:
+                yield _problem(doc, ("terms", i, "see_also", j), f"see_also names no term '{other}'")
+    symbol_ids = {symbol["id"] for symbol in doc.data.get("symbols", [])}
+    for symbol_id in REQUIRED_SYMBOLS:
+        if symbol_id not in symbol_ids:
+            yield doc.problem(("symbols",), f"glossary: symbol {symbol_id} is missing")
+
+
+def rules_problems(doc: Document) -> Iterator[Problem]:
+    """Every rulebook section is covered, and the engine rulings are all there, marked inferred."""
+    sections = doc.data["sections"]
+    index = {section["id"]: i for i, section in enumerate(sections)}
+    for section_id in REQUIRED_RULE_SECTIONS:
+        if section_id not in index:
+            yield doc.problem(("sections",), f"rules: section {section_id} is missing")
+    if ENGINE_RULINGS not in index:
+        return
+    base: PathKey = ("sections", index[ENGINE_RULINGS])
+    rulings = sections[index[ENGINE_RULINGS]].get("subsections", [])
+    if len(rulings) != ENGINE_RULING_COUNT:
+        yield _problem(doc, base, f"has {len(rulings)} rulings; monotheism-facts.md has {ENGINE_RULING_COUNT}")
+    for j, ruling in enumerate(rulings):
+        if ruling.get("provenance", {}).get("source") != INFERRED:
+            yield _problem(doc, base + ("subsections", j), "an engine ruling needs provenance source inferred")
+
+
+def deity_mention_problems(doc: Document) -> Iterator[Problem]:
+    """Prose that names a deity by number (``#07``) names one of #01..#29."""
+    for path, node in walk(doc.data):
+        if not isinstance(node, str):
+            continue
+        for match in DEITY_MENTION.finditer(node):
+            if match[1] not in DEITY_IDS:
+                yield _problem(doc, path, f"mentions deity {match[0]}, not one of #{DEITY_IDS[0]}..#{DEITY_IDS[-1]}")
