@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
 from referencing import Registry, Resource
+from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from pipeline.core.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
@@ -53,18 +54,28 @@ def load_schemas(data_root: Path) -> SchemaSet:
             raise UserError(f"{display_path(path)}: cannot read schema: {exc}") from None
         if not isinstance(schema, dict) or "$id" not in schema:
             raise UserError(f"{display_path(path)}: a schema must be an object with an $id")
-        try:
-            Draft202012Validator.check_schema(schema)
-        except Exception as exc:  # SchemaError: the schema itself is not valid JSON Schema
-            raise UserError(f"{display_path(path)}: invalid schema: {getattr(exc, 'message', exc)}") from None
+        # Checking each schema against the meta-schema costs more than validating
+        # all the data, so the test suite does it (tests/core/test_schemas.py).
         by_path[path] = schema
         resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
     return SchemaSet(root=root, registry=Registry().with_resources(resources), by_path=by_path)
 
 
+def check_schema_file(path: Path, schema: dict[str, Any]) -> None:
+    """Raise UserError if ``schema`` is not valid JSON Schema 2020-12."""
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise UserError(f"{display_path(path)}: invalid schema: {exc.message}") from None
+
+
 def schema_problems(doc: Document, validator: Draft202012Validator) -> Iterator[Problem]:
     """Every schema violation in ``doc``, most specific first, pinned to its node."""
-    for error in validator.iter_errors(doc.data):
+    try:
+        errors = list(validator.iter_errors(doc.data))
+    except (SchemaError, Unresolvable, UnknownType) as exc:
+        raise UserError(f"schema for {doc.file} is broken: {exc}") from None
+    for error in errors:
         error = _most_specific(error)
         path: PathKey = tuple(error.absolute_path)
         label, where = describe_path(doc.data, path)

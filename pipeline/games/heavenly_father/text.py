@@ -1,0 +1,112 @@
+"""Printed wording rendered from structured data, by phrase tables.
+
+``power_text`` renders a Philosopher kind's power; the wording printed on the
+card (``text`` in philosopher-kinds.yaml) must equal it, which a cross-check
+enforces. ``consequence_text`` renders a dilemma option's consequences (the
+line printed under each option), so cards carry no second copy of the numbers.
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from pipeline.games.heavenly_father.model import Consequence, Op, Power, Timing
+
+NUMBER_WORDS: Mapping[int, str] = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def number_word(count: int) -> str:
+    """``one``, ``two``...; digits beyond the table."""
+    return NUMBER_WORDS.get(count, str(count))
+
+
+def _peek(op: Op) -> str:
+    count = op.params["count"]
+    if count == 1:
+        return "Secretly look at one False God of your choice, then put it back face down where it was."
+    return f"Secretly look at {number_word(count)} False Gods of your choice, then put them back face down where they were."
+
+
+def _reveal(op: Op) -> str:
+    count = op.params["count"]
+    if count == 1:
+        return "Turn one False God of your choice face up for all to see. It stays face up: that god is disproved."
+    return (f"Turn {number_word(count)} False Gods of your choice face up for all to see. "
+            "They stay face up: those gods are disproved.")
+
+
+def _third_option(op: Op) -> str:
+    p = op.params
+    return (f"Add a third option that gains up to {p['gain_virtue_max']} of one Virtue, "
+            f"loses up to {p['lose_virtue_max']} of one Virtue, or draws {p['draw_cards']} cards.")
+
+
+def _cancel(op: Op) -> str:
+    turns = op.params["bar_caller_turns"]
+    span = "their next turn" if turns == 1 else f"their next {number_word(turns)} turns"
+    return f"Turn the envelope back: the caller may not call Judgment Day on {span}."
+
+
+def _extra(op: Op) -> str:
+    count = op.params["count"]
+    return "Then take another action." if count == 1 else f"Then take {number_word(count)} more actions."
+
+
+OP_PHRASES: Mapping[str, Callable[[Op], str]] = {
+    "peek-false-god": _peek,
+    "reveal-false-god": _reveal,
+    "invent-third-option": _third_option,
+    "cancel-judgment-day": _cancel,
+    "extra-action": _extra,
+    "dictate-choice": lambda op: "You tell them which option to choose.",
+    "randomize-virtues": lambda op: "The Virtues they gain and lose are picked at random; the amounts stay as printed.",
+}
+
+PLACEMENT_PHRASES: Mapping[tuple[Timing, str], str] = {
+    (Timing.KEPT, "self"): "Keep this in front of you.",
+    (Timing.PLACED, "other-player"): "Place this in front of another player.",
+    (Timing.PLACED, "any-player"): "Place this in front of any player, yourself included.",
+}
+
+INVOKE_PHRASES: Mapping[str, str] = {
+    "owner-resolves-dilemma": "Invoke it while you resolve a Moral Dilemma:",
+    "target-confronts-dilemma": "Invoke it when they confront a Moral Dilemma:",
+    "target-resolves-dilemma": "Invoke it when they resolve a Moral Dilemma:",
+}
+
+REQUIREMENT_PHRASES: Mapping[str, str] = {
+    "judgment-day-called-by-player": "Play only while a Judgment Day called by a player is pending.",
+}
+
+
+def _lower_first(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]
+
+
+def power_text(power: Power) -> str:
+    """The printed wording of ``power``; KeyError names a phrase the tables lack."""
+    parts: list[str] = []
+    if power.requires is not None:
+        parts.append(REQUIREMENT_PHRASES[power.requires])
+    if power.timing is not Timing.IMMEDIATE:
+        parts.append(PLACEMENT_PHRASES[(power.timing, power.target)])
+    effects = [OP_PHRASES[op.name](op) for op in power.effects]
+    if power.invoke is not None:
+        effects[0] = f"{INVOKE_PHRASES[power.invoke]} {_lower_first(effects[0])}"
+    return " ".join(parts + effects)
+
+
+def _amounts(amounts: Mapping[str, int], sign: str, names: Mapping[str, str]) -> list[str]:
+    return [f"{sign}{count} {names.get(virtue, virtue)}" for virtue, count in amounts.items()]
+
+
+def _cards(count: int, verb: str) -> list[str]:
+    if not count:
+        return []
+    return [f"{verb} {count} card" + ("" if count == 1 else "s")]
+
+
+def consequence_text(consequence: Consequence, names: Mapping[str, str]) -> str:
+    """E.g. ``+2 Selfishness, -1 Justice, draw 1 card``; ``names`` maps virtue ids to names."""
+    parts = (_amounts(consequence.gain, "+", names) + _amounts(consequence.lose, "-", names)
+             + _cards(consequence.draw_cards, "draw") + _cards(consequence.lose_cards, "lose"))
+    return ", ".join(parts)

@@ -1,0 +1,649 @@
+"""Reference rules engine for Theocracy, shaped after OpenSpiel.
+
+An immutable `Game` is built from the validated model (every rule value:
+player counts, roles, card values, dice, Grace order, 54, 9 ... comes from
+there). A `State` moves through explicit decisions and chance events:
+
+- chance: the Tribulation die (uniform over the values not yet rolled this
+  round, which is what re-rolling until the value is new amounts to) and the
+  end-of-round fate roll (the sum of two dice, with exact probabilities);
+- decisions: each bid, each prophecy or pass, the chosen giver (3-4 players),
+  the believer handed over, the believer given up, the believer that
+  receives the die.
+
+Rulings for what the rulebook leaves open are in data/theocracy/rulings.yaml;
+the engine follows them (comments name the ruling). `resolve_bid` is a pure
+function usable on its own.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from itertools import product
+from typing import Callable, Hashable, Optional, Sequence
+
+from pipeline.games.theocracy.model import CHOSEN_OP, TheocracyModel, Upset
+
+CHANCE = -1
+TERMINAL = -4
+ASIDE = -1  # holder of a believer that was given up (set aside for the round)
+
+RULE_HIGHER = "higher-card"
+RULE_UPSET = "one-beats-five"
+RULE_TIE = "tie"
+RULE_RUIN = "ruin"
+RULE_RUIN_VOID = "ruin-void"
+RULE_OUROBOROS = "ouroboros"
+BID_RULE_IDS = (RULE_HIGHER, RULE_UPSET, RULE_TIE, RULE_RUIN, RULE_RUIN_VOID, RULE_OUROBOROS)
+MIN_BIDS = 2
+RULEBOOK_UPSET = Upset(weak=1, strong=5)
+
+OP_ACQUIRE = "acquire-believer"
+OP_LOSE = "lose-believer"
+OP_SET_ASIDE_BID = "set-aside-bid"
+OP_PLACE_DIE = "place-die"
+OP_LOCKED = "set-aside-locked"
+GRACE_OPS = frozenset({OP_ACQUIRE, OP_LOSE, OP_SET_ASIDE_BID, OP_PLACE_DIE, OP_LOCKED})
+
+SUBJECT_WINS = "subject-wins"
+ANOTHER_WINS = "another-player-wins"
+NO_WINNER = "no-winner"
+
+
+# --------------------------------------------------------------------------- bids
+
+
+@dataclass(frozen=True)
+class BidResult:
+    """Who won a bid (seat = position in the bid list) or None for a draw, and the deciding rule."""
+
+    winner: Optional[int]
+    rule: str
+    ruined: tuple[int, ...] = ()
+
+
+def beats(a: int, b: int, upset: Upset = RULEBOOK_UPSET) -> bool:
+    """True when card ``a`` beats card ``b``: higher wins, except the weak card beats the strong one."""
+    if (a, b) == (upset.weak, upset.strong):
+        return True
+    if (a, b) == (upset.strong, upset.weak):
+        return False
+    return a > b
+
+
+def resolve_bid(values: Sequence[int], upset: Upset = RULEBOOK_UPSET) -> BidResult:
+    """Resolve a bid of 2-4 cards (one per seat, in seat order).
+
+    Ruin first removes every card whose value was bid more than once (with two
+    players an equal pair is a plain tie). Then the single card left wins
+    (Ruin); else a card that beats every other card left wins (higher card,
+    or one-beats-five when it is the weak card); else the wins form a circle
+    and the bid is an Ouroboros draw. Nothing left is a draw (ruin-void).
+    """
+    if len(values) < MIN_BIDS:
+        raise ValueError(f"a bid needs at least {MIN_BIDS} cards, got {len(values)}")
+    counts = Counter(values)
+    left = [seat for seat, value in enumerate(values) if counts[value] == 1]
+    ruined = tuple(seat for seat, value in enumerate(values) if counts[value] > 1)
+    if not left:
+        if len(values) == MIN_BIDS:
+            return BidResult(None, RULE_TIE)
+        return BidResult(None, RULE_RUIN_VOID, ruined)
+    if len(left) == 1:
+        return BidResult(left[0], RULE_RUIN, ruined)
+    unbeaten = [s for s in left if all(beats(values[s], values[o], upset) for o in left if o != s)]
+    if not unbeaten:
+        return BidResult(None, RULE_OUROBOROS, ruined)
+    winner = unbeaten[0]
+    return BidResult(winner, RULE_UPSET if values[winner] == upset.weak else RULE_HIGHER, ruined)
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class ActionKind(str, Enum):
+    ROLL = "roll"  # chance: the turn's die shows `value`
+    BID = "bid"  # play the power card of `value`
+    PASS = "pass"  # make no prophecy
+    PROPHESY = "prophesy"  # prophecy `prophecy` about seat `value` (None for a draw)
+    CHOOSE_GIVER = "choose-giver"  # the chosen: seat `value` must hand over a believer
+    GIVE = "give"  # hand over believer `value`
+    LOSE = "lose"  # give up believer `value`
+    PLACE = "place"  # rest the die on believer `value`
+    FATE = "fate"  # chance: the two fate dice total `value`
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: ActionKind
+    value: Optional[int] = None
+    prophecy: Optional[str] = None
+
+    def __str__(self) -> str:
+        if self.kind is ActionKind.PROPHESY:
+            about = "" if self.value is None else f" seat {self.value}"
+            return f"prophesy {self.prophecy}{about}"
+        return self.kind.value if self.value is None else f"{self.kind.value} {self.value}"
+
+
+@dataclass(frozen=True)
+class Prophecy:
+    """A prophecy: its kind and the seat it names (None when the kind names nobody)."""
+
+    kind: str
+    subject: Optional[int]
+
+
+class Stage(str, Enum):
+    ROLL = "roll"
+    BID = "bid"
+    OMEN = "omen"
+    CHOOSE_GIVER = "choose-giver"
+    GIVE = "give"
+    LOSE = "lose"
+    PLACE = "place"
+    FATE = "fate"
+    TERMINAL = "terminal"
+
+
+class Termination(str, Enum):
+    TRANSCENDENCE = "transcendence"
+    FATE = "fate"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the game ended, who won (several seats when tied) and the final scores."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+# --------------------------------------------------------------------------- game
+
+
+@dataclass(frozen=True)
+class Game:
+    """Every rule value of one Theocracy set-up, taken from the model."""
+
+    num_players: int
+    roles: tuple[str, ...]  # role ids in acting order for this player count
+    new_first_index: int  # index in `roles` of the role whose seat is First next round
+    first_round_first_seat: int
+    power_values: tuple[int, ...]
+    believers_per_player: int
+    num_dice: int
+    die_faces: tuple[int, ...]
+    turns_per_round: int
+    distinct_dice_per_round: bool
+    prophecy_kinds: tuple[tuple[str, bool, str], ...]  # (id, needs_subject, fulfilled_when)
+    grace_ops: tuple[str, ...]
+    upset: Upset
+    chosen: bool  # the chosen rule applies at this player count
+    transcendence: int
+    fate_dice: int
+    fate_target: int
+
+    @classmethod
+    def from_model(cls, model: TheocracyModel, num_players: int) -> "Game":
+        line_up = model.line_up(num_players)
+        colours = sorted(model.players, key=lambda p: p.order)[:num_players]
+        per_player = {len(model.believers_of(p.id)) for p in colours}
+        values = {model.power_values(p.id) for p in colours}
+        if len(per_player) != 1 or len(values) != 1:
+            raise ValueError("every player needs the same believers and power card values")
+        ops = tuple(step.op for step in sorted(model.grace_steps, key=lambda s: s.order))
+        unknown = set(ops) - GRACE_OPS
+        if unknown:
+            raise ValueError(f"unknown Grace step op(s): {', '.join(sorted(unknown))}")
+        faces = model.dice[0].faces
+        if model.turns_per_round > len(model.dice) or (
+            model.distinct_dice_per_round and model.turns_per_round > len(faces)
+        ):
+            raise ValueError("not enough dice or die faces for one distinct die per turn")
+        return cls(
+            num_players=num_players,
+            roles=line_up.roles,
+            new_first_index=line_up.roles.index(model.rotation.new_first),
+            first_round_first_seat=model.rotation.first_round_first_seat,
+            power_values=values.pop(),
+            believers_per_player=per_player.pop(),
+            num_dice=len(model.dice),
+            die_faces=tuple(sorted(faces)),
+            turns_per_round=model.turns_per_round,
+            distinct_dice_per_round=model.distinct_dice_per_round,
+            prophecy_kinds=tuple((p.id, p.needs_subject, p.fulfilled_when) for p in model.prophecies),
+            grace_ops=ops,
+            upset=model.upset,
+            chosen=num_players in model.added_rule_players(CHOSEN_OP),
+            transcendence=model.transcendence_threshold,
+            fate_dice=model.fate.dice,
+            fate_target=model.fate.target,
+        )
+
+    @property
+    def num_believers(self) -> int:
+        return self.num_players * self.believers_per_player
+
+    def owner(self, believer: int) -> int:
+        return believer // self.believers_per_player
+
+    def fate_distribution(self) -> list[tuple[int, Fraction]]:
+        """Exact probability of each total of the fate dice."""
+        totals = Counter(sum(roll) for roll in product(self.die_faces, repeat=self.fate_dice))
+        ways = len(self.die_faces) ** self.fate_dice
+        return [(total, Fraction(n, ways)) for total, n in sorted(totals.items())]
+
+    def new_initial_state(self) -> "State":
+        return State(self)
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass
+class _Task:
+    """A pending Grace task: op and the seat it concerns (None for table-wide ops)."""
+
+    op: str
+    seat: Optional[int] = None
+
+    def key(self) -> tuple[str, Optional[int]]:
+        return (self.op, self.seat)
+
+
+@dataclass
+class State:
+    """A Theocracy position. Mutated only by `apply_action`; `clone` for search."""
+
+    game: Game
+    stage: Stage = Stage.ROLL
+    round: int = 0
+    turn: int = 0
+    first_seat: int = 0
+    scores: list[int] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)
+    bids: list[Optional[int]] = field(default_factory=list)
+    holder: list[int] = field(default_factory=list)  # per believer: seat, or ASIDE
+    die_on: list[Optional[int]] = field(default_factory=list)  # per believer: die index resting on it
+    acquired: set[int] = field(default_factory=set)  # believers that changed hands this turn
+    die_values: list[Optional[int]] = field(default_factory=list)  # per die: value rolled this round
+    dice_aside: set[int] = field(default_factory=set)
+    cursor: int = 0  # position in role order of the next bidder / prophet
+    prophecies: list[tuple[int, Prophecy]] = field(default_factory=list)
+    result: Optional[BidResult] = None
+    tasks: list[_Task] = field(default_factory=list)
+    actor: Optional[int] = None  # seat deciding in a Grace stage
+    giver: Optional[int] = None  # seat handing over a believer (Stage.GIVE)
+    fate_roll: Optional[int] = None
+    termination: Optional[Termination] = None
+
+    def __post_init__(self) -> None:
+        if not self.scores:
+            self.scores = [0] * self.game.num_players
+            self.first_seat = self.game.first_round_first_seat % self.game.num_players
+            self._setup_round()
+
+    # ----------------------------------------------------------- queries
+
+    def role_order(self) -> list[int]:
+        """Seats in acting order this round: First, (Lukewarm, Lost,) Last."""
+        n = self.game.num_players
+        return [(self.first_seat + i) % n for i in range(n)]
+
+    def role_of(self, seat: int) -> str:
+        return self.game.roles[(seat - self.first_seat) % self.game.num_players]
+
+    def is_terminal(self) -> bool:
+        return self.stage is Stage.TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.stage in (Stage.ROLL, Stage.FATE)
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return TERMINAL
+        if self.is_chance_node():
+            return CHANCE
+        if self.stage in (Stage.BID, Stage.OMEN):
+            return self.role_order()[self.cursor]
+        if self.stage is Stage.GIVE:
+            assert self.giver is not None
+            return self.giver
+        assert self.actor is not None
+        return self.actor
+
+    def believers_held(self, seat: int) -> list[int]:
+        return [b for b, h in enumerate(self.holder) if h == seat]
+
+    def eligible_to_give(self, seat: int) -> list[int]:
+        """Believers ``seat`` could hand over: not taken earlier this turn (ruling protected-this-turn)."""
+        return [b for b in self.believers_held(seat) if b not in self.acquired]
+
+    def free_believers(self, seat: int) -> list[int]:
+        return [b for b in self.believers_held(seat) if self.die_on[b] is None]
+
+    def round_score(self, seat: int) -> int:
+        """Eternal memory the dice on ``seat``'s believers are worth right now."""
+        return sum(self._die_value(d) for b, d in enumerate(self.die_on) if d is not None and self.holder[b] == seat)
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """Each chance action with its exact probability (empty when not a chance node)."""
+        if self.stage is Stage.ROLL:
+            used = {v for v in self.die_values if v is not None} if self.game.distinct_dice_per_round else set()
+            values = [v for v in self.game.die_faces if v not in used]
+            return [(Action(ActionKind.ROLL, v), Fraction(1, len(values))) for v in values]
+        if self.stage is Stage.FATE:
+            return [(Action(ActionKind.FATE, total), p) for total, p in self.game.fate_distribution()]
+        return []
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_chance_node():
+            return [action for action, _ in self.chance_outcomes()]
+        seat = self.current_player()
+        if self.stage is Stage.BID:
+            return [Action(ActionKind.BID, v) for v in sorted(self.hands[seat])]
+        if self.stage is Stage.OMEN:
+            return [Action(ActionKind.PASS)] + [
+                Action(ActionKind.PROPHESY, p.subject, p.kind) for p in self._open_prophecies()
+            ]
+        if self.stage is Stage.CHOOSE_GIVER:
+            return [Action(ActionKind.CHOOSE_GIVER, s) for s in self._givers_for(seat)]
+        if self.stage is Stage.GIVE:
+            return [Action(ActionKind.GIVE, b) for b in self.eligible_to_give(seat)]
+        if self.stage is Stage.LOSE:
+            return [Action(ActionKind.LOSE, b) for b in self.believers_held(seat)]
+        if self.stage is Stage.PLACE:
+            return [Action(ActionKind.PLACE, b) for b in self.free_believers(seat)]
+        return []
+
+    def outcome(self) -> Optional[Outcome]:
+        """The result once terminal (ruling shared-victory: every seat on the top score wins)."""
+        if self.termination is None:
+            return None
+        best = max(self.scores)
+        winners = tuple(s for s, score in enumerate(self.scores) if score == best)
+        return Outcome(self.termination, winners, tuple(self.scores))
+
+    def returns(self) -> list[float]:
+        """1 split among the winners, 0 for the others; zeros while the game goes on."""
+        outcome = self.outcome()
+        if outcome is None:
+            return [0.0] * self.game.num_players
+        share = 1.0 / len(outcome.winners)
+        return [share if s in outcome.winners else 0.0 for s in range(self.game.num_players)]
+
+    def key(self) -> Hashable:
+        """Everything that matters for future play (no history, no round counter)."""
+        return (
+            self.stage,
+            self.turn,
+            self.first_seat,
+            tuple(self.scores),
+            tuple(tuple(sorted(h)) for h in self.hands),
+            tuple(self.bids),
+            tuple(self.holder),
+            tuple(self.die_on),
+            tuple(sorted(self.acquired)),
+            tuple(self.die_values),
+            tuple(sorted(self.dice_aside)),
+            self.cursor,
+            tuple(self.prophecies),
+            self.result,
+            tuple(t.key() for t in self.tasks),
+            self.actor,
+            self.giver,
+            self.termination,
+        )
+
+    def clone(self) -> "State":
+        return State(
+            game=self.game,
+            stage=self.stage,
+            round=self.round,
+            turn=self.turn,
+            first_seat=self.first_seat,
+            scores=list(self.scores),
+            hands=[list(h) for h in self.hands],
+            bids=list(self.bids),
+            holder=list(self.holder),
+            die_on=list(self.die_on),
+            acquired=set(self.acquired),
+            die_values=list(self.die_values),
+            dice_aside=set(self.dice_aside),
+            cursor=self.cursor,
+            prophecies=list(self.prophecies),
+            result=self.result,
+            tasks=[_Task(t.op, t.seat) for t in self.tasks],
+            actor=self.actor,
+            giver=self.giver,
+            fate_roll=self.fate_roll,
+            termination=self.termination,
+        )
+
+    # ----------------------------------------------------------- moves
+
+    def apply_action(self, action: Action) -> None:
+        """Play ``action``; raises ValueError if it is not legal here."""
+        if action not in self.legal_actions():
+            raise ValueError(f"illegal action {action} at stage {self.stage.value}")
+        handler = {
+            ActionKind.ROLL: self._apply_roll,
+            ActionKind.BID: self._apply_bid,
+            ActionKind.PASS: self._apply_omen,
+            ActionKind.PROPHESY: self._apply_omen,
+            ActionKind.CHOOSE_GIVER: self._apply_choose_giver,
+            ActionKind.GIVE: self._apply_give,
+            ActionKind.LOSE: self._apply_lose,
+            ActionKind.PLACE: self._apply_place,
+            ActionKind.FATE: self._apply_fate,
+        }[action.kind]
+        handler(action)
+
+    def _apply_roll(self, action: Action) -> None:
+        self.die_values[self.turn] = action.value
+        self.stage, self.cursor = Stage.BID, 0
+
+    def _apply_bid(self, action: Action) -> None:
+        seat = self.current_player()
+        assert action.value is not None
+        self.hands[seat].remove(action.value)
+        self.bids[seat] = action.value
+        self._next_in_order(self._start_omen)
+
+    def _start_omen(self) -> None:
+        self.stage, self.cursor = Stage.OMEN, 0
+
+    def _apply_omen(self, action: Action) -> None:
+        if action.kind is ActionKind.PROPHESY:
+            assert action.prophecy is not None
+            self.prophecies.append((self.current_player(), Prophecy(action.prophecy, action.value)))
+        self._next_in_order(self._reveal)
+
+    def _next_in_order(self, when_done: Callable[[], None]) -> None:
+        """Move to the next seat in role order; call ``when_done`` after the last one."""
+        self.cursor += 1
+        if self.cursor == self.game.num_players:
+            when_done()
+
+    def _apply_choose_giver(self, action: Action) -> None:
+        self.giver = action.value
+        self.stage = Stage.GIVE
+
+    def _apply_give(self, action: Action) -> None:
+        believer = action.value
+        assert believer is not None and self.actor is not None
+        self.holder[believer] = self.actor  # any die on it travels with it
+        self.acquired.add(believer)
+        self.giver = None
+        self._run_tasks()
+
+    def _apply_lose(self, action: Action) -> None:
+        believer = action.value
+        assert believer is not None
+        self.holder[believer] = ASIDE  # ruling lost-believer: aside for the round, with its die
+        die = self.die_on[believer]
+        if die is not None:
+            self.dice_aside.add(die)
+            self.die_on[believer] = None
+        self._run_tasks()
+
+    def _apply_place(self, action: Action) -> None:
+        assert action.value is not None
+        self.die_on[action.value] = self.turn
+        self._run_tasks()
+
+    def _apply_fate(self, action: Action) -> None:
+        self.fate_roll = action.value
+        if action.value == self.game.fate_target:
+            self._finish(Termination.FATE)
+        else:
+            self._new_round()
+
+    # ----------------------------------------------------------- phases
+
+    def _setup_round(self) -> None:
+        """Round setup (ruling new-round): own believers back, full hands, no dice out."""
+        g = self.game
+        self.hands = [list(g.power_values) for _ in range(g.num_players)]
+        self.bids = [None] * g.num_players
+        self.holder = [g.owner(b) for b in range(g.num_believers)]
+        self.die_on = [None] * g.num_believers
+        self.die_values = [None] * g.num_dice
+        self.dice_aside = set()
+        self.turn = 0
+        self._clear_turn()
+        self.stage = Stage.ROLL
+
+    def _clear_turn(self) -> None:
+        self.bids = [None] * self.game.num_players
+        self.acquired = set()
+        self.prophecies = []
+        self.result = None
+        self.tasks = []
+        self.actor = self.giver = None
+        self.cursor = 0
+
+    def _open_prophecies(self) -> list[Prophecy]:
+        """Prophecies not yet made this turn (ruling no-repeated-prophecy)."""
+        made = {p for _, p in self.prophecies}
+        options: list[Prophecy] = []
+        for kind, needs_subject, _ in self.game.prophecy_kinds:
+            subjects: list[Optional[int]] = list(range(self.game.num_players)) if needs_subject else [None]
+            options += [Prophecy(kind, s) for s in subjects if Prophecy(kind, s) not in made]
+        return options
+
+    def fulfilled(self, prophecy: Prophecy) -> bool:
+        """Whether ``prophecy`` came true for the revealed bid (ruling lose-needs-a-winner)."""
+        assert self.result is not None
+        winner = self.result.winner
+        condition = {kind: when for kind, _, when in self.game.prophecy_kinds}[prophecy.kind]
+        if condition == SUBJECT_WINS:
+            return winner is not None and winner == prophecy.subject
+        if condition == ANOTHER_WINS:
+            return winner is not None and winner != prophecy.subject
+        return winner is None
+
+    def _reveal(self) -> None:
+        """Revelation, then queue Grace in the model's step order (ruling grace-role-order)."""
+        bids = [b for b in self.bids if b is not None]
+        self.result = resolve_bid(bids, self.game.upset)
+        by_seat = dict(self.prophecies)
+        prophets = [s for s in self.role_order() if s in by_seat]
+        self.tasks = []
+        for op in self.game.grace_ops:
+            if op == OP_ACQUIRE:
+                self.tasks += [_Task(op, s) for s in prophets if self.fulfilled(by_seat[s])]
+            elif op == OP_LOSE:
+                self.tasks += [_Task(op, s) for s in prophets if not self.fulfilled(by_seat[s])]
+            elif op != OP_LOCKED:  # set-aside-locked is a standing constraint, not a step
+                self.tasks.append(_Task(op))
+        self._run_tasks()
+
+    def _givers_for(self, prophet: int) -> list[int]:
+        """Opponents who hold a believer that can be taken (ruling eligible-giver)."""
+        return [s for s in self.role_order() if s != prophet and self.eligible_to_give(s)]
+
+    def _run_tasks(self) -> None:
+        """Settle Grace tasks until one needs a decision, then end the turn."""
+        while self.tasks:
+            task = self.tasks.pop(0)
+            if self._start_task(task):
+                return
+        self._end_turn()
+
+    def _start_task(self, task: _Task) -> bool:
+        """Start ``task``; True when it waits for a player's decision."""
+        if task.op == OP_ACQUIRE:
+            assert task.seat is not None
+            givers = self._givers_for(task.seat)
+            if not givers:
+                return False
+            self.actor = task.seat
+            if self.game.chosen:
+                self.stage = Stage.CHOOSE_GIVER
+            else:
+                self.giver, self.stage = givers[0], Stage.GIVE
+            return True
+        if task.op == OP_LOSE:
+            assert task.seat is not None
+            if not self.believers_held(task.seat):
+                return False
+            self.actor, self.stage = task.seat, Stage.LOSE
+            return True
+        assert self.result is not None
+        if task.op == OP_SET_ASIDE_BID:
+            if self.result.winner is None:
+                self.dice_aside.add(self.turn)
+            return False
+        # place-die
+        winner = self.result.winner
+        if winner is None:
+            return False
+        if not self.free_believers(winner):
+            self.dice_aside.add(self.turn)
+            return False
+        self.actor, self.stage = winner, Stage.PLACE
+        return True
+
+    def _end_turn(self) -> None:
+        self.turn += 1
+        self._clear_turn()
+        if self.turn < self.game.turns_per_round:
+            self.stage = Stage.ROLL
+            return
+        for seat in range(self.game.num_players):
+            self.scores[seat] += self.round_score(seat)
+        if max(self.scores) >= self.game.transcendence:
+            self._finish(Termination.TRANSCENDENCE)
+        else:
+            self.stage = Stage.FATE
+
+    def _new_round(self) -> None:
+        """Roles rotate: the seat holding the `new_first` role (Last) becomes First."""
+        self.first_seat = self.role_order()[self.game.new_first_index]
+        self.round += 1
+        self._setup_round()
+
+    def _finish(self, termination: Termination) -> None:
+        self.termination = termination
+        self.stage = Stage.TERMINAL
+
+    def _die_value(self, die: int) -> int:
+        value = self.die_values[die]
+        assert value is not None
+        return value
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds begun so far (the current one included)."""
+        return self.round + 1
+
+    def __str__(self) -> str:
+        return (
+            f"round {self.rounds_played} turn {self.turn + 1} stage {self.stage.value} "
+            f"first seat {self.first_seat} scores {self.scores}"
+        )

@@ -1,0 +1,1 @@
+"""Tests of the Who's Your Heavenly Father? game package."""

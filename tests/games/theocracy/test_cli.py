@@ -1,0 +1,79 @@
+"""`pantheon theocracy bid` and `simulate`, through the project's CLI."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, ["theocracy", *args])
+
+
+@pytest.mark.parametrize(
+    "bids, winner, rule",
+    [
+        (["1", "2", "4", "5"], None, "ouroboros"),
+        (["4", "4", "1", "5"], 2, "one-beats-five"),
+        (["2", "3", "4", "5"], 3, "higher-card"),
+        (["1", "1", "1", "3"], 3, "ruin"),
+        (["2", "2", "3", "3"], None, "ruin-void"),
+        (["4", "4", "2"], 2, "ruin"),
+        (["1", "5", "3"], None, "ouroboros"),
+        (["1", "5"], 0, "one-beats-five"),
+    ],
+)
+def test_bid_json(bids: list[str], winner, rule: str) -> None:
+    result = run("bid", *bids, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"winner": winner, "rule": rule}
+
+
+def test_bid_text() -> None:
+    assert run("bid", "1", "3", "4", "5").stdout.strip() == "draw (ouroboros)"
+    assert run("bid", "4", "4", "2").stdout.strip() == "seat 2 wins (ruin)"
+
+
+@pytest.mark.parametrize(
+    "bids, message",
+    [
+        (["1", "6"], "bid 6 is not a power card value"),
+        (["0", "3"], "bid 0 is not a power card value"),
+        (["-1", "3"], "bid -1 is not a power card value"),
+        (["x", "3"], "bid 'x' is not a whole number"),
+        (["3"], "give 2 to 4 bids"),
+        (["1", "2", "3", "4", "5"], "give 2 to 4 bids"),
+    ],
+)
+def test_bid_bad_input_is_one_line(bids: list[str], message: str) -> None:
+    result = run("bid", *bids)
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_simulate_json() -> None:
+    result = run("simulate", "--players", "3", "--games", "20", "--seed", "4", "--policy", "greedy", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["players"] == 3 and report["games"] == 20 and report["policy"] == "greedy"
+    assert sum(report["endings"].values()) == 20 and set(report["endings"]) == {"transcendence", "fate"}
+    assert len(report["win_share"]) == 3 and report["mean_rounds"] >= 1
+
+
+def test_simulate_text_is_reproducible() -> None:
+    first = run("simulate", "--players", "2", "--games", "15", "--seed", "9")
+    assert first.exit_code == 0 and "mean rounds:" in first.stdout and "win share:" in first.stdout
+    assert run("simulate", "--players", "2", "--games", "15", "--seed", "9").stdout == first.stdout
+
+
+@pytest.mark.parametrize("args, message", [(["--players", "5"], "--players must be one of 2, 3, 4"),
+                                           (["--games", "0"], "--games must be at least 1")])
+def test_simulate_bad_input(args: list[str], message: str) -> None:
+    result = run("simulate", *args)
+    assert result.exit_code == 1 and message in result.stderr
