@@ -21,6 +21,7 @@ from pipeline.games.heavenly_father.model import (
     COMPONENTS,
     DILEMMAS,
     ENVELOPE,
+    EXAMPLES,
     GLOSSARY,
     GODS,
     PARAMETERS,
@@ -31,12 +32,15 @@ from pipeline.games.heavenly_father.model import (
     TURN_ACTIONS,
     VIRTUES,
     Consequence,
+    DilemmaExample,
     God,
     HeavenlyFatherModel,
     Power,
+    ScoringExample,
     Timing,
     build,
 )
+from pipeline.games.heavenly_father.engine import apply_tokens, judge
 from pipeline.games.heavenly_father.text import power_text
 
 # --- Fixed facts from the rulebook ---------------------------------------------
@@ -606,6 +610,55 @@ def claim_failures(model: HeavenlyFatherModel, measure: str, comparison: str,
             for h in higher for l in lower if totals[h] <= totals[l]]
 
 
+# --- Stored examples, replayed by the rules engine ---------------------------------------
+def example_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+    """Every stored scoring and dilemma example gives its stated result when the engine replays it."""
+    doc = game.doc(EXAMPLES)
+    for index, example in enumerate(model.scoring_examples):
+        yield from (doc.problem(("scoring_examples", index) + path, f"scoring example {example.id}: {message}")
+                    for path, message in _scoring_failures(model, example))
+    for index, example in enumerate(model.dilemma_examples):
+        yield from (doc.problem(("dilemma_examples", index) + path, f"dilemma example {example.id}: {message}")
+                    for path, message in _dilemma_failures(model, example))
+
+
+Failure = tuple[tuple[Any, ...], str]
+
+
+def _scoring_failures(model: HeavenlyFatherModel, example: ScoringExample) -> Iterator[Failure]:
+    gods = {g.id: g for g in model.gods}
+    if example.god not in gods:
+        yield ("god",), f"unknown god {example.god!r}"
+        return
+    for index, first in _duplicates(example.names):
+        yield ("players", index, "name"), f"player name {example.names[index]!r} used twice"
+    for name in [w for w in example.winners if w not in example.names]:
+        yield ("expect", "winners"), f"winner {name!r} is not one of the players"
+    if len(example.scores) != len(example.names):
+        yield ("expect", "scores"), f"{len(example.scores)} scores for {len(example.names)} players"
+        return
+    result = judge(gods[example.god], example.holdings)
+    for index, (name, got, stated) in enumerate(zip(example.names, result.scores, example.scores)):
+        if got != stated:
+            yield ("expect", "scores", index), f"player {name} scores {got}, the example says {stated}"
+    winners = [example.names[i] for i in result.winners]
+    if sorted(winners) != sorted(example.winners):
+        yield ("expect", "winners"), f"winners {', '.join(winners)}, the example says {', '.join(example.winners)}"
+
+
+def _dilemma_failures(model: HeavenlyFatherModel, example: DilemmaExample) -> Iterator[Failure]:
+    dilemmas = {d.id: d for d in model.dilemmas}
+    if example.dilemma not in dilemmas:
+        yield ("dilemma",), f"unknown dilemma {example.dilemma!r}"
+        return
+    options = {o.id: o.consequence for o in dilemmas[example.dilemma].options}
+    after = apply_tokens(example.before, options[example.option])
+    for virtue in model.virtue_order:
+        if after.get(virtue, 0) != example.after.get(virtue, 0):
+            yield (("after", virtue), f"after option {example.option} of {example.dilemma}, {virtue} is "
+                   f"{after.get(virtue, 0)}, the example says {example.after.get(virtue, 0)}")
+
+
 # --- Prose coverage --------------------------------------------------------------------------
 def _section_ids(sections: Iterable[Mapping[str, Any]]) -> Iterator[str]:
     for section in sections:
@@ -635,7 +688,8 @@ def prose_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
 CHECKS: tuple[Callable[[GameData, HeavenlyFatherModel], Iterator[Problem]], ...] = (
     count_problems, component_problems, virtue_problems, god_problems, dilemma_problems,
     philosopher_kind_problems, philosopher_problems, token_problems, envelope_problems,
-    cheat_sheet_problems, parameter_problems, turn_action_problems, balance_problems, prose_problems,
+    cheat_sheet_problems, parameter_problems, turn_action_problems, balance_problems, example_problems,
+    prose_problems,
 )
 
 

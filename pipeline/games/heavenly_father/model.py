@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from types import MappingProxyType
+from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
 from pipeline.core.dataset import GameData
@@ -29,6 +30,7 @@ BALANCE = "balance"
 COMPONENTS = "components"
 RULES = "rules"
 GLOSSARY = "glossary"
+EXAMPLES = "examples"
 
 
 def frozen_map(values: Mapping[str, int]) -> Mapping[str, int]:
@@ -203,6 +205,29 @@ class BalanceClaim:
 
 
 @dataclass(frozen=True)
+class ScoringExample:
+    """A stored Judgment Day: players' tokens under ``god`` and the stated scores and winners."""
+
+    id: str
+    god: str
+    names: tuple[str, ...]
+    holdings: tuple[Mapping[str, int], ...]
+    scores: tuple[int, ...]
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DilemmaExample:
+    """A stored dilemma choice: tokens ``before`` and ``after`` taking ``option`` of ``dilemma``."""
+
+    id: str
+    dilemma: str
+    option: str
+    before: Mapping[str, int]
+    after: Mapping[str, int]
+
+
+@dataclass(frozen=True)
 class HeavenlyFatherModel:
     """Every record of the game, in data order (virtues in S, X, B, J order)."""
 
@@ -216,6 +241,8 @@ class HeavenlyFatherModel:
     claims: tuple[BalanceClaim, ...]
     parameters: Mapping[str, int]
     components: Mapping[str, int]
+    scoring_examples: tuple[ScoringExample, ...] = ()
+    dilemma_examples: tuple[DilemmaExample, ...] = ()
 
     @property
     def virtue_order(self) -> tuple[str, ...]:
@@ -280,6 +307,18 @@ def _turn_action(record: Mapping[str, Any]) -> TurnAction:
                       frozenset(record.get("forbidden_when", ())), record.get("mandatory_when"))
 
 
+def _scoring_example(record: Mapping[str, Any]) -> ScoringExample:
+    players = record["players"]
+    return ScoringExample(record["id"], record["god"], tuple(p["name"] for p in players),
+                          tuple(frozen_map(p["tokens"]) for p in players),
+                          tuple(record["expect"]["scores"]), tuple(record["expect"]["winners"]))
+
+
+def _dilemma_example(record: Mapping[str, Any]) -> DilemmaExample:
+    return DilemmaExample(record["id"], record["dilemma"], record["option"],
+                          frozen_map(record["before"]), frozen_map(record["after"]))
+
+
 def build(game: GameData) -> HeavenlyFatherModel:
     """The typed model of ``game``'s documents; call only after the schema check passed."""
     virtues = sorted(
@@ -299,4 +338,24 @@ def build(game: GameData) -> HeavenlyFatherModel:
                      for r in _records(game, BALANCE, "claims")),
         parameters=frozen_map({r["id"]: r["value"] for r in _records(game, PARAMETERS, "parameters")}),
         components=frozen_map({r["id"]: r["count"] for r in _records(game, COMPONENTS, "components")}),
+        scoring_examples=tuple(_scoring_example(r) for r in _records(game, EXAMPLES, "scoring_examples")),
+        dilemma_examples=tuple(_dilemma_example(r) for r in _records(game, EXAMPLES, "dilemma_examples")),
     )
+
+
+def load_model(data_root: Optional[Path] = None) -> HeavenlyFatherModel:
+    """Validate the game's data under ``data_root`` (default: the project's) and build the model.
+
+    Raises UserError naming the first problem when the data is not valid.
+    """
+    from pipeline.core.dataset import default_data_root, load_game
+    from pipeline.core.errors import UserError
+    from pipeline.core.validate import validate
+
+    from pipeline.games.heavenly_father import GAME_ID
+
+    root = data_root if data_root is not None else default_data_root()
+    report = validate(root, [GAME_ID])
+    if not report.ok:
+        raise UserError(f"{report.problems[0]} ({len(report.problems)} problem(s); run `pantheon validate {GAME_ID}`)")
+    return build(load_game(root, GAME_ID))

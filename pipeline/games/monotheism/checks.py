@@ -16,8 +16,11 @@ from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path
 from pipeline.core.problems import Location, Problem
 from pipeline.core.schemas import describe_path
 from pipeline.core.validate import walk
+from pipeline.games.monotheism import deck_checks
 from pipeline.games.monotheism.model import (
     COMPONENTS,
+    DEITIES,
+    WORSHIPERS,
     SCENARIOS,
     WORSHIPER_SETS,
     MonotheismModel,
@@ -34,7 +37,7 @@ REQUIRED_KINDS = (COMPONENTS, WORSHIPER_SETS, SCENARIOS, GLOSSARY, RULES)
 
 # --- Fixed facts (rulebook and monotheism-facts.md) -------------------------
 DEITY_COUNT = 29
-# The deity ids until deities.yaml lands; then the data becomes the source.
+# The rulebook's identifiers #01..#29; deities.yaml must hold exactly these (deity_id_problems).
 DEITY_IDS: tuple[str, ...] = tuple(f"{number:02d}" for number in range(1, DEITY_COUNT + 1))
 WORSHIPER_CARD_COUNT = 7
 WORSHIPER_SET_SIZES: Mapping[str, int] = {
@@ -95,6 +98,27 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
     yield from rules_problems(game.doc(RULES))
     for doc in game.docs.values():
         yield from deity_mention_problems(doc)
+    if not (game.has(DEITIES) and game.has(WORSHIPERS)):
+        for kind in (DEITIES, WORSHIPERS):
+            if not game.has(kind):
+                path = display_path(game.root / f"{kind}{DATA_SUFFIX}")
+                yield Problem(Location(path, 1, 1), f"{game.game}: required file {kind}{DATA_SUFFIX} is missing")
+        return
+    card_problems = [*deity_id_problems(game.doc(DEITIES)), *deck_checks.card_problems(game)]
+    yield from card_problems
+    if not card_problems and model.cards is not None:  # play the scenarios only with sound cards
+        yield from deck_checks.scenario_play_problems(game, model.cards)
+
+
+def deity_id_problems(doc: Document) -> Iterator[Problem]:
+    """deities.yaml holds exactly the cards #01..#29."""
+    present = [record["id"] for record in doc.data["deities"]]
+    for deity_id in DEITY_IDS:
+        if deity_id not in present:
+            yield doc.problem(("deities",), f"deity {deity_id} is missing (the deck is #{DEITY_IDS[0]}..#{DEITY_IDS[-1]})")
+    for i, deity_id in enumerate(present):
+        if deity_id not in DEITY_IDS:
+            yield doc.problem(("deities", i, "id"), f"deity {deity_id}: not one of #{DEITY_IDS[0]}..#{DEITY_IDS[-1]}")
 
 
 def _problem(doc: Document, path: PathKey, message: str) -> Problem:

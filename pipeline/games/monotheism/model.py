@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from pipeline.core.dataset import GameData
+from pipeline.games.monotheism.cards import Cards, cards_from
 
 COMPONENTS = "components"
 WORSHIPER_SETS = "worshiper-sets"
 SCENARIOS = "scenarios"
+DEITIES = "deities"
+WORSHIPERS = "worshipers"
 
 
 class CardKind(enum.Enum):
@@ -59,6 +62,8 @@ class Scenario:
     deck: tuple[ScenarioCard, ...]
     number: Optional[int] = None
     notes: tuple[str, ...] = ()
+    winning_line: tuple[str, ...] = ()
+    losing_first_move: tuple[str, ...] = ()
 
     @property
     def top(self) -> ScenarioCard:
@@ -116,6 +121,7 @@ class MonotheismModel:
     worshiper_sets: tuple[WorshiperSet, ...]
     scenarios: tuple[Scenario, ...]
     scenario_introduction: tuple[str, ...]
+    cards: Optional[Cards] = None  # the deity and worshiper card faces the engine plays with
 
     @property
     def worshipers(self) -> tuple[Worshiper, ...]:
@@ -165,6 +171,8 @@ def scenario_from_record(record: Mapping[str, Any]) -> Scenario:
         deck=tuple(card_from_record(card) for card in record["deck"]),
         number=record.get("number"),
         notes=tuple(record.get("notes", ())),
+        winning_line=tuple(record.get("winning_line", ())),
+        losing_first_move=tuple(record.get("losing_first_move", ())),
     )
 
 
@@ -191,4 +199,12 @@ def build(game: GameData) -> MonotheismModel:
         worshiper_sets=tuple(worshiper_set_from_record(r) for r in game.doc(WORSHIPER_SETS).data["worshiper_sets"]),
         scenarios=tuple(scenario_from_record(r) for r in scenarios["scenarios"]),
         scenario_introduction=tuple(scenarios["introduction"]),
+        cards=_cards(game),
     )
+
+
+def _cards(game: GameData) -> Optional[Cards]:
+    """The card faces, once deities.yaml and worshipers.yaml are both present."""
+    if not (game.has(DEITIES) and game.has(WORSHIPERS)):
+        return None
+    return cards_from(game.doc(DEITIES).data, game.doc(WORSHIPERS).data, game.doc(WORSHIPER_SETS).data)

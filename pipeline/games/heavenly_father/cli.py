@@ -1,0 +1,130 @@
+"""`pantheon heavenly-father ...`: score a Judgment Day with the reference engine.
+
+The gods, the Virtue order (S, X, B, J) and the player counts come from the
+validated data. Bad input prints one `error: ...` line on stderr and exits 1.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import re
+from typing import Any, Callable, List, Optional, TypeVar
+
+import typer
+
+from pipeline.core.errors import UserError
+from pipeline.games.heavenly_father.engine import Judgment, judge
+from pipeline.games.heavenly_father.model import HeavenlyFatherModel, load_model
+
+EXIT_BAD_INPUT = 1
+PLAYER_ARG = re.compile(r"^(?P<name>[^=\s]+)=(?P<counts>[^=]*)$")
+COUNT = re.compile(r"^-?\d+$")
+P_MIN, P_MAX = "min-players", "max-players"
+
+app = typer.Typer(
+    help="Who's Your Heavenly Father?: score Judgment Day with the reference engine.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@functools.lru_cache(maxsize=1)
+def project_model() -> HeavenlyFatherModel:
+    """The validated model of the project's data, loaded once per process."""
+    return load_model()
+
+
+def plain_errors(command: F) -> F:
+    """Turn a UserError into one `error:` line and exit 1, also when this app runs on its own."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except UserError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _usage(model: HeavenlyFatherModel) -> str:
+    letters = ",".join(v.abbreviation for v in model.virtues)
+    return f"NAME={letters} (one whole number per Virtue: {', '.join(v.name for v in model.virtues)})"
+
+
+def parse_player(text: str, model: HeavenlyFatherModel) -> tuple[str, dict[str, int]]:
+    """``NAME=S,X,B,J`` -> (name, tokens by virtue id); UserError on anything else."""
+    match = PLAYER_ARG.match(text)
+    if match is None:
+        raise UserError(f"{text!r} is not {_usage(model)}")
+    name, parts = match["name"], match["counts"].split(",")
+    if len(parts) != len(model.virtues) or not all(COUNT.match(p.strip()) for p in parts):
+        raise UserError(f"player {name}: {match['counts']!r} is not {_usage(model)}")
+    counts = [int(p) for p in parts]
+    negative = [f"{n} {v.name}" for n, v in zip(counts, model.virtues) if n < 0]
+    if negative:
+        raise UserError(f"player {name}: token counts cannot be negative ({', '.join(negative)})")
+    return name, dict(model.holdings(counts))
+
+
+def parse_players(raw: List[str], model: HeavenlyFatherModel) -> list[tuple[str, dict[str, int]]]:
+    low, high = model.parameters[P_MIN], model.parameters[P_MAX]
+    if not low <= len(raw) <= high:
+        raise UserError(f"give {low} to {high} players as {_usage(model)}, got {len(raw)}")
+    players = [parse_player(text, model) for text in raw]
+    names = [name for name, _ in players]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise UserError(f"player name(s) given twice: {', '.join(repeated)}")
+    return players
+
+
+def find_god(god_id: str, model: HeavenlyFatherModel) -> Any:
+    try:
+        return model.god(god_id)
+    except KeyError:
+        known = ", ".join(g.id for g in model.gods)
+        raise UserError(f"unknown god {god_id!r} (gods: {known})") from None
+
+
+def score_json(god: Any, players: list[tuple[str, dict[str, int]]], result: Judgment) -> dict[str, Any]:
+    return {
+        "god": god.id,
+        "players": [{"name": name, "tokens": tokens, "score": score}
+                    for (name, tokens), score in zip(players, result.scores)],
+        "winners": [players[i][0] for i in result.winners],
+    }
+
+
+def score_text(god: Any, players: list[tuple[str, dict[str, int]]], result: Judgment) -> list[str]:
+    lines = [f"One True God: {god.name}"]
+    width = max(len(name) for name, _ in players)
+    lines += [f"{name:<{width}}  {score:>4}" for (name, _), score in zip(players, result.scores)]
+    winners = [players[i][0] for i in result.winners]
+    label = "winner" if len(winners) == 1 else "winners (tied)"
+    lines.append(f"{label}: {', '.join(winners)}")
+    return lines
+
+
+@app.command(context_settings={"ignore_unknown_options": True})
+@plain_errors
+def score(
+    god_id: Optional[str] = typer.Argument(None, metavar="GOD_ID", help="Id of the One True God, e.g. country-club-god."),
+    players: Optional[List[str]] = typer.Argument(None, metavar="NAME=S,X,B,J...", help="Each player's tokens, in S,X,B,J order."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON: {god, players: [{name, tokens, score}], winners}."),
+) -> None:
+    """Score Judgment Day: every player's points under the god, and the winner(s); ties all win."""
+    model = project_model()
+    if god_id is None:
+        raise UserError(f"give GOD_ID, then the players as {_usage(model)}")
+    god = find_god(god_id, model)
+    parsed = parse_players(players or [], model)
+    result = judge(god, [tokens for _, tokens in parsed])
+    if as_json:
+        typer.echo(json.dumps(score_json(god, parsed, result)))
+    else:
+        for line in score_text(god, parsed, result):
+            typer.echo(line)

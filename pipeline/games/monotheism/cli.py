@@ -1,0 +1,116 @@
+"""`pantheon monotheism ...`: replay a scenario's stored line, solve a scenario, play a game."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from pipeline.core.dataset import default_data_root
+from pipeline.core.errors import UserError
+from pipeline.games.monotheism import solver
+from pipeline.games.monotheism.play import describe, deal, load, run, scenario_by_number, scenario_from_file
+
+app = typer.Typer(help="Monotheism: replay the scenarios' winning lines, solve puzzles, play a game.",
+                  no_args_is_help=True)
+
+DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
+JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
+DEFAULT_SET = "haruspex-of-scriptures"
+
+
+def _root(data: Optional[Path]) -> Path:
+    return data if data is not None else default_data_root()
+
+
+@app.command()
+def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
+           as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
+    """Replay a scenario's stored winning line on a fresh deck, step by step."""
+    loaded = load(_root(data))
+    chosen = scenario_by_number(loaded.model, scenario)
+    if not chosen.winning_line:
+        raise UserError(f"scenario {chosen.id} has no stored winning line")
+    state = loaded.game.scenario_state(chosen)
+    steps = []
+    text = [f"Scenario {chosen.id}: {chosen.title}", *describe(state, reveal=True, detail=0)]
+    for number, action in enumerate(chosen.winning_line, 1):
+        if state.is_terminal() or action not in state.legal_actions():
+            raise UserError(f"scenario {chosen.id}: stored move {number} ({action}) is not legal here")
+        state = state.apply_action(action)
+        deck = [card[0] for card in state.deck]
+        steps.append({"move": number, "action": action, "deck": deck})
+        text.append(f"{number:>3}. {action:<12} -> {' '.join(deck)}")
+    outcome = state.outcome()
+    result = {"won": bool(outcome and outcome.won), "reason": outcome.reason if outcome else "the line stops mid-game"}
+    if as_json:
+        typer.echo(json.dumps({"scenario": chosen.id, "steps": steps, "outcome": result}, indent=2))
+        return
+    text.append(("WIN: " if result["won"] else "NOT WON: ") + result["reason"])
+    typer.echo("\n".join(text))
+
+
+@app.command()
+def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (1-5)."),
+          file: Optional[Path] = typer.Option(None, "--file", help="A YAML file holding one scenario."),
+          max_nodes: int = typer.Option(solver.DEFAULT_MAX_NODES, "--max-nodes", min=1),
+          max_seconds: float = typer.Option(solver.DEFAULT_MAX_SECONDS, "--max-seconds", min=0.01),
+          first: bool = typer.Option(False, "--first-moves", help="Also judge every possible first turn "
+                                     "(slow: proves each losing one lost)."),
+          as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
+    """Search for a winning line (depth-first, transposition table, node and time limits)."""
+    if (scenario is None) == (file is None):
+        raise UserError("give a scenario number or --file FILE (one of them)")
+    root = _root(data)
+    loaded = load(root)
+    chosen = scenario_from_file(file, root, loaded) if file is not None else scenario_by_number(loaded.model, scenario)
+    result = solver.solve(loaded.game.scenario_state(chosen, track_history=False),
+                          max_nodes=max_nodes, max_seconds=max_seconds)
+    report = {"scenario": chosen.id, "status": result.status, "line": list(result.line),
+              "nodes": result.nodes, "seconds": result.seconds}
+    moves = None
+    if first:
+        moves = solver.first_moves(loaded.game.scenario_state(chosen, track_history=False),
+                                   max_nodes=max_nodes, max_seconds=max_seconds)
+        report["first_moves"] = {"winning": list(moves.winning), "losing": list(moves.losing),
+                                 "undecided": list(moves.undecided), "losing_share": round(moves.losing_share, 3)}
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    typer.echo(f"Scenario {chosen.id}: {chosen.title}: {result.status} "
+               f"({result.nodes} nodes, {result.seconds:.3f} s)")
+    for number, action in enumerate(result.line, 1):
+        typer.echo(f"{number:>3}. {action}")
+    if moves is not None:
+        total = len(moves.winning) + len(moves.losing) + len(moves.undecided)
+        typer.echo(f"First turns: {len(moves.losing)} of {total} lose ({moves.losing_share:.0%}), "
+                   f"{len(moves.winning)} can still win, {len(moves.undecided)} undecided")
+        for line in moves.losing:
+            typer.echo(f"  loses: {line}")
+
+
+@app.command()
+def play(worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper set id."),
+         seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle seed (same seed, same deal)."),
+         scenario: Optional[str] = typer.Option(None, "--scenario", help="Play a puzzle scenario instead."),
+         data: Optional[Path] = DataOption) -> None:
+    """Play in the terminal: veiled gods stay hidden; undo with 'u'."""
+    loaded = load(_root(data))
+    if scenario is not None:
+        chosen = scenario_by_number(loaded.model, scenario)
+        typer.echo(f"Scenario {chosen.id}: {chosen.title}")
+        state = loaded.game.scenario_state(chosen)
+    else:
+        state = deal(loaded, worshiper_set, seed)
+        typer.echo(f"Monotheism with {worshiper_set}" + (f", seed {seed}" if seed is not None else ""))
+    interactive = sys.stdin.isatty()
+
+    def ask(prompt: str) -> Optional[str]:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    run(state, ask, typer.echo, interactive=interactive)

@@ -1,0 +1,367 @@
+"""Cross-checks of the card faces and of the scenarios in play.
+
+* the effects language: every word has a handler and a phrase, and the schema
+  of ``deities.yaml`` is the one the registry generates;
+* the deities: the facts the rulebook states about individual cards
+  (monotheism-facts.md), each as code;
+* the worshipers: one face record per worshiper of the sets, chains of states
+  that follow the physical card (rotate, flip) and end in the void;
+* the scenarios: the stored winning line replays to a win, the solver proves
+  the scenario winnable, and some first move loses (a real puzzle).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator, Mapping, Optional, Sequence
+
+from pipeline.core.dataset import Document, GameData
+from pipeline.core.problems import Location, Problem
+from pipeline.games.monotheism import dsl, engine as _engine  # noqa: F401  (registers the handlers)
+from pipeline.games.monotheism import solver
+from pipeline.games.monotheism.cards import HALF_KEYS, Cards, cards_from
+from pipeline.games.monotheism.dsl import OP, walk_ops
+from pipeline.games.monotheism.engine import Game
+from pipeline.games.monotheism.model import Scenario, scenario_from_record
+from pipeline.games.monotheism.text import face_text, word_count
+
+DEITIES = "deities"
+WORSHIPERS = "worshipers"
+WORSHIPER_SETS = "worshiper-sets"
+SCENARIOS = "scenarios"
+SCHEMA_NAME = "deities.schema.json"
+
+# --- facts about individual deities (monotheism-facts.md) ---------------------
+ATLAS = "07"                       # the only "When this is consumed" essence: the void takes every card above
+SUN_WITH_ESSENCE = "13"            # sun aspect and an essence
+NO_SUN_WITH_ACT = "20"             # no sun aspect, has an act
+ALWAYS_CURSES_ON_UNVEIL = "21"
+CURSE_IF_MUCH_UNVEILED = ("18", "25")
+HINDER_WORSHIPERS = ("07", "09", "13", "22")
+DEATH_MAJORITY = 2 / 3             # "typically": at least two in three consuming acts
+MAX_FACE_WORDS = 45                # fits a poker card
+UPRIGHT_KEY = HALF_KEYS[0]
+
+# --- worshiper chains -----------------------------------------------------------
+START_FACE, START_ORIENTATION = "front", "upright"
+FLIP_FACE = {"front": "back", "back": "front"}
+ROTATE = {"upright": "rotated", "rotated": "upright"}
+VOID = "void"
+
+# --- scenarios in play ------------------------------------------------------------
+SOLVE_NODES = 400_000
+SOLVE_SECONDS = 20.0
+TRAP_NODES = 400_000
+TRAP_SECONDS = 20.0
+
+
+def card_problems(game: GameData) -> Iterator[Problem]:
+    """Problems of deities.yaml and worshipers.yaml (run when both documents are present)."""
+    deities, worshipers = game.doc(DEITIES), game.doc(WORSHIPERS)
+    yield from registry_problems(deities)
+    yield from schema_sync_problems(game, deities)
+    yield from deity_problems(deities)
+    yield from worshiper_problems(worshipers, game.doc(WORSHIPER_SETS))
+
+
+# ============================================================== the effects language
+def registry_problems(doc: Document, registry: Optional[dsl.Registry] = None) -> Iterator[Problem]:
+    for message in dsl.registry_problems(registry or dsl.REGISTRY):
+        yield Problem(Location(doc.file, 1, 1), f"effects language: {message}")
+
+
+def schema_sync_problems(game: GameData, doc: Document) -> Iterator[Problem]:
+    path = game.root.parent / "schemas" / game.game / SCHEMA_NAME
+    try:
+        defs = json.loads(path.read_text(encoding="utf-8")).get("$defs", {})
+    except (OSError, ValueError):
+        return  # the core reports a missing or unreadable schema
+    generated = dsl.effect_defs()
+    stale = sorted(name for name, schema in generated.items() if defs.get(name) != schema)
+    if stale:
+        yield Problem(Location(doc.file, 1, 1),
+                      f"{SCHEMA_NAME}: $defs {', '.join(stale)} differ from the effects registry "
+                      "(regenerate: python -m pipeline.games.monotheism.dsl)")
+
+
+# ============================================================== deities
+def _halves(record: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for key in HALF_KEYS:
+        yield key, record[key]
+
+
+def _ops_of(box: Optional[Mapping[str, Any]]) -> list[tuple[str, Mapping[str, Any]]]:
+    if not box:
+        return []
+    return list(walk_ops(box.get("do"))) + list(walk_ops(box.get("otherwise")))
+
+
+def _has_op(box: Optional[Mapping[str, Any]], name: str) -> bool:
+    return any(op == name for op, _ in _ops_of(box))
+
+
+def _selectors(box: Optional[Mapping[str, Any]]) -> list[str]:
+    return [name for _, params in _ops_of(box) for name, _ in dsl.selectors_of(params)]
+
+
+def _consumes_itself(act: Optional[Mapping[str, Any]]) -> bool:
+    """The act makes this god eat (a consume op, not a grant to another)."""
+    return _has_op(act, "consume")
+
+
+def _hinders(record: Mapping[str, Any]) -> bool:
+    """A card that makes the worshiper's task difficult: curses, or resists or punishes being eaten."""
+    for _, half in _halves(record):
+        boxes = (half.get("act"), half.get("essence"))
+        if any(_has_op(box, "curse") for box in boxes):
+            return True
+        if half.get("essence", {}).get("when") in ("attempted", "consumed"):
+            return True
+    return False
+
+
+def deity_problems(doc: Document) -> Iterator[Problem]:
+    records = doc.data["deities"]
+    index = {record["id"]: i for i, record in enumerate(records)}
+    for i, record in enumerate(records):
+        yield from _one_deity(doc, i, record)
+    yield from _named_deity_problems(doc, records, index)
+    yield from _death_majority(doc, records)
+    if not any(_has_op(half.get("act"), "veil") for record in records for _, half in _halves(record)):
+        yield doc.problem(("deities",), f"no god can veil another, so #{ALWAYS_CURSES_ON_UNVEIL} could never be "
+                                        "unveiled three times in one cycle as the rulebook says")
+
+
+def _label(record: Mapping[str, Any]) -> str:
+    return f"deity {record['id']} ({record['name']})"
+
+
+def _one_deity(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Problem]:
+    base = ("deities", i)
+    for key, half in _halves(record):
+        essence = half.get("essence")
+        if essence:
+            for name, params in _ops_of(essence):
+                if params.get("optional") or any(
+                        dsl.REGISTRY.get(dsl.SELECTOR, s).choice for s, _ in dsl.selectors_of(params)):
+                    yield doc.problem(base + (key, "essence"),
+                                      f"{_label(record)} ({key}): an essence acts on its own: no 'optional' and no "
+                                      f"choice in op '{name}'")
+            if essence["when"] == "consumed" and record["id"] != ATLAS:
+                yield doc.problem(base + (key, "essence", "when"),
+                                  f"{_label(record)} ({key}): only #{ATLAS} has a 'When this is consumed' essence")
+        if "attacker" in _selectors(half.get("act")) or (
+                essence and essence["when"] != "attempted" and "attacker" in _selectors(essence)):
+            yield doc.problem(base + (key,), f"{_label(record)} ({key}): 'that god' only makes sense in a "
+                                             "'When a god attempts to consume this' essence")
+        words = sum(word_count(box) for box in face_text(half))
+        if words > MAX_FACE_WORDS:
+            yield doc.problem(base + (key,), f"{_label(record)} ({key}): {words} words of effect text; "
+                                             f"at most {MAX_FACE_WORDS} fit a poker card")
+
+
+def _named_deity_problems(doc: Document, records: Sequence[Mapping[str, Any]],
+                          index: Mapping[str, int]) -> Iterator[Problem]:
+    def at(card: str, *path: Any) -> tuple:
+        return ("deities", index[card], *path)
+
+    def upright(card: str) -> Mapping[str, Any]:
+        return records[index[card]][UPRIGHT_KEY]
+
+    needed = {ATLAS, SUN_WITH_ESSENCE, NO_SUN_WITH_ACT, ALWAYS_CURSES_ON_UNVEIL, *CURSE_IF_MUCH_UNVEILED,
+              *HINDER_WORSHIPERS}
+    missing = sorted(needed - set(index))
+    if missing:
+        yield doc.problem(("deities",), f"deities {', '.join(missing)} are missing")
+        return
+    essence = upright(ATLAS).get("essence") or {}
+    if essence.get("when") != "consumed" or essence.get("do") != [{"void": {"target": {"above": True}}}]:
+        yield doc.problem(at(ATLAS, UPRIGHT_KEY), f"deity {ATLAS}: must read 'When this is consumed: the void "
+                                                  "consumes every card above this'")
+    card = upright(SUN_WITH_ESSENCE)
+    if "sun" not in card["aspects"] or not card.get("essence"):
+        yield doc.problem(at(SUN_WITH_ESSENCE, UPRIGHT_KEY),
+                          f"deity {SUN_WITH_ESSENCE}: needs a sun aspect and an essence")
+    card = upright(NO_SUN_WITH_ACT)
+    if not card.get("act") or any("sun" in half["aspects"] for _, half in _halves(records[index[NO_SUN_WITH_ACT]])):
+        yield doc.problem(at(NO_SUN_WITH_ACT, UPRIGHT_KEY), f"deity {NO_SUN_WITH_ACT}: needs an act and no sun aspect")
+    for key, half in _halves(records[index[ALWAYS_CURSES_ON_UNVEIL]]):
+        essence = half.get("essence") or {}
+        if essence.get("when") != "unveiled" or "if" in essence or not _has_op(essence, "curse"):
+            yield doc.problem(at(ALWAYS_CURSES_ON_UNVEIL, key),
+                              f"deity {ALWAYS_CURSES_ON_UNVEIL} ({key}): must always curse when unveiled")
+    for card_id in CURSE_IF_MUCH_UNVEILED:
+        essence = upright(card_id).get("essence") or {}
+        if essence.get("when") != "unveiled" or "unveiled_at_least" not in essence.get("if", {}) or \
+                not _has_op(essence, "curse"):
+            yield doc.problem(at(card_id, UPRIGHT_KEY), f"deity {card_id}: must curse when unveiled if too many "
+                                                        "gods are unveiled already")
+    for card_id in HINDER_WORSHIPERS:
+        if not _hinders(records[index[card_id]]):
+            yield doc.problem(at(card_id), f"deity {card_id}: the rulebook says it makes the worshiper's task "
+                                           "difficult (curse, or resist or punish being consumed)")
+
+
+def _death_majority(doc: Document, records: Sequence[Mapping[str, Any]]) -> Iterator[Problem]:
+    eaters = [(record, key) for record in records for key, half in _halves(record) if _consumes_itself(half.get("act"))]
+    with_death = [pair for pair in eaters if "death" in pair[0][pair[1]]["aspects"]]
+    if eaters and len(with_death) < DEATH_MAJORITY * len(eaters):
+        yield doc.problem(("deities",), f"only {len(with_death)} of {len(eaters)} halves that consume when they act "
+                                        f"have the death aspect; the rulebook says they typically do")
+
+
+# ============================================================== worshipers
+def worshiper_problems(faces: Document, sets: Document) -> Iterator[Problem]:
+    members = [w["id"] for s in sets.data["worshiper_sets"] for w in s["worshipers"]]
+    records = faces.data["worshipers"]
+    present = [record["id"] for record in records]
+    for worshiper in members:
+        if worshiper not in present:
+            yield faces.problem(("worshipers",), f"worshiper {worshiper}: no faces here")
+    for i, record in enumerate(records):
+        if record["id"] not in members:
+            yield faces.problem(("worshipers", i, "id"), f"worshiper {record['id']}: not in any worshiper set")
+        yield from _chain_problems(faces, i, record)
+
+
+def _apply(symbol: str, face: str, orientation: str) -> tuple[str, str]:
+    return (FLIP_FACE[face], orientation) if symbol == "flip" else (face, ROTATE[orientation])
+
+
+def _chain_problems(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Problem]:
+    states = record["states"]
+    label = f"worshiper {record['id']}"
+    first = states[0]
+    if (first["face"], first["orientation"]) != (START_FACE, START_ORIENTATION) or "bless" in first:
+        yield doc.problem(("worshipers", i, "states", 0),
+                          f"{label}: the chain starts front side up and upright, with nothing to bless back to")
+    sides = [(s["face"], s["orientation"]) for s in states]
+    if len(set(sides)) != len(sides):
+        yield doc.problem(("worshipers", i, "states"), f"{label}: a side and orientation appears twice in the chain")
+    for j, state in enumerate(states):
+        path = ("worshipers", i, "states", j)
+        last = j == len(states) - 1
+        if (state["curse"] == VOID) != last:
+            yield doc.problem(path + ("curse",), f"{label}: the last state, and only it, is consumed by the void "
+                                                 "when cursed")
+        if not last and state["curse"] != VOID and _apply(state["curse"], *sides[j]) != sides[j + 1]:
+            yield doc.problem(path + ("curse",), f"{label}: a {state['curse']} from state {j + 1} does not give "
+                                                 f"state {j + 2}")
+        if j and state.get("bless") and _apply(state["bless"], *sides[j]) != sides[j - 1]:
+            yield doc.problem(path + ("bless",), f"{label}: a blessing ({state['bless']}) from state {j + 1} does "
+                                                 f"not give back state {j}")
+        if j and not state.get("bless"):
+            yield doc.problem(path, f"{label}: state {j + 1} needs a bless symbol leading back")
+
+
+# ============================================================== scenarios in play
+def scenario_play_problems(game: GameData, cards: Cards) -> Iterator[Problem]:
+    doc = game.doc(SCENARIOS)
+    engine = Game(cards)
+    fingerprint = _fingerprint(game)
+    for i, record in enumerate(doc.data["scenarios"]):
+        scenario = scenario_from_record(record)
+        if not playable(scenario, cards):
+            continue  # scenario_findings in checks.py reports the unknown card or impossible curse
+        label = f"scenario {scenario.id} ({scenario.title})"
+        for path, message in scenario_play_findings(engine, scenario, fingerprint):
+            yield doc.problem(("scenarios", i, *path), f"{label}: {message}")
+
+
+def playable(scenario: Scenario, cards: Cards) -> bool:
+    """Every card exists, a worshiper's curses stay within its chain, and the top card is a god."""
+    for card in scenario.deck:
+        if card.is_deity and card.ref not in cards.deities:
+            return False
+        if card.is_worshiper and (card.ref not in cards.worshipers or
+                                  card.cursed >= len(cards.worshipers[card.ref].states)):
+            return False
+    return bool(scenario.deck) and any(card.is_worshiper for card in scenario.deck)
+
+
+def _fingerprint(game: GameData) -> str:
+    """What play depends on: the card faces and which sets win with zero gods (not names or notes)."""
+    zero = {s["id"]: s["zero_gods_victory"] for s in game.doc(WORSHIPER_SETS).data["worshiper_sets"]}
+    members = {w["id"]: zero[s["id"]] for s in game.doc(WORSHIPER_SETS).data["worshiper_sets"] for w in s["worshipers"]}
+    return json.dumps([game.doc(DEITIES).data, game.doc(WORSHIPERS).data, members], sort_keys=True)
+
+
+def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = "") -> list[tuple[tuple, str]]:
+    """(path inside the scenario record, message) for each way the scenario fails in play."""
+    key = (fingerprint, json.dumps([[c.ref, c.veiled, c.transformed, c.cursed] for c in scenario.deck]),
+           scenario.winning_line, scenario.losing_first_move)
+    if fingerprint:
+        return list(_cached_findings(key, engine, scenario))
+    return list(_findings(engine, scenario))
+
+
+_CACHE: dict[tuple, tuple] = {}
+
+
+def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
+    """Solving is the slow part of validate; the same data gives the same answer."""
+    if key not in _CACHE:
+        _CACHE[key] = tuple(_findings(engine, scenario))
+    return _CACHE[key]
+
+
+def _findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
+    state = engine.scenario_state(scenario)
+    if not scenario.winning_line:
+        yield ("id",), "has no winning_line"
+    else:
+        yield from _line_findings(state, scenario.winning_line)
+    result = solver.solve(engine.scenario_state(scenario, track_history=False),
+                          max_nodes=SOLVE_NODES, max_seconds=SOLVE_SECONDS)
+    if result.status == solver.NO_WIN:
+        yield ("deck",), f"cannot be won: the solver searched {result.nodes} positions and found no winning line"
+    elif result.status == solver.LIMIT:
+        yield ("deck",), f"the solver found no winning line within {result.nodes} positions"
+    if not scenario.losing_first_move:
+        yield ("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)"
+    else:
+        yield from _trap_findings(engine, scenario)
+
+
+def _trap_findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
+    """The stored losing first move is one whole first turn, and no line wins after it."""
+    start = engine.scenario_state(scenario, track_history=False)
+    turns = {line: child for line, child in solver.first_turns(start)}
+    child = turns.get(scenario.losing_first_move)
+    if child is None:
+        yield ("losing_first_move",), (f"losing_first_move {', '.join(scenario.losing_first_move)} is not one whole "
+                                       f"first turn (e.g. {', '.join(next(iter(turns), ()))})")
+        return
+    result = solver.solve(child, max_nodes=TRAP_NODES, max_seconds=TRAP_SECONDS, forbidden=(start.key(),))
+    if result.status != solver.NO_WIN:
+        found = "can still win" if result.status == solver.WIN else f"was not proved lost in {result.nodes} positions"
+        yield ("losing_first_move",), f"is not a real puzzle: the losing_first_move {found}"
+
+
+def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str]]:
+    for number, action in enumerate(line, 1):
+        path = ("winning_line", number - 1)
+        top = _top_name(state)
+        if state.is_terminal():
+            yield path, f"the stored winning line ends the game before move {number} ({action}): " \
+                        f"{state.outcome().reason}, with {top} on top"
+            return
+        legal = state.legal_actions()
+        if action not in legal:
+            yield path, f"the stored winning line breaks at move {number}: {action!r} is not legal with {top} " \
+                        f"on top (legal: {', '.join(legal)})"
+            return
+        state = state.apply_action(action)
+    outcome = state.outcome()
+    if outcome is None or not outcome.won:
+        reason = outcome.reason if outcome else "the game is not over"
+        yield ("winning_line",), f"the stored winning line does not win ({reason}), with {_top_name(state)} on top"
+
+
+def _top_name(state: Any) -> str:
+    if not state.deck:
+        return "no card"
+    label = state.deck[0][0]
+    cards = state.game.cards
+    if label in cards.deities:
+        return f"#{label} {cards.deities[label].name}"
+    return cards.worshipers[label].name

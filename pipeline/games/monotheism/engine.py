@@ -1,0 +1,849 @@
+"""The reference rules engine for Monotheism (shaped after OpenSpiel's Game/State).
+
+A :class:`Game` holds the card definitions; a :class:`State` is one immutable
+position. Every player decision is an action (a short string):
+
+* ``submerge N``  choose how many cards to submerge;
+* ``place P``     put the old top card P-th (1 = highest) in the submerged stack;
+* ``pick L``      choose card L (a deity number such as ``07`` or a worshiper id)
+                  for an act's "any ... from among the top K cards";
+* ``accept`` / ``decline``  answer an act's "may".
+
+Between decisions the engine resolves everything else on its own: unveiling
+the top card, its act, every essence anywhere in the deck, re-entry when the
+top card changes, curses and the end checks. The rulings of
+``monotheism-facts.md`` are followed; the numbers in comments refer to them.
+
+One reading worth naming: "This consumes the N cards nearest itself" is N
+bites, each at whatever card is nearest at that moment. It is the only reading
+that gives the rulebook's worked example (next to a god that answers every
+attempt with "the bottom three cards are consumed by the void instead", four
+bites remove twelve cards). Every other multi-card selector picks its targets
+first (ruling 5).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping, Optional, Sequence
+
+from pipeline.games.monotheism import dsl
+from pipeline.games.monotheism.cards import TRANSFORMED, UPRIGHT, Cards, Half
+from pipeline.games.monotheism.model import Scenario, ScenarioCard
+from pipeline.games.monotheism.dsl import CONDITION, OP, SELECTOR, handler, tag
+
+# A card in the deck: (label, veiled, transformed, curses suffered). Gods use the
+# first three fields, worshipers the first and last.
+Card = tuple[str, bool, bool, int]
+LABEL, VEILED, TURNED, STAGE = 0, 1, 2, 3
+
+SUBMERGE, PLACE, PICK = "submerge", "place", "pick"
+ACCEPT, DECLINE = "accept", "decline"
+PHASE_ACT, PHASE_SUBMERGE, PHASE_PLACE, PHASE_OVER = "act", "submerge", "place", "over"
+MAX_NESTING = 40  # essences answering essences deeper than this can only be a loop
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended."""
+
+    won: bool
+    reason: str
+
+
+class _Loop(Exception):
+    """Raised when automatic resolution repeats itself: a stalemate (ruling 9)."""
+
+
+# ===================================================================== the game
+class Game:
+    """The rules plus the card definitions; makes initial states."""
+
+    def __init__(self, cards: Cards) -> None:
+        self.cards = cards
+        self.is_god = frozenset(cards.deities).__contains__  # hot path: a bound set lookup
+
+    def state_for(self, deck: Sequence[ScenarioCard], *, track_history: bool = True) -> "State":
+        """A fresh state with ``deck`` (TOP card first); the top card is unveiled at once."""
+        unknown = [c.label() for c in deck if c.ref not in (self.cards.deities if c.is_deity else self.cards.worshipers)]
+        if unknown:
+            raise ValueError(f"unknown card(s): {', '.join(unknown)}")
+        cards = tuple((c.ref, c.veiled, c.transformed, c.cursed) for c in deck)
+        zero = any(self.cards.worshipers[c.ref].zero_gods_victory for c in deck if c.is_worshiper)
+        work = _Work(self, list(cards), zero_ok=zero, began=not cards[0][VEILED])
+        work.settle()
+        return work.freeze(history=frozenset() if track_history else None)
+
+    def scenario_state(self, scenario: Scenario, *, track_history: bool = True) -> "State":
+        """The starting state of a scenario (whose deck is listed BOTTOM first)."""
+        return self.state_for(tuple(reversed(scenario.deck)), track_history=track_history)
+
+    # ------------------------------------------------------------- card faces
+    def half(self, card: Card) -> Optional[Half]:
+        """The active half of an unveiled god; None for a veiled god or a worshiper."""
+        if card[LABEL] not in self.cards.deities or card[VEILED]:
+            return None
+        return self.cards.deities[card[LABEL]].halves[TRANSFORMED if card[TURNED] else UPRIGHT]
+
+    def numbers(self, card: Card) -> tuple[int, ...]:
+        half = self.half(card)
+        if half is not None:
+            return half.numbers
+        if card[LABEL] in self.cards.worshipers:
+            return self.cards.worshipers[card[LABEL]].states[card[STAGE]].numbers
+        return ()
+
+    def act(self, card: Card) -> Optional[Mapping[str, Any]]:
+        half = self.half(card)
+        if half is not None:
+            return half.act
+        if card[LABEL] in self.cards.worshipers:
+            return self.cards.worshipers[card[LABEL]].states[card[STAGE]].act
+        return None
+
+    def essence(self, card: Card, trigger: str) -> Optional[Mapping[str, Any]]:
+        half = self.half(card)
+        if half is None or half.essence is None or half.essence["when"] != trigger:
+            return None
+        return half.essence
+
+    def aspects(self, card: Card) -> frozenset[str]:
+        half = self.half(card)
+        return half.aspects if half is not None else frozenset()
+
+
+# ===================================================================== states
+@dataclass(frozen=True)
+class State:
+    """One position. Immutable: ``apply_action`` returns a new state."""
+
+    game: Game
+    deck: tuple[Card, ...]
+    phase: str
+    began: bool
+    zero_ok: bool
+    pending: tuple[str, ...] = ()
+    number: int = 0
+    outcome_: Optional[Outcome] = None
+    revealed: frozenset[str] = frozenset()
+    history: Optional[frozenset] = None
+
+    # ------------------------------------------------------------- interface
+    def key(self) -> tuple:
+        """Everything that matters for future play, hashable."""
+        return (self.phase, self.deck, self.began, self.pending, self.number)
+
+    def is_terminal(self) -> bool:
+        return self.outcome_ is not None
+
+    def outcome(self) -> Optional[Outcome]:
+        return self.outcome_
+
+    def clone(self) -> "State":
+        return self  # immutable: sharing is cloning
+
+    def legal_actions(self) -> list[str]:
+        if self.phase == PHASE_SUBMERGE:
+            return [f"{SUBMERGE} {n}" for n in self.submerge_options()]
+        if self.phase == PHASE_PLACE:
+            return [f"{PLACE} {p}" for p in range(1, self.number + 1)]
+        if self.phase == PHASE_ACT:
+            options = _Work.from_state(self).plan()
+            return list(options or ())
+        return []
+
+    def apply_action(self, action: str, *, check: bool = True) -> "State":
+        """The state after ``action``; ``check=False`` skips the legality test (for solvers)."""
+        if check and action not in self.legal_actions():
+            raise ValueError(f"illegal action {action!r} (legal: {', '.join(self.legal_actions()) or 'none'})")
+        work = _Work.from_state(self)
+        verb, _, arg = action.partition(" ")
+        if self.phase == PHASE_SUBMERGE:
+            work.choose_number(int(arg))
+        elif self.phase == PHASE_PLACE:
+            work.place(int(arg))
+        else:
+            work.pending = self.pending + (action,)
+            work.resume_act()
+        history = None
+        if self.history is not None:
+            history = self.history | {self.key()}
+        new = work.freeze(history=history)
+        if history is not None and new.outcome_ is None and new.key() in history:
+            return new.finish(Outcome(False, "stalemate: this position was seen before"))
+        return new
+
+    def finish(self, outcome: Outcome) -> "State":
+        return State(self.game, self.deck, PHASE_OVER, self.began, self.zero_ok, outcome_=outcome,
+                     revealed=self.revealed, history=self.history)
+
+    # ------------------------------------------------------------- views
+    def submerge_options(self) -> list[int]:
+        """Ruling 3: both numbers of the top card, and the left-most number of the second."""
+        return submerge_options(self.game, self.deck)
+
+    def gods(self) -> int:
+        return sum(1 for c in self.deck if self.game.is_god(c[LABEL]))
+
+    def worshipers(self) -> int:
+        return sum(1 for c in self.deck if not self.game.is_god(c[LABEL]))
+
+
+def submerge_options(game: Game, deck: Sequence[Card]) -> list[int]:
+    numbers = set(game.numbers(deck[0]))
+    if len(deck) > 1:
+        second = game.numbers(deck[1])
+        if second:
+            numbers.add(second[0])
+    return sorted(numbers)
+
+
+# ===================================================================== resolution
+class _Work:
+    """A mutable working copy of a state while the engine resolves effects."""
+
+    def __init__(self, game: Game, deck: list[Card], *, zero_ok: bool, began: bool, acted: bool = False,
+                 revealed: frozenset[str] = frozenset()) -> None:
+        self.game = game
+        self.is_god = game.is_god
+        self.deck = deck
+        self.zero_ok = zero_ok
+        self.began = began
+        self.acted = acted
+        self.phase = PHASE_ACT
+        self.pending: tuple[str, ...] = ()
+        self.number = 0
+        self.outcome: Optional[Outcome] = None
+        self.revealed = set(revealed)
+        self.depth = 0
+
+    @classmethod
+    def from_state(cls, state: State) -> "_Work":
+        work = cls(state.game, list(state.deck), zero_ok=state.zero_ok, began=state.began,
+                   revealed=state.revealed)
+        work.phase, work.pending, work.number = state.phase, state.pending, state.number
+        return work
+
+    def freeze(self, history: Optional[frozenset]) -> State:
+        phase = PHASE_OVER if self.outcome is not None else self.phase
+        return State(self.game, tuple(self.deck), phase, self.began, self.zero_ok, self.pending,
+                     self.number, self.outcome, frozenset(self.revealed), history)
+
+    # ------------------------------------------------------------- lookups
+    def pos(self, label: Optional[str]) -> int:
+        """Index of ``label`` in the deck (0 = top), or -1 when it is gone."""
+        for i, card in enumerate(self.deck):
+            if card[LABEL] == label:
+                return i
+        return -1
+
+    def card(self, label: str) -> Optional[Card]:
+        i = self.pos(label)
+        return self.deck[i] if i >= 0 else None
+
+    def gods(self) -> int:
+        return sum(1 for c in self.deck if self.is_god(c[LABEL]))
+
+    def unveiled_gods(self) -> int:
+        return sum(1 for c in self.deck if self.is_god(c[LABEL]) and not c[VEILED])
+
+    def set_card(self, label: str, card: Card) -> None:
+        self.deck[self.pos(label)] = card
+
+    def lose(self, reason: str) -> None:
+        if self.outcome is None:
+            self.outcome = Outcome(False, reason)
+
+    # ------------------------------------------------------------- the turn
+    def settle(self) -> None:
+        """Unveil and act until a decision is needed or the game ends (ruling 1)."""
+        seen: set[tuple] = set()
+        try:
+            self._settle(seen)
+        except _Loop:
+            self.lose("stalemate: the gods repeat the same acts for ever")
+
+    def _settle(self, seen: set[tuple]) -> None:
+        while self.outcome is None:
+            if not self.deck:
+                self.lose("the deck is empty")
+                return
+            top = self.deck[0]
+            if self.is_god(top[LABEL]) and top[VEILED]:
+                self.unveil(top[LABEL], on_top=True)
+                self.check_end()
+                continue
+            if not self.acted:
+                mark = (tuple(self.deck), self.began)
+                if mark in seen:
+                    raise _Loop
+                seen.add(mark)
+                ops = self.act_ops(top)
+                if ops:
+                    self.phase = PHASE_ACT
+                    if self.plan() is not None:
+                        return  # the player must decide
+                    self.run_act(top, ops)
+                    if self.outcome is not None:
+                        return
+                if self.after_act(top):
+                    continue
+            self.open_submerge()
+            return
+
+    def after_act(self, top: Card) -> bool:
+        """Mark the act done; True when a different card, or the same in a new state, is now on top."""
+        self.acted = True
+        if not self.deck or self.deck[0] == top:
+            return False
+        if self.deck[0][LABEL] != top[LABEL]:
+            self.began = not self.deck[0][VEILED]  # ruling 2: judged when a card reaches the top
+        self.acted = False
+        return True
+
+    def act_ops(self, top: Card) -> Optional[Sequence[Any]]:
+        """The ops the top card will carry out now, or None (ruling 2 for "began unveiled")."""
+        act = self.game.act(top)
+        if act is None:
+            return None
+        if "if" not in act or self.holds(act["if"], top[LABEL]):
+            return act["do"]
+        return act.get("otherwise")
+
+    def resume_act(self) -> None:
+        top = self.deck[0]
+        ops = self.act_ops(top)
+        if self.plan() is not None:
+            return
+        self.run_act(top, ops or ())
+        if self.outcome is None:
+            self.after_act(top)
+            self.settle()
+
+    def run_act(self, top: Card, ops: Sequence[Any]) -> None:
+        planner = self.planner()
+        planner.walk(ops, top[LABEL])
+        self.pending = ()
+        try:
+            self.run_ops(ops, _Ctx(top[LABEL]), iter(planner.bindings))
+        except _Loop:
+            self.lose("stalemate: the gods answer each other for ever")
+        self.check_end()  # ruling 8: after the completed act
+
+    def check_end(self) -> None:
+        """Ruling 8: one god (or none, for the Pretender) and a worshiper left wins."""
+        if self.outcome is not None:
+            return
+        gods = self.gods()
+        if gods == 1 or (gods == 0 and self.zero_ok):
+            self.outcome = Outcome(True, "monotheism: one god remains" if gods else "no god remains")
+        elif gods == 0:
+            self.lose("no god remains to be the one")
+
+    def open_submerge(self) -> None:
+        self.phase = PHASE_SUBMERGE
+        options = submerge_options(self.game, self.deck)
+        if not options or min(options) > len(self.deck):
+            self.lose("every number to submerge is larger than the deck")
+
+    def choose_number(self, n: int) -> None:
+        if n > len(self.deck):
+            self.deck.clear()
+            self.lose(f"submerging {n} cards from a deck of fewer: the void consumes them all")
+            return
+        if n == 1 or self.curses_kill_all(n):
+            self.place(1, n)  # one card, or a loss whatever the placement: nothing left to choose
+            return
+        self.phase, self.number = PHASE_PLACE, n
+
+    def curses_kill_all(self, n: int) -> bool:
+        """Would submerging ``n`` cards consume every worshiper (so the placement cannot matter)?"""
+        worshipers = self.game.cards.worshipers
+        for i, card in enumerate(self.deck):
+            if self.is_god(card[LABEL]):
+                continue
+            if i >= n or worshipers[card[LABEL]].states[card[STAGE]].curse != "void":
+                return False
+        return True
+
+    def place(self, position: int, n: Optional[int] = None) -> None:
+        """Move the top ``n`` cards to the bottom, the old top card ``position``-th among them."""
+        n = n or self.number
+        stack = self.deck[:n]
+        moved = stack[1:position] + [stack[0]] + stack[position:]
+        self.deck = self.deck[n:] + moved
+        self.number = 0
+        for card in stack:  # ruling 4: top-most first, even when nothing moved
+            if not self.is_god(card[LABEL]):
+                self.curse(card[LABEL])
+                if self.outcome is not None:
+                    return
+        self.began = not self.deck[0][VEILED]
+        self.acted = False
+        self.phase = PHASE_ACT
+        self.settle()
+
+    # ------------------------------------------------------------- choices (ruling 5: chosen first)
+    def plan(self) -> Optional[list[str]]:
+        """The options of the next decision the top card's act needs, or None when all are made."""
+        return self.planner().walk(self.act_ops(self.deck[0]) or (), self.deck[0][LABEL])
+
+    def planner(self) -> "_Planner":
+        return _Planner(self, iter(self.pending))
+
+    # ------------------------------------------------------------- conditions
+    def holds(self, condition: Mapping[str, Any], subject: str) -> bool:
+        name, param = tag(condition)
+        return bool(dsl.REGISTRY.get(CONDITION, name).handler(self, subject, param))
+
+    def neighbours(self, label: str) -> list[Card]:
+        i = self.pos(label)
+        return [self.deck[j] for j in (i - 1, i + 1) if 0 <= j < len(self.deck) and i >= 0]
+
+    # ------------------------------------------------------------- ops
+    def run_ops(self, ops: Sequence[Any], ctx: "_Ctx", bindings: Iterator[Any]) -> None:
+        for op in ops:
+            if self.outcome is not None:
+                return
+            name, params = tag(op)
+            dsl.REGISTRY.get(OP, name).handler(self, ctx, params, bindings)
+
+    def resolve(self, selector: Mapping[str, Any], ctx: "_Ctx") -> list[str]:
+        """The labels a (non-choice) selector names."""
+        name, param = tag(selector)
+        return dsl.REGISTRY.get(SELECTOR, name).handler(self, ctx, param)
+
+    def ordered(self, labels: Sequence[str], subject: Optional[str]) -> list[str]:
+        """Nearest to ``subject`` first, ties the upper card first (ruling 5)."""
+        origin = self.pos(subject) if subject is not None else -1
+        present = [label for label in labels if self.pos(label) >= 0]
+        if origin < 0:
+            return present
+        return sorted(present, key=lambda label: (abs(self.pos(label) - origin), self.pos(label)))
+
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise _Loop
+
+    def unnest(self) -> None:
+        self.depth -= 1
+
+    # ------------------------------------------------------------- consumption (rulings 5-7)
+    def meal(self, eater: str, targets: Sequence[str], *, bites: int = 0) -> int:
+        """``eater`` consumes ``targets`` in order, or takes ``bites`` bites at its nearest card.
+
+        Returns how many cards it consumed (what "If so:" after a consume asks)."""
+        eaten = gods = 0
+        queue = list(targets)
+        for _ in range(bites or len(queue)):
+            if self.outcome is not None or self.pos(eater) < 0:
+                return eaten  # a consumer consumed mid-meal stops
+            target = self.nearest_other(eater) if bites else queue.pop(0)
+            if target is None or self.pos(target) < 0:
+                continue
+            was_god = self.is_god(target)
+            if self.attempt(eater, target):
+                eaten += 1
+                gods += was_god
+        if gods and self.outcome is None and self.pos(eater) >= 0:
+            self.fire(eater, "consumes", _Ctx(eater))  # ruling 7: once, after the meal
+        return eaten
+
+    def nearest_other(self, label: str) -> Optional[str]:
+        others = [c[LABEL] for c in self.deck if c[LABEL] != label]
+        ordered = self.ordered(others, label)
+        return ordered[0] if ordered else None
+
+    def attempt(self, eater: str, target: str) -> bool:
+        """A god tries to consume ``target``; True if it was consumed."""
+        if target == eater:
+            return False  # gods cannot consume themselves
+        card = self.card(target)
+        essence = self.game.essence(card, "attempted") if card is not None else None
+        if essence is not None and self.is_god(eater) and self.essence_applies(essence, target):
+            self.nest()
+            self.run_ops(essence["do"], _Ctx(target, attacker=eater), iter(()))
+            self.unnest()
+            return False  # ruling 6: "instead"
+        return self.remove(target) or True
+
+    def remove(self, target: str) -> bool:
+        """Take ``target`` out of the game (by a god or by the void); True if it was a god."""
+        i = self.pos(target)
+        if i < 0:
+            return False
+        card = self.deck.pop(i)
+        if not self.is_god(target):
+            if all(self.is_god(c[LABEL]) for c in self.deck):
+                self.lose(f"the last worshiper ({target}) was consumed")
+            return False
+        essence = self.game.essence(card, "consumed")
+        if essence is not None and self.essence_applies(essence, target):
+            self.nest()
+            self.run_ops(essence["do"], _Ctx(target, where=i), iter(()))
+            self.unnest()
+        return True
+
+    def essence_applies(self, essence: Mapping[str, Any], subject: str) -> bool:
+        return "if" not in essence or self.holds(essence["if"], subject)
+
+    def fire(self, label: str, trigger: str, ctx: "_Ctx") -> None:
+        card = self.card(label)
+        essence = self.game.essence(card, trigger) if card is not None else None
+        if essence is not None and self.essence_applies(essence, label):
+            self.nest()
+            self.run_ops(essence["do"], ctx, iter(()))
+            self.unnest()
+
+    # ------------------------------------------------------------- card states
+    def unveil(self, label: str, *, on_top: bool = False) -> None:
+        card = self.card(label)
+        if card is None or not card[VEILED]:
+            return
+        self.set_card(label, (label, False, card[TURNED], card[STAGE]))
+        self.revealed.add(label)
+        if on_top:
+            self.began = False
+        self.fire(label, "unveiled", _Ctx(label))
+
+    def curse(self, label: str) -> None:
+        card = self.card(label)
+        if card is None or self.is_god(label):
+            return
+        worshiper = self.game.cards.worshipers[label]
+        if worshiper.states[card[STAGE]].curse == "void":
+            self.remove(label)
+        else:
+            self.set_card(label, (label, False, False, card[STAGE] + 1))
+
+    def bless(self, label: str) -> None:
+        card = self.card(label)
+        if card is None or self.is_god(label):
+            return
+        if self.game.cards.worshipers[label].states[card[STAGE]].bless is not None:
+            self.set_card(label, (label, False, False, card[STAGE] - 1))
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """Who an effect belongs to: its card, the god it answers, where it was when consumed."""
+
+    this: str
+    attacker: Optional[str] = None
+    where: int = -1
+
+
+class _Planner:
+    """Walks an act's ops like the executor does, turning the player's decisions into bindings.
+
+    A binding is made for every op that asks the player: the tuple of picked
+    labels for a choice (empty when declined or when nothing could be picked),
+    or a bool for a plain "may". The executor takes them in the same order.
+    """
+
+    def __init__(self, work: _Work, decisions: Iterator[str]) -> None:
+        self.work = work
+        self.decisions = decisions
+        self.bindings: list[Any] = []
+
+    def walk(self, ops: Sequence[Any], subject: str) -> Optional[list[str]]:
+        """Options of the first decision still open, or None when every decision is made."""
+        for op in ops:
+            _, params = tag(op)
+            options = self.op(params, subject)
+            if options is not None:
+                return options
+        return None
+
+    def op(self, params: Mapping[str, Any], subject: str) -> Optional[list[str]]:
+        spec = _choice_spec(params)
+        optional = bool(params.get("optional"))
+        accepted = True
+        if spec is not None:
+            candidates = self.work.candidates(spec, subject)
+            need = min(spec["count"], len(candidates))
+            picked: list[str] = []
+            while len(picked) < need:
+                decision = next(self.decisions, None)
+                if decision is None:
+                    return self.pick_options(candidates, picked, need, optional)
+                if decision == DECLINE:
+                    break
+                picked.append(decision.split(" ", 1)[1])
+            accepted = need > 0 and len(picked) == need
+            self.bindings.append(tuple(picked) if accepted else ())
+        elif optional:
+            decision = next(self.decisions, None)
+            if decision is None:
+                return [ACCEPT, DECLINE]
+            accepted = decision == ACCEPT
+            self.bindings.append(accepted)
+        if accepted and params.get("if_so"):
+            return self.walk(params["if_so"], subject)
+        return None
+
+    @staticmethod
+    def pick_options(candidates: list[str], picked: list[str], need: int, optional: bool) -> list[str]:
+        """Picks are made top-down, so each set of targets is offered once."""
+        start = candidates.index(picked[-1]) + 1 if picked else 0
+        still = need - len(picked)
+        options = [f"{PICK} {label}" for label in candidates[start: len(candidates) - (still - 1)]]
+        return ([DECLINE] if optional and not picked else []) + options
+
+
+def _choice_spec(params: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
+    """The parameters of the op's "choose" selector, if it has one."""
+    for key in dsl.SELECTOR_KEYS:
+        selector = params.get(key)
+        if isinstance(selector, dict):
+            name, param = tag(selector)
+            if dsl.REGISTRY.get(SELECTOR, name).choice:
+                return param
+    return None
+
+
+def candidates(work: _Work, spec: Mapping[str, Any], subject: str) -> list[str]:
+    """Cards a "choose" selector may name: among the top K, of the right kind, never the chooser."""
+    kind = spec["kind"]
+    found = []
+    for card in work.deck[: spec["among_top"]]:
+        label = card[LABEL]
+        if label == subject:
+            continue
+        god = work.is_god(label)
+        if (kind == "god" and god) or (kind == "worshiper" and not god) or kind == "card":
+            found.append(label)
+    return found
+
+
+_Work.candidates = candidates  # type: ignore[attr-defined]
+
+
+# ===================================================================== handlers: conditions
+@handler(CONDITION, "began_unveiled")
+def _began(work: _Work, subject: str, param: Any) -> bool:
+    return work.began and work.pos(subject) == 0
+
+
+@handler(CONDITION, "next_to_veiled")
+def _next_veiled(work: _Work, subject: str, param: Any) -> bool:
+    return any(work.is_god(c[LABEL]) and c[VEILED] for c in work.neighbours(subject))
+
+
+@handler(CONDITION, "next_to_worshiper")
+def _next_worshiper(work: _Work, subject: str, param: Any) -> bool:
+    return any(not work.is_god(c[LABEL]) for c in work.neighbours(subject))
+
+
+@handler(CONDITION, "next_to_aspect")
+def _next_aspect(work: _Work, subject: str, param: str) -> bool:
+    return any(param in work.game.aspects(c) for c in work.neighbours(subject))
+
+
+@handler(CONDITION, "unveiled_at_least")
+def _unveiled_at_least(work: _Work, subject: str, param: int) -> bool:
+    card = work.card(subject)
+    itself = 1 if card is not None and work.is_god(subject) and not card[VEILED] else 0
+    return work.unveiled_gods() - itself >= param
+
+
+@handler(CONDITION, "deck_at_most")
+def _deck_at_most(work: _Work, subject: str, param: int) -> bool:
+    return len(work.deck) <= param
+
+
+# ===================================================================== handlers: selectors
+@handler(SELECTOR, "this")
+def _sel_this(work: _Work, ctx: _Ctx, param: Any) -> list[str]:
+    return [ctx.this]
+
+
+@handler(SELECTOR, "attacker")
+def _sel_attacker(work: _Work, ctx: _Ctx, param: Any) -> list[str]:
+    return [ctx.attacker] if ctx.attacker is not None else []
+
+
+@handler(SELECTOR, "next")
+def _sel_next(work: _Work, ctx: _Ctx, param: Any) -> list[str]:
+    i = work.pos(ctx.this)
+    return [work.deck[i + 1][LABEL]] if 0 <= i < len(work.deck) - 1 else []
+
+
+@handler(SELECTOR, "neighbours")
+def _sel_neighbours(work: _Work, ctx: _Ctx, param: Any) -> list[str]:
+    return [c[LABEL] for c in work.neighbours(ctx.this)]
+
+
+@handler(SELECTOR, "nearest")
+def _sel_nearest(work: _Work, ctx: _Ctx, param: int) -> list[str]:
+    others = [c[LABEL] for c in work.deck if c[LABEL] != ctx.this]
+    return work.ordered(others, ctx.this)[:param]
+
+
+@handler(SELECTOR, "bottom")
+def _sel_bottom(work: _Work, ctx: _Ctx, param: int) -> list[str]:
+    return [c[LABEL] for c in reversed(work.deck[-param:])]
+
+
+@handler(SELECTOR, "above")
+def _sel_above(work: _Work, ctx: _Ctx, param: Any) -> list[str]:
+    i = ctx.where if ctx.where >= 0 else work.pos(ctx.this)
+    return [c[LABEL] for c in reversed(work.deck[:max(i, 0)])]
+
+
+@handler(SELECTOR, "highest_worshiper")
+def _sel_highest(work: _Work, ctx: _Ctx, param: Any) -> list[str]:
+    return next(([c[LABEL]] for c in work.deck if not work.is_god(c[LABEL])), [])
+
+
+@handler(SELECTOR, "all_worshipers")
+def _sel_all_worshipers(work: _Work, ctx: _Ctx, param: Any) -> list[str]:
+    return [c[LABEL] for c in work.deck if not work.is_god(c[LABEL])]
+
+
+@handler(SELECTOR, "choose")
+def _sel_choose(work: _Work, ctx: _Ctx, param: Any) -> list[str]:
+    raise AssertionError("a choice is bound from the player's decisions by _Planner, never resolved")
+
+
+# ===================================================================== handlers: ops
+def _gods_only(work: _Work, labels: Sequence[str]) -> list[str]:
+    return [label for label in labels if work.is_god(label) and work.pos(label) >= 0]
+
+
+def _decide(work: _Work, params: Mapping[str, Any], ctx: _Ctx, bindings: Iterator[Any],
+            key: str = "target") -> Optional[list[str]]:
+    """Targets of an op, or None when the player declined (or nothing could be chosen)."""
+    selector = params[key]
+    if dsl.REGISTRY.get(SELECTOR, tag(selector)[0]).choice:
+        return list(next(bindings)) or None
+    if params.get("optional") and not next(bindings):
+        return None
+    return work.resolve(selector, ctx)
+
+
+def _follow(work: _Work, params: Mapping[str, Any], ctx: _Ctx, bindings: Iterator[Any]) -> None:
+    if params.get("if_so") and work.outcome is None:
+        work.run_ops(params["if_so"], ctx, bindings)
+
+
+@handler(OP, "consume")
+def _op_consume(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
+    name, param = tag(params["target"])
+    if name == "nearest":
+        if params.get("optional") and not next(bindings):
+            return
+        eaten = work.meal(ctx.this, (), bites=param)
+    else:
+        targets = _decide(work, params, ctx, bindings)
+        if targets is None:
+            return
+        eaten = work.meal(ctx.this, work.ordered(targets, ctx.this))
+    if eaten:  # "If so:" — only when something was consumed
+        _follow(work, params, ctx, bindings)
+
+
+@handler(OP, "void")
+def _op_void(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
+    for label in work.resolve(params["target"], ctx):
+        if work.outcome is not None:
+            return
+        work.remove(label)
+
+
+@handler(OP, "grant")
+def _op_grant(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
+    grantees = _decide(work, params, ctx, bindings, key="grantee")
+    if grantees is None:
+        return
+    for grantee in _gods_only(work, grantees):
+        power = params["consume"]
+        name, param = tag(power)
+        own = _Ctx(grantee)
+        if name == "nearest":
+            work.meal(grantee, (), bites=param)
+        else:
+            work.meal(grantee, work.ordered(work.resolve(power, own), grantee))
+    _follow(work, params, ctx, bindings)
+
+
+def _flag_op(field: int, value: Optional[bool]) -> Any:
+    """Handler body for transform (toggle), veil (set) and unveil (clear) of gods."""
+
+    def run(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
+        targets = _decide(work, params, ctx, bindings)
+        if targets is None:
+            return
+        for label in _gods_only(work, targets):
+            card = list(work.card(label))  # type: ignore[arg-type]
+            if field == VEILED and value is False:
+                work.unveil(label, on_top=work.pos(label) == 0)
+                continue
+            card[field] = (not card[field]) if value is None else value
+            work.set_card(label, tuple(card))  # type: ignore[arg-type]
+        _follow(work, params, ctx, bindings)
+
+    return run
+
+
+handler(OP, "transform")(_flag_op(TURNED, None))
+handler(OP, "veil")(_flag_op(VEILED, True))
+handler(OP, "unveil")(_flag_op(VEILED, False))
+
+
+@handler(OP, "peek")
+def _op_peek(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
+    targets = _decide(work, params, ctx, bindings)
+    if targets is None:
+        return
+    work.revealed.update(_gods_only(work, targets))  # knowledge only: the rules state is unchanged
+    _follow(work, params, ctx, bindings)
+
+
+@handler(OP, "move")
+def _op_move(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
+    targets = _decide(work, params, ctx, bindings)
+    if targets is None:
+        return
+    place = params["to"]
+    for label in targets:
+        i = work.pos(label)
+        if i < 0:
+            continue
+        card = work.deck.pop(i)
+        if place == "top":
+            j = 0
+        elif place == "bottom":
+            j = len(work.deck)
+        elif "down" in place:
+            j = min(i + place["down"], len(work.deck))
+        else:
+            j = max(i - place["up"], 0)
+        work.deck.insert(j, card)
+    _follow(work, params, ctx, bindings)
+
+
+@handler(OP, "curse")
+def _op_curse(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
+    for label in work.resolve(params["target"], ctx):
+        if work.outcome is None:
+            work.curse(label)
+
+
+@handler(OP, "bless")
+def _op_bless(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
+    for label in work.resolve(params["target"], ctx):
+        work.bless(label)
+
+
+# Triggers are fired by the engine at the matching moment; their handler names that moment.
+for _trigger, _moment in (("attempted", _Work.attempt), ("consumed", _Work.remove),
+                          ("consumes", _Work.meal), ("unveiled", _Work.unveil)):
+    handler(dsl.TRIGGER, _trigger)(_moment)
+
+
+def play_line(state: State, line: Sequence[str]) -> State:
+    """Apply each action of ``line`` in turn (raises ValueError on an illegal one)."""
+    for action in line:
+        state = state.apply_action(action)
+    return state

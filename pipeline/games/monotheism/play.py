@@ -1,0 +1,230 @@
+"""Loading the engine from the data, describing positions in words, and the terminal game.
+
+Shared by the ``replay``, ``solve`` and ``play`` commands: a position is shown
+as the rules let a player see it (veiled gods hidden, unless the whole truth is
+asked for, as a replay of a known scenario does).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Optional
+
+from pipeline.core.dataset import Document, display_path, load_game
+from pipeline.core.errors import UserError
+from pipeline.core.schemas import load_schemas, schema_problems
+from pipeline.core.yamlmarks import YamlLoadError, load_marked
+from pipeline.games.monotheism import GAME_ID
+from pipeline.games.monotheism.engine import LABEL, PHASE_ACT, PHASE_PLACE, STAGE, TURNED, VEILED, Card, Game, State
+from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, build, scenario_from_record
+from pipeline.games.monotheism.text import act_text, essence_text
+
+SCENARIO_DEF = "urn:pantheon:monotheism:scenarios#/$defs/scenario"
+DETAIL_CARDS = 2  # how many cards from the top are shown with their full text
+HIDDEN = "(veiled god)"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    model: MonotheismModel
+    game: Game
+
+
+def load(data_root: Path) -> Loaded:
+    """The model and engine of the data under ``data_root`` (must hold deities and worshipers)."""
+    data = load_game(data_root, GAME_ID)
+    if data.load_problems:
+        raise UserError(f"{data.load_problems[0]} (run `pantheon validate {GAME_ID}`)")
+    try:
+        model = build(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise UserError(f"{GAME_ID} data is not valid ({exc}); run `pantheon validate {GAME_ID}`") from None
+    if model.cards is None:
+        raise UserError(f"{GAME_ID}: deities.yaml and worshipers.yaml are needed to play")
+    return Loaded(model, Game(model.cards))
+
+
+def scenario_by_number(model: MonotheismModel, number: str) -> Scenario:
+    for scenario in model.scenarios:
+        if scenario.id == number or str(scenario.number) == number:
+            return scenario
+    known = ", ".join(s.id for s in model.scenarios)
+    raise UserError(f"unknown scenario {number!r} (known: {known})")
+
+
+def scenario_from_file(path: Path, data_root: Path, loaded: Loaded) -> Scenario:
+    """One scenario read from ``path``; every problem names file:line:column."""
+    try:
+        marked = load_marked(path)
+    except YamlLoadError as exc:
+        raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
+    doc = Document(kind="scenario", path=path, marked=marked)
+    schemas = load_schemas(data_root)
+    validator = schemas.validator(GAME_ID, "scenarios")
+    if validator is None:
+        raise UserError("the scenarios schema is missing")
+    validator = validator.evolve(schema={"$ref": SCENARIO_DEF})
+    problems = list(schema_problems(doc, validator))
+    if problems:
+        raise UserError(str(problems[0]))
+    scenario = scenario_from_record(marked.data)
+    for index, card in enumerate(scenario.deck):
+        known = loaded.game.cards.deities if card.is_deity else loaded.game.cards.worshipers
+        if card.ref not in known:
+            where = doc.at("deck", index)
+            raise UserError(f"{where}: card {index + 1} from the bottom ({card.label()}) is not a known card")
+    if not any(card.is_worshiper for card in scenario.deck):
+        raise UserError(f"{doc.at('deck')}: the deck has no worshiper")
+    return scenario
+
+
+# --------------------------------------------------------------------- describing cards
+def card_name(game: Game, card: Card, *, reveal: bool, known: Iterable[str] = ()) -> str:
+    label = card[LABEL]
+    if game.is_god(label):
+        deity = game.cards.deities[label]
+        if card[VEILED] and not reveal and label not in known:
+            return HIDDEN
+        turned = ", transformed" if card[TURNED] else ""
+        veiled = "veiled: " if card[VEILED] else ""
+        return f"({veiled}#{label} {deity.name}{turned})" if card[VEILED] else f"#{label} {deity.name}{turned}"
+    worshiper = game.cards.worshipers[label]
+    curses = card[STAGE]
+    return f"{worshiper.name} (cursed {curses}x)" if curses else worshiper.name
+
+
+def card_facts(game: Game, card: Card) -> str:
+    numbers = game.numbers(card)
+    aspects = sorted(game.aspects(card))
+    parts = [" ".join(str(n) for n in numbers)] if numbers else []
+    if aspects:
+        parts.append("/".join(aspects))
+    return f"[{' | '.join(parts)}]" if parts else ""
+
+
+def card_text(game: Game, card: Card) -> list[str]:
+    """The boxes of the card as they read now."""
+    half = game.half(card)
+    if half is not None:
+        boxes = []
+        if half.act:
+            boxes.append(f"Act: {act_text(half.act)}")
+        if half.essence:
+            boxes.append(f"Essence: {essence_text(half.essence)}")
+        return boxes
+    act = game.act(card)
+    if act and not game.is_god(card[LABEL]):
+        worshiper = game.cards.worshipers[card[LABEL]]
+        symbol = worshiper.states[card[STAGE]].curse
+        return [f"Ability: {act_text(act)}", f"When cursed: {symbol}"]
+    if not game.is_god(card[LABEL]):
+        return [f"When cursed: {game.cards.worshipers[card[LABEL]].states[card[STAGE]].curse}"]
+    return []
+
+
+def describe(state: State, *, reveal: bool, detail: int = DETAIL_CARDS) -> list[str]:
+    """The deck, top first, one line per card; the top ``detail`` cards with their text."""
+    game = state.game
+    lines = [f"Deck, top first ({len(state.deck)} cards, {state.gods()} gods):"]
+    hidden_from = None
+    for i, card in enumerate(state.deck):
+        name = card_name(game, card, reveal=reveal, known=state.revealed)
+        if name == HIDDEN and i >= detail:  # runs of unknown veiled gods fold into one line
+            hidden_from = i if hidden_from is None else hidden_from
+            continue
+        lines += _hidden_run(hidden_from, i)
+        hidden_from = None
+        lines.append(f"  {i + 1:>2}. {name} {card_facts(game, card)}".rstrip())
+        if i < detail:
+            lines += [f"        {box}" for box in card_text(game, card)]
+    lines += _hidden_run(hidden_from, len(state.deck))
+    return lines
+
+
+def _hidden_run(start: Optional[int], end: int) -> list[str]:
+    if start is None:
+        return []
+    if end - start == 1:
+        return [f"  {start + 1:>2}. {HIDDEN}"]
+    return [f"  {start + 1:>2}-{end}. {end - start} veiled gods"]
+
+
+def explain(state: State) -> str:
+    """What the pending decision means, in words."""
+    if state.phase == PHASE_PLACE:
+        return (f"Submerging {state.number} cards: where does the old top card go among them? "
+                f"place 1 keeps it highest; place {state.number} puts it lowest (at the very bottom).")
+    if state.phase == PHASE_ACT:
+        return "The top card's act needs your decision."
+    return "Submerge: choose how many cards go from the top to the bottom."
+
+
+# --------------------------------------------------------------------- a full game
+def deal(loaded: Loaded, set_id: str, seed: Optional[int]) -> State:
+    """29 shuffled veiled gods with the chosen set's worshipers at the bottom."""
+    sets = {s.id: s for s in loaded.model.worshiper_sets}
+    if set_id not in sets:
+        raise UserError(f"unknown worshiper set {set_id!r} (known: {', '.join(sets)})")
+    deities = sorted(loaded.game.cards.deities)
+    random.Random(seed).shuffle(deities)
+    deck = [ScenarioCard(CardKind.DEITY, d, veiled=True) for d in deities]
+    deck += [ScenarioCard(CardKind.WORSHIPER, w.id) for w in sets[set_id].worshipers]
+    return loaded.game.state_for(deck)
+
+
+HELP = "Type the number of a choice (or its words), 'u' to undo, 'd' for the whole deck's text, 'q' to quit."
+
+
+def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], None], *,
+        interactive: bool) -> Optional[bool]:
+    """The game loop: show, ask, apply; undo with a stack of states. Returns won/lost/None (quit)."""
+    history: list[State] = []
+    say(HELP)
+    while not state.is_terminal():
+        say("")
+        for line in describe(state, reveal=False):
+            say(line)
+        options = state.legal_actions()
+        say(explain(state))
+        say("Choose: " + "   ".join(f"{i}) {option}" for i, option in enumerate(options, 1)))
+        answer = ask("> ")
+        if answer is None or answer.strip().lower() in ("q", "quit"):
+            say("Goodbye.")
+            return None
+        answer = answer.strip().lower()
+        if answer in ("u", "undo"):
+            if history:
+                state = history.pop()
+            else:
+                say("Nothing to undo.")
+            continue
+        if answer in ("d", "deck"):
+            for line in describe(state, reveal=False, detail=len(state.deck)):
+                say(line)
+            continue
+        if answer in ("?", "h", "help"):
+            say(HELP)
+            continue
+        action = _parse(answer, options)
+        if action is None:
+            message = f"not a move here: {answer!r} (choose 1-{len(options)}, u, d or q)"
+            if not interactive:
+                raise UserError(message)
+            say(message)
+            continue
+        history.append(state)
+        state = state.apply_action(action)
+    outcome = state.outcome()
+    assert outcome is not None
+    say("")
+    for line in describe(state, reveal=True, detail=0):
+        say(line)
+    say(("You win: " if outcome.won else "You lose: ") + outcome.reason)
+    return outcome.won
+
+
+def _parse(answer: str, options: list[str]) -> Optional[str]:
+    if answer.isdigit() and 1 <= int(answer) <= len(options):
+        return options[int(answer) - 1]
+    return answer if answer in options else None

@@ -1,0 +1,105 @@
+"""`pantheon monotheism replay|solve|play` as a user runs them."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+
+runner = CliRunner()
+PANTHEON = [sys.executable, "-m", "pipeline"]
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _run(*args: str):
+    return runner.invoke(app, ["monotheism", *args])
+
+
+@pytest.mark.parametrize("number", ["1", "2", "3", "4", "5"])
+def test_solve_json_wins(number: str) -> None:
+    result = _run("solve", number, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["scenario"] == number and report["status"] == "win" and report["line"]
+    assert set(report) == {"scenario", "status", "line", "nodes", "seconds"}
+
+
+def test_solve_limit() -> None:
+    report = json.loads(_run("solve", "4", "--json", "--max-nodes", "3").output)
+    assert report["status"] == "limit" and report["line"] == []
+
+
+def test_replay_text_and_json() -> None:
+    text = _run("replay", "3")
+    assert text.exit_code == 0 and "WIN: monotheism" in text.output
+    report = json.loads(_run("replay", "5", "--json").output)
+    assert report["outcome"]["won"] is True and report["steps"][0]["action"] == "submerge 2"
+
+
+def _stderr_line(*args: str) -> tuple[int, str]:
+    done = subprocess.run([*PANTHEON, "monotheism", *args], capture_output=True, text=True, cwd=REPO)
+    assert "Traceback" not in done.stderr
+    return done.returncode, done.stderr.strip()
+
+
+def test_unknown_scenario_is_one_clear_line() -> None:
+    code, err = _stderr_line("solve", "9")
+    assert code == 1 and err == "error: unknown scenario '9' (known: 1, 2, 3, 4, 5)"
+
+
+def test_malformed_file_names_line_and_column(tmp_path: Path) -> None:
+    bad = tmp_path / "puzzle.yaml"
+    bad.write_text("id: x\ntitle: Mine\ncard_count: 2\ndeck:\n  - deity: \"07\"\n  - worshiper: haruspex\n    cursed: lots\n")
+    code, err = _stderr_line("solve", "--file", str(bad))
+    assert code == 1 and err.startswith("error: ") and "puzzle.yaml:7:" in err and "\n" not in err
+
+
+def test_file_with_unknown_card(tmp_path: Path) -> None:
+    bad = tmp_path / "puzzle.yaml"
+    bad.write_text("id: x\ntitle: Mine\ncard_count: 2\ndeck:\n  - deity: \"77\"\n  - worshiper: haruspex\n")
+    code, err = _stderr_line("solve", "--file", str(bad))
+    assert code == 1 and "puzzle.yaml:5:5" in err and "#77" in err
+
+
+def test_solve_a_designers_file(tmp_path: Path) -> None:
+    puzzle = tmp_path / "puzzle.yaml"
+    puzzle.write_text("id: mine\ntitle: Two gods\ncard_count: 3\ndeck:\n  - worshiper: haruspex\n"
+                      "  - deity: \"14\"\n  - deity: \"10\"\n    veiled: true\n")
+    report = json.loads(_run("solve", "--file", str(puzzle), "--json").output)
+    assert report["scenario"] == "mine" and report["status"] in ("win", "no-win")
+
+
+def _play(*args: str, moves: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*PANTHEON, "monotheism", "play", *args], input=moves, capture_output=True,
+                          text=True, cwd=REPO, timeout=60)
+
+
+def test_play_hides_veiled_cards_and_undoes() -> None:
+    done = _play("--seed", "3", moves="1\n1\nu\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert "27 veiled gods" in done.stdout and "#26 The Hourglass" in done.stdout
+    assert "Goodbye." in done.stdout
+    assert "#11" not in done.stdout.split("place 1")[0]  # unknown until it reaches the top
+
+
+def test_play_a_scenario_to_the_end() -> None:
+    line = ["submerge 2", "place 1", "submerge 2", "place 2", "submerge 4", "place 4", "submerge 2", "place 1",
+            "pick 01"]
+    done = _play("--scenario", "5", moves="\n".join(line) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert "You win" in done.stdout
+
+
+def test_play_bad_move_is_one_line_and_exit_1() -> None:
+    done = _play("--seed", "1", moves="9\n")
+    assert done.returncode == 1 and done.stderr.strip().startswith("error: not a move here")
+
+
+def test_play_unknown_set() -> None:
+    code, err = _stderr_line("play", "--set", "druids")
+    assert code == 1 and "unknown worshiper set 'druids'" in err

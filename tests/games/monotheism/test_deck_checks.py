@@ -1,0 +1,90 @@
+"""Every cross-check of the card faces: break a copy of the data, expect the specific message."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+DEITIES = "deities.yaml"
+WORSHIPERS = "worshipers.yaml"
+
+
+def _deity(data: Any, card: str) -> dict:
+    return next(d for d in data["deities"] if d["id"] == card)
+
+
+def _worshiper(data: Any, card: str) -> dict:
+    return next(w for w in data["worshipers"] if w["id"] == card)
+
+
+def _set(path: list, value: Any) -> Callable[[Any], None]:
+    def edit(data: Any) -> None:
+        node = data
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return edit
+
+
+CASES = {
+    "atlas wording": (DEITIES, lambda d: _deity(d, "07")["upright"]["essence"].update(
+        do=[{"void": {"target": {"bottom": 3}}}]), "deity 07: must read 'When this is consumed"),
+    "only atlas": (DEITIES, lambda d: _deity(d, "03")["upright"]["essence"].update(when="consumed"),
+                   "only #07 has a 'When this is consumed' essence"),
+    "13 sun": (DEITIES, lambda d: _deity(d, "13")["upright"].update(aspects=["moon"]),
+               "deity 13: needs a sun aspect and an essence"),
+    "20 no sun": (DEITIES, lambda d: _deity(d, "20")["transformed"].update(aspects=["sun"]),
+                  "deity 20: needs an act and no sun aspect"),
+    "21 always": (DEITIES, lambda d: _deity(d, "21")["transformed"]["essence"].update(when="consumes"),
+                  "deity 21 (transformed): must always curse when unveiled"),
+    "18 condition": (DEITIES, lambda d: _deity(d, "18")["upright"]["essence"].pop("if"),
+                     "deity 18: must curse when unveiled if too many gods are unveiled already"),
+    "22 hinders": (DEITIES, lambda d: _deity(d, "22")["upright"].pop("act"),
+                   "deity 22: the rulebook says it makes the worshiper's task difficult"),
+    "death majority": (DEITIES, lambda d: [h.update(aspects=["sun"]) for x in d["deities"]
+                                           for h in (x["upright"], x["transformed"]) if "death" in h["aspects"]],
+                       "halves that consume when they act have the death aspect"),
+    "essence choice": (DEITIES, lambda d: _deity(d, "16")["transformed"]["essence"].update(
+        do=[{"bless": {"target": {"highest_worshiper": True}}},
+            {"consume": {"target": {"next": True}, "optional": True}}]),
+        "an essence acts on its own: no 'optional' and no choice in op 'consume'"),
+    "attacker outside": (DEITIES, lambda d: _deity(d, "15")["upright"]["act"].update(
+        do=[{"consume": {"target": {"attacker": True}}}]), "'that god' only makes sense"),
+    "too many words": (DEITIES, lambda d: _deity(d, "06")["upright"]["act"].update(
+        do=[{"move": {"target": {"next": True}, "to": "bottom"}}] * 6), "words of effect text"),
+    "no veil": (DEITIES, lambda d: [h.update(act={"do": [{"transform": {"target": {"this": True}}}]})
+                                    for x in d["deities"] for h in (x["upright"], x["transformed"])
+                                    if h.get("act") and "veil" in str(h["act"]) and "unveil" not in str(h["act"])],
+                "no god can veil another"),
+    "missing deity": (DEITIES, lambda d: d["deities"].pop(), "deity 29 is missing"),
+    "chain start": (WORSHIPERS, lambda d: _worshiper(d, "poet")["states"][0].update(face="back"),
+                    "worshiper poet: the chain starts front side up and upright"),
+    "chain curse": (WORSHIPERS, lambda d: _worshiper(d, "poet")["states"][0].update(curse="flip"),
+                    "worshiper poet: a flip from state 1 does not give state 2"),
+    "chain void": (WORSHIPERS, lambda d: _worshiper(d, "poet")["states"][2].update(curse="rotate"),
+                   "worshiper poet: the last state, and only it, is consumed by the void"),
+    "chain bless": (WORSHIPERS, lambda d: _worshiper(d, "poet")["states"][1].update(bless="flip"),
+                    "worshiper poet: a blessing (flip) from state 2 does not give back state 1"),
+    "no faces": (WORSHIPERS, lambda d: d["worshipers"].pop(), "worshiper spirit-guide: no faces here"),
+    "stranger": (WORSHIPERS, lambda d: _worshiper(d, "poet").update(id="bard"),
+                 "worshiper bard: not in any worshiper set"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_card_fact_check(case: str, data_copy: Path, edit_yaml, validate) -> None:
+    filename, edit, expected = CASES[case]
+    edit_yaml(data_copy / "monotheism" / filename, lambda data: [edit(data), None][1])
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any(expected in m for m in messages), messages
+
+
+def test_stale_schema_is_reported(data_copy: Path, validate) -> None:
+    import json
+    path = data_copy / "schemas" / "monotheism" / "deities.schema.json"
+    schema = json.loads(path.read_text())
+    schema["$defs"]["trigger"]["enum"].append("whenever")
+    path.write_text(json.dumps(schema))
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any("differ from the effects registry" in m for m in messages)

@@ -1,0 +1,189 @@
+"""The rules engine against the rulebook's worked examples and each ruling of monotheism-facts.md."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.games.monotheism.engine import PHASE_PLACE, PHASE_SUBMERGE, STAGE, play_line
+
+from .helpers import NEXT, THIS, deity, game, half, labels, start, worshiper
+
+EAT_FOUR = {"do": [{"consume": {"target": {"nearest": 4}}}]}
+VOID_BOTTOM_THREE = {"when": "attempted", "do": [{"void": {"target": {"bottom": 3}}}]}
+VOID_ATTACKER = {"when": "attempted", "do": [{"void": {"target": {"attacker": True}}}]}
+GRANT_NEXT_NEIGHBOURS = {"do": [{"grant": {"grantee": NEXT, "consume": {"neighbours": True}}}]}
+
+
+def plain(*ids: str, numbers=(3, 4)):
+    return [deity(i, half(numbers)) for i in ids]
+
+
+# ------------------------------------------------------------------ worked examples of the rulebook
+def test_submerge_orderings_adcb_dacb_dcab_dcba() -> None:
+    """Top four DCBA (A on top), submerge 4: A may go anywhere in the moved stack."""
+    g = game(plain("01", "02", "03", "04", "05", numbers=(4, 5)), [worshiper("w")])
+    names = {"01": "A", "02": "B", "03": "C", "04": "D"}
+    state = start(g, ["01", "02", "03", "04", "05", "w"]).apply_action("submerge 4")
+    assert state.phase == PHASE_PLACE
+    orders = set()
+    for action in state.legal_actions():
+        after = state.apply_action(action)
+        moved = [names[label] for label in labels(after)[-4:]]
+        orders.add("".join(reversed(moved)))  # written bottom .. top, as the rulebook does
+    assert orders == {"ADCB", "DACB", "DCAB", "DCBA"}
+
+
+def test_four_nearest_against_bottom_three_by_the_void_removes_twelve() -> None:
+    ids = [f"{i:02d}" for i in range(3, 17)]
+    g = game([deity("01", half(act=EAT_FOUR)), deity("02", half(essence=VOID_BOTTOM_THREE)),
+              *plain(*ids)], [worshiper("w")])
+    state = start(g, ["01", "02", "w", *ids])
+    assert len(state.deck) == 17 - 12
+    assert labels(state) == ["01", "02", "w", "03", "04"]
+
+
+def test_worshiper_eaten_before_victory_in_a_five_card_deck() -> None:
+    g = game([deity("01", half(act=EAT_FOUR)), *plain("02", "03", "04")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "04", "w"])
+    assert state.is_terminal() and not state.outcome().won
+    assert "last worshiper" in state.outcome().reason
+
+
+def test_veiled_top_is_unveiled_and_veiled_second_gives_no_number() -> None:
+    g = game([deity("01", half((7, 5))), deity("02", half((2, 9)))], [worshiper("w")])
+    state = start(g, ["01v", "02v", "w"])
+    assert state.deck[0][1] is False  # the top card was unveiled
+    assert state.submerge_options() == [5, 7]  # #02 is veiled: no left-most number
+    unveiled_second = start(g, ["01v", "02", "w"])
+    assert unveiled_second.submerge_options() == [2, 5, 7]
+
+
+def test_atlas_void_chain_consumes_every_card_above() -> None:
+    atlas = {"when": "consumed", "do": [{"void": {"target": {"above": True}}}]}
+    eat_third = {"do": [{"consume": {"target": {"choose": {"count": 1, "among_top": 4, "kind": "god"}}}}]}
+    g = game([deity("01", half(act=eat_third)), deity("07", half(essence=atlas)), *plain("02", "03")],
+             [worshiper("w")])
+    state = start(g, ["01", "02", "07", "03", "w"]).apply_action("pick 07")
+    assert labels(state) == ["03", "w"]
+    assert state.outcome().won  # one god left after the act
+
+
+def test_timing_in_the_middle_of_the_deck_upper_neighbour_first() -> None:
+    """A god in the middle eats the card above it, then the one below (which voids it)."""
+    grant = {"do": [{"grant": {"grantee": {"choose": {"count": 1, "among_top": 4, "kind": "god"}},
+                               "consume": {"neighbours": True}}}]}
+    g = game([deity("01", half(act=grant)), *plain("02", "03"), deity("04", half(essence=VOID_ATTACKER)),
+              *plain("05")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "04", "05", "w"]).apply_action("pick 03")
+    # #03 eats #02 (above) first; then it attempts #04, whose essence voids #03.
+    assert labels(state) == ["01", "04", "05", "w"]
+
+
+def test_worshiper_submerged_with_the_whole_deck_is_cursed() -> None:
+    g = game(plain("01", "02", numbers=(3, 3)), [worshiper("w")])
+    state = start(g, ["01", "02", "w"])
+    after = play_line(state, ["submerge 3", "place 1"])
+    assert labels(after) == ["01", "02", "w"]
+    assert after.deck[2][STAGE] == 1
+
+
+# ------------------------------------------------------------------ rulings
+def test_ruling_1_reentry_after_the_top_card_leaves() -> None:
+    leave = {"do": [{"move": {"target": THIS, "to": "bottom"}}]}
+    g = game([deity("01", half(act=leave)), deity("02", half(act=leave)), *plain("03")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "w"])
+    assert labels(state) == ["03", "w", "01", "02"]  # both moved away in the same turn
+    assert state.phase == PHASE_SUBMERGE
+
+
+def test_ruling_2_began_unveiled_is_judged_on_arrival() -> None:
+    act = {"if": {"began_unveiled": True}, "do": [{"consume": {"target": NEXT}}]}
+    g = game([deity("01", half((1, 1), act=act)), *plain("02", "03", "04")], [worshiper("w")])
+    first = start(g, ["01v", "02", "03", "04", "w"])
+    assert labels(first)[:2] == ["01", "02"]  # arrived veiled: no act
+    again = start(g, ["01", "02", "03", "04", "w"])
+    assert labels(again)[:2] == ["01", "03"]  # arrived unveiled: eats #02
+
+
+def test_ruling_3_numbers_larger_than_the_deck() -> None:
+    g = game([deity("01", half((2, 9)))], [worshiper("w")])
+    g2 = game([deity("01", half((2, 9))), *plain("02")], [worshiper("w")])
+    state = start(g2, ["01", "02", "w"])
+    assert "submerge 9" in state.legal_actions()
+    lost = state.apply_action("submerge 9")
+    assert lost.is_terminal() and not lost.outcome().won
+    too_big = game([deity("01", half((8, 9))), deity("02", half((7, 7)))], [worshiper("w")])
+    assert start(too_big, ["01", "02", "w"]).outcome().won is False
+    assert g  # a one-god deck needs no submerge at all
+
+
+def test_ruling_4_worshipers_cursed_top_most_first() -> None:
+    g = game(plain("01", "02", numbers=(3, 3)), [worshiper("u", stages=2), worshiper("w", stages=2)])
+    state = start(g, ["01", "u:1", "w:1", "02"])
+    after = state.apply_action("submerge 3")  # every placement loses: the game ends at once
+    assert after.outcome().reason == "the last worshiper (w) was consumed"
+
+
+def test_ruling_5_targets_are_chosen_first() -> None:
+    two_of_four = {"do": [{"consume": {"target": {"choose": {"count": 2, "among_top": 4, "kind": "god"}}}}]}
+    g = game([deity("01", half(act=two_of_four)), *plain("02", "03", "04", "05")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "04", "05", "w"])
+    assert state.legal_actions() == ["pick 02", "pick 03"]  # the 5th card can never be reached
+    state = state.apply_action("pick 03")
+    assert state.legal_actions() == ["pick 04"]
+    assert labels(state.apply_action("pick 04")) == ["01", "02", "05", "w"]
+
+
+def test_ruling_5_a_consumer_consumed_mid_meal_stops() -> None:
+    g = game([deity("01", half(act=EAT_FOUR)), deity("02", half(essence=VOID_ATTACKER)), *plain("03", "04")],
+             [worshiper("w")])
+    state = start(g, ["01", "02", "03", "04", "w"])
+    assert labels(state) == ["02", "03", "04", "w"]
+
+
+def test_ruling_6_the_void_does_not_trigger_attempted_and_veiled_gods_have_no_essence() -> None:
+    void_next = {"do": [{"void": {"target": NEXT}}]}
+    eat_next = {"do": [{"consume": {"target": NEXT}}]}
+    g = game([deity("01", half(act=void_next)), deity("02", half(act=eat_next)),
+              deity("09", half(essence=VOID_ATTACKER)), *plain("03")], [worshiper("w")])
+    assert "09" not in labels(start(g, ["01", "09", "03", "w"]))  # the void is not a god
+    assert "02" not in labels(start(g, ["02", "09", "03", "w"]))  # a god attempting is voided
+    assert labels(start(g, ["02", "09v", "03", "w"]))[:2] == ["02", "03"]  # veiled: no essence
+
+
+def test_ruling_7_granted_power_survives_the_granter_and_fires_once() -> None:
+    bless_on_meal = {"when": "consumes", "do": [{"bless": {"target": {"highest_worshiper": True}}}]}
+    g = game([deity("01", half(act=GRANT_NEXT_NEIGHBOURS)), deity("02", half(essence=bless_on_meal)),
+              *plain("03", "04")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "04", "w:2"])
+    assert labels(state) == ["02", "04", "w"]  # ate the granter (#01), then went on to #03
+    assert state.deck[2][STAGE] == 1  # blessed once, not twice
+
+
+def test_ruling_8_zero_gods_win_only_for_the_pretender() -> None:
+    eat_all = {"do": [{"consume": {"target": {"nearest": 1}}}, {"void": {"target": THIS}}]}
+    for zero, won in ((True, True), (False, False)):
+        g = game([deity("01", half(act=eat_all)), *plain("02")], [worshiper("w", zero_gods_victory=zero)])
+        assert start(g, ["01", "02", "w"]).outcome().won is won
+
+
+def test_ruling_9_a_repeated_position_is_a_stalemate() -> None:
+    g = game(plain("01", "02", numbers=(1, 1)),
+             [worshiper("w", act={"do": [{"move": {"target": THIS, "to": "bottom"}}]})])
+    state = play_line(start(g, ["01", "02", "w"]), ["submerge 1", "submerge 1"])
+    assert state.is_terminal() and "stalemate" in state.outcome().reason
+
+
+def test_ruling_10_curse_and_bless_follow_the_chain() -> None:
+    bless = {"do": [{"bless": {"target": {"highest_worshiper": True}}}]}
+    g = game([deity("01", half((1, 1), act=bless)), *plain("02", numbers=(1, 1))], [worshiper("w", stages=3)])
+    state = start(g, ["02", "w:1", "01"]).apply_action("submerge 1")
+    assert state.deck[0][STAGE] == 1  # w reached the top
+    cursed = state.apply_action("submerge 1")  # w is cursed once more; #01 then blesses it
+    assert labels(cursed)[0] == "01" and cursed.deck[-1][STAGE] == 1
+    assert start(g, ["02", "w:2", "01"]).apply_action("submerge 1").apply_action("submerge 1").is_terminal()
+
+
+def test_illegal_action_is_refused() -> None:
+    g = game(plain("01", "02"), [worshiper("w")])
+    with pytest.raises(ValueError, match="illegal action"):
+        start(g, ["01", "02", "w"]).apply_action("submerge 8")

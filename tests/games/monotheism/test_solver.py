@@ -1,0 +1,104 @@
+"""The solver and the stored lines on the five rulebook scenarios, and validate's play checks."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.dataset import default_data_root
+from pipeline.games.monotheism import solver
+from pipeline.games.monotheism.play import Loaded, load
+
+SCENARIOS = ("1", "2", "3", "4", "5")
+
+
+@functools.lru_cache(maxsize=1)
+def loaded() -> Loaded:
+    return load(default_data_root())
+
+
+def _scenario(number: str):
+    return next(s for s in loaded().model.scenarios if s.id == number)
+
+
+@pytest.mark.parametrize("number", SCENARIOS)
+def test_solver_wins_and_its_line_verifies(number: str) -> None:
+    scenario = _scenario(number)
+    result = solver.solve(loaded().game.scenario_state(scenario, track_history=False))
+    assert result.status == solver.WIN
+    won, reason = solver.verify(loaded().game.scenario_state(scenario), result.line)
+    assert won, reason
+
+
+@pytest.mark.parametrize("number", SCENARIOS)
+def test_stored_winning_line_replays_to_a_win(number: str) -> None:
+    scenario = _scenario(number)
+    assert scenario.winning_line
+    won, reason = solver.verify(loaded().game.scenario_state(scenario), scenario.winning_line)
+    assert won, reason
+
+
+def test_a_losing_position_is_proved_lost() -> None:
+    scenario = _scenario("1")
+    state = loaded().game.scenario_state(scenario, track_history=False)
+    doomed = state.apply_action("pick 29")  # #29 eats the Pretender's neighbour ... and the Pretender
+    assert doomed.is_terminal() or solver.solve(doomed).status == solver.NO_WIN
+
+
+def test_limits_are_reported() -> None:
+    state = loaded().game.scenario_state(_scenario("4"), track_history=False)
+    assert solver.solve(state, max_nodes=5).status == solver.LIMIT
+
+
+def test_some_first_moves_lose_in_scenario_1() -> None:
+    moves = solver.first_moves(loaded().game.scenario_state(_scenario("1"), track_history=False),
+                               max_nodes=50_000, max_seconds=20)
+    assert moves.losing and moves.winning
+    assert 0 < moves.losing_share < 1
+
+
+def test_verify_reports_an_illegal_move() -> None:
+    won, reason = solver.verify(loaded().game.scenario_state(_scenario("2")), ["submerge 99"])
+    assert won is False and "not legal" in reason
+
+
+def test_broken_deity_fails_validate_naming_scenario_and_card(data_copy: Path, edit_yaml, validate) -> None:
+    def slow_the_veil(data):
+        card = next(d for d in data["deities"] if d["id"] == "20")
+        card["upright"]["numbers"] = [6, 7]
+
+    edit_yaml(data_copy / "monotheism" / "deities.yaml", slow_the_veil)
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    broken = [m for m in messages if m.startswith("scenario 3 (When Atlas Falls): the stored winning line")]
+    assert broken and "#20 The Veil of Night" in broken[0]
+
+
+def test_unwinnable_scenario_fails_validate(data_copy: Path, edit_yaml, validate) -> None:
+    def doom(data):
+        scenario = next(s for s in data["scenarios"] if s["id"] == "5")
+        scenario["deck"][0]["cursed"] = 3  # the Pretender now dies at its next curse
+        scenario["deck"][1], scenario["deck"][0] = scenario["deck"][0], scenario["deck"][1]
+
+    edit_yaml(data_copy / "monotheism" / "scenarios.yaml", doom)
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any(m.startswith("scenario 5") and "winning line" in m for m in messages)
+
+
+def test_a_winnable_trap_is_not_a_puzzle(data_copy: Path, edit_yaml, validate) -> None:
+    def wrong_trap(data):
+        scenario = next(s for s in data["scenarios"] if s["id"] == "1")
+        scenario["losing_first_move"] = ["pick 14", "submerge 2", "place 2"]  # the winning first turn
+
+    edit_yaml(data_copy / "monotheism" / "scenarios.yaml", wrong_trap)
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert "scenario 1 (Wrath of the Cherubim): is not a real puzzle: the losing_first_move can still win" in messages
+
+
+def test_a_trap_must_be_a_whole_first_turn(data_copy: Path, edit_yaml, validate) -> None:
+    def half_turn(data):
+        next(s for s in data["scenarios"] if s["id"] == "5")["losing_first_move"] = ["submerge 4"]
+
+    edit_yaml(data_copy / "monotheism" / "scenarios.yaml", half_turn)
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any(m.startswith("scenario 5") and "is not one whole first turn" in m for m in messages)
