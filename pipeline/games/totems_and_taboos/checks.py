@@ -439,6 +439,44 @@ def _balance_findings(card: Card) -> Iterator[Finding]:
             yield ("bonus", "ops"), f"bonus adds {gain:.1f}; a bonus should add {low} to {high}"
 
 
+def engine_example_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
+    """Replay the stored build examples and the card example of '7.4 Playing a turn' on the rules engine."""
+    from pipeline.games.totems_and_taboos import engine
+
+    for index, example in enumerate(model.tower.examples):
+        unknown = [c for c in (*example.tower, example.block) if c not in model.colour_ids]
+        if unknown:
+            yield report(TOWER, ("examples", index), f"tower example {example.id}: unknown colour {unknown[0]!r}")
+            continue
+        result = engine.can_build(model, example.tower, example.shrines, example.servants, example.block)
+        if result.can_build != example.can_build:
+            said = "yes" if example.can_build else "no"
+            got = "yes" if result.can_build else "no"
+            yield report(TOWER, ("examples", index, "can_build"),
+                         f"tower example {example.id}: the example says {said}, the engine says {got} ({result.reason})")
+    yield from _card_example_problems(model, report, engine)
+
+
+def _card_example_problems(model: TotemsModel, report: Reporter, engine) -> Iterator[Problem]:
+    colour, level, (clerics, servants) = EXAMPLE_BLUE_CARD
+    card = next((c for c in model.cards if c.colour == colour and c.level == level and c.cost
+                 and (c.cost.clerics, c.cost.servants) == (clerics, servants)), None)
+    if card is None:
+        return  # example_problems reports the missing card
+    index = model.cards.index(card)
+    state = engine.Game.multiplayer(model, MIN_PLAYERS).new_initial_state()
+    seat = state.religions[0]
+    seat.tower, seat.clerics, seat.servants = [colour] * level, clerics, servants
+    if state.unplayable_reason(0, card) is not None:
+        yield report(COMMANDMENTS, ("commandments", index),
+                     f"commandment {card.id} ({colour}): the example of '7.4 Playing a turn' plays it with "
+                     f"{level} {colour} blocks and {clerics} clerics, but the engine says: {state.unplayable_reason(0, card)}")
+    seat.tower = [colour] * (level - 1)
+    if state.unplayable_reason(0, card) is None:
+        yield report(COMMANDMENTS, ("commandments", index),
+                     f"commandment {card.id} ({colour}): playable with only {level - 1} {colour} blocks; its level asks for {level}")
+
+
 def example_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
     """The rulebook's worked examples must be real cards."""
     kind, level, (clerics, servants), bonus = EXAMPLE_SELF_CARD
@@ -594,6 +632,7 @@ CHECKS: tuple[Check, ...] = (
     colour_deck_problems,
     card_problems,
     example_problems,
+    engine_example_problems,
     guide_problems,
     turn_problems,
     dice_problems,

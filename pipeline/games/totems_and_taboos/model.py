@@ -74,6 +74,18 @@ class TowerLevel:
 
 
 @dataclass(frozen=True)
+class BuildExample:
+    """A worked build question with its stated answer (replayed by the engine's can-build)."""
+
+    id: str
+    tower: tuple[str, ...]
+    shrines: int
+    servants: int
+    block: str
+    can_build: bool
+
+
+@dataclass(frozen=True)
 class Tower:
     levels: tuple[TowerLevel, ...]
     win_level: int
@@ -81,6 +93,7 @@ class Tower:
     shrine_payment: str
     servant_payment: str
     blocks_per_colour: int
+    examples: tuple[BuildExample, ...] = ()
 
     def needs(self, level: int) -> Optional[TowerLevel]:
         """The row for reaching ``level``, or None past the table."""
@@ -248,6 +261,11 @@ class Solo:
     die: str
     win_level: int
     difficulties: tuple[Difficulty, ...]
+    draw_on_take: int = 1  # cards drawn when you build with a passive religion's block
+    passive_miracle_role: str = "cleric"  # what a passive religion gains per block from a miracle
+
+    def difficulty(self, difficulty_id: str) -> Optional[Difficulty]:
+        return next((d for d in self.difficulties if d.id == difficulty_id), None)
 
 
 # --- The whole game ---------------------------------------------------------
@@ -305,6 +323,10 @@ def _tower(data: Mapping[str, Any]) -> Tower:
         shrine_payment=data["payment"]["shrines"],
         servant_payment=data["payment"]["servants"],
         blocks_per_colour=data["supply"]["blocks_per_colour"],
+        examples=tuple(
+            BuildExample(e["id"], tuple(e["tower"]), e["shrines"], e["servants"], e["block"], e["can_build"])
+            for e in data.get("examples", ())
+        ),
     )
 
 
@@ -407,6 +429,8 @@ def _solo(data: Mapping[str, Any]) -> Solo:
             Difficulty(d["id"], d["name"], d["difficulty"], d["passive_blocks"], d["passive_shrines"])
             for d in data["difficulties"]
         ),
+        draw_on_take=data["building"]["draw_on_take"],
+        passive_miracle_role=data["passive_miracles"]["role"],
     )
 
 

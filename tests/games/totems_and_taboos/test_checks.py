@@ -288,3 +288,24 @@ def test_missing_document_is_reported(data_copy: Path, validate) -> None:
     (data_copy / GAME / "dice.yaml").unlink()
     (data_copy / "schemas" / GAME / "dice.schema.json").unlink()
     assert "dice.yaml is missing: the game needs it" in messages(validate(data_copy, [GAME]))
+
+
+# --- engine replays of the stored examples ---------------------------------------
+def test_build_example_with_a_wrong_answer_is_reported(broken) -> None:
+    def flip(data: Any) -> None:
+        record(data["examples"], "blue-then-red")["can_build"] = True
+
+    problems = broken("tower", flip)
+    assert "tower example blue-then-red: the example says yes, the engine says no" in messages(problems)
+    hit = next(p for p in problems if "blue-then-red" in p.message)
+    assert hit.at.file.endswith("tower.yaml")
+
+
+def test_card_example_the_engine_cannot_play_is_reported(broken) -> None:
+    def make_reaction(data: Any) -> None:
+        card = record(data["commandments"], "blue-paradigm-shift")
+        card["timing"] = "reaction"
+        card["trigger"] = "affects-you"
+
+    problems = broken("commandments", make_reaction)
+    assert "commandment blue-paradigm-shift (blue): the example of '7.4 Playing a turn' plays it" in messages(problems)

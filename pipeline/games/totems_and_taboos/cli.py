@@ -1,0 +1,138 @@
+"""`pantheon totems-and-taboos ...`: ask whether a block can be built, or simulate solo games.
+
+Rule values (tower table, wheel, difficulties) come from the validated data.
+Bad input prints one `error: ...` line on stderr and exits 1.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any, Callable, Optional, TypeVar
+
+import typer
+
+from pipeline.core.errors import UserError
+from pipeline.games.totems_and_taboos import GAME_ID
+from pipeline.games.totems_and_taboos.engine import Game, can_build as check_build
+from pipeline.games.totems_and_taboos.model import TotemsModel, build
+from pipeline.games.totems_and_taboos.simulate import SoloSummary, simulate_solo, summary_json
+
+EXIT_BAD_INPUT = 1
+PERCENT = 100
+
+app = typer.Typer(
+    help="Totems + Taboos: check a tower build, or simulate solo games with a simple player.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def load_model(data_root: Optional[Path] = None) -> TotemsModel:
+    """Validate the game's data under ``data_root`` (default: the project's) and build the model."""
+    from pipeline.core.dataset import default_data_root, load_game
+    from pipeline.core.validate import validate
+
+    root = data_root if data_root is not None else default_data_root()
+    report = validate(root, [GAME_ID])
+    if not report.ok:
+        raise UserError(f"{report.problems[0]} ({len(report.problems)} problem(s); run `pantheon validate {GAME_ID}`)")
+    return build(load_game(root, GAME_ID))
+
+
+@functools.lru_cache(maxsize=1)
+def project_model() -> TotemsModel:
+    """The validated model of the project's data, loaded once per process."""
+    return load_model()
+
+
+def plain_errors(command: F) -> F:
+    """Turn a UserError into one `error:` line and exit 1, also when this app runs on its own."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except UserError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_colour(text: str, model: TotemsModel, what: str) -> str:
+    colour = text.strip().lower()
+    if colour not in model.colour_ids:
+        raise UserError(f"{what} {text!r} is not a colour (colours: {', '.join(model.colour_ids)})")
+    return colour
+
+
+def parse_tower(text: str, model: TotemsModel) -> list[str]:
+    """Comma-separated colours, bottom block first; an empty string is an empty tower."""
+    if not text.strip():
+        return []
+    return [parse_colour(part, model, "tower block") for part in text.split(",")]
+
+
+def non_negative(value: int, option: str) -> int:
+    if value < 0:
+        raise UserError(f"{option} must be 0 or more, got {value}")
+    return value
+
+
+@app.command("can-build")
+@plain_errors
+def can_build(
+    tower: str = typer.Option(..., "--tower", help="Tower colours, bottom block first, comma-separated ('' for none)."),
+    shrines: int = typer.Option(..., "--shrines", help="Shrines you own."),
+    servants: int = typer.Option(..., "--servants", help="Servants you have available this turn."),
+    block: str = typer.Option(..., "--block", help="Colour of the block to add."),
+    as_json: bool = typer.Option(False, "--json", help='Print JSON: {"can_build": bool, "reason": "..."}.'),
+) -> None:
+    """Can this block go on this tower with these shrines and available servants? Yes or no, and why."""
+    model = project_model()
+    result = check_build(
+        model,
+        parse_tower(tower, model),
+        non_negative(shrines, "--shrines"),
+        non_negative(servants, "--servants"),
+        parse_colour(block, model, "block"),
+    )
+    if as_json:
+        typer.echo(json.dumps({"can_build": result.can_build, "reason": result.reason}))
+    else:
+        typer.echo(f"{'yes' if result.can_build else 'no'}: {result.reason}")
+
+
+def summary_text(summary: SoloSummary, seed: int) -> list[str]:
+    return [
+        f"{summary.games} solo game(s), difficulty {summary.difficulty}, seed {seed}",
+        f"win share: {PERCENT * summary.win_share:.1f}% ({summary.wins} won, {summary.losses} lost, "
+        f"{summary.unfinished} unfinished)",
+        f"mean length: {summary.mean_turns:.2f} turns",
+    ]
+
+
+@app.command("simulate-solo")
+@plain_errors
+def simulate_solo_command(
+    difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
+    games: int = typer.Option(100, "--games", help="Number of games to play."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    """Play solo games with the simple player: win share and mean length in turns."""
+    model = project_model()
+    known = [d.id for d in model.solo.difficulties]
+    if difficulty not in known:
+        raise UserError(f"--difficulty must be one of {', '.join(known)}, got {difficulty!r}")
+    if games < 1:
+        raise UserError(f"--games must be at least 1, got {games}")
+    summary = simulate_solo(lambda d: Game.solo_game(model, d), difficulty, games, seed)
+    if as_json:
+        typer.echo(json.dumps({**summary_json(summary), "seed": seed}, indent=2))
+    else:
+        for line in summary_text(summary, seed):
+            typer.echo(line)

@@ -1,0 +1,264 @@
+"""Seeded simulations of Totems + Taboos with a simple player.
+
+``simple_policy`` is a greedy god: it builds whenever it can (preferring a
+passive religion's block in solo, which also draws a card and weakens that
+religion), then plays the commandment worth most by ``effects.effect_value``
+(aiming hostile cards at the richest rival), sacrifices guides at once,
+answers attacks with reactions, skips a turn only when nothing can be done,
+and ends its turn drawing from its strongest colour. Chance is sampled from
+the engine's exact outcome probabilities with a seeded ``random.Random``.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+from pipeline.games.totems_and_taboos import effects as fx
+from pipeline.games.totems_and_taboos.engine import (
+    A_BUILD,
+    A_COLOUR,
+    A_DISCARD,
+    A_DRAW_COLOUR,
+    A_END,
+    A_END_MAIN,
+    A_GUIDE,
+    A_PLAY,
+    A_PLAY_TURN,
+    A_REACT,
+    A_SKIP,
+    A_SPLIT,
+    A_STOP,
+    A_TAKE_GUIDE,
+    PILE,
+    Action,
+    Game,
+    State,
+)
+
+Policy = Callable[[State, random.Random], Action]
+# Safety net for a game that never ends (a player that never builds); reported as unfinished.
+DEFAULT_MAX_TURNS = 200
+FRESH_HAND_MIN_DEAD = 2  # dead cards in hand that make a fresh hand better than one draw
+
+
+@dataclass(frozen=True)
+class SoloSummary:
+    difficulty: str
+    games: int
+    wins: int
+    losses: int
+    unfinished: int
+    mean_turns: float
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def random_policy(state: State, rng: random.Random) -> Action:
+    return rng.choice(state.legal_actions())
+
+
+def _card_value(state: State, seat: int, card_id: str) -> float:
+    card = state.game.card(card_id)
+    ops = list(card.ops)
+    if card.bonus and state.religions[seat].blocks(card.bonus.colour):
+        ops = list(card.bonus.ops) if card.bonus.mode == fx.REPLACE else ops + list(card.bonus.ops)
+    return fx.effect_value(ops)
+
+
+def _richest(state: State, seats: list[int]) -> int:
+    return max(seats, key=lambda p: (state.religions[p].souls(), -p))
+
+
+# Weights of the one-ply look-ahead score (in "souls"); the pile is the solo player's clock.
+W_BLOCK = 30.0
+W_SHRINE_NEEDED = 3.0
+W_SHRINE = 1.0
+W_SERVANT = 1.6
+W_CLERIC = 1.4
+W_CARD = 0.5
+W_PILE_SOLO = 1.5
+W_WIN = 1000.0
+
+
+def score(state: State, seat: int) -> float:
+    """How good ``state`` looks for ``seat`` (the look-ahead's yardstick)."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return W_WIN if outcome.winner == seat else -W_WIN
+    r = state.religions[seat]
+    row = state.game.level_row(len(r.tower) + 1)
+    needed = row.shrines if row else 0
+    value = (W_BLOCK * len(r.tower) + W_SHRINE_NEEDED * min(r.shrines, needed) + W_SHRINE * r.shrines
+             + W_SERVANT * r.count(fx.SERVANT) + W_CLERIC * r.count(fx.CLERIC) + W_CARD * len(r.hand))
+    return value + (W_PILE_SOLO * state.pile if state.game.solo else 0.0)
+
+
+def _settle(state: State, rng: random.Random) -> State:
+    """Resolve what an action set off (chance sampled, sub-choices by the greedy rules) up to the next turn decision."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        kinds = {a.kind for a in state.legal_actions()}
+        if kinds & {A_END_MAIN, A_END, A_PLAY_TURN} or state.current_player() != state.current:
+            return state
+        state.apply_action(_greedy(state, rng))
+    return state
+
+
+def _lookahead(state: State, actions: list[Action], rng: random.Random) -> Action:
+    seat = state.current
+    best, best_value = actions[-1], float("-inf")
+    for action in actions:
+        trial = state.clone()
+        trial.apply_action(action)
+        value = score(_settle(trial, rng), seat)
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+def _main_choice(state: State, actions: list[Action]) -> Action:
+    seat = state.current
+    r = state.religions[seat]
+    builds = [a for a in actions if a.kind == A_BUILD]
+    if builds:
+        hand_colours = Counter(state.game.card(c).colour for c in r.hand)
+        return max(builds, key=lambda a: (a.args[1] != PILE, hand_colours[a.args[0]], r.blocks(a.args[0])))
+    guides = [a for a in actions if a.kind == A_GUIDE]
+    if guides:
+        targets = [a.args[1] for a in guides if a.args[1] is not None]
+        best = _richest(state, targets) if targets else None
+        return next(a for a in guides if a.args[1] in (None, best))
+    plays = [a for a in actions if a.kind == A_PLAY]
+    if plays:
+        card_id = max({a.args[0] for a in plays}, key=lambda c: (_card_value(state, seat, c), c))
+        options = [a for a in plays if a.args[0] == card_id]
+        targets = [a.args[1] for a in options if a.args[1] is not None]
+        if not targets:
+            return options[0]
+        best = _richest(state, targets)
+        return next(a for a in options if a.args[1] == best)
+    return next(a for a in actions if a.kind == A_END_MAIN)
+
+
+def _start_choice(state: State, actions: list[Action], rng: random.Random) -> Action:
+    """Play the turn or skip it, whichever leaves the better position at the end of the turn."""
+    seat = state.current
+    best, best_value = actions[0], float("-inf")
+    for action in actions:
+        trial = state.clone()
+        trial.apply_action(action)
+        while not trial.is_terminal() and not any(a.kind == A_END for a in trial.legal_actions()):
+            trial.apply_action(trial.sample_chance(rng) if trial.is_chance_node() else simple_policy(trial, rng))
+        value = score(trial, seat)
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+def _end_choice(state: State, actions: list[Action]) -> Action:
+    r = state.religions[state.current]
+    by_id = {a.args[0]: a for a in actions}
+    if not r.hand and "empty-hand" in by_id:
+        return by_id["empty-hand"]
+    dead = sum(1 for c in r.hand if r.blocks(state.game.card(c).colour) < (state.game.card(c).level or 0))
+    if dead >= FRESH_HAND_MIN_DEAD and "fresh-hand" in by_id:
+        return by_id["fresh-hand"]
+    return by_id.get("draw-one", actions[0])
+
+
+def simple_policy(state: State, rng: random.Random) -> Action:
+    """The player described in the module docstring."""
+    actions = state.legal_actions()
+    if any(a.kind == A_END_MAIN for a in actions):
+        return _lookahead(state, actions, rng)
+    return _greedy(state, rng)
+
+
+def _greedy(state: State, rng: random.Random) -> Action:
+    actions = state.legal_actions()
+    kinds = {a.kind for a in actions}
+    seat = state.current_player()
+    r = state.religions[seat] if seat >= 0 else None
+    if A_COLOUR in kinds:
+        return rng.choice(actions)
+    if A_PLAY_TURN in kinds:
+        return _start_choice(state, actions, rng)
+    if A_END_MAIN in kinds:
+        return _main_choice(state, actions)
+    if A_END in kinds:
+        return _end_choice(state, actions)
+    if A_DRAW_COLOUR in kinds and r is not None:
+        return max(actions, key=lambda a: (r.blocks(a.args[0]), a.args[0]))
+    if A_SPLIT in kinds:
+        own = seat == state.current
+        return min(actions, key=lambda a: a.args[0]) if own else max(actions, key=lambda a: a.args[0])
+    if A_REACT in kinds:
+        return next(a for a in actions if a.kind == A_REACT)
+    if A_STOP in kinds or A_DISCARD in kinds or A_TAKE_GUIDE in kinds or A_BUILD in kinds:
+        return _other_choice(state, actions, r)
+    return rng.choice(actions)
+
+
+def _other_choice(state: State, actions: list[Action], r) -> Action:
+    if actions[0].kind == A_BUILD:
+        return _main_choice(state, actions + [Action(A_END_MAIN)])
+    discards = [a for a in actions if a.kind == A_DISCARD]
+    if r is not None and discards:
+        dead = [a for a in discards if r.blocks(state.game.card(a.args[0]).colour) < (state.game.card(a.args[0]).level or 0)]
+        stop = next((a for a in actions if a.kind == A_STOP), None)
+        if dead:
+            return dead[0]
+        return stop or discards[0]
+    return actions[0]
+
+
+def play_out(state: State, rng: random.Random, policy: Policy, *, max_turns: int = DEFAULT_MAX_TURNS) -> State:
+    """Play ``state`` to the end (or ``max_turns``) with ``policy`` for every decision."""
+    while not state.is_terminal() and state.turns < max_turns:
+        action = state.sample_chance(rng) if state.is_chance_node() else policy(state, rng)
+        state.apply_action(action)
+    return state
+
+
+def simulate_solo(
+    game_factory: Callable[[str], Game],
+    difficulty: str,
+    games: int,
+    seed: int,
+    *,
+    policy: Policy = simple_policy,
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> SoloSummary:
+    """Play ``games`` solo games at ``difficulty``; one RNG seeded with ``seed`` drives them all."""
+    rng = random.Random(seed)
+    game = game_factory(difficulty)
+    wins = losses = unfinished = turns = 0
+    for _ in range(games):
+        final = play_out(game.new_initial_state(), rng, policy, max_turns=max_turns)
+        outcome = final.outcome()
+        turns += final.turns
+        if outcome is None:
+            unfinished += 1
+        elif outcome.winner is None:
+            losses += 1
+        else:
+            wins += 1
+    return SoloSummary(difficulty, games, wins, losses, unfinished, turns / games if games else 0.0)
+
+
+def summary_json(summary: SoloSummary) -> dict[str, object]:
+    return {
+        "difficulty": summary.difficulty,
+        "games": summary.games,
+        "wins": summary.wins,
+        "losses": summary.losses,
+        "unfinished": summary.unfinished,
+        "win_share": summary.win_share,
+        "mean_turns": summary.mean_turns,
+    }
