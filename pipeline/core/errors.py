@@ -1,5 +1,32 @@
-"""The one exception type that reaches the user as a plain message."""
+"""The one exception type that reaches the user as a plain message, and the wrapper that prints it."""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, TypeVar
+
+EXIT_BAD_INPUT = 1
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class UserError(Exception):
     """Bad input or an impossible request: the CLI prints the message and exits 1."""
+
+
+def plain_errors(command: F) -> F:
+    """Turn a UserError into one ``error:`` line on stderr and exit 1.
+
+    The main CLI does this for every command; game commands wear it too so
+    they behave the same when a game's Typer app is run or tested on its own.
+    """
+    import typer
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except UserError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+
+    return wrapper  # type: ignore[return-value]

@@ -178,3 +178,18 @@ def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Pr
             game = match["game"] or own_game
             if catalogue.find(game, match["kind"], match["id"]) is None:
                 yield doc.problem(path, f"{label}reference {match[0]} names no record ({game}/{match['kind']}/{match['id']})")
+
+
+def load_valid_game(game: str, data_root: Optional[Path] = None) -> GameData:
+    """The loaded data of ``game``, refusing data that does not validate.
+
+    Raises UserError naming the first problem (and how many there are), so a
+    command that needs a model never works from broken data.
+    """
+    from pipeline.core.dataset import default_data_root
+
+    root = data_root if data_root is not None else default_data_root()
+    report = validate(root, [game])
+    if not report.ok:
+        raise UserError(f"{report.problems[0]} ({len(report.problems)} problem(s); run `pantheon validate {game}`)")
+    return load_game(root, game)

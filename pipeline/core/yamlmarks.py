@@ -70,7 +70,7 @@ def loads_marked(text: str) -> MarkedData:
         if root is None:
             raise YamlLoadError("file is empty: expected a mapping of records")
         marked = MarkedData(data=None)
-        marked.data = _Builder(loader, marked).build(root, ())
+        marked.data = _Builder(loader, marked, text.splitlines()).build(root, ())
         return marked
     finally:
         loader.dispose()
@@ -79,9 +79,10 @@ def loads_marked(text: str) -> MarkedData:
 class _Builder:
     """Turns a composed node tree into plain data, recording marks as it goes."""
 
-    def __init__(self, loader: Any, marked: MarkedData) -> None:
+    def __init__(self, loader: Any, marked: MarkedData, lines: list[str]) -> None:
         self._loader = loader
         self._marked = marked
+        self._lines = lines
         self._active: set[int] = set()
 
     def build(self, node: Node, path: PathKey) -> Any:
@@ -99,11 +100,30 @@ class _Builder:
             self._active.discard(id(node))
 
     def _scalar(self, node: ScalarNode) -> Any:
+        self._refuse_trailing_comment(node)
         try:
             return self._loader.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc)
             raise YamlLoadError(f"bad value: {problem}", *_mark_of(node)) from None
+
+    def _refuse_trailing_comment(self, node: ScalarNode) -> None:
+        """A ``#`` after a plain value starts a comment and silently cuts the text short.
+
+        In card text that is nearly always a mistake ("numbered #01 to #29"
+        would load as "numbered"), so an unquoted value followed by a comment
+        is refused: quote the value, or put the comment on a line of its own.
+        """
+        if node.style not in (None, "") or node.end_mark.line >= len(self._lines):
+            return
+        rest = self._lines[node.end_mark.line][node.end_mark.column :]
+        if rest.lstrip().startswith("#") and rest[:1].isspace():
+            raise YamlLoadError(
+                "'#' after an unquoted value starts a comment and cuts the text short: "
+                "quote the value, or move the comment to its own line",
+                node.end_mark.line + 1,
+                node.end_mark.column + 1 + len(rest) - len(rest.lstrip()),
+            )
 
     def _mapping(self, node: MappingNode, path: PathKey) -> dict[str, Any]:
         result: dict[str, Any] = {}

@@ -199,3 +199,14 @@ def test_provenance_counts(toy: Path) -> None:
     import json
 
     assert json.loads(result.stdout) == {"toy": {"rulebook": 1, "inferred": 1, "authored": 1, "total": 3}}
+
+
+def test_hash_after_plain_value_is_refused(toy: Path) -> None:
+    replace(cards(toy), "    name: Owl\n", "    name: Owl #2 of the set\n")
+    [line] = messages(toy)
+    assert ":10:15: '#' after an unquoted value starts a comment" in line
+
+
+def test_hash_inside_quoted_value_is_fine(toy: Path) -> None:
+    replace(cards(toy), "    name: Owl\n", '    name: "Owl #2"\n')
+    assert messages(toy) == []

@@ -12,7 +12,7 @@ from typing import Any, Callable, List, Optional, TypeVar
 
 import typer
 
-from pipeline.core.errors import UserError
+from pipeline.core.errors import UserError, plain_errors
 from pipeline.games.heavenly_father.engine import Judgment, judge
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, load_model
 
@@ -34,20 +34,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 def project_model() -> HeavenlyFatherModel:
     """The validated model of the project's data, loaded once per process."""
     return load_model()
-
-
-def plain_errors(command: F) -> F:
-    """Turn a UserError into one `error:` line and exit 1, also when this app runs on its own."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except UserError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _usage(model: HeavenlyFatherModel) -> str:

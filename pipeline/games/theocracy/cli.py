@@ -11,7 +11,7 @@ from typing import Any, Callable, List, TypeVar
 
 import typer
 
-from pipeline.core.errors import UserError
+from pipeline.core.errors import UserError, plain_errors
 from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel, load_model
 from pipeline.games.theocracy.simulate import PolicyName, Summary, simulate as run_simulation
@@ -32,20 +32,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 def project_model() -> TheocracyModel:
     """The validated model of the project's data, loaded once per process."""
     return load_model()
-
-
-def plain_errors(command: F) -> F:
-    """Turn a UserError into one `error:` line and exit 1, also when this app runs on its own."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except UserError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def parse_bids(raw: List[str], model: TheocracyModel) -> list[int]:

@@ -261,16 +261,7 @@ def load_model(data_root: Optional[Path] = None) -> TheocracyModel:
 
     Raises UserError naming the first problem when the data is not valid.
     """
-    from pipeline.core.dataset import default_data_root, load_game
-    from pipeline.core.errors import UserError
-    from pipeline.core.validate import validate
-
+    from pipeline.core.validate import load_valid_game
     from pipeline.games.theocracy import GAME_ID
 
-    root = data_root if data_root is not None else default_data_root()
-    report = validate(root, [GAME_ID])
-    if not report.ok:
-        raise UserError(
-            f"{report.problems[0]} ({len(report.problems)} problem(s); run `pantheon validate {GAME_ID}`)"
-        )
-    return build(load_game(root, GAME_ID))
+    return build(load_valid_game(GAME_ID, data_root))
