@@ -9,10 +9,12 @@ between files, references, rulebook facts, power wording vs structure).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem
+from pipeline.games.monstrous import declared, engine
+from pipeline.games.monstrous.model import build
 from pipeline.games.monstrous.powers import (
     TRIGGER_LABELS, Owner, context_problems, op_problems, power_word_count, render_power,
 )
@@ -553,11 +555,43 @@ def _step_problems(throw: Mapping[str, Any], where: tuple, ledger: _Ledger,
                 yield step_where, f"gains {gained} Faith at {step['location']}, whose card shows {faith[step['location']]}"
 
 
+# ---- the rules engine: replays of the worked turns, rulings it follows ------------------------
+def _engine(game: GameData) -> Optional[engine.Game]:
+    """The engine on this data, or None when broken references keep the model from building (reported elsewhere)."""
+    try:
+        return engine.Game(build(game))
+    except (KeyError, StopIteration, TypeError):
+        return None
+
+
+def check_example_replays(game: GameData) -> Iterator[Problem]:
+    """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated."""
+    rules = _engine(game)
+    if rules is None:
+        return
+    doc = game.doc("examples")
+    for index, example in _enumerate(doc, "examples"):
+        for where, message in declared.replay_example(rules, example):
+            yield doc.problem(("examples", index) + tuple(where), f"example {example['id']}: {message}")
+
+
+def check_engine_rulings(game: GameData) -> Iterator[Problem]:
+    """Every ruling the engine follows has a record, and every record is followed."""
+    doc = game.doc("rulings")
+    recorded = _ids(doc, "rulings")
+    for ruling in engine.RULINGS:
+        if ruling not in recorded:
+            yield doc.problem(("rulings",), f"ruling {ruling}: the engine follows it but it has no record")
+    for index, ruling in enumerate(recorded):
+        if ruling not in engine.RULINGS:
+            yield doc.problem(("rulings", index, "id"), f"ruling {ruling}: the engine does not follow it")
+
+
 CHECKS: Sequence[Check] = (
     check_gods, check_monster_designs, check_plates, check_powers, check_rulebook_wordings, check_face_lengths,
     check_cards, check_locations, check_card_formats, check_throw_steps, check_player_aids, check_setup,
     check_scenarios, check_faith_tokens, check_components, check_variants, check_faq, check_glossary,
-    check_examples,
+    check_examples, check_example_replays, check_engine_rulings,
 )
 
 

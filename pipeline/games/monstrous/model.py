@@ -164,6 +164,35 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class TieBreaker:
+    id: str
+    measure: str  # faith | monsters_hitting_locations | monsters_in_play | rematch
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule values an engine needs: player counts, hands, the end and the final score."""
+
+    min_players: int
+    max_players: int
+    starting_hand: int
+    first_game_locations: tuple[str, ...]
+    final_turns: str  # each_other_god_once
+    penalty_per_card: int
+    penalty_zones: tuple[str, ...]  # hand, deck, underworld
+    tie_breakers: tuple[TieBreaker, ...]
+
+
+@dataclass(frozen=True)
+class EngineRuling:
+    """A ruling of ours where the rulebook leaves room (rulings.yaml)."""
+
+    id: str
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
 class MonstrousModel:
     gods: tuple[God, ...]
     designs: tuple[MonsterDesign, ...]
@@ -179,6 +208,8 @@ class MonstrousModel:
     examples: tuple[Example, ...]
     variants: tuple[Variant, ...]
     component_counts: Mapping[str, int]
+    rules: Rules
+    engine_rulings: tuple[EngineRuling, ...]
 
     def deck_of(self, god_id: str) -> tuple[MonsterCard, ...]:
         return tuple(card for card in self.cards if card.god.id == god_id)
@@ -228,6 +259,20 @@ def build(game: GameData) -> MonstrousModel:
         faith_tokens=tuple(FaithToken(t["value"], t["count"]) for t in game.doc("faith-tokens").data["tokens"]),
         rulings=_rulings(game), examples=_examples(game), variants=_variants(game),
         component_counts=_frozen({c["id"]: c["count"] for c in game.doc("components").data["components"]}),
+        rules=_rules(game),
+        engine_rulings=tuple(EngineRuling(r["id"], r["question"], r["answer"])
+                             for r in game.doc("rulings").data["rulings"]),
+    )
+
+
+def _rules(game: GameData) -> Rules:
+    setup, scoring = game.doc("setup").data, game.doc("scoring").data
+    return Rules(
+        min_players=setup["players"]["min"], max_players=setup["players"]["max"],
+        starting_hand=setup["play"]["starting_hand"], first_game_locations=tuple(setup["first_game"]["locations"]),
+        final_turns=scoring["end"]["final_turns"], penalty_per_card=scoring["penalty"]["faith_per_card"],
+        penalty_zones=tuple(scoring["penalty"]["zones"]),
+        tie_breakers=tuple(TieBreaker(t["id"], t["measure"]) for t in scoring["tie_breakers"]),
     )
 
 

@@ -515,3 +515,38 @@ def test_example_god_without_seat(broken) -> None:
 def test_faq_verdict_type(broken) -> None:
     lines = broken("faq", lambda d: find(d["rulings"], "hellhound-at-troy")["verdict"].update(value="three"))
     assert has(lines, "'three' is not of type 'integer'", "faq")
+
+
+# ---------------------------------------------------------------- engine replays and rulings
+def test_example_replay_engine_disagrees(broken) -> None:
+    def edit(d: dict[str, Any]) -> None:  # a consistent ledger, but not what Naxos' power does
+        example = find(d["examples"], "dragon-at-naxos")
+        example["throws"][0]["steps"][2]["events"][0]["amount"] = 2
+        example["final"]["faith"].update(blue=6, green=0)
+    lines = broken("examples", edit)
+    assert has(lines, "example dragon-at-naxos: throw 1, Throw Step location-powers: the engine gives "
+                      "take_faith(blue green 1) but the example states take_faith(blue green 2)", "examples")
+    assert has(lines, "example dragon-at-naxos: the engine ends with blue on 5 Faith, not 6", "examples")
+
+
+def test_example_replay_missing_choice(broken) -> None:
+    lines = broken("examples", lambda d: find(d["examples"], "phoenix-then-cyclops-at-athens")["throws"][0]["steps"][2].pop("choice"))
+    assert has(lines, "example phoenix-then-cyclops-at-athens: the engine cannot replay it: location-powers: "
+                      "orange must choose a option (gain_faith, draw_cards)", "examples")
+
+
+def test_example_replay_extra_throw(broken) -> None:
+    lines = broken("examples", lambda d: find(d["examples"], "dragon-at-naxos")["throws"][0]["steps"][1]["hits"].clear())
+    assert has(lines, "example dragon-at-naxos: throw 1, Throw Step monster-powers: the engine gives nothing", "examples")
+
+
+def test_ruling_missing_for_engine(broken) -> None:
+    lines = broken("rulings", lambda d: d["rulings"].pop(0))
+    assert has(lines, "ruling power-throw-scores-only: the engine follows it but it has no record", "rulings")
+
+
+def test_ruling_not_followed(broken) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["rulings"].append(dict(d["rulings"][0], id="made-up"))
+    lines = broken("rulings", edit)
+    assert has(lines, "ruling made-up: the engine does not follow it", "rulings")

@@ -1,0 +1,83 @@
+"""`pantheon monstrous ...`: resolve a declared throw through the rules engine."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from pipeline.core.dataset import default_data_root, load_game
+from pipeline.core.errors import UserError
+from pipeline.core.validate import validate as run_validation
+from pipeline.games.monstrous import GAME_ID
+from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
+from pipeline.games.monstrous.engine import EngineError, Game, State
+from pipeline.games.monstrous.model import build
+
+app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine.", no_args_is_help=True)
+
+DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
+JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
+
+
+def load_engine(root: Path) -> Game:
+    """The rules engine built from validated data (bad data is a UserError, not a traceback)."""
+    report = run_validation(root, [GAME_ID])
+    if not report.ok:
+        raise UserError(f"{GAME_ID}: {len(report.problems)} problem(s) in the data (run `pantheon validate {GAME_ID}`)")
+    return Game(build(load_game(root, GAME_ID)))
+
+
+@app.command()
+def throw(file: Path = typer.Argument(..., help="YAML game state with the declared throws of one turn."),
+          as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
+    """Resolve declared throws (Throw Steps 2-7) from a game state file and say what happened, step by step."""
+    root = data if data is not None else default_data_root()
+    game = load_engine(root)
+    doc, spec = load_throw_file(file, root)
+    try:
+        state = game.state_from(spec["state"])
+    except EngineError as exc:
+        raise UserError(f"{doc.at('state')}: {exc}") from None
+    try:
+        state, report = run_turn(game, state, spec["throws"])
+    except DeclarationError as exc:
+        raise UserError(f"{doc.at(*exc.where)}: {exc}") from None
+    if as_json:
+        typer.echo(json.dumps(_summary(state, report), indent=2))
+        return
+    typer.echo("\n".join(_text(game, state, report)))
+
+
+def _summary(state: State, report: TurnReport) -> dict[str, Any]:
+    b = state.board
+    return {
+        "throws": report.throws_resolved,
+        "events": report.events,
+        "faith": dict(b.faith),
+        "hands": {g: list(h) for g, h in b.hands.items()},
+        "decks": {g: d.cards() for g, d in b.decks.items()},
+        "underworlds": {g: list(u) for g, u in b.underworlds.items()},
+        "table": [{"card": c, "side": p.side, "on_locations": list(p.locations)} for c, p in b.table.items()],
+        "next": None if state.is_terminal() else state.active,
+        "stopped": report.stopped,
+    }
+
+
+def _text(game: Game, state: State, report: TurnReport) -> list[str]:
+    names = {step.id: f"Step {step.number} - {step.name}" for step in game.model.throw_steps}
+    lines: list[str] = []
+    last: tuple = ()
+    for event in report.events:
+        if event["event"] == "throw":
+            lines.append(f"Throw {event['throw']}: {describe_event(event)}")
+            last = (event["throw"], event["step"])
+            continue
+        if (event["throw"], event["step"]) != last:
+            lines.append(f"  {names.get(event['step'], event['step'])}:")
+            last = (event["throw"], event["step"])
+        lines.append(f"    {describe_event(event)}")
+    faith = ", ".join(f"{g} {n}" for g, n in state.board.faith.items())
+    lines += [f"Faith: {faith}", f"Stopped: {report.stopped}"]
+    return lines

@@ -1,0 +1,1112 @@
+"""Reference rules engine for Monstrous, shaped after OpenSpiel.
+
+Monstrous is a dexterity game: where a thrown card lands is physics, not a
+rule. The engine therefore treats every landing as a chance event whose
+outcome is a `Landing` (which cards and Locations the thrown Monster hits at
+each Throw Step check, whether it left the table, which side ended up). A
+declared landing (a real throw, a rulebook example) is applied as that chance
+action; simulations draw one from `LandingModel` (a crude physical model, not a
+rule). Everything after the landing is rules, resolved exactly in the
+rulebook's order: Trap Monster powers in turn order from the active god (each
+god orders their own traps), the thrown Monster's powers, one Location power,
+Faith from one Location, extra throws, draw and pass; then the final round,
+GAME END powers, the penalty for Monsters left and the tie-breakers.
+
+Every decision (which card and side to throw, the order of one's own traps,
+a god, a card, a side, a Location, an option of a choice) is an action string;
+chance events (landings, draws from the shuffled part of a deck, the setup
+removals) are chance actions with probabilities. Rule values (Faith, powers,
+hand size, penalty, tie-breakers) come from the model; where the rulebook
+leaves room the engine follows data/monstrous/rulings.yaml (comments name the
+ruling; `RULINGS` lists them all).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
+
+from pipeline.games.monstrous.model import MonsterCard, MonstrousModel, Op, Power, Side
+from pipeline.games.monstrous.powers import NEEDS_A_LOCATION
+
+UNIQUE, COMMON = "unique", "common"
+SIDES = (UNIQUE, COMMON)
+ON_TABLE, OFF_TABLE, LIGHTNING = "table", "off_table", "lightning"
+LANDING_RESULTS = (ON_TABLE, OFF_TABLE, LIGHTNING)
+CHANCE = "chance"
+END_TURN_ACTION = "end turn"
+
+# Throw Step numbers (the rulebook's fixed order); their ids come from data.
+THROW, TRAPS, MONSTER_POWERS, LOCATION_POWER, GAIN_FAITH, EXTRA_THROW, END_TURN = range(1, 8)
+SETUP_STEP, GAME_END_STEP = "setup", "game-end"
+
+WHEN_HIT, HIT_MONSTERS, HIT_LOCATION, MISS_LOCATION, GAME_END = (
+    "when_hit", "hit_monsters", "hit_location", "miss_location", "game_end")
+NO_HIT_MONSTERS = "no_hit_monsters"
+SELF, HITTER, HIT_MONSTER_TARGETS, ONE_AT_LOCATION = "self", "hitter", "hit_monsters", "one_other_monster_at_location"
+MOVE_DESTINATIONS = {"owner_hand": "hand", "owner_deck_top": "deck_top", "owner_deck_bottom": "deck_bottom"}
+
+MEASURE_FAITH, MEASURE_AT_LOCATIONS, MEASURE_IN_PLAY, MEASURE_REMATCH = (
+    "faith", "monsters_hitting_locations", "monsters_in_play", "rematch")
+
+RULINGS = (
+    "power-throw-scores-only", "empty-hand-turn", "take-faith-floor", "take-faith-choice", "each-god-once",
+    "undying-phoenix", "that-location", "location-power-choice", "removed-monster-stops", "count-includes-thrown",
+    "end-check", "game-end-powers-first", "majority-by-owner", "setup-underworld-order", "held-cards-penalty",
+    "gained-throws-active-only", "faith-pool-unlimited", "empty-deck-draw",
+)
+
+
+class EngineError(ValueError):
+    """An illegal action, or a declared state or landing that cannot be."""
+
+
+# --------------------------------------------------------------------------- value types
+
+Locs = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Where a thrown card came to rest: the chance outcome of a throw.
+
+    ``hits``/``locations`` are what it hits when everything has stopped (the
+    Step 2 check). Later checks default to the same cards still on the table
+    and the same Locations; ``step3_*``/``step4_locations``/``step5_locations``
+    declare what a later look sees instead (a card removed in Step 2 can uncover
+    others). ``knocked_off`` cards left the table (to their gods' Underworlds);
+    ``shifted`` gives table cards shoved onto other Locations.
+    """
+
+    side: str
+    result: str = ON_TABLE
+    hits: tuple[str, ...] = ()
+    locations: Locs = ()
+    step3_hits: Optional[tuple[str, ...]] = None
+    step3_locations: Optional[Locs] = None
+    step4_locations: Optional[Locs] = None
+    step5_locations: Optional[Locs] = None
+    knocked_off: tuple[str, ...] = ()
+    shifted: tuple[tuple[str, Locs], ...] = ()
+
+    def __str__(self) -> str:
+        if self.result != ON_TABLE:
+            return f"land {self.result} ({self.side} up)"
+        where = ",".join(self.locations) or "no Location"
+        hits = ",".join(self.hits) or "no Monster"
+        return f"land {self.side} up on {where} hitting {hits}"
+
+
+@dataclass(frozen=True)
+class LandingModel:
+    """A crude physical model of a throw for simulations (not a rule of the game)."""
+
+    off_table: Fraction = Fraction(1, 10)
+    miss: Fraction = Fraction(3, 20)
+    flip: Fraction = Fraction(1, 10)
+    hit_none: Fraction = Fraction(2, 5)
+    hit_all: Fraction = Fraction(3, 10)  # the rest: one Monster lying there, at random
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final scores (Faith minus the penalty), the winner(s) and the tie-breaker that decided."""
+
+    scores: tuple[tuple[str, int], ...]
+    winners: tuple[str, ...]
+    decided_by: str
+
+
+@dataclass(frozen=True)
+class Placed:
+    side: str
+    locations: Locs
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Who uses a power and what it refers to."""
+
+    user: str
+    source: str  # card id or Location id
+    source_kind: str  # "monster" or "location"
+    hits: tuple[str, ...] = ()  # the Monsters the thrown card hit at the Step 3 check
+    location: Optional[str] = None  # "that Location"
+    hitter: Optional[str] = None  # the card just thrown
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    args: tuple = ()
+    picks: tuple = ()
+
+    def picked(self, choice: Any) -> "Task":
+        return replace(self, picks=self.picks + (choice,))
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision (player = a god) or a chance event (player = CHANCE) waiting for an action."""
+
+    player: str
+    kind: str
+    options: tuple  # actions; for chance: (action, probability) pairs
+    task: Task
+
+
+@dataclass
+class Deck:
+    """A Monster Deck: known cards on top (in order), a shuffled middle, known cards at the bottom."""
+
+    top: list[str] = field(default_factory=list)
+    middle: list[str] = field(default_factory=list)  # kept sorted: its order is unknown
+    bottom: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.top) + len(self.middle) + len(self.bottom)
+
+    def cards(self) -> list[str]:
+        return self.top + self.middle + self.bottom
+
+    def key(self) -> tuple:
+        return tuple(self.top), tuple(self.middle), tuple(self.bottom)
+
+
+@dataclass
+class Throw:
+    """The throw being resolved: the thrower controls the card until the end of Step 6."""
+
+    thrower: str
+    card: str
+    landing: Optional[Landing] = None
+    hits: tuple[str, ...] = ()
+
+    def key(self) -> tuple:
+        return self.thrower, self.card, self.landing, self.hits
+
+
+@dataclass
+class Board:
+    seats: tuple[str, ...]
+    active: int
+    faith: dict[str, int]
+    hands: dict[str, list[str]]
+    decks: dict[str, Deck]
+    underworlds: dict[str, list[str]]  # top first
+    table: dict[str, Placed]
+    locations: tuple[str, ...]
+    throws: int = 0  # throws gained this turn and not yet used
+    tasks: list[Task] = field(default_factory=list)  # a stack: the last task runs next
+    pending: Optional[Pending] = None
+    throw: Optional[Throw] = None
+    step: str = SETUP_STEP
+    end_by: Optional[str] = None
+    final_turns_left: int = 0
+    over: bool = False
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+
+Action = Union[str, Landing]
+
+
+# --------------------------------------------------------------------------- the game
+
+class Game:
+    """The rules of Monstrous, from the validated model; makes initial states."""
+
+    def __init__(self, model: MonstrousModel, *, landing_model: LandingModel = LandingModel()) -> None:
+        self.model = model
+        self.rules = model.rules
+        self.cards: dict[str, MonsterCard] = {card.id: card for card in model.cards}
+        self.locations = {loc.id: loc for loc in model.locations}
+        self.step_ids = {step.number: step.id for step in model.throw_steps}
+        self.gods = tuple(god.id for god in model.gods)
+        self.designs = tuple(design.id for design in model.designs)
+        self.landing_model = landing_model
+
+    # ---- card facts
+    def owner(self, card: str) -> str:
+        return self.cards[card].god.id
+
+    def side(self, card: str, side: str) -> Side:
+        unique, common = self.cards[card].sides
+        return unique if side == UNIQUE else common
+
+    def is_trap_up(self, card: str, side: str) -> bool:
+        return any(power.trigger == WHEN_HIT for power in self.side(card, side).powers)
+
+    def is_undying(self, card: str, side: str) -> bool:
+        """Ruling undying-phoenix: its face-up WHEN HIT power takes it off the table by itself."""
+        return any(power.trigger == WHEN_HIT and any(op.name == "move_monster" and op.param("target") == SELF
+                                                     for op in power.effects)
+                   for power in self.side(card, side).powers)
+
+    def card_of(self, god: str, design: str) -> str:
+        return next(card.id for card in self.model.cards if card.god.id == god and card.design.id == design)
+
+    # ---- initial states
+    def new_initial_state(self, seats: Sequence[str], locations: Optional[Sequence[str]] = None, *,
+                          underworld_cards: Optional[int] = None) -> "State":
+        """A fresh game: seats in turn order (first seat starts), Locations (default: the first game's).
+
+        Setup removals and the deal are chance events. ``underworld_cards``
+        overrides the setup removal count (0 plays the Epic variant).
+        """
+        seats = tuple(seats)
+        if not self.rules.min_players <= len(seats) <= self.rules.max_players:
+            raise EngineError(f"{len(seats)} gods: Monstrous is for {self.rules.min_players}-{self.rules.max_players}")
+        self._check_gods(seats)
+        chosen = tuple(locations) if locations is not None else self.rules.first_game_locations
+        if not chosen:
+            raise EngineError("the table needs at least 1 Location")
+        for loc in chosen:
+            if loc not in self.locations:
+                raise EngineError(f"location '{loc}' does not exist")
+        row = next(r for r in self.model.deck_table if r.players == len(seats))
+        removals = row.underworld if underworld_cards is None else underworld_cards
+        board = Board(seats=seats, active=0, faith={g: 0 for g in seats}, hands={g: [] for g in seats},
+                      decks={g: Deck(middle=sorted(c.id for c in self.model.deck_of(g))) for g in seats},
+                      underworlds={g: [] for g in seats}, table={}, locations=chosen)
+        deal = [Task("draw", (god,)) for _ in range(self.rules.starting_hand) for god in seats]
+        board.tasks = [Task("start_turn")] + list(reversed(deal)) + [Task("setup_remove", (removals,))]
+        return State(self, board)._settled()
+
+    def state_from(self, spec: Mapping[str, Any]) -> "State":
+        """A declared situation (a state file or an example's ``initial``), at the active god's throw."""
+        seats = tuple(spec["seats"])
+        self._check_gods(seats)
+        if not spec["locations"]:
+            raise EngineError("the table needs at least 1 Location")
+        if spec["active"] not in seats:
+            raise EngineError(f"active god {spec['active']} has no seat")
+        for loc in spec["locations"]:
+            if loc not in self.locations:
+                raise EngineError(f"location '{loc}' does not exist")
+        board = Board(seats=seats, active=seats.index(spec["active"]),
+                      faith={g: int(spec.get("faith", {}).get(g, 0)) for g in seats},
+                      hands={g: list(spec.get("hands", {}).get(g, [])) for g in seats},
+                      decks={g: Deck(top=list(spec.get("decks", {}).get(g, []))) for g in seats},
+                      underworlds={g: list(spec.get("underworlds", {}).get(g, [])) for g in seats},
+                      table={}, locations=tuple(spec["locations"]), throws=int(spec.get("extra_throws", 0)))
+        for entry in spec.get("table", []):
+            board.table[entry["card"]] = Placed(entry["side"], tuple(entry["on_locations"]))
+        self._check_cards(board, spec)
+        board.tasks = [Task("begin_turn")]
+        return State(self, board)._settled()
+
+    def _check_gods(self, seats: Sequence[str]) -> None:
+        if len(set(seats)) != len(seats):
+            raise EngineError("a god has two seats")
+        for god in seats:
+            if god not in self.gods:
+                raise EngineError(f"god '{god}' does not exist")
+
+    def _check_cards(self, board: Board, spec: Mapping[str, Any]) -> None:
+        for god in spec.get("faith", {}):
+            if god not in board.seats:
+                raise EngineError(f"god {god} has Faith but no seat")
+        seen: dict[str, str] = {}
+        zones = [(f"{god}'s {name}", cards) for name, piles in (
+            ("hand", board.hands), ("deck", {g: d.cards() for g, d in board.decks.items()}),
+            ("Underworld", board.underworlds)) for god, cards in piles.items()]
+        zones.append(("the table", list(board.table)))
+        for where, cards in zones:
+            for card in cards:
+                if card not in self.cards:
+                    raise EngineError(f"card '{card}' does not exist")
+                if self.owner(card) not in board.seats:
+                    raise EngineError(f"card {card} belongs to {self.owner(card)}, who has no seat")
+                if card in seen:
+                    raise EngineError(f"card {card} is both in {seen[card]} and in {where}")
+                seen[card] = where
+        for card, placed in board.table.items():
+            for loc in placed.locations:
+                if loc not in board.locations:
+                    raise EngineError(f"table card {card} lies on {loc}, which is not on the table")
+
+
+# --------------------------------------------------------------------------- the state
+
+class State:
+    """A position: legal actions, chance outcomes, applying an action gives a new State."""
+
+    def __init__(self, game: Game, board: Board) -> None:
+        self.game = game
+        self.board = board
+
+    # ---- the OpenSpiel-like interface
+    def current_player(self) -> Optional[str]:
+        """The god to act, CHANCE, or None when the game is over."""
+        return None if self.board.pending is None else self.board.pending.player
+
+    def is_terminal(self) -> bool:
+        return self.board.over
+
+    def is_chance_node(self) -> bool:
+        return self.board.pending is not None and self.board.pending.player == CHANCE
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if not self.is_chance_node():
+            return []
+        return [(action, float(p)) for action, p in self.board.pending.options]
+
+    def legal_actions(self) -> list[Action]:
+        pending = self.board.pending
+        if pending is None:
+            return []
+        if pending.player == CHANCE:
+            return [action for action, _ in pending.options]
+        return list(pending.options)
+
+    def decision(self) -> Optional[str]:
+        """What the pending action decides (throw, landing, draw, order, god, card, side, location, option)."""
+        return None if self.board.pending is None else self.board.pending.kind
+
+    def apply_action(self, action: Action) -> "State":
+        """A new State after ``action`` (this one is unchanged)."""
+        pending = self.board.pending
+        if pending is None:
+            raise EngineError("the game is over")
+        if not self._allowed(pending, action):
+            raise EngineError(f"{action} is not a legal {pending.kind} here "
+                              f"(legal: {', '.join(map(str, self.legal_actions()[:12]))})")
+        nxt = self.clone()
+        nxt.board.pending = None
+        nxt.board.tasks.append(pending.task.picked(action))
+        return nxt._settled()
+
+    def clone(self) -> "State":
+        return State(self.game, _copy_board(self.board))
+
+    def key(self) -> tuple:
+        """Everything that matters for future play (not the log, not hand order)."""
+        b = self.board
+        return (b.seats, b.active, tuple(sorted(b.faith.items())), tuple(tuple(sorted(b.hands[g])) for g in b.seats),
+                tuple(b.decks[g].key() for g in b.seats), tuple(tuple(b.underworlds[g]) for g in b.seats),
+                tuple(sorted(b.table.items())), b.locations, b.throws, tuple(b.tasks), b.pending,
+                b.throw.key() if b.throw else None, b.end_by, b.final_turns_left, b.over)
+
+    def outcome(self) -> Optional[Outcome]:
+        return score(self.game, self.board) if self.board.over else None
+
+    # ---- conveniences
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        return self.board.log
+
+    @property
+    def active(self) -> str:
+        return self.board.seats[self.board.active]
+
+    def card_count(self) -> int:
+        b = self.board
+        in_flight = 1 if b.throw and b.throw.landing is None else 0
+        return (sum(len(h) for h in b.hands.values()) + sum(len(d) for d in b.decks.values())
+                + sum(len(u) for u in b.underworlds.values()) + len(b.table) + in_flight + _held(b))
+
+    def sample(self, rng: random.Random) -> Action:
+        """A chance outcome drawn with its probability (seeded by ``rng``)."""
+        actions, weights = zip(*self.chance_outcomes())
+        return rng.choices(actions, weights=weights)[0]
+
+    # ---- internals
+    def _allowed(self, pending: Pending, action: Action) -> bool:
+        if pending.kind == "landing":
+            return isinstance(action, Landing)
+        return action in self.legal_actions()
+
+    def _settled(self) -> "State":
+        """Run queued tasks until a decision or chance event is needed (or the game ends)."""
+        b = self.board
+        while b.pending is None and b.tasks:
+            task = b.tasks.pop()
+            TASKS[task.name](self.game, b, task)
+        return self
+
+
+def _copy_board(b: Board) -> Board:
+    """A copy sharing only immutable parts (tasks, placements, log entries are never changed in place)."""
+    return replace(b, faith=dict(b.faith), hands={g: list(h) for g, h in b.hands.items()},
+                   decks={g: Deck(list(d.top), list(d.middle), list(d.bottom)) for g, d in b.decks.items()},
+                   underworlds={g: list(u) for g, u in b.underworlds.items()}, table=dict(b.table),
+                   tasks=list(b.tasks), throw=replace(b.throw) if b.throw else None, log=list(b.log))
+
+
+def _held(board: Board) -> int:
+    """Cards picked up by a power and not yet landed (a power throw waiting for its landing)."""
+    pending = board.pending
+    return 1 if pending is not None and pending.kind == "landing" and pending.task.name == "op" else 0
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _emit(b: Board, event: str, **data: Any) -> None:
+    b.log.append({"step": b.step, "event": event, **data})
+
+
+def _ask(b: Board, player: str, kind: str, options: Sequence[Any], task: Task) -> None:
+    b.pending = Pending(player, kind, tuple(options), task)
+
+
+def _chance(b: Board, kind: str, outcomes: Sequence[tuple[Any, Fraction]], task: Task) -> None:
+    b.pending = Pending(CHANCE, kind, tuple(outcomes), task)
+
+
+def _push(b: Board, *tasks: Task) -> None:
+    """Queue tasks so that the first given runs first."""
+    b.tasks.extend(reversed(tasks))
+
+
+def _value(pick: str) -> str:
+    return pick.split(" ", 1)[1]
+
+
+def _set_step(game: Game, b: Board, number: int) -> None:
+    b.step = game.step_ids[number]
+
+
+def _in_turn_order(b: Board, gods: Sequence[str]) -> list[str]:
+    order = [b.seats[(b.active + i) % len(b.seats)] for i in range(len(b.seats))]
+    return [g for g in order if g in set(gods)]
+
+
+def _to_underworld(game: Game, b: Board, card: str) -> None:
+    b.table.pop(card, None)
+    b.underworlds[game.owner(card)].insert(0, card)
+
+
+def _at_location(b: Board, location: Optional[str]) -> list[str]:
+    return [card for card, placed in b.table.items() if location in placed.locations]
+
+
+def _thrown_on_table(b: Board) -> bool:
+    return b.throw is not None and b.throw.card in b.table
+
+
+def _check_on_table(b: Board, cards: Sequence[str], what: str) -> None:
+    for card in cards:
+        if card not in b.table:
+            raise EngineError(f"{b.step}: declared {what} {card} is not on the table")
+
+
+def _check_locations(b: Board, locations: Sequence[str]) -> None:
+    for loc in locations:
+        if loc not in b.locations:
+            raise EngineError(f"{b.step}: declared Location {loc} is not on the table")
+
+
+def _look(b: Board, declared: Optional[Locs]) -> Locs:
+    """The Locations the thrown card hits at this step's check (declared, or as before)."""
+    placed = b.table[b.throw.card]
+    if declared is not None:
+        _check_locations(b, declared)
+        b.table[b.throw.card] = replace(placed, locations=tuple(declared))
+    return b.table[b.throw.card].locations
+
+
+# --------------------------------------------------------------------------- setup and turns
+
+def _setup_remove(game: Game, b: Board, task: Task) -> None:
+    """Setup step 5: remove the same random Monsters from every deck (ruling setup-underworld-order)."""
+    (left,) = task.args
+    if task.picks:
+        design = _value(task.picks[0])
+        for god in b.seats:
+            card = game.card_of(god, design)
+            b.decks[god].middle.remove(card)
+            b.underworlds[god].insert(0, card)
+        _emit(b, "setup_remove", monster=design)
+        left -= 1
+    if left <= 0:
+        return
+    removed = {game.cards[c].design.id for c in b.underworlds[b.seats[0]]}
+    options = [d for d in game.designs if d not in removed]
+    _chance(b, "remove", [(f"remove {d}", Fraction(1, len(options))) for d in options], Task("setup_remove", (left,)))
+
+
+def _draw(game: Game, b: Board, task: Task) -> None:
+    """Draw 1 card: known top cards first, then the shuffled middle (a chance event), then the bottom."""
+    (god,) = task.args
+    deck = b.decks[god]
+    if task.picks:
+        card = _value(task.picks[0])
+        deck.middle.remove(card)
+    elif deck.top:
+        card = deck.top.pop(0)
+    elif deck.middle:
+        share = Fraction(1, len(deck.middle))
+        _chance(b, "draw", [(f"deal {c}", share) for c in deck.middle], task)
+        return
+    elif deck.bottom:
+        card = deck.bottom.pop(0)
+    else:
+        return  # ruling empty-deck-draw
+    b.hands[god].append(card)
+    _emit(b, "draw", god=god, card=card)
+
+
+def _start_turn(game: Game, b: Board, task: Task) -> None:
+    b.throws = 0
+    _begin_turn(game, b, task)
+
+
+def _begin_turn(game: Game, b: Board, task: Task) -> None:
+    god = b.seats[b.active]
+    if not b.hands[god]:  # ruling empty-hand-turn: nothing to throw, only Step 7 (a forced action)
+        _ask(b, god, "end_turn", [END_TURN_ACTION], Task("step", (END_TURN,)))
+        return
+    _ask_throw(game, b)
+
+
+def _ask_throw(game: Game, b: Board) -> None:
+    _set_step(game, b, THROW)
+    god = b.seats[b.active]
+    options = [f"throw {card} {side}" for card in b.hands[god] for side in SIDES]
+    _ask(b, god, "throw", options, Task("throw"))
+
+
+def _throw(game: Game, b: Board, task: Task) -> None:
+    """Throw Step 1: the card leaves the hand; where it lands is a chance event."""
+    if len(task.picks) == 1:
+        _, card, side = task.picks[0].split(" ")
+        god = b.seats[b.active]
+        b.hands[god].remove(card)
+        b.throw = Throw(god, card)
+        _emit(b, "throw", god=god, card=card, side=side)
+        _chance(b, "landing", landing_outcomes(game, b, side), task)
+        return
+    _land(game, b, task.picks[1])
+
+
+def _land(game: Game, b: Board, landing: Landing) -> None:
+    if landing.side not in SIDES or landing.result not in LANDING_RESULTS:
+        raise EngineError(f"a landing needs a side ({', '.join(SIDES)}) and a result ({', '.join(LANDING_RESULTS)})")
+    card = b.throw.card
+    _check_on_table(b, landing.knocked_off, "knocked-off card")
+    for moved, locations in landing.shifted:
+        _check_on_table(b, (moved,), "shifted card")
+        _check_locations(b, locations)
+        b.table[moved] = replace(b.table[moved], locations=tuple(locations))
+    for knocked in landing.knocked_off:  # FAQ off-the-table
+        _to_underworld(game, b, knocked)
+        _emit(b, "underworld", card=knocked, reason=OFF_TABLE)
+    b.throw.landing = landing
+    if landing.result == ON_TABLE:
+        _check_on_table(b, landing.hits, "hit")
+        if card in landing.hits:
+            raise EngineError(f"{card} cannot hit itself")
+        _check_locations(b, landing.locations)
+        b.table[card] = Placed(landing.side, tuple(landing.locations))
+    else:  # off the table, or struck by lightning: straight to its god's Underworld
+        _to_underworld(game, b, card)
+        _emit(b, "underworld", card=card, reason=landing.result)
+    _push(b, Task("step", (TRAPS,)))
+
+
+# --------------------------------------------------------------------------- Throw Steps 2-7
+
+def _step(game: Game, b: Board, task: Task) -> None:
+    (number,) = task.args
+    _set_step(game, b, number)
+    STEPS[number](game, b, task)
+
+
+def _step_traps(game: Game, b: Board, task: Task) -> None:
+    """Step 2: Trap Monsters hit at this one look, by god in turn order from the active god."""
+    _push(b, Task("step", (MONSTER_POWERS,)))
+    if not _thrown_on_table(b):  # ruling removed-monster-stops
+        return
+    traps = [c for c in b.throw.landing.hits if c in b.table and game.is_trap_up(c, b.table[c].side)]
+    groups = []
+    for god in _in_turn_order(b, [game.owner(c) for c in traps]):
+        mine = tuple(c for c in traps if game.owner(c) == god)
+        groups.append(Task("trap", (mine[0],)) if len(mine) == 1 else Task("trap_group", (god, mine)))
+    _push(b, *groups)
+
+
+def _trap_group(game: Game, b: Board, task: Task) -> None:
+    """A god with several hit Trap Monsters chooses their order."""
+    god, cards = task.args
+    if not task.picks:
+        _ask(b, god, "order", [f"card {c}" for c in cards], task)
+        return
+    first = _value(task.picks[0])
+    rest = tuple(c for c in cards if c != first)
+    _push(b, Task("trap", (first,)), Task("trap_group", (god, rest)) if len(rest) > 1 else Task("trap", rest))
+
+
+def _trap(game: Game, b: Board, task: Task) -> None:
+    (card,) = task.args
+    if card not in b.table:
+        return
+    ctx = Ctx(user=game.owner(card), source=card, source_kind="monster", hitter=b.throw.card)
+    powers = [p for p in game.side(card, b.table[card].side).powers if p.trigger == WHEN_HIT]
+    _push(b, *(Task("power", (p, ctx)) for p in powers))
+
+
+def _step_monster_powers(game: Game, b: Board, task: Task) -> None:
+    """Step 3: the thrown Monster's face-up powers whose condition holds at this look."""
+    _push(b, Task("step", (LOCATION_POWER,)))
+    if not _thrown_on_table(b):
+        return
+    landing, card = b.throw.landing, b.throw.card
+    if landing.step3_hits is not None:
+        _check_on_table(b, landing.step3_hits, "hit")
+        hits = tuple(c for c in landing.step3_hits if c != card)
+    else:
+        hits = tuple(c for c in landing.hits if c in b.table)
+    b.throw.hits = hits
+    locations = _look(b, landing.step3_locations)
+    ctx = Ctx(user=b.throw.thrower, source=card, source_kind="monster", hits=hits, hitter=card)
+    fired = [p for p in game.side(card, b.table[card].side).powers if _fires(p, hits, locations)]
+    _push(b, *(Task("power", (p, ctx)) for p in fired))
+
+
+def _fires(power: Power, hits: Sequence[str], locations: Sequence[str]) -> bool:
+    if power.condition == NO_HIT_MONSTERS and hits:
+        return False
+    return {HIT_MONSTERS: bool(hits), HIT_LOCATION: bool(locations), MISS_LOCATION: not locations}.get(power.trigger, False)
+
+
+def _step_location_power(game: Game, b: Board, task: Task) -> None:
+    """Step 4: the WHEN HIT power of one hit Location (ruling location-power-choice)."""
+    if not task.picks:
+        _push(b, Task("step", (GAIN_FAITH,)))
+        if not _thrown_on_table(b):
+            return
+        locations = _look(b, b.throw.landing.step4_locations)
+        usable = [loc for loc in locations if game.locations[loc].power.trigger == WHEN_HIT]
+        if not usable:
+            return
+        if len(usable) > 1:
+            _ask(b, b.throw.thrower, "location", [f"location {loc}" for loc in usable], task)
+            return
+        chosen = usable[0]
+    else:
+        chosen = _value(task.picks[0])
+    ctx = Ctx(user=b.throw.thrower, source=chosen, source_kind="location", location=chosen, hitter=b.throw.card)
+    _push(b, Task("power", (game.locations[chosen].power, ctx)))
+
+
+def _step_gain_faith(game: Game, b: Board, task: Task) -> None:
+    """Step 5: the Faith printed on one hit Location."""
+    if not task.picks:
+        _push(b, Task("step", (EXTRA_THROW,)))
+        if not _thrown_on_table(b):
+            return
+        locations = _look(b, b.throw.landing.step5_locations)
+        if not locations:
+            return
+        if len(locations) > 1:
+            _ask(b, b.throw.thrower, "location", [f"location {loc}" for loc in locations], task)
+            return
+        chosen = locations[0]
+    else:
+        chosen = _value(task.picks[0])
+    _gain(b, b.throw.thrower, game.locations[chosen].faith)  # ruling faith-pool-unlimited
+
+
+def _step_extra_throw(game: Game, b: Board, task: Task) -> None:
+    """Step 6: control of the thrown card reverts; a gained throw must be used if a card is left."""
+    b.throw = None
+    god = b.seats[b.active]
+    if b.throws and b.hands[god]:
+        b.throws -= 1
+        _ask_throw(game, b)
+        return
+    if b.throws:
+        _emit(b, "throws_lost", god=god, amount=b.throws)
+        b.throws = 0
+    _push(b, Task("step", (END_TURN,)))
+
+
+def _step_end_turn(game: Game, b: Board, task: Task) -> None:
+    god = b.seats[b.active]
+    _push(b, Task("draw", (god,)), Task("pass"))
+
+
+def _pass(game: Game, b: Board, task: Task) -> None:
+    """Pass to the left; the end (ruling end-check), the final round, then GAME END powers and scores."""
+    god = b.seats[b.active]
+    if b.end_by is not None:
+        b.final_turns_left -= 1
+    elif not b.hands[god] and not len(b.decks[god]):
+        b.end_by = god
+        b.final_turns_left = len(b.seats) - 1
+        _emit(b, "end_triggered", god=god)
+    if b.end_by is not None and b.final_turns_left <= 0:
+        _push(b, Task("game_end"))
+        return
+    b.active = (b.active + 1) % len(b.seats)
+    _emit(b, "pass", god=god, to=b.seats[b.active])
+    _push(b, Task("start_turn"))
+
+
+def _game_end(game: Game, b: Board, task: Task) -> None:
+    """Ruling game-end-powers-first: GAME END powers of the Locations on the table, then the game is over."""
+    b.step = GAME_END_STEP
+    powers = [Task("power", (game.locations[loc].power, Ctx(user=b.seats[b.active], source=loc,
+                                                             source_kind="location", location=loc)))
+              for loc in b.locations if game.locations[loc].power.trigger == GAME_END]
+    _push(b, *powers, Task("game_over"))
+
+
+def _game_over(game: Game, b: Board, task: Task) -> None:
+    b.over = True
+    b.pending = None
+
+
+# --------------------------------------------------------------------------- powers and ops
+
+def _power(game: Game, b: Board, task: Task) -> None:
+    """Use a power: pick 'that Location' if it needs one (ruling that-location), then run its ops in order."""
+    power, ctx = task.args
+    if ctx.location is None and _needs_location(power):
+        choices = b.table[ctx.source].locations if ctx.source in b.table else ()
+        if task.picks:
+            ctx = replace(ctx, location=_value(task.picks[0]))
+        elif len(choices) > 1:
+            _ask(b, ctx.user, "location", [f"location {loc}" for loc in choices], task)
+            return
+        elif choices:
+            ctx = replace(ctx, location=choices[0])
+    _push(b, *(Task("op", (op, ctx)) for op in power.effects))
+
+
+def _needs_location(power: Power) -> bool:
+    return any((key, value) in NEEDS_A_LOCATION for op in power.effects for key, value in op.params)
+
+
+def _op(game: Game, b: Board, task: Task) -> None:
+    op, _ = task.args
+    OP_HANDLERS[op.name](game, b, task)
+
+
+def _gain(b: Board, god: str, amount: int) -> None:
+    if amount > 0:
+        b.faith[god] += amount
+        _emit(b, "gain_faith", god=god, amount=amount)
+
+
+def _take(b: Board, god: str, victim: str, amount: int) -> None:
+    taken = min(amount, b.faith[victim])  # ruling take-faith-floor
+    if taken > 0:
+        b.faith[victim] -= taken
+        b.faith[god] += taken
+        _emit(b, "take_faith", god=god, **{"from": victim}, amount=taken)
+
+
+def op_gain_faith(game: Game, b: Board, task: Task) -> None:
+    op, ctx = task.args
+    per = op.param("per")
+    times = {None: 1, "hit_monster": len(ctx.hits),
+             "monster_at_location": len(_at_location(b, ctx.location))}[per]  # ruling count-includes-thrown
+    _gain(b, ctx.user, op.param("amount") * times)
+
+
+def _victims(game: Game, b: Board, source: str, ctx: Ctx) -> list[str]:
+    """Other gods named by a take_faith source (ruling take-faith-choice, each-god-once)."""
+    if source in ("one_hit_monster_god", "each_hit_monster_god"):
+        cards = ctx.hits
+    else:
+        cards = [c for c in _at_location(b, ctx.location) if c != ctx.hitter]
+    return [g for g in _in_turn_order(b, [game.owner(c) for c in cards]) if g != ctx.user]
+
+
+def op_take_faith(game: Game, b: Board, task: Task) -> None:
+    op, ctx = task.args
+    source, amount = op.param("from"), op.param("amount")
+    victims = _victims(game, b, source, ctx)
+    if source.startswith("each"):
+        for victim in victims:
+            _take(b, ctx.user, victim, amount)
+    elif task.picks:
+        _take(b, ctx.user, _value(task.picks[0]), amount)
+    elif victims:
+        _ask(b, ctx.user, "god", [f"god {g}" for g in victims], task)
+
+
+def _targets(game: Game, b: Board, target: str, ctx: Ctx, task: Task) -> Optional[list[str]]:
+    """The cards an op acts on; None while a choice is pending."""
+    if target == SELF:
+        return [ctx.source]
+    if target == HITTER:
+        return [ctx.hitter] if ctx.hitter else []
+    if target == HIT_MONSTER_TARGETS:
+        return list(ctx.hits)
+    if task.picks:
+        return [_value(task.picks[0])]
+    candidates = [c for c in _at_location(b, ctx.location) if c != ctx.hitter]
+    if candidates:
+        _ask(b, ctx.user, "card", [f"card {c}" for c in candidates], task)
+        return None
+    return []
+
+
+def _protected(game: Game, b: Board, card: str, target: str, ctx: Ctx) -> bool:
+    """Ruling undying-phoenix: Monster powers do not discard a Phoenix already on the table."""
+    return ctx.source_kind == "monster" and target != HITTER and game.is_undying(card, b.table[card].side)
+
+
+def op_discard(game: Game, b: Board, task: Task) -> None:
+    op, ctx = task.args
+    target = op.param("target")
+    cards = _targets(game, b, target, ctx, task)
+    for card in cards or ():
+        if card in b.table and not _protected(game, b, card, target, ctx):
+            _to_underworld(game, b, card)
+            _emit(b, "discard", card=card)
+
+
+def op_move_monster(game: Game, b: Board, task: Task) -> None:
+    op, ctx = task.args
+    cards = _targets(game, b, op.param("target"), ctx, task)
+    where = MOVE_DESTINATIONS[op.param("to")]
+    for card in cards or ():
+        if card not in b.table:
+            continue
+        del b.table[card]
+        owner = game.owner(card)
+        if where == "hand":
+            b.hands[owner].append(card)
+        elif where == "deck_top":
+            b.decks[owner].top.insert(0, card)
+        else:
+            b.decks[owner].bottom.append(card)
+        _emit(b, "move", card=card, to=where)
+
+
+def op_gain_throw(game: Game, b: Board, task: Task) -> None:
+    op, ctx = task.args
+    _emit(b, "gain_throw", god=ctx.user, amount=op.param("amount"))
+    if ctx.user == b.seats[b.active]:  # ruling gained-throws-active-only
+        b.throws += op.param("amount")
+
+
+def op_draw_cards(game: Game, b: Board, task: Task) -> None:
+    op, ctx = task.args
+    _push(b, *(Task("draw", (ctx.user,)) for _ in range(op.param("amount"))))
+
+
+def op_choose_one(game: Game, b: Board, task: Task) -> None:
+    op, ctx = task.args
+    names = [option.name for option in op.options]
+    if not task.picks:
+        _ask(b, ctx.user, "option", [f"option {n}" for n in names], task)
+        return
+    chosen = op.options[names.index(_value(task.picks[0]))]
+    _push(b, Task("op", (chosen, ctx)))
+
+
+def op_throw_hit_monster(game: Game, b: Board, task: Task) -> None:
+    """Cyclops: pick a hit Monster still on the table, a side, throw it (ruling power-throw-scores-only)."""
+    op, ctx = task.args
+    picks = task.picks
+    if not picks:
+        candidates = [c for c in ctx.hits if c in b.table]
+        if candidates:
+            _ask(b, ctx.user, "card", [f"card {c}" for c in candidates], task)
+        return
+    card = _value(picks[0])
+    if len(picks) == 1:
+        if op.param("either_side"):
+            _ask(b, ctx.user, "side", [f"side {s}" for s in SIDES], task)
+        else:
+            _push(b, task.picked(f"side {b.table[card].side}"))
+        return
+    if len(picks) == 2:
+        del b.table[card]  # picked up
+        _chance(b, "landing", power_landing_outcomes(game, b, _value(picks[1])), task)
+        return
+    if len(picks) == 3:
+        _power_throw_lands(game, b, card, picks[2])
+        if not (op.param("gain_location_faith") and card in b.table and b.table[card].locations):
+            return _more_power_throws(b, op, ctx)
+        locations = b.table[card].locations
+        if len(locations) > 1:
+            _ask(b, ctx.user, "location", [f"location {loc}" for loc in locations], task)
+            return
+        picks = picks + (f"location {locations[0]}",)
+    _gain(b, ctx.user, game.locations[_value(picks[3])].faith)
+    _more_power_throws(b, op, ctx)
+
+
+def _power_throw_lands(game: Game, b: Board, card: str, landing: Landing) -> None:
+    if not isinstance(landing, Landing):
+        raise EngineError("a power throw needs a landing")
+    if landing.result == ON_TABLE:
+        _check_locations(b, landing.locations)
+        b.table[card] = Placed(landing.side, tuple(landing.locations))
+        _emit(b, "throw_card", card=card, side=landing.side, locations_hit=list(landing.locations))
+    else:  # FAQ cyclops-off-table: its own god's Underworld, whoever threw it
+        b.underworlds[game.owner(card)].insert(0, card)
+        _emit(b, "underworld", card=card, reason=landing.result)
+
+
+def _more_power_throws(b: Board, op: Op, ctx: Ctx) -> None:
+    count = op.param("count")
+    if count > 1:
+        params = tuple((k, count - 1 if k == "count" else v) for k, v in op.params)
+        _push(b, Task("op", (replace(op, params=params), ctx)))
+
+
+def op_retrieve_from_underworld(game: Game, b: Board, task: Task) -> None:
+    """Delphi, the Underworld, Mt Olympus: a card from an Underworld pile to the user's hand or deck top."""
+    op, ctx = task.args
+    picks = list(task.picks)
+    if op.param("whose") == "self":
+        picks.insert(0, f"god {ctx.user}")
+    elif not picks:
+        others = [g for g in _in_turn_order(b, b.seats) if g != ctx.user and b.underworlds[g]]
+        if others:
+            _ask(b, ctx.user, "god", [f"god {g}" for g in others], task)
+        return
+    pile = b.underworlds[_value(picks[0])]
+    if not pile:
+        return
+    if op.param("pick") == "top":
+        card = pile[0]
+    elif len(picks) > 1:
+        card = _value(picks[1])
+    else:
+        _ask(b, ctx.user, "card", [f"card {c}" for c in pile], task)
+        return
+    pile.remove(card)
+    if op.param("to") == "hand":
+        b.hands[ctx.user].append(card)
+    else:
+        b.decks[ctx.user].top.insert(0, card)
+    _emit(b, "retrieve", god=ctx.user, card=card, to=op.param("to"))
+
+
+def op_majority_bonus(game: Game, b: Board, task: Task) -> None:
+    """Troy: the god with the most Monsters on the Location gains the bonus (ruling majority-by-owner)."""
+    op, ctx = task.args
+    counts = {g: 0 for g in b.seats}
+    for card in _at_location(b, ctx.location):
+        counts[game.owner(card)] += 1
+    best = max(counts.values())
+    leaders = [g for g in b.seats if counts[g] == best]
+    if best == 0 or (len(leaders) > 1 and op.param("ties") == "nobody"):
+        return
+    for god in leaders:
+        _gain(b, god, op.param("amount"))
+
+
+OP_HANDLERS: dict[str, Callable[[Game, Board, Task], None]] = {
+    "gain_faith": op_gain_faith,
+    "take_faith": op_take_faith,
+    "discard": op_discard,
+    "move_monster": op_move_monster,
+    "gain_throw": op_gain_throw,
+    "draw_cards": op_draw_cards,
+    "choose_one": op_choose_one,
+    "throw_hit_monster": op_throw_hit_monster,
+    "retrieve_from_underworld": op_retrieve_from_underworld,
+    "majority_bonus": op_majority_bonus,
+}
+
+STEPS: dict[int, Callable[[Game, Board, Task], None]] = {
+    TRAPS: _step_traps,
+    MONSTER_POWERS: _step_monster_powers,
+    LOCATION_POWER: _step_location_power,
+    GAIN_FAITH: _step_gain_faith,
+    EXTRA_THROW: _step_extra_throw,
+    END_TURN: _step_end_turn,
+}
+
+TASKS: dict[str, Callable[[Game, Board, Task], None]] = {
+    "setup_remove": _setup_remove, "draw": _draw, "start_turn": _start_turn, "begin_turn": _begin_turn,
+    "throw": _throw, "step": _step, "trap_group": _trap_group, "trap": _trap, "power": _power, "op": _op,
+    "pass": _pass, "game_end": _game_end, "game_over": _game_over,
+}
+
+
+# --------------------------------------------------------------------------- chance: landings
+
+def landing_outcomes(game: Game, b: Board, side: str) -> list[tuple[Landing, Fraction]]:
+    """The simulation's distribution over landings of a thrown card (see LandingModel)."""
+    m = game.landing_model
+    other = COMMON if side == UNIQUE else UNIQUE
+    outcomes: dict[Landing, Fraction] = {}
+    for up, p_side in ((side, 1 - m.flip), (other, m.flip)):
+        for landing, p in _places(b, up, m):
+            outcomes[landing] = outcomes.get(landing, Fraction(0)) + p * p_side
+    return [(landing, p) for landing, p in outcomes.items() if p > 0]
+
+
+def _places(b: Board, up: str, m: LandingModel) -> Iterator[tuple[Landing, Fraction]]:
+    yield Landing(up, OFF_TABLE), m.off_table
+    yield Landing(up), m.miss
+    share = (1 - m.off_table - m.miss) / len(b.locations)
+    for loc in b.locations:
+        there = tuple(c for c in b.table if loc in b.table[c].locations)
+        if not there:
+            yield Landing(up, locations=(loc,)), share
+            continue
+        yield Landing(up, locations=(loc,)), share * m.hit_none
+        yield Landing(up, hits=there, locations=(loc,)), share * m.hit_all
+        one = share * (1 - m.hit_none - m.hit_all) / len(there)
+        for card in there:
+            yield Landing(up, hits=(card,), locations=(loc,)), one
+
+
+def power_landing_outcomes(game: Game, b: Board, side: str) -> list[tuple[Landing, Fraction]]:
+    """A card thrown by a power: off the table, or onto one Location (its hits do not matter)."""
+    m = game.landing_model
+    share = (1 - m.off_table) / len(b.locations)
+    return [(Landing(side, OFF_TABLE), m.off_table)] + [(Landing(side, locations=(loc,)), share) for loc in b.locations]
+
+
+# --------------------------------------------------------------------------- scoring
+
+def measure(game: Game, b: Board, god: str, what: str) -> int:
+    """A god's figure for one tie-breaker measure."""
+    mine = [c for c in b.table if game.owner(c) == god]  # ruling majority-by-owner
+    if what == MEASURE_FAITH:
+        return final_score(game, b, god)
+    if what == MEASURE_AT_LOCATIONS:
+        return sum(1 for c in mine if b.table[c].locations)
+    if what == MEASURE_IN_PLAY:
+        return len(mine)
+    raise EngineError(f"unknown tie-breaker measure {what}")
+
+
+def final_score(game: Game, b: Board, god: str) -> int:
+    """Faith minus the penalty per Monster left in the god's zones (ruling held-cards-penalty)."""
+    zones = {"hand": len(b.hands[god]), "deck": len(b.decks[god]), "underworld": len(b.underworlds[god])}
+    return b.faith[god] - game.rules.penalty_per_card * sum(zones[z] for z in game.rules.penalty_zones)
+
+
+def score(game: Game, b: Board) -> Outcome:
+    """The winner by the tie-breakers in data order; a rematch leaves every god still tied as winner."""
+    alive = list(b.seats)
+    decided_by = game.rules.tie_breakers[-1].id
+    for breaker in game.rules.tie_breakers:
+        if breaker.measure == MEASURE_REMATCH:
+            decided_by = breaker.id
+            break
+        figures = {g: measure(game, b, g, breaker.measure) for g in alive}
+        best = max(figures.values())
+        alive = [g for g in alive if figures[g] == best]
+        if len(alive) == 1:
+            decided_by = breaker.id
+            break
+    scores = tuple((g, final_score(game, b, g)) for g in b.seats)
+    return Outcome(scores=scores, winners=tuple(alive), decided_by=decided_by)
+
+
+# --------------------------------------------------------------------------- play helpers
+
+def random_playout(state: State, rng: random.Random, *, max_actions: int = 10_000) -> State:
+    """Play uniformly random legal actions (chance by its odds) to the end."""
+    for _ in range(max_actions):
+        if state.is_terminal():
+            return state
+        if state.is_chance_node():
+            state = state.apply_action(state.sample(rng))
+        else:
+            state = state.apply_action(rng.choice(state.legal_actions()))
+    raise EngineError(f"no end after {max_actions} actions")
