@@ -7,9 +7,9 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.core.dataset import default_data_root, load_game
+from pipeline.core.dataset import default_data_root
 from pipeline.core.errors import UserError
-from pipeline.core.validate import validate as run_validation
+from pipeline.core.validate import load_valid_game
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
 from pipeline.games.monstrous.engine import EngineError, Game, State
@@ -23,10 +23,7 @@ JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
 
 def load_engine(root: Path) -> Game:
     """The rules engine built from validated data (bad data is a UserError, not a traceback)."""
-    report = run_validation(root, [GAME_ID])
-    if not report.ok:
-        raise UserError(f"{GAME_ID}: {len(report.problems)} problem(s) in the data (run `pantheon validate {GAME_ID}`)")
-    return Game(build(load_game(root, GAME_ID)))
+    return Game(build(load_valid_game(GAME_ID, root)))
 
 
 @app.command()
