@@ -20,6 +20,7 @@ from pipeline.core.yamlmarks import PathKey
 # [[kind/id]] or [[game:kind/id]] inside prose; see CONVENTIONS.md.
 REFERENCE = re.compile(r"\[\[(?:(?P<game>[a-z0-9-]+):)?(?P<kind>[a-z0-9-]+)/(?P<id>[a-z0-9-]+)\]\]")
 REFERENCE_OPEN = "[["
+GLOSSARY_KIND = "glossary"  # every game's glossary.yaml has the common shape (common.schema.json)
 
 
 
@@ -83,6 +84,8 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
             problems += duplicate_id_problems(doc)
             problems += reference_problems(doc, catalogue)
         if schema_clean:
+            if loaded.has(GLOSSARY_KIND):
+                problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
             checks = game_module(game, "checks")
             if checks is not None:
                 problems += checks.cross_checks(loaded)
@@ -134,6 +137,18 @@ def duplicate_id_problems(doc: Document) -> Iterator[Problem]:
                 yield doc.problem(path + (index, "id"), f"duplicate id '{record_id}' (first at line {first_line})")
             else:
                 first_seen[record_id] = index
+
+
+def glossary_problems(doc: Document) -> Iterator[Problem]:
+    """Each ``see_also`` of a glossary term names another term of the same glossary."""
+    terms = {term["id"] for term in doc.data["terms"]}
+    for index, term in enumerate(doc.data["terms"]):
+        for position, other in enumerate(term.get("see_also", [])):
+            where = ("terms", index, "see_also", position)
+            if other == term["id"]:
+                yield doc.problem(where, f"term {term['id']}: see_also names the term itself")
+            elif other not in terms:
+                yield doc.problem(where, f"term {term['id']}: see_also '{other}' is not a term")
 
 
 class RecordCatalogue:

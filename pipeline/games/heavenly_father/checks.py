@@ -22,7 +22,6 @@ from pipeline.games.heavenly_father.model import (
     DILEMMAS,
     ENVELOPE,
     EXAMPLES,
-    GLOSSARY,
     GODS,
     PARAMETERS,
     PHILOSOPHER_KINDS,
@@ -677,12 +676,6 @@ def prose_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
     for kind, rid in wanted:
         if (kind, rid) not in referenced:
             yield rules.problem(("sections",), f"rules: never mention [[{kind}/{rid}]]")
-    glossary = game.doc(GLOSSARY)
-    terms = {t["id"] for t in glossary.data["terms"]}
-    for index, term in enumerate(glossary.data["terms"]):
-        for s_index, other in enumerate(term.get("see_also", [])):
-            if other not in terms:
-                yield glossary.problem(("terms", index, "see_also", s_index), f"glossary term {term['id']}: see_also {other!r} is not a term")
 
 
 CHECKS: tuple[Callable[[GameData, HeavenlyFatherModel], Iterator[Problem]], ...] = (

@@ -427,14 +427,6 @@ def check_faq(game: GameData) -> Iterator[Problem]:
                                      kind.rstrip("s"), f"ruling {ruling['id']}")
 
 
-def check_glossary(game: GameData) -> Iterator[Problem]:
-    doc = game.doc("glossary")
-    terms = _ids(doc, "terms")
-    for index, term in _enumerate(doc, "terms"):
-        yield from _missing_refs(doc, ("terms", index, "see_also"), term.get("see_also", []), terms, "term",
-                                 f"term {term['id']}")
-
-
 # ---- worked examples: references and a ledger replay ------------------------------------------
 class _Ledger:
     """Faith, hands and decks of an example, moved by its events; mismatches become messages."""
@@ -590,7 +582,7 @@ def check_engine_rulings(game: GameData) -> Iterator[Problem]:
 CHECKS: Sequence[Check] = (
     check_gods, check_monster_designs, check_plates, check_powers, check_rulebook_wordings, check_face_lengths,
     check_cards, check_locations, check_card_formats, check_throw_steps, check_player_aids, check_setup,
-    check_scenarios, check_faith_tokens, check_components, check_variants, check_faq, check_glossary,
+    check_scenarios, check_faith_tokens, check_components, check_variants, check_faq,
     check_examples, check_example_replays, check_engine_rulings,
 )
 

@@ -278,7 +278,7 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     # prose
     "rules section missing": (("rules", lambda d: d["sections"].pop()), "rules: no section clarifications"),
     "rules action unmentioned": (("rules", put("sections", "@turns", "items", 4, "Draw a card.")), "rules: never mention [[turn-actions/draw-card]]"),
-    "glossary see_also": (("glossary", put("terms", "@bank", "see_also", ["nonsense"])), "glossary term bank: see_also 'nonsense' is not a term"),
+    "glossary see_also": (("glossary", put("terms", "@bank", "see_also", ["nonsense"])), "term bank: see_also 'nonsense' is not a term"),
 }
 
 

@@ -439,7 +439,7 @@ def test_faq_step_refs(broken) -> None:
 
 def test_glossary_see_also(broken) -> None:
     lines = broken("glossary", lambda d: d["terms"][0]["see_also"].append("titan"))
-    assert has(lines, "term god: term 'titan' does not exist", "glossary")
+    assert has(lines, "term god: see_also 'titan' is not a term", "glossary")
 
 
 def test_prose_reference_resolves(broken) -> None:
