@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, Callable, List, Optional, TypeVar
+from typing import Any, List, Optional
 
 import typer
 
@@ -16,7 +16,6 @@ from pipeline.core.errors import UserError, plain_errors
 from pipeline.games.heavenly_father.engine import Judgment, judge
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, load_model
 
-EXIT_BAD_INPUT = 1
 PLAYER_ARG = re.compile(r"^(?P<name>[^=\s]+)=(?P<counts>[^=]*)$")
 COUNT = re.compile(r"^-?\d+$")
 P_MIN, P_MAX = "min-players", "max-players"
@@ -26,8 +25,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 @functools.lru_cache(maxsize=1)

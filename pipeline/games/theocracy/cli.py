@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Callable, List, TypeVar
+from typing import List
 
 import typer
 
@@ -16,7 +16,6 @@ from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel, load_model
 from pipeline.games.theocracy.simulate import PolicyName, Summary, simulate as run_simulation
 
-EXIT_BAD_INPUT = 1
 PERCENT = 100
 
 app = typer.Typer(
@@ -24,8 +23,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 @functools.lru_cache(maxsize=1)

@@ -8,58 +8,35 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Any, Callable, Optional, TypeVar
+from typing import Optional
 
 import typer
 
-from pipeline.core.errors import UserError
+from pipeline.core.errors import UserError, plain_errors
+from pipeline.core.validate import load_valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import Game, can_build as check_build
 from pipeline.games.totems_and_taboos.model import TotemsModel, build
+from pipeline.games.totems_and_taboos.lookahead import POLICIES
 from pipeline.games.totems_and_taboos.simulate import SoloSummary, simulate_solo, summary_json
 
-EXIT_BAD_INPUT = 1
 PERCENT = 100
 
 app = typer.Typer(
-    help="Totems + Taboos: check a tower build, or simulate solo games with a simple player.",
+    help="Totems + Taboos: check a tower build, or simulate solo games with a simple or look-ahead player.",
     no_args_is_help=True,
     add_completion=False,
 )
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
 def load_model(data_root: Optional[Path] = None) -> TotemsModel:
     """Validate the game's data under ``data_root`` (default: the project's) and build the model."""
-    from pipeline.core.dataset import default_data_root, load_game
-    from pipeline.core.validate import validate
-
-    root = data_root if data_root is not None else default_data_root()
-    report = validate(root, [GAME_ID])
-    if not report.ok:
-        raise UserError(f"{report.problems[0]} ({len(report.problems)} problem(s); run `pantheon validate {GAME_ID}`)")
-    return build(load_game(root, GAME_ID))
+    return build(load_valid_game(GAME_ID, data_root))
 
 
 @functools.lru_cache(maxsize=1)
 def project_model() -> TotemsModel:
     """The validated model of the project's data, loaded once per process."""
     return load_model()
-
-
-def plain_errors(command: F) -> F:
-    """Turn a UserError into one `error:` line and exit 1, also when this app runs on its own."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except UserError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def parse_colour(text: str, model: TotemsModel, what: str) -> str:
@@ -121,18 +98,21 @@ def simulate_solo_command(
     difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
     games: int = typer.Option(100, "--games", help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
+    policy: str = typer.Option("simple", "--policy", help="simple (greedy) or lookahead (stronger, slower)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
-    """Play solo games with the simple player: win share and mean length in turns."""
+    """Play solo games with the simple or the look-ahead player: win share and mean length in turns."""
     model = project_model()
     known = [d.id for d in model.solo.difficulties]
     if difficulty not in known:
         raise UserError(f"--difficulty must be one of {', '.join(known)}, got {difficulty!r}")
     if games < 1:
         raise UserError(f"--games must be at least 1, got {games}")
-    summary = simulate_solo(lambda d: Game.solo_game(model, d), difficulty, games, seed)
+    if policy not in POLICIES:
+        raise UserError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    summary = simulate_solo(lambda d: Game.solo_game(model, d), difficulty, games, seed, policy=POLICIES[policy])
     if as_json:
-        typer.echo(json.dumps({**summary_json(summary), "seed": seed}, indent=2))
+        typer.echo(json.dumps({**summary_json(summary), "seed": seed, "policy": policy}, indent=2))
     else:
         for line in summary_text(summary, seed):
             typer.echo(line)

@@ -26,10 +26,10 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Callable, Hashable, Iterable, Optional, Sequence
+from typing import Callable, Hashable, Optional, Sequence
 
 from pipeline.games.totems_and_taboos import effects as fx
-from pipeline.games.totems_and_taboos.model import MIRACLE, REACTION, Card, Guide, TotemsModel
+from pipeline.games.totems_and_taboos.model import REACTION, Card, Guide, TotemsModel
 
 CHANCE = -1
 TERMINAL = -4
@@ -373,6 +373,7 @@ class Take(Step):
         if self.role == fx.SHRINE:
             self._apply(s, min(self.count, s.religions[self.player].shrines), 0)
             return
+        self._shrines_stand_in(s)
         low, _ = self._bounds(s)
         r = s.religions[self.player]
         total = min(self.count, max(0, r.available(self.role) - self.reserve) + r.used(self.role))
@@ -382,6 +383,15 @@ class Take(Step):
         r = s.religions[self.player]
         total = min(self.count, max(0, r.available(self.role) - self.reserve) + r.used(self.role))
         self._apply(s, action.args[0], total - action.args[0])
+
+    def _shrines_stand_in(self, s: "State") -> None:
+        """Ruling (solo): a passive religion's shrines are its souls; those it lacks of a role are killed or taken as shrines."""
+        r = s.religions[self.player]
+        if not r.passive or not (self.then == TO_KILL or isinstance(self.then, tuple)):
+            return
+        extra = min(max(0, self.count - r.count(self.role)), r.shrines)
+        r.shrines -= extra
+        r.add(self.role, extra)
 
     def _apply(self, s: "State", available: int, used: int) -> None:
         r = s.religions[self.player]
@@ -727,6 +737,8 @@ class SoloDie(Step):
 
     def take(self, s: "State", action: Action) -> None:
         colour = action.args[0]
+        if not s.religions[s.passive_seat(colour)].tower:
+            return  # ruling: a passive religion whose every block you took is gone, and gains nothing
         package = s.package(colour)
         if s.pile < package.souls:
             s.finish(None, SOULS_DEPLETED)
@@ -1242,10 +1254,10 @@ class State:
             if self.game.solo:
                 passive = self.religions[self.passive_seat(chosen)]
                 passive.tower.pop()
-                # Ruling (hard): souls the pile cannot give come from that passive religion's shrines.
-                short = max(0, package.souls - self.pile)
-                passive.shrines -= short
-                self.pile += short
+                # Ruling: your starting souls come out of the shrines of the passive religion whose block you took.
+                moved = min(package.souls, passive.shrines)
+                passive.shrines -= moved
+                self.pile += moved
             else:
                 self.supply[chosen] -= 1
             r.tower.append(chosen)

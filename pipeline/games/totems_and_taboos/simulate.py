@@ -27,7 +27,6 @@ from pipeline.games.totems_and_taboos.engine import (
     A_PLAY,
     A_PLAY_TURN,
     A_REACT,
-    A_SKIP,
     A_SPLIT,
     A_STOP,
     A_TAKE_GUIDE,
@@ -106,7 +105,7 @@ def _settle(state: State, rng: random.Random) -> State:
         kinds = {a.kind for a in state.legal_actions()}
         if kinds & {A_END_MAIN, A_END, A_PLAY_TURN} or state.current_player() != state.current:
             return state
-        state.apply_action(_greedy(state, rng))
+        state.apply_action(greedy_choice(state, rng))
     return state
 
 
@@ -177,10 +176,10 @@ def simple_policy(state: State, rng: random.Random) -> Action:
     actions = state.legal_actions()
     if any(a.kind == A_END_MAIN for a in actions):
         return _lookahead(state, actions, rng)
-    return _greedy(state, rng)
+    return greedy_choice(state, rng)
 
 
-def _greedy(state: State, rng: random.Random) -> Action:
+def greedy_choice(state: State, rng: random.Random) -> Action:
     actions = state.legal_actions()
     kinds = {a.kind for a in actions}
     seat = state.current_player()

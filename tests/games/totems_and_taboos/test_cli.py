@@ -59,3 +59,11 @@ def test_simulate_solo_bad_difficulty() -> None:
     result = run("simulate-solo", "--difficulty", "nightmare", "--games", "5")
     assert result.exit_code == 1 and result.stderr.strip() == (
         "error: --difficulty must be one of easy, normal, hard, got 'nightmare'")
+
+
+def test_simulate_solo_policy_choice() -> None:
+    result = run("simulate-solo", "--difficulty", "easy", "--games", "3", "--seed", "5", "--policy", "lookahead", "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["policy"] == "lookahead" and data["games"] == 3
+    bad = run("simulate-solo", "--games", "3", "--policy", "oracle")
+    assert bad.exit_code == 1 and bad.stderr.strip() == "error: --policy must be one of simple, lookahead, got 'oracle'"

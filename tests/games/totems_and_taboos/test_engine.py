@@ -420,7 +420,9 @@ def test_solo_setup(difficulty: str, blocks: int, shrines: int) -> None:
 def test_solo_start_block_comes_from_a_passive_religion() -> None:
     s = solo_state("normal")
     assert s.religions[0].tower == ["green"] and len(s.religions[s.passive_seat("green")].tower) == 4
-    assert s.religions[0].servants == 4 and s.pile == 60 - 48 - 4
+    # ruling: your starting souls come out of that passive religion's shrines, the pile keeps its 12
+    assert s.religions[0].servants == 4 and s.pile == 60 - 48
+    assert s.religions[s.passive_seat("green")].shrines == 8 - 4
 
 
 def test_hard_start_takes_souls_from_the_passive_shrines() -> None:
@@ -442,17 +444,44 @@ def test_solo_die_gives_the_rolled_religion_its_package_or_ends_the_game() -> No
     s.apply_action(Action(en.A_END, ("draw-one",)))
     assert {a.args[0] for a, _ in s.chance_outcomes()} == set(the_model().colour_ids)
     s.apply_action(Action(en.A_DIE, ("green",)))
-    assert s.religions[s.passive_seat("green")].servants == 4 and s.pile == 4
-    s.apply_action(Action(en.A_PLAY_TURN))
-    s.apply_action(Action(en.A_END_MAIN))
-    s.apply_action(Action(en.A_END, ("draw-one",)))
-    s.apply_action(Action(en.A_DIE, ("orange",)))  # needs 4, 4 left: fine
+    assert s.religions[s.passive_seat("green")].servants == 4 and s.pile == 8
+    for colour in ("orange", "orange"):  # needs 4: 8 and then 4 left, fine
+        s.apply_action(Action(en.A_PLAY_TURN))
+        s.apply_action(Action(en.A_END_MAIN))
+        s.apply_action(Action(en.A_END, ("draw-one",)))
+        s.apply_action(Action(en.A_DIE, (colour,)))
     assert not s.is_terminal() and s.pile == 0
     s.apply_action(Action(en.A_PLAY_TURN))
     s.apply_action(Action(en.A_END_MAIN))
     s.apply_action(Action(en.A_END, ("draw-one",)))
     s.apply_action(Action(en.A_DIE, ("purple",)))
     assert s.outcome() == en.Outcome(None, en.SOULS_DEPLETED)
+
+
+def test_a_passive_religion_without_blocks_gains_nothing() -> None:
+    s = solo_state("normal", hand=["green-shackles"] * 6)
+    s.religions[s.passive_seat("purple")].tower.clear()
+    s.pile = 0
+    s.apply_action(Action(en.A_END_MAIN))
+    s.apply_action(Action(en.A_END, ("draw-one",)))
+    s.apply_action(Action(en.A_DIE, ("purple",)))  # would need 2 souls: nothing happens instead
+    assert not s.is_terminal() and s.religions[s.passive_seat("purple")].shrines == 8
+
+
+def test_passive_shrines_stand_in_for_stolen_and_killed_pieces() -> None:
+    s = solo_state("normal", clerics=1, hand=["green-shackles"])
+    seat = s.passive_seat("blue")
+    s.apply_action(Action(en.A_PLAY, ("green-shackles", seat)))
+    assert s.religions[0].servants == 4 + 1 and s.religions[seat].shrines == 8 - 1
+    s = solo_state("normal", clerics=1, hand=["green-shackles"])
+    s.religions[seat].servants = 1
+    s.apply_action(Action(en.A_PLAY, ("green-shackles", seat)))
+    assert s.religions[seat].servants == 0 and s.religions[seat].shrines == 8  # a real servant goes first
+    s = solo_state("normal")
+    pile = s.pile
+    s.push(en.Take(seat, "servant", 2, en.TO_KILL))
+    s._advance()
+    assert s.religions[seat].shrines == 8 - 2 and s.pile == pile + 2
 
 
 def test_solo_targets_are_passive_religions_and_miracles_reach_them() -> None:
