@@ -5,13 +5,28 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: build test validate provenance bench clean
+.PHONY: build test validate provenance bench tools clean
 
-build: $(STAMP)
-	$(BIN)/pantheon validate
+# Every game's card sheets and documents (A4; `make build PAPER=letter` for US Letter).
+# `pantheon build` validates first and skips card sheets whose inputs did not change
+# (content hashes); the stamp below lets make skip even starting it when no input file is newer.
+PAPER ?= a4
+BUILD_INPUTS := $(shell find data templates pipeline -type f -not -path '*/__pycache__/*' 2>/dev/null)
+BUILD_STAMP  := output/.build-$(PAPER).stamp
 
-test: $(STAMP)
+build: $(BUILD_STAMP)
+
+$(BUILD_STAMP): $(STAMP) $(BUILD_INPUTS)
+	$(BIN)/pantheon build --paper $(PAPER)
+	@mkdir -p $(dir $@) && touch $@
+
+test: $(STAMP) tools
 	$(BIN)/pytest
+
+# PDF tools the tests and `pantheon preview` use (Debian packages), installed where missing.
+tools:
+	@command -v qpdf >/dev/null || (apt-get update -qq && apt-get install -y -qq qpdf)
+	@command -v pdftoppm >/dev/null || (apt-get update -qq && apt-get install -y -qq poppler-utils)
 
 validate: $(STAMP)
 	$(BIN)/pantheon validate
@@ -19,8 +34,8 @@ validate: $(STAMP)
 provenance: $(STAMP)
 	$(BIN)/pantheon provenance
 
-bench: $(STAMP)
-	$(BIN)/python bench/run.py
+bench: $(STAMP) tools
+	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 # Re-install only when the project's dependencies change.
 $(STAMP): pyproject.toml
@@ -30,4 +45,4 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) output .pytest_cache .hypothesis
+	rm -rf $(VENV) output .cache .pytest_cache .hypothesis

@@ -12,15 +12,17 @@ import json
 import os
 import pkgutil
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
 
 import pipeline.games
-from pipeline.core.dataset import default_data_root
+from pipeline.core.dataset import default_data_root, display_path
 from pipeline.core.errors import UserError
 from pipeline.core.provenance import SOURCES, provenance_counts
+from pipeline.core.validate import select_games
 from pipeline.core.validate import validate as run_validation
 
 EXIT_PROBLEMS = 1
@@ -90,6 +92,184 @@ def provenance(
     typer.echo(f"{'game':<20}" + "".join(f"{c:>10}" for c in columns))
     for game, row in counts.items():
         typer.echo(f"{game:<20}" + "".join(f"{row[c]:>10}" for c in columns))
+
+
+PROJECT_OUTPUT = Path(__file__).resolve().parents[1] / "output"
+
+
+TemplatesOption = typer.Option(None, "--templates", help="Templates folder to use instead of the project's templates/.")
+
+
+def _template_root(templates: Optional[Path]) -> Path:
+    from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+
+    return templates if templates is not None else TEMPLATE_ROOT
+
+
+class PaperChoice(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+class OnlyChoice(str, Enum):
+    cards = "cards"
+    docs = "docs"
+
+
+class FormatChoice(str, Enum):
+    pdf = "pdf"
+    md = "md"
+
+
+class DuplexChoice(str, Enum):
+    long = "long"
+    short = "short"
+    none = "none"
+
+
+@app.command()
+def build(
+    games: Optional[List[str]] = GamesArgument,
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size of the sheets."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for output/<game>/cards-<paper>.pdf."),
+    data: Optional[Path] = DataOption,
+    duplex: DuplexChoice = typer.Option(
+        DuplexChoice.long,
+        "--duplex",
+        help="long/short: backs follow each page, mirrored for that duplex flip; none: fronts only "
+        "(two-faced cards print both faces as fronts).",
+    ),
+    offset_x: float = typer.Option(0.0, "--offset-x", help="Move every back right by this many mm (printer drift)."),
+    offset_y: float = typer.Option(0.0, "--offset-y", help="Move every back up by this many mm (printer drift)."),
+    calibration: bool = typer.Option(False, "--calibration", help="Start with a registration page for measuring offsets."),
+    force: bool = typer.Option(False, "--force", help="Rebuild even when nothing changed."),
+    templates: Optional[Path] = TemplatesOption,
+    only: Optional[OnlyChoice] = typer.Option(
+        None, "--only", help="cards: card sheets only; docs: rulebooks, reference and cheat sheets, extras, glossary only."
+    ),
+) -> None:
+    """Validate, then write each game's card sheets and documents (PDF); unchanged card sheets are skipped."""
+    root = _data_root(data)
+    chosen = select_games(root, games)
+    if only in (None, OnlyChoice.cards):
+        _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates)
+    if only in (None, OnlyChoice.docs):
+        _build_docs(root, chosen, paper, out, FormatChoice.pdf)
+
+
+def _build_docs(root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice) -> None:
+    """Write the documents of ``games`` (and the combined glossary when all games are chosen)."""
+    from pipeline.core.documents.build import InvalidData, build_documents
+
+    try:
+        written = build_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value)
+    except InvalidData as exc:
+        for problem in exc.problems:
+            typer.echo(problem)
+        typer.echo(f"{len(exc.problems)} problem(s) found: no documents written", err=True)
+        raise typer.Exit(EXIT_PROBLEMS)
+    for path in written:
+        typer.echo(f"wrote {display_path(path)}")
+
+
+def _build_cards(
+    root: Path,
+    chosen: list[str],
+    explicit: bool,
+    paper: PaperChoice,
+    out: Path,
+    duplex: DuplexChoice,
+    offset_x: float,
+    offset_y: float,
+    calibration: bool,
+    force: bool,
+    templates: Optional[Path],
+) -> None:
+    """Write card sheets for the games whose inputs changed since their last build."""
+    from pipeline.core.render import build as render_build
+    from pipeline.core.render.imposition import Duplex
+
+    options = render_build.BuildOptions(paper.value, Duplex(duplex.value), offset_x, offset_y, calibration)
+    stale = []
+    for game in chosen:
+        if not explicit and render_build.game_module(game, "render") is None:
+            typer.echo(f"note: {game}: no card renderer yet, skipped", err=True)
+        elif not force and render_build.is_fresh(root, game, options, out, _template_root(templates)):
+            typer.echo(f"up to date: {render_build.pdf_path(out, game, options.paper)}")
+        else:
+            stale.append(game)
+    if not stale:
+        return
+    report = run_validation(root, stale)
+    if not report.ok:
+        for problem in report.problems:
+            typer.echo(str(problem))
+        typer.echo(f"{len(report.problems)} problem(s) found: nothing built", err=True)
+        raise typer.Exit(EXIT_PROBLEMS)
+    plans = [render_build.plan(root, game) for game in stale]
+    results = _build_with_progress(plans, root, options, out, _template_root(templates))
+    for result in results:
+        typer.echo(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
+
+
+def _build_with_progress(plans: list[Any], root: Path, options: Any, out: Path, template_root: Path) -> list[Any]:
+    """Build each plan with one rich progress bar over all their cards (on stderr)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pipeline.core.render import build as render_build
+
+    results = []
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("cards", total=sum(p.card_count for p in plans))
+        for the_plan in plans:
+            bar.update(task, description=the_plan.game)
+            advance = lambda n: bar.advance(task, n)  # noqa: E731
+            results.append(
+                render_build.build_game(root, the_plan.game, options, out, progress=advance, known_plan=the_plan, template_root=template_root)
+            )
+    return results
+
+
+@app.command()
+def preview(
+    game: str = typer.Argument(..., help="Game id."),
+    card_id: str = typer.Argument(..., help="Card id, as the game's renderer names it."),
+    out: Optional[Path] = typer.Option(None, "--out", help="PNG file (default output/<game>/preview/<card>.png)."),
+    data: Optional[Path] = DataOption,
+    dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
+    templates: Optional[Path] = TemplatesOption,
+) -> None:
+    """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
+    from pipeline.core.render import build as render_build
+    from pipeline.core.render.preview import pdf_to_png
+
+    root = _data_root(data)
+    select_games(root, [game])
+    report = run_validation(root, [game])
+    if not report.ok:
+        for problem in report.problems:
+            typer.echo(str(problem))
+        raise UserError(f"{game}: {len(report.problems)} problem(s) in the data: no preview")
+    the_plan = render_build.plan(root, game)
+    target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
+    pdf_to_png(render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates)), target, dpi)
+    typer.echo(f"wrote {target}")
+
+
+@app.command()
+def docs(
+    game: str = typer.Argument(..., help="Game id."),
+    fmt: FormatChoice = typer.Option(FormatChoice.pdf, "--format", help="pdf, or md (Markdown, for diffs in review)."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<document>-<paper>.<format>."),
+    data: Optional[Path] = DataOption,
+) -> None:
+    """Write one game's rulebook, reference sheet, cheat sheet and extras from its data."""
+    root = _data_root(data)
+    _build_docs(root, select_games(root, [game]), paper, out, fmt)
 
 
 def _mount_game_commands() -> None:

@@ -140,3 +140,24 @@ def singular(word: str) -> str:
     if word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
+
+
+def load_checked_yaml(path: Path, schema_path: Path) -> Any:
+    """A project settings file (sheets, layouts) loaded and checked against its schema.
+
+    Raises UserError naming ``file:line:column`` of the first problem, like data errors.
+    """
+    from pipeline.core.yamlmarks import YamlLoadError, load_marked
+
+    try:
+        marked = load_marked(path, strict_text=False)
+        schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    except YamlLoadError as exc:
+        raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{display_path(schema_path)}: cannot read schema: {exc}") from None
+    doc = Document(kind=path.stem, path=path, marked=marked)
+    problems = sorted(schema_problems(doc, Draft202012Validator(schema)))
+    if problems:
+        raise UserError(str(problems[0]))
+    return marked.data

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -17,6 +17,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 PathKey = tuple[Union[str, int], ...]
+STR_TAG = "tag:yaml.org,2002:str"
 Mark = tuple[int, int]  # 1-based line, column
 
 
@@ -43,18 +44,22 @@ def _mark_of(node: Node) -> Mark:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-def load_marked(path: Path) -> MarkedData:
-    """Read ``path`` as safe YAML; raise YamlLoadError with a position on any problem."""
+def load_marked(path: Path, *, strict_text: bool = True) -> MarkedData:
+    """Read ``path`` as safe YAML; raise YamlLoadError with a position on any problem.
+
+    ``strict_text`` refuses a comment after unquoted text (see _refuse_trailing_comment);
+    card data wants it, settings files with annotated values do not.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise YamlLoadError(f"cannot read file: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise YamlLoadError(f"cannot read file: {exc.strerror or exc}") from None
-    return loads_marked(text)
+    return loads_marked(text, strict_text=strict_text)
 
 
-def loads_marked(text: str) -> MarkedData:
+def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
     """Parse YAML text; see load_marked."""
     loader = _Loader(text)
     try:
@@ -70,7 +75,7 @@ def loads_marked(text: str) -> MarkedData:
         if root is None:
             raise YamlLoadError("file is empty: expected a mapping of records")
         marked = MarkedData(data=None)
-        marked.data = _Builder(loader, marked, text.splitlines()).build(root, ())
+        marked.data = _Builder(loader, marked, text.splitlines() if strict_text else None).build(root, ())
         return marked
     finally:
         loader.dispose()
@@ -79,7 +84,7 @@ def loads_marked(text: str) -> MarkedData:
 class _Builder:
     """Turns a composed node tree into plain data, recording marks as it goes."""
 
-    def __init__(self, loader: Any, marked: MarkedData, lines: list[str]) -> None:
+    def __init__(self, loader: Any, marked: MarkedData, lines: Optional[list[str]]) -> None:
         self._loader = loader
         self._marked = marked
         self._lines = lines
@@ -114,7 +119,9 @@ class _Builder:
         would load as "numbered"), so an unquoted value followed by a comment
         is refused: quote the value, or put the comment on a line of its own.
         """
-        if node.style not in (None, "") or node.end_mark.line >= len(self._lines):
+        if self._lines is None or node.style not in (None, "") or node.tag != STR_TAG:
+            return
+        if node.end_mark.line >= len(self._lines):
             return
         rest = self._lines[node.end_mark.line][node.end_mark.column :]
         if rest.lstrip().startswith("#") and rest[:1].isspace():

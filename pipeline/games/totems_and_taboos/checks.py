@@ -22,7 +22,6 @@ from pipeline.games.totems_and_taboos.model import (
     COMMANDMENTS,
     COMPONENTS,
     DICE,
-    GLOSSARY,
     GUIDES,
     KINDS,
     REACTION,
@@ -138,7 +137,6 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
         return  # the later checks look colours up on the wheel
     for check in CHECKS:
         yield from check(model, report)
-    yield from glossary_problems(game, report)
 
 
 # --- Colours -----------------------------------------------------------------
@@ -611,17 +609,6 @@ def component_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem
             yield report(COMPONENTS, ("components",), f"components: {component} ({count}) is missing")
         elif stated != count:
             yield report(COMPONENTS, ("components",), f"components: {component} is {stated}, the rulebook says {count}")
-
-
-def glossary_problems(game: GameData, report: Reporter) -> Iterator[Problem]:
-    terms = game.doc(GLOSSARY).data["terms"]
-    ids = {term["id"] for term in terms}
-    for index, term in enumerate(terms):
-        for position, other in enumerate(term.get("see_also", [])):
-            if other not in ids:
-                yield report(GLOSSARY, ("terms", index, "see_also", position), f"term {term['id']}: see_also '{other}' is not a term")
-            elif other == term["id"]:
-                yield report(GLOSSARY, ("terms", index, "see_also", position), f"term {term['id']}: see_also names the term itself")
 
 
 CHECKS: tuple[Check, ...] = (

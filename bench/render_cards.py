@@ -1,0 +1,234 @@
+"""Card-sheet speed and memory: our pipeline against a plain reportlab script drawing the same cards.
+
+The baseline draws every card directly: rounded frame, title, a 60-word
+wrapped paragraph, an icon, crop marks, and the backs mirrored on the
+following page. Ours renders the same card from an SVG template (fixed art as
+a reused form, text fitted per card). Each measurement runs in a fresh
+process, best of three; figures: ms per card, cards per second, peak memory
+(max RSS of the process).
+Also: all five games' real card sheets, and the no-op `make build` time.
+
+Run: `make bench` (or `.venv/bin/python bench/render_cards.py`).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CACHE_ENV = "PANTHEON_CACHE"  # pipeline.core.render.artcache.CACHE_ENV (not imported: the parent stays light)
+SIZES = (100, 1000)
+RUNS = 3
+TARGET_RATIO = 1.5
+NOOP_TARGET_S = 2.0
+WORDS = ("the god beneath this consumes every card nearest itself and then a worshiper is blessed once more "
+         "while the veiled deck waits below in silence").split()
+PARAGRAPH = " ".join(WORDS[i % len(WORDS)] for i in range(60))
+MM = 72 / 25.4
+CARD_W, CARD_H, BLEED = 63 * MM, 88 * MM, 3 * MM
+
+FRONT = """{% from "_card.svg.j2" import card, frame %}
+{% call card(63, 88) %}
+{{ frame(63, 88, "#f4ecd8", "#6b4f2a") }}
+{{ icon("aspect-sun", 51, 6, 7) }}
+<pp:text x="6" y="6" width="44" height="8" size="12" min-size="8" font-weight="bold">{{ title }}</pp:text>
+<pp:text x="6" y="20" width="51" height="60" size="8.5" min-size="6">{{ body }}</pp:text>
+{% endcall %}
+"""
+BACK = """{% from "_card.svg.j2" import card, frame %}
+{% call card(63, 88) %}
+{{ frame(63, 88, "#2a3b5c", "#d9c38a") }}
+<pp:text x="6" y="40" width="51" height="8" size="12" min-size="8" align="center" fill="#ffffff" font-weight="bold">PANTHEON</pp:text>
+{% endcall %}
+"""
+
+
+def baseline(count: int) -> bytes:
+    """Plain reportlab: every card and back drawn directly, 8 per A4 landscape page, backs mirrored."""
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Paragraph
+
+    from pipeline.core.render import fonts
+
+    fonts.register()
+    regular, bold = fonts.font_name(fonts.REGULAR), fonts.font_name(fonts.BOLD)
+    style = ParagraphStyle("body", fontName=regular, fontSize=8.5, leading=10)
+    page_w, page_h = landscape(A4)
+    cols, rows = 4, 2
+    cell_w, cell_h = CARD_W + 2 * BLEED, CARD_H + 2 * BLEED
+    left, bottom = (page_w - cols * cell_w) / 2, (page_h - rows * cell_h) / 2
+    slots = [(left + c * cell_w, bottom + (rows - 1 - r) * cell_h) for r in range(rows) for c in range(cols)]
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1, pageCompression=1)
+
+    def marks() -> None:
+        canvas.setLineWidth(0.3)
+        for x, y in slots:
+            for cut in (x + BLEED, x + cell_w - BLEED):
+                canvas.line(cut, bottom - 4, cut, bottom - 18)
+                canvas.line(cut, page_h - bottom + 4, cut, page_h - bottom + 18)
+            for cut in (y + BLEED, y + cell_h - BLEED):
+                canvas.line(left - 4, cut, left - 18, cut)
+                canvas.line(page_w - left + 4, cut, page_w - left + 18, cut)
+
+    for start in range(0, count, len(slots)):
+        chunk = range(start, min(count, start + len(slots)))
+        for index, (x, y) in zip(chunk, slots):
+            canvas.setFillColor("#f4ecd8")
+            canvas.rect(x, y, cell_w, cell_h, stroke=0, fill=1)
+            canvas.setStrokeColor("#6b4f2a")
+            canvas.roundRect(x + BLEED + 3 * MM, y + BLEED + 3 * MM, CARD_W - 6 * MM, CARD_H - 6 * MM, 3 * MM)
+            canvas.setFillColor("#e09a00")
+            canvas.circle(x + BLEED + 54.5 * MM, y + BLEED + CARD_H - 9.5 * MM, 3 * MM, stroke=0, fill=1)
+            canvas.setFillColor("#000000")
+            canvas.setFont(bold, 12)
+            canvas.drawString(x + BLEED + 6 * MM, y + BLEED + CARD_H - 12 * MM, f"Card {index}")
+            paragraph = Paragraph(PARAGRAPH, style)
+            _, height = paragraph.wrapOn(canvas, 51 * MM, 60 * MM)
+            paragraph.drawOn(canvas, x + BLEED + 6 * MM, y + BLEED + CARD_H - 20 * MM - height)
+        marks()
+        canvas.showPage()
+        for _index, (x, y) in zip(chunk, slots):
+            mx = page_w - x - cell_w
+            canvas.setFillColor("#2a3b5c")
+            canvas.rect(mx, y, cell_w, cell_h, stroke=0, fill=1)
+            canvas.setStrokeColor("#d9c38a")
+            canvas.roundRect(mx + BLEED + 3 * MM, y + BLEED + 3 * MM, CARD_W - 6 * MM, CARD_H - 6 * MM, 3 * MM)
+            canvas.setFillColor("#ffffff")
+            canvas.setFont(bold, 12)
+            canvas.drawCentredString(mx + cell_w / 2, y + cell_h / 2, "PANTHEON")
+        marks()
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def bench_templates(work: Path) -> Path:
+    """The project's templates plus the bench card (set up before the clock starts)."""
+    from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+
+    root = work / "templates"
+    shutil.copytree(TEMPLATE_ROOT, root)
+    (root / "cards" / "bench").mkdir()
+    (root / "cards" / "bench" / "front.svg.j2").write_text(FRONT)
+    (root / "cards" / "bench" / "back.svg.j2").write_text(BACK)
+    return root
+
+
+def ours(count: int, root: Path) -> bytes:
+    from pipeline.core.render.build import BuildOptions, Plan, render_pdf
+    from pipeline.core.render.imposition import Duplex
+    from pipeline.core.render.model import Face, PrintCard
+
+    back = Face("bench/back.svg.j2", {})
+    cards = [
+        PrintCard(f"c{i}", f"Card {i}", Face("bench/front.svg.j2", {"title": f"Card {i}", "body": PARAGRAPH}), back)
+        for i in range(count)
+    ]
+    data, _ = render_pdf(Plan("bench", "Bench", cards), BuildOptions(duplex=Duplex.LONG), template_root=root)
+    return data
+
+
+def games() -> tuple[int, bytes]:
+    """Every game's real card sheet (A4), built in one process; returns (cards, last pdf)."""
+    from pipeline.core.dataset import default_data_root, game_ids
+    from pipeline.core.render.build import BuildOptions, plan, render_pdf
+    from pipeline.core.validate import game_module
+
+    total, data = 0, b""
+    for game in game_ids(default_data_root()):
+        if game_module(game, "render") is None:
+            continue
+        the_plan = plan(default_data_root(), game)
+        data, _ = render_pdf(the_plan, BuildOptions())
+        total += the_plan.card_count
+    return total, data
+
+
+def measure_here(kind: str, count: int) -> dict[str, float]:
+    """Run one measurement in this process (called in a child process)."""
+    import pipeline.core.render.build  # noqa: F401  (imports are not part of either figure)
+    import reportlab.platypus  # noqa: F401
+
+    work = ROOT / ".cache" / "bench"  # a fixed place, so compiled templates are reused like in real builds
+    shutil.rmtree(work, ignore_errors=True)
+    root = bench_templates(work)
+    start = time.perf_counter()
+    if kind == "baseline":
+        data = baseline(count)
+    elif kind == "ours":
+        data = ours(count, root)
+    else:
+        count, data = games()
+    seconds = time.perf_counter() - start
+    shutil.rmtree(work)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"seconds": seconds, "cards": count, "bytes": len(data), "peak_mb": peak_mb}
+
+
+def measure(kind: str, count: int, *, cold: bool = False) -> dict[str, float]:
+    """The best of RUNS fresh processes (timings on a shared machine are noisy; the minimum is the cost).
+
+    ``cold``: each run gets an empty cache folder, so no template is compiled and
+    no art converted beforehand (a first build, or one after every template changed).
+    """
+    runs = []
+    for _ in range(RUNS):
+        with tempfile.TemporaryDirectory() as empty:
+            env = {**os.environ, CACHE_ENV: empty} if cold else None
+            out = subprocess.run(
+                [sys.executable, __file__, "--one", kind, str(count)], capture_output=True, text=True, check=True, env=env
+            )
+        runs.append(json.loads(out.stdout))
+    return min(runs, key=lambda m: m["seconds"])
+
+
+def row(label: str, m: dict[str, float]) -> str:
+    per_card = 1000 * m["seconds"] / m["cards"]
+    return f"{label:<28}{m['cards']:>6.0f}{per_card:>10.2f}{m['cards'] / m['seconds']:>10.0f}{m['peak_mb']:>10.1f}"
+
+
+def noop_build_seconds() -> float:
+    subprocess.run(["make", "-s", "build"], cwd=ROOT, check=True, capture_output=True)
+    start = time.perf_counter()
+    subprocess.run(["make", "-s", "build"], cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    print(f"{'':<28}{'cards':>6}{'ms/card':>10}{'cards/s':>10}{'peak MB':>10}")
+    for count in SIZES:
+        base, mine = measure("baseline", count), measure("ours", count)
+        print(row("plain reportlab baseline", base))
+        print(row("pantheon pipeline", mine))
+        ratio = (mine["seconds"] / mine["cards"]) / (base["seconds"] / base["cards"])
+        print(f"  per-card cost ratio at {count}: {ratio:.2f}x (target <= {TARGET_RATIO}x){'' if ratio <= TARGET_RATIO else '  OVER TARGET'}")
+    cold, warm = measure("games", 0, cold=True), measure("games", 0)
+    base = measure("baseline", int(warm["cards"]))
+    print(row("all games, cold caches", cold))
+    print(row("all games, warm caches", warm))
+    print(row("baseline, same card count", base))
+    for label, real in (("cold", cold), ("warm", warm)):
+        ratio = (real["seconds"] / real["cards"]) / (base["seconds"] / base["cards"])
+        print(f"  per-card cost ratio, real games ({label}; includes loading the data): {ratio:.2f}x (target <= {TARGET_RATIO}x)")
+    noop = noop_build_seconds()
+    print(f"no-op `make build`: {noop:.2f} s (target < {NOOP_TARGET_S} s)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--one":
+        print(json.dumps(measure_here(sys.argv[2], int(sys.argv[3]))))
+    else:
+        main()

@@ -1,0 +1,102 @@
+"""Writing every document of the chosen games: validate, render all in memory, then write atomically.
+
+``output/<game>/{rulebook,reference,cheatsheet,extras}-<paper>.pdf`` per game
+(a game lists what it has in ``pipeline/games/<package>/docs.py``:
+``documents(ctx) -> dict[kind, Document]``) and ``output/glossary-<paper>.pdf``
+over every game. Invalid data writes nothing; nor does a failing render, since
+all files are rendered before the first is written.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Optional
+
+from pipeline.core.dataset import game_ids, load_game
+from pipeline.core.documents import model as m
+from pipeline.core.documents.glossary import combined_glossary
+from pipeline.core.documents.layout import load_layout
+from pipeline.core.documents.markdown import render_markdown
+from pipeline.core.documents.pdf import PdfRenderer
+from pipeline.core.documents.standard import DocContext
+from pipeline.core.errors import UserError
+from pipeline.core.references import References
+from pipeline.core.render.pdfwrite import write_atomic
+from pipeline.core.validate import RecordCatalogue, game_module, select_games, validate
+
+FORMATS = ("pdf", "md")
+DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras")
+GLOSSARY_KIND = "glossary"
+
+
+class InvalidData(UserError):
+    """The data did not validate; ``problems`` lists what is wrong (nothing was written)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems + [f"{len(problems)} problem(s) found: no documents written"]))
+        self.problems = problems
+
+
+def docs_module(game: str):  # type: ignore[no-untyped-def]
+    module = game_module(game, "docs")
+    if module is None or not hasattr(module, "documents"):
+        raise UserError(f"{game}: no documents (pipeline/games/{game.replace('-', '_')}/docs.py with documents(ctx))")
+    return module
+
+
+def game_documents(data_root: Path, game: str, paper: str, refs: Optional[References] = None) -> dict[str, m.Document]:
+    """The documents of one validated game, by kind."""
+    refs = refs or References(data_root)
+    ctx = DocContext(load_game(data_root, game), refs, load_layout(paper))
+    docs = docs_module(game).documents(ctx)
+    unknown = set(docs) - set(DOC_KINDS)
+    if unknown:
+        raise UserError(f"{game}: unknown document kind(s) {', '.join(sorted(unknown))} (known: {', '.join(DOC_KINDS)})")
+    return docs
+
+
+def document_path(out_dir: Path, game: Optional[str], kind: str, paper: str, fmt: str) -> Path:
+    folder = out_dir / game if game else out_dir
+    return folder / f"{kind}-{paper}.{fmt}"
+
+
+def render(doc: m.Document, paper: str, fmt: str) -> bytes:
+    """One document as PDF or Markdown bytes."""
+    if fmt == "md":
+        return render_markdown(doc).encode("utf-8")
+    pdf, _ = PdfRenderer(load_layout(paper)).render(doc)
+    return pdf
+
+
+def build_documents(
+    data_root: Path,
+    games: Optional[Iterable[str]] = None,
+    *,
+    paper: str = "a4",
+    out_dir: Path,
+    fmt: str = "pdf",
+    glossary: Optional[bool] = None,
+) -> list[Path]:
+    """Validate, render and write the documents of ``games`` (all when None); the paths written.
+
+    ``glossary`` (default: when every game is chosen) adds the combined glossary of all games.
+    """
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})")
+    load_layout(paper)  # an unknown paper fails before any work
+    chosen = select_games(data_root, games)
+    with_glossary = glossary if glossary is not None else set(chosen) == set(game_ids(data_root))
+    checked = game_ids(data_root) if with_glossary else chosen
+    report = validate(data_root, checked)
+    if not report.ok:
+        raise InvalidData([str(p) for p in report.problems])
+    refs = References(data_root, RecordCatalogue(data_root))
+    rendered: list[tuple[Path, bytes]] = []
+    for game in chosen:
+        for kind, doc in game_documents(data_root, game, paper, refs).items():
+            rendered.append((document_path(out_dir, game, kind, paper, fmt), render(doc, paper, fmt)))
+    if with_glossary:
+        doc = combined_glossary(data_root, game_ids(data_root), refs)
+        rendered.append((document_path(out_dir, None, GLOSSARY_KIND, paper, fmt), render(doc, paper, fmt)))
+    for path, data in rendered:
+        write_atomic(path, data)
+    return [path for path, _ in rendered]

@@ -1,0 +1,124 @@
+"""The combined glossary of every game, with see-alsos where games use one word differently.
+
+Overlaps are computed, not typed: a glossary term of one game overlaps
+(a) a glossary term of another game with the same word (``God`` in
+Monstrous, ``God (deity)`` in Monotheism: parenthesised qualifiers and a
+leading "the" are ignored), or (b) something another game names with that
+word: a record's name, title, label or principle (Monstrous ``Faith`` and the
+Totems + Taboos colour whose principle is Faith).
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from pipeline.core.dataset import load_game
+from pipeline.core.documents import model as m
+from pipeline.core.references import References, display_name
+from pipeline.core.validate import package_name
+
+GLOSSARY_KIND = "glossary"
+# Fields whose value names a thing in a game (beyond display names): checked for overlaps.
+NAMING_FIELDS = ("name", "title", "term", "label", "principle")
+_QUALIFIER = re.compile(r"\s*\([^)]*\)")
+_LEADING_ARTICLE = re.compile(r"^the\s+")
+
+
+def word_key(text: str) -> str:
+    """The comparable form of a term: lower case, no '(qualifier)', no leading 'the'."""
+    key = _QUALIFIER.sub("", text).strip().casefold()
+    return _LEADING_ARTICLE.sub("", key)
+
+
+@dataclass(frozen=True)
+class Entry:
+    game: str
+    game_title: str
+    term: str
+    definition: str  # references resolved
+
+
+@dataclass(frozen=True)
+class Naming:
+    """Something a game calls by a word: a glossary term, or a field of a record."""
+
+    game: str
+    game_title: str
+    kind: str
+    field: str
+    value: str
+    record: str  # the record's display name
+
+    def describe(self) -> str:
+        if self.kind == GLOSSARY_KIND:
+            return f"{self.value} ({self.game_title})"
+        if self.field in ("name", "title", "term", "label"):
+            return f"{self.value} ({self.game_title}, {self.kind})"
+        return f"{self.record} ({self.game_title}, {self.kind}: {self.field} {self.value})"
+
+
+def game_title(game: str) -> str:
+    return str(importlib.import_module(f"pipeline.games.{package_name(game)}").TITLE)
+
+
+def _records(data: Any) -> Iterator[dict[str, Any]]:
+    """The records of a document: mappings in its top-level lists."""
+    for value in data.values():
+        if isinstance(value, list):
+            yield from (r for r in value if isinstance(r, dict))
+
+
+def namings(data_root: Path, games: Iterable[str], refs: References) -> tuple[list[Entry], list[Naming]]:
+    """Every glossary entry, and every naming (glossary terms and record fields) of ``games``."""
+    entries: list[Entry] = []
+    names: list[Naming] = []
+    for game in games:
+        title = game_title(game)
+        for kind, doc in sorted(load_game(data_root, game).docs.items()):
+            for record in _records(doc.data):
+                shown = display_name(record, str(record.get("id", "")))
+                for field_name in NAMING_FIELDS:
+                    value = record.get(field_name)
+                    if isinstance(value, str) and value:
+                        names.append(Naming(game, title, kind, field_name, value, shown))
+                if kind == GLOSSARY_KIND and "term" in record:
+                    entries.append(Entry(game, title, record["term"], refs.resolve(" ".join(record["definition"].split()), game)))
+    return entries, names
+
+
+def overlaps(entry: Entry, names: list[Naming]) -> list[Naming]:
+    """What other games call by this entry's word (see the module docstring)."""
+    key = word_key(entry.term)
+    found = [n for n in names if n.game != entry.game and word_key(n.value) == key]
+    unique: dict[tuple[str, str, str], Naming] = {}
+    for naming in found:
+        unique.setdefault((naming.game, naming.kind, naming.record), naming)
+    return sorted(unique.values(), key=lambda n: (n.game_title, n.kind != GLOSSARY_KIND, n.kind, n.record))
+
+
+def combined_glossary(data_root: Path, games: Iterable[str], refs: References) -> m.Document:
+    """Every term of every game, alphabetically, with its game and computed see-alsos."""
+    chosen = list(games)
+    entries, names = namings(data_root, chosen, refs)
+    rows = []
+    shared = []
+    for entry in sorted(entries, key=lambda e: (word_key(e.term), e.game_title)):
+        meaning = entry.definition
+        others = overlaps(entry, names)
+        if others:
+            meaning += " _See also: " + "; ".join(n.describe() for n in others) + "._"
+            shared.append((f"**{entry.term}**", entry.game_title, "; ".join(n.describe() for n in others)))
+        rows.append((f"**{entry.term}**", entry.game_title, meaning))
+    titles = ", ".join(game_title(g) for g in chosen)
+    blocks: list[m.Block] = [
+        m.Paragraph(f"Every term of the {len(chosen)} games ({titles}), {len(entries)} in all, with the game it belongs to."),
+        m.Heading("Words the games use differently", 1),
+        m.Paragraph("These words mean one thing in one game and something else in another; each entry below points across."),
+        m.Table(("Term", "Game", "Also used as"), tuple(shared), (1.2, 1.2, 3.0)),
+        m.Heading("All terms", 1),
+        m.Table(("Term", "Game", "Meaning"), tuple(rows), (1.2, 1.0, 4.0)),
+    ]
+    return m.Document("Pantheon Press: Combined glossary", "Pantheon Press", GLOSSARY_KIND, tuple(blocks))

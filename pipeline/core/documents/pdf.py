@@ -1,0 +1,441 @@
+"""Setting a Document as PDF with reportlab platypus.
+
+Every text goes through the print pipeline's glyph check (no tofu) and is set
+in its one embedded font family. Headings of level 1 and 2 feed the table of
+contents (``multiBuild`` runs until its page numbers are stable) and the PDF
+outline; the running header names the document and the section in force on
+the page; the footer carries the page number. Invariant mode makes the bytes
+depend only on the data and the layout.
+"""
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from reportlab.graphics import shapes as rl
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Spacer,
+    Table as RLTable,
+    TableStyle,
+)
+from reportlab.platypus import PageBreak as RLPageBreak
+from reportlab.platypus import Paragraph as RLParagraph
+from reportlab.platypus.tableofcontents import TableOfContents
+from svglib.svglib import svg2rlg
+
+from pipeline.core.documents import model as m
+from pipeline.core.documents.layout import Layout
+from pipeline.core.errors import UserError
+from pipeline.core.render import fonts
+from pipeline.core.render.svgtemplates import BOLD_TOKEN, ITALIC_TOKEN, SVG_NS, IconLibrary, TEMPLATE_ROOT, ICON_DIR
+from pipeline.core.render.units import mm
+
+TOC_LEVELS = 2  # heading levels 1..TOC_LEVELS are listed in the contents
+HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
+CONTENTS_TITLE = "Contents"
+ARROW_HEAD_MM = 2.2
+MAX_PASSES = 10
+SWATCH_LABEL_PT = 5.5
+_XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    level: int
+    text: str
+    page: int
+
+
+def inline(text: str, where: str, style: str = fonts.REGULAR) -> str:
+    """Plain text with ``**bold**`` / ``_italic_`` as reportlab paragraph markup, glyph-checked."""
+    fonts.check_glyphs(text.replace("**", ""), where, style)
+    out = text
+    for raw, escaped in _XML_ESCAPES:
+        out = out.replace(raw, escaped)
+    out = BOLD_TOKEN.sub(r"<b>\1</b>", out)
+    out = ITALIC_TOKEN.sub(r"<i>\1</i>", out)
+    return out
+
+
+class _Heading(RLParagraph):
+    """A heading paragraph that remembers its level and plain text for the contents."""
+
+    def __init__(self, text: str, markup: str, style: ParagraphStyle, level: int) -> None:
+        super().__init__(markup, style)
+        self.level = level
+        self.plain = text
+
+
+class _DocTemplate(BaseDocTemplate):
+    """Notifies the contents of each heading and tracks the section shown in the running header."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.section_on_page: dict[int, str] = {}
+        self.last_on_page: dict[int, str] = {}
+        self.toc_entries: list[TocEntry] = []
+        self._keys = 0
+
+    def beforeDocument(self) -> None:
+        self.section_on_page = {}
+        self.last_on_page = {}
+        self.toc_entries = []
+        self._keys = 0
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        if not isinstance(flowable, _Heading):
+            return
+        page = self.page
+        if flowable.level == 1:
+            self.section_on_page.setdefault(page, flowable.plain)
+            self.last_on_page[page] = flowable.plain
+        if flowable.level <= TOC_LEVELS:
+            self._keys += 1
+            key = f"h{self._keys}"
+            self.canv.bookmarkPage(key)
+            self.canv.addOutlineEntry(flowable.plain, key, level=flowable.level - 1, closed=flowable.level > 1)
+            self.toc_entries.append(TocEntry(flowable.level, flowable.plain, page))
+            self.notify("TOCEntry", (flowable.level - 1, flowable.plain, page, key))
+
+    def section_for(self, page: int) -> str:
+        """The first level-1 heading on ``page``, else the last one before it."""
+        if page in self.section_on_page:
+            return self.section_on_page[page]
+        for number in range(page - 1, 0, -1):
+            if number in self.last_on_page:
+                return self.last_on_page[number]
+        return ""
+
+
+class PdfRenderer:
+    """Turns Documents into PDF bytes for one layout (paper)."""
+
+    def __init__(self, layout: Layout) -> None:
+        fonts.register()
+        self.layout = layout
+        self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
+        self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}
+
+    # ------------------------------------------------------------------ styles
+
+    def _paragraph_style(self, name: str) -> ParagraphStyle:
+        s = self.layout.style(name)
+        extra: dict[str, Any] = {}
+        if name in ("title", "subtitle"):
+            extra["alignment"] = TA_CENTER
+        if name in ("h1", "h2", "title"):
+            extra["textColor"] = colors.HexColor(self.layout.colour("accent"))
+        else:
+            extra["textColor"] = colors.HexColor(self.layout.colour("text"))
+        return ParagraphStyle(
+            name,
+            fontName=fonts.font_name(s.font),
+            fontSize=s.size,
+            leading=s.leading,
+            spaceBefore=s.space_before,
+            spaceAfter=s.space_after,
+            **extra,
+        )
+
+    def _font_style(self, style: str) -> str:
+        return self.layout.style(style).font
+
+    # ------------------------------------------------------------------ document
+
+    def render(self, doc: m.Document) -> tuple[bytes, list[TocEntry]]:
+        """The PDF bytes of ``doc`` and where its contents entries landed."""
+        buffer = io.BytesIO()
+        margins = self.layout.margins
+        width, height = mm(self.layout.page_width), mm(self.layout.page_height)
+        template = _DocTemplate(
+            buffer,
+            pagesize=(width, height),
+            leftMargin=mm(margins["left"]),
+            rightMargin=mm(margins["right"]),
+            topMargin=mm(margins["top"]),
+            bottomMargin=mm(margins["bottom"]),
+            title=doc.title,
+            author="Pantheon Press",
+            subject=f"{doc.game_title}: {doc.kind}",
+            keywords=f"kind={doc.kind}; paper={self.layout.paper}",
+            creator="Pantheon Press pantheon docs",
+            invariant=1,
+            pageCompression=1,
+        )
+        frame = Frame(template.leftMargin, template.bottomMargin, template.width, template.height, id="body", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        template.addPageTemplates([PageTemplate(id="page", frames=[frame], onPageEnd=lambda c, d: self._decorate(c, d, doc))])
+        story = self._story(doc)
+        try:
+            template.multiBuild(story, maxPasses=MAX_PASSES)
+        except IndexError as exc:  # reportlab's way of saying the contents never settled
+            raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
+        return buffer.getvalue(), list(template.toc_entries)
+
+    def _decorate(self, canvas: Any, template: _DocTemplate, doc: m.Document) -> None:
+        """Running header (document, section) and page number."""
+        layout = self.layout
+        page = canvas.getPageNumber()
+        margins = layout.margins
+        left, right = mm(margins["left"]), mm(layout.page_width - margins["right"])
+        top = mm(layout.page_height - layout.get("header", "offset_mm"))
+        canvas.saveState()
+        canvas.setFillColor(colors.HexColor(layout.colour("muted")))
+        canvas.setFont(fonts.font_name(fonts.ITALIC), layout.get("header", "size_pt"))
+        canvas.drawString(left, top, doc.title)
+        canvas.drawRightString(right, top, template.section_for(page))
+        canvas.setStrokeColor(colors.HexColor(layout.colour("rule")))
+        canvas.setLineWidth(layout.get("header", "rule_pt"))
+        rule_y = top - layout.get("header", "size_pt") * 0.5
+        canvas.line(left, rule_y, right, rule_y)
+        canvas.setFont(fonts.font_name(fonts.REGULAR), layout.get("footer", "size_pt"))
+        canvas.drawCentredString((left + right) / 2, mm(layout.get("footer", "offset_mm")), str(page))
+        canvas.restoreState()
+
+    def _story(self, doc: m.Document) -> list[Flowable]:
+        where = doc.title
+        story: list[Flowable] = [
+            RLParagraph(inline(doc.title, where, self._font_style("title")), self.styles["title"]),
+        ]
+        if doc.subtitle:
+            story.append(RLParagraph(inline(doc.subtitle, where, self._font_style("subtitle")), self.styles["subtitle"]))
+        if doc.toc:
+            toc = TableOfContents(dotsMinLevel=0)
+            toc.levelStyles = [self.styles["toc1"], self.styles["toc2"]]
+            story += [RLParagraph(CONTENTS_TITLE, self.styles["h1"]), toc, RLPageBreak()]
+        pending: list[Flowable] = []
+        for block in doc.blocks:
+            flowables = self._block(block, where)
+            if isinstance(block, m.Heading):
+                pending += flowables  # keep a heading with what follows it
+                continue
+            if pending:
+                head, rest = flowables[:1], flowables[1:]
+                if isinstance(head[0], KeepTogether):
+                    head = list(head[0]._content)
+                story.append(KeepTogether(pending + head))
+                story += rest
+                pending = []
+            else:
+                story += flowables
+        story += pending
+        return story
+
+    # ------------------------------------------------------------------ blocks
+
+    def _block(self, block: m.Block, where: str) -> list[Flowable]:
+        if isinstance(block, m.Heading):
+            style = HEADING_STYLES.get(block.level, "h3")
+            markup = inline(block.text, where, self._font_style(style))
+            return [_Heading(block.text, markup, self.styles[style], block.level)]
+        if isinstance(block, m.Paragraph):
+            return [RLParagraph(inline(block.text, where, self._font_style(block.style)), self.styles[block.style])]
+        if isinstance(block, m.ListBlock):
+            return self._list(block, where)
+        if isinstance(block, m.Table):
+            return self._table(block, where)
+        if isinstance(block, m.Legend):
+            return self._legend(block, where)
+        if isinstance(block, m.Diagram):
+            return self._diagram(block, where)
+        if isinstance(block, m.PageBreak):
+            return [RLPageBreak()]
+        raise TypeError(f"unknown block {block!r}")
+
+    def _list(self, block: m.ListBlock, where: str) -> list[Flowable]:
+        indent = mm(self.layout.get("list", "indent_mm"))
+        base = self.styles["body"]
+        style = ParagraphStyle("list", parent=base, leftIndent=indent, bulletIndent=0, spaceAfter=base.spaceAfter / 2)
+        bullet = self.layout.get("list", "bullet")
+        out: list[Flowable] = []
+        for number, item in enumerate(block.items, start=1):
+            mark = f"{number}." if block.numbered else bullet
+            out.append(RLParagraph(inline(item, where), style, bulletText=mark))
+        out.append(Spacer(1, base.spaceAfter / 2))
+        return out
+
+    def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
+        markup = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
+        return RLParagraph(f"<b>{markup}</b>" if bold else markup, self.styles["table"])
+
+    def _table_style(self, rows: int, header: bool) -> TableStyle:
+        layout = self.layout
+        pad = layout.get("table", "padding_pt")
+        commands: list[tuple[Any, ...]] = [
+            ("GRID", (0, 0), (-1, -1), layout.get("table", "grid_pt"), colors.HexColor(layout.colour("table_grid"))),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 0), (-1, -1), pad),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), pad),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad),
+            ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+        ]
+        first_body = 1 if header else 0
+        if header:
+            commands.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor(layout.colour("table_header"))))
+        for row in range(first_body + 1, rows, 2):
+            commands.append(("BACKGROUND", (0, row), (-1, row), colors.HexColor(layout.colour("table_stripe"))))
+        return TableStyle(commands)
+
+    def _widths(self, relative: Optional[tuple[float, ...]], columns: int) -> list[float]:
+        frame_width = mm(self.layout.frame[0])
+        weights = relative or tuple(1.0 for _ in range(columns))
+        total = sum(weights)
+        return [frame_width * w / total for w in weights]
+
+    def _table(self, block: m.Table, where: str) -> list[Flowable]:
+        header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
+        body = [[self._cell(c, where) for c in row] for row in block.rows]
+        data = ([header] if header else []) + body
+        columns = len(block.header or block.rows[0])
+        table = RLTable(data, colWidths=self._widths(block.widths, columns), repeatRows=1 if header else 0)
+        table.setStyle(self._table_style(len(data), bool(header)))
+        out: list[Flowable] = [table]
+        if block.caption:
+            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+        else:
+            out.append(Spacer(1, self.styles["body"].spaceAfter))
+        return out
+
+    def _legend(self, block: m.Legend, where: str) -> list[Flowable]:
+        size = self.layout.get("legend", "icon_mm")
+        rows = [
+            [self._legend_mark(e, size, where), self._cell(e.name, where, bold=True), self._cell(e.meaning, where)]
+            for e in block.entries
+        ]
+        widths = [mm(size) + 2 * self.layout.get("table", "padding_pt")] + self._widths((1.0, 3.0), 2)
+        widths[1] -= widths[0] * 0.25
+        widths[2] -= widths[0] * 0.75
+        table = RLTable(rows, colWidths=widths)
+        table.setStyle(self._table_style(len(rows), header=False))
+        return [table, Spacer(1, self.styles["body"].spaceAfter)]
+
+    def _legend_mark(self, entry: m.LegendEntry, size_mm: float, where: str) -> rl.Drawing:
+        """The entry's icon, or a swatch of its colour with its label."""
+        if entry.icon:
+            return self._icon_drawing(entry.icon, size_mm, entry.colour, where)
+        side = mm(size_mm)
+        drawing = rl.Drawing(side, side)
+        swatch = rl.Rect(0, 0, side, side, rx=side / 6, ry=side / 6)
+        swatch.fillColor = self._fill(entry.colour)
+        self._stroke(swatch, "text", "thin")
+        drawing.add(swatch)
+        if entry.label:
+            drawing.add(self._label(m.Label(size_mm / 2, size_mm * 0.62, entry.label, size=SWATCH_LABEL_PT, bold=True), lambda v: side - mm(v), where))
+        return drawing
+
+    # ------------------------------------------------------------------ drawing
+
+    def _icon_group(self, name: str, size_mm: float, colour: str, where: str) -> rl.Group:
+        """The icon as a reportlab group, ``size_mm`` tall, its bottom-left at the origin."""
+        icon = self.icons.get(name, where)
+        fill = self.layout.colour(colour)
+        svg = f'<svg xmlns="{SVG_NS}" viewBox="0 0 {icon.width:g} {icon.height:g}" width="{icon.width:g}" height="{icon.height:g}"><g fill="{fill}">{icon.markup}</g></svg>'
+        drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+        if drawing is None:
+            raise UserError(f"{where}: icon '{name}' could not be drawn")
+        scale = mm(size_mm) / drawing.height
+        group = rl.Group(*drawing.contents)
+        group.transform = (scale, 0, 0, scale, 0, 0)
+        return group
+
+    def _icon_drawing(self, name: str, size_mm: float, colour: str, where: str) -> rl.Drawing:
+        icon = self.icons.get(name, where)
+        drawing = rl.Drawing(mm(size_mm * icon.aspect), mm(size_mm))
+        drawing.add(self._icon_group(name, size_mm, colour, where))
+        return drawing
+
+    def _stroke(self, shape: Any, stroke: Optional[str], line: str) -> None:
+        if stroke is None:
+            shape.strokeColor = None
+            return
+        style = self.layout.line(line)
+        shape.strokeColor = colors.HexColor(self.layout.colour(stroke))
+        shape.strokeWidth = style.width
+        shape.strokeDashArray = list(style.dash) or None
+
+    def _fill(self, fill: Optional[str]) -> Any:
+        return colors.HexColor(self.layout.colour(fill)) if fill else None
+
+    def _diagram(self, block: m.Diagram, where: str) -> list[Flowable]:
+        frame_w, frame_h = self.layout.frame
+        if block.width > frame_w + 0.01 or block.height > frame_h + 0.01:
+            raise UserError(f"{where}: diagram '{block.caption or block.alt[:1]}' ({block.width:g} x {block.height:g} mm) does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)")
+        height = mm(block.height)
+        drawing = rl.Drawing(mm(block.width), height)
+        for shape in block.shapes:
+            drawing.add(self._shape(shape, height, where))
+        out: list[Flowable] = [drawing]
+        if block.caption:
+            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+        else:
+            out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
+        return [KeepTogether(out)]
+
+    def _shape(self, s: m.Shape, height: float, where: str) -> Any:
+        y = lambda v: height - mm(v)  # noqa: E731  (diagram y runs down, PDF y runs up)
+        if isinstance(s, m.Rect):
+            shape = rl.Rect(mm(s.x), y(s.y + s.h), mm(s.w), mm(s.h), rx=mm(s.radius), ry=mm(s.radius))
+            shape.fillColor = self._fill(s.fill)
+            self._stroke(shape, s.stroke, s.line)
+            return shape
+        if isinstance(s, m.Circle):
+            shape = rl.Circle(mm(s.cx), y(s.cy), mm(s.r))
+            shape.fillColor = self._fill(s.fill)
+            self._stroke(shape, s.stroke, s.line)
+            return shape
+        if isinstance(s, m.Polygon):
+            points = [v for px, py in s.points for v in (mm(px), y(py))]
+            shape = rl.Polygon(points)
+            shape.fillColor = self._fill(s.fill)
+            self._stroke(shape, s.stroke, s.line)
+            return shape
+        if isinstance(s, m.Line):
+            return self._line(s, y)
+        if isinstance(s, m.Label):
+            return self._label(s, y, where)
+        if isinstance(s, m.IconShape):
+            icon = self.icons.get(s.name, where)
+            group = self._icon_group(s.name, s.size, s.colour, where)
+            width = s.size * icon.aspect
+            outer = rl.Group(group)
+            outer.transform = (1, 0, 0, 1, mm(s.cx - width / 2), y(s.cy + s.size / 2))
+            return outer
+        raise TypeError(f"unknown shape {s!r}")
+
+    def _line(self, s: m.Line, y: Any) -> rl.Group:
+        group = rl.Group()
+        line = rl.Line(mm(s.x1), y(s.y1), mm(s.x2), y(s.y2))
+        self._stroke(line, s.stroke, s.line)
+        group.add(line)
+        if s.arrow:
+            angle = math.atan2(y(s.y2) - y(s.y1), mm(s.x2) - mm(s.x1))
+            head = mm(ARROW_HEAD_MM)
+            tip = (mm(s.x2), y(s.y2))
+            spread = math.radians(25)
+            left = (tip[0] - head * math.cos(angle - spread), tip[1] - head * math.sin(angle - spread))
+            right = (tip[0] - head * math.cos(angle + spread), tip[1] - head * math.sin(angle + spread))
+            arrow = rl.Polygon([*tip, *left, *right])
+            arrow.fillColor = colors.HexColor(self.layout.colour(s.stroke))
+            arrow.strokeColor = None
+            group.add(arrow)
+        return group
+
+    def _label(self, s: m.Label, y: Any, where: str) -> Any:
+        style = fonts.BOLD if s.bold else fonts.REGULAR
+        fonts.check_glyphs(s.text, where, style)
+        size = s.size or self.layout.get("diagram", "label_pt")
+        text = rl.String(0, 0, s.text, fontName=fonts.font_name(style), fontSize=size, textAnchor=s.anchor)
+        text.fillColor = colors.HexColor(self.layout.colour(s.colour))
+        group = rl.Group(text)
+        cos, sin = math.cos(math.radians(s.angle)), math.sin(math.radians(s.angle))
+        group.transform = (cos, sin, -sin, cos, mm(s.x), y(s.y))
+        return group

@@ -1,0 +1,249 @@
+"""Building a game's card sheets: plan the cards, draw the faces once, impose, write atomically.
+
+The game says what to print in ``pipeline/games/<package>/render.py``
+(``print_cards(game) -> list[PrintCard]``); everything else is shared here.
+"""
+from __future__ import annotations
+
+import importlib
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Callable, Optional, Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.core.dataset import load_game
+from pipeline.core.errors import UserError
+from pipeline.core.render import cache, fonts
+from pipeline.core.render.calibration import draw_calibration
+from pipeline.core.render.forms import FaceForm, Forms
+from pipeline.core.render.imposition import SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, Page, Sheets, crop_marks, impose, load_sheets
+from pipeline.core.render.model import PrintCard
+from pipeline.core.render.pdfwrite import Metadata, new_canvas, write_atomic
+from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
+from pipeline.core.render.units import mm
+from pipeline.core.validate import game_module, package_name
+
+Progress = Callable[[int], None]
+PDF_NAME = "cards-{paper}.pdf"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Everything besides the data that changes the PDF."""
+
+    paper: str = "a4"
+    duplex: Duplex = Duplex.LONG
+    offset_x_mm: float = 0.0
+    offset_y_mm: float = 0.0
+    calibration: bool = False
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "paper": self.paper,
+            "duplex": self.duplex.value,
+            "offset-x": f"{self.offset_x_mm:g}mm",
+            "offset-y": f"{self.offset_y_mm:g}mm",
+            "calibration": "yes" if self.calibration else "no",
+        }
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    game: str
+    pdf: Path
+    cards: int
+    pages: int
+    skipped: bool = False
+
+
+@dataclass
+class _Item:
+    """One face to place: which card it belongs to, and its form."""
+
+    where: str
+    front: FaceForm
+    back: Optional[FaceForm] = None
+    counts: bool = True  # one card copy (False for the second face of a two-sided card printed without duplex)
+
+
+@dataclass
+class Plan:
+    """The cards of one game, ready to draw."""
+
+    game: str
+    title: str
+    cards: list[PrintCard] = field(default_factory=list)
+
+    @property
+    def card_count(self) -> int:
+        return sum(card.copies for card in self.cards)
+
+
+def renderer(game: str) -> ModuleType:
+    module = game_module(game, "render")
+    if module is None or not hasattr(module, "print_cards"):
+        raise UserError(f"{game}: no card renderer (pipeline/games/{game.replace('-', '_')}/render.py with print_cards)")
+    return module
+
+
+def plan(data_root: Path, game: str) -> Plan:
+    """The cards of ``game`` as its renderer lists them (call only on validated data)."""
+    module = renderer(game)
+    package = importlib.import_module(f"pipeline.games.{package_name(game)}")
+    title = getattr(package, "TITLE", game)
+    cards = list(module.print_cards(load_game(data_root, game)))
+    if not cards:
+        raise UserError(f"{game}: the renderer lists no cards to print")
+    return Plan(game, title, cards)
+
+
+def pdf_path(out_dir: Path, game: str, paper: str) -> Path:
+    return out_dir / game / PDF_NAME.format(paper=paper)
+
+
+def fingerprint(data_root: Path, game: str, options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> str:
+    return cache.fingerprint(cache.inputs(data_root, game, template_root), options.as_dict())
+
+
+def card_label(game: str, card: PrintCard, side: str) -> str:
+    return f"{game}: card {card.id} '{card.name}' ({side})"
+
+
+@dataclass
+class _Document:
+    """One PDF being drawn: its sheet definitions, canvas and forms."""
+
+    sheets: Sheets
+    buffer: io.BytesIO
+    canvas: Canvas
+    forms: Forms
+
+    def finish(self) -> bytes:
+        self.canvas.save()
+        return self.buffer.getvalue()
+
+
+def _document(template_root: Path, title: str, game: str, options: dict[str, str]) -> _Document:
+    fonts.register()
+    sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, Metadata(title, game, options))
+    return _Document(sheets, buffer, canvas, Forms(canvas, Templates(template_root, bleed_mm=sheets.bleed_mm)))
+
+
+def render_pdf(
+    plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT
+) -> tuple[bytes, int]:
+    """The PDF bytes of a plan and its page count."""
+    paper = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME).paper(options.paper)
+    doc = _document(template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict())
+    sheets, canvas, forms = doc.sheets, doc.canvas, doc.forms
+    items = _items(plan, forms, options.duplex)
+    pages = impose(
+        [(item.front.trim_w, item.front.trim_h) for item in items],
+        sheets,
+        paper,
+        duplex=options.duplex,
+        offset_x_mm=options.offset_x_mm,
+        offset_y_mm=options.offset_y_mm,
+        names=[item.where for item in items],
+    )
+    page_count = len(pages)
+    if options.calibration:
+        draw_calibration(canvas, sheets, paper, options.duplex, options.offset_x_mm, options.offset_y_mm)
+        page_count += 1 if options.duplex == Duplex.NONE else 2
+    for page in pages:
+        _draw_page(canvas, forms, sheets, page, items, progress)
+    return doc.finish(), page_count
+
+
+def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
+    """Every face to place, rendered and split once per distinct face, with its number of uses."""
+    items: list[_Item] = []
+    for card in plan.cards:
+        front = forms.face(card.front, card_label(plan.game, card, "front"))
+        back = forms.face(card.back, card_label(plan.game, card, "back")) if card.back is not None else None
+        if back is not None and (back.trim_w, back.trim_h) != (front.trim_w, front.trim_h):
+            raise UserError(
+                f"{card_label(plan.game, card, 'back')}: back is {back.trim_w:g}x{back.trim_h:g} mm "
+                f"but the front is {front.trim_w:g}x{front.trim_h:g} mm"
+            )
+        for _ in range(card.copies):
+            if duplex != Duplex.NONE:
+                items.append(_Item(card_label(plan.game, card, "front"), front, back))
+            else:
+                items.append(_Item(card_label(plan.game, card, "front"), front))
+                if card.double_sided and back is not None:
+                    items.append(_Item(card_label(plan.game, card, "back"), back, counts=False))
+    for item in items:
+        item.front.uses += 1
+        if item.back is not None:
+            item.back.uses += 1
+    return items
+
+
+def _draw_page(canvas: Canvas, forms: Forms, sheets: Sheets, page: Page, items: Sequence[_Item], progress: Optional[Progress]) -> None:
+    canvas.setPageSize((page.grid.page_width, page.grid.page_height))
+    for placement in page.placements:
+        item = items[placement.item]
+        face = item.front if page.side == "front" else item.back
+        if face is not None:
+            forms.place(face, placement.slot.x, placement.slot.y, turned=placement.slot.turned)
+        if progress is not None and page.side == "front" and item.counts:
+            progress(1)
+    canvas.setLineWidth(sheets.mark_stroke_pt)
+    canvas.setStrokeColorRGB(0, 0, 0)
+    for x1, y1, x2, y2 in crop_marks(sheets, [p.slot for p in page.placements], page.grid.bleed):
+        canvas.line(x1, y1, x2, y2)
+    canvas.showPage()
+
+
+def build_game(
+    data_root: Path,
+    game: str,
+    options: BuildOptions,
+    out_dir: Path,
+    *,
+    progress: Optional[Progress] = None,
+    known_plan: Optional[Plan] = None,
+    template_root: Path = TEMPLATE_ROOT,
+) -> BuildResult:
+    """Write ``<out>/<game>/cards-<paper>.pdf`` (and its fingerprint). Call only on validated data."""
+    target = pdf_path(out_dir, game, options.paper)
+    print_hash = fingerprint(data_root, game, options, template_root)
+    the_plan = known_plan or plan(data_root, game)
+    data, pages = render_pdf(the_plan, options, progress, template_root=template_root)
+    write_atomic(target, data)
+    cache.record(target, print_hash)
+    return BuildResult(game, target, the_plan.card_count, pages)
+
+
+def is_fresh(data_root: Path, game: str, options: BuildOptions, out_dir: Path, template_root: Path = TEMPLATE_ROOT) -> bool:
+    """Whether the game's PDF was already built from exactly these inputs and options."""
+    return cache.is_fresh(pdf_path(out_dir, game, options.paper), fingerprint(data_root, game, options, template_root))
+
+
+def face_preview_pdf(plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_root: Path = TEMPLATE_ROOT) -> bytes:
+    """A one-page PDF showing one card's front and back side by side (for `pantheon preview`)."""
+    card = next((c for c in plan.cards if c.id == card_id), None)
+    if card is None:
+        known = ", ".join(c.id for c in plan.cards[:12])
+        raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
+    doc = _document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id})
+    canvas, forms = doc.canvas, doc.forms
+    faces = [forms.face(card.front, card_label(plan.game, card, "front"))]
+    if card.back is not None:
+        faces.append(forms.face(card.back, card_label(plan.game, card, "back")))
+    gap = mm(gap_mm)
+    width = sum(f.width_pt for f in faces) + gap * (len(faces) + 1)
+    height = max(f.height_pt for f in faces) + 2 * gap
+    canvas.setPageSize((width, height))
+    x = gap
+    for face in faces:
+        forms.place(face, x, gap)
+        x += face.width_pt + gap
+    canvas.showPage()
+    return doc.finish()

@@ -1,0 +1,66 @@
+"""Content-hash cache: a game whose inputs did not change is not rebuilt.
+
+The fingerprint covers everything a card PDF depends on: the game's data and
+schemas, the shared schema, the game's templates, the shared templates and
+icons, the sheet definitions, the embedded fonts, the pipeline's own code,
+and the build options. It is stored beside the PDF after a successful build.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from pipeline.core.render import fonts
+from pipeline.core.render.pdfwrite import write_atomic
+from pipeline.core.render.svgtemplates import CARD_DIR, ICON_DIR, TEMPLATE_ROOT
+
+PIPELINE_ROOT = Path(__file__).resolve().parents[2]
+STAMP_SUFFIX = ".fingerprint"
+
+
+def _files(folder: Path, pattern: str = "*") -> list[Path]:
+    return sorted(p for p in folder.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts) if folder.is_dir() else []
+
+
+def inputs(data_root: Path, game: str, template_root: Path = TEMPLATE_ROOT) -> list[Path]:
+    """Every file the card PDF of ``game`` depends on."""
+    cards = template_root / CARD_DIR
+    return [
+        *_files(data_root / game),
+        *_files(data_root / "schemas" / game),
+        *_files(data_root / "schemas", "common.schema.json"),
+        *_files(cards / game),
+        *sorted(p for p in cards.glob("*") if p.is_file()),
+        *_files(template_root / ICON_DIR),
+        *sorted(p for p in template_root.glob("sheets*") if p.is_file()),
+        *fonts.font_files(),
+        *_files(PIPELINE_ROOT, "*.py"),
+    ]
+
+
+def fingerprint(files: Iterable[Path], options: Mapping[str, str]) -> str:
+    digest = hashlib.sha256(json.dumps(dict(sorted(options.items()))).encode())
+    for path in files:
+        digest.update(str(path).encode() + b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def stamp_path(pdf: Path) -> Path:
+    return pdf.with_name(f".{pdf.name}{STAMP_SUFFIX}")
+
+
+def is_fresh(pdf: Path, print_hash: str) -> bool:
+    """True when ``pdf`` exists and was built from exactly these inputs."""
+    stamp = stamp_path(pdf)
+    try:
+        return pdf.is_file() and stamp.read_text(encoding="utf-8").strip() == print_hash
+    except OSError:
+        return False
+
+
+def record(pdf: Path, print_hash: str) -> None:
+    write_atomic(stamp_path(pdf), (print_hash + "\n").encode())

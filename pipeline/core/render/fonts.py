@@ -1,0 +1,92 @@
+"""The one embedded TrueType family every card is set in, and the glyph check that keeps tofu off cards.
+
+Bitstream Vera ships inside reportlab (``reportlab/fonts/Vera*.ttf``, free
+licence in ``bitstream-vera-license.txt`` beside it), so no extra download is
+needed. Its four styles are registered once, for reportlab text and for text
+that svglib meets in template art.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+
+from pipeline.core.errors import UserError
+
+FONT_DIR = Path(reportlab.__file__).resolve().parent / "fonts"
+FAMILY = "Vera"
+REGULAR, BOLD, ITALIC, BOLD_ITALIC = "regular", "bold", "italic", "bold-italic"
+# style -> (registered reportlab name, file, svg weight, svg style)
+STYLES: dict[str, tuple[str, str, str, str]] = {
+    REGULAR: ("PantheonVera", "Vera.ttf", "normal", "normal"),
+    BOLD: ("PantheonVera-Bold", "VeraBd.ttf", "bold", "normal"),
+    ITALIC: ("PantheonVera-Italic", "VeraIt.ttf", "normal", "italic"),
+    BOLD_ITALIC: ("PantheonVera-BoldItalic", "VeraBI.ttf", "bold", "italic"),
+}
+WHITESPACE_OK = {" ", "\n", "\t"}
+
+
+def font_files() -> list[Path]:
+    """The font files a build embeds (part of every build's fingerprint)."""
+    return [FONT_DIR / spec[1] for spec in STYLES.values()]
+
+
+@lru_cache(maxsize=None)
+def register() -> None:
+    """Register the family with reportlab and svglib (idempotent).
+
+    svglib's registration loads each file once and registers it with reportlab
+    under our name, so one load serves both.
+    """
+    from svglib import fonts as svgfonts
+
+    for name, filename, weight, style in STYLES.values():
+        path = FONT_DIR / filename
+        if not path.is_file():
+            raise UserError(f"font file {path} is missing: reinstall reportlab")
+        _, ok = svgfonts.register_font(FAMILY, str(path), weight=weight, style=style, rlgFontName=name)
+        if not ok:
+            raise UserError(f"font file {path} could not be loaded")
+    regular, bold, italic, bold_italic = (STYLES[s][0] for s in (REGULAR, BOLD, ITALIC, BOLD_ITALIC))
+    pdfmetrics.registerFontFamily(FAMILY, normal=regular, bold=bold, italic=italic, boldItalic=bold_italic)
+
+
+def font_name(style: str = REGULAR) -> str:
+    """The reportlab font name of ``style`` (one of STYLES)."""
+    try:
+        return STYLES[style][0]
+    except KeyError:
+        raise UserError(f"unknown font style '{style}' (known: {', '.join(STYLES)})") from None
+
+
+def svg_style(weight: str | None, style: str | None) -> str:
+    """The family style for an SVG font-weight / font-style pair."""
+    bold = (weight or "normal") in ("bold", "bolder", "600", "700", "800", "900")
+    italic = (style or "normal") in ("italic", "oblique")
+    return {(False, False): REGULAR, (True, False): BOLD, (False, True): ITALIC, (True, True): BOLD_ITALIC}[(bold, italic)]
+
+
+@lru_cache(maxsize=None)
+def _charmap(style: str) -> frozenset[int]:
+    register()
+    return frozenset(pdfmetrics.getFont(font_name(style)).face.charToGlyph)
+
+
+def missing_glyphs(text: str, style: str = REGULAR) -> list[str]:
+    """The characters of ``text`` the font cannot draw, in order of first appearance."""
+    charmap = _charmap(style)
+    seen: dict[str, None] = {}
+    for char in text:
+        if char not in WHITESPACE_OK and ord(char) not in charmap:
+            seen.setdefault(char)
+    return list(seen)
+
+
+def check_glyphs(text: str, where: str, style: str = REGULAR) -> None:
+    """Fail the build when ``text`` holds a character the font lacks; ``where`` names the card."""
+    missing = missing_glyphs(text, style)
+    if missing:
+        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
+        raise UserError(f"{where}: character {shown} not in the {FAMILY} font ({style}); use another character")

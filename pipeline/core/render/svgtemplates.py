@@ -1,0 +1,186 @@
+"""The jinja2 environment for card-face templates, and the icon library they draw from.
+
+Templates live in ``templates/cards/<game>/<face>.svg.j2``; every one starts
+with the ``card(width, height)`` macro of ``templates/cards/_card.svg.j2``,
+which declares the trim size (mm) and makes the SVG canvas reach ``bleed`` mm
+past it. Autoescaping is on: a card named ``Salt & <Ash>`` cannot break the
+SVG. Undefined variables are errors, not blanks.
+
+Icons are plain SVG files in ``templates/icons/<name>.svg``. Templates draw
+them inline in art with ``icon(name, x, y, height)``; card text names them as
+``:name:`` tokens which the ``rich`` filter turns into inline icons.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Mapping, Optional
+
+import jinja2
+from lxml import etree
+from markupsafe import Markup, escape
+
+from pipeline.core.errors import UserError
+from pipeline.core.render.artcache import cache_root
+
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
+TEMPLATE_ROOT = PROJECT_ROOT / "templates"
+CARD_DIR = "cards"
+ICON_DIR = "icons"
+SVG_NS = "http://www.w3.org/2000/svg"
+PP_NS = "urn:pantheon:print"
+TEMPLATE_SUFFIX = ".svg.j2"
+JINJA_CACHE = "jinja"
+ICON_TOKEN = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
+BOLD_TOKEN = re.compile(r"\*\*(.+?)\*\*")
+ITALIC_TOKEN = re.compile(r"(?<![*\w])_(.+?)_(?![*\w])")
+
+
+@dataclass(frozen=True)
+class Icon:
+    """An icon's inner SVG markup and its viewBox size."""
+
+    name: str
+    markup: str
+    width: float
+    height: float
+
+    @property
+    def aspect(self) -> float:
+        return self.width / self.height
+
+
+class IconLibrary:
+    """The SVG files of ``templates/icons``, read on first use."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._icons: dict[str, Icon] = {}
+
+    def names(self) -> list[str]:
+        return sorted(p.name[: -len(".svg")] for p in self.root.glob("*.svg"))
+
+    def get(self, name: str, where: str = "") -> Icon:
+        if name not in self._icons:
+            self._icons[name] = self._load(name, where)
+        return self._icons[name]
+
+    def _load(self, name: str, where: str) -> Icon:
+        path = self.root / f"{name}.svg"
+        prefix = f"{where}: " if where else ""
+        if not path.is_file():
+            raise UserError(f"{prefix}icon '{name}' not found (no {path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path})")
+        try:
+            root = etree.fromstring(path.read_bytes())
+        except etree.XMLSyntaxError as exc:
+            raise UserError(f"{path}: not valid SVG: {exc}") from None
+        box = [float(v) for v in (root.get("viewBox") or "").replace(",", " ").split()]
+        if len(box) != 4 or box[2] <= 0 or box[3] <= 0:
+            raise UserError(f"{path}: an icon needs a viewBox='0 0 W H'")
+        inner = "".join(etree.tostring(child, encoding="unicode") for child in root)
+        inner = inner.replace(f' xmlns="{SVG_NS}"', "")
+        if box[0] or box[1]:
+            inner = f'<g transform="translate({-box[0]:g} {-box[1]:g})">{inner}</g>'
+        return Icon(name, inner, box[2], box[3])
+
+    def path(self, name: str) -> Path:
+        return self.root / f"{name}.svg"
+
+
+class Templates:
+    """Renders card-face templates to SVG text; every error names the card and the template line."""
+
+    def __init__(self, root: Path = TEMPLATE_ROOT, *, bleed_mm: float) -> None:
+        self.root = root
+        self.bleed_mm = bleed_mm
+        self.icons = IconLibrary(root / ICON_DIR)
+        self.env = _environment(root / CARD_DIR)
+        self.env.globals.update(bleed=bleed_mm, icon=self._inline_icon)
+        self.env.filters.update(rich=rich, mm=_fmt)
+        self._where = ""
+
+    def render(self, template: str, context: Mapping[str, Any], where: str) -> str:
+        """The SVG text of one face; ``where`` names the card in any error."""
+        self._where = where
+        try:
+            return self._template(template).render(**context)
+        except UserError as exc:
+            raise UserError(str(exc)) from None
+        except jinja2.TemplateSyntaxError as exc:
+            raise UserError(f"{where}: template {exc.name or template}:{exc.lineno}: {exc.message}") from None
+        except jinja2.TemplateNotFound as exc:
+            raise UserError(f"{where}: template {exc.name} not found under {self.root / CARD_DIR}") from None
+        except Exception as exc:  # an undefined name or a failing expression inside the template
+            line = _template_line(exc.__traceback__)
+            place = f"{template}:{line}" if line else template
+            raise UserError(f"{where}: template {place}: {type(exc).__name__}: {exc}") from None
+
+    def has(self, template: str) -> bool:
+        return (self.root / CARD_DIR / template).is_file()
+
+    @lru_cache(maxsize=None)
+    def _template(self, name: str) -> jinja2.Template:
+        return self.env.get_template(name)
+
+    def _inline_icon(self, name: str, x: float, y: float, height: float, **attrs: Any) -> Markup:
+        """Icon art placed with its top-left at (x, y) mm, ``height`` mm tall (for use in fixed art)."""
+        icon = self.icons.get(name, self._where)
+        scale = height / icon.height
+        extra = "".join(f' {k.replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
+        # A layer of its own (when placed at the top level): converted once however the rest of the art varies.
+        return Markup(
+            f'<g pp:layer="icon" transform="translate({_fmt(x)} {_fmt(y)}) scale({scale:.6g})"{extra}>{icon.markup}</g>'
+        )
+
+
+def _environment(folder: Path) -> jinja2.Environment:
+    """A jinja2 environment for one template folder.
+
+    Templates do not change during a build, so files are not re-checked on
+    every use (``auto_reload`` off); compiled templates are kept on disk under
+    ``.cache/jinja`` (keyed by source checksum; see ``artcache.cache_root``), so a
+    later build skips compiling.
+    """
+    cache_dir = cache_root() / JINJA_CACHE
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        bytecode: Optional[jinja2.BytecodeCache] = jinja2.FileSystemBytecodeCache(str(cache_dir))
+    except OSError:  # a read-only checkout still builds, only slower
+        bytecode = None
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        auto_reload=False,
+        bytecode_cache=bytecode,
+    )
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def rich(text: str) -> Markup:
+    """Card text as slot markup: escaped, ``:name:`` -> inline icon, ``**bold**``, ``_italic_``, newline -> break."""
+    out = str(escape(text))
+    out = ICON_TOKEN.sub(lambda m: f'<pp:icon name="{m[1]}"/>', out)
+    out = BOLD_TOKEN.sub(r"<pp:b>\1</pp:b>", out)
+    out = ITALIC_TOKEN.sub(r"<pp:i>\1</pp:i>", out)
+    out = out.replace("\n", "<pp:br/>")
+    return Markup(out)
+
+
+def _template_line(tb: Optional[TracebackType]) -> Optional[int]:
+    """The template line jinja maps the failing frame to, if any."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.endswith(TEMPLATE_SUFFIX):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line

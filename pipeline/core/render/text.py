@@ -1,0 +1,214 @@
+"""Text boxes on cards: inline icons, bold/italic runs, wrapping, and fitting by shrinking.
+
+A box is given a preferred and a minimum size in points. The text is wrapped
+at the preferred size and shrunk in small steps until it fits; if it does not
+fit at the minimum, the build fails naming the card, never printing text that
+runs off the card. Every character is checked against the font first.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Optional, Protocol, Sequence
+
+from reportlab.lib.colors import Color, toColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import PDFTextObject
+
+from pipeline.core.errors import UserError
+from pipeline.core.render import fonts
+from pipeline.core.render.units import PT_PER_MM
+
+SHRINK_STEP_PT = 0.25
+LEADING = 1.18  # line height as a multiple of the font size
+ASCENT = 0.76  # baseline below the top of a line, as a multiple of the font size
+ICON_EM = 1.05  # inline icon height as a multiple of the font size
+ICON_DROP = 0.17  # how far an inline icon sits below the baseline, in font sizes
+ICON_GAP = 0.06  # extra room either side of an inline icon, in font sizes
+ALIGNS = ("left", "center", "right")
+VALIGNS = ("top", "middle", "bottom")
+
+
+class IconSource(Protocol):
+    """What text needs from the icon library: proportions and a way to draw."""
+
+    def aspect(self, name: str, where: str) -> float: ...
+
+    def draw(self, canvas: Canvas, name: str, x: float, y: float, height: float) -> None: ...
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A piece of a word: text in one style, or an icon. ``space`` says whitespace came before it."""
+
+    text: str
+    style: str = fonts.REGULAR
+    icon: Optional[str] = None
+    space: bool = False
+    newline: bool = False  # a forced line break before this atom
+
+
+@dataclass(frozen=True)
+class Box:
+    """A text box in points, with (x, top) its top-left corner on the canvas."""
+
+    x: float
+    top: float
+    width: float
+    height: float
+    size: float
+    min_size: float
+    align: str = "left"
+    valign: str = "top"
+    color: str = "#000000"
+
+
+@dataclass(frozen=True)
+class Placed:
+    atom: Atom
+    x: float  # offset from the line start, at size 1
+    width: float  # at size 1
+
+
+@dataclass(frozen=True)
+class Layout:
+    size: float
+    lines: tuple[tuple[tuple[Placed, ...], float], ...]  # (atoms, line width at size 1)
+
+
+@lru_cache(maxsize=256)
+def _colour(spec: str) -> Color:
+    """A parsed colour (parsing the same '#rrggbb' for every card is measurable)."""
+    try:
+        return toColor(spec)
+    except ValueError:
+        raise UserError(f"colour '{spec}' is not a colour (use #rrggbb or a name)") from None
+
+
+@lru_cache(maxsize=65536)
+def _unit_width(text: str, style: str) -> float:
+    return stringWidth(text, fonts.font_name(style), 1.0)
+
+
+def _atom_width(atom: Atom, icons: IconSource, where: str) -> float:
+    if atom.icon is not None:
+        return icons.aspect(atom.icon, where) * ICON_EM + 2 * ICON_GAP
+    return _unit_width(atom.text, atom.style)
+
+
+def _words(atoms: Sequence[Atom]) -> list[list[Atom]]:
+    """Group atoms into unbreakable words (atoms with no whitespace between them)."""
+    words: list[list[Atom]] = []
+    for atom in atoms:
+        if not words or atom.space or atom.newline:
+            words.append([atom])
+        else:
+            words[-1].append(atom)
+    return words
+
+
+def _wrap(words: Sequence[tuple[list[Atom], list[float]]], limit: float) -> Optional[list[tuple[tuple[Placed, ...], float]]]:
+    """Greedy line breaking at size 1 into ``limit``; None when a single word is wider than the box."""
+    lines: list[tuple[tuple[Placed, ...], float]] = []
+    current: list[Placed] = []
+    cursor = 0.0
+    for atoms, widths in words:
+        word_width = sum(widths)
+        if word_width > limit:
+            return None
+        space = _unit_width(" ", atoms[0].style) if current and atoms[0].space else 0.0
+        if current and (atoms[0].newline or cursor + space + word_width > limit):
+            lines.append((tuple(current), cursor))
+            current, cursor, space = [], 0.0, 0.0
+        x = cursor + space
+        for atom, width in zip(atoms, widths):
+            current.append(Placed(atom, x, width))
+            x += width
+        cursor = x
+    if current:
+        lines.append((tuple(current), cursor))
+    return lines
+
+
+def fit(atoms: Sequence[Atom], box: Box, icons: IconSource, where: str) -> Layout:
+    """Wrap ``atoms`` into ``box`` at the largest size from ``box.size`` down to ``box.min_size`` that fits."""
+    by_style: dict[str, list[str]] = {}
+    for atom in atoms:
+        if atom.icon is None:
+            by_style.setdefault(atom.style, []).append(atom.text)
+    for style, pieces in by_style.items():
+        fonts.check_glyphs("".join(pieces), where, style)
+    words = [(w, [_atom_width(a, icons, where) for a in w]) for w in _words(atoms)]
+    size = box.size
+    while size >= box.min_size - 1e-9:
+        lines = _wrap(words, box.width / size)
+        if lines is not None and len(lines) * size * LEADING <= box.height + 1e-6:
+            return Layout(size, tuple(lines))
+        size -= SHRINK_STEP_PT
+    plain = " ".join(a.text if a.icon is None else f"[{a.icon}]" for a in atoms)
+    shown = plain if len(plain) <= 40 else plain[:37] + "..."
+    raise UserError(
+        f"{where}: text '{shown}' does not fit its {box.width / PT_PER_MM:.0f}x{box.height / PT_PER_MM:.0f} mm box "
+        f"even at the minimum size {box.min_size:g} pt; shorten it or enlarge the box"
+    )
+
+
+def draw(canvas: Canvas, layout: Layout, box: Box, icons: IconSource) -> None:
+    """Draw a fitted layout into its box: all words in one text object, icons as forms after it."""
+    size = layout.size
+    line_height = size * LEADING
+    used = len(layout.lines) * line_height
+    top = box.top
+    if box.valign == "middle":
+        top -= (box.height - used) / 2
+    elif box.valign == "bottom":
+        top -= box.height - used
+    canvas.setFillColor(_colour(box.color))
+    words = canvas.beginText()
+    pending_icons: list[tuple[str, float, float]] = []
+    for index, (placed, width) in enumerate(layout.lines):
+        baseline = top - index * line_height - ASCENT * size
+        start = box.x
+        if box.align == "center":
+            start += (box.width - width * size) / 2
+        elif box.align == "right":
+            start += box.width - width * size
+        _set_line(words, placed, start, baseline, size, pending_icons)
+    canvas.drawText(words)
+    for name, x, y in pending_icons:
+        icons.draw(canvas, name, x, y, ICON_EM * size)
+
+
+def _set_line(
+    words: PDFTextObject, placed: Sequence[Placed], start: float, baseline: float, size: float, icons: list[tuple[str, float, float]]
+) -> None:
+    """Add one line's runs to the text object; collect its icons (drawn after the text)."""
+    run: list[Placed] = []
+
+    def flush() -> None:
+        if run:
+            words.setFont(fonts.font_name(run[0].atom.style), size)
+            words.setTextOrigin(start + run[0].x * size, baseline)
+            words.textOut("".join(_run_text(run)))
+            run.clear()
+
+    for item in placed:
+        if item.atom.icon is not None:
+            flush()
+            icons.append((item.atom.icon, start + (item.x + ICON_GAP) * size, baseline - ICON_DROP * size))
+            continue
+        if run and item.atom.style != run[0].atom.style:
+            flush()
+        run.append(item)
+    flush()
+
+
+def _run_text(run: Sequence[Placed]) -> Iterable[str]:
+    """A run's text with the spaces between its words (positions are exact at size 1)."""
+    previous_end: Optional[float] = None
+    for item in run:
+        if previous_end is not None and item.x > previous_end + 1e-9:
+            yield " "
+        yield item.atom.text
+        previous_end = item.x + item.width

@@ -1,0 +1,145 @@
+"""Monotheism's documents: the rulebook (with the five scenarios and a deck diagram each) and the
+turn-and-timing reference sheet with the symbol legend. Everything comes from data/monotheism/."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pipeline.core.documents import model as m
+from pipeline.core.documents import standard as std
+from pipeline.core.documents.standard import DocContext
+from pipeline.games.monotheism.model import CardKind, Scenario, build
+
+# Swatch colours of the card boxes (as the card template draws them).
+PINK, BLUE, LAVENDER, GREEN, PLATE, NUMBERS = "#f8d7e2", "#d6e4f5", "#ece6f5", "#d9eed2", "#4b8a3f", "#f6f0e3"
+VEILED_FILL = "#1d1727"
+SYMBOL_MARKS: Mapping[str, m.LegendEntry] = {
+    "curse-void": m.LegendEntry("curse-void", "", ""),
+    "curse-rotate": m.LegendEntry("curse-rotate", "", ""),
+    "bless-rotate": m.LegendEntry("bless-rotate", "", ""),
+    "curse-flip": m.LegendEntry("curse-flip", "", ""),
+    "bless-flip": m.LegendEntry("bless-flip", "", ""),
+    "death": m.LegendEntry("aspect-death", "", ""),
+    "sun": m.LegendEntry("aspect-sun", "", ""),
+    "moon": m.LegendEntry("aspect-moon", "", ""),
+    "act-box": m.LegendEntry(None, "", "", PINK, "If"),
+    "act-result-box": m.LegendEntry(None, "", "", BLUE, "Do"),
+    "otherwise-box": m.LegendEntry(None, "", "", LAVENDER, "Else"),
+    "essence-box": m.LegendEntry(None, "", "", GREEN, "When"),
+    "numbers": m.LegendEntry(None, "", "", NUMBERS, "2 5"),
+    "name-plate": m.LegendEntry(None, "", "", PLATE, ""),
+}
+ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-death"}
+# Deck diagram geometry (mm): card size, gap, room for labels.
+CARD_W, CARD_H, CARD_GAP, LABEL_ROOM, ICON = 12.0, 17.0, 1.6, 9.0, 3.6
+
+
+def _counts(ctx: DocContext) -> dict[str, int]:
+    cards = build(ctx.game).cards
+    assert cards is not None
+    return {"deity-cards": len(cards.deities), "worshiper-cards": len(cards.worshipers)}
+
+
+def _worshiper_name(ctx: DocContext, worshiper_id: str) -> str:
+    for wset in ctx.data("worshiper-sets")["worshiper_sets"]:
+        for member in wset["worshipers"]:
+            if member["id"] == worshiper_id:
+                return str(member["name"])
+    return worshiper_id
+
+
+def _state(card: Any) -> str:
+    marks = []
+    if card.veiled:
+        marks.append("veiled")
+    if card.transformed:
+        marks.append("transformed")
+    if card.cursed:
+        marks.append(f"cursed {card.cursed}x")
+    return ", ".join(marks) or "unveiled"
+
+
+def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
+    """The scenario deck, top card on the left; veiled cards dark, transformed cards upside down."""
+    cards = build(ctx.game).cards
+    assert cards is not None
+    top_first = list(reversed(scenario.deck))
+    shapes: list[m.Shape] = []
+    alt: list[str] = []
+    for position, card in enumerate(top_first):
+        x = position * (CARD_W + CARD_GAP)
+        is_deity = card.kind is CardKind.DEITY
+        fill = VEILED_FILL if card.veiled else (NUMBERS if is_deity else "#e9dfc4")
+        ink = "#ffffff" if card.veiled else "text"
+        shapes.append(m.Rect(x, LABEL_ROOM / 2, CARD_W, CARD_H, fill=fill, radius=1.2))
+        short, name = (f"#{card.ref}", ctx.name("deities", card.ref)) if is_deity else ("W", _worshiper_name(ctx, card.ref))
+        angle = 180.0 if card.transformed else 0.0
+        mid_y = LABEL_ROOM / 2 + CARD_H / 2
+        shapes.append(m.Label(x + CARD_W / 2, mid_y + (-1.2 if card.transformed else 1.2), short, size=9, bold=True, colour=ink, angle=angle))
+        if is_deity and not card.veiled:
+            half = cards.deities[card.ref].halves[1 if card.transformed else 0]
+            for i, aspect in enumerate(sorted(half.aspects)):
+                shapes.append(m.IconShape(ASPECT_ICONS[aspect], x + CARD_W / 2 + (i - (len(half.aspects) - 1) / 2) * (ICON + 0.4), LABEL_ROOM / 2 + CARD_H - ICON / 2 - 1.2, ICON))
+        if card.cursed:
+            shapes.append(m.Label(x + CARD_W / 2, LABEL_ROOM / 2 + CARD_H - 1.8, f"curse x{card.cursed}", size=5.5, colour=ink))
+        alt.append(f"{position + 1}{' (top)' if position == 0 else ''}: {short} {name} [{_state(card)}]")
+    width = len(top_first) * (CARD_W + CARD_GAP) - CARD_GAP
+    shapes.append(m.Label(0, LABEL_ROOM / 2 - 1.2, "top", size=7, anchor="start", colour="muted"))
+    shapes.append(m.Label(width, LABEL_ROOM / 2 - 1.2, "bottom", size=7, anchor="end", colour="muted"))
+    shapes.append(m.Line(CARD_W, LABEL_ROOM / 2 - 2.2, width - CARD_W, LABEL_ROOM / 2 - 2.2, stroke="muted", line="thin", arrow=True))
+    return m.Diagram(width, CARD_H + LABEL_ROOM, tuple(shapes), tuple(alt), caption=f"Scenario {scenario.number}: {scenario.card_count} cards, from the top (left) to the bottom (right) of the deck.")
+
+
+def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    model = build(ctx.game)
+    out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in model.scenario_introduction]
+    out += [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])[1:]]
+    for scenario in model.scenarios:
+        out.append(m.Heading(f"Scenario {scenario.number}: {ctx.text(scenario.title)}", level + 1))
+        out += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
+        out.append(deck_diagram(ctx, scenario))
+        rows = []
+        for position, card in enumerate(reversed(scenario.deck), start=1):
+            is_deity = card.kind is CardKind.DEITY
+            label = f"#{card.ref}" if is_deity else "worshiper"
+            name = ctx.name("deities", card.ref) if is_deity else _worshiper_name(ctx, card.ref)
+            rows.append((str(position), label, name, _state(card)))
+        out.append(m.Table(("From top", "Card", "Name", "Starts"), tuple(rows), (1.0, 1.2, 4.0, 2.0)))
+    return out
+
+
+def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    return std.components_section(ctx, section, _counts(ctx))
+
+
+def rulebook(ctx: DocContext) -> m.Document:
+    overrides = {"scenarios": scenario_blocks, "components": _components}
+    blocks = std.rules_blocks(ctx, overrides)
+    blocks += std.glossary_blocks(ctx)
+    blocks += std.symbol_legend(ctx, SYMBOL_MARKS, title="Symbol legend")
+    return ctx.document("rulebook", "Rulebook", blocks, subtitle="A solitaire game of deck destruction", toc=True)
+
+
+def reference(ctx: DocContext) -> m.Document:
+    b = m.Blocks()
+    play = std.find_section(ctx, "play")
+    b.h("Turn: unveil, act, submerge")
+    b.ul([f"**{ctx.text(s['title'])}.** {ctx.text(s['paragraphs'][0])}" for s in play["subsections"] if s["id"] in ("unveil", "act", "submerge")], numbered=True)
+    b.ul([ctx.text(i) for i in std.find_section(ctx, "act").get("items", [])])
+    b.h("Acts (top card only)")
+    b.ul([f"**{ctx.text(s['title'])}:** {ctx.text(s['paragraphs'][0])}" for s in std.find_section(ctx, "acts").get("subsections", [])])
+    b.h("Essences (wherever the card is)")
+    b.ul([f"**{ctx.text(s['title'])}:** {ctx.text(s['paragraphs'][0])}" for s in std.find_section(ctx, "essences").get("subsections", [])])
+    b.h("Timing")
+    b.add(*std.section_text(ctx, "timing"))
+    for sub in std.find_section(ctx, "timing").get("subsections", []):
+        b.h(ctx.text(sub["title"]), 2).add(*std.section_text(ctx, sub["id"]))
+    b.h("Winning and losing")
+    for sub in std.find_section(ctx, "ending-the-game").get("subsections", []):
+        b.h(ctx.text(sub["title"]), 2).add(*std.section_text(ctx, sub["id"]))
+    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, title="Symbol legend"))
+    return ctx.document("reference", "Turn and timing summary", b.done())
+
+
+def documents(ctx: DocContext) -> dict[str, m.Document]:
+    """Monotheism has a rulebook and a reference sheet (no cheat sheet or extras: the cards are all it needs)."""
+    return {"rulebook": rulebook(ctx), "reference": reference(ctx)}

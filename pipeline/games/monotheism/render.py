@@ -1,0 +1,96 @@
+"""Monotheism's print sheet: 29 gods with the veiled back, then the 7 double-sided worshipers.
+
+Each god card shows its upright half on top and its transformed half turned
+below; each worshiper side shows its upright state on top and its rotated
+state turned below, with the curse and bless symbols of each state. The card
+text is rendered from the effect structure (``text.py``), never typed twice.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Optional
+
+from pipeline.core.dataset import GameData
+from pipeline.core.render.model import Face, PrintCard
+from pipeline.games.monotheism.cards import Deity, Half, Worshiper, WorshiperState, cards_from
+from pipeline.games.monotheism.model import build
+from pipeline.games.monotheism.text import act_text, essence_text
+
+DEITY_TEMPLATE = "monotheism/deity.svg.j2"
+WORSHIPER_TEMPLATE = "monotheism/worshiper.svg.j2"
+VEILED_TEMPLATE = "monotheism/veiled.svg.j2"
+ASPECT_ORDER = ("sun", "moon", "death")
+SIDES = ("front", "back")
+UPRIGHT, ROTATED = "upright", "rotated"
+ACT, ESSENCE, NOTE = "act", "essence", "note"
+ASPECT_WORDS = re.compile(r"\b(an?) (sun|moon|death) aspect\b")
+
+
+def iconize(text: str) -> str:
+    """Card text with each aspect it names drawn as its symbol: 'a moon aspect' -> 'a (moon icon) moon aspect'."""
+    return ASPECT_WORDS.sub(lambda m: f"{m[1]} :aspect-{m[2]}: {m[2]} aspect", text)
+
+
+def _box(kind: str, text: str) -> dict[str, str]:
+    return {"kind": kind, "text": iconize(text)}
+
+
+def deity_half(half: Half) -> dict[str, Any]:
+    boxes = []
+    if half.act:
+        boxes.append(_box(ACT, act_text(half.act)))
+    if half.essence:
+        boxes.append(_box(ESSENCE, essence_text(half.essence)))
+    marks = [f"aspect-{a}" for a in ASPECT_ORDER if a in half.aspects]
+    return {"numbers": list(half.numbers), "marks": marks, "boxes": boxes}
+
+
+def worshiper_half(state: Optional[WorshiperState], note: Optional[str] = None) -> Optional[dict[str, Any]]:
+    if state is None:
+        return None
+    marks = [f"curse-{state.curse}"] + ([f"bless-{state.bless}"] if state.bless else [])
+    boxes = [_box(ACT, act_text(state.act))] if state.act else []
+    if note:
+        boxes.append(_box(NOTE, note))
+    return {"numbers": list(state.numbers), "marks": marks, "boxes": boxes}
+
+
+def _deity_card(deity: Deity, veiled: Face) -> PrintCard:
+    upright, transformed = deity.halves
+    context = {"number": deity.id, "name": deity.name, "upright": deity_half(upright), "transformed": deity_half(transformed)}
+    return PrintCard(f"deity-{deity.id}", deity.name, Face(DEITY_TEMPLATE, {"card": context}), veiled)
+
+
+def _state(worshiper: Worshiper, side: str, orientation: str) -> Optional[WorshiperState]:
+    return next((s for s in worshiper.states if s.face == side and s.orientation == orientation), None)
+
+
+def _worshiper_side(worshiper: Worshiper, set_name: str, side: str, note: Optional[str]) -> Face:
+    first = worshiper.states[0]
+    upright, rotated = _state(worshiper, side, UPRIGHT), _state(worshiper, side, ROTATED)
+    context = {
+        "name": worshiper.name,
+        "set_name": set_name,
+        "side": side,
+        "upright": worshiper_half(upright, note if upright is first else None),
+        "rotated": worshiper_half(rotated, note if rotated is first else None),
+    }
+    return Face(WORSHIPER_TEMPLATE, {"card": context})
+
+
+def print_cards(game: GameData) -> list[PrintCard]:
+    """Gods #01-#29 (veiled backs), then each worshiper with its two sides paired front to back."""
+    model = build(game)
+    data: Mapping[str, Any] = {kind: game.doc(kind).data if game.has(kind) else {kind: []} for kind in ("deities", "worshipers")}
+    cards = cards_from(data["deities"], data["worshipers"], game.doc("worshiper-sets").data)
+    veiled = Face(VEILED_TEMPLATE, {})
+    printed = [_deity_card(cards.deities[key], veiled) for key in sorted(cards.deities)]
+    for worshiper_set in model.worshiper_sets:
+        note = worshiper_set.victory_note if worshiper_set.zero_gods_victory else None
+        for member in worshiper_set.worshipers:
+            worshiper = cards.worshipers.get(member.id)
+            if worshiper is None:
+                continue
+            front, back = (_worshiper_side(worshiper, worshiper_set.name, side, note) for side in SIDES)
+            printed.append(PrintCard(member.id, member.name, front, back, double_sided=True))
+    return printed

@@ -1,0 +1,130 @@
+"""Monstrous's print sheets: 60 two-sided Monster cards, 11 large Locations, 5 two-sided God Boards, 5 player aids.
+
+Colours, plates and layout live in ``templates/cards/monstrous/``; here the
+model is turned into what each face shows. Power text is printed as the data
+words it (checked there against the structured effects), with the trigger
+keyword set in bold.
+"""
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any, Callable, Mapping
+
+from pipeline.core.dataset import GameData
+from pipeline.core.render.model import Face, PrintCard
+from pipeline.core.references import References
+from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side, build
+
+MONSTER_TEMPLATE = "monstrous/monster.svg.j2"
+LOCATION_TEMPLATE = "monstrous/location.svg.j2"
+LOCATION_BACK_TEMPLATE = "monstrous/location-back.svg.j2"
+BOARD_TEMPLATE = "monstrous/board.svg.j2"
+AID_TEMPLATE = "monstrous/aid.svg.j2"
+UNIQUE, COMMON = "unique", "common"
+STEPS_TITLE, KEYWORDS_TITLE = "Throw Steps", "Power keywords"
+LOCATIONS_LIST, MONSTERS_LIST = "locations", "monsters"
+COMMON_ENTRY = "Every Monster (common side)"
+TRAP_MARK = " (Trap)"
+# god colour name -> frame colour, ink on the frame, pale tint, text colour on paper
+PALETTE: Mapping[str, tuple[str, str, str, str]] = {
+    "green": ("#3d7a3a", "#ffffff", "#e4efda", "#2f5f2d"),
+    "blue": ("#2c5d9e", "#ffffff", "#dde7f4", "#244c82"),
+    "purple": ("#6a3a8a", "#ffffff", "#ebdff2", "#56306f"),
+    "orange": ("#d0691c", "#ffffff", "#f8e4d2", "#9c4c12"),
+    "white": ("#e6e0d0", "#4a4438", "#f7f3ea", "#5a5244"),
+}
+Plain = Callable[[str], str]  # prose with [[kind/id]] references resolved to names
+KEYWORD = re.compile(r"^([A-Z][A-Z ]+:)")
+
+
+def god_context(god: God) -> dict[str, str]:
+    frame, ink, pale, text = PALETTE[god.colour]
+    return {"name": god.name, "colour": frame, "ink": ink, "pale": pale, "text": text, "pattern": god.pattern}
+
+
+def power_text(text: str) -> str:
+    """The printed power with its trigger keyword in bold."""
+    return KEYWORD.sub(r"**\1**", text)
+
+
+def side_context(design: MonsterDesign, side: Side) -> dict[str, Any]:
+    return {
+        "name": design.name,
+        "side": side.kind,
+        "trap": design.trap,
+        "plate": side.plate,
+        "powers": [power_text(p.text) for p in side.powers],
+    }
+
+
+def _monster_cards(model: MonstrousModel) -> list[PrintCard]:
+    cards = []
+    for card in model.cards:
+        god = god_context(card.god)
+        front = Face(MONSTER_TEMPLATE, {"god": god, "card": side_context(card.design, card.design.unique_side)})
+        common = {**side_context(card.design, card.common_side), "name": "Monster"}
+        back = Face(MONSTER_TEMPLATE, {"god": god, "card": common})
+        cards.append(PrintCard(card.id, card.name, front, back, double_sided=True))
+    return cards
+
+
+def _locations(model: MonstrousModel) -> list[PrintCard]:
+    back = Face(LOCATION_BACK_TEMPLATE, {})
+    return [
+        PrintCard(
+            loc.id,
+            loc.name,
+            Face(LOCATION_TEMPLATE, {"card": {"name": loc.name, "faith": loc.faith, "power": power_text(loc.power.text)}}),
+            back,
+        )
+        for loc in model.locations
+    ]
+
+
+def _board_entries(model: MonstrousModel, lists: str) -> list[dict[str, str]]:
+    if lists == LOCATIONS_LIST:
+        return [{"label": f"{loc.name} ({loc.faith} Faith)", "text": power_text(loc.power.text)} for loc in model.locations]
+    entries = [
+        {"label": design.name + (TRAP_MARK if design.trap else ""), "text": " ".join(power_text(p.text) for p in design.unique_side.powers)}
+        for design in model.designs
+    ]
+    entries.append({"label": COMMON_ENTRY, "text": " ".join(power_text(p.text) for p in model.common_side.powers)})
+    return entries
+
+
+def _boards(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard]:
+    board = game.doc("gods").data["god_board"]
+    areas = {a["placement"]: {"label": a["label"], "text": plain(a["text"])} for a in board["areas"]}
+    cards = []
+    for god in model.gods:
+        faces = [
+            Face(BOARD_TEMPLATE, {"god": god_context(god), "board": {
+                "name": board["name"], "title": side["title"], "note": plain(side["text"]),
+                "entries": _board_entries(model, side["lists"]), "areas": areas}})
+            for side in sorted(board["sides"], key=lambda s: not s["face_up_at_setup"])
+        ]
+        cards.append(PrintCard(f"{god.id}-board", f"{god.name} {board['name']}", faces[0], faces[1], double_sided=True))
+    return cards
+
+
+def _aids(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard]:
+    aids = game.doc("player-aids").data
+    steps = {s["id"]: s for s in game.doc("throw-steps").data["steps"]}
+    gods = {g.id: g for g in model.gods}
+    keywords = [{"label": k["label"], "text": plain(k["meaning"])} for k in aids["keywords"]]
+    cards = []
+    for aid in aids["aids"]:
+        god = gods[aid["god"]]
+        entries = [{"label": f"{steps[s]['number']}. {steps[s]['name']}", "text": plain(steps[s]["aid_text"])} for s in aid["steps"]]
+        front = Face(AID_TEMPLATE, {"god": god_context(god), "aid": {"title": STEPS_TITLE, "entries": entries}})
+        back = Face(AID_TEMPLATE, {"god": god_context(god), "aid": {"title": KEYWORDS_TITLE, "entries": keywords}})
+        cards.append(PrintCard(aid["id"], f"{god.name} player aid", front, back, double_sided=True))
+    return cards
+
+
+def print_cards(game: GameData) -> list[PrintCard]:
+    """Monsters (by god), player aids, Locations, then the God Boards on their own pages."""
+    model = build(game)
+    plain: Plain = partial(References(game.root.parent).resolve, game=game.game)
+    return [*_monster_cards(model), *_aids(game, model, plain), *_locations(model), *_boards(game, model, plain)]

@@ -1,0 +1,147 @@
+"""Theocracy's documents: rulebook, reference sheet (phases, Grace order, bid-resolution tables for
+2, 3 and 4 players computed with the engine's ``resolve_bid``) and a score sheet."""
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any, Mapping
+
+from pipeline.core.documents import model as m
+from pipeline.core.documents import standard as std
+from pipeline.core.documents.standard import DocContext
+from pipeline.games.theocracy.engine import resolve_bid
+from pipeline.games.theocracy.model import TheocracyModel, build
+
+SCORE_ROUNDS = 12  # rows on the score sheet: more rounds than a game of Theocracy usually lasts
+SCORE_ROW_MM, SCORE_HEAD_MM, SCORE_LABEL_MM = 9.0, 14.0, 22.0
+SCORE_TITLE_ROOM_MM = 40.0  # title and caption above and below the grid
+
+
+def _counts(model: TheocracyModel) -> dict[str, int]:
+    return {"power-card": len(model.power_cards), "believer-card": len(model.believers), "die": len(model.dice)}
+
+
+def _rule_names(ctx: DocContext) -> dict[str, str]:
+    return {r["id"]: r["name"] for r in ctx.data("bid-rules")["bid_rules"]}
+
+
+def bid_outcome(values: tuple[int, ...], names: Mapping[str, str], model: TheocracyModel) -> str:
+    """What a bid of these card values comes to, in words, as resolve_bid decides it."""
+    result = resolve_bid(values, model.upset)
+    ruined = sorted({values[s] for s in result.ruined})
+    prefix = f"{', '.join(str(v) for v in ruined)} ruined; " if ruined else ""
+    if result.winner is None:
+        return f"{prefix}draw ({names[result.rule]})"
+    return f"{prefix}**{values[result.winner]} wins** ({names[result.rule]})"
+
+
+def bid_table(ctx: DocContext, model: TheocracyModel, players: int) -> m.Table:
+    """Every combination of card values bid by ``players`` players (order does not matter)."""
+    values = sorted({card.value for card in model.power_cards})
+    names = _rule_names(ctx)
+    rows = [(" vs ".join(str(v) for v in reversed(combo)), bid_outcome(tuple(reversed(combo)), names, model))
+            for combo in combinations_with_replacement(values, players)]
+    half = (len(rows) + 1) // 2
+    left, right = rows[:half], rows[half:] + [("", "")] * (half * 2 - len(rows))
+    return m.Table(("Cards", "Result", "Cards", "Result"), tuple(a + b for a, b in zip(left, right)), (1.2, 2.6, 1.2, 2.6),
+                   caption=f"{players} players: {len(rows)} combinations, resolved by the rules engine.")
+
+
+def _phases(ctx: DocContext) -> list[m.Block]:
+    phases = sorted(ctx.data("phases")["phases"], key=lambda p: p["order"])
+    roles = {r["id"]: r["name"] for r in ctx.data("roles")["roles"]}
+    rows = [(str(p["order"]), f"**{p['name']}**", roles.get(p["actor"], "Everyone"), ctx.text(p["summary"])) for p in phases]
+    return [m.Table(("#", "Phase", "Who", "What happens"), tuple(rows), (0.4, 1.2, 1.0, 6.0))]
+
+
+def _grace(ctx: DocContext) -> list[m.Block]:
+    steps = sorted(ctx.data("phases")["grace_steps"], key=lambda s: s["order"])
+    return [m.ListBlock(tuple(f"**{s['id']})** {ctx.text(s['text'])}" for s in steps), numbered=False)]
+
+
+def _bid_rules(ctx: DocContext) -> list[m.Block]:
+    rules = ctx.data("bid-rules")["bid_rules"]
+    rows = [(f"**{r['name']}**", ", ".join(str(p) for p in r["players"]), ctx.text(r["text"])) for r in rules]
+    return [m.Table(("Rule", "Players", "Effect"), tuple(rows), (1.4, 0.8, 6.0))]
+
+
+def _end(ctx: DocContext) -> list[m.Block]:
+    data = ctx.data("round-end")
+    items = [ctx.text(data["scoring"]["text"])] + [f"**{c['name']}:** {ctx.text(c['text'])}" for c in data["end_conditions"]]
+    return [m.ListBlock(tuple(items + [ctx.text(data["winner"]["text"])]))]
+
+
+def _rulings(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    out = std.section_text(ctx, section["id"])
+    for ruling in ctx.data("rulings")["rulings"]:
+        out += [m.Heading(ctx.text(ruling["title"]), level + 1), m.Paragraph(ctx.text(ruling["ruling"]))]
+    return out
+
+
+def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    return std.components_section(ctx, section, _counts(build(ctx.game)))
+
+
+def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:
+    examples = ctx.data("bid-examples")["bid_examples"]
+    names = _rule_names(ctx)
+    rows = []
+    for ex in examples:
+        values = tuple(int(v) for v in ex["bids"])
+        source = "rulebook" if ex["provenance"]["source"] == "rulebook" else "ruling"
+        rows.append((" vs ".join(str(v) for v in values), bid_outcome(values, names, model), source))
+    return [m.Heading("Bid examples", 2), m.Table(("Cards (seat order)", "Result", "From"), tuple(rows), (1.2, 3.0, 0.8))] if rows else []
+
+
+def rulebook(ctx: DocContext) -> m.Document:
+    model = build(ctx.game)
+    blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": _rulings})
+    blocks += [m.Heading("Resolving bids", 1), *_bid_rules(ctx), *_bid_examples(ctx, model)]
+    blocks += std.glossary_blocks(ctx)
+    return ctx.document("rulebook", "Rulebook", blocks, subtitle="Priest-kings bid for the believers' memory", toc=True)
+
+
+def reference(ctx: DocContext) -> m.Document:
+    model = build(ctx.game)
+    b = m.Blocks()
+    b.h("A turn: four phases").add(*_phases(ctx))
+    b.h("Grace, in this order").add(*_grace(ctx))
+    b.h("Bid rules").add(*_bid_rules(ctx))
+    b.h("End of a round and of the game").add(*_end(ctx))
+    for players in model.player_counts:
+        b.h(f"Bid results: {players} players").add(bid_table(ctx, model, players))
+    return ctx.document("reference", "Player aid", b.done())
+
+
+def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
+    """A grid: one row per round, one column pair (round, total) per player colour."""
+    width, _ = ctx.layout.frame
+    players = model.players
+    col = (width - SCORE_LABEL_MM) / len(players)
+    rows = min(SCORE_ROUNDS, int((ctx.layout.frame[1] - SCORE_TITLE_ROOM_MM - SCORE_HEAD_MM) // SCORE_ROW_MM) - 1)
+    height = SCORE_HEAD_MM + (rows + 1) * SCORE_ROW_MM
+    shapes: list[m.Shape] = [m.Rect(0, 0, width, height, line="outline")]
+    for i, player in enumerate(players):
+        x = SCORE_LABEL_MM + i * col
+        shapes += [m.Rect(x, 0, col, SCORE_HEAD_MM, fill=player.colour, line="thin"),
+                   m.Label(x + col / 2, SCORE_HEAD_MM * 0.45, player.name, size=10, bold=True, colour="#ffffff"),
+                   m.Label(x + col / 4, SCORE_HEAD_MM * 0.85, "round", size=6.5, colour="#ffffff"),
+                   m.Label(x + 3 * col / 4, SCORE_HEAD_MM * 0.85, "memory", size=6.5, colour="#ffffff"),
+                   m.Line(x, 0, x, height, line="thin"), m.Line(x + col / 2, SCORE_HEAD_MM, x + col / 2, height, line="thin", stroke="rule")]
+    for r in range(rows + 1):
+        y = SCORE_HEAD_MM + r * SCORE_ROW_MM
+        shapes.append(m.Line(0, y, width, y, line="thin"))
+        label = f"Round {r + 1}" if r < rows else "Final"
+        shapes.append(m.Label(2, y + SCORE_ROW_MM * 0.65, label, size=8, anchor="start", bold=r == rows))
+    threshold = model.transcendence_threshold
+    return m.Diagram(width, height, tuple(shapes), (f"Score sheet: {rows} rounds x {len(players)} players (round score, eternal memory).",),
+                     caption=f"Add each round's dice to your eternal memory. {threshold} or more ends the game (Transcendence); otherwise Last rolls for Fate.")
+
+
+def extras(ctx: DocContext) -> m.Document:
+    model = build(ctx.game)
+    blocks = [score_sheet(ctx, model)]
+    return ctx.document("extras", "Score sheet", blocks)
+
+
+def documents(ctx: DocContext) -> dict[str, m.Document]:
+    return {"rulebook": rulebook(ctx), "reference": reference(ctx), "extras": extras(ctx)}

@@ -1,0 +1,32 @@
+"""Theocracy's print sheet: each player's five power cards and four believers, backs in the player's colour."""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from pipeline.core.dataset import GameData
+from pipeline.core.render.model import Face, PrintCard
+from pipeline.games.theocracy.model import Player, build
+
+POWER_TEMPLATE = "theocracy/power.svg.j2"
+BELIEVER_TEMPLATE = "theocracy/believer.svg.j2"
+BACK_TEMPLATE = "theocracy/back.svg.j2"
+POWER_KIND, BELIEVER_KIND = "Power", "Believer"
+
+
+def _back(player: Player, kind: str) -> Face:
+    return Face(BACK_TEMPLATE, {"player": asdict(player), "kind": kind})
+
+
+def print_cards(game: GameData) -> list[PrintCard]:
+    """Power cards then believers, player by player in seating order."""
+    model = build(game)
+    cards: list[PrintCard] = []
+    for player in sorted(model.players, key=lambda p: p.order):
+        context = asdict(player)
+        for power in sorted((c for c in model.power_cards if c.player == player.id), key=lambda c: c.value):
+            front = Face(POWER_TEMPLATE, {"card": asdict(power), "player": context})
+            cards.append(PrintCard(power.id, power.title, front, _back(player, POWER_KIND)))
+        for believer in model.believers_of(player.id):
+            front = Face(BELIEVER_TEMPLATE, {"card": asdict(believer), "player": context})
+            cards.append(PrintCard(believer.id, believer.name, front, _back(player, BELIEVER_KIND)))
+    return cards

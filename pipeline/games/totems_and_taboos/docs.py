@@ -1,0 +1,127 @@
+"""Totems + Taboos' documents: rulebook, turn/skip/end-of-turn reference, the cheat sheet (tower
+costs, colour wheel with adjacency, card types, starting resources, guides) and the solo die net."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, Mapping
+
+from pipeline.core.documents import model as m
+from pipeline.core.documents import standard as std
+from pipeline.core.documents.standard import DocContext
+from pipeline.games.totems_and_taboos.model import TotemsModel, build
+
+COLOUR_HEX = {"yellow": "#e0b422", "green": "#3f8a3c", "blue": "#2f62a8", "purple": "#6b3d8c", "red": "#b8322e", "orange": "#d8711f"}
+WHEEL_R, WHEEL_NODE, WHEEL_SIZE = 30.0, 9.0, 84.0
+DIE_FACE = 30.0  # mm: one face of the printed solo die
+# Cube net: face positions (column, row) of a cross-shaped net.
+NET = ((1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2))
+GLUE_TAB = 6.0
+
+
+def _counts(model: TotemsModel) -> dict[str, int]:
+    return {"commandment-cards": sum(c.copies for c in model.cards)}
+
+
+def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    return std.components_section(ctx, section, _counts(build(ctx.game)))
+
+
+def rulebook(ctx: DocContext) -> m.Document:
+    blocks = std.rules_blocks(ctx, {"components": _components})
+    blocks += std.glossary_blocks(ctx)
+    blocks += [m.Heading("Symbols", 1), std.legend([
+        ("cleric", "Cleric", "A soul cube showing its cleric face.", "text"),
+        ("servant", "Servant", "A soul cube showing its servant face.", "text"),
+        ("temple", "Shrine", "A soul cube showing its shrine face.", "text"),
+        ("totem", "Totem block", "One level of your tower, in one of the six colours.", "text"),
+        ("die", "Single-player die", "Rolled between solo turns to pick a passive religion.", "text"),
+    ])]
+    return ctx.document("rulebook", "Rulebook", blocks, subtitle="Build a tower of beliefs", toc=True)
+
+
+def reference(ctx: DocContext) -> m.Document:
+    turn = ctx.data("turn")
+    b = m.Blocks()
+    b.h("Your turn")
+    b.add(*std.section_text(ctx, "turn"))
+    b.h("Skipping a turn: choose one", 1)
+    b.table(("Option", "Effect"), [(f"**{o['name']}**", ctx.text(o["text"])) for o in turn["skip"]["options"]], (1.2, 4.0))
+    b.h("Ending your turn: choose one", 1)
+    rows = []
+    for o in turn["end_of_turn"]["options"]:
+        what = ("discard your hand, then " if o["discard_hand"] else "") + f"draw {o['draw']}" + (" (only with an empty hand)" if o["requires_empty_hand"] else "")
+        rows.append((f"**{o['name']}**", what))
+    b.table(("Option", "What you do"), rows, (1.2, 4.0))
+    b.add(*std.section_text(ctx, "ending"))
+    b.p(f"Hand limit: {turn['end_of_turn']['hand_limit']} cards.", "note")
+    return ctx.document("reference", "Turn summary", b.done())
+
+
+def wheel_diagram(model: TotemsModel) -> m.Diagram:
+    """The six colours around the wheel; solid links join adjacent colours, dashed ones opposites."""
+    centre = WHEEL_SIZE / 2
+    points = {}
+    for i, cid in enumerate(model.wheel.order):
+        angle = math.radians(-90 + 360 * i / len(model.wheel.order))
+        points[cid] = (centre + WHEEL_R * math.cos(angle), centre + WHEEL_R * math.sin(angle))
+    colours = {c.id: c for c in model.colours}
+    shapes: list[m.Shape] = []
+    for c in model.colours:
+        for other in c.adjacent:
+            if c.id < other:
+                shapes.append(m.Line(*points[c.id], *points[other], line="outline"))
+        if c.id < c.opposite:
+            shapes.append(m.Line(*points[c.id], *points[c.opposite], stroke="rule", line="fold"))
+    for cid, (x, y) in points.items():
+        shapes += [m.Circle(x, y, WHEEL_NODE, fill=COLOUR_HEX[cid]),
+                   m.Label(x, y - 0.5, colours[cid].name, size=7, bold=True, colour="#ffffff"),
+                   m.Label(x, y + 3.5, colours[cid].principle, size=6.5, colour="#ffffff")]
+    alt = tuple(f"{colours[c].name} ({colours[c].principle}): adjacent {', '.join(colours[a].name for a in colours[c].adjacent)}; opposite {colours[colours[c].opposite].name}" for c in model.wheel.order)
+    return m.Diagram(WHEEL_SIZE, WHEEL_SIZE, tuple(shapes), alt, caption="The colour wheel: solid lines join adjacent colours (you may stack them), dashed lines join opposites.")
+
+
+def cheatsheet(ctx: DocContext) -> m.Document:
+    model = build(ctx.game)
+    colours = {c.id: c for c in model.colours}
+    b = m.Blocks()
+    b.h("Tower costs")
+    b.table(("Level", "Shrines needed", "Available servants used"), [(l.numeral, str(l.shrines), str(l.servants)) for l in model.tower.levels])
+    b.p(f"Reach level {model.tower.win_level} and you win at once. A new block goes on a block of the same or an adjacent colour.", "note")
+    b.h("Colour wheel").add(wheel_diagram(model))
+    b.h("Card types")
+    types = Counter((c.colour, c.type) for c in model.cards)
+    kinds = sorted({t for _, t in types})
+    b.table(("Colour", *[k.capitalize() for k in kinds]), [(colours[cid].name, *[str(sum(c.copies for c in model.cards if c.colour == cid and c.type == k)) for k in kinds]) for cid in model.wheel.order])
+    b.h("Starting resources")
+    b.table(("Colour", "Clerics", "Servants", "Shrines", "Souls rolled"), [(colours[r.colour].name, str(r.clerics), str(r.servants), str(r.shrines), str(r.rolled_souls)) for r in model.setup.resources])
+    b.h("Spiritual guides")
+    b.table(("Colour", "Guide", "Sacrifice to"), [(colours[g.colour].name, f"**{g.name}**", ctx.text(g.text)) for g in model.guides], (1.0, 2.0, 5.0))
+    return ctx.document("cheatsheet", "Cheat sheet", b.done())
+
+
+def die_net(faces: list[str]) -> m.Diagram:
+    """The single-player die as a cube net: six coloured faces, glue tabs; solid = cut, dashed = fold."""
+    shapes: list[m.Shape] = []
+    for (col, row), colour in zip(NET, faces):
+        x, y = GLUE_TAB + col * DIE_FACE, GLUE_TAB + row * DIE_FACE
+        shapes += [m.Rect(x, y, DIE_FACE, DIE_FACE, fill=COLOUR_HEX[colour], line="fold", stroke="fold"),
+                   m.Label(x + DIE_FACE / 2, y + DIE_FACE / 2 + 2, colour.capitalize(), size=10, bold=True, colour="#ffffff")]
+    # glue tabs on the outer edges of the top and bottom faces' neighbours
+    for col in (0, 2, 3):
+        x = GLUE_TAB + col * DIE_FACE
+        shapes.append(m.Polygon(((x, GLUE_TAB + DIE_FACE), (x + 3, GLUE_TAB + DIE_FACE - GLUE_TAB), (x + DIE_FACE - 3, GLUE_TAB + DIE_FACE - GLUE_TAB), (x + DIE_FACE, GLUE_TAB + DIE_FACE)), fill="fill_light", line="cut", stroke="cut"))
+        y = GLUE_TAB + 2 * DIE_FACE
+        shapes.append(m.Polygon(((x, y), (x + 3, y + GLUE_TAB), (x + DIE_FACE - 3, y + GLUE_TAB), (x + DIE_FACE, y)), fill="fill_light", line="cut", stroke="cut"))
+    width, height = 2 * GLUE_TAB + 4 * DIE_FACE, 2 * GLUE_TAB + 3 * DIE_FACE
+    alt = tuple(f"face {i + 1}: {c}" for i, c in enumerate(faces))
+    return m.Diagram(width, height, tuple(shapes), alt, caption="Single-player die: cut around the net and the glue tabs, fold every line between faces, glue the tabs inside.")
+
+
+def extras(ctx: DocContext) -> m.Document:
+    die = next(d for d in ctx.data("dice")["dice"] if d["face_kind"] == "colour")
+    return ctx.document("extras", "Solo die", [m.Heading(die["name"], 1), m.Paragraph(ctx.text(die["use"])), die_net(list(die["faces"]))])
+
+
+def documents(ctx: DocContext) -> dict[str, m.Document]:
+    return {"rulebook": rulebook(ctx), "reference": reference(ctx), "cheatsheet": cheatsheet(ctx), "extras": extras(ctx)}

@@ -1,0 +1,82 @@
+"""Shared helpers for the render tests: a toy template folder, toy plans, and PDF readers."""
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Iterator
+
+from pypdf import PdfReader
+
+from pipeline.core.render.build import Plan
+from pipeline.core.render.model import Face, PrintCard
+from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+
+TOY_TEMPLATES = Path(__file__).resolve().parents[1] / "fixtures" / "render-templates" / "toy"
+SIXTY_WORDS = " ".join(["Consume the god beneath this, then :aspect-sun: bless one worshiper"] * 6)
+
+
+def toy_template_root(tmp_path: Path) -> Path:
+    """A copy of the project's templates/ with the toy game's templates added under cards/toy/."""
+    root = tmp_path / "templates"
+    shutil.copytree(TEMPLATE_ROOT, root)
+    shutil.copytree(TOY_TEMPLATES, root / "cards" / "toy")
+    return root
+
+
+def toy_card(index: int, *, body: str = "Gain **two** Faith & <lose> one.", double_sided: bool = False) -> PrintCard:
+    name = f"Toy Card {index:02d}"
+    return PrintCard(
+        f"toy-{index:02d}",
+        name,
+        Face("toy/front.svg.j2", {"name": name, "body": body}),
+        Face("toy/back.svg.j2", {"name": name}),
+        double_sided=double_sided,
+    )
+
+
+def toy_plan(count: int, **kwargs: object) -> Plan:
+    return Plan("toy", "Toy Game", [toy_card(i, **kwargs) for i in range(count)])  # type: ignore[arg-type]
+
+
+def reader(data: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(data))
+
+
+def placements(page: object) -> Iterator[tuple[str, float, float, float]]:
+    """(form name, x, y, rotation degrees) of each face drawn on a page, from its content stream.
+
+    A face is drawn in a page-level q..Q block: its own form (when used more than once), or its
+    art layers followed by its slots; the first form drawn in the block marks where the face went.
+    """
+    from pypdf.generic import ContentStream
+
+    contents = ContentStream(page.get_contents(), page.pdf)  # type: ignore[attr-defined]
+    matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    stack: list[list[float]] = []
+    placed = False  # the current page-level q..Q block already yielded its face
+    for operands, operator in contents.operations:
+        if operator == b"q":
+            stack.append(matrix)
+            if len(stack) == 1:
+                placed = False
+        elif operator == b"Q":
+            matrix = stack.pop()
+        elif operator == b"cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            m = matrix
+            matrix = [
+                a * m[0] + b * m[2], a * m[1] + b * m[3],
+                c * m[0] + d * m[2], c * m[1] + d * m[3],
+                e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5],
+            ]
+        elif operator == b"Do" and len(stack) == 1 and not placed:
+            name = str(operands[0]).lstrip("/")
+            if ".art_" in name or ".face_" in name:
+                placed = True
+                yield name, matrix[4], matrix[5], 180.0 if matrix[0] < 0 else 0.0
+
+
+def qpdf_check(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)

@@ -1,0 +1,156 @@
+"""Card sheets read back from the PDF: sizes, pairing, text, mirrored backs, fonts, qpdf, determinism."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.render.build import BuildOptions, Plan, render_pdf
+from pipeline.core.render.imposition import Duplex, load_sheets
+from pipeline.core.render.model import Face, PrintCard
+from pipeline.core.render.units import mm
+
+from .render_helpers import SIXTY_WORDS, placements, qpdf_check, reader, toy_card, toy_plan, toy_template_root
+
+A4_LANDSCAPE = (mm(297), mm(210))
+LETTER_LANDSCAPE = (mm(279.4), mm(215.9))
+POKER_BLEED_BOX = (mm(63 + 6), mm(88 + 6))
+
+
+@pytest.fixture
+def templates(tmp_path: Path) -> Path:
+    return toy_template_root(tmp_path)
+
+
+def build(plan: Plan, templates: Path, **options: object) -> bytes:
+    data, _ = render_pdf(plan, BuildOptions(**options), template_root=templates)  # type: ignore[arg-type]
+    return data
+
+
+def texts(page: object) -> list[str]:
+    found: list[str] = []
+    page.extract_text(visitor_text=lambda t, *_: found.append(t.strip()) if t.strip() else None)  # type: ignore[attr-defined]
+    return found
+
+
+@pytest.mark.parametrize(("paper", "size", "per_page"), [("a4", A4_LANDSCAPE, 8), ("letter", LETTER_LANDSCAPE, 6)])
+def test_page_size_and_fronts_pair_with_backs(templates: Path, paper: str, size: tuple[float, float], per_page: int) -> None:
+    cards = 10
+    pdf = reader(build(toy_plan(cards), templates, paper=paper))
+    sheets = -(-cards // per_page)
+    assert len(pdf.pages) == 2 * sheets
+    for page in pdf.pages:
+        assert float(page.mediabox.width) == pytest.approx(size[0], abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(size[1], abs=0.01)
+    fronts = [len(list(placements(p))) for p in pdf.pages[0::2]]
+    backs = [len(list(placements(p))) for p in pdf.pages[1::2]]
+    assert fronts == backs and sum(fronts) == cards
+
+
+def test_every_card_name_is_in_the_text(templates: Path) -> None:
+    plan = toy_plan(12)
+    pdf = reader(build(plan, templates))
+    text = " ".join(" ".join(texts(page)) for page in pdf.pages)
+    for card in plan.cards:
+        assert card.name in text
+        assert f"back of {card.name}" in text
+    assert "Faith & <lose> one." in text  # escaped in the SVG, printed as written
+
+
+@pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
+def test_back_of_card_k_lands_behind_its_front(templates: Path, duplex: Duplex) -> None:
+    plan = toy_plan(11)
+    pdf = reader(build(plan, templates, duplex=duplex, offset_x_mm=0.0))
+    width, height = POKER_BLEED_BOX
+    for front_page, back_page in zip(pdf.pages[0::2], pdf.pages[1::2]):
+        page_w, page_h = float(front_page.mediabox.width), float(front_page.mediabox.height)
+        front_names = [t for t in texts(front_page) if t.startswith("Toy Card")]
+        back_names = [t.removeprefix("back of ") for t in texts(back_page) if t.startswith("back of")]
+        assert front_names == back_names
+        for (_, fx, fy, f_rot), (_, bx, by, b_rot) in zip(placements(front_page), placements(back_page)):
+            assert f_rot == 0
+            # a 180-degree placement is anchored at its top-right corner
+            left, bottom = (bx - width, by - height) if b_rot else (bx, by)
+            if duplex == Duplex.LONG:  # landscape sheet, long edge: top and bottom swap, backs turned
+                assert (left, bottom, b_rot) == (pytest.approx(fx, abs=0.01), pytest.approx(page_h - fy - height, abs=0.01), 180)
+            else:  # landscape sheet, short edge: left and right swap, backs upright
+                assert (left, bottom, b_rot) == (pytest.approx(page_w - fx - width, abs=0.01), pytest.approx(fy, abs=0.01), 0)
+
+
+def test_offsets_move_every_back(templates: Path) -> None:
+    plain = reader(build(toy_plan(3), templates))
+    moved = reader(build(toy_plan(3), templates, offset_x_mm=1.5, offset_y_mm=-2.0))
+    for (_, x0, y0, _), (_, x1, y1, _) in zip(placements(plain.pages[1]), placements(moved.pages[1])):
+        assert (x1 - x0, y1 - y0) == (pytest.approx(mm(1.5), abs=0.01), pytest.approx(mm(-2.0), abs=0.01))
+    assert list(placements(plain.pages[0])) == list(placements(moved.pages[0]))  # fronts stay put
+
+
+def test_no_duplex_prints_fronts_only_and_both_faces_of_two_sided_cards(templates: Path) -> None:
+    plan = Plan("toy", "Toy", [toy_card(0), toy_card(1, double_sided=True)])
+    pdf = reader(build(plan, templates, duplex=Duplex.NONE))
+    assert len(pdf.pages) == 1
+    text = " ".join(texts(pdf.pages[0]))
+    assert "back of Toy Card 01" in text and "back of Toy Card 00" not in text
+
+
+def test_oversize_cards_get_pages_of_their_own(templates: Path) -> None:
+    board = PrintCard("board", "Big Board", Face("toy/board.svg.j2", {"name": "Big Board"}))
+    plan = Plan("toy", "Toy", [toy_card(0), board, toy_card(1)])
+    pdf = reader(build(plan, templates))
+    assert len(pdf.pages) == 4
+    assert [len(list(placements(p))) for p in pdf.pages[0::2]] == [2, 1]
+    assert "Big Board" in " ".join(texts(pdf.pages[2]))
+
+
+def _font_descriptors(pdf: object) -> dict[str, object]:
+    """Every font the page's face forms use, by base name, with its descriptor."""
+    found: dict[str, object] = {}
+    for page in pdf.pages:  # type: ignore[attr-defined]
+        resources = [page["/Resources"]] + [f.get_object()["/Resources"] for f in page["/Resources"]["/XObject"].values()]
+        for resource in resources:
+            for font in resource.get("/Font", {}).values():
+                font = font.get_object()
+                if font.get("/Subtype") == "/Type0":
+                    font = font["/DescendantFonts"][0].get_object()
+                if "/FontDescriptor" in font:
+                    found[str(font["/BaseFont"])] = font["/FontDescriptor"].get_object()
+    return found
+
+
+def test_fonts_are_embedded_truetype(templates: Path) -> None:
+    descriptors = _font_descriptors(reader(build(toy_plan(2), templates)))
+    assert descriptors, "no embedded fonts found"
+    for name, descriptor in descriptors.items():
+        assert "/FontFile2" in descriptor, f"{name} is not embedded"  # type: ignore[operator]
+        assert "Vera" in name
+
+
+def test_qpdf_check_passes(templates: Path, tmp_path: Path) -> None:
+    if shutil.which("qpdf") is None:
+        pytest.skip("qpdf not installed (make tools installs it)")
+    target = tmp_path / "cards.pdf"
+    target.write_bytes(build(toy_plan(9, body=SIXTY_WORDS), templates, calibration=True))
+    result = qpdf_check(target)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No syntax or stream encoding errors" in result.stdout
+
+
+def test_two_builds_are_byte_identical(templates: Path) -> None:
+    assert build(toy_plan(5), templates) == build(toy_plan(5), templates)
+
+
+def test_metadata_names_title_game_and_options(templates: Path) -> None:
+    meta = reader(build(toy_plan(1), templates, paper="letter", duplex=Duplex.SHORT)).metadata
+    assert meta.title == "Toy Game: cards (US Letter)"
+    assert meta.subject == "game: toy"
+    assert "paper=letter" in meta["/Keywords"] and "duplex=short" in meta["/Keywords"]
+
+
+def test_calibration_page_comes_first_with_its_back(templates: Path) -> None:
+    pdf = reader(build(toy_plan(1), templates, calibration=True))
+    assert len(pdf.pages) == 4
+    assert "Registration page" in pdf.pages[0].extract_text()
+    assert "back of the registration page" in pdf.pages[1].extract_text()
+    paper = load_sheets().paper("a4")
+    assert float(pdf.pages[0].mediabox.width) == pytest.approx(mm(paper.width_mm), abs=0.01)

@@ -1,0 +1,94 @@
+"""Fixtures for every game's render tests: its card sheet built from the shipped data and read back."""
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
+
+import pytest
+from pypdf import PdfReader
+
+from pipeline.core.dataset import default_data_root
+from pipeline.core.render.build import BuildOptions, Plan, plan, render_pdf
+
+
+@dataclass
+class CardSheet:
+    """A game's card PDF (A4, long-edge duplex) with its plan, read back with pypdf."""
+
+    plan: Plan
+    data: bytes
+    pages: int
+    reader: PdfReader = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = PdfReader(io.BytesIO(self.data))
+
+    def texts(self, index: int) -> list[str]:
+        found: list[str] = []
+        self.reader.pages[index].extract_text(visitor_text=lambda t, *_: found.append(t) if t.strip() else None)
+        return found
+
+    def text(self) -> str:
+        """All text of all pages, with runs split across lines joined by spaces."""
+        return " ".join(" ".join(self.texts(i)) for i in range(len(self.reader.pages))).replace("\n", " ")
+
+    def page_size_mm(self, index: int) -> tuple[float, float]:
+        box = self.reader.pages[index].mediabox
+        return round(float(box.width) * 25.4 / 72, 1), round(float(box.height) * 25.4 / 72, 1)
+
+
+@lru_cache(maxsize=None)
+def _sheet(game: str) -> CardSheet:
+    the_plan = plan(default_data_root(), game)
+    data, pages = render_pdf(the_plan, BuildOptions())
+    return CardSheet(the_plan, data, pages)
+
+
+@pytest.fixture(scope="session")
+def card_sheet() -> Callable[[str], CardSheet]:
+    """``card_sheet(game)``: the game's card sheet (built once per test session)."""
+    return _sheet
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.fixture(scope="session")
+def assert_print_ready(tmp_path_factory: pytest.TempPathFactory) -> Callable[[CardSheet], None]:
+    """The checks every game's sheet must pass: paired pages, every name printed, qpdf clean, deterministic."""
+
+    def check(sheet: CardSheet) -> None:
+        assert sheet.pages == len(sheet.reader.pages) and sheet.pages % 2 == 0  # fronts and backs pair up
+        text = _normalise(sheet.text())
+        missing = [card.name for card in sheet.plan.cards if _normalise(card.name) not in text]
+        assert not missing, f"card names not printed: {missing}"
+        assert sheet.reader.metadata.title.endswith("cards (A4)")
+        if shutil.which("qpdf"):
+            target = tmp_path_factory.mktemp("qpdf") / "cards.pdf"
+            target.write_bytes(sheet.data)
+            result = subprocess.run(["qpdf", "--check", str(target)], capture_output=True, text=True)
+            assert result.returncode == 0, result.stdout + result.stderr
+        again, _ = render_pdf(sheet.plan, BuildOptions())
+        assert again == sheet.data  # same data, same bytes
+
+    return check
+
+
+def pairs(sheet: CardSheet) -> list[tuple[list[str], list[str]]]:
+    """(front page texts, back page texts) for each sheet of paper."""
+    return [(sheet.texts(i), sheet.texts(i + 1)) for i in range(0, len(sheet.reader.pages), 2)]
+
+
+@pytest.fixture
+def sheet_pairs() -> Callable[[CardSheet], list[tuple[list[str], list[str]]]]:
+    return pairs
+
+
+def context_of(card: Any, side: str = "front") -> dict[str, Any]:
+    face = card.front if side == "front" else card.back
+    return dict(face.context)
