@@ -1,4 +1,4 @@
-"""`pantheon monotheism ...`: replay a scenario's stored line, solve a scenario, play a game."""
+"""`pantheon monotheism ...`: replay a scenario's stored line, solve a scenario, play a game, estimate #21."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,7 @@ import typer
 
 from pipeline.core.dataset import default_data_root
 from pipeline.core.errors import UserError
-from pipeline.games.monotheism import solver
+from pipeline.games.monotheism import estimate, solver
 from pipeline.games.monotheism.play import describe, deal, load, run, scenario_by_number, scenario_from_file
 
 app = typer.Typer(help="Monotheism: replay the scenarios' winning lines, solve puzzles, play a game.",
@@ -96,7 +96,7 @@ def play(worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper
          seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle seed (same seed, same deal)."),
          scenario: Optional[str] = typer.Option(None, "--scenario", help="Play a puzzle scenario instead."),
          data: Optional[Path] = DataOption) -> None:
-    """Play in the terminal: veiled gods stay hidden; undo with 'u'."""
+    """Play in the terminal: veiled gods stay hidden; type a choice's key in brackets, 'u' to undo."""
     loaded = load(_root(data))
     if scenario is not None:
         chosen = scenario_by_number(loaded.model, scenario)
@@ -110,7 +110,46 @@ def play(worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper
     def ask(prompt: str) -> Optional[str]:
         try:
             return input(prompt)
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: leave quietly
             return None
 
     run(state, ask, typer.echo, interactive=interactive)
+
+
+@app.command("estimate-21")
+def estimate_21(games: int = typer.Option(2_000, "--games", min=1, help="Deals per worshiper set."),
+                seed: int = typer.Option(0, "--seed", help="First seed (deal and policy); same seed, same figure."),
+                policy: str = typer.Option("random", "--policy",
+                                           help=f"How moves are chosen: {', '.join(estimate.POLICIES)}."),
+                worshiper_set: Optional[list[str]] = typer.Option(None, "--set", help="Worshiper set id "
+                                                                  "(repeatable; default: every set)."),
+                as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
+    """Monte Carlo: how often is #21 unveiled three times during the first cycle through the deck?
+
+    The first cycle runs from the deal until the highest worshiper first reaches the top or is
+    submerged (or the game ends). The rulebook says about once in five hundred games.
+    """
+    if policy not in estimate.POLICIES:
+        raise UserError(f"unknown policy {policy!r} (known: {', '.join(estimate.POLICIES)})")
+    loaded = load(_root(data))
+    known = [s.id for s in loaded.model.worshiper_sets]
+    sets = worshiper_set or known
+    unknown = [s for s in sets if s not in known]
+    if unknown:
+        raise UserError(f"unknown worshiper set {unknown[0]!r} (known: {', '.join(known)})")
+    result = estimate.estimate(loaded, games=games, seed=seed, sets=sets, policy=policy)
+    if as_json:
+        typer.echo(json.dumps(result.as_dict()))
+        return
+    typer.echo(f"#{estimate.UNBIDDEN_GUEST} unveiled {estimate.FATAL_UNVEILINGS}+ times in the first cycle "
+               f"({policy} policy, seeds from {seed}):")
+    for set_id in sets:
+        histogram = ", ".join(f"{k}x: {n}" for k, n in sorted(result.histogram[set_id].items()))
+        typer.echo(f"  {set_id:<24} {result.hits[set_id]:>5} of {result.games[set_id]} "
+                   f"({_one_in(result.rate(set_id))})   unveilings {histogram}")
+    typer.echo(f"  {'all sets':<24} {result.total_hits:>5} of {result.total_games} ({_one_in(result.rate())}); "
+               f"the rulebook says about 1 in {round(1 / estimate.RULEBOOK_RATE)}")
+
+
+def _one_in(rate: float) -> str:
+    return f"about 1 in {round(1 / rate)}" if rate else "never"

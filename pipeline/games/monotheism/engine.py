@@ -24,7 +24,7 @@ first (ruling 5).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
 
 from pipeline.games.monotheism import dsl
 from pipeline.games.monotheism.cards import TRANSFORMED, UPRIGHT, Cards, Half
@@ -61,6 +61,9 @@ class Game:
     def __init__(self, cards: Cards) -> None:
         self.cards = cards
         self.is_god = frozenset(cards.deities).__contains__  # hot path: a bound set lookup
+        # Told the label of every god unveiled, as it happens (simulators count events with it);
+        # the rules never read it.
+        self.on_unveil: Optional[Callable[[str], None]] = None
 
     def state_for(self, deck: Sequence[ScenarioCard], *, track_history: bool = True) -> "State":
         """A fresh state with ``deck`` (TOP card first); the top card is unveiled at once."""
@@ -502,6 +505,8 @@ class _Work:
             return
         self.set_card(label, (label, False, card[TURNED], card[STAGE]))
         self.revealed.add(label)
+        if self.game.on_unveil is not None:
+            self.game.on_unveil(label)
         if on_top:
             self.began = False
         self.fire(label, "unveiled", _Ctx(label))

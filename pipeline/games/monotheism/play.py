@@ -16,7 +16,8 @@ from pipeline.core.errors import UserError
 from pipeline.core.schemas import load_schemas, schema_problems
 from pipeline.core.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monotheism import GAME_ID
-from pipeline.games.monotheism.engine import LABEL, PHASE_ACT, PHASE_PLACE, STAGE, TURNED, VEILED, Card, Game, State
+from pipeline.games.monotheism.engine import (ACCEPT, DECLINE, LABEL, PHASE_ACT, PHASE_PLACE, STAGE, TURNED,
+                                              VEILED, Card, Game, State)
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, build, scenario_from_record
 from pipeline.games.monotheism.text import act_text, essence_text
 
@@ -156,7 +157,9 @@ def explain(state: State) -> str:
         return (f"Submerging {state.number} cards: where does the old top card go among them? "
                 f"place 1 keeps it highest; place {state.number} puts it lowest (at the very bottom).")
     if state.phase == PHASE_ACT:
-        return "The top card's act needs your decision."
+        if ACCEPT in state.legal_actions():
+            return "The top card's act says you may: y to do it, n not to."
+        return "The top card's act asks you to pick a card (see its text above)."
     return "Submerge: choose how many cards go from the top to the bottom."
 
 
@@ -173,7 +176,22 @@ def deal(loaded: Loaded, set_id: str, seed: Optional[int]) -> State:
     return loaded.game.state_for(deck)
 
 
-HELP = "Type the number of a choice (or its words), 'u' to undo, 'd' for the whole deck's text, 'q' to quit."
+HELP = ("Each choice shows its key in brackets: type 4 to submerge four cards, 2 to place the old top card "
+        "second, 07 to pick #07, y or n to accept or decline (the words after the key work too). "
+        "Other keys: u undo, d the whole deck, h this help, q quit.")
+COMMANDS = {"undo": ("u", "undo"), "deck": ("d", "deck"), "help": ("h", "help", "?"), "quit": ("q", "quit", "exit")}
+YES_NO = {ACCEPT: ("y", "yes"), DECLINE: ("n", "no")}
+
+
+def key_of(action: str) -> str:
+    """What the player types for ``action``: its number or card, or y / n for a "may"."""
+    if action in YES_NO:
+        return YES_NO[action][0]
+    return action.split(" ", 1)[1]
+
+
+def choices_line(options: list[str]) -> str:
+    return "Choose: " + "   ".join(f"[{key_of(option)}] {option}" for option in options)
 
 
 def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], None], *,
@@ -181,40 +199,48 @@ def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], 
     """The game loop: show, ask, apply; undo with a stack of states. Returns won/lost/None (quit)."""
     history: list[State] = []
     say(HELP)
+    show = True
     while not state.is_terminal():
-        say("")
-        for line in describe(state, reveal=False):
-            say(line)
         options = state.legal_actions()
-        say(explain(state))
-        say("Choose: " + "   ".join(f"{i}) {option}" for i, option in enumerate(options, 1)))
+        if show:
+            say("")
+            for line in describe(state, reveal=False):
+                say(line)
+            say(explain(state))
+        say(choices_line(options))
+        show = False
         answer = ask("> ")
-        if answer is None or answer.strip().lower() in ("q", "quit"):
+        if answer is None:
+            say("")
             say("Goodbye.")
             return None
         answer = answer.strip().lower()
-        if answer in ("u", "undo"):
+        if answer in COMMANDS["quit"]:
+            say("Goodbye.")
+            return None
+        if answer in COMMANDS["undo"]:
             if history:
-                state = history.pop()
+                state, show = history.pop(), True
             else:
-                say("Nothing to undo.")
+                say("Nothing to undo yet.")
             continue
-        if answer in ("d", "deck"):
+        if answer in COMMANDS["deck"]:
             for line in describe(state, reveal=False, detail=len(state.deck)):
                 say(line)
             continue
-        if answer in ("?", "h", "help"):
+        if answer in COMMANDS["help"]:
             say(HELP)
             continue
-        action = _parse(answer, options)
+        action = parse(answer, options)
         if action is None:
-            message = f"not a move here: {answer!r} (choose 1-{len(options)}, u, d or q)"
+            keys = ", ".join(key_of(option) for option in options)
+            message = f"not a move here: {answer!r} (type one of {keys}; or u, d, h, q)"
             if not interactive:
                 raise UserError(message)
             say(message)
             continue
         history.append(state)
-        state = state.apply_action(action)
+        state, show = state.apply_action(action), True
     outcome = state.outcome()
     assert outcome is not None
     say("")
@@ -224,7 +250,16 @@ def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], 
     return outcome.won
 
 
-def _parse(answer: str, options: list[str]) -> Optional[str]:
-    if answer.isdigit() and 1 <= int(answer) <= len(options):
-        return options[int(answer) - 1]
-    return answer if answer in options else None
+def parse(answer: str, options: list[str]) -> Optional[str]:
+    """The action ``answer`` names: a key (``4``, ``07``, ``7``, ``#07``, ``y``), or the action's words."""
+    answer = " ".join(answer.split())
+    for option in options:
+        key = key_of(option)
+        words = YES_NO.get(option, ())
+        if answer in (option, key, *words) or _same_number(answer.lstrip("#"), key):
+            return option
+    return None
+
+
+def _same_number(answer: str, key: str) -> bool:
+    return answer.isdigit() and key.isdigit() and int(answer) == int(key)

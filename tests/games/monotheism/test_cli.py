@@ -80,7 +80,7 @@ def _play(*args: str, moves: str) -> subprocess.CompletedProcess:
 
 
 def test_play_hides_veiled_cards_and_undoes() -> None:
-    done = _play("--seed", "3", moves="1\n1\nu\nq\n")
+    done = _play("--seed", "3", moves="4\n1\nu\nq\n")
     assert done.returncode == 0, done.stderr
     assert "27 veiled gods" in done.stdout and "#26 The Hourglass" in done.stdout
     assert "Goodbye." in done.stdout
@@ -98,6 +98,42 @@ def test_play_a_scenario_to_the_end() -> None:
 def test_play_bad_move_is_one_line_and_exit_1() -> None:
     done = _play("--seed", "1", moves="9\n")
     assert done.returncode == 1 and done.stderr.strip().startswith("error: not a move here")
+
+
+def test_play_keys_are_numbers_not_list_positions() -> None:
+    """Seed 3 offers submerge 4 or 6: '2' must not silently mean the second choice."""
+    done = _play("--seed", "3", moves="2\n")
+    assert done.returncode == 1 and "type one of 4, 6" in done.stderr
+
+
+def test_play_end_of_input_says_goodbye() -> None:
+    done = _play("--seed", "3", moves="")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("Goodbye.") and "Traceback" not in done.stderr
+
+
+def test_play_interactive_bad_input_reprompts_without_redrawing() -> None:
+    from pipeline.core.dataset import default_data_root
+    from pipeline.games.monotheism.play import deal, load, run
+
+    loaded = load(default_data_root())
+    answers = iter(["2", "#4", "u", "u", "nonsense"])
+    said: list[str] = []
+    assert run(deal(loaded, "haruspex-of-scriptures", 3), lambda _: next(answers, None), said.append,
+               interactive=True) is None
+    text = "\n".join(said)
+    assert "not a move here: '2' (type one of 4, 6; or u, d, h, q)" in text
+    assert "Submerging 4 cards" in text and "Nothing to undo yet." in text
+    assert text.count("Deck, top first") == 3  # start, after '#4', after the undo: never after a bad answer
+    assert said[-1] == "Goodbye."
+
+
+@pytest.mark.parametrize("answer, expected", [("07", "pick 07"), ("7", "pick 07"), ("#07", "pick 07"),
+                                              ("pick 07", "pick 07"), ("n", "decline"), ("no", "decline"),
+                                              ("haruspex", "pick haruspex"), ("1", None), ("3", None)])
+def test_play_parse(answer: str, expected) -> None:
+    from pipeline.games.monotheism.play import parse
+
+    assert parse(answer, ["decline", "pick 07", "pick 12", "pick haruspex"]) == expected
 
 
 def test_play_unknown_set() -> None:

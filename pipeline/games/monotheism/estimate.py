@@ -1,0 +1,147 @@
+"""Seeded Monte Carlo: how often is #21 unveiled three times during the first cycle through the deck?
+
+The rulebook's Scenarios section says a game in which god #21 (which curses your
+worshiper whenever it is unveiled) is unveiled three times during your first
+cycle through the deck happens "once every five hundred games or so". This
+module measures that on the reconstructed deck.
+
+Definitions used here:
+
+* A game is a full deal: the 29 deities shuffled and veiled, one worshiper set
+  at the bottom (:func:`pipeline.games.monotheism.play.deal`).
+* **The first cycle** lasts from the deal until the highest worshiper first
+  reaches the top of the deck or is submerged (the player picks a number that
+  carries it to the bottom), or the game ends. By then every god that started
+  above the worshipers has been on top or has been carried beneath them; what
+  follows is the second pass through the deck.
+* **An unveiling** is any moment a veiled god becomes unveiled (on top, or by an
+  act), as reported by the engine's ``Game.on_unveil`` listener.
+* A **policy** picks among the legal actions: ``random`` uniformly at random;
+  ``slow`` always submerges the smallest number and keeps the old top card
+  lowest in the moved stack, so as many cards as possible reach the top in the
+  first cycle (the most chances to meet #21 again); picks and "may" take the
+  first option offered.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+from pipeline.games.monotheism.engine import LABEL, PHASE_SUBMERGE, State
+from pipeline.games.monotheism.play import Loaded, deal
+
+UNBIDDEN_GUEST = "21"     # the god that curses your worshiper whenever it is unveiled
+FATAL_UNVEILINGS = 3      # the rulebook's "three times"
+RULEBOOK_RATE = 1 / 500   # "once every five hundred games or so"
+RATE_TOLERANCE = 4        # "or so": a measured rate within this factor of the rulebook's agrees with it
+MAX_ACTIONS = 5_000       # a first cycle longer than this is cut off (and counted as such)
+
+Policy = Callable[[State, list[str], random.Random], str]
+
+
+def random_policy(state: State, options: list[str], rng: random.Random) -> str:
+    return rng.choice(options)
+
+
+def slow_policy(state: State, options: list[str], rng: random.Random) -> str:
+    """Smallest submerge, old top card lowest, first option otherwise."""
+    if state.phase == PHASE_SUBMERGE:
+        return min(options, key=lambda option: int(option.split()[1]))
+    return options[-1] if options[0].startswith("place") else options[0]
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy, "slow": slow_policy}
+
+
+@dataclass(frozen=True)
+class Cycle:
+    """What one first cycle did."""
+
+    unveilings: int          # of #21
+    ended_by: str            # "worshiper on top", "worshiper submerged", "game over", "cut off"
+
+
+@dataclass
+class Estimate:
+    """Tallies over many games, per worshiper set."""
+
+    policy: str
+    seed: int
+    games: dict[str, int] = field(default_factory=dict)
+    hits: dict[str, int] = field(default_factory=dict)                  # games with >= 3 unveilings
+    histogram: dict[str, Counter] = field(default_factory=dict)         # unveilings -> games
+    endings: dict[str, Counter] = field(default_factory=dict)
+
+    @property
+    def total_games(self) -> int:
+        return sum(self.games.values())
+
+    @property
+    def total_hits(self) -> int:
+        return sum(self.hits.values())
+
+    def rate(self, set_id: Optional[str] = None) -> float:
+        games = self.games[set_id] if set_id else self.total_games
+        hits = self.hits[set_id] if set_id else self.total_hits
+        return hits / games if games else 0.0
+
+    def agrees_with_rulebook(self) -> bool:
+        return RULEBOOK_RATE / RATE_TOLERANCE <= self.rate() <= RULEBOOK_RATE * RATE_TOLERANCE
+
+    def as_dict(self) -> dict:
+        return {
+            "policy": self.policy, "seed": self.seed, "games": self.total_games, "hits": self.total_hits,
+            "rate": self.rate(), "rulebook_rate": RULEBOOK_RATE, "agrees": self.agrees_with_rulebook(),
+            "by_set": {s: {"games": self.games[s], "hits": self.hits[s], "rate": self.rate(s),
+                           "unveilings": {str(k): v for k, v in sorted(self.histogram[s].items())},
+                           "ended_by": dict(self.endings[s])} for s in self.games},
+        }
+
+
+def _highest_worshiper(state: State) -> int:
+    return next(i for i, card in enumerate(state.deck) if not state.game.is_god(card[LABEL]))
+
+
+def first_cycle(loaded: Loaded, set_id: str, seed: int, policy: Policy) -> Cycle:
+    """Deal with ``seed``, play ``policy`` (its randomness seeded by ``seed`` too) through the first cycle."""
+    seen: list[str] = []
+    loaded.game.on_unveil = seen.append
+    try:
+        state = deal(loaded, set_id, seed)
+        rng = random.Random(seed)
+        ended_by = "cut off"
+        for _ in range(MAX_ACTIONS):
+            if state.is_terminal():
+                ended_by = "game over"
+                break
+            if not state.game.is_god(state.deck[0][LABEL]):
+                ended_by = "worshiper on top"
+                break
+            action = policy(state, state.legal_actions(), rng)
+            if state.phase == PHASE_SUBMERGE and int(action.split()[1]) > _highest_worshiper(state):
+                ended_by = "worshiper submerged"
+                break
+            state = state.apply_action(action, check=False)
+        return Cycle(seen.count(UNBIDDEN_GUEST), ended_by)
+    finally:
+        loaded.game.on_unveil = None
+
+
+def estimate(loaded: Loaded, *, games: int, seed: int, sets: Sequence[str], policy: str) -> Estimate:
+    """``games`` deals per worshiper set; the k-th set uses seeds ``seed + k * games`` onwards (fresh deals)."""
+    chosen = POLICIES[policy]
+    result = Estimate(policy=policy, seed=seed)
+    for k, set_id in enumerate(sets):
+        histogram: Counter = Counter()
+        endings: Counter = Counter()
+        for offset in range(games):
+            cycle = first_cycle(loaded, set_id, seed + k * games + offset, chosen)
+            histogram[cycle.unveilings] += 1
+            endings[cycle.ended_by] += 1
+        result.games[set_id] = games
+        result.hits[set_id] = sum(n for k, n in histogram.items() if k >= FATAL_UNVEILINGS)
+        result.histogram[set_id] = histogram
+        result.endings[set_id] = endings
+    return result

@@ -1,0 +1,64 @@
+"""The seeded Monte Carlo for #21 ("unveiled three times in the first cycle: about once in 500 games")."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.core.dataset import default_data_root
+from pipeline.games.monotheism import estimate
+from pipeline.games.monotheism.engine import LABEL, STAGE, VEILED
+from pipeline.games.monotheism.model import CardKind, ScenarioCard
+from pipeline.games.monotheism.play import Loaded, load
+
+GAMES_PER_SET = 1_000
+SEED = 7
+
+
+@pytest.fixture(scope="module")
+def loaded() -> Loaded:
+    return load(default_data_root())
+
+
+def test_21_veils_itself_and_sinks_after_cursing(loaded: Loaded) -> None:
+    seen: list[str] = []
+    loaded.game.on_unveil = seen.append
+    try:
+        deck = [ScenarioCard(CardKind.DEITY, label, veiled=True) for label in ("21", "01", "02", "03")]
+        state = loaded.game.state_for(deck + [ScenarioCard(CardKind.WORSHIPER, "haruspex")])
+    finally:
+        loaded.game.on_unveil = None
+    assert seen == ["21", "01"]
+    assert state.deck[-1][LABEL] == "21" and state.deck[-1][VEILED]  # down twelve stops at the bottom
+    assert state.deck[-2][LABEL] == "haruspex" and state.deck[-2][STAGE] == 1  # cursed once by #21
+
+
+def test_estimate_is_seeded_and_near_the_rulebook(loaded: Loaded) -> None:
+    sets = [s.id for s in loaded.model.worshiper_sets]
+    first = estimate.estimate(loaded, games=GAMES_PER_SET, seed=SEED, sets=sets, policy="random")
+    again = estimate.estimate(loaded, games=GAMES_PER_SET, seed=SEED, sets=sets, policy="random")
+    assert first.as_dict() == again.as_dict()
+    assert first.total_games == GAMES_PER_SET * len(sets)
+    assert first.total_hits > 0 and first.agrees_with_rulebook(), first.as_dict()
+    assert loaded.game.on_unveil is None  # the listener is always removed
+
+
+def test_first_cycle_ends_when_the_worshiper_is_reached(loaded: Loaded) -> None:
+    cycle = estimate.first_cycle(loaded, "haruspex-of-scriptures", SEED, estimate.slow_policy)
+    assert cycle.ended_by in ("worshiper on top", "worshiper submerged", "game over")
+
+
+def test_cli_estimate_json() -> None:
+    result = CliRunner().invoke(app, ["monotheism", "estimate-21", "--games", "20", "--seed", "3", "--json",
+                                      "--set", "three-monks"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["games"] == 20 and list(report["by_set"]) == ["three-monks"]
+    assert report["rulebook_rate"] == estimate.RULEBOOK_RATE
+
+
+def test_cli_estimate_unknown_policy() -> None:
+    result = CliRunner().invoke(app, ["monotheism", "estimate-21", "--policy", "greedy"])
+    assert result.exit_code == 1 and "unknown policy 'greedy'" in str(result.exception)
