@@ -1,7 +1,9 @@
 """Fixtures shared by every test: a scratch copy of the data and ways to break it."""
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
@@ -13,6 +15,17 @@ from pipeline.core.problems import Problem
 from pipeline.core.validate import validate as run_validation
 
 REPO_DATA = default_data_root()
+CACHE_ENV = "PANTHEON_CACHE"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests (and the CLI subprocesses they start) use a fresh cache, never the project's .cache/."""
+    config._pantheon_cache = tempfile.mkdtemp(prefix="pantheon-test-cache-")  # type: ignore[attr-defined]
+    os.environ[CACHE_ENV] = config._pantheon_cache  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(getattr(config, "_pantheon_cache", ""), ignore_errors=True)
 
 
 @pytest.fixture

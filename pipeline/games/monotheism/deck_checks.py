@@ -12,14 +12,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
+from pipeline.core import resultcache
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Location, Problem
 from pipeline.games.monotheism import dsl, engine as _engine  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism import solver
-from pipeline.games.monotheism.cards import HALF_KEYS, Cards, cards_from
-from pipeline.games.monotheism.dsl import OP, walk_ops
+from pipeline.games.monotheism.cards import HALF_KEYS, Cards
+from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import Scenario, scenario_from_record
 from pipeline.games.monotheism.text import face_text, word_count
@@ -295,12 +297,21 @@ def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = 
 
 
 _CACHE: dict[tuple, tuple] = {}
+ENGINE_SOURCE = Path(__file__).resolve().parent
 
 
 def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
-    """Solving is the slow part of validate; the same data gives the same answer."""
+    """Solving is the slow part of validate; the same data and engine code give the same answer.
+
+    Kept in memory for this process and on disk across runs, keyed by the card
+    data, the scenario and a hash of this package's code.
+    """
     if key not in _CACHE:
-        _CACHE[key] = tuple(_findings(engine, scenario))
+        parts = [resultcache.source_hash(ENGINE_SOURCE), *map(str, key)]
+        found = resultcache.cached_json(
+            "monotheism-scenarios", parts, lambda: [[list(path), message] for path, message in _findings(engine, scenario)]
+        )
+        _CACHE[key] = tuple((tuple(path), message) for path, message in found)
     return _CACHE[key]
 
 
