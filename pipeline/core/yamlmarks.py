@@ -106,6 +106,8 @@ class _Builder:
 
     def _scalar(self, node: ScalarNode) -> Any:
         self._refuse_trailing_comment(node)
+        if node.tag == STR_TAG:  # what the safe constructor returns for text, without its dispatch (most scalars)
+            return node.value
         try:
             return self._loader.construct_object(node, deep=True)
         except yaml.YAMLError as exc:

@@ -76,7 +76,7 @@ class ArtCache:
 
     def _store(self, key: str, drawing: Drawing) -> None:
         try:
-            write_atomic(self._path(key), pickle.dumps(drawing, protocol=PICKLE_PROTOCOL))
+            write_atomic(self._path(key), pickle.dumps(drawing, protocol=PICKLE_PROTOCOL), durable=False)
         except UserError:  # a read-only checkout still builds, only slower
             pass
 

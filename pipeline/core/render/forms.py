@@ -19,7 +19,7 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional
+from typing import Any, Hashable, Iterator, Mapping, Optional
 
 from lxml import etree
 from reportlab.graphics import renderPDF
@@ -83,8 +83,11 @@ class Forms:
         self.bleed = templates.bleed_mm
         self._faces: dict[str, FaceForm] = {}
         self._face_objects: dict[int, tuple[Face, FaceForm]] = {}  # the same Face object (a shared back) renders once
+        self._rendered: dict[tuple[str, Hashable], FaceForm] = {}  # faces of equal plain content render once
         self._arts: set[str] = set()
+        self._layers: dict[tuple[Any, ...], str] = {}  # layer content (as it sits in its face) -> art form
         self._icons: dict[str, str] = {}
+        self._texts: dict[tuple[bytes, float], Optional[text.Prepared]] = {}  # text slots set in this document
 
     # -- faces ------------------------------------------------------------
     def face(self, face: Face, where: str) -> FaceForm:
@@ -97,7 +100,16 @@ class Forms:
         return form
 
     def _face_form(self, face: Face, where: str) -> FaceForm:
-        svg = self.templates.render(face.template, face.context, where)
+        content = _plain_key(face.context)
+        rendered = self._rendered.get((face.template, content)) if content is not None else None
+        if rendered is not None:  # an equal face of another card (a shared back built per card)
+            return rendered
+        form = self._face_form_of(self.templates.render(face.template, face.context, where), face, where)
+        if content is not None:
+            self._rendered[(face.template, content)] = form
+        return form
+
+    def _face_form_of(self, svg: str, face: Face, where: str) -> FaceForm:
         key = _digest(svg)
         found = self._faces.get(key)
         if found is not None:
@@ -107,7 +119,7 @@ class Forms:
         except etree.XMLSyntaxError as exc:
             raise UserError(f"{where}: template {face.template} produced invalid SVG: {exc}") from None
         trim_w, trim_h = _trim(root, face.template, where)
-        slots = [el for el in root.iter() if isinstance(el.tag, str) and el.tag.startswith(PP) and _is_top_slot(el)]
+        slots = [el for el in root.iter(f"{PP}*") if _is_top_slot(el)]
         for slot in slots:
             slot.getparent().remove(slot)
         prepared = FaceForm(key, where, self._art(root, where), slots, trim_w, trim_h, self.bleed)
@@ -145,7 +157,14 @@ class Forms:
         layers = _layers(root)
         if len(layers) == 1:
             return (self._art_form(root, where),)
-        return tuple(self._art_form(_svg_with(root, layer), where) for layer in layers)
+        return tuple(self._layer_form(root, layer, where) for layer in layers)
+
+    def _layer_form(self, root: Any, elements: list[Any], where: str) -> str:
+        """The art form of one layer; a layer met again (a god's frame on each of its cards) is not copied again."""
+        seen = (tuple(root.items()), tuple(sorted(root.nsmap.items(), key=str)), tuple(etree.tostring(e) for e in elements))
+        if seen not in self._layers:
+            self._layers[seen] = self._art_form(_svg_with(root, elements), where)
+        return self._layers[seen]
 
     def _art_form(self, root: Any, where: str) -> str:
         key = _digest(etree.tostring(root))
@@ -187,6 +206,16 @@ class Forms:
             raise UserError(f"{where}: unknown slot <pp:{local}> (slots are pp:text and pp:icon)")
 
     def _text(self, node: Any, trim_h: float, where: str) -> None:
+        """Draw a text slot; the same slot (markup and place) met again in this document is painted as set before."""
+        key = (etree.tostring(node, with_tail=False), trim_h)
+        if key not in self._texts:
+            self._texts[key] = self._prepare_text(node, trim_h, where)
+        prepared = self._texts[key]
+        if prepared is not None:
+            text.paint(self.canvas, prepared, self)
+
+    def _prepare_text(self, node: Any, trim_h: float, where: str) -> Optional[text.Prepared]:
+        """A text slot fitted to its box and set (None when it holds no text)."""
         get = lambda name: node.get(name, DEFAULT_TEXT.get(name))  # noqa: E731
         x, y, width, height = (_number(node, a, where) for a in ("x", "y", "width", "height"))
         box = text.Box(
@@ -203,13 +232,13 @@ class Forms:
         base = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
         atoms = list(_atoms(node, base, where))
         if not atoms:
-            return
+            return None
         label = node.get("name")
         unresolved = next((a.text for a in atoms if UNRESOLVED in a.text), None)
         if unresolved is not None:
             raise UserError(f"{where}: '{unresolved}' is an unresolved reference: the game's renderer must print names")
         layout = text.fit(atoms, box, self, f"{where}{f' ({label})' if label else ''}")
-        text.draw(self.canvas, layout, box, self)
+        return text.prepare(self.canvas, layout, box)
 
     # -- icons (text.IconSource) -------------------------------------------
     def aspect(self, name: str, where: str) -> float:
@@ -242,6 +271,34 @@ class Forms:
         self.canvas.endForm()
         self._icons[name] = form
         return form
+
+
+_PLAIN_SCALARS = (str, int, float, bool, type(None))
+
+
+def _plain_key(value: Any) -> Optional[Hashable]:
+    """A hashable key holding all of plain template data (mappings, lists, scalars), in order and
+    with types (1, 1.0 and True print differently); None for anything else, whose content a key
+    could miss."""
+    if isinstance(value, _PLAIN_SCALARS):
+        return (type(value), value)
+    if isinstance(value, Mapping):
+        items = []
+        for name, item in value.items():
+            key = _plain_key(item)
+            if key is None or not isinstance(name, str):
+                return None
+            items.append((name, key))
+        return ("map", tuple(items))
+    if isinstance(value, (list, tuple)):
+        parts = []
+        for item in value:
+            key = _plain_key(item)
+            if key is None:
+                return None
+            parts.append(key)
+        return (type(value), tuple(parts))
+    return None
 
 
 def _checked_convert(root: Any, where: str) -> Drawing:

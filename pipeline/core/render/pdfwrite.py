@@ -76,8 +76,13 @@ def ensure_dir(folder: Path) -> None:
         raise UserError(f"cannot write to output folder {folder}: permission denied")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename."""
+def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename.
+
+    ``durable`` flushes the file to disk before the rename (outputs); a cache
+    entry, which is checked when read back and rebuilt when damaged, skips that
+    (one fsync per converted art was the largest cost of a cold build after svglib).
+    """
     ensure_dir(path.parent)
     handle, temp = None, None
     try:
@@ -85,8 +90,9 @@ def write_atomic(path: Path, data: bytes) -> None:
         with os.fdopen(handle, "wb") as out:
             handle = None
             out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
         os.chmod(temp, 0o644)
         os.replace(temp, path)
         temp = None

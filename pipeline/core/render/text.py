@@ -154,8 +154,26 @@ def fit(atoms: Sequence[Atom], box: Box, icons: IconSource, where: str) -> Layou
     )
 
 
-def draw(canvas: Canvas, layout: Layout, box: Box, icons: IconSource) -> None:
-    """Draw a fitted layout into its box: all words in one text object, icons as forms after it."""
+@dataclass(frozen=True)
+class Prepared:
+    """A fitted box ready to paint: its colour, its text operators, and its inline icons (name, x, y, height).
+
+    The operators depend only on the text and the box (fonts are set inside
+    the text object), so a box repeated on many faces of a document (a label,
+    a footer) is laid out and set once and painted again as it is.
+    """
+
+    color: Color
+    code: str
+    icons: tuple[tuple[str, float, float, float], ...]
+
+    def getCode(self) -> str:  # noqa: N802  (what reportlab's Canvas.drawText asks of a text object)
+        return self.code
+
+
+def prepare(canvas: Canvas, layout: Layout, box: Box) -> Prepared:
+    """A fitted layout set as one text object in its box (nothing is drawn yet)."""
+    color = _colour(box.color)
     size = layout.size
     line_height = size * LEADING
     used = len(layout.lines) * line_height
@@ -164,7 +182,6 @@ def draw(canvas: Canvas, layout: Layout, box: Box, icons: IconSource) -> None:
         top -= (box.height - used) / 2
     elif box.valign == "bottom":
         top -= box.height - used
-    canvas.setFillColor(_colour(box.color))
     words = canvas.beginText()
     pending_icons: list[tuple[str, float, float]] = []
     for index, (placed, width) in enumerate(layout.lines):
@@ -175,9 +192,21 @@ def draw(canvas: Canvas, layout: Layout, box: Box, icons: IconSource) -> None:
         elif box.align == "right":
             start += box.width - width * size
         _set_line(words, placed, start, baseline, size, pending_icons)
-    canvas.drawText(words)
-    for name, x, y in pending_icons:
-        icons.draw(canvas, name, x, y, ICON_EM * size)
+    icons = tuple((name, x, y, ICON_EM * size) for name, x, y in pending_icons)
+    return Prepared(color, words.getCode(), icons)
+
+
+def paint(canvas: Canvas, prepared: Prepared, icons: IconSource) -> None:
+    """Draw a prepared box: all words in one text object, icons as forms after it."""
+    canvas.setFillColor(prepared.color)
+    canvas.drawText(prepared)
+    for name, x, y, height in prepared.icons:
+        icons.draw(canvas, name, x, y, height)
+
+
+def draw(canvas: Canvas, layout: Layout, box: Box, icons: IconSource) -> None:
+    """Draw a fitted layout into its box."""
+    paint(canvas, prepare(canvas, layout, box), icons)
 
 
 def _set_line(
