@@ -12,7 +12,6 @@ one to measure cold builds).
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import sys
 from functools import lru_cache
@@ -24,18 +23,13 @@ import svglib
 from reportlab.graphics.shapes import Drawing
 
 from pipeline.core.errors import UserError
+from pipeline.core.resultcache import cache_root
 from pipeline.core.render.pdfwrite import write_atomic
 
-PROJECT_ROOT = Path(__file__).resolve().parents[3]  # also in svgtemplates (which imports this module)
-CACHE_ENV = "PANTHEON_CACHE"
 ART_DIR = "art"
 PICKLE_PROTOCOL = 5
 
 
-def cache_root() -> Path:
-    """Where build caches live: $PANTHEON_CACHE, else the project's .cache/."""
-    configured = os.environ.get(CACHE_ENV)
-    return Path(configured) if configured else PROJECT_ROOT / ".cache"
 
 
 @lru_cache(maxsize=None)

@@ -24,9 +24,8 @@ from lxml import etree
 from markupsafe import Markup, escape
 
 from pipeline.core.errors import UserError
-from pipeline.core.render.artcache import cache_root
+from pipeline.core.resultcache import PROJECT_ROOT, cache_root
 
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
 TEMPLATE_ROOT = PROJECT_ROOT / "templates"
 CARD_DIR = "cards"
 ICON_DIR = "icons"
@@ -141,7 +140,7 @@ def _environment(folder: Path) -> jinja2.Environment:
 
     Templates do not change during a build, so files are not re-checked on
     every use (``auto_reload`` off); compiled templates are kept on disk under
-    ``.cache/jinja`` (keyed by source checksum; see ``artcache.cache_root``), so a
+    ``.cache/jinja`` (keyed by source checksum; see ``resultcache.cache_root``), so a
     later build skips compiling.
     """
     cache_dir = cache_root() / JINJA_CACHE
