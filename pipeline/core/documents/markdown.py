@@ -40,6 +40,11 @@ def block_lines(block: m.Block) -> list[str]:
         return caption + [f"    {line}" for line in block.alt]
     if isinstance(block, m.PageBreak):
         return ["---"]
+    if isinstance(block, m.Group):
+        lines: list[str] = []
+        for inner in block.blocks:
+            lines += ([""] if lines else []) + block_lines(inner)
+        return lines
     raise TypeError(f"unknown block {block!r}")
 
 

@@ -102,6 +102,7 @@ class Paragraph:
 class ListBlock:
     items: tuple[str, ...]
     numbered: bool = False
+    style: str = "body"  # the text style of the items
 
 
 @dataclass(frozen=True)
@@ -127,9 +128,10 @@ class LegendEntry:
 
 @dataclass(frozen=True)
 class Legend:
-    """A symbol legend: each icon drawn beside its name and meaning."""
+    """A symbol legend: each icon drawn beside its name and meaning; ``columns`` > 1 sets entries side by side (compact sheets)."""
 
     entries: tuple[LegendEntry, ...]
+    columns: int = 1
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,14 @@ class PageBreak:
     pass
 
 
-Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, PageBreak]
+@dataclass(frozen=True)
+class Group:
+    """Blocks printed on one page when they fit one (a scenario, a player aid); Markdown prints them in order."""
+
+    blocks: tuple["Block", ...]
+
+
+Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, PageBreak, Group]
 
 
 @dataclass(frozen=True)
@@ -181,8 +190,8 @@ class Blocks:
     def p(self, text: str, style: str = "body") -> "Blocks":
         return self.add(Paragraph(text, style))
 
-    def ul(self, items: list[str] | tuple[str, ...], numbered: bool = False) -> "Blocks":
-        return self.add(ListBlock(tuple(items), numbered)) if items else self
+    def ul(self, items: list[str] | tuple[str, ...], numbered: bool = False, style: str = "body") -> "Blocks":
+        return self.add(ListBlock(tuple(items), numbered, style)) if items else self
 
     def table(self, header: tuple[str, ...], rows: list[tuple[str, ...]], widths: Optional[tuple[float, ...]] = None, caption: str = "") -> "Blocks":
         return self.add(Table(header, tuple(rows), widths, caption))

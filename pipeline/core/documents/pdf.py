@@ -20,6 +20,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     KeepTogether,
@@ -45,6 +46,12 @@ HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
 CONTENTS_TITLE = "Contents"
 ARROW_HEAD_MM = 2.2
 MAX_PASSES = 10
+# A heading is kept with all of a short table or list (so neither is split from its heading, nor the
+# heading orphaned); a longer one may split, and its heading starts a new page unless this much room is left.
+KEEP_TABLE_ROWS = 12
+KEEP_LIST_ITEMS = 6
+HEADING_ROOM_MM = 45.0
+BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this share of the page is still free
 SWATCH_LABEL_PT = 5.5
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
 
@@ -64,6 +71,14 @@ def inline(text: str, where: str, style: str = fonts.REGULAR) -> str:
         out = out.replace(raw, escaped)
     out = BOLD_TOKEN.sub(r"<b>\1</b>", out)
     out = ITALIC_TOKEN.sub(r"<i>\1</i>", out)
+    return out
+
+
+def _flat(flowables: list[Flowable]) -> list[Flowable]:
+    """Flowables with every nested KeepTogether opened (reportlab sizes a nested one as endless)."""
+    out: list[Flowable] = []
+    for flowable in flowables:
+        out += _flat(list(flowable._content)) if isinstance(flowable, KeepTogether) else [flowable]
     return out
 
 
@@ -211,24 +226,36 @@ class PdfRenderer:
         if doc.toc:
             toc = TableOfContents(dotsMinLevel=0)
             toc.levelStyles = [self.styles["toc1"], self.styles["toc2"]]
-            story += [RLParagraph(CONTENTS_TITLE, self.styles["h1"]), toc, RLPageBreak()]
+            # the text starts on a fresh page, unless the contents spill a few lines over and leave most of a page empty
+            body_room = mm(self.layout.frame[1] * BODY_AFTER_CONTENTS_SHARE)
+            story += [RLParagraph(CONTENTS_TITLE, self.styles["h1"]), toc, CondPageBreak(body_room)]
         pending: list[Flowable] = []
         for block in doc.blocks:
             flowables = self._block(block, where)
             if isinstance(block, m.Heading):
                 pending += flowables  # keep a heading with what follows it
                 continue
-            if pending:
+            if pending and self._long(block):
+                story += [CondPageBreak(mm(HEADING_ROOM_MM)), *pending, *flowables]
+                pending = []
+            elif pending:
                 head, rest = flowables[:1], flowables[1:]
-                if isinstance(head[0], KeepTogether):
-                    head = list(head[0]._content)
-                story.append(KeepTogether(pending + head))
+                story.append(KeepTogether(_flat(pending + head)))
                 story += rest
                 pending = []
             else:
                 story += flowables
         story += pending
         return story
+
+    @staticmethod
+    def _long(block: m.Block) -> bool:
+        """A table or legend too long to move whole to the next page with its heading."""
+        if isinstance(block, m.Table):
+            return len(block.rows) > KEEP_TABLE_ROWS
+        if isinstance(block, m.Legend):
+            return len(block.entries) > KEEP_TABLE_ROWS
+        return False
 
     # ------------------------------------------------------------------ blocks
 
@@ -249,19 +276,27 @@ class PdfRenderer:
             return self._diagram(block, where)
         if isinstance(block, m.PageBreak):
             return [RLPageBreak()]
+        if isinstance(block, m.Group):
+            return [KeepTogether(self._group(block, where))]
         raise TypeError(f"unknown block {block!r}")
+
+    def _group(self, block: m.Group, where: str) -> list[Flowable]:
+        out: list[Flowable] = []
+        for inner in block.blocks:
+            out += self._block(inner, where)
+        return _flat(out)
 
     def _list(self, block: m.ListBlock, where: str) -> list[Flowable]:
         indent = mm(self.layout.get("list", "indent_mm"))
-        base = self.styles["body"]
+        base = self.styles[block.style]
         style = ParagraphStyle("list", parent=base, leftIndent=indent, bulletIndent=0, spaceAfter=base.spaceAfter / 2)
         bullet = self.layout.get("list", "bullet")
         out: list[Flowable] = []
         for number, item in enumerate(block.items, start=1):
             mark = f"{number}." if block.numbered else bullet
-            out.append(RLParagraph(inline(item, where), style, bulletText=mark))
+            out.append(RLParagraph(inline(item, where, self._font_style(block.style)), style, bulletText=mark))
         out.append(Spacer(1, base.spaceAfter / 2))
-        return out
+        return [KeepTogether(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
 
     def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
         markup = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
@@ -306,6 +341,8 @@ class PdfRenderer:
         return out
 
     def _legend(self, block: m.Legend, where: str) -> list[Flowable]:
+        if block.columns > 1:
+            return self._compact_legend(block, where)
         size = self.layout.get("legend", "icon_mm")
         rows = [
             [self._legend_mark(e, size, where), self._cell(e.name, where, bold=True), self._cell(e.meaning, where)]
@@ -315,6 +352,19 @@ class PdfRenderer:
         widths[1] -= widths[0] * 0.25
         widths[2] -= widths[0] * 0.75
         table = RLTable(rows, colWidths=widths)
+        table.setStyle(self._table_style(len(rows), header=False))
+        return [table, Spacer(1, self.styles["body"].spaceAfter)]
+
+    def _compact_legend(self, block: m.Legend, where: str) -> list[Flowable]:
+        """Entries side by side, ``columns`` to a row: each an icon and a cell with its name run into its meaning."""
+        size = self.layout.get("legend", "icon_mm")
+        columns = block.columns
+        cells = [[self._legend_mark(e, size, where), self._cell(f"**{e.name}.** {e.meaning}", where)] for e in block.entries]
+        cells += [["", ""]] * (-len(cells) % columns)
+        rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
+        icon = mm(size) + 2 * self.layout.get("table", "padding_pt")
+        text = (mm(self.layout.frame[0]) - columns * icon) / columns
+        table = RLTable(rows, colWidths=[icon, text] * columns)
         table.setStyle(self._table_style(len(rows), header=False))
         return [table, Spacer(1, self.styles["body"].spaceAfter)]
 

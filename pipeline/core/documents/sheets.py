@@ -2,6 +2,8 @@
 
 Sizes are true millimetres (a token must come out the size the game needs),
 so a sheet that does not fit the paper's text area is split over pages.
+Every printable extra follows one convention, shown by :func:`cut_fold_legend`:
+solid lines (line style ``cut``) are cut, dashed lines (``fold``) are folded.
 """
 from __future__ import annotations
 
@@ -10,8 +12,14 @@ from typing import Optional
 
 from pipeline.core.documents import model as m
 
-TOKEN_LABEL_RATIO = 0.32  # label size (pt) per mm of token diameter
+TOKEN_LABEL_RATIO = 0.9  # label size (pt) per mm of token diameter, for a short label alone on its token
+ICON_LABEL_RATIO = 0.32  # the same, for a label under an icon
+SUBLABEL_RATIO = 0.3
+LABEL_WIDTH_SHARE = 0.78  # a label spans at most this share of the diameter
+GLYPH_WIDTH_EM = 0.7  # average bold glyph width, in em: enough to keep a label inside its token
+PT_PER_MM = 72 / 25.4
 ICON_RATIO = 0.55  # icon height as a share of the diameter
+LEGEND_LINE_MM, LEGEND_GAP_MM, LEGEND_H_MM, LEGEND_PT = 12.0, 2.0, 5.0, 7.5
 
 
 @dataclass(frozen=True)
@@ -41,10 +49,9 @@ def token_pages(tokens: list[Token], frame: tuple[float, float], diameter: float
                 shapes.append(m.IconShape(token.icon, cx, cy - diameter * 0.08, diameter * ICON_RATIO, colour=token.ink))
             if token.label:
                 y = cy + diameter * (0.36 if token.icon else 0.12)
-                size = diameter * TOKEN_LABEL_RATIO * (0.5 if token.icon else 1.0) * (1.0 if len(token.label) < 3 else 0.7)
-                shapes.append(m.Label(cx, y, token.label, size=size, bold=True, colour=token.ink))
+                shapes.append(m.Label(cx, y, token.label, size=_label_size(token.label, diameter, bool(token.icon)), bold=True, colour=token.ink))
             if token.sublabel:
-                shapes.append(m.Label(cx, cy + diameter * 0.33, token.sublabel, size=diameter * 0.16, colour=token.ink))
+                shapes.append(m.Label(cx, cy + diameter * 0.34, token.sublabel, size=diameter * SUBLABEL_RATIO, colour=token.ink))
         rows = (len(page) + per_row - 1) // per_row
         used_w = min(len(page), per_row) * (diameter + gap) - gap
         alt = tuple(f"{sum(1 for t in page if t.label == label and t.fill == fill)} x token '{label}' ({fill})"
@@ -53,6 +60,33 @@ def token_pages(tokens: list[Token], frame: tuple[float, float], diameter: float
         if start + per_page < len(tokens):
             out.append(m.PageBreak())
     return out
+
+
+def _label_size(label: str, diameter: float, under_icon: bool) -> float:
+    """The largest label size (pt) that stays inside the token."""
+    wanted = diameter * (ICON_LABEL_RATIO if under_icon else TOKEN_LABEL_RATIO)
+    fits = diameter * LABEL_WIDTH_SHARE * PT_PER_MM / (GLYPH_WIDTH_EM * max(1, len(label)))
+    return min(wanted, fits)
+
+
+def cut_fold_legend(glue: bool = False, fold: bool = True) -> m.Diagram:
+    """The key to every printable extra: a solid line is cut, a dashed line folded (and, if asked, a glue swatch)."""
+    y = LEGEND_H_MM / 2
+    keys = [("cut", "cut along solid lines")] + ([("fold", "fold along dashed lines")] if fold else [])
+    shapes: list[m.Shape] = []
+    alt: list[str] = []
+    x = 0.0
+    for line, text in keys:
+        shapes += [m.Line(x, y, x + LEGEND_LINE_MM, y, stroke=line, line=line),
+                   m.Label(x + LEGEND_LINE_MM + LEGEND_GAP_MM, y + 1.0, text, size=LEGEND_PT, anchor="start")]
+        alt.append(f"{line}: {text}")
+        x += LEGEND_LINE_MM + 2 * LEGEND_GAP_MM + len(text) * LEGEND_PT * 0.19
+    if glue:
+        shapes += [m.Rect(x, 0.5, LEGEND_LINE_MM, LEGEND_H_MM - 1, fill="fill_light", stroke="cut", line="cut"),
+                   m.Label(x + LEGEND_LINE_MM + LEGEND_GAP_MM, y + 1.0, "glue flap", size=LEGEND_PT, anchor="start")]
+        alt.append("glue: shaded flaps take glue")
+        x += LEGEND_LINE_MM + 2 * LEGEND_GAP_MM + 9 * LEGEND_PT * 0.19
+    return m.Diagram(x, LEGEND_H_MM, tuple(shapes), tuple(alt))
 
 
 def _shift(shape: m.Shape, dx: float, dy: float) -> m.Shape:
@@ -95,3 +129,42 @@ def side_by_side(diagrams: list[m.Diagram], frame_width: float, gap: float, capt
         row.append(diagram)
     flush()
     return out
+
+
+Point = tuple[float, float]
+
+
+def flap(a: Point, b: Point, outward: Point, depth: float, inset: float, label: str = "", fill: str = "fill_light") -> list[m.Shape]:
+    """A trapezoid glue or tuck flap hinged on a-b, reaching ``depth`` mm along ``outward`` (a unit vector).
+
+    The hinge is a fold; the three free edges are cuts. ``inset`` narrows the far edge at each end.
+    """
+    (ax, ay), (bx, by), (ox, oy) = a, b, outward
+    length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    c = (bx + ox * depth - ux * inset, by + oy * depth - uy * inset)
+    d = (ax + ox * depth + ux * inset, ay + oy * depth + uy * inset)
+    shapes: list[m.Shape] = [
+        m.Polygon((a, b, c, d), fill=fill, stroke=None),
+        m.Line(*b, *c, stroke="cut", line="cut"), m.Line(*c, *d, stroke="cut", line="cut"), m.Line(*d, *a, stroke="cut", line="cut"),
+        m.Line(*a, *b, stroke="fold", line="fold"),
+    ]
+    if label:
+        mx, my = (ax + bx) / 2 + ox * depth * 0.5, (ay + by) / 2 + oy * depth * 0.5
+        angle = 90.0 if abs(ox) > abs(oy) else 0.0
+        shapes.append(m.Label(mx + (0.9 if angle else 0), my + (0 if angle else 0.9), label, size=6.5, colour="muted", angle=angle))
+    return shapes
+
+
+CUT_LINE_ROOM_MM = 7.0
+
+
+def cut_line(width: float) -> m.Diagram:
+    """A solid line across the text area between two sheets printed on one page."""
+    y = CUT_LINE_ROOM_MM / 2
+    label = "cut"
+    return m.Diagram(width, CUT_LINE_ROOM_MM, (
+        m.Line(0, y, width / 2 - 6, y, stroke="cut", line="cut"),
+        m.Label(width / 2, y + 1.0, label, size=LEGEND_PT, colour="muted"),
+        m.Line(width / 2 + 6, y, width, y, stroke="cut", line="cut"),
+    ), (f"--- {label} ---",))

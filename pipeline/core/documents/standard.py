@@ -131,7 +131,7 @@ def glossary_blocks(ctx: DocContext, level: int = 1) -> list[m.Block]:
     return [m.Heading("Glossary", level), m.Table(("Term", "Meaning"), tuple(rows), (1.0, 3.2))]
 
 
-def symbol_legend(ctx: DocContext, marks: Mapping[str, m.LegendEntry], level: int = 1, title: str = "Symbols") -> list[m.Block]:
+def symbol_legend(ctx: DocContext, marks: Mapping[str, m.LegendEntry], level: int = 1, title: str = "Symbols", columns: int = 1) -> list[m.Block]:
     """The glossary's symbols, each drawn: ``marks`` gives the icon (or swatch) for each symbol id."""
     symbols = ctx.data(GLOSSARY).get("symbols", [])
     if not symbols:
@@ -140,7 +140,7 @@ def symbol_legend(ctx: DocContext, marks: Mapping[str, m.LegendEntry], level: in
     for symbol in symbols:
         mark = marks[symbol["id"]]
         entries.append(m.LegendEntry(mark.icon, ctx.text(symbol["name"]), ctx.text(symbol["meaning"]), mark.colour, mark.label))
-    return [m.Heading(title, level), m.Legend(tuple(entries))]
+    return [m.Heading(title, level), m.Legend(tuple(entries), columns)]
 
 
 def legend(entries: Iterable[tuple[Optional[str], str, str, str]]) -> m.Legend:

@@ -222,7 +222,7 @@ def count_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
             yield game.doc(kind).problem((key,), f"{kind}: {found} {what}, the rulebook has {wanted}")
 
 
-def _data_counts(game: GameData, model: HeavenlyFatherModel) -> Mapping[str, tuple[int, str]]:
+def data_counts(game: GameData, model: HeavenlyFatherModel) -> Mapping[str, tuple[int, str]]:
     """Component id -> (count found in the data, where it was counted)."""
     tokens = {t.virtue: t.count for t in model.tokens if t.virtue}
     counts = {
@@ -245,7 +245,7 @@ def component_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[P
     present = {r["id"] for r in records}
     for missing in [c for c in COMPONENT_FACTS if c not in present]:
         yield doc.problem(("components",), f"component {missing}: missing (the rulebook lists {COMPONENT_FACTS[missing]})")
-    data_counts = _data_counts(game, model)
+    counted = data_counts(game, model)
     for index, record in enumerate(records):
         cid, count = record["id"], record["count"]
         if cid not in COMPONENT_FACTS:
@@ -253,8 +253,8 @@ def component_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[P
             continue
         if count != COMPONENT_FACTS[cid]:
             yield doc.problem(("components", index, "count"), f"component {cid}: count {count}, the rulebook says {COMPONENT_FACTS[cid]}")
-        if cid in data_counts and data_counts[cid][0] != count:
-            found, where = data_counts[cid]
+        if cid in counted and counted[cid][0] != count:
+            found, where = counted[cid]
             yield doc.problem(("components", index, "count"), f"component {cid}: count {count} but {where} has {found}")
     mortal = sum(r["count"] for r in records if r["id"] in MORTAL_COMPONENTS)
     if mortal != MORTAL_CARD_COUNT:

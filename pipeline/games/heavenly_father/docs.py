@@ -6,23 +6,26 @@ from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
-from pipeline.core.documents.sheets import Token, token_pages
+from pipeline.core.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
 from pipeline.core.documents.standard import DocContext
-from pipeline.games.heavenly_father.checks import _data_counts
+from pipeline.games.heavenly_father.checks import data_counts
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, build
 
 # Token fills by virtue colour name (virtues.yaml gives the colour names).
 COLOUR_HEX = {"green": "#3f7d3a", "yellow": "#d9b21f", "blue": "#2f5f9e", "red": "#b8322e"}
 BACK_HEX = {"beige-back": "#d9c9a3", "grey-back": "#9a9a9a", "pink-back": "#e7a9bf"}
 SHEETS_PER_PAGE = 2
-ROW_MM, NAME_COL_MM, HEAD_MM = 8.0, 46.0, 12.0
+NAME_COL_MM, HEAD_MM, SHEET_TOP_MM, SHEET_FOOT_MM = 46.0, 12.0, 6.0, 8.0
+MIN_ROW_MM, MAX_ROW_MM, MARK_BOX_MM = 6.5, 9.5, 5.0
+FIRST_PAGE_ROOM_MM = 38.0  # the title and the note above the first two sheets
 TOKEN_MM, TOKEN_GAP_MM, BEADS_MM = 16.0, 1.5, 30.0
-# Envelope net (mm): the pocket holding one poker card (63 x 88) with room, flaps around it.
-POCKET_W, POCKET_H, FLAP, SIDE_FLAP = 72.0, 97.0, 18.0, 14.0
+BEADS_HEX = "#5b2a4e"
+# Envelope net (mm): each panel of the pocket holds one poker card (63 x 88) with room; flap depths.
+POCKET_W, POCKET_H, FLAP, SIDE_FLAP = 72.0, 97.0, 15.0, 12.0
 
 
 def _counts(ctx: DocContext, model: HeavenlyFatherModel) -> dict[str, int]:
-    return {cid: found for cid, (found, _where) in _data_counts(ctx.game, model).items()}
+    return {cid: found for cid, (found, _where) in data_counts(ctx.game, model).items()}
 
 
 def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
@@ -49,10 +52,17 @@ def reference(ctx: DocContext) -> m.Document:
     b.ul([f"**{a['name']}.** {ctx.text(a['summary'])}" for a in ctx.data("turn-actions")["turn_actions"]], numbered=True)
     b.h("Philosophers")
     rows = [(f"**{k['name']}**", str(k["copies"]["count"]), ctx.text(k["text"])) for k in ctx.data("philosopher-kinds")["philosopher_kinds"]]
-    b.table(("Kind", "Cards", "Power"), rows, (1.2, 0.6, 6.0))
+    b.table(("Kind", "Cards", "Power"), rows, (1.7, 0.6, 6.0))
     b.h("Virtues")
     b.add(std.legend((f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]), "text") for v in ctx.data("virtues")["virtues"]))
     return ctx.document("reference", "Turn and Philosopher summary", b.done())
+
+
+def _row_height(ctx: DocContext, rows: int) -> float:
+    """Rows as tall as two sheets and a cut line on a page allow (the first page also holds the title)."""
+    spacing = (2 * SHEETS_PER_PAGE - 1) * ctx.layout.get("diagram", "space_after_mm")
+    sheet = (ctx.layout.frame[1] - FIRST_PAGE_ROOM_MM - CUT_LINE_ROOM_MM - spacing) / SHEETS_PER_PAGE
+    return max(MIN_ROW_MM, min(MAX_ROW_MM, (sheet - SHEET_TOP_MM - HEAD_MM - SHEET_FOOT_MM) / rows))
 
 
 def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str, Any], copy: int, total: int) -> m.Diagram:
@@ -63,9 +73,9 @@ def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str,
     point_col = 12.0
     mark_col = (width - NAME_COL_MM - point_col * len(virtues)) / len(marks)
     rows = [model.god(g) for g in sheet["rows"]]
-    height = HEAD_MM + ROW_MM * len(rows) + 8
-    shapes: list[m.Shape] = [m.Label(0, -1.5 + 4, f"{sheet['heading']}  ({copy} of {total})", size=10, bold=True, anchor="start")]
-    top = 6.0
+    row_mm = _row_height(ctx, len(rows))
+    top = SHEET_TOP_MM
+    shapes: list[m.Shape] = [m.Label(0, top - 2.0, f"{sheet['heading']}  ({copy} of {total})", size=10, bold=True, anchor="start")]
     x = NAME_COL_MM
     for v in virtues:
         shapes += [m.Rect(x, top, point_col, HEAD_MM, fill=COLOUR_HEX[v.colour], line="thin"),
@@ -76,71 +86,84 @@ def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str,
                    m.Label(x + mark_col / 2, top + HEAD_MM * 0.62, mark["label"], size=8, bold=True)]
         x += mark_col
     for r, god in enumerate(rows):
-        y = top + HEAD_MM + r * ROW_MM
-        shapes += [m.Rect(0, y, width, ROW_MM, fill="table_stripe" if r % 2 else None, line="thin"),
-                   m.Label(2, y + ROW_MM * 0.65, god.name, size=8.5, anchor="start", bold=True)]
+        y = top + HEAD_MM + r * row_mm
+        baseline = y + row_mm / 2 + 1.1
+        shapes += [m.Rect(0, y, width, row_mm, fill="table_stripe" if r % 2 else None, line="thin"),
+                   m.Label(2, baseline, god.name, size=8.5, anchor="start", bold=True)]
         x = NAME_COL_MM
         for v in virtues:
             points = god.points[v.id]
-            shapes.append(m.Label(x + point_col / 2, y + ROW_MM * 0.65, f"{points:+d}" if points else "0", size=8.5))
+            shapes.append(m.Label(x + point_col / 2, baseline, f"{points:+d}" if points else "0", size=8.5))
             x += point_col
         for _ in marks:
-            box = ROW_MM * 0.6
-            shapes.append(m.Rect(x + (mark_col - box) / 2, y + (ROW_MM - box) / 2, box, box, line="thin"))
+            box = min(row_mm * 0.6, MARK_BOX_MM)
+            shapes.append(m.Rect(x + (mark_col - box) / 2, y + (row_mm - box) / 2, box, box, line="thin"))
             x += mark_col
-    footer_y = top + HEAD_MM + len(rows) * ROW_MM + 4.5
+    footer_y = top + HEAD_MM + len(rows) * row_mm + 4.5
     shapes.append(m.Label(0, footer_y, ctx.text(sheet["footer"]), size=7, anchor="start", colour="muted"))
     alt = tuple(f"{g.name}: " + ", ".join(f"{v.abbreviation} {g.points[v.id]:+d}" for v in virtues) for g in rows)
-    return m.Diagram(width, height + 2, tuple(shapes), alt + ("Mark columns: " + ", ".join(mk["label"] for mk in marks),))
+    height = top + HEAD_MM + len(rows) * row_mm + SHEET_FOOT_MM
+    return m.Diagram(width, height, tuple(shapes), alt + ("Mark columns: " + ", ".join(mk["label"] for mk in marks),))
 
 
 def cheatsheet(ctx: DocContext) -> m.Document:
     model = build(ctx.game)
     blocks: list[m.Block] = []
     for sheet in ctx.data("cheat-sheets")["cheat_sheets"]:
-        hints = "; ".join(f"**{mk['label']}**: {ctx.text(mk['hint'])}" for mk in sheet["mark_columns"])
-        blocks.append(m.Paragraph(f"{sheet['count']} copies, {SHEETS_PER_PAGE} to a page: cut along the middle. {hints}", "small"))
+        hints = " ".join(f"**{mk['label']}:** {ctx.text(mk['hint'])}" for mk in sheet["mark_columns"])
+        blocks.append(m.Paragraph(f"{sheet['count']} copies, {SHEETS_PER_PAGE} to a page: cut along the solid line. {hints}", "small"))
         for copy in range(1, sheet["count"] + 1):
             blocks.append(cheat_sheet(ctx, model, sheet, copy, sheet["count"]))
-            if copy % SHEETS_PER_PAGE == 0 and copy < sheet["count"]:
+            if copy % SHEETS_PER_PAGE:
+                blocks.append(cut_line(ctx.layout.frame[0]))
+            elif copy < sheet["count"]:
                 blocks.append(m.PageBreak())
     return ctx.document("cheatsheet", "Cheat sheets", blocks)
 
 
 def envelope(ctx: DocContext) -> m.Diagram:
-    """The Judgment Day envelope as a net: pocket, a closing flap, side and bottom flaps; solid = cut, dashed = fold."""
+    """The Judgment Day envelope as a net: front and back panels side by side, glue flaps and a tuck flap on the back.
+
+    Front and back share a vertical fold, so turning the envelope over sideways (like a page)
+    shows the back upright; both panels are therefore printed upright. Every fold goes away
+    from the printed side; the glue flaps end up inside the pocket.
+    """
     record = ctx.data("envelope")["envelopes"][0]
     sealed, judgment = record["sides"][0], record["sides"][1]
-    x0, y0 = SIDE_FLAP, FLAP
-    w = POCKET_W + 2 * SIDE_FLAP
-    h = FLAP + 2 * POCKET_H + FLAP * 0.8
+    top, front_x, back_x = FLAP, 0.0, POCKET_W
+    right, bottom = 2 * POCKET_W, FLAP + POCKET_H
     shapes: list[m.Shape] = [
-        # front panel (sealed side) and back panel (Judgment Day side)
-        m.Rect(x0, y0, POCKET_W, POCKET_H, fill="fill_light", stroke=None),
-        m.Rect(x0, y0 + POCKET_H, POCKET_W, POCKET_H, fill="table_header", stroke=None),
-        m.Polygon(((x0, y0), (x0 + 6, 0), (x0 + POCKET_W - 6, 0), (x0 + POCKET_W, y0)), stroke="cut", line="cut"),
-        m.Polygon(((x0, y0 + POCKET_H), (0, y0 + POCKET_H + 8), (0, y0 + 2 * POCKET_H - 8), (x0, y0 + 2 * POCKET_H)), stroke="cut", line="cut"),
-        m.Polygon(((x0 + POCKET_W, y0 + POCKET_H), (w, y0 + POCKET_H + 8), (w, y0 + 2 * POCKET_H - 8), (x0 + POCKET_W, y0 + 2 * POCKET_H)), stroke="cut", line="cut"),
-        m.Polygon(((x0, y0 + 2 * POCKET_H), (x0 + 8, h), (x0 + POCKET_W - 8, h), (x0 + POCKET_W, y0 + 2 * POCKET_H)), stroke="cut", line="cut"),
-        m.Line(x0, y0, x0, y0 + POCKET_H, stroke="cut", line="cut"),
-        m.Line(x0 + POCKET_W, y0, x0 + POCKET_W, y0 + POCKET_H, stroke="cut", line="cut"),
-        m.Line(x0, y0, x0 + POCKET_W, y0, stroke="fold", line="fold"),
-        m.Line(x0, y0 + POCKET_H, x0 + POCKET_W, y0 + POCKET_H, stroke="fold", line="fold"),
-        m.Line(x0, y0 + POCKET_H, x0, y0 + 2 * POCKET_H, stroke="fold", line="fold"),
-        m.Line(x0 + POCKET_W, y0 + POCKET_H, x0 + POCKET_W, y0 + 2 * POCKET_H, stroke="fold", line="fold"),
-        m.Line(x0, y0 + 2 * POCKET_H, x0 + POCKET_W, y0 + 2 * POCKET_H, stroke="fold", line="fold"),
-        m.Label(x0 + POCKET_W / 2, y0 + POCKET_H * 0.4, sealed["heading"], size=13, bold=True),
-        m.Label(x0 + POCKET_W / 2, y0 + POCKET_H + POCKET_H * 0.4, judgment["heading"], size=15, bold=True, colour="accent"),
-        m.Label(x0 + POCKET_W / 2, FLAP * 0.6, "closing flap: tuck in", size=6.5, colour="muted"),
-        m.Label(SIDE_FLAP / 2 + 1, y0 + 1.5 * POCKET_H, "glue", size=6.5, colour="muted", angle=90),
-        m.Label(w - SIDE_FLAP / 2 + 1, y0 + 1.5 * POCKET_H, "glue", size=6.5, colour="muted", angle=90),
-        m.Label(x0 + POCKET_W / 2, h - FLAP * 0.35, "glue", size=6.5, colour="muted"),
+        m.Rect(front_x, top, POCKET_W, POCKET_H, fill="fill_light", stroke=None),
+        m.Rect(back_x, top, POCKET_W, POCKET_H, fill="table_header", stroke=None),
+        # outer cut lines of the front panel, the fold between the panels
+        m.Line(front_x, top, back_x, top, stroke="cut", line="cut"),
+        m.Line(front_x, top, front_x, bottom, stroke="cut", line="cut"),
+        m.Line(front_x, bottom, back_x, bottom, stroke="cut", line="cut"),
+        m.Line(back_x, top, back_x, bottom, stroke="fold", line="fold"),
     ]
-    shapes += _wrapped(sealed["text"], x0 + POCKET_W / 2, y0 + POCKET_H * 0.52)
-    shapes += _wrapped(judgment["text"], x0 + POCKET_W / 2, y0 + POCKET_H * 1.52)
-    alt = (f"Front panel: {sealed['heading']} - {sealed['text']}", f"Back panel: {judgment['heading']} - {judgment['text']}",
-           "Solid lines: cut. Dashed lines: fold. Fold the back panel up behind the front, glue the side and bottom flaps, tuck the closing flap.")
-    return m.Diagram(w, h, tuple(shapes), alt, caption="Judgment Day envelope: cut the solid lines, fold the dashed ones; glue the side and bottom flaps behind the front.")
+    shapes += flap((back_x, top), (right, top), (0.0, -1.0), FLAP, FLAP / 3, "tuck flap: tuck inside", fill="#ffffff")
+    shapes += flap((right, top), (right, bottom), (1.0, 0.0), SIDE_FLAP, SIDE_FLAP / 2, "glue")
+    shapes += flap((right, bottom), (back_x, bottom), (0.0, 1.0), SIDE_FLAP, SIDE_FLAP / 2, "glue")
+    for side, x, colour in ((sealed, front_x, "text"), (judgment, back_x, "accent")):
+        shapes.append(m.Label(x + POCKET_W / 2, top + POCKET_H * 0.42, side["heading"], size=13, bold=True, colour=colour))
+        shapes += _wrapped(side["text"], x + POCKET_W / 2, top + POCKET_H * 0.42 + 8)
+    shapes += [m.Label(front_x + 2, bottom - 2, "front", size=6, anchor="start", colour="muted"),
+               m.Label(right - 2, bottom - 2, "back", size=6, anchor="end", colour="muted")]
+    alt = (f"Front panel (left): {sealed['heading']} - {sealed['text']}",
+           f"Back panel (right, joined to the front by a vertical fold): {judgment['heading']} - {judgment['text']}",
+           "Glue flaps on the back panel's outer side and bottom; a tuck flap on its top edge.")
+    return m.Diagram(right + SIDE_FLAP, bottom + SIDE_FLAP, tuple(shapes), alt)
+
+
+ENVELOPE_STEPS = (
+    f"Print at 100% (no fit-to-page): the pocket comes out {POCKET_W:g} x {POCKET_H:g} mm, room for one God card. Cut along the solid lines.",
+    "Crease every dashed line backward, away from the printed side.",
+    "Fold the two shaded glue flaps back, then put glue on them.",
+    "Fold the Judgment Day panel behind the front panel along the middle fold and press: the glue flaps hold the far side "
+    "and the bottom shut from inside, and the top stays open.",
+    "Slide the One True God in and tuck the flap inside. Both faces read upright: turn the envelope over sideways, like the "
+    "page of a book, and Judgment Day shows the right way up.",
+)
 
 
 def _wrapped(text: str, cx: float, y: float, width_chars: int = 40, line_mm: float = 4.0) -> list[m.Shape]:
@@ -161,13 +184,13 @@ def extras(ctx: DocContext) -> m.Document:
     tokens = [Token("", COLOUR_HEX[virtues[t.virtue].colour], icon=f"virtue-{t.virtue}")
               for t in model.tokens if t.virtue for _ in range(t.count)]
     counts = ", ".join(f"{t.count} {virtues[t.virtue].name}" for t in model.tokens if t.virtue)
-    blocks: list[m.Block] = [m.Heading("Virtue tokens", 1), m.Paragraph(f"{len(tokens)} tokens: {counts}. Cut along the circles.")]
+    blocks: list[m.Block] = [m.Heading("Virtue tokens", 1), m.Paragraph(f"{len(tokens)} tokens: {counts}. Cut along the solid circles.")]
     blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Virtue tokens")
-    beads = [t for t in model.tokens if not t.virtue]
-    blocks += [m.PageBreak(), m.Heading("Prayer Beads", 1)]
-    blocks += [m.Paragraph(ctx.text(t["purpose"])) for t in ctx.data("tokens")["tokens"] if "virtue" not in t]
-    blocks += token_pages([Token("Prayer Beads", "#5b2a4e", icon="laurel") for t in beads for _ in range(t.count)], ctx.layout.frame, BEADS_MM, TOKEN_GAP_MM, "Prayer Beads token")
-    blocks += [m.PageBreak(), envelope(ctx)]
+    beads = [Token("Prayer Beads", BEADS_HEX, icon="laurel") for t in model.tokens if not t.virtue for _ in range(t.count)]
+    blocks += [m.PageBreak(), m.Heading("Judgment Day envelope", 1), cut_fold_legend(glue=True), envelope(ctx),
+               m.ListBlock(ENVELOPE_STEPS, numbered=True)]
+    purpose = [m.Paragraph(ctx.text(t["purpose"])) for t in ctx.data("tokens")["tokens"] if "virtue" not in t]
+    blocks.append(m.Group((m.Heading("Prayer Beads", 1), *purpose, *token_pages(beads, ctx.layout.frame, BEADS_MM, TOKEN_GAP_MM, ""))))
     return ctx.document("extras", "Tokens and envelope", blocks)
 
 

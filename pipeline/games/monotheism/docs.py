@@ -2,6 +2,7 @@
 turn-and-timing reference sheet with the symbol legend. Everything comes from data/monotheism/."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
@@ -28,6 +29,9 @@ SYMBOL_MARKS: Mapping[str, m.LegendEntry] = {
     "numbers": m.LegendEntry(None, "", "", NUMBERS, "2 5"),
     "name-plate": m.LegendEntry(None, "", "", PLATE, ""),
 }
+REFERENCE_LEGEND_COLUMNS = 2
+COMPACT = "compact"  # the layout's text style for dense reference sheets
+EXAMPLE_PREFIX = "Example"  # paragraphs of worked examples start so in rules.yaml
 ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-death"}
 # Deck diagram geometry (mm): card size, gap, room for labels.
 CARD_W, CARD_H, CARD_GAP, LABEL_ROOM, ICON = 12.0, 17.0, 1.6, 9.0, 3.6
@@ -94,16 +98,17 @@ def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> 
     out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in model.scenario_introduction]
     out += [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])[1:]]
     for scenario in model.scenarios:
-        out.append(m.Heading(f"Scenario {scenario.number}: {ctx.text(scenario.title)}", level + 1))
-        out += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
-        out.append(deck_diagram(ctx, scenario))
+        parts: list[m.Block] = [m.Heading(f"Scenario {scenario.number}: {ctx.text(scenario.title)}", level + 1)]
+        parts += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
+        parts.append(deck_diagram(ctx, scenario))
         rows = []
         for position, card in enumerate(reversed(scenario.deck), start=1):
             is_deity = card.kind is CardKind.DEITY
             label = f"#{card.ref}" if is_deity else "worshiper"
             name = ctx.name("deities", card.ref) if is_deity else _worshiper_name(ctx, card.ref)
             rows.append((str(position), label, name, _state(card)))
-        out.append(m.Table(("From top", "Card", "Name", "Starts"), tuple(rows), (1.0, 1.2, 4.0, 2.0)))
+        parts.append(m.Table(("From top", "Card", "Name", "Starts"), tuple(rows), (1.0, 1.2, 4.0, 2.0)))
+        out.append(m.Group(tuple(parts)))  # a scenario's deck drawing and its list stay on one page
     return out
 
 
@@ -119,6 +124,16 @@ def rulebook(ctx: DocContext) -> m.Document:
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="A solitaire game of deck destruction", toc=True)
 
 
+def _compact(block: m.Block) -> m.Block:
+    """Reference-sheet text: the same words, set in the layout's compact style."""
+    return replace(block, style=COMPACT) if isinstance(block, (m.Paragraph, m.ListBlock)) else block
+
+
+def _summary(ctx: DocContext, section_id: str) -> list[m.Block]:
+    """A section's own text for the reference sheet: worked examples stay in the rulebook."""
+    return [b for b in std.section_text(ctx, section_id) if not (isinstance(b, m.Paragraph) and b.text.startswith(EXAMPLE_PREFIX))]
+
+
 def reference(ctx: DocContext) -> m.Document:
     b = m.Blocks()
     play = std.find_section(ctx, "play")
@@ -130,14 +145,14 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("Essences (wherever the card is)")
     b.ul([f"**{ctx.text(s['title'])}:** {ctx.text(s['paragraphs'][0])}" for s in std.find_section(ctx, "essences").get("subsections", [])])
     b.h("Timing")
-    b.add(*std.section_text(ctx, "timing"))
+    b.add(*_summary(ctx, "timing"))
     for sub in std.find_section(ctx, "timing").get("subsections", []):
-        b.h(ctx.text(sub["title"]), 2).add(*std.section_text(ctx, sub["id"]))
+        b.h(ctx.text(sub["title"]), 3).add(*_summary(ctx, sub["id"]))
     b.h("Winning and losing")
     for sub in std.find_section(ctx, "ending-the-game").get("subsections", []):
-        b.h(ctx.text(sub["title"]), 2).add(*std.section_text(ctx, sub["id"]))
-    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, title="Symbol legend"))
-    return ctx.document("reference", "Turn and timing summary", b.done())
+        b.h(ctx.text(sub["title"]), 3).add(*_summary(ctx, sub["id"]))
+    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, title="Symbol legend", columns=REFERENCE_LEGEND_COLUMNS))
+    return ctx.document("reference", "Turn and timing summary", [_compact(block) for block in b.done()])
 
 
 def documents(ctx: DocContext) -> dict[str, m.Document]:

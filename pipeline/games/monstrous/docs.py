@@ -6,12 +6,13 @@ from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
-from pipeline.core.documents.sheets import Token, side_by_side, token_pages
+from pipeline.core.documents.sheets import Token, cut_fold_legend, cut_line, side_by_side, token_pages
 from pipeline.core.documents.standard import DocContext
 from pipeline.games.monstrous.model import MonstrousModel, Scenario, build
-from pipeline.games.monstrous.render import PALETTE
+from pipeline.games.monstrous.palette import FRAME, INK, PALETTE
 
-FRAME, INK, TINT = 0, 1, 2  # indices into the card renderer's PALETTE rows
+# Faith token fills, smallest denomination first (god frame colours, so the tokens match the cards' palette).
+DENOMINATION_COLOURS = ("orange", "green", "blue", "purple")
 # Scenario layout geometry (mm): location card (88.9 x 127 scaled down), spacing.
 LOC_W, LOC_H, LAYOUT_GAP_X, LAYOUT_GAP_Y = 22.0, 31.0, 8.0, 4.0
 POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-left": (0, 2), "bottom-right": (2, 2)}
@@ -88,12 +89,29 @@ def rulebook(ctx: DocContext) -> m.Document:
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="Throw your Monsters, win back the mortals' Faith", toc=True)
 
 
-def _banner(god: Any) -> m.Diagram:
-    frame, ink, _tint, _text = PALETTE[god.colour]
-    shapes = (m.Rect(0, 0, 120, BANNER_H, fill=frame, stroke=None, radius=2),
+def _banner(god: Any, width: float) -> m.Diagram:
+    frame, ink = PALETTE[god.colour][FRAME], PALETTE[god.colour][INK]
+    title = f"Player aid: {god.name} ({god.colour})"
+    shapes = (m.Rect(0, 0, width, BANNER_H, fill=frame, stroke=None, radius=2),
               m.IconShape(god.pattern, BANNER_ICON / 2 + 2, BANNER_H / 2, BANNER_ICON, colour=ink),
-              m.Label(BANNER_ICON + 5, BANNER_H * 0.66, f"{god.name}: the seven Throw Steps", size=11, bold=True, anchor="start", colour=ink))
-    return m.Diagram(120, BANNER_H, shapes, (f"{god.name} ({god.colour})",))
+              m.Label(BANNER_ICON + 5, BANNER_H * 0.66, title, size=12, bold=True, anchor="start", colour=ink),
+              m.Label(width - 3, BANNER_H * 0.66, "The seven Throw Steps", size=9, anchor="end", colour=ink))
+    return m.Diagram(width, BANNER_H, shapes, (title,))
+
+
+def _sentence(name: str) -> str:
+    """A step name as a run-in heading: ends with a full stop unless it already ends with punctuation."""
+    return name if name[-1:] in ".?!" else f"{name}."
+
+
+def _aid(ctx: DocContext, god: Any, aid: Mapping[str, Any], steps: Mapping[str, Any], keywords: tuple[tuple[str, str], ...]) -> m.Group:
+    """One player aid, printed whole: the god's banner, the seven Throw Steps and the power keywords."""
+    return m.Group((
+        _banner(god, ctx.layout.frame[0]),
+        m.ListBlock(tuple(f"**{_sentence(steps[s]['name'])}** {ctx.text(steps[s]['aid_text'])}" for s in aid["steps"]), numbered=True),
+        m.Heading("Power keywords", 3),
+        m.Table(("Keyword", "When"), keywords, (1.0, 3.0)),
+    ))
 
 
 def reference(ctx: DocContext) -> m.Document:
@@ -101,16 +119,11 @@ def reference(ctx: DocContext) -> m.Document:
     steps = {s["id"]: s for s in ctx.data("throw-steps")["steps"]}
     keywords = tuple((f"**{k['label']}**", ctx.text(k["meaning"])) for k in ctx.data("player-aids")["keywords"])
     gods = {g.id: g for g in model.gods}
+    aids = ctx.data("player-aids")["aids"]
     b = m.Blocks()
-    for i, aid in enumerate(ctx.data("player-aids")["aids"]):
-        god = gods[aid["god"]]
-        if i:
-            b.add(m.PageBreak())
-        b.h(f"Player aid: {god.name} ({god.colour})")
-        b.add(_banner(god))
-        b.ul([f"**{steps[s]['name']}.** {ctx.text(steps[s]['aid_text'])}" for s in aid["steps"]], numbered=True)
-        b.h("Power keywords", 2).table(("Keyword", "When"), list(keywords), (1.0, 3.0))
-    b.add(m.PageBreak())
+    b.p(f"{len(aids)} player aids, one per god colour, as many to a page as fit (two on A4): cut along the solid lines.", "small")
+    for aid in aids:  # each aid stays whole; they flow on, so the paper size decides how many share a page
+        b.add(_aid(ctx, gods[aid["god"]], aid, steps, keywords), cut_line(ctx.layout.frame[0]))
     b.h("Scenario layouts")
     b.add(*_scenario_layouts(ctx, model, 2))
     return ctx.document("reference", "Player aids", b.done())
@@ -118,10 +131,11 @@ def reference(ctx: DocContext) -> m.Document:
 
 def extras(ctx: DocContext) -> m.Document:
     model = build(ctx.game)
-    tokens = [Token(str(t.value), PALETTE["orange"][FRAME] if t.value < 10 else PALETTE["purple"][FRAME], sublabel="Faith")
-              for t in model.faith_tokens for _ in range(t.count)]
+    values = sorted(t.value for t in model.faith_tokens)
+    fill = {v: PALETTE[DENOMINATION_COLOURS[min(i, len(DENOMINATION_COLOURS) - 1)]][FRAME] for i, v in enumerate(values)}
+    tokens = [Token(str(t.value), fill[t.value], sublabel="Faith") for t in model.faith_tokens for _ in range(t.count)]
     counts = ", ".join(f"{t.count} x {t.value}" for t in model.faith_tokens)
-    blocks: list[m.Block] = [m.Paragraph(f"{len(tokens)} Faith tokens ({counts}). Cut along the circles.")]
+    blocks: list[m.Block] = [m.Heading("Faith tokens", 1), m.Paragraph(f"{len(tokens)} Faith tokens ({counts}). Cut along the circles."), cut_fold_legend(fold=False)]
     blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Faith tokens")
     return ctx.document("extras", "Faith tokens", blocks)
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from pipeline.core.dataset import GameData
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.references import References
 from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side, build
+from pipeline.games.monstrous.palette import PALETTE
 
 MONSTER_TEMPLATE = "monstrous/monster.svg.j2"
 LOCATION_TEMPLATE = "monstrous/location.svg.j2"
@@ -26,14 +27,6 @@ STEPS_TITLE, KEYWORDS_TITLE = "Throw Steps", "Power keywords"
 LOCATIONS_LIST, MONSTERS_LIST = "locations", "monsters"
 COMMON_ENTRY = "Every Monster (common side)"
 TRAP_MARK = " (Trap)"
-# god colour name -> frame colour, ink on the frame, pale tint, text colour on paper
-PALETTE: Mapping[str, tuple[str, str, str, str]] = {
-    "green": ("#3d7a3a", "#ffffff", "#e4efda", "#2f5f2d"),
-    "blue": ("#2c5d9e", "#ffffff", "#dde7f4", "#244c82"),
-    "purple": ("#6a3a8a", "#ffffff", "#ebdff2", "#56306f"),
-    "orange": ("#d0691c", "#ffffff", "#f8e4d2", "#9c4c12"),
-    "white": ("#e6e0d0", "#4a4438", "#f7f3ea", "#5a5244"),
-}
 Plain = Callable[[str], str]  # prose with [[kind/id]] references resolved to names
 KEYWORD = re.compile(r"^([A-Z][A-Z ]+:)")
 

@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
+from pipeline.core.documents.sheets import cut_fold_legend, flap
 from pipeline.core.documents.standard import DocContext
 from pipeline.games.totems_and_taboos.model import TotemsModel, build
 
@@ -17,6 +18,18 @@ DIE_FACE = 30.0  # mm: one face of the printed solo die
 # Cube net: face positions (column, row) of a cross-shaped net.
 NET = ((1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2))
 GLUE_TAB = 6.0
+# A cube net has 14 free edges that meet in 7 seams: one glue tab per seam (face, side).
+TABS = (((0, 1), "top"), ((2, 1), "top"), ((3, 1), "top"), ((0, 1), "bottom"), ((2, 1), "bottom"), ((3, 1), "bottom"), ((3, 1), "right"))
+SIDES = {"top": (0, -1), "right": (1, 0), "bottom": (0, 1), "left": (-1, 0)}
+OUTWARD = {side: (float(dc), float(dr)) for side, (dc, dr) in SIDES.items()}
+
+
+ASSEMBLY = (
+    f"Print at 100% (no fit-to-page) on card stock; each face comes out {DIE_FACE:g} mm square.",
+    "Cut along the solid outline, around the tabs.",
+    "Crease every dashed line, folding away from the printed side.",
+    "Close the cube one face at a time, gluing each shaded tab inside the face it meets; the right-hand tab closes the ring of four faces.",
+)
 
 
 def _counts(model: TotemsModel) -> dict[str, int]:
@@ -50,7 +63,7 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("Ending your turn: choose one", 1)
     rows = []
     for o in turn["end_of_turn"]["options"]:
-        what = ("discard your hand, then " if o["discard_hand"] else "") + f"draw {o['draw']}" + (" (only with an empty hand)" if o["requires_empty_hand"] else "")
+        what = ("Discard your hand, then draw " if o["discard_hand"] else "Draw ") + f"{o['draw']}" + (" (only with an empty hand)" if o["requires_empty_hand"] else "")
         rows.append((f"**{o['name']}**", what))
     b.table(("Option", "What you do"), rows, (1.2, 4.0))
     b.add(*std.section_text(ctx, "ending"))
@@ -100,27 +113,51 @@ def cheatsheet(ctx: DocContext) -> m.Document:
     return ctx.document("cheatsheet", "Cheat sheet", b.done())
 
 
+def _edge(face: tuple[int, int], side: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two corners (mm) of one side of a net face, in clockwise order around the face."""
+    col, row = face
+    x, y = GLUE_TAB + col * DIE_FACE, GLUE_TAB + row * DIE_FACE
+    corners = {"top": ((x, y), (x + DIE_FACE, y)), "right": ((x + DIE_FACE, y), (x + DIE_FACE, y + DIE_FACE)),
+               "bottom": ((x + DIE_FACE, y + DIE_FACE), (x, y + DIE_FACE)), "left": ((x, y + DIE_FACE), (x, y))}
+    return corners[side]
+
+
 def die_net(faces: list[str]) -> m.Diagram:
-    """The single-player die as a cube net: six coloured faces, glue tabs; solid = cut, dashed = fold."""
+    """The single-player die as a cube net: six coloured faces and seven glue tabs.
+
+    Edges between two faces, and where a tab meets its face, are folds (dashed); every
+    outer edge is a cut (solid).
+    """
     shapes: list[m.Shape] = []
     for (col, row), colour in zip(NET, faces):
         x, y = GLUE_TAB + col * DIE_FACE, GLUE_TAB + row * DIE_FACE
-        shapes += [m.Rect(x, y, DIE_FACE, DIE_FACE, fill=COLOUR_HEX[colour], line="fold", stroke="fold"),
+        shapes += [m.Rect(x, y, DIE_FACE, DIE_FACE, fill=COLOUR_HEX[colour], stroke=None),
                    m.Label(x + DIE_FACE / 2, y + DIE_FACE / 2 + 2, colour.capitalize(), size=10, bold=True, colour="#ffffff")]
-    # glue tabs on the outer edges of the top and bottom faces' neighbours
-    for col in (0, 2, 3):
-        x = GLUE_TAB + col * DIE_FACE
-        shapes.append(m.Polygon(((x, GLUE_TAB + DIE_FACE), (x + 3, GLUE_TAB + DIE_FACE - GLUE_TAB), (x + DIE_FACE - 3, GLUE_TAB + DIE_FACE - GLUE_TAB), (x + DIE_FACE, GLUE_TAB + DIE_FACE)), fill="fill_light", line="cut", stroke="cut"))
-        y = GLUE_TAB + 2 * DIE_FACE
-        shapes.append(m.Polygon(((x, y), (x + 3, y + GLUE_TAB), (x + DIE_FACE - 3, y + GLUE_TAB), (x + DIE_FACE, y)), fill="fill_light", line="cut", stroke="cut"))
+    cells = set(NET)
+    tabs = {(face, side) for face, side in TABS}
+    for face in NET:
+        for side, (dc, dr) in SIDES.items():
+            neighbour = (face[0] + dc, face[1] + dr)
+            if neighbour in cells:
+                if (dc, dr) in ((1, 0), (0, 1)):  # each shared edge once
+                    a, b = _edge(face, side)
+                    shapes.append(m.Line(*a, *b, stroke="fold", line="fold"))
+            elif (face, side) in tabs:
+                a, b = _edge(face, side)
+                shapes += flap(a, b, OUTWARD[side], GLUE_TAB, GLUE_TAB / 2)
+            else:
+                a, b = _edge(face, side)
+                shapes.append(m.Line(*a, *b, stroke="cut", line="cut"))
     width, height = 2 * GLUE_TAB + 4 * DIE_FACE, 2 * GLUE_TAB + 3 * DIE_FACE
-    alt = tuple(f"face {i + 1}: {c}" for i, c in enumerate(faces))
-    return m.Diagram(width, height, tuple(shapes), alt, caption="Single-player die: cut around the net and the glue tabs, fold every line between faces, glue the tabs inside.")
+    alt = tuple(f"face {i + 1}: {c}" for i, c in enumerate(faces)) + ("solid lines: cut; dashed lines: fold; shaded tabs: glue",)
+    return m.Diagram(width, height, tuple(shapes), alt, caption=f"Single-player die, {DIE_FACE:g} mm faces: cut the solid lines, fold the dashed ones, glue the shaded tabs.")
 
 
 def extras(ctx: DocContext) -> m.Document:
     die = next(d for d in ctx.data("dice")["dice"] if d["face_kind"] == "colour")
-    return ctx.document("extras", "Solo die", [m.Heading(die["name"], 1), m.Paragraph(ctx.text(die["use"])), die_net(list(die["faces"]))])
+    blocks = [m.Heading(die["name"], 1), m.Paragraph(ctx.text(die["use"])), cut_fold_legend(glue=True), die_net(list(die["faces"])),
+              m.ListBlock(ASSEMBLY, numbered=True)]
+    return ctx.document("extras", "Solo die", blocks)
 
 
 def documents(ctx: DocContext) -> dict[str, m.Document]:
