@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import io
 import re
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+import yaml
 from pypdf import PdfReader
 
+from pipeline.core.dataset import default_data_root
 from pipeline.core.documents.build import game_documents
 from pipeline.core.documents.layout import load_layout
 from pipeline.core.documents.pdf import PdfRenderer, TocEntry
@@ -27,3 +31,14 @@ def render_game(data_root: Path, game: str, paper: str = "a4") -> dict[str, tupl
 
 def squash(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=None)
+def project_texts(game: str) -> dict[str, str]:
+    """The text of each of ``game``'s documents built from the project's data, by kind."""
+    return {kind: " ".join(page_texts(pdf)) for kind, (pdf, _) in render_game(default_data_root(), game).items()}
+
+
+def project_yaml(game: str, kind: str) -> Any:
+    """The plain data of ``data/<game>/<kind>.yaml``."""
+    return yaml.safe_load((default_data_root() / game / f"{kind}.yaml").read_text(encoding="utf-8"))

@@ -1,0 +1,33 @@
+"""What every game's rulebook must hold, read back from its PDF: glossary terms and every referenced name."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.core.dataset import default_data_root, game_ids
+from pipeline.core.references import References
+from pipeline.core.validate import walk
+from tests.core.docs_helpers import project_texts, project_yaml, squash
+
+GAMES = game_ids(default_data_root())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rulebook_and_reference_are_written(game: str) -> None:
+    assert {"rulebook", "reference"} <= set(project_texts(game))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_glossary_term_is_in_the_rulebook(game: str) -> None:
+    rulebook = project_texts(game)["rulebook"]
+    for term in project_yaml(game, "glossary")["terms"]:
+        assert squash(term["term"]) in rulebook, term["term"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_name_the_rules_refer_to_is_in_the_rulebook(game: str) -> None:
+    refs = References(default_data_root())
+    rulebook = project_texts(game)["rulebook"]
+    for _, node in walk(project_yaml(game, "rules")):
+        if isinstance(node, str):
+            for target_game, kind, record_id in refs.targets(node, game):
+                assert squash(refs.name(target_game, kind, record_id)) in rulebook, (kind, record_id)
