@@ -160,6 +160,18 @@ def _choose(state: State, queues: dict[str, list[str]], where: tuple) -> str:
 
 # --------------------------------------------------------------------------- describing events
 
+# How an event's destination ("to") reads in prose.
+PLACES = {"hand": "hand", "deck_top": "deck, on top", "deck_bottom": "deck, at the bottom"}
+
+
+def _place(to: Any) -> str:
+    return PLACES.get(str(to), str(to).replace("_", " "))
+
+
+def _throws(amount: Any) -> str:
+    return f"{amount} extra throw{'' if amount == 1 else 's'}"
+
+
 def describe_event(event: Mapping[str, Any]) -> str:
     """One line of plain text for an engine event."""
     e = event
@@ -168,14 +180,13 @@ def describe_event(event: Mapping[str, Any]) -> str:
         "underworld": lambda: f"{e.get('card')} goes to its god's Underworld ({str(e.get('reason')).replace('_', ' ')})",
         "gain_faith": lambda: f"{e.get('god')} gains {e.get('amount')} Faith",
         "take_faith": lambda: f"{e.get('god')} takes {e.get('amount')} Faith from {e.get('from')}",
-        "gain_throw": lambda: f"{e.get('god')} gains {e.get('amount')} throw(s)",
+        "gain_throw": lambda: f"{e.get('god')} gains {_throws(e.get('amount'))}",
         "discard": lambda: f"{e.get('card')} is discarded to its god's Underworld",
-        "move": lambda: f"{e.get('card')} returns to its god's {str(e.get('to')).replace('_', ' ')}",
+        "move": lambda: f"{e.get('card')} returns to its god's {_place(e.get('to'))}",
         "draw": lambda: f"{e.get('god')} draws {e.get('card')}",
         "throw_card": lambda: f"{e.get('card')} is thrown ({e.get('side')} side up) and lands on "
                               f"{', '.join(e.get('locations_hit', [])) or 'no Location'}",
-        "retrieve": lambda: f"{e.get('god')} takes {e.get('card')} from an Underworld to their "
-                            f"{str(e.get('to')).replace('_', ' ')}",
+        "retrieve": lambda: f"{e.get('god')} takes {e.get('card')} from an Underworld to their {_place(e.get('to'))}",
         "throws_lost": lambda: f"{e.get('god')} has no card left for {e.get('amount')} throw(s)",
         "end_triggered": lambda: f"{e.get('god')} has no cards left: every other god takes a final turn",
         "pass": lambda: f"{e.get('god')} passes to {e.get('to')}",

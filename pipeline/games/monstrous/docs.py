@@ -8,7 +8,8 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import Token, cut_fold_legend, cut_line, side_by_side, token_pages
 from pipeline.core.documents.standard import DocContext
-from pipeline.games.monstrous.model import MonstrousModel, Scenario, build
+from pipeline.games.monstrous.declared import describe_event
+from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario, build
 from pipeline.games.monstrous.palette import FRAME, INK, PALETTE
 
 # Faith token fills, smallest denomination first (god frame colours, so the tokens match the cards' palette).
@@ -61,10 +62,130 @@ def _scenario_layouts(ctx: DocContext, model: MonstrousModel, level: int) -> lis
 
 
 def _faq(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    out: list[m.Block] = []
+    out: list[m.Block] = std.section_text(ctx, section["id"])
     for ruling in ctx.data("faq")["rulings"]:
         out.append(m.Paragraph(f"**{ctx.text(ruling['question'])}** {ctx.text(ruling['answer'])}"))
     return out
+
+
+def _card_name(ctx: DocContext, cards: Mapping[str, Mapping[str, Any]], card_id: str) -> str:
+    """A Monster card as players call it: its god's name and its Monster's, e.g. "Poseidon's Dragon"."""
+    card = cards[card_id]
+    return f"{ctx.name('gods', card['god'])}'s {ctx.name('monsters', card['monster'])}"
+
+
+def _listed(names: list[str]) -> str:
+    """Names joined as prose: "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class _ExampleText:
+    """Names resolved from the records, so an example reads like the rulebook's prose."""
+
+    def __init__(self, ctx: DocContext) -> None:
+        self.ctx = ctx
+        self.cards = {c["id"]: c for c in ctx.data("monster-cards")["cards"]}
+        self.steps = {s["id"]: s for s in ctx.data("throw-steps")["steps"]}
+
+    def god(self, god_id: str) -> str:
+        return self.ctx.name("gods", god_id)
+
+    def card(self, card_id: str) -> str:
+        return _card_name(self.ctx, self.cards, card_id)
+
+    def monster(self, card_id: str) -> str:
+        """A card named by its Monster alone, for cards whose owner is plain from the sentence."""
+        return self.ctx.name("monsters", self.cards[card_id]["monster"])
+
+    def location(self, location_id: str) -> str:
+        return self.ctx.name("locations", location_id)
+
+    def event(self, event: Mapping[str, Any]) -> str:
+        """The engine's description of an event, with ids replaced by names."""
+        named = dict(event)
+        for key in ("god", "from"):
+            if key in named:
+                named[key] = self.god(named[key])
+        if "card" in named:
+            named["card"] = self.card(named["card"])
+        if "locations_hit" in named:
+            named["locations_hit"] = [self.location(loc) for loc in named["locations_hit"]]
+        return describe_event(named)
+
+    def step_label(self, step_id: str) -> str:
+        step = self.steps[step_id]
+        return f"**Step {step['number']}, {_sentence(step['name'])}**"
+
+    def choice(self, chooser: str, choice: Mapping[str, Any]) -> str:
+        if "card" in choice:
+            return f"{chooser} chooses {self.card(choice['card'])}, {choice.get('side', 'either')} side up"
+        if "god" in choice:
+            return f"{chooser} chooses {self.god(choice['god'])}"
+        return f"{chooser} chooses to {str(choice['option']).replace('_', ' ')}"
+
+    def step(self, chooser: str, step: Mapping[str, Any]) -> str:
+        """One Throw Step: what the thrown Monster hits, the choice made and the events that follow."""
+        hit = [self.card(c) for c in step.get("hits", [])] + [self.location(loc) for loc in step.get("locations_hit", [])]
+        rest = ([self.choice(chooser, step["choice"])] if "choice" in step else []) + \
+            ["; ".join(self.event(e) for e in step.get("events", [])) or "nothing happens"]
+        if "location" in step:
+            rest[0] = f"At {self.location(step['location'])}, {rest[0]}"
+        sentences = ([f"It hits {_listed(hit)}"] if hit else []) + rest
+        return f"{self.step_label(step['step'])} {' '.join(_capitalised(x) + '.' for x in sentences)}"
+
+    def situation(self, example: Example) -> str:
+        """The table before the turn's first throw."""
+        initial = example.initial
+        sentences = [f"Gods in seat order: {_listed([self.god(g) for g in initial['seats']])}; it is {self.god(initial['active'])}'s turn.",
+                     f"Location in play: {_listed([self.location(loc) for loc in initial['locations']])}."]
+        for god_id, hand in initial.get("hands", {}).items():
+            deck = initial.get("decks", {}).get(god_id, [])
+            own = [self.monster(c) for c in hand]
+            sentences.append(f"{self.god(god_id)}'s hand: {_listed(own)}"
+                             + (f"; deck, top first: {_listed([self.monster(c) for c in deck])}." if deck else "."))
+        table = [f"{self.card(t['card'])} ({t['side']} side up) on {_listed([self.location(loc) for loc in t['on_locations']])}"
+                 for t in initial.get("table", [])]
+        if table:
+            sentences.append(f"Already on the table: {_listed(table)}.")
+        sentences.append(f"Faith: {self.faith(initial['faith'])}.")
+        return " ".join(sentences)
+
+    def faith(self, faith: Mapping[str, int]) -> str:
+        return ", ".join(f"{self.god(g)} {amount}" for g, amount in faith.items())
+
+    def turn(self, example: Example) -> list[str]:
+        """The numbered steps: each throw, its Throw Steps, the extra-throw check, then the end of the turn."""
+        items: list[str] = []
+        active = self.god(example.initial["active"])
+        for throw in example.throws:
+            items.append(f"**Throw.** {active} throws the {self.monster(throw['card'])}, "
+                         f"{throw['side']} side up.")
+            items += [self.step(active, step) for step in throw["steps"]]
+            extra = "An extra throw follows." if throw["extra_throw"] else "No extra throw."
+            items.append(f"{self.step_label('extra-throw')} {extra}")
+        end = example.end_turn
+        items.append(f"{self.step_label('end-turn')} {active} draws the {self.monster(end['draw'])}; play passes to {self.god(end['next'])}.")
+        return items
+
+
+def example_blocks(ctx: DocContext, model: MonstrousModel, level: int) -> list[m.Block]:
+    """Each worked turn of examples.yaml: heading, the situation, numbered steps and the Faith it ends on."""
+    text = _ExampleText(ctx)
+    out: list[m.Block] = []
+    for example in model.examples:
+        out += [m.Heading(example.title, level),
+                m.Paragraph(text.situation(example)),
+                m.ListBlock(tuple(text.turn(example)), numbered=True),
+                m.Paragraph(f"**Final Faith:** {text.faith(example.final['faith'])}.")]
+    return out
+
+
+def _examples(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    return std.section_text(ctx, section["id"]) + example_blocks(ctx, build(ctx.game), min(level + 1, std.MAX_HEADING_LEVEL))
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
@@ -83,7 +204,7 @@ def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
 
 def rulebook(ctx: DocContext) -> m.Document:
     model = build(ctx.game)
-    blocks = std.rules_blocks(ctx, {"components": _components, "rulings": _faq, "scenarios": _scenarios})
+    blocks = std.rules_blocks(ctx, {"components": _components, "rulings": _faq, "scenarios": _scenarios, "examples": _examples})
     blocks += std.glossary_blocks(ctx)
     blocks += gods_legend(ctx, model)
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="Throw your Monsters, win back the mortals' Faith", toc=True)
