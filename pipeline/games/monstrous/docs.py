@@ -177,7 +177,7 @@ def example_blocks(ctx: DocContext, model: MonstrousModel, level: int) -> list[m
     text = _ExampleText(ctx)
     out: list[m.Block] = []
     for example in model.examples:
-        out += [m.Heading(example.title, level),
+        out += [m.Heading(ctx.text(example.title), level),
                 m.Paragraph(text.situation(example)),
                 m.ListBlock(tuple(text.turn(example)), numbered=True),
                 m.Paragraph(f"**Final Faith:** {text.faith(example.final['faith'])}.")]

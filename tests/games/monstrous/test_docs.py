@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.core.dataset import default_data_root
+from pipeline.core.references import References
 from tests.core.docs_helpers import project_texts, project_yaml, squash
 
 GAME = "monstrous"
@@ -30,8 +32,9 @@ def test_one_aid_per_god_and_faith_tokens() -> None:
 
 def test_worked_examples_are_printed_with_their_final_faith() -> None:
     rulebook = texts()["rulebook"]
+    refs = References(default_data_root())
     gods = {g["id"]: g["name"] for g in _yaml("gods")["gods"]}
     for example in _yaml("examples")["examples"]:
-        assert squash(example["title"]) in rulebook, example["id"]
+        assert squash(refs.resolve(example["title"], GAME)) in rulebook, example["id"]
         figures = ", ".join(f"{gods[g]} {amount}" for g, amount in example["final"]["faith"].items())
         assert squash(f"Final Faith: {figures}.") in rulebook, (example["id"], figures)
