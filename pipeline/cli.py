@@ -14,7 +14,7 @@ import pkgutil
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, List, NoReturn, Optional, Sequence
 
 import typer
 
@@ -63,6 +63,14 @@ GamesArgument = typer.Argument(None, help="Games to work on (default: all).")
 
 def _data_root(data: Optional[Path]) -> Path:
     return data if data is not None else default_data_root()
+
+
+def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
+    """Print every problem, say what was not done, and exit 1."""
+    for problem in problems:
+        typer.echo(str(problem))
+    typer.echo(f"{len(problems)} problem(s) found: {consequence}", err=True)
+    raise typer.Exit(EXIT_PROBLEMS)
 
 
 @app.command()
@@ -149,25 +157,32 @@ def build(
     ),
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged card sheets are skipped."""
+    from pipeline.core.documents.build import games_to_validate
+
     root = _data_root(data)
     chosen = select_games(root, games)
+    validated = only is None  # both steps: validate once, up front, for what both need
+    if validated:
+        report = run_validation(root, games_to_validate(root, chosen))
+        if not report.ok:
+            _refuse(report.problems, "nothing built")
     if only in (None, OnlyChoice.cards):
-        _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates)
+        _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates,
+                     validated=validated)
     if only in (None, OnlyChoice.docs):
-        _build_docs(root, chosen, paper, out, FormatChoice.pdf)
+        _build_docs(root, chosen, paper, out, FormatChoice.pdf, validated=validated)
 
 
-def _build_docs(root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice) -> None:
+def _build_docs(
+    root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice, *, validated: bool = False
+) -> None:
     """Write the documents of ``games`` (and the combined glossary when all games are chosen)."""
     from pipeline.core.documents.build import InvalidData, build_documents
 
     try:
-        written = build_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value)
+        written = build_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated)
     except InvalidData as exc:
-        for problem in exc.problems:
-            typer.echo(problem)
-        typer.echo(f"{len(exc.problems)} problem(s) found: no documents written", err=True)
-        raise typer.Exit(EXIT_PROBLEMS)
+        _refuse(exc.problems, "no documents written")
     for path in written:
         typer.echo(f"wrote {display_path(path)}")
 
@@ -184,6 +199,8 @@ def _build_cards(
     calibration: bool,
     force: bool,
     templates: Optional[Path],
+    *,
+    validated: bool = False,
 ) -> None:
     """Write card sheets for the games whose inputs changed since their last build."""
     from pipeline.core.render import build as render_build
@@ -200,12 +217,10 @@ def _build_cards(
             stale.append(game)
     if not stale:
         return
-    report = run_validation(root, stale)
-    if not report.ok:
-        for problem in report.problems:
-            typer.echo(str(problem))
-        typer.echo(f"{len(report.problems)} problem(s) found: nothing built", err=True)
-        raise typer.Exit(EXIT_PROBLEMS)
+    if not validated:
+        report = run_validation(root, stale)
+        if not report.ok:
+            _refuse(report.problems, "nothing built")
     plans = [render_build.plan(root, game) for game in stale]
     results = _build_with_progress(plans, root, options, out, _template_root(templates))
     for result in results:
@@ -250,9 +265,7 @@ def preview(
     select_games(root, [game])
     report = run_validation(root, [game])
     if not report.ok:
-        for problem in report.problems:
-            typer.echo(str(problem))
-        raise UserError(f"{game}: {len(report.problems)} problem(s) in the data: no preview")
+        _refuse(report.problems, "no preview")
     the_plan = render_build.plan(root, game)
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
     pdf_to_png(render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates)), target, dpi)

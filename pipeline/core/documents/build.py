@@ -67,6 +67,15 @@ def render(doc: m.Document, paper: str, fmt: str) -> bytes:
     return pdf
 
 
+def _with_glossary(data_root: Path, chosen: list[str], glossary: Optional[bool]) -> bool:
+    return glossary if glossary is not None else set(chosen) == set(game_ids(data_root))
+
+
+def games_to_validate(data_root: Path, chosen: list[str], glossary: Optional[bool] = None) -> list[str]:
+    """The games whose data the documents of ``chosen`` read: all of them when the combined glossary is built."""
+    return game_ids(data_root) if _with_glossary(data_root, chosen, glossary) else chosen
+
+
 def build_documents(
     data_root: Path,
     games: Optional[Iterable[str]] = None,
@@ -75,20 +84,22 @@ def build_documents(
     out_dir: Path,
     fmt: str = "pdf",
     glossary: Optional[bool] = None,
+    validated: bool = False,
 ) -> list[Path]:
     """Validate, render and write the documents of ``games`` (all when None); the paths written.
 
     ``glossary`` (default: when every game is chosen) adds the combined glossary of all games.
+    ``validated``: the caller has already validated ``games_to_validate(data_root, games)``.
     """
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})")
     load_layout(paper)  # an unknown paper fails before any work
     chosen = select_games(data_root, games)
-    with_glossary = glossary if glossary is not None else set(chosen) == set(game_ids(data_root))
-    checked = game_ids(data_root) if with_glossary else chosen
-    report = validate(data_root, checked)
-    if not report.ok:
-        raise InvalidData([str(p) for p in report.problems])
+    with_glossary = _with_glossary(data_root, chosen, glossary)
+    if not validated:
+        report = validate(data_root, games_to_validate(data_root, chosen, glossary))
+        if not report.ok:
+            raise InvalidData([str(p) for p in report.problems])
     refs = References(data_root, RecordCatalogue(data_root))
     rendered: list[tuple[Path, bytes]] = []
     for game in chosen:
