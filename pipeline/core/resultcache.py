@@ -1,15 +1,18 @@
-"""A small on-disk cache for expensive, deterministic results (JSON), keyed by content hashes.
+"""A small on-disk cache for expensive, deterministic results, keyed by content hashes.
 
-Used where validation replays or solves something slow: the key must hash
-every input the result depends on (data AND the code that computes it), so
-an edit to either computes afresh. ``PANTHEON_CACHE`` moves the cache; the
+Used where validation replays or solves something slow (JSON), and for parsed
+data files (marshal, which reads back several times faster than YAML parses):
+the key must hash every input the result depends on (data AND the code that
+computes it), so an edit to either computes afresh. ``PANTHEON_CACHE`` moves the cache; the
 test suite points it at a temporary folder.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -43,22 +46,50 @@ def key_of(parts: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
+@lru_cache(maxsize=None)
+def file_hash(path: Path) -> str:
+    """A hash of one source file (for a key that depends on a single module)."""
+    return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+
+
 def cached_json(namespace: str, key_parts: Iterable[str], compute: Callable[[], Any]) -> Any:
     """``compute()`` once per distinct key; the JSON result is kept on disk for later processes.
 
     A cache that cannot be read or written is ignored: the result is then simply computed.
     """
-    path = cache_root() / RESULTS_DIR / namespace / f"{key_of(key_parts)}.json"
+    return _cached(namespace, key_parts, compute, ".json", _json_dumps, json.loads)
+
+
+def cached_marshal(namespace: str, key_parts: Iterable[str], compute: Callable[[], Any]) -> Any:
+    """Like ``cached_json`` for plain Python data (dicts with tuple keys, lists, scalars) in marshal's
+    format; a result marshal cannot store (a date, say) is simply not kept."""
+    return _cached(namespace, [sys.version, *key_parts], compute, ".marshal", marshal.dumps, marshal.loads)
+
+
+def _json_dumps(result: Any) -> bytes:
+    return json.dumps(result, sort_keys=True).encode("utf-8")
+
+
+def _cached(
+    namespace: str,
+    key_parts: Iterable[str],
+    compute: Callable[[], Any],
+    suffix: str,
+    dumps: Callable[[Any], bytes],
+    loads: Callable[[bytes], Any],
+) -> Any:
+    path = cache_root() / RESULTS_DIR / namespace / f"{key_of(key_parts)}{suffix}"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
         pass
     result = compute()
     try:
+        data = dumps(result)
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_suffix(f".{os.getpid()}.tmp")
-        temp.write_text(json.dumps(result, sort_keys=True), encoding="utf-8")
+        temp.write_bytes(data)
         os.replace(temp, path)
-    except OSError:
+    except (OSError, ValueError):
         pass
     return result

@@ -13,12 +13,15 @@ from typing import Any, Optional, Union
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from pipeline.core import resultcache
+
 # libyaml's parser is several times faster; the pure-Python one is the fallback.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 PathKey = tuple[Union[str, int], ...]
 STR_TAG = "tag:yaml.org,2002:str"
 Mark = tuple[int, int]  # 1-based line, column
+PARSED_NAMESPACE = "yaml"
 
 
 class YamlLoadError(Exception):
@@ -56,7 +59,21 @@ def load_marked(path: Path, *, strict_text: bool = True) -> MarkedData:
         raise YamlLoadError(f"cannot read file: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise YamlLoadError(f"cannot read file: {exc.strerror or exc}") from None
-    return loads_marked(text, strict_text=strict_text)
+    return loads_marked_cached(text, strict_text=strict_text)
+
+
+def loads_marked_cached(text: str, *, strict_text: bool = True) -> MarkedData:
+    """``loads_marked``, with the result of a text parsed before read back from the cache (a build
+    or validation reads every data file; unchanged files then cost a fraction of a parse).
+    The key holds the text, the option and this module's code."""
+    key = [resultcache.file_hash(Path(__file__)), str(strict_text), text]
+
+    def parse() -> tuple[Any, dict[PathKey, Mark], dict[PathKey, Mark]]:
+        marked = loads_marked(text, strict_text=strict_text)
+        return marked.data, marked.value_marks, marked.key_marks
+
+    data, value_marks, key_marks = resultcache.cached_marshal(PARSED_NAMESPACE, key, parse)
+    return MarkedData(data, value_marks, key_marks)
 
 
 def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
