@@ -128,15 +128,18 @@ class _Document:
 
     def finish(self) -> bytes:
         self.canvas.save()
+        self.forms.finish()
         return self.buffer.getvalue()
 
 
-def _document(template_root: Path, title: str, game: str, options: dict[str, str]) -> _Document:
+def _document(template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False) -> _Document:
+    """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet)."""
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, Metadata(title, game, options))
-    return _Document(sheets, buffer, canvas, Forms(canvas, Templates(template_root, bleed_mm=sheets.bleed_mm)))
+    templates = Templates(template_root, bleed_mm=sheets.bleed_mm)
+    return _Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None))
 
 
 @contextmanager
@@ -160,7 +163,7 @@ def render_pdf(
 
 def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress], template_root: Path) -> tuple[bytes, int]:
     paper = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME).paper(options.paper)
-    doc = _document(template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict())
+    doc = _document(template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True)
     sheets, canvas, forms = doc.sheets, doc.canvas, doc.forms
     items = _items(plan, forms, options.duplex)
     pages = impose(

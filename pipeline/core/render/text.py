@@ -14,7 +14,6 @@ from typing import Iterable, Optional, Protocol, Sequence
 from reportlab.lib.colors import Color, toColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.pdfgen.textobject import PDFTextObject
 
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
@@ -30,10 +29,14 @@ ALIGNS = ("left", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
 
 
-class IconSource(Protocol):
-    """What text needs from the icon library: proportions and a way to draw."""
+class IconAspects(Protocol):
+    """What fitting text needs from the icon library: proportions."""
 
     def aspect(self, name: str, where: str) -> float: ...
+
+
+class IconSource(IconAspects, Protocol):
+    """What painting text needs from the icon library: proportions and a way to draw."""
 
     def draw(self, canvas: Canvas, name: str, x: float, y: float, height: float) -> None: ...
 
@@ -86,12 +89,20 @@ def _colour(spec: str) -> Color:
         raise UserError(f"colour '{spec}' is not a colour (use #rrggbb or a name)") from None
 
 
+def check_colour(spec: str, where: str) -> None:
+    """Fail naming the card when ``spec`` is not a colour reportlab knows."""
+    try:
+        _colour(spec)
+    except UserError as exc:
+        raise UserError(f"{where}: {exc}") from None
+
+
 @lru_cache(maxsize=65536)
 def _unit_width(text: str, style: str) -> float:
     return stringWidth(text, fonts.font_name(style), 1.0)
 
 
-def _atom_width(atom: Atom, icons: IconSource, where: str) -> float:
+def _atom_width(atom: Atom, icons: IconAspects, where: str) -> float:
     if atom.icon is not None:
         return icons.aspect(atom.icon, where) * ICON_EM + 2 * ICON_GAP
     return _unit_width(atom.text, atom.style)
@@ -131,7 +142,7 @@ def _wrap(words: Sequence[tuple[list[Atom], list[float]]], limit: float) -> Opti
     return lines
 
 
-def fit(atoms: Sequence[Atom], box: Box, icons: IconSource, where: str) -> Layout:
+def fit(atoms: Sequence[Atom], box: Box, icons: IconAspects, where: str) -> Layout:
     """Wrap ``atoms`` into ``box`` at the largest size from ``box.size`` down to ``box.min_size`` that fits."""
     by_style: dict[str, list[str]] = {}
     for atom in atoms:
@@ -154,26 +165,40 @@ def fit(atoms: Sequence[Atom], box: Box, icons: IconSource, where: str) -> Layou
     )
 
 
+# One run of text in one style: (style, x, baseline, size, text), in points on the face.
+Run = tuple[str, float, float, float, str]
+InlineIcon = tuple[str, float, float, float]  # (name, x, y, height) in points
+
+
+@dataclass(frozen=True)
+class SetText:
+    """A fitted box set in runs and inline icons: what it paints, independent of any document
+    (so it can be kept between builds; ``encode`` turns it into a document's text operators)."""
+
+    color: str
+    runs: tuple[Run, ...]
+    icons: tuple[InlineIcon, ...]
+
+
 @dataclass(frozen=True)
 class Prepared:
-    """A fitted box ready to paint: its colour, its text operators, and its inline icons (name, x, y, height).
+    """A set box encoded for one document: its colour, its text operators, and its inline icons.
 
     The operators depend only on the text and the box (fonts are set inside
     the text object), so a box repeated on many faces of a document (a label,
-    a footer) is laid out and set once and painted again as it is.
+    a footer) is encoded once and painted again as it is.
     """
 
     color: Color
     code: str
-    icons: tuple[tuple[str, float, float, float], ...]
+    icons: tuple[InlineIcon, ...]
 
     def getCode(self) -> str:  # noqa: N802  (what reportlab's Canvas.drawText asks of a text object)
         return self.code
 
 
-def prepare(canvas: Canvas, layout: Layout, box: Box) -> Prepared:
-    """A fitted layout set as one text object in its box (nothing is drawn yet)."""
-    color = _colour(box.color)
+def set_text(layout: Layout, box: Box) -> SetText:
+    """A fitted layout placed in its box: runs of one style each, and the inline icons."""
     size = layout.size
     line_height = size * LEADING
     used = len(layout.lines) * line_height
@@ -182,8 +207,8 @@ def prepare(canvas: Canvas, layout: Layout, box: Box) -> Prepared:
         top -= (box.height - used) / 2
     elif box.valign == "bottom":
         top -= box.height - used
-    words = canvas.beginText()
-    pending_icons: list[tuple[str, float, float]] = []
+    runs: list[Run] = []
+    icons: list[InlineIcon] = []
     for index, (placed, width) in enumerate(layout.lines):
         baseline = top - index * line_height - ASCENT * size
         start = box.x
@@ -191,9 +216,18 @@ def prepare(canvas: Canvas, layout: Layout, box: Box) -> Prepared:
             start += (box.width - width * size) / 2
         elif box.align == "right":
             start += box.width - width * size
-        _set_line(words, placed, start, baseline, size, pending_icons)
-    icons = tuple((name, x, y, ICON_EM * size) for name, x, y in pending_icons)
-    return Prepared(color, words.getCode(), icons)
+        _set_line(placed, start, baseline, size, runs, icons)
+    return SetText(box.color, tuple(runs), tuple(icons))
+
+
+def encode(canvas: Canvas, setting: SetText) -> Prepared:
+    """A set box as one text object of ``canvas``'s document (nothing is drawn yet)."""
+    words = canvas.beginText()
+    for style, x, baseline, size, chars in setting.runs:
+        words.setFont(fonts.font_name(style), size)
+        words.setTextOrigin(x, baseline)
+        words.textOut(chars)
+    return Prepared(_colour(setting.color), words.getCode(), setting.icons)
 
 
 def paint(canvas: Canvas, prepared: Prepared, icons: IconSource) -> None:
@@ -204,28 +238,21 @@ def paint(canvas: Canvas, prepared: Prepared, icons: IconSource) -> None:
         icons.draw(canvas, name, x, y, height)
 
 
-def draw(canvas: Canvas, layout: Layout, box: Box, icons: IconSource) -> None:
-    """Draw a fitted layout into its box."""
-    paint(canvas, prepare(canvas, layout, box), icons)
-
-
 def _set_line(
-    words: PDFTextObject, placed: Sequence[Placed], start: float, baseline: float, size: float, icons: list[tuple[str, float, float]]
+    placed: Sequence[Placed], start: float, baseline: float, size: float, runs: list[Run], icons: list[InlineIcon]
 ) -> None:
-    """Add one line's runs to the text object; collect its icons (drawn after the text)."""
+    """One line's runs (a run changes at each style change and each inline icon) and its icons."""
     run: list[Placed] = []
 
     def flush() -> None:
         if run:
-            words.setFont(fonts.font_name(run[0].atom.style), size)
-            words.setTextOrigin(start + run[0].x * size, baseline)
-            words.textOut("".join(_run_text(run)))
+            runs.append((run[0].atom.style, start + run[0].x * size, baseline, size, "".join(_run_text(run))))
             run.clear()
 
     for item in placed:
         if item.atom.icon is not None:
             flush()
-            icons.append((item.atom.icon, start + (item.x + ICON_GAP) * size, baseline - ICON_DROP * size))
+            icons.append((item.atom.icon, start + (item.x + ICON_GAP) * size, baseline - ICON_DROP * size, ICON_EM * size))
             continue
         if run and item.atom.style != run[0].atom.style:
             flush()

@@ -1,0 +1,374 @@
+"""Card faces rendered and split into records that hold no document state, kept between builds.
+
+A face's template output is split in two. Everything in the SVG namespace
+is *art*: split into layers (``<g pp:layer>`` at the top level; see
+``_layers``), each hashed; ``forms.py`` defines one form per distinct art.
+Elements in the ``pp:`` namespace are *slots*: text boxes, fitted and set
+here (line breaks, sizes, positions), and icon placements.
+
+The result, a ``FaceRecord``, is plain data (tuples, strings, numbers), so
+a build keeps the records of its faces on disk (marshal, under
+``.cache/faces/``) and the next build of an unchanged face skips the
+template, the SVG parse and the text fitting. The key holds the face's
+template name and values; the folder is named by a fingerprint of every
+template, icon, font and line of render code, so any change there starts
+afresh. Faces whose values are not plain data are simply not kept.
+
+Slot coordinates in templates are mm from the trim's top-left corner, y
+down, like the art; records hold points, y up, from the bleed box's corner.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import marshal
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, NamedTuple, Optional, Union
+
+import reportlab
+from lxml import etree
+
+from pipeline.core.errors import UserError
+from pipeline.core.render import fonts, text
+from pipeline.core.render.model import Face
+from pipeline.core.render.pdfwrite import write_atomic
+from pipeline.core.render.svgtemplates import PP_NS, Templates
+from pipeline.core.render.units import mm
+from pipeline.core.resultcache import cache_root, file_hash, source_hash
+
+PP = f"{{{PP_NS}}}"
+FACES_DIR = "faces"
+MARSHAL_VERSION = 2  # no back-references: equal values give equal bytes, whatever objects hold them
+UNRESOLVED = "[["  # a [[kind/id]] reference that reached the card unresolved
+HALF_TURN = "180"
+TURNS = ("0", HALF_TURN)
+DEFAULT_TEXT = {"size": "9", "min-size": "6", "align": "left", "valign": "top", "fill": "#000000"}
+STYLE_TAGS = {"b": (True, None), "i": (None, True)}
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+RENDER_CODE = Path(__file__).resolve().parent
+
+
+class TextSlot(NamedTuple):
+    turned: bool
+    setting: text.SetText
+
+
+class IconSlot(NamedTuple):
+    turned: bool
+    name: str
+    x: float
+    y: float
+    height: float
+
+
+Slot = Union[TextSlot, IconSlot]
+
+
+@dataclass(frozen=True)
+class FaceRecord:
+    """A face split: its trim (mm), its art layers by key (bottom to top), its slots in drawing order."""
+
+    trim_w: float
+    trim_h: float
+    art: tuple[str, ...]
+    slots: tuple[Slot, ...]
+
+    def to_plain(self) -> tuple[Any, ...]:
+        slots = tuple(
+            ("t", s.turned, (s.setting.color, s.setting.runs, s.setting.icons)) if isinstance(s, TextSlot) else ("i", *s)
+            for s in self.slots
+        )
+        return (self.trim_w, self.trim_h, self.art, slots)
+
+    def digest(self) -> str:
+        """A name for the face that only its content decides (a cold and a warm build agree)."""
+        return digest(marshal.dumps(self.to_plain(), MARSHAL_VERSION))
+
+    @classmethod
+    def from_plain(cls, plain: tuple[Any, ...]) -> FaceRecord:
+        trim_w, trim_h, art, slots = plain
+        return cls(
+            trim_w,
+            trim_h,
+            art,
+            tuple(TextSlot(s[1], text.SetText(*s[2])) if s[0] == "t" else IconSlot(*s[1:]) for s in slots),
+        )
+
+
+def digest(data: Union[str, bytes]) -> str:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return hashlib.blake2b(raw, digest_size=10).hexdigest()
+
+
+def content_key(face: Face) -> Optional[str]:
+    """A key holding the face's template and every value it is rendered with, or None when a value
+    is not plain data (marshal refuses it), whose content a key could miss."""
+    try:
+        return digest(marshal.dumps((face.template, face.context), MARSHAL_VERSION))
+    except ValueError:
+        return None
+
+
+class Splitter:
+    """Splits rendered faces into records; art and text met on earlier faces are not worked again."""
+
+    def __init__(self, templates: Templates) -> None:
+        self.templates = templates
+        self.bleed = templates.bleed_mm
+        self._layers: dict[tuple[Any, ...], tuple[str, Any]] = {}  # layer content -> (art key, art root)
+        self._texts: dict[tuple[bytes, float], Optional[text.SetText]] = {}
+
+    def split(self, svg: str, template: str, where: str) -> tuple[FaceRecord, dict[str, Any]]:
+        """The record of a rendered face, and the SVG root of each of its art keys (to convert them)."""
+        try:
+            root = etree.fromstring(svg.encode("utf-8"), _PARSER)
+        except etree.XMLSyntaxError as exc:
+            raise UserError(f"{where}: template {template} produced invalid SVG: {exc}") from None
+        trim_w, trim_h = _trim(root, template, where)
+        nodes = [el for el in root.iter(f"{PP}*") if _is_top_slot(el)]
+        for node in nodes:
+            node.getparent().remove(node)
+        arts = self._art(root)
+        slots = tuple(slot for slot in (self._slot(node, trim_h, where) for node in nodes) if slot is not None)
+        return FaceRecord(trim_w, trim_h, tuple(arts), slots), arts
+
+    # -- art ----------------------------------------------------------------
+    def _art(self, root: Any) -> dict[str, Any]:
+        """The art keys of a face, bottom to top, with their roots: one per layer."""
+        layers = _layers(root)
+        if len(layers) == 1:
+            return {digest(etree.tostring(root)): root}
+        return dict(self._layer(root, layer) for layer in layers)
+
+    def _layer(self, root: Any, elements: list[Any]) -> tuple[str, Any]:
+        """One layer's key and root; a layer met again (a god's frame on each of its cards) is not copied again."""
+        seen = (tuple(root.items()), tuple(sorted(root.nsmap.items(), key=str)), tuple(etree.tostring(e) for e in elements))
+        if seen not in self._layers:
+            layer = _svg_with(root, elements)
+            self._layers[seen] = (digest(etree.tostring(layer)), layer)
+        return self._layers[seen]
+
+    # -- slots --------------------------------------------------------------
+    def _slot(self, node: Any, trim_h: float, where: str) -> Optional[Slot]:
+        turn = node.get("rotate", "0")
+        if turn not in TURNS:
+            raise UserError(f"{where}: rotate='{turn}' is not one of {', '.join(TURNS)}")
+        turned = turn == HALF_TURN
+        local = etree.QName(node).localname
+        if local == "text":
+            setting = self._text(node, trim_h, where)
+            return TextSlot(turned, setting) if setting is not None else None
+        if local == "icon":
+            x, y, height = (_number(node, a, where) for a in ("x", "y", "height"))
+            name = _required(node, "name", where)
+            self.templates.icons.get(name, where)  # a missing icon fails here, naming the card
+            return IconSlot(turned, name, mm(x + self.bleed), mm(trim_h + self.bleed - y - height), mm(height))
+        raise UserError(f"{where}: unknown slot <pp:{local}> (slots are pp:text and pp:icon)")
+
+    def _text(self, node: Any, trim_h: float, where: str) -> Optional[text.SetText]:
+        """A text slot fitted and set; the same slot (markup and place) met again is not fitted again."""
+        key = (etree.tostring(node, with_tail=False), trim_h)
+        if key not in self._texts:
+            self._texts[key] = self._set_text(node, trim_h, where)
+        return self._texts[key]
+
+    def _set_text(self, node: Any, trim_h: float, where: str) -> Optional[text.SetText]:
+        """A text slot fitted to its box and set (None when it holds no text)."""
+        get = lambda name: node.get(name, DEFAULT_TEXT.get(name))  # noqa: E731
+        x, y, width, height = (_number(node, a, where) for a in ("x", "y", "width", "height"))
+        box = text.Box(
+            x=mm(x + self.bleed),
+            top=mm(trim_h + self.bleed - y),
+            width=mm(width),
+            height=mm(height),
+            size=float(get("size")),
+            min_size=float(get("min-size")),
+            align=_choice(get("align"), text.ALIGNS, "align", where),
+            valign=_choice(get("valign"), text.VALIGNS, "valign", where),
+            color=get("fill"),
+        )
+        text.check_colour(box.color, where)
+        base = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
+        atoms = list(_atoms(node, base, where))
+        if not atoms:
+            return None
+        label = node.get("name")
+        unresolved = next((a.text for a in atoms if UNRESOLVED in a.text), None)
+        if unresolved is not None:
+            raise UserError(f"{where}: '{unresolved}' is an unresolved reference: the game's renderer must print names")
+        layout = text.fit(atoms, box, self, f"{where}{f' ({label})' if label else ''}")
+        return text.set_text(layout, box)
+
+    def aspect(self, name: str, where: str) -> float:  # text.fit asks the icon library through this
+        return self.templates.icons.get(name, where).aspect
+
+
+class FaceRecords:
+    """The face records of one kind of document (a game's card sheets), read at the start of a build
+    and written back at its end holding just the faces that build used."""
+
+    def __init__(self, templates: Templates, name: Optional[str]) -> None:
+        self.path = _records_dir(templates.root, templates.bleed_mm) / f"{name}.marshal" if name else None
+        self._stored = self._read()
+        self._used: dict[str, FaceRecord] = {}
+
+    def get(self, key: str) -> Optional[FaceRecord]:
+        plain = self._stored.get(key)
+        if plain is None:
+            return None
+        try:
+            record = FaceRecord.from_plain(plain)
+        except (TypeError, ValueError):  # a damaged entry: render the face afresh
+            return None
+        self._used[key] = record
+        return record
+
+    def put(self, key: str, record: FaceRecord) -> None:
+        self._used[key] = record
+
+    def save(self) -> None:
+        """Keep this build's records for the next (a cache that cannot be written is skipped)."""
+        if self.path is None or self._used.keys() == self._stored.keys():
+            return
+        plain = {key: record.to_plain() for key, record in sorted(self._used.items())}
+        try:
+            write_atomic(self.path, marshal.dumps(plain, MARSHAL_VERSION), durable=False)
+        except (UserError, ValueError):
+            pass
+
+    def _read(self) -> dict[str, Any]:
+        if self.path is None:
+            return {}
+        try:
+            stored = marshal.loads(self.path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return {}
+        return stored if isinstance(stored, dict) else {}
+
+
+def _records_dir(template_root: Path, bleed_mm: float) -> Path:
+    """The folder of records made by exactly these templates, icons, fonts and render code.
+
+    Templates are read afresh for every document (an edit between two builds in
+    one process counts); the fonts and the code are hashed once per process.
+    """
+    parts = hashlib.blake2b(digest_size=12)
+    parts.update(f"{sys.version} reportlab {reportlab.Version} bleed {bleed_mm!r}".encode())
+    parts.update(source_hash(RENDER_CODE).encode())
+    parts.update(" ".join(file_hash(path) for path in fonts.font_files()).encode())
+    for path in sorted(p for p in template_root.rglob("*") if p.is_file()):
+        parts.update(str(path.relative_to(template_root)).encode())
+        parts.update(b"\0" + path.read_bytes() + b"\0")
+    return cache_root() / FACES_DIR / parts.hexdigest()
+
+
+def _layers(root: Any) -> list[list[Any]]:
+    """The art split into layers converted (and cached) apart, bottom to top.
+
+    Every top-level ``<g pp:layer="...">`` is a layer of its own; the elements
+    between them form layers too. Marking the heavy, widely shared parts of a
+    template (a god's patterned frame, a deck's border) as layers means they
+    are converted once however the rest of the face varies.
+    """
+    layers: list[list[Any]] = []
+    loose: list[Any] = []
+    for child in root:
+        if isinstance(child.tag, str) and child.get(f"{PP}layer") is not None:
+            if loose:
+                layers.append(loose)
+                loose = []
+            layers.append([child])
+        else:
+            loose.append(child)
+    if loose:
+        layers.append(loose)
+    return layers or [[]]
+
+
+def _svg_with(root: Any, elements: list[Any]) -> Any:
+    """A copy of the root element holding only ``elements``."""
+    layer = etree.Element(root.tag, attrib=dict(root.attrib), nsmap=root.nsmap)
+    for element in elements:
+        layer.append(copy.deepcopy(element))
+    return layer
+
+
+def _trim(root: Any, template: str, where: str) -> tuple[float, float]:
+    raw = root.get(f"{PP}trim")
+    try:
+        width, height = (float(v) for v in (raw or "").split())
+    except ValueError:
+        raise UserError(f"{where}: template {template} must declare its trim size (use the card() macro)") from None
+    return width, height
+
+
+def _is_top_slot(node: Any) -> bool:
+    """A slot not nested inside another slot (inline pp:b, pp:icon... belong to their text box)."""
+    parent = node.getparent()
+    while parent is not None:
+        if isinstance(parent.tag, str) and parent.tag.startswith(PP):
+            return False
+        parent = parent.getparent()
+    return True
+
+
+def _number(node: Any, attr: str, where: str) -> float:
+    raw = node.get(attr)
+    try:
+        return float(raw)
+    except (TypeError, ValueError):
+        raise UserError(f"{where}: <pp:{etree.QName(node).localname}> needs a number {attr}= (got {raw!r})") from None
+
+
+def _required(node: Any, attr: str, where: str) -> str:
+    raw = node.get(attr)
+    if not raw:
+        raise UserError(f"{where}: <pp:{etree.QName(node).localname}> needs {attr}=")
+    return raw
+
+
+def _choice(value: str, options: tuple[str, ...], attr: str, where: str) -> str:
+    if value not in options:
+        raise UserError(f"{where}: {attr}='{value}' is not one of {', '.join(options)}")
+    return value
+
+
+def _atoms(node: Any, style: str, where: str, pending: Optional[list[bool]] = None) -> Iterator[text.Atom]:
+    """The inline atoms of a text slot: words, icons and breaks, with the whitespace between them."""
+    state = pending if pending is not None else [False, False]  # [space before next, newline before next]
+    yield from _split(node.text or "", style, state)
+    for child in node:
+        if not isinstance(child.tag, str):
+            yield from _split(child.tail or "", style, state)
+            continue
+        local = etree.QName(child).localname
+        if local == "icon":
+            yield text.Atom("", style, icon=_required(child, "name", where), space=state[0], newline=state[1])
+            state[0] = state[1] = False
+        elif local == "br":
+            state[1] = True
+        elif local in STYLE_TAGS:
+            bold = style in (fonts.BOLD, fonts.BOLD_ITALIC) or local == "b"
+            italic = style in (fonts.ITALIC, fonts.BOLD_ITALIC) or local == "i"
+            inner = fonts.svg_style("bold" if bold else None, "italic" if italic else None)
+            yield from _atoms(child, inner, where, state)
+        else:
+            raise UserError(f"{where}: <pp:{local}> is not allowed inside text (use pp:b, pp:i, pp:icon, pp:br)")
+        yield from _split(child.tail or "", style, state)
+
+
+_SPACES = re.compile(r"(\s+)")
+
+
+def _split(raw: str, style: str, state: list[bool]) -> Iterator[text.Atom]:
+    for piece in _SPACES.split(raw):
+        if not piece:
+            continue
+        if piece.isspace():
+            state[0] = True
+            continue
+        yield text.Atom(piece, style, space=state[0], newline=state[1])
+        state[0] = state[1] = False

@@ -1,0 +1,127 @@
+"""What a build keeps for the next one (art streams, face records) changes no byte and follows every edit."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reportlab.graphics.shapes import Drawing, Rect, String
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.core import resultcache
+from pipeline.core.render import artcache, forms, svgtemplates
+from pipeline.core.render.build import BuildOptions, Plan, render_pdf
+from pipeline.core.render.faces import FACES_DIR
+from pipeline.core.render.model import Face, PrintCard
+
+from .render_helpers import reader, toy_plan, toy_template_root
+
+
+@pytest.fixture
+def templates(tmp_path: Path) -> Path:
+    return toy_template_root(tmp_path)
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty cache folder, and nothing converted in this process's memory either."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(resultcache.CACHE_ENV, str(folder))
+    monkeypatch.setattr(artcache, "_shared", {})
+    return folder
+
+
+def as_new_process() -> None:
+    """Forget what this process converted, as the next `pantheon build` would start."""
+    artcache._shared.clear()
+
+
+def build(plan: Plan, templates: Path) -> bytes:
+    return render_pdf(plan, BuildOptions(), template_root=templates)[0]
+
+
+class Calls:
+    """Counts template renders and svglib conversions during a build."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.renders = 0
+        self.conversions = 0
+        render, convert = svgtemplates.Templates.render, forms._checked_convert
+
+        def counting_render(this: Any, *args: Any) -> str:
+            self.renders += 1
+            return render(this, *args)
+
+        def counting_convert(*args: Any) -> Drawing:
+            self.conversions += 1
+            return convert(*args)
+
+        monkeypatch.setattr(svgtemplates.Templates, "render", counting_render)
+        monkeypatch.setattr(forms, "_checked_convert", counting_convert)
+
+
+def test_a_warm_build_writes_the_bytes_of_a_cold_one_without_rendering_again(
+    templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = build(toy_plan(12), templates)
+    as_new_process()
+    calls = Calls(monkeypatch)
+    warm = build(toy_plan(12), templates)
+    assert warm == cold
+    assert (calls.renders, calls.conversions) == (0, 0)
+
+
+def test_a_template_edit_reaches_the_next_build(templates: Path, cache: Path) -> None:
+    build(toy_plan(2), templates)
+    back = templates / "cards" / "toy" / "back.svg.j2"
+    back.write_text(back.read_text().replace("back of", "reverse of"))
+    pdf = reader(build(toy_plan(2), templates))
+    assert "reverse of Toy Card 00" in pdf.pages[1].extract_text()
+
+
+def test_a_damaged_record_file_is_rendered_afresh(templates: Path, cache: Path) -> None:
+    first = build(toy_plan(3), templates)
+    [records] = (cache / FACES_DIR).rglob("toy.marshal")
+    records.write_bytes(b"\x00 not marshal")
+    as_new_process()
+    assert build(toy_plan(3), templates) == first
+
+
+def test_a_face_with_values_that_are_not_plain_data_is_rendered_every_build(
+    templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Name:  # a value marshal cannot keep: the face is not recorded
+        def __str__(self) -> str:
+            return "Odd Card"
+
+    card = PrintCard("odd", "Odd Card", Face("toy/front.svg.j2", {"name": Name(), "body": "Plain."}))
+    plan = Plan("toy", "Toy Game", [card])
+    first = build(plan, templates)
+    calls = Calls(monkeypatch)
+    assert build(plan, templates) == first
+    assert calls.renders == 1
+
+
+def drawn_stream(drawing: Drawing, name: str = "art_x") -> tuple[Canvas, str]:
+    canvas = Canvas(io.BytesIO())
+    artcache.ArtCache().define_form(canvas, name, name, lambda: drawing)
+    return canvas, canvas._doc.idToObject[f"FormXob.{name}"].stream
+
+
+def test_self_contained_art_is_kept_as_its_stream_and_replayed_byte_for_byte(cache: Path) -> None:
+    shapes = Drawing(40, 30)
+    shapes.add(Rect(2, 2, 30, 20, fillColor=None, strokeWidth=0.7))
+    _, drawn = drawn_stream(shapes)
+    kept = artcache.ArtCache()._load("art_x")
+    assert isinstance(kept, artcache.Stream)
+    canvas = Canvas(io.BytesIO())
+    artcache.ArtCache().define_form(canvas, "art_x", "art_x", lambda: pytest.fail("converted again"))
+    assert canvas._doc.idToObject["FormXob.art_x"].stream == drawn
+
+
+def test_art_with_text_is_kept_as_a_drawing(cache: Path) -> None:
+    words = Drawing(40, 30)
+    words.add(String(2, 10, "Zeus"))
+    drawn_stream(words)
+    assert isinstance(artcache.ArtCache()._load("art_x"), Drawing)
