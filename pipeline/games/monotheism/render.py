@@ -1,7 +1,7 @@
 """Monotheism's print sheet: 29 gods with the veiled back, then the 7 double-sided worshipers.
 
-Each god card shows its upright half on top and its transformed half turned
-below; each worshiper side shows its upright state on top and its rotated
+Each god card shows its upright half on top (with the god's flavour line under
+its text) and its transformed half turned below; each worshiper side shows its upright state on top and its rotated
 state turned below, with the curse and bless symbols of each state. The card
 text is rendered from the effect structure (``text.py``), never typed twice.
 """
@@ -55,9 +55,15 @@ def worshiper_half(state: Optional[WorshiperState], note: Optional[str] = None) 
     return {"numbers": list(state.numbers), "marks": marks, "boxes": boxes}
 
 
-def _deity_card(deity: Deity, veiled: Face) -> PrintCard:
+def _deity_card(deity: Deity, flavour: Optional[str], veiled: Face) -> PrintCard:
     upright, transformed = deity.halves
-    context = {"number": deity.id, "name": deity.name, "upright": deity_half(upright), "transformed": deity_half(transformed)}
+    context = {
+        "number": deity.id,
+        "name": deity.name,
+        "flavour": flavour,
+        "upright": deity_half(upright),
+        "transformed": deity_half(transformed),
+    }
     return PrintCard(f"deity-{deity.id}", deity.name, Face(DEITY_TEMPLATE, {"card": context}), veiled)
 
 
@@ -84,7 +90,8 @@ def print_cards(game: GameData) -> list[PrintCard]:
     data: Mapping[str, Any] = {kind: game.doc(kind).data if game.has(kind) else {kind: []} for kind in ("deities", "worshipers")}
     cards = cards_from(data["deities"], data["worshipers"], game.doc("worshiper-sets").data)
     veiled = Face(VEILED_TEMPLATE, {})
-    printed = [_deity_card(cards.deities[key], veiled) for key in sorted(cards.deities)]
+    flavours = {record["id"]: record.get("flavour") for record in data["deities"].get("deities", [])}
+    printed = [_deity_card(cards.deities[key], flavours.get(key), veiled) for key in sorted(cards.deities)]
     for worshiper_set in model.worshiper_sets:
         note = worshiper_set.victory_note if worshiper_set.zero_gods_victory else None
         for member in worshiper_set.worshipers:

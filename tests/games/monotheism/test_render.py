@@ -45,3 +45,12 @@ def test_a_half_shows_aspects_in_fixed_order(card_sheet) -> None:
 
     half = deity_half(Half(numbers=(2, 5), aspects=frozenset({"death", "sun"}), act=None, essence=None))
     assert half == {"numbers": [2, 5], "marks": ["aspect-sun", "aspect-death"], "boxes": []}
+
+
+def test_every_god_prints_its_flavour_line(card_sheet) -> None:
+    from pipeline.core.dataset import default_data_root, load_game
+
+    text = " ".join(card_sheet("monotheism").text().split())
+    deities = load_game(default_data_root(), "monotheism").doc("deities").data["deities"]
+    missing = [d["id"] for d in deities if d.get("flavour") and " ".join(d["flavour"].split()) not in text]
+    assert not missing, f"flavour lines not printed: {missing}"
