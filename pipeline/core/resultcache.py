@@ -15,7 +15,7 @@ import os
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Optional
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CACHE_ENV = "PANTHEON_CACHE"
@@ -38,6 +38,17 @@ def source_hash(folder: Path) -> str:
     return digest.hexdigest()
 
 
+def value_digest(value: Any, size: int = 16) -> Optional[str]:
+    """A hash of plain data (dicts, lists, tuples, scalars; types count: 1, 1.0 and True differ), or
+    None when ``value`` holds anything else, whose content a hash could miss. Marshal version 2
+    writes no back-references, so equal values give equal bytes whatever objects hold them."""
+    try:
+        raw = marshal.dumps(value, 2)
+    except ValueError:
+        return None
+    return hashlib.blake2b(raw, digest_size=size).hexdigest()
+
+
 def key_of(parts: Iterable[str]) -> str:
     digest = hashlib.blake2b(digest_size=20)
     for part in parts:
@@ -50,6 +61,21 @@ def key_of(parts: Iterable[str]) -> str:
 def file_hash(path: Path) -> str:
     """A hash of one source file (for a key that depends on a single module)."""
     return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+
+
+def known(namespace: str, key_parts: Iterable[str]) -> bool:
+    """Whether ``remember`` was called with this key (a yes/no result, such as "this file is valid")."""
+    return (cache_root() / RESULTS_DIR / namespace / key_of(key_parts)).is_file()
+
+
+def remember(namespace: str, key_parts: Iterable[str]) -> None:
+    """Record a key for ``known`` (a cache that cannot be written is skipped)."""
+    path = cache_root() / RESULTS_DIR / namespace / key_of(key_parts)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    except OSError:
+        pass
 
 
 def cached_json(namespace: str, key_parts: Iterable[str], compute: Callable[[], Any]) -> Any:

@@ -1,10 +1,12 @@
 """JSON Schema checks of loaded documents, with messages a data editor can act on."""
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
@@ -12,19 +14,24 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
+from pipeline.core import resultcache
 from pipeline.core.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
 from pipeline.core.yamlmarks import PathKey
 
+VALID_NAMESPACE = "schema-valid"
+jsonschema_version = version("jsonschema")
+
 
 @dataclass
 class SchemaSet:
-    """Every schema under ``<data root>/schemas``, linked by their ``$id``s."""
+    """Every schema under ``<data root>/schemas``, linked by their ``$id``s; ``fingerprint`` hashes them all."""
 
     root: Path
     registry: Registry
     by_path: dict[Path, dict[str, Any]]
+    fingerprint: str = ""
 
     def schema_path(self, game: str, kind: str) -> Path:
         return self.root / game / f"{kind}{SCHEMA_SUFFIX}"
@@ -39,6 +46,31 @@ class SchemaSet:
             return None
         return Draft202012Validator(schema, registry=self.registry)
 
+    def problems(self, game: str, kind: str, doc: Document) -> Optional[list[Problem]]:
+        """The schema problems of ``doc`` (None when its kind has no schema).
+
+        Validating is most of what `pantheon validate` costs, so a document found
+        valid is remembered (keyed by its values, every schema and the validator's
+        version) and not checked again until one of them changes. Documents with
+        problems are always checked afresh, so messages point at the current lines.
+        """
+        validator = self.validator(game, kind)
+        if validator is None:
+            return None
+        key = self._valid_key(game, kind, doc.data)
+        if key is not None and resultcache.known(VALID_NAMESPACE, key):
+            return []
+        found = list(schema_problems(doc, validator))
+        if not found and key is not None:
+            resultcache.remember(VALID_NAMESPACE, key)
+        return found
+
+    def _valid_key(self, game: str, kind: str, data: Any) -> Optional[list[str]]:
+        values = resultcache.value_digest(data)
+        if values is None:  # values that are not plain data (a date): validated every time
+            return None
+        return [self.fingerprint, resultcache.file_hash(Path(__file__)), jsonschema_version, game, kind, values]
+
 
 def load_schemas(data_root: Path) -> SchemaSet:
     """Read and check every schema file; a broken schema is the developer's error, reported plainly."""
@@ -47,9 +79,12 @@ def load_schemas(data_root: Path) -> SchemaSet:
         raise UserError(f"{display_path(root)}: schema folder not found")
     by_path: dict[Path, dict[str, Any]] = {}
     resources = []
+    fingerprint = hashlib.blake2b(digest_size=16)
     for path in sorted(root.rglob(f"*{SCHEMA_SUFFIX}")):
         try:
-            schema = json.loads(path.read_text(encoding="utf-8"))
+            raw = path.read_bytes()
+            fingerprint.update(str(path.relative_to(root)).encode() + b"\0" + raw + b"\0")
+            schema = json.loads(raw.decode("utf-8"))
         except (OSError, ValueError) as exc:
             raise UserError(f"{display_path(path)}: cannot read schema: {exc}") from None
         if not isinstance(schema, dict) or "$id" not in schema:
@@ -58,7 +93,7 @@ def load_schemas(data_root: Path) -> SchemaSet:
         # all the data, so the test suite does it (tests/core/test_schemas.py).
         by_path[path] = schema
         resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
-    return SchemaSet(root=root, registry=Registry().with_resources(resources), by_path=by_path)
+    return SchemaSet(root, Registry().with_resources(resources), by_path, fingerprint.hexdigest())
 
 
 def check_schema_file(path: Path, schema: dict[str, Any]) -> None:

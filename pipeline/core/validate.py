@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator, Optional
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
-from pipeline.core.schemas import SchemaSet, describe_path, load_schemas, schema_problems
+from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
 
 # [[kind/id]] or [[game:kind/id]] inside prose; see CONVENTIONS.md.
@@ -74,10 +74,7 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
         problems += _pairing_problems(loaded, schemas)
         schema_clean = not problems
         for kind, doc in loaded.docs.items():
-            validator = schemas.validator(game, kind)
-            if validator is None:
-                continue
-            found = list(schema_problems(doc, validator))
+            found = schemas.problems(game, kind, doc) or []
             schema_clean = schema_clean and not found
             problems += found
         for doc in loaded.docs.values():

@@ -10,7 +10,7 @@ from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import resultcache
-from pipeline.core.render import artcache, forms, svgtemplates
+from pipeline.core.render import artcache, faces, forms, svgtemplates
 from pipeline.core.render.build import BuildOptions, Plan, render_pdf
 from pipeline.core.render.faces import FACES_DIR
 from pipeline.core.render.model import Face, PrintCard
@@ -125,3 +125,12 @@ def test_art_with_text_is_kept_as_a_drawing(cache: Path) -> None:
     words.add(String(2, 10, "Zeus"))
     drawn_stream(words)
     assert isinstance(artcache.ArtCache()._load("art_x"), Drawing)
+
+
+def test_records_of_old_template_versions_are_pruned(templates: Path, cache: Path) -> None:
+    back = templates / "cards" / "toy" / "back.svg.j2"
+    original = back.read_text()
+    for version in range(faces.KEEP_FINGERPRINTS + 2):  # each edit is a new fingerprint
+        back.write_text(f"{original}{{# edit {version} #}}\n")
+        build(toy_plan(1), templates)
+    assert len([p for p in (cache / FACES_DIR).iterdir() if p.is_dir()]) == faces.KEEP_FINGERPRINTS

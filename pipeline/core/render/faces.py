@@ -23,6 +23,7 @@ import copy
 import hashlib
 import marshal
 import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,11 +38,11 @@ from pipeline.core.render.model import Face
 from pipeline.core.render.pdfwrite import write_atomic
 from pipeline.core.render.svgtemplates import PP_NS, Templates
 from pipeline.core.render.units import mm
-from pipeline.core.resultcache import cache_root, file_hash, source_hash
+from pipeline.core.resultcache import cache_root, file_hash, source_hash, value_digest
 
 PP = f"{{{PP_NS}}}"
 FACES_DIR = "faces"
-MARSHAL_VERSION = 2  # no back-references: equal values give equal bytes, whatever objects hold them
+KEEP_FINGERPRINTS = 4
 UNRESOLVED = "[["  # a [[kind/id]] reference that reached the card unresolved
 HALF_TURN = "180"
 TURNS = ("0", HALF_TURN)
@@ -85,7 +86,7 @@ class FaceRecord:
 
     def digest(self) -> str:
         """A name for the face that only its content decides (a cold and a warm build agree)."""
-        return digest(marshal.dumps(self.to_plain(), MARSHAL_VERSION))
+        return value_digest(self.to_plain(), 10) or ""
 
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> FaceRecord:
@@ -105,11 +106,8 @@ def digest(data: Union[str, bytes]) -> str:
 
 def content_key(face: Face) -> Optional[str]:
     """A key holding the face's template and every value it is rendered with, or None when a value
-    is not plain data (marshal refuses it), whose content a key could miss."""
-    try:
-        return digest(marshal.dumps((face.template, face.context), MARSHAL_VERSION))
-    except ValueError:
-        return None
+    is not plain data, whose content a key could miss."""
+    return value_digest((face.template, face.context), 10)
 
 
 class Splitter:
@@ -235,9 +233,10 @@ class FaceRecords:
             return
         plain = {key: record.to_plain() for key, record in sorted(self._used.items())}
         try:
-            write_atomic(self.path, marshal.dumps(plain, MARSHAL_VERSION), durable=False)
+            write_atomic(self.path, marshal.dumps(plain), durable=False)
         except (UserError, ValueError):
-            pass
+            return
+        _prune(self.path.parent.parent)
 
     def _read(self) -> dict[str, Any]:
         if self.path is None:
@@ -263,6 +262,17 @@ def _records_dir(template_root: Path, bleed_mm: float) -> Path:
         parts.update(str(path.relative_to(template_root)).encode())
         parts.update(b"\0" + path.read_bytes() + b"\0")
     return cache_root() / FACES_DIR / parts.hexdigest()
+
+
+def _prune(faces_root: Path, keep: int = KEEP_FINGERPRINTS) -> None:
+    """Delete record folders of all but the ``keep`` most recently written fingerprints (each
+    template edit starts a new one; the newest few cover template folders used side by side)."""
+    try:
+        folders = sorted((p for p in faces_root.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for stale in folders[keep:]:
+            shutil.rmtree(stale, ignore_errors=True)
+    except OSError:
+        pass
 
 
 def _layers(root: Any) -> list[list[Any]]:

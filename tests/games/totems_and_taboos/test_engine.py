@@ -1,7 +1,6 @@
 """The Totems + Taboos rules engine: every rule of the rulebook, its examples and the engine rulings."""
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
