@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence, Union
+from typing import Any, Iterator, Optional, Sequence, Union
 
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
@@ -88,6 +88,19 @@ class GameData:
 
     def has(self, kind: str) -> bool:
         return kind in self.docs
+
+    def record_location(self, record_id: str, kind: Optional[str] = None) -> Optional[Location]:
+        """Where the record ``record_id`` (of ``kind``, or of any kind) starts: the first found in a
+        document's top-level lists, or None."""
+        docs = [self.docs[kind]] if kind in self.docs else [] if kind is not None else list(self.docs.values())
+        for doc in docs:
+            for key, value in doc.data.items() if isinstance(doc.data, dict) else ():
+                if not isinstance(value, list):
+                    continue
+                for index, record in enumerate(value):
+                    if isinstance(record, dict) and str(record.get("id")) == record_id:
+                        return doc.at(key, index)
+        return None
 
 
 def game_ids(data_root: Path) -> list[str]:

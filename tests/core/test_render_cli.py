@@ -101,6 +101,17 @@ def test_text_that_cannot_fit_names_the_card(built: tuple[Path, Path, bytes], da
     assert re.search(r"card [a-z]+-power-\d '\w+' \(front\) \(flavour\): text '.+' does not fit its 47x3 mm box", result.stderr)
 
 
+def test_card_text_that_cannot_fit_names_the_data_file_and_line(
+    built: tuple[Path, Path, bytes], data_copy: Path, templates: Path
+) -> None:
+    out, pdf, before = built
+    word = "Unquenchable" * 6  # one word wider than the box at any size
+    edit(data_copy / GAME / "power-cards.yaml", "flavour: The smallest spark still opens the sky.", f"flavour: {word}")
+    result = build_again(data_copy, templates, out)
+    assert_clean_failure(result, "does not fit", pdf, before)
+    assert re.search(r"power-cards\.yaml:3: theocracy: card gold-power-1 'Humility' \(front\) \(flavour\): text", result.stderr)
+
+
 def test_an_unwritable_output_folder_is_a_clear_error(data_copy: Path, templates: Path, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

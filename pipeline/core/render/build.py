@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.core.dataset import load_game
+from pipeline.core.dataset import GameData, load_game
 from pipeline.core.errors import UserError
 from pipeline.core.render import cache, fonts
 from pipeline.core.render.calibration import draw_calibration
@@ -81,10 +81,16 @@ class Plan:
     game: str
     title: str
     cards: list[PrintCard] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # card id -> "file:line" of its data record
 
     @property
     def card_count(self) -> int:
         return sum(card.copies for card in self.cards)
+
+    def label(self, card: PrintCard, side: str) -> str:
+        """How errors name a card: where its record is written, the game, id, name and side."""
+        source = self.sources.get(card.id)
+        return f"{f'{source}: ' if source else ''}{self.game}: card {card.id} '{card.name}' ({side})"
 
 
 def renderer(game: str) -> ModuleType:
@@ -99,10 +105,22 @@ def plan(data_root: Path, game: str) -> Plan:
     module = renderer(game)
     package = importlib.import_module(f"pipeline.games.{package_name(game)}")
     title = getattr(package, "TITLE", game)
-    cards = list(module.print_cards(load_game(data_root, game)))
+    data = load_game(data_root, game)
+    cards = list(module.print_cards(data))
     if not cards:
         raise UserError(f"{game}: the renderer lists no cards to print")
-    return Plan(game, title, cards)
+    return Plan(game, title, cards, _sources(data, cards))
+
+
+def _sources(data: GameData, cards: Sequence[PrintCard]) -> dict[str, str]:
+    """Where each card's data record is written ("file:line"), for the cards whose record is found."""
+    sources: dict[str, str] = {}
+    for card in cards:
+        kind, _, record_id = (card.record or "").rpartition("/")
+        location = data.record_location(record_id or card.id, kind or None)
+        if location is not None:
+            sources[card.id] = f"{location.file}:{location.line}"
+    return sources
 
 
 def pdf_path(out_dir: Path, game: str, paper: str) -> Path:
@@ -111,10 +129,6 @@ def pdf_path(out_dir: Path, game: str, paper: str) -> Path:
 
 def fingerprint(data_root: Path, game: str, options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> str:
     return cache.fingerprint(cache.inputs(data_root, game, template_root), options.as_dict())
-
-
-def card_label(game: str, card: PrintCard, side: str) -> str:
-    return f"{game}: card {card.id} '{card.name}' ({side})"
 
 
 @dataclass
@@ -188,20 +202,20 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
     """Every face to place, rendered and split once per distinct face, with its number of uses."""
     items: list[_Item] = []
     for card in plan.cards:
-        front = forms.face(card.front, card_label(plan.game, card, "front"))
-        back = forms.face(card.back, card_label(plan.game, card, "back")) if card.back is not None else None
+        front = forms.face(card.front, plan.label(card, "front"))
+        back = forms.face(card.back, plan.label(card, "back")) if card.back is not None else None
         if back is not None and (back.trim_w, back.trim_h) != (front.trim_w, front.trim_h):
             raise UserError(
-                f"{card_label(plan.game, card, 'back')}: back is {back.trim_w:g}x{back.trim_h:g} mm "
+                f"{plan.label(card, 'back')}: back is {back.trim_w:g}x{back.trim_h:g} mm "
                 f"but the front is {front.trim_w:g}x{front.trim_h:g} mm"
             )
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
-                items.append(_Item(card_label(plan.game, card, "front"), front, back))
+                items.append(_Item(plan.label(card, "front"), front, back))
             else:
-                items.append(_Item(card_label(plan.game, card, "front"), front))
+                items.append(_Item(plan.label(card, "front"), front))
                 if card.double_sided and back is not None:
-                    items.append(_Item(card_label(plan.game, card, "back"), back, counts=False))
+                    items.append(_Item(plan.label(card, "back"), back, counts=False))
     for item in items:
         item.front.uses += 1
         if item.back is not None:
@@ -258,9 +272,9 @@ def face_preview_pdf(plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_
         raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
     doc = _document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id})
     canvas, forms = doc.canvas, doc.forms
-    faces = [forms.face(card.front, card_label(plan.game, card, "front"))]
+    faces = [forms.face(card.front, plan.label(card, "front"))]
     if card.back is not None:
-        faces.append(forms.face(card.back, card_label(plan.game, card, "back")))
+        faces.append(forms.face(card.back, plan.label(card, "back")))
     gap = mm(gap_mm)
     width = sum(f.width_pt for f in faces) + gap * (len(faces) + 1)
     height = max(f.height_pt for f in faces) + 2 * gap

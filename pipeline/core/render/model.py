@@ -20,6 +20,8 @@ class PrintCard:
     ``double_sided`` marks cards whose back carries information of its own
     (two-faced worshipers, monsters with a unique side): without duplex
     printing, both sides are still printed, as separate fronts.
+    ``record`` names the data record the card prints, ``kind/id`` (default: the
+    record whose id is the card's), so a build error can point at its file and line.
     """
 
     id: str
@@ -28,6 +30,7 @@ class PrintCard:
     back: Optional[Face] = None
     double_sided: bool = False
     copies: int = 1
+    record: Optional[str] = None
 
     def __post_init__(self) -> None:
         if self.copies < 1:

@@ -64,7 +64,7 @@ def _deity_card(deity: Deity, flavour: Optional[str], veiled: Face) -> PrintCard
         "upright": deity_half(upright),
         "transformed": deity_half(transformed),
     }
-    return PrintCard(f"deity-{deity.id}", deity.name, Face(DEITY_TEMPLATE, {"card": context}), veiled)
+    return PrintCard(f"deity-{deity.id}", deity.name, Face(DEITY_TEMPLATE, {"card": context}), veiled, record=f"deities/{deity.id}")
 
 
 def _state(worshiper: Worshiper, side: str, orientation: str) -> Optional[WorshiperState]:
@@ -99,5 +99,5 @@ def print_cards(game: GameData) -> list[PrintCard]:
             if worshiper is None:
                 continue
             front, back = (_worshiper_side(worshiper, worshiper_set.name, side, note) for side in SIDES)
-            printed.append(PrintCard(member.id, member.name, front, back, double_sided=True))
+            printed.append(PrintCard(member.id, member.name, front, back, double_sided=True, record=f"worshipers/{member.id}"))
     return printed

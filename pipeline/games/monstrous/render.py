@@ -97,7 +97,8 @@ def _boards(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCa
                 "entries": _board_entries(model, side["lists"]), "areas": areas}})
             for side in sorted(board["sides"], key=lambda s: not s["face_up_at_setup"])
         ]
-        cards.append(PrintCard(f"{god.id}-board", f"{god.name} {board['name']}", faces[0], faces[1], double_sided=True))
+        name = f"{god.name} {board['name']}"
+        cards.append(PrintCard(f"{god.id}-board", name, faces[0], faces[1], double_sided=True, record=f"gods/{god.id}"))
     return cards
 
 

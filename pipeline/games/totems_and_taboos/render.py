@@ -84,7 +84,8 @@ def card_context(card: Card) -> dict[str, Any]:
 def _guide(guide: Guide, colour: dict[str, str], back: Face, description: str) -> PrintCard:
     summon = f"Summoned by playing {guide.summon_cards} :block-{guide.summon_colour}: {guide.summon_colour} cards in one turn"
     context = {"name": guide.name, "summon": summon, "ability": iconize(guide.text), "description": description}
-    return PrintCard(f"guide-{guide.id}", guide.name, Face(GUIDE_TEMPLATE, {"colour": colour, "card": context}), back)
+    front = Face(GUIDE_TEMPLATE, {"colour": colour, "card": context})
+    return PrintCard(f"guide-{guide.id}", guide.name, front, back, record=f"guides/{guide.id}")
 
 
 def print_cards(game: GameData) -> list[PrintCard]:
