@@ -9,6 +9,13 @@ from typing import Any, Callable, Iterable, Optional
 
 import pytest
 import yaml
+from hypothesis import settings
+
+# Property tests draw the same examples on every run, so a test run (and CI) passes or fails
+# the same way each time; `HYPOTHESIS_PROFILE=explore make test` draws fresh random examples.
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 from pipeline.core.dataset import default_data_root
 from pipeline.core.problems import Problem

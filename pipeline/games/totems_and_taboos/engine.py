@@ -993,8 +993,13 @@ class State:
         self.steps.extend(reversed(steps))
 
     def finish(self, winner: Optional[int], termination: str) -> None:
+        """End the game; what was still to happen is dropped, except that a card in play still
+        reaches its discard pile (every card stays somewhere)."""
         self.outcome_ = Outcome(winner, termination)
         self.phase = OVER
+        for step in self.steps:
+            if isinstance(step, DiscardCard):
+                step.run(self)
         self.steps.clear()
 
     def seats_from(self, seat: int) -> list[int]:

@@ -98,3 +98,13 @@ def test_the_simple_player_never_beats_the_look_ahead_on_easy() -> None:
     simple, strong = (simulate_solo(lambda x: Game.solo_game(model, x), "easy", ORDERING_GAMES, 7, policy=p)
                       for p in (simple_policy, lookahead_policy))
     assert strong.win_share >= simple.win_share and strong.wins > 0
+
+
+def test_a_card_in_play_when_the_game_ends_reaches_its_discard() -> None:
+    """Found by the random-play test: a build that won the game mid-card dropped the card being played."""
+    rng = random.Random(191824)
+    s = make(("multi", 2)).new_initial_state()
+    cards = total_cards(s)
+    while not s.is_terminal():
+        step(s, rng)
+    assert total_cards(s) == cards
