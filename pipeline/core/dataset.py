@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence, Union
 
@@ -46,8 +47,8 @@ class Document:
     def data(self) -> Any:
         return self.marked.data
 
-    @property
-    def file(self) -> str:
+    @cached_property
+    def file(self) -> str:  # asked for every located problem and record: computed once
         return display_path(self.path)
 
     def at(self, *path: Union[str, int]) -> Location:
@@ -89,18 +90,20 @@ class GameData:
     def has(self, kind: str) -> bool:
         return kind in self.docs
 
-    def record_location(self, record_id: str, kind: Optional[str] = None) -> Optional[Location]:
-        """Where the record ``record_id`` (of ``kind``, or of any kind) starts: the first found in a
-        document's top-level lists, or None."""
-        docs = [self.docs[kind]] if kind in self.docs else [] if kind is not None else list(self.docs.values())
-        for doc in docs:
+    def record_locations(self) -> dict[tuple[Optional[str], str], Location]:
+        """Where each record in a document's top-level lists starts, by (kind, id) and by (None, id)
+        (the first of that id in any kind)."""
+        found: dict[tuple[Optional[str], str], Location] = {}
+        for kind, doc in self.docs.items():
             for key, value in doc.data.items() if isinstance(doc.data, dict) else ():
                 if not isinstance(value, list):
                     continue
                 for index, record in enumerate(value):
-                    if isinstance(record, dict) and str(record.get("id")) == record_id:
-                        return doc.at(key, index)
-        return None
+                    if isinstance(record, dict) and "id" in record:
+                        location = doc.at(key, index)
+                        found.setdefault((kind, str(record["id"])), location)
+                        found.setdefault((None, str(record["id"])), location)
+        return found
 
 
 def game_ids(data_root: Path) -> list[str]:

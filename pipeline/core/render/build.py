@@ -115,9 +115,10 @@ def plan(data_root: Path, game: str) -> Plan:
 def _sources(data: GameData, cards: Sequence[PrintCard]) -> dict[str, str]:
     """Where each card's data record is written ("file:line"), for the cards whose record is found."""
     sources: dict[str, str] = {}
+    locations = data.record_locations()
     for card in cards:
         kind, _, record_id = (card.record or "").rpartition("/")
-        location = data.record_location(record_id or card.id, kind or None)
+        location = locations.get((kind or None, record_id or card.id))
         if location is not None:
             sources[card.id] = f"{location.file}:{location.line}"
     return sources
