@@ -63,14 +63,18 @@ def file_hash(path: Path) -> str:
     return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
 
 
+def _entry(namespace: str, key_parts: Iterable[str], suffix: str = "") -> Path:
+    return cache_root() / RESULTS_DIR / namespace / f"{key_of(key_parts)}{suffix}"
+
+
 def known(namespace: str, key_parts: Iterable[str]) -> bool:
     """Whether ``remember`` was called with this key (a yes/no result, such as "this file is valid")."""
-    return (cache_root() / RESULTS_DIR / namespace / key_of(key_parts)).is_file()
+    return _entry(namespace, key_parts).is_file()
 
 
 def remember(namespace: str, key_parts: Iterable[str]) -> None:
     """Record a key for ``known`` (a cache that cannot be written is skipped)."""
-    path = cache_root() / RESULTS_DIR / namespace / key_of(key_parts)
+    path = _entry(namespace, key_parts)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch()
@@ -104,7 +108,7 @@ def _cached(
     dumps: Callable[[Any], bytes],
     loads: Callable[[bytes], Any],
 ) -> Any:
-    path = cache_root() / RESULTS_DIR / namespace / f"{key_of(key_parts)}{suffix}"
+    path = _entry(namespace, key_parts, suffix)
     try:
         return loads(path.read_bytes())
     except (OSError, ValueError, EOFError, TypeError):

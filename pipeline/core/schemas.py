@@ -31,7 +31,7 @@ class SchemaSet:
     root: Path
     registry: Registry
     by_path: dict[Path, dict[str, Any]]
-    fingerprint: str = ""
+    fingerprint: str
 
     def schema_path(self, game: str, kind: str) -> Path:
         return self.root / game / f"{kind}{SCHEMA_SUFFIX}"
@@ -54,12 +54,13 @@ class SchemaSet:
         version) and not checked again until one of them changes. Documents with
         problems are always checked afresh, so messages point at the current lines.
         """
-        validator = self.validator(game, kind)
-        if validator is None:
+        if self.schema_path(game, kind) not in self.by_path:
             return None
         key = self._valid_key(game, kind, doc.data)
         if key is not None and resultcache.known(VALID_NAMESPACE, key):
-            return []
+            return []  # known valid: not even a validator is built
+        validator = self.validator(game, kind)
+        assert validator is not None
         found = list(schema_problems(doc, validator))
         if not found and key is not None:
             resultcache.remember(VALID_NAMESPACE, key)
