@@ -78,20 +78,16 @@ class ArtCache:
 
     def has(self, key: str) -> bool:
         """Whether art ``key`` is at hand without converting it (read into memory if on disk)."""
-        art = self._memory.get(key) or self._load(key)
-        if art is not None:
-            self._memory[key] = art
-        return art is not None
+        return self._get(key) is not None
 
     def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], Drawing]) -> tuple[float, float]:
         """Define form ``name`` on ``canvas`` from art ``key``, converting it only when no earlier build did;
         returns the form's size in points."""
-        art = self._memory.get(key) or self._load(key)
+        art = self._get(key)
         if isinstance(art, Stream) and art.base_font != _base_font(canvas):
             art = None
         if isinstance(art, Stream):
             _replay(canvas, name, art)
-            self._memory[key] = art
             return art.width, art.height
         drawing = art if art is not None else convert()
         stream = _draw(canvas, name, drawing)
@@ -100,6 +96,12 @@ class ArtCache:
             self._store(key, kept)
         self._memory[key] = kept
         return drawing.width, drawing.height
+
+    def _get(self, key: str) -> Optional[Art]:
+        art = self._memory.get(key) or self._load(key)
+        if art is not None:
+            self._memory[key] = art
+        return art
 
     def _path(self, key: str) -> Path:
         return self.folder / f"{key}.pickle"

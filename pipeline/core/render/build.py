@@ -203,20 +203,21 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
     """Every face to place, rendered and split once per distinct face, with its number of uses."""
     items: list[_Item] = []
     for card in plan.cards:
-        front = forms.face(card.front, plan.label(card, "front"))
-        back = forms.face(card.back, plan.label(card, "back")) if card.back is not None else None
+        front_label, back_label = plan.label(card, "front"), plan.label(card, "back")
+        front = forms.face(card.front, front_label)
+        back = forms.face(card.back, back_label) if card.back is not None else None
         if back is not None and (back.trim_w, back.trim_h) != (front.trim_w, front.trim_h):
             raise UserError(
-                f"{plan.label(card, 'back')}: back is {back.trim_w:g}x{back.trim_h:g} mm "
+                f"{back_label}: back is {back.trim_w:g}x{back.trim_h:g} mm "
                 f"but the front is {front.trim_w:g}x{front.trim_h:g} mm"
             )
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
-                items.append(_Item(plan.label(card, "front"), front, back))
+                items.append(_Item(front_label, front, back))
             else:
-                items.append(_Item(plan.label(card, "front"), front))
+                items.append(_Item(front_label, front))
                 if card.double_sided and back is not None:
-                    items.append(_Item(plan.label(card, "back"), back, counts=False))
+                    items.append(_Item(back_label, back, counts=False))
     for item in items:
         item.front.uses += 1
         if item.back is not None:

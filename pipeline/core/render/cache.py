@@ -26,17 +26,25 @@ def _files(folder: Path, pattern: str = "*") -> list[Path]:
 
 def inputs(data_root: Path, game: str, template_root: Path = TEMPLATE_ROOT) -> list[Path]:
     """Every file the card PDF of ``game`` depends on."""
-    cards = template_root / CARD_DIR
     return [
         *_files(data_root / game),
         *_files(data_root / "schemas" / game),
         *_files(data_root / "schemas", "common.schema.json"),
+        *look_inputs(game, template_root),
+        *_files(PIPELINE_ROOT, "*.py"),
+    ]
+
+
+def look_inputs(game: str, template_root: Path = TEMPLATE_ROOT) -> list[Path]:
+    """The files that decide how ``game``'s cards look, whatever their data: the game's templates
+    and the shared ones, the icons, the sheet definitions and the fonts."""
+    cards = template_root / CARD_DIR
+    return [
         *_files(cards / game),
         *sorted(p for p in cards.glob("*") if p.is_file()),
         *_files(template_root / ICON_DIR),
         *sorted(p for p in template_root.glob("sheets*") if p.is_file()),
         *fonts.font_files(),
-        *_files(PIPELINE_ROOT, "*.py"),
     ]
 
 

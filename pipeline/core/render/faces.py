@@ -10,9 +10,10 @@ The result, a ``FaceRecord``, is plain data (tuples, strings, numbers), so
 a build keeps the records of its faces on disk (marshal, under
 ``.cache/faces/``) and the next build of an unchanged face skips the
 template, the SVG parse and the text fitting. The key holds the face's
-template name and values; the folder is named by a fingerprint of every
-template, icon, font and line of render code, so any change there starts
-afresh. Faces whose values are not plain data are simply not kept.
+template name and values; each game's file is named by a fingerprint of
+what decides how its cards look (its templates and the shared ones, icons,
+sheets, fonts) and of the render code, so any change there starts afresh.
+Faces whose values are not plain data are simply not kept.
 
 Slot coordinates in templates are mm from the trim's top-left corner, y
 down, like the art; records hold points, y up, from the bleed box's corner.
@@ -23,7 +24,6 @@ import copy
 import hashlib
 import marshal
 import re
-import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,15 +33,16 @@ import reportlab
 from lxml import etree
 
 from pipeline.core.errors import UserError
-from pipeline.core.render import fonts, text
+from pipeline.core.render import cache, fonts, text
 from pipeline.core.render.model import Face
 from pipeline.core.render.pdfwrite import write_atomic
 from pipeline.core.render.svgtemplates import PP_NS, Templates
 from pipeline.core.render.units import mm
-from pipeline.core.resultcache import cache_root, file_hash, source_hash, value_digest
+from pipeline.core.resultcache import cache_root, source_hash, value_digest
 
 PP = f"{{{PP_NS}}}"
 FACES_DIR = "faces"
+RECORDS_SUFFIX = ".marshal"
 KEEP_FINGERPRINTS = 4
 UNRESOLVED = "[["  # a [[kind/id]] reference that reached the card unresolved
 HALF_TURN = "180"
@@ -205,11 +206,11 @@ class Splitter:
 
 
 class FaceRecords:
-    """The face records of one kind of document (a game's card sheets), read at the start of a build
-    and written back at its end holding just the faces that build used."""
+    """The face records of one game's card sheets, read at the start of a build and written back at
+    its end holding just the faces that build used."""
 
-    def __init__(self, templates: Templates, name: Optional[str]) -> None:
-        self.path = _records_dir(templates.root, templates.bleed_mm) / f"{name}.marshal" if name else None
+    def __init__(self, templates: Templates, game: Optional[str]) -> None:
+        self.path = _records_path(templates.root, game) if game else None
         self._stored = self._read()
         self._used: dict[str, FaceRecord] = {}
 
@@ -236,7 +237,7 @@ class FaceRecords:
             write_atomic(self.path, marshal.dumps(plain), durable=False)
         except (UserError, ValueError):
             return
-        _prune(self.path.parent.parent)
+        _prune(self.path.parent)
 
     def _read(self) -> dict[str, Any]:
         if self.path is None:
@@ -248,29 +249,21 @@ class FaceRecords:
         return stored if isinstance(stored, dict) else {}
 
 
-def _records_dir(template_root: Path, bleed_mm: float) -> Path:
-    """The folder of records made by exactly these templates, icons, fonts and render code.
-
-    Templates are read afresh for every document (an edit between two builds in
-    one process counts); the fonts and the code are hashed once per process.
-    """
-    parts = hashlib.blake2b(digest_size=12)
-    parts.update(f"{sys.version} reportlab {reportlab.Version} bleed {bleed_mm!r}".encode())
-    parts.update(source_hash(RENDER_CODE).encode())
-    parts.update(" ".join(file_hash(path) for path in fonts.font_files()).encode())
-    for path in sorted(p for p in template_root.rglob("*") if p.is_file()):
-        parts.update(str(path.relative_to(template_root)).encode())
-        parts.update(b"\0" + path.read_bytes() + b"\0")
-    return cache_root() / FACES_DIR / parts.hexdigest()
+def _records_path(template_root: Path, game: str) -> Path:
+    """The file of ``game``'s records made by exactly these templates, icons, sheets, fonts and render
+    code (read afresh for every document: an edit between two builds in one process counts)."""
+    versions = {"python": sys.version, "reportlab": reportlab.Version, "render code": source_hash(RENDER_CODE)}
+    fingerprint = cache.fingerprint(cache.look_inputs(game, template_root), versions)
+    return cache_root() / FACES_DIR / game / f"{fingerprint[:24]}{RECORDS_SUFFIX}"
 
 
-def _prune(faces_root: Path, keep: int = KEEP_FINGERPRINTS) -> None:
-    """Delete record folders of all but the ``keep`` most recently written fingerprints (each
-    template edit starts a new one; the newest few cover template folders used side by side)."""
+def _prune(folder: Path, keep: int = KEEP_FINGERPRINTS) -> None:
+    """Delete all but the ``keep`` most recently written record files of a game (each template edit
+    starts a new one; the newest few cover template folders used side by side)."""
     try:
-        folders = sorted((p for p in faces_root.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for stale in folders[keep:]:
-            shutil.rmtree(stale, ignore_errors=True)
+        files = sorted(folder.glob(f"*{RECORDS_SUFFIX}"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for stale in files[keep:]:
+            stale.unlink(missing_ok=True)
     except OSError:
         pass
 

@@ -76,7 +76,6 @@ class Forms:
         self._splitter = Splitter(templates)
         self._face_objects: dict[int, tuple[Face, FaceForm]] = {}  # the same Face object (a shared back) splits once
         self._by_content: dict[str, FaceForm] = {}  # faces of equal template and values split once
-        self._by_svg: dict[str, FaceForm] = {}  # faces whose templates wrote the same SVG split once
         self._by_record: dict[FaceRecord, FaceForm] = {}  # faces that came out the same are one face
         self._arts: set[str] = set()
         self._icons: dict[str, str] = {}
@@ -108,12 +107,8 @@ class Forms:
         return form
 
     def _rendered(self, face: Face, where: str) -> FaceForm:
-        svg = self.templates.render(face.template, face.context, where)
-        key = digest(svg)
-        if key not in self._by_svg:
-            record, roots = self._splitter.split(svg, face.template, where)
-            self._by_svg[key] = self._form(record, roots, where)
-        return self._by_svg[key]
+        record, roots = self._splitter.split(self.templates.render(face.template, face.context, where), face.template, where)
+        return self._form(record, roots, where)
 
     def _form(self, record: FaceRecord, roots: dict[str, Any], where: str) -> FaceForm:
         """A face form over ``record``, defining its arts (``roots``: SVG of arts this build may have to convert)."""
