@@ -11,7 +11,10 @@ import typer
 from pipeline.core.dataset import default_data_root
 from pipeline.core.errors import UserError
 from pipeline.games.monotheism import estimate, solver
-from pipeline.games.monotheism.play import describe, deal, load, run, scenario_by_number, scenario_from_file
+from pipeline.games.monotheism.model import Scenario
+from pipeline.games.monotheism.play import (Loaded, describe, deal, load, run, scenario_by_number,
+                                            scenario_from_file)
+from pipeline.games.monotheism.rounds import default_processes
 
 app = typer.Typer(help="Monotheism: replay the scenarios' winning lines, solve puzzles, play a game.",
                   no_args_is_help=True)
@@ -52,28 +55,36 @@ def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
     typer.echo("\n".join(text))
 
 
+ProcessesOption = typer.Option(None, "--processes", min=1,
+                               help="Processes to search with (default: both cores); the answer is the same.")
+
+
+def _processes(value: Optional[int]) -> int:
+    return value if value is not None else default_processes()
+
+
 @app.command()
 def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (1-5)."),
           file: Optional[Path] = typer.Option(None, "--file", help="A YAML file holding one scenario."),
-          max_nodes: int = typer.Option(solver.DEFAULT_MAX_NODES, "--max-nodes", min=1),
-          max_seconds: float = typer.Option(solver.DEFAULT_MAX_SECONDS, "--max-seconds", min=0.01),
+          max_nodes: int = typer.Option(solver.DEFAULT_MAX_NODES, "--max-nodes", min=1,
+                                        help="Node limit: past it the answer is 'limit' (the same on every machine)."),
           first: bool = typer.Option(False, "--first-moves", help="Also judge every possible first turn "
-                                     "(slow: proves each losing one lost)."),
+                                     "(slow: proves each losing one lost; --max-nodes for each)."),
+          processes: Optional[int] = ProcessesOption,
           as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
-    """Search for a winning line (depth-first, transposition table, node and time limits)."""
-    if (scenario is None) == (file is None):
-        raise UserError("give a scenario number or --file FILE (one of them)")
+    """Decide a scenario: a winning line, a proof that none exists (no-win), or the node limit (limit)."""
     root = _root(data)
     loaded = load(root)
-    chosen = scenario_from_file(file, root, loaded) if file is not None else scenario_by_number(loaded.model, scenario)
+    chosen = _chosen(loaded, root, scenario, file)
+    workers = _processes(processes)
     result = solver.solve(loaded.game.scenario_state(chosen, track_history=False),
-                          max_nodes=max_nodes, max_seconds=max_seconds)
+                          max_nodes=max_nodes, processes=workers)
     report = {"scenario": chosen.id, "status": result.status, "line": list(result.line),
               "nodes": result.nodes, "seconds": result.seconds}
     moves = None
     if first:
         moves = solver.first_moves(loaded.game.scenario_state(chosen, track_history=False),
-                                   max_nodes=max_nodes, max_seconds=max_seconds)
+                                   max_nodes=max_nodes, processes=workers)
         report["first_moves"] = {"winning": list(moves.winning), "losing": list(moves.losing),
                                  "undecided": list(moves.undecided), "losing_share": round(moves.losing_share, 3)}
     if as_json:
@@ -84,11 +95,17 @@ def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (
     for number, action in enumerate(result.line, 1):
         typer.echo(f"{number:>3}. {action}")
     if moves is not None:
-        total = len(moves.winning) + len(moves.losing) + len(moves.undecided)
-        typer.echo(f"First turns: {len(moves.losing)} of {total} lose ({moves.losing_share:.0%}), "
+        typer.echo(f"First turns: {len(moves.losing)} of {moves.total} lose ({moves.losing_share:.0%}), "
                    f"{len(moves.winning)} can still win, {len(moves.undecided)} undecided")
         for line in moves.losing:
             typer.echo(f"  loses: {line}")
+
+
+def _chosen(loaded: Loaded, root: Path, scenario: Optional[str], file: Optional[Path]) -> Scenario:
+    """The scenario a command names: a number of the data's scenarios, or a file (one of them)."""
+    if (scenario is None) == (file is None):
+        raise UserError("give a scenario number or --file FILE (one of them)")
+    return scenario_from_file(file, root, loaded) if file is not None else scenario_by_number(loaded.model, scenario)
 
 
 @app.command()

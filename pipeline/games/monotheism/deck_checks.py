@@ -49,12 +49,9 @@ FLIP_FACE = {"front": "back", "back": "front"}
 ROTATE = {"upright": "rotated", "rotated": "upright"}
 VOID = "void"
 
-# --- scenarios in play ------------------------------------------------------------
+# --- scenarios in play: node limits, never seconds, so the verdict is the same on every machine -------
 SOLVE_NODES = 400_000
-SOLVE_SECONDS = 20.0
 TRAP_NODES = 400_000
-TRAP_SECONDS = 20.0
-
 
 def card_problems(game: GameData) -> Iterator[Problem]:
     """Problems of deities.yaml and worshipers.yaml (run when both documents are present)."""
@@ -293,59 +290,84 @@ def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = 
            scenario.winning_line, scenario.losing_first_move)
     if fingerprint:
         return list(_cached_findings(key, engine, scenario))
-    return list(_findings(engine, scenario))
+    return _findings(engine, scenario)[0]
 
 
 _CACHE: dict[tuple, tuple] = {}
 ENGINE_SOURCE = Path(__file__).resolve().parent
 
 
+class _Undecided(Exception):
+    """Raised out of a cache computation whose solver hit a node limit: such findings are not kept."""
+
+    def __init__(self, findings: list[list]) -> None:
+        super().__init__("a solver limit was hit")
+        self.findings = findings
+
+
 def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
     """Solving is the slow part of validate; the same data and engine code give the same answer.
 
     Kept in memory for this process and on disk across runs, keyed by the card
-    data, the scenario and a hash of this package's code.
+    data, the scenario and a hash of this package's code. Findings that rest on
+    a search that hit its node limit are reported but never kept: they are not facts.
     """
     if key not in _CACHE:
+        def compute() -> list[list]:
+            found, decided = _findings(engine, scenario)
+            plain = [[list(path), message] for path, message in found]
+            if not decided:
+                raise _Undecided(plain)
+            return plain
+
         parts = [resultcache.source_hash(ENGINE_SOURCE), *map(str, key)]
-        found = resultcache.cached_json(
-            "monotheism-scenarios", parts, lambda: [[list(path), message] for path, message in _findings(engine, scenario)]
-        )
+        try:
+            found = resultcache.cached_json("monotheism-scenarios", parts, compute)
+        except _Undecided as undecided:
+            found = undecided.findings
         _CACHE[key] = tuple((tuple(path), message) for path, message in found)
     return _CACHE[key]
 
 
-def _findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
+def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
+    """(findings, decided): decided is False when a search stopped at its node limit."""
     state = engine.scenario_state(scenario)
+    found: list[tuple[tuple, str]] = []
     if not scenario.winning_line:
-        yield ("id",), "has no winning_line"
+        found.append((("id",), "has no winning_line"))
     else:
-        yield from _line_findings(state, scenario.winning_line)
-    result = solver.solve(engine.scenario_state(scenario, track_history=False),
-                          max_nodes=SOLVE_NODES, max_seconds=SOLVE_SECONDS)
+        found += _line_findings(state, scenario.winning_line)
+    result = solver.solve(engine.scenario_state(scenario, track_history=False), max_nodes=SOLVE_NODES)
+    decided = result.status != solver.LIMIT
     if result.status == solver.NO_WIN:
-        yield ("deck",), f"cannot be won: the solver searched {result.nodes} positions and found no winning line"
+        found.append((("deck",), f"cannot be won: the solver closed all {result.nodes} positions without a win"))
     elif result.status == solver.LIMIT:
-        yield ("deck",), f"the solver found no winning line within {result.nodes} positions"
+        found.append((("deck",), f"undecided: the solver reached its limit of {SOLVE_NODES} nodes without "
+                                 "finding a winning line"))
     if not scenario.losing_first_move:
-        yield ("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)"
+        found.append((("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)"))
     else:
-        yield from _trap_findings(engine, scenario)
+        traps, trap_decided = _trap_findings(engine, scenario)
+        found += traps
+        decided = decided and trap_decided
+    return found, decided
 
 
-def _trap_findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
+def _trap_findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
     """The stored losing first move is one whole first turn, and no line wins after it."""
     start = engine.scenario_state(scenario, track_history=False)
-    turns = {line: child for line, child in solver.first_turns(start)}
-    child = turns.get(scenario.losing_first_move)
-    if child is None:
-        yield ("losing_first_move",), (f"losing_first_move {', '.join(scenario.losing_first_move)} is not one whole "
-                                       f"first turn (e.g. {', '.join(next(iter(turns), ()))})")
-        return
-    result = solver.solve(child, max_nodes=TRAP_NODES, max_seconds=TRAP_SECONDS, forbidden=(start.key(),))
-    if result.status != solver.NO_WIN:
-        found = "can still win" if result.status == solver.WIN else f"was not proved lost in {result.nodes} positions"
-        yield ("losing_first_move",), f"is not a real puzzle: the losing_first_move {found}"
+    result = solver.after_turn(start, scenario.losing_first_move, max_nodes=TRAP_NODES)
+    if result is None:
+        turns = solver.first_turns(start)
+        example = f" (e.g. {', '.join(turns[0][0])})" if turns else " (the game is over before any turn)"
+        return [(("losing_first_move",), f"losing_first_move {', '.join(scenario.losing_first_move)} is not one "
+                                          f"whole first turn{example}")], True
+    if result.status == solver.WIN:
+        return [(("losing_first_move",), "is not a real puzzle: the losing_first_move can still win")], True
+    if result.status == solver.LIMIT:
+        return [(("losing_first_move",), f"undecided: the losing_first_move was not proved lost within the "
+                                         f"limit of {TRAP_NODES} nodes")], False
+    return [], True
 
 
 def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str]]:

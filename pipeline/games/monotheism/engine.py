@@ -191,6 +191,11 @@ class State:
         return sum(1 for c in self.deck if not self.game.is_god(c[LABEL]))
 
 
+def moved_stack(stack: list[Card], position: int) -> list[Card]:
+    """The submerged stack as it goes to the bottom: the old top card ``position``-th, the rest in order."""
+    return stack[1:position] + [stack[0]] + stack[position:]
+
+
 def submerge_options(game: Game, deck: Sequence[Card]) -> list[int]:
     numbers = set(game.numbers(deck[0]))
     if len(deck) > 1:
@@ -353,10 +358,14 @@ class _Work:
             self.deck.clear()
             self.lose(f"submerging {n} cards from a deck of fewer: the void consumes them all")
             return
-        if n == 1 or self.curses_kill_all(n):
+        if self.placements(n) == 1:
             self.place(1, n)  # one card, or a loss whatever the placement: nothing left to choose
             return
         self.phase, self.number = PHASE_PLACE, n
+
+    def placements(self, n: int) -> int:
+        """How many placements of the old top card the player chooses among when submerging ``n``."""
+        return 1 if n == 1 or self.curses_kill_all(n) else n
 
     def curses_kill_all(self, n: int) -> bool:
         """Would submerging ``n`` cards consume every worshiper (so the placement cannot matter)?"""
@@ -370,10 +379,15 @@ class _Work:
 
     def place(self, position: int, n: Optional[int] = None) -> None:
         """Move the top ``n`` cards to the bottom, the old top card ``position``-th among them."""
+        self.submerge_stack(position, n)
+        if self.outcome is None:
+            self.settle()
+
+    def submerge_stack(self, position: int, n: Optional[int] = None) -> None:
+        """The submerge itself and its curses; the next turn starts from the deck it leaves."""
         n = n or self.number
         stack = self.deck[:n]
-        moved = stack[1:position] + [stack[0]] + stack[position:]
-        self.deck = self.deck[n:] + moved
+        self.deck = self.deck[n:] + moved_stack(stack, position)
         self.number = 0
         for card in stack:  # ruling 4: top-most first, even when nothing moved
             if not self.is_god(card[LABEL]):
@@ -383,7 +397,6 @@ class _Work:
         self.began = not self.deck[0][VEILED]
         self.acted = False
         self.phase = PHASE_ACT
-        self.settle()
 
     # ------------------------------------------------------------- choices (ruling 5: chosen first)
     def plan(self) -> Optional[list[str]]:
@@ -845,6 +858,43 @@ def _op_bless(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Itera
 for _trigger, _moment in (("attempted", _Work.attempt), ("consumed", _Work.remove),
                           ("consumes", _Work.meal), ("unveiled", _Work.unveil)):
     handler(dsl.TRIGGER, _trigger)(_moment)
+
+
+# ===================================================================== fast paths for the solver
+# Additive: the same resolution code as apply_action, without building the positions in between.
+def turn_ends(state: State) -> list[tuple[tuple[str, ...], Optional[tuple[Card, ...]]]]:
+    """From a position waiting for a submerge number: every way to finish the turn, as (actions, deck).
+
+    The deck is the one the next turn starts from (before its top card is unveiled or acts), or
+    None when the submerge loses (a number larger than the deck, or the last worshiper cursed away).
+    ``start_turn`` resolves it into the next position, as ``apply_action`` would have."""
+    found: list[tuple[tuple[str, ...], Optional[tuple[Card, ...]]]] = []
+    deck, is_god = state.deck, state.game.is_god
+    probe = _Work.from_state(state)
+    for n in submerge_options(state.game, deck):
+        action = f"{SUBMERGE} {n}"
+        if n > len(deck):
+            found.append(((action,), None))
+            continue
+        choices = probe.placements(n)
+        stack, rest = list(deck[:n]), deck[n:]
+        gods_only = all(is_god(card[LABEL]) for card in stack)  # no curse: nothing but the order changes
+        for position in range(1, choices + 1):
+            actions = (action,) if choices == 1 else (action, f"{PLACE} {position}")
+            if gods_only:
+                found.append((actions, rest + tuple(moved_stack(stack, position))))
+                continue
+            work = _Work.from_state(state)
+            work.submerge_stack(position, n)
+            found.append((actions, None if work.outcome is not None else tuple(work.deck)))
+    return found
+
+
+def start_turn(game: Game, deck: Sequence[Card], *, zero_ok: bool) -> State:
+    """The position a turn reaches from ``deck`` (a deck ``turn_ends`` gave): unveiled, acted, settled."""
+    work = _Work(game, list(deck), zero_ok=zero_ok, began=not deck[0][VEILED])
+    work.settle()
+    return work.freeze(history=None)
 
 
 def play_line(state: State, line: Sequence[str]) -> State:
