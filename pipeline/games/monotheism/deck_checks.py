@@ -24,6 +24,7 @@ from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import Scenario, scenario_from_record
+from pipeline.games.monotheism.rating import RATE_NODES
 from pipeline.games.monotheism.text import face_text, word_count
 
 DEITIES = "deities"
@@ -50,7 +51,7 @@ ROTATE = {"upright": "rotated", "rotated": "upright"}
 VOID = "void"
 
 # --- scenarios in play: node limits, never seconds, so the verdict is the same on every machine -------
-SOLVE_NODES = 400_000
+SOLVE_NODES = RATE_NODES  # the same limit as a rating, so a stored rating's node count can be checked here
 TRAP_NODES = 400_000
 
 def card_problems(game: GameData) -> Iterator[Problem]:
@@ -286,8 +287,10 @@ def _fingerprint(game: GameData) -> str:
 
 def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = "") -> list[tuple[tuple, str]]:
     """(path inside the scenario record, message) for each way the scenario fails in play."""
+    rated = scenario.rating
     key = (fingerprint, json.dumps([[c.ref, c.veiled, c.transformed, c.cursed] for c in scenario.deck]),
-           scenario.winning_line, scenario.losing_first_move)
+           scenario.winning_line, scenario.losing_first_move,
+           (rated.nodes, rated.first_moves) if rated is not None else None)
     if fingerprint:
         return list(_cached_findings(key, engine, scenario))
     return _findings(engine, scenario)[0]
@@ -344,6 +347,13 @@ def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]]
     elif result.status == solver.LIMIT:
         found.append((("deck",), f"undecided: the solver reached its limit of {SOLVE_NODES} nodes without "
                                  "finding a winning line"))
+    rated = scenario.rating
+    if rated is not None and decided and rated.nodes != result.nodes:
+        found.append((("rating", "nodes"), f"rating: the solver now decides the deck in {result.nodes} nodes, not "
+                                           f"{rated.nodes} (pantheon monotheism rate {scenario.id} measures it again)"))
+    if rated is not None and rated.first_moves != len(solver.first_turns(state)):
+        found.append((("rating", "first_moves"), f"rating: the deck has {len(solver.first_turns(state))} first "
+                                                 f"moves, not {rated.first_moves}"))
     if not scenario.losing_first_move:
         found.append((("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)"))
     else:

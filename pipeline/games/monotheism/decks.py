@@ -8,7 +8,7 @@ knows a particular card: the draws are made from whatever the card data holds.
 from __future__ import annotations
 
 import random
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence, Union
 
 from pipeline.games.monotheism.cards import Cards
 from pipeline.games.monotheism.model import CardKind, Scenario, ScenarioCard
@@ -16,25 +16,27 @@ from pipeline.games.monotheism.model import CardKind, Scenario, ScenarioCard
 TopFirst = tuple[ScenarioCard, ...]
 
 
-def deck_rng(kind: str, size: int, seed: int) -> random.Random:
+def deck_rng(kind: str, size: int, seed: Union[int, str]) -> random.Random:
     """A generator seeded by (kind, size, seed): the same name gives the same deck on every machine."""
     return random.Random(f"{kind}:{size}:{seed}")
 
 
-def random_puzzle_deck(cards: Cards, size: int, seed: int, *, worshipers: Optional[Sequence[str]] = None,
-                       transformed_share: float = 0.0, cursed: bool = False) -> TopFirst:
+def random_puzzle_deck(cards: Cards, size: int, seed: Union[int, str], *,
+                       worshipers: Optional[Sequence[str]] = None, transformed_share: float = 0.0,
+                       max_curses: Optional[Mapping[str, int]] = None) -> TopFirst:
     """``size`` cards: one worshiper and ``size - 1`` distinct gods, the top god veiled, the rest unveiled.
 
     The worshiper is drawn from ``worshipers`` (default: every worshiper card) and lies anywhere below
-    the top. ``transformed_share`` of the unveiled gods start transformed; with ``cursed`` the worshiper
-    starts with between zero and (its chain length - 2) curses, so it always survives one more.
+    the top. ``transformed_share`` of the unveiled gods start transformed; the worshiper starts with
+    between zero and ``max_curses[worshiper]`` curses (none when not given).
     """
     if size < 3:
         raise ValueError("a puzzle deck needs at least a worshiper and two gods")
     rng = deck_rng("puzzle", size, seed)
     pool = sorted(worshipers if worshipers is not None else cards.worshipers)
     worshiper = rng.choice(pool)
-    curses = rng.randrange(len(cards.worshipers[worshiper].states) - 1) if cursed else 0
+    most = (max_curses or {}).get(worshiper, 0)
+    curses = rng.randint(0, most) if most else 0
     gods = rng.sample(sorted(cards.deities), size - 1)
     below: list[ScenarioCard] = [ScenarioCard(CardKind.DEITY, god, transformed=rng.random() < transformed_share)
                                  for god in gods[1:]]

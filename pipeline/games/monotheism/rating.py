@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 
 from pipeline.games.monotheism.engine import State
 from pipeline.games.monotheism.positions import ends_turn
-from pipeline.games.monotheism.solver import WIN, first_moves, shortest_line, solve, space_for
+from pipeline.games.monotheism.solver import WIN, SolveResult, first_moves, shortest_line, solve, space_for
 
 EASY, MEDIUM, HARD = "easy", "medium", "hard"
 BANDS = (EASY, MEDIUM, HARD)
@@ -40,6 +40,7 @@ HARD_TURNS = 4           # a hard puzzle needs at least this many turns ...
 HARD_BRANCHING = 6.0     # ... each with at least this many choices on average
 RATE_NODES = 400_000     # node budget of each question a rating asks (per first move, per search)
 BRANCHING_DIGITS = 1
+SHARE_DIGITS = 3
 
 
 @dataclass(frozen=True)
@@ -62,16 +63,9 @@ class Rating:
         return self.losing_first_moves / self.first_moves if self.first_moves else 0.0
 
     @property
-    def winning_share(self) -> float:
-        return self.winning_first_moves / self.first_moves if self.first_moves else 0.0
-
-    @property
     def mean_branching(self) -> float:
         return round(sum(self.branching) / len(self.branching), BRANCHING_DIGITS) if self.branching else 0.0
 
-    @property
-    def single_idea(self) -> bool:
-        return 0 < self.winning_first_moves <= SINGLE_IDEA
 
     @property
     def complete(self) -> bool:
@@ -83,11 +77,7 @@ class Rating:
         if not self.complete:
             return None
         assert self.solution_turns is not None
-        if self.winning_share >= EASY_SHARE or self.solution_turns <= EASY_TURNS:
-            return EASY
-        if self.single_idea and self.solution_turns >= HARD_TURNS and self.mean_branching >= HARD_BRANCHING:
-            return HARD
-        return MEDIUM
+        return band(self.winning_first_moves, self.first_moves, self.solution_turns, self.mean_branching)
 
     def figures(self) -> dict:
         """The figures as plain data (for --json and for a scenario's ``rating`` record)."""
@@ -98,11 +88,20 @@ class Rating:
             "winning_first_moves": self.winning_first_moves,
             "losing_first_moves": self.losing_first_moves,
             "undecided_first_moves": self.undecided_first_moves,
-            "losing_share": round(self.losing_share, 3),
+            "losing_share": round(self.losing_share, SHARE_DIGITS),
             "solution_turns": self.solution_turns,
             "branching": self.mean_branching,
             "most_choices": max(self.branching, default=0),
         }
+
+
+def band(winning_first_moves: int, first_moves: int, solution_turns: int, mean_branching: float) -> str:
+    """The difficulty band of a winnable puzzle's figures (the rules are in the module docstring)."""
+    if winning_first_moves >= EASY_SHARE * first_moves or solution_turns <= EASY_TURNS:
+        return EASY
+    if winning_first_moves <= SINGLE_IDEA and solution_turns >= HARD_TURNS and mean_branching >= HARD_BRANCHING:
+        return HARD
+    return MEDIUM
 
 
 def turns_of(state: State, line: Sequence[str]) -> list[tuple[State, tuple[str, ...]]]:
@@ -130,9 +129,11 @@ def choices(state: State) -> int:
     return len(reached)
 
 
-def rate(state: State, *, max_nodes: int = RATE_NODES, processes: int = 1) -> Rating:
-    """Measure ``state`` (the start of a puzzle). Each question gets ``max_nodes`` nodes."""
-    decided = solve(state, max_nodes=max_nodes, processes=processes)
+def rate(state: State, *, max_nodes: int = RATE_NODES, processes: int = 1,
+         decided: Optional[SolveResult] = None) -> Rating:
+    """Measure ``state`` (the start of a puzzle). Each question gets ``max_nodes`` nodes; ``decided``
+    is the solver's answer from ``state`` when the caller already has it (with the same limit)."""
+    decided = decided or solve(state, max_nodes=max_nodes, processes=processes)
     moves = first_moves(state, max_nodes=max_nodes, processes=processes)
     shortest = shortest_line(state, max_nodes=max_nodes) if decided.status == WIN else None
     solution = shortest.line if shortest is not None and shortest.status == WIN else ()

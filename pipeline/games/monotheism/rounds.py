@@ -1,7 +1,7 @@
 """Running many resumable searches on one or more processes, in rounds, with the same results either way.
 
 A *job* asks one question of one position (can it be won?) and is answered
-by one or more *searches* (a depth-first prover and a best-first finder). The
+by one or more *searches* (a depth-first prover and a beam finder). The
 searches of every job are advanced in rounds: each active search gets a slice
 of nodes, search ``i`` always on process ``i % processes``. Only at the end of a
 round does anything cross from one search to another: the positions proved lost

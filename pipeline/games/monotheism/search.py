@@ -1,4 +1,4 @@
-"""The two searches behind the solver: a depth-first prover and a best-first finder.
+"""The two searches behind the solver: a depth-first prover and a beam finder.
 
 Monotheism is a one-player game of perfect information for the solver, and a
 position seen twice is a stalemate (ruling 9), so "can it be won?" asks whether
@@ -8,10 +8,12 @@ a winning end can be reached without repeating a position.
   one path, and remembers every position it closed in a transposition table, so
   when it ends without a win every reachable position has been entered: its
   ``no-win`` is a proof. Children are tried most promising first (*ordering*).
-* :class:`BestFirst` always expands the most promising open position of the
-  whole search (fewest gods, then the most life left in the worshipers). It
-  finds wins far sooner than depth-first search on decks whose wins lie behind
-  a few unpromising turns, and proves nothing unless it exhausts every position.
+* :class:`Beam` looks at positions turn by turn, keeping the most promising
+  of each turn (fewest gods, the most life left in the worshipers), and widens
+  when it runs dry. Many wins need a few quiet turns of set-up that spend life
+  before one turn consumes half the deck; depth-first search and plain
+  best-first search both dive past them, a beam keeps them. It proves no-win
+  only when it never had to drop a position.
 
 Both drop, without searching them (*dominance*): children that lose at once,
 that repeat a sibling, that are *dead* (two or more gods left and no card that
@@ -39,13 +41,13 @@ from pipeline.games.monotheism.positions import Move, Space, result
 from pipeline.games.monotheism.table import PositionTable, Print, fingerprint, slots_for
 
 WIN, NO_WIN, LIMIT = "win", "no-win", "limit"
-EXHAUSTED = "exhausted"  # a best-first search that dropped positions and has none left: it can say no more
+EXHAUSTED = "exhausted"  # a beam at its widest that dropped positions and has none left: it can say no more
 LOST = 1 << 30  # a position's standing when it is lost for sure: deeper than any path reaches
 DEPENDENT = -1  # the standing of a position closed by this search, lost only given the path it was closed on
-OPEN_CAP = 60_000  # best-first keeps at most this many open positions (the least promising half goes)
-# How promising a position looks (lower first): three per god left, minus two per curse the worshipers
-# can still survive, minus the highest worshiper's distance from the top, counted up to four cards.
-GOD_WEIGHT, LIFE_WEIGHT, WORSHIPER_DEPTH_CAP = 3, 2, 4
+BEAM_FIRST_WIDTH, BEAM_GROWTH, BEAM_MAX_WIDTH = 256, 4, 65_536  # beam widths: 256, 1024, ... 65536
+# How promising a position looks (lower first): three per god left, minus three per curse the worshipers
+# can still survive, minus the highest worshiper's distance from the top, counted up to two cards.
+GOD_WEIGHT, LIFE_WEIGHT, WORSHIPER_DEPTH_CAP = 3, 3, 2
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Techniques:
     ordering: bool = True      # children most promising first
     dominance: bool = True     # drop dead and repeated children
     collapse: bool = True      # a position with one live child is not stored
-    best_first: bool = True    # a best-first search runs beside the depth-first one
+    beam: bool = True          # a beam search runs beside the depth-first one
     share: bool = True         # independently lost positions are shared between the searches
 
 
@@ -256,36 +258,45 @@ class DepthFirst(_Base):
             parent.low = min(parent.low, frame.low if not independent else LOST)
 
 
-class BestFirst(_Base):
-    """A resumable best-first search from ``root``: it finds wins; it proves no-win only by exhausting."""
+class Beam(_Base):
+    """A resumable beam search with widening: it finds wins that need several quiet turns of set-up.
+
+    Positions are taken layer by layer (a layer: the positions after the same number
+    of turns), and only the ``width`` most promising of a layer go on to the next.
+    Comparing positions after equally many turns is fair to a turn that spends life
+    to set up a later feast; a best-first search would rather go deeper. When a
+    layer dies out, the search starts again with ``growth`` times the width, up to
+    ``max_width``. A run that never dropped a position is a full breadth-first search,
+    so its end is a proof of no-win."""
 
     def __init__(self, space: Space, root: State, *, max_nodes: int, techniques: Techniques = Techniques(),
                  forbidden: Iterable[bytes] = (), shared: Optional[PositionTable] = None,
-                 table_slots: Optional[int] = None, open_cap: int = OPEN_CAP) -> None:
+                 table_slots: Optional[int] = None, first_width: int = BEAM_FIRST_WIDTH,
+                 growth: int = BEAM_GROWTH, max_width: int = BEAM_MAX_WIDTH) -> None:
         super().__init__(space, root, techniques=techniques, forbidden=forbidden, shared=shared)
-        self.closed = PositionTable(table_slots or slots_for(max_nodes))
-        self.open_cap = open_cap
-        self.truncated = False
-        self.parents: list[int] = []
-        self.moves: list[Move] = []
-        self.heap: list[tuple[int, int, State]] = []
+        self.root, self.slots = root, table_slots or slots_for(max_nodes)
+        self.width, self.growth, self.max_width = first_width, growth, max_width
         outcome = result(root)
         if outcome is not None:
             self.status = WIN if outcome else NO_WIN
             return
-        self.closed.add(space.key(root))
-        self._push(promise(space, root), root, -1, ())
-        self.current = -1
+        self._restart()
+
+    def _restart(self) -> None:
+        self.closed = PositionTable(self.slots)
+        self.closed.add(self.space.key(self.root))
+        self.parents: list[int] = [-1]
+        self.moves: list[Move] = [()]
+        self.layer: list[tuple[State, int]] = [(self.root, 0)]
+        self.index = 0
+        self.following: list[tuple[int, int, State, int, Move]] = []
+        self.sequence = 0
+        self.dropped = False
+        self.current = 0
 
     def standing(self, key: bytes, print_: Print) -> Optional[int]:
         found = super().standing(key, print_)
         return found if found is not None or not self.closed.has(print_) else DEPENDENT
-
-    def _push(self, value: int, state: State, parent: int, move: Move) -> None:
-        entry = len(self.parents)
-        self.parents.append(parent)
-        self.moves.append(move)
-        heapq.heappush(self.heap, (value, entry, state))
 
     def won(self, move: Move) -> None:
         line: list[Move] = [move]
@@ -296,24 +307,44 @@ class BestFirst(_Base):
         self.status = WIN
         self.line = tuple(action for step in reversed(line) for action in step)
 
+    def _trim(self) -> None:
+        if len(self.following) > self.width:
+            self.following = heapq.nsmallest(self.width, self.following)
+            self.dropped = True
+
     def advance(self, budget: int) -> str:
         limit = self.nodes + budget
         while self.status is None:
-            if not self.heap:
-                self.status = EXHAUSTED if self.truncated else NO_WIN
-                break
             if self.nodes >= limit:
                 return LIMIT
-            _, self.current, state = heapq.heappop(self.heap)
-            expanded = self.expand(state, ())
-            if expanded is None:
-                break
-            for value, _, actions, position, keys in expanded[0]:
-                for _, print_ in keys:
-                    self.closed.put(print_)
-                self._push(value, position, self.current, actions)
-            if len(self.heap) > self.open_cap:
-                self.heap = heapq.nsmallest(self.open_cap // 2, self.heap)
-                heapq.heapify(self.heap)
-                self.truncated = True
+            if self.index < len(self.layer):
+                state, self.current = self.layer[self.index]
+                self.index += 1
+                expanded = self.expand(state, ())
+                if expanded is None:
+                    break
+                for value, _, actions, position, keys in expanded[0]:
+                    for _, print_ in keys:
+                        self.closed.put(print_)
+                    self.sequence += 1
+                    self.following.append((value, self.sequence, position, self.current, actions))
+                if len(self.following) > 2 * self.width:
+                    self._trim()
+                continue
+            self._trim()
+            if self.following:
+                self.following.sort()
+                self.layer = []
+                for _, _, position, parent, actions in self.following:
+                    self.parents.append(parent)
+                    self.moves.append(actions)
+                    self.layer.append((position, len(self.parents) - 1))
+                self.following, self.index = [], 0
+            elif not self.dropped:
+                self.status = NO_WIN
+            elif self.width >= self.max_width:
+                self.status = EXHAUSTED
+            else:
+                self.width *= self.growth
+                self._restart()
         return self.status

@@ -5,7 +5,7 @@ Every answer is ``win`` (with a line that ``verify`` replays to a win), ``no-win
 Limits are counted in nodes, never seconds, so an answer is the same on every
 machine; the seconds are reported beside it.
 
-A question is answered by a depth-first prover and a best-first finder run side
+A question is answered by a depth-first prover and a beam finder run side
 by side (``search.py``), on one process or two (``rounds.py``): the answer, the
 line and the node count do not depend on the number of processes.
 """
@@ -19,7 +19,7 @@ from typing import Optional, Sequence
 from pipeline.games.monotheism.engine import Game, State
 from pipeline.games.monotheism.positions import Child, Features, Move, Space, result
 from pipeline.games.monotheism.rounds import Spec, Verdict, run_jobs
-from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, BestFirst, DepthFirst, Techniques
+from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, Beam, DepthFirst, Techniques
 from pipeline.games.monotheism.table import slots_for
 
 __all__ = ["WIN", "NO_WIN", "LIMIT", "Techniques", "Features", "SolveResult", "FirstMoves", "solve",
@@ -63,28 +63,30 @@ def space_for(game: Game, features: Features = Features()) -> Space:
 
 
 def _specs(space: Space, position: State, *, job: int, max_nodes: int, techniques: Techniques,
-           forbidden: frozenset[bytes]) -> list[Spec]:
-    slots = slots_for(max_nodes)
+           forbidden: frozenset[bytes], table_slots: Optional[int] = None) -> list[Spec]:
+    slots = table_slots or slots_for(max_nodes)
 
     def prover(shared):  # type: ignore[no-untyped-def]
         return DepthFirst(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
                           shared=shared, table_slots=slots)
 
     def finder(shared):  # type: ignore[no-untyped-def]
-        return BestFirst(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
-                         shared=shared, table_slots=slots)
+        return Beam(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
+                    shared=shared, table_slots=slots)
 
-    return [Spec(prover, job)] + ([Spec(finder, job)] if techniques.best_first else [])
+    return [Spec(prover, job)] + ([Spec(finder, job)] if techniques.beam else [])
 
 
 def solve(state: State, *, max_nodes: int = DEFAULT_MAX_NODES, processes: int = 1,
           techniques: Techniques = Techniques(), features: Features = Features(),
-          forbidden: Sequence[State] = ()) -> SolveResult:
-    """Decide ``state``. Positions in ``forbidden`` count as already seen (returning to one is a stalemate)."""
+          forbidden: Sequence[State] = (), table_slots: Optional[int] = None) -> SolveResult:
+    """Decide ``state``. Positions in ``forbidden`` count as already seen (returning to one is a stalemate).
+    ``table_slots`` overrides the size of each search's table (a power of two; default from ``max_nodes``)."""
     started = time.perf_counter()
     space = space_for(state.game, features)
     keys = frozenset(space.key(position) for position in forbidden)
-    specs = _specs(space, state, job=0, max_nodes=max_nodes, techniques=techniques, forbidden=keys)
+    specs = _specs(space, state, job=0, max_nodes=max_nodes, techniques=techniques, forbidden=keys,
+                   table_slots=table_slots)
     verdict, = run_jobs(specs, [max_nodes], processes=processes, shared_slots=slots_for(max_nodes))
     line = simplify(state, verdict.line) if verdict.status == WIN else ()
     return SolveResult(verdict.status, line, verdict.nodes, round(time.perf_counter() - started, 4))
@@ -105,9 +107,9 @@ def first_turns(state: State) -> list[tuple[Move, Child]]:
 
 
 def first_moves(state: State, *, max_nodes: int = DEFAULT_MAX_NODES, processes: int = 1,
-                techniques: Techniques = Techniques()) -> FirstMoves:
+                techniques: Techniques = Techniques(), features: Features = Features()) -> FirstMoves:
     """Judge every first move: ``max_nodes`` for each; a move that comes back to ``state`` loses (stalemate)."""
-    space = space_for(state.game)
+    space = space_for(state.game, features)
     start = space.key(state)
     forbidden = frozenset({start})
     judged: dict[str, str] = {}
