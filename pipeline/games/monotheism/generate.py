@@ -168,6 +168,30 @@ def write_puzzle(folder: Path, puzzle: Puzzle) -> Path:
     return path
 
 
-def dump(record: dict[str, Any]) -> str:
-    """A scenario record as block YAML in the data's key order (winning lines one action a line)."""
-    return yaml.safe_dump(record, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+class _Quoted(str):
+    """A string written in double quotes (deity ids such as "08" must never read as numbers)."""
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block YAML as the data files write it: list items indented under their key."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> Any:
+        return super().increase_indent(flow, False)
+
+
+_Dumper.add_representer(_Quoted, lambda dumper, value: dumper.represent_scalar("tag:yaml.org,2002:str", value,
+                                                                                style='"'))
+
+
+def dump(record: Any) -> str:
+    """A scenario record (or a list of them) as block YAML in the data's key order, deity ids quoted."""
+    return yaml.dump(_quote_ids(record), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=100)
+
+
+def _quote_ids(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _Quoted(value) if key == "deity" else _quote_ids(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_quote_ids(item) for item in node]
+    return node
