@@ -276,7 +276,8 @@ def generate(cards: int = typer.Option(11, "--cards", min=3, help="Cards in each
         typer.echo(f"wrote {display_path(path)}: {found.band}, {found.winning_first_moves} of {found.first_moves} "
                    f"first moves win, {found.solution_turns} turns at the fewest, {found.nodes} nodes")
     tried = sum(reasons.values())
-    typer.echo(f"{tried} decks drawn: " + ", ".join(f"{n} {why}" for why, n in sorted(reasons.items())))
+    typer.echo(f"{tried} {'deck' if tried == 1 else 'decks'} drawn: "
+               + ", ".join(f"{n} {why}" for why, n in sorted(reasons.items())))
     if len(puzzles) < count:
         raise UserError(f"found {len(puzzles)} of the {count} puzzles asked for in {tried} decks "
                         "(raise --attempts or --max-nodes, or ask for another --difficulty)")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
@@ -79,16 +80,28 @@ class _Runner:
         for group, prints in proofs:
             self.table(group).put_all(prints)
 
+    def drop(self, indices: Sequence[int]) -> None:
+        """Free the searches of answered jobs (their tables are most of the memory)."""
+        for index in indices:
+            self.searches.pop(index, None)
+
 
 def _serve(connection: Any, runner: _Runner) -> None:
-    """A worker process: advance the slices it is sent, take in proofs, until told to stop."""
+    """A worker process: advance the slices it is sent, take in proofs, until told to stop (or the parent
+    is gone). Ctrl-C is the parent's to handle: it stops the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         while True:
-            command, payload = connection.recv()
+            try:
+                command, payload = connection.recv()
+            except (EOFError, OSError):
+                break
             if command == "advance":
                 connection.send(("ok", runner.advance(payload)))
             elif command == "proofs":
                 runner.receive(payload)
+            elif command == "drop":
+                runner.drop(payload)
             else:
                 break
     except Exception:  # reported to the parent, which raises it
@@ -129,13 +142,14 @@ class _Pool:
             reports.extend(payload)
         return sorted(reports, key=lambda report: report[0])
 
-    def publish(self, proofs: list[tuple[int, list]]) -> None:
-        if not proofs:
+    def tell(self, command: str, payload: list) -> None:
+        """Every process takes in ``payload``: "proofs" (for the group tables) or "drop" (answered searches)."""
+        if not payload:
             return
         if not self.connections:
-            self.local.receive(proofs)
+            (self.local.receive if command == "proofs" else self.local.drop)(payload)
         for connection in self.connections:
-            connection.send(("proofs", proofs))
+            connection.send((command, payload))
 
     def close(self) -> None:
         for connection in self.connections:
@@ -157,14 +171,12 @@ def default_processes() -> int:
 
 
 def run_jobs(specs: Sequence[Spec], budgets: Sequence[int], *, processes: int = 1, shared_slots: int = 1 << 16,
-             quantum: int = QUANTUM, settle: Optional[Callable[[int, Verdict], bool]] = None) -> list[Verdict]:
+             quantum: int = QUANTUM) -> list[Verdict]:
     """Answer every job: ``budgets[j]`` nodes at most for job ``j``, over all its searches.
 
     A job is answered WIN as soon as a round ends with one of its searches winning
     (the line of the first such search in spec order), NO_WIN when one proves it,
-    LIMIT when its budget is spent. ``settle(job, verdict)``, called as each job is
-    answered (in job order within a round), may return True to stop every job still
-    open (they are answered LIMIT with the nodes they used)."""
+    LIMIT when its budget is spent."""
     jobs = len(budgets)
     members: list[list[int]] = [[] for _ in range(jobs)]
     for index, spec in enumerate(specs):
@@ -191,15 +203,14 @@ def run_jobs(specs: Sequence[Spec], budgets: Sequence[int], *, processes: int = 
                 nodes[index], lines[index], statuses[index] = count, line, status
                 if outbox:
                     proofs.setdefault(specs[index].group, []).extend(outbox)
-            pool.publish(sorted(proofs.items()))
-            stop = False
+            pool.tell("proofs", sorted(proofs.items()))
+            answered: list[int] = []
             for job in range(jobs):
                 if verdicts[job] is None:
                     verdicts[job] = _judge(members[job], statuses, lines, nodes, budgets[job])
-                    if verdicts[job] is not None and settle is not None and settle(job, verdicts[job]):
-                        stop = True
-            if stop:
-                break
+                    if verdicts[job] is not None:
+                        answered += members[job]
+            pool.tell("drop", answered)
     finally:
         pool.close()
     return [verdict or Verdict(LIMIT, (), sum(nodes[i] for i in members[job]))

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional
 
 from pipeline.games.monotheism.engine import State
 from pipeline.games.monotheism.positions import Move, Space, result

@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 
 from pipeline.games.monotheism.engine import Game, State
 from pipeline.games.monotheism.positions import Child, Features, Move, Space, result
-from pipeline.games.monotheism.rounds import Spec, Verdict, run_jobs
+from pipeline.games.monotheism.rounds import Spec, run_jobs
 from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, Beam, DepthFirst, Techniques
 from pipeline.games.monotheism.table import slots_for
 
