@@ -44,7 +44,9 @@ WIN, NO_WIN, LIMIT = "win", "no-win", "limit"
 EXHAUSTED = "exhausted"  # a beam at its widest that dropped positions and has none left: it can say no more
 LOST = 1 << 30  # a position's standing when it is lost for sure: deeper than any path reaches
 DEPENDENT = -1  # the standing of a position closed by this search, lost only given the path it was closed on
-BEAM_FIRST_WIDTH, BEAM_GROWTH, BEAM_MAX_WIDTH = 256, 4, 65_536  # beam widths: 256, 1024, ... 65536
+# Beam widths 256, 1024, 4096, 16384: the widest already costs millions of nodes a run, and its layers
+# (two widths of positions) are most of the solver's memory.
+BEAM_FIRST_WIDTH, BEAM_GROWTH, BEAM_MAX_WIDTH = 256, 4, 16_384
 # How promising a position looks (lower first): three per god left, minus three per curse the worshipers
 # can still survive, minus the highest worshiper's distance from the top, counted up to two cards.
 GOD_WEIGHT, LIFE_WEIGHT, WORSHIPER_DEPTH_CAP = 3, 3, 2
