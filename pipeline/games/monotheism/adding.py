@@ -25,7 +25,7 @@ from pipeline.games.monotheism import GAME_ID
 from pipeline.games.monotheism.generate import dump, signature
 from pipeline.games.monotheism.model import SCENARIOS
 from pipeline.games.monotheism.play import Loaded, scenario_from_file
-from pipeline.games.monotheism.rating import rate
+from pipeline.games.monotheism.rating import rate, stored
 
 KEY_ORDER = ("id", "number", "title", "card_count", "deck", "notes", "winning_line", "losing_first_move",
              "rating", "provenance")
@@ -60,7 +60,7 @@ def add_scenario(data_root: Path, loaded: Loaded, file: Path, *, max_nodes: int,
     record["number"] = max((s.number or 0 for s in loaded.model.scenarios), default=0) + 1
     record.setdefault("winning_line", list(found.solution))
     record.setdefault("losing_first_move", list(found.losing_example))
-    record["rating"] = {key: value for key, value in found.figures().items() if key != "undecided_first_moves"}
+    record["rating"] = stored(found)
     note = record.get("provenance", {}).get("note")
     record["provenance"] = {"source": "authored", **({"note": note} if note else {})}
     ordered = {key: record[key] for key in KEY_ORDER if key in record}

@@ -53,6 +53,7 @@ VOID = "void"
 # --- scenarios in play: node limits, never seconds, so the verdict is the same on every machine -------
 SOLVE_NODES = RATE_NODES  # the same limit as a rating, so a stored rating's node count can be checked here
 TRAP_NODES = 400_000
+PROVER_ONLY = solver.Techniques(beam=False)  # a trap is expected lost: the beam finder would only double the nodes
 
 def card_problems(game: GameData) -> Iterator[Problem]:
     """Problems of deities.yaml and worshipers.yaml (run when both documents are present)."""
@@ -351,9 +352,9 @@ def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]]
     if rated is not None and decided and rated.nodes != result.nodes:
         found.append((("rating", "nodes"), f"rating: the solver now decides the deck in {result.nodes} nodes, not "
                                            f"{rated.nodes} (pantheon monotheism rate {scenario.id} measures it again)"))
-    if rated is not None and rated.first_moves != len(solver.first_turns(state)):
-        found.append((("rating", "first_moves"), f"rating: the deck has {len(solver.first_turns(state))} first "
-                                                 f"moves, not {rated.first_moves}"))
+    turns = len(solver.first_turns(state)) if rated is not None else 0
+    if rated is not None and rated.first_moves != turns:
+        found.append((("rating", "first_moves"), f"rating: the deck has {turns} first moves, not {rated.first_moves}"))
     if not scenario.losing_first_move:
         found.append((("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)"))
     else:
@@ -366,7 +367,7 @@ def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]]
 def _trap_findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
     """The stored losing first move is one whole first turn, and no line wins after it."""
     start = engine.scenario_state(scenario, track_history=False)
-    result = solver.after_turn(start, scenario.losing_first_move, max_nodes=TRAP_NODES)
+    result = solver.after_turn(start, scenario.losing_first_move, max_nodes=TRAP_NODES, techniques=PROVER_ONLY)
     if result is None:
         turns = solver.first_turns(start)
         example = f" (e.g. {', '.join(turns[0][0])})" if turns else " (the game is over before any turn)"

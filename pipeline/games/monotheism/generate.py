@@ -30,7 +30,7 @@ from pipeline.games.monotheism.checks import CURSES_SURVIVED
 from pipeline.games.monotheism.decks import random_puzzle_deck
 from pipeline.games.monotheism.model import ScenarioCard
 from pipeline.games.monotheism.play import Loaded
-from pipeline.games.monotheism.rating import Rating, rate
+from pipeline.games.monotheism.rating import Rating, rate, stored
 from pipeline.games.monotheism.solver import WIN, solve
 
 TRANSFORMED_SHARE = 0.15   # share of the unveiled gods a generated deck starts transformed
@@ -102,7 +102,7 @@ def scenario_record(loaded: Loaded, scenario_id: str, deck: Sequence[ScenarioCar
         "deck": deck_record(deck),
         "winning_line": list(rating.solution),
         "losing_first_move": list(rating.losing_example),
-        "rating": {key: value for key, value in rating.figures().items() if key != "undecided_first_moves"},
+        "rating": stored(rating),
         "provenance": {"source": "authored", "note": note},
     }
 

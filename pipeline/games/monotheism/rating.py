@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from pipeline.games.monotheism.engine import State
+from pipeline.games.monotheism.model import RATING_FIELDS
 from pipeline.games.monotheism.positions import ends_turn
 from pipeline.games.monotheism.solver import WIN, SolveResult, first_moves, shortest_line, solve, space_for
 
@@ -93,6 +94,11 @@ class Rating:
             "branching": self.mean_branching,
             "most_choices": max(self.branching, default=0),
         }
+
+
+def stored(rating: Rating) -> dict:
+    """The figures a scenario record keeps (``rating`` in scenarios.yaml): a stored rating is complete."""
+    return {key: value for key, value in rating.figures().items() if key in RATING_FIELDS}
 
 
 def band(winning_first_moves: int, first_moves: int, solution_turns: int, mean_branching: float) -> str:

@@ -144,8 +144,8 @@ def first_moves(state: State, *, max_nodes: int = DEFAULT_MAX_NODES, processes: 
     )
 
 
-def after_turn(state: State, turn: Sequence[str], *, max_nodes: int = DEFAULT_MAX_NODES,
-               processes: int = 1) -> Optional[SolveResult]:
+def after_turn(state: State, turn: Sequence[str], *, max_nodes: int = DEFAULT_MAX_NODES, processes: int = 1,
+               techniques: Techniques = Techniques()) -> Optional[SolveResult]:
     """Can the game still be won after the whole first turn ``turn``? None when ``turn`` is not one."""
     started = time.perf_counter()
     for move, child in first_turns(state):
@@ -153,7 +153,7 @@ def after_turn(state: State, turn: Sequence[str], *, max_nodes: int = DEFAULT_MA
             continue
         if isinstance(child, bool):
             return SolveResult(WIN if child else NO_WIN, (), 1, 0.0)
-        found = solve(child, max_nodes=max_nodes, processes=processes, forbidden=(state,))
+        found = solve(child, max_nodes=max_nodes, processes=processes, techniques=techniques, forbidden=(state,))
         return replace(found, seconds=round(time.perf_counter() - started, 4))
     return None
 
