@@ -164,6 +164,7 @@ def test_an_added_scenario_needs_a_number_after_the_rulebooks_and_a_rating(data_
                                                                            validate) -> None:
     def add_bare(data):
         extra = dict(data["scenarios"][4], id="extra", number=3, title="Extra", provenance={"source": "authored"})
+        del extra["rating"]
         data["scenarios"].append(extra)
 
     edit_yaml(data_copy / "monotheism" / "scenarios.yaml", add_bare)
