@@ -19,8 +19,8 @@ from pipeline.games.monotheism.play import (Loaded, describe, deal, load, run, s
                                             scenario_from_file)
 from pipeline.games.monotheism.rounds import default_processes
 
-app = typer.Typer(help="Monotheism: replay the scenarios' winning lines, solve puzzles, play a game.",
-                  no_args_is_help=True)
+app = typer.Typer(help="Monotheism: replay the scenarios' winning lines; solve, rate, generate and add puzzles; "
+                       "play a game.", no_args_is_help=True)
 
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")

@@ -56,9 +56,13 @@ class FirstMoves:
         return len(self.losing) / self.total if self.total else 0.0
 
 
-@lru_cache(maxsize=8)
 def space_for(game: Game, features: Features = Features()) -> Space:
     """One :class:`Space` per game and features (it remembers card codes between searches)."""
+    return _space(game, features)
+
+
+@lru_cache(maxsize=8)
+def _space(game: Game, features: Features) -> Space:
     return Space(game, features)
 
 
