@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from array import array
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 from pipeline.games.monotheism import dsl
 from pipeline.games.monotheism.cards import Cards
@@ -120,28 +120,31 @@ class Space:
         self.index = {label: representatives.index(classes[label]) for label in labels}
         self.stride = max([GOD_FLAGS, *(len(w.states) for w in cards.worshipers.values())])
         self.wide = len(representatives) * self.stride > BYTE_CODES
-        self.codes: dict[Card, int] = {}
-        self.facts: dict[Card, tuple[bool, int]] = {}
         self.removers = removers(cards)
+        # Per-card facts, each worked out once per card state and then read at C speed (map over a deck).
+        self.codes = _Memo(self._code)
+        self.god = _Memo(lambda card: int(self.game.is_god(card[LABEL])))
+        self.life = _Memo(self._life)
+        self.removing = _Memo(lambda card: card[LABEL] in self.removers)
         self.resolutions = 0  # engine resolutions (turns resolved, actions applied): the cost of the moves
 
     # ------------------------------------------------------------------ keys
-    def code(self, card: Card) -> int:
-        code = self.codes.get(card)
-        if code is None:
-            label = card[LABEL]
-            base = self.index[label] * self.stride
-            if self.game.is_god(label):
-                turned = card[TURNED] and label not in self.flip_free
-                code = base + 2 * bool(card[VEILED]) + bool(turned)
-            else:
-                code = base + card[STAGE]
-            self.codes[card] = code
-        return code
+    def _code(self, card: Card) -> int:
+        label = card[LABEL]
+        base = self.index[label] * self.stride
+        if self.game.is_god(label):
+            turned = card[TURNED] and label not in self.flip_free
+            return base + 2 * bool(card[VEILED]) + bool(turned)
+        return base + card[STAGE]
+
+    def _life(self, card: Card) -> int:
+        """How many more curses a worshiper survives (0 for a god)."""
+        if self.game.is_god(card[LABEL]):
+            return 0
+        return len(self.game.cards.worshipers[card[LABEL]].states) - 1 - card[STAGE]
 
     def _cards(self, deck: Sequence[Card]) -> bytes:
-        codes = self.codes
-        values = [codes[card] if card in codes else self.code(card) for card in deck]
+        values = map(self.codes.__getitem__, deck)
         return array("H", values).tobytes() if self.wide else bytes(values)
 
     def key(self, state: State) -> bytes:
@@ -204,25 +207,22 @@ class Space:
 
     def dead(self, deck: Sequence[Card]) -> bool:
         """No card left can take a card out of the game, yet two or more gods remain: it can never be won."""
-        if any(card[LABEL] in self.removers for card in deck):
-            return False
-        return self.gods(deck) >= 2
-
-    def fact(self, card: Card) -> tuple[bool, int]:
-        """(is it a god, how many more curses it survives) of a card in its current state."""
-        found = self.facts.get(card)
-        if found is None:
-            label = card[LABEL]
-            if self.game.is_god(label):
-                found = (True, 0)
-            else:
-                found = (False, len(self.game.cards.worshipers[label].states) - 1 - card[STAGE])
-            self.facts[card] = found
-        return found
+        return not any(map(self.removing.__getitem__, deck)) and self.gods(deck) >= 2
 
     def curses(self, deck: Sequence[Card]) -> int:
-        return sum(card[STAGE] for card in deck if not self.game.is_god(card[LABEL]))
+        return sum(card[STAGE] for card in deck if not self.god[card])
 
     def gods(self, deck: Sequence[Card]) -> int:
-        is_god = self.game.is_god
-        return sum(1 for card in deck if is_god(card[LABEL]))
+        return sum(map(self.god.__getitem__, deck))
+
+
+class _Memo(dict):
+    """A dict that works out a missing entry with ``compute`` and keeps it."""
+
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.compute(key)
+        return value

@@ -66,18 +66,11 @@ class Techniques:
 def promise(space: Space, state: State) -> int:
     """Lower is more promising: few gods, much life left in the worshipers, the highest worshiper far
     from the top (the turns before it must be submerged)."""
-    facts, fact = space.facts, space.fact
-    gods = life = 0
-    depth = -1
-    for index, card in enumerate(state.deck):
-        god, survives = facts[card] if card in facts else fact(card)
-        if god:
-            gods += 1
-        else:
-            life += survives
-            if depth < 0:
-                depth = index
-    return GOD_WEIGHT * gods - LIFE_WEIGHT * life - min(max(depth, 0), WORSHIPER_DEPTH_CAP)
+    deck = state.deck
+    god = space.god
+    depth = next((index for index, card in enumerate(deck) if not god[card]), 0)
+    return (GOD_WEIGHT * sum(map(god.__getitem__, deck)) - LIFE_WEIGHT * sum(map(space.life.__getitem__, deck))
+            - min(depth, WORSHIPER_DEPTH_CAP))
 
 
 class _Base:
