@@ -14,6 +14,7 @@ from typing import Any, Iterable, Iterator, Optional
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
+from pipeline.core.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
 
@@ -73,17 +74,23 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
         problems = list(loaded.load_problems)
         problems += _pairing_problems(loaded, schemas)
         schema_clean = not problems
+        facts_clean = True
         for kind, doc in loaded.docs.items():
             found = schemas.problems(game, kind, doc) or []
             schema_clean = schema_clean and not found
+            facts_clean = facts_clean and not (kind == FACTS_KIND and found)
             problems += found
         for doc in loaded.docs.values():
             problems += duplicate_id_problems(doc)
             problems += reference_problems(doc, catalogue)
+        checks = game_module(game, "checks")
+        if facts_clean and FACTS_KIND not in loaded.unloadable:
+            # Facts hold for any shape of data (a field the schema refused just fails to resolve),
+            # so a value that contradicts the rulebook is reported alongside schema problems.
+            problems += fact_problems(loaded, checks)
         if schema_clean:
             if loaded.has(GLOSSARY_KIND):
                 problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
-            checks = game_module(game, "checks")
             if checks is not None:
                 problems += checks.cross_checks(loaded)
         else:
