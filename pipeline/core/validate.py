@@ -70,34 +70,42 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
     report = ValidationReport()
     catalogue = RecordCatalogue(data_root)
     for game in chosen:
-        loaded = catalogue.game(game)
-        problems = list(loaded.load_problems)
-        problems += _pairing_problems(loaded, schemas)
-        schema_clean = not problems
-        facts_clean = True
-        for kind, doc in loaded.docs.items():
-            found = schemas.problems(game, kind, doc) or []
-            schema_clean = schema_clean and not found
-            facts_clean = facts_clean and not (kind == FACTS_KIND and found)
-            problems += found
-        for doc in loaded.docs.values():
-            problems += duplicate_id_problems(doc)
-            problems += reference_problems(doc, catalogue)
-        checks = game_module(game, "checks")
-        if facts_clean and FACTS_KIND not in loaded.unloadable:
-            # Facts hold for any shape of data (a field the schema refused just fails to resolve),
-            # so a value that contradicts the rulebook is reported alongside schema problems.
-            problems += fact_problems(loaded, checks)
-        if schema_clean:
-            if loaded.has(GLOSSARY_KIND):
-                problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
-            if checks is not None:
-                problems += checks.cross_checks(loaded)
-        else:
+        problems, cross_checked = game_problems(catalogue.game(game), schemas, catalogue)
+        if not cross_checked:
             report.skipped_cross_checks.append(game)
         report.problems += problems
     report.problems.sort()
     return report
+
+
+def game_problems(loaded: GameData, schemas: SchemaSet, catalogue: RecordCatalogue) -> tuple[list[Problem], bool]:
+    """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data)."""
+    game = loaded.game
+    problems = list(loaded.load_problems)
+    problems += _pairing_problems(loaded, schemas)
+    schema_clean = not problems
+    facts_checkable = FACTS_KIND not in loaded.unloadable
+    for kind, doc in loaded.docs.items():
+        found = schemas.problems(game, kind, doc)
+        schema_clean = schema_clean and not found
+        if kind == FACTS_KIND:
+            facts_checkable = found == []  # a facts file without a schema, or with problems, is not read
+        problems += found or []
+    for doc in loaded.docs.values():
+        problems += duplicate_id_problems(doc)
+        problems += reference_problems(doc, catalogue)
+    checks = game_module(game, "checks")
+    if facts_checkable:
+        # Facts hold for data of any shape (a field the schema refused just fails to resolve),
+        # so a value that contradicts the rulebook is reported alongside schema problems.
+        problems += fact_problems(loaded, checks)
+    if not schema_clean:
+        return problems, False
+    if loaded.has(GLOSSARY_KIND):
+        problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
+    if checks is not None:
+        problems += checks.cross_checks(loaded)
+    return problems, True
 
 
 def _pairing_problems(loaded: GameData, schemas: SchemaSet) -> Iterator[Problem]:
