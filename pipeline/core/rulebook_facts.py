@@ -73,11 +73,13 @@ class Difference:
     message: str
 
 
-def fact_problems(game: GameData, checks: Optional[ModuleType] = None) -> Iterator[Problem]:
+def fact_problems(game: GameData, checks: Optional[ModuleType] = None,
+                  unsettled: frozenset[str] = frozenset()) -> Iterator[Problem]:
     """Every disagreement between the game's data and its rulebook facts, plus unpinned rulebook values.
 
-    Works on data of any shape (a field the schema refused merely fails to
-    resolve or to match); only the facts document must have passed its schema.
+    The facts document must have passed its schema. Documents in ``unsettled``
+    (kinds with schema or duplicate-id problems of their own) are left out:
+    their problems are already reported, once, where they are.
     """
     facts_doc = game.docs.get(FACTS_KIND)
     covered = Coverage()
@@ -86,6 +88,8 @@ def fact_problems(game: GameData, checks: Optional[ModuleType] = None) -> Iterat
         for index, fact in enumerate(facts_doc.data[FACTS_KEY]):
             for position, address in enumerate(fact["pins"]):
                 where = (FACTS_KEY, index, "pins", position)
+                if address.split(STEP, 1)[0] in unsettled:
+                    continue
                 try:
                     doc, path = resolve(game, address)
                 except Unresolved as exc:
@@ -105,7 +109,7 @@ def fact_problems(game: GameData, checks: Optional[ModuleType] = None) -> Iterat
                         yield facts_doc.problem(where, f"fact {fact['id']}: {address} pins {label}{inner}, which fact {earlier} already pins")
                         break
             yield from _checked_by_problems(facts_doc, index, fact, checks)
-    yield from unpinned_problems(game, covered)
+    yield from unpinned_problems(game, covered, unsettled)
 
 
 def _comparison_problems(doc: Document, path: PathKey, fact: dict[str, Any]) -> Iterator[Problem]:
@@ -306,10 +310,10 @@ def rulebook_values(doc: Document) -> Iterator[tuple[PathKey, Any]]:
     return visit(doc.data, (), False)
 
 
-def unpinned_problems(game: GameData, covered: Coverage) -> Iterator[Problem]:
-    """Each rulebook-provenance value that no fact pins."""
+def unpinned_problems(game: GameData, covered: Coverage, unsettled: frozenset[str] = frozenset()) -> Iterator[Problem]:
+    """Each rulebook-provenance value that no fact pins (documents in ``unsettled`` left out)."""
     for kind, doc in game.docs.items():
-        if kind == FACTS_KIND:
+        if kind == FACTS_KIND or kind in unsettled:
             continue
         for path, value in rulebook_values(doc):
             if covered.covers(kind, path):

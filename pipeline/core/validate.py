@@ -85,20 +85,24 @@ def game_problems(loaded: GameData, schemas: SchemaSet, catalogue: RecordCatalog
     problems += _pairing_problems(loaded, schemas)
     schema_clean = not problems
     facts_checkable = FACTS_KIND not in loaded.unloadable
+    # Kinds whose own problems are reported already (unreadable, missing beside their schema, ...).
+    unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
     for kind, doc in loaded.docs.items():
         found = schemas.problems(game, kind, doc)
+        duplicates = list(duplicate_id_problems(doc))
         schema_clean = schema_clean and not found
         if kind == FACTS_KIND:
-            facts_checkable = found == []  # a facts file without a schema, or with problems, is not read
-        problems += found or []
+            facts_checkable = found == [] and not duplicates  # a facts file without a schema, or with problems, is not read
+        if found or duplicates:
+            unsettled.add(kind)
+        problems += (found or []) + duplicates
     for doc in loaded.docs.values():
-        problems += duplicate_id_problems(doc)
         problems += reference_problems(doc, catalogue)
     checks = game_module(game, "checks")
     if facts_checkable:
-        # Facts hold for data of any shape (a field the schema refused just fails to resolve),
-        # so a value that contradicts the rulebook is reported alongside schema problems.
-        problems += fact_problems(loaded, checks)
+        # Facts are compared even when another file has problems, so a value that
+        # contradicts the rulebook is reported alongside them.
+        problems += fact_problems(loaded, checks, frozenset(unsettled))
     if not schema_clean:
         return problems, False
     if loaded.has(GLOSSARY_KIND):
