@@ -34,7 +34,7 @@ from types import ModuleType
 from typing import Any, Iterator, Optional
 
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData
-from pipeline.core.problems import Problem
+from pipeline.core.problems import Location, Problem
 from pipeline.core.schemas import describe_path
 from pipeline.core.yamlmarks import PathKey
 
@@ -87,29 +87,37 @@ def fact_problems(game: GameData, checks: Optional[ModuleType] = None,
         pinned_by: dict[tuple[str, PathKey], str] = {}
         for index, fact in enumerate(facts_doc.data[FACTS_KEY]):
             for position, address in enumerate(fact["pins"]):
-                where = (FACTS_KEY, index, "pins", position)
-                if address.split(STEP, 1)[0] in unsettled:
-                    continue
-                try:
-                    doc, path = resolve(game, address)
-                except Unresolved as exc:
-                    yield facts_doc.problem(where, f"fact {fact['id']}: pin {address} resolves to nothing: {exc}")
-                    continue
-                if "value" in fact:
-                    nodes = [(doc.kind, node) for node in covered_paths(path, _node(doc.data, path), fact["value"])]
-                    covered.nodes.update(nodes)
-                    yield from _comparison_problems(doc, path, fact)
-                else:  # left to the game's checks: the whole node is theirs
-                    nodes = [(doc.kind, path)]
-                    covered.trees.add((doc.kind, path))
-                for node in nodes:
-                    earlier = pinned_by.setdefault(node, fact["id"])
-                    if earlier != fact["id"]:
-                        label, inner = describe_path(doc.data, node[1])
-                        yield facts_doc.problem(where, f"fact {fact['id']}: {address} pins {label}{inner}, which fact {earlier} already pins")
-                        break
+                if address.split(STEP, 1)[0] not in unsettled:
+                    where = facts_doc.at(FACTS_KEY, index, "pins", position)
+                    yield from _pin_problems(game, fact, address, where, covered, pinned_by)
             yield from _checked_by_problems(facts_doc, index, fact, checks)
     yield from unpinned_problems(game, covered, unsettled)
+
+
+def _pin_problems(game: GameData, fact: dict[str, Any], address: str, where: Location, covered: Coverage,
+                  pinned_by: dict[tuple[str, PathKey], str]) -> Iterator[Problem]:
+    """One pin of ``fact``: it must resolve, agree with the fact, and pin nothing another fact pins.
+
+    Records what it covers in ``covered`` and who pins what in ``pinned_by``.
+    """
+    try:
+        doc, path = resolve(game, address)
+    except Unresolved as exc:
+        yield Problem(where, f"fact {fact['id']}: pin {address} resolves to nothing: {exc}")
+        return
+    if "value" in fact:
+        nodes = [(doc.kind, node) for node in covered_paths(path, node_at(doc.data, path), fact["value"])]
+        covered.nodes.update(nodes)
+        yield from _comparison_problems(doc, path, fact)
+    else:  # left to the game's checks: the whole node is theirs
+        nodes = [(doc.kind, path)]
+        covered.trees.add((doc.kind, path))
+    for node in nodes:
+        earlier = pinned_by.setdefault(node, fact["id"])
+        if earlier != fact["id"]:
+            label, inner = describe_path(doc.data, node[1])
+            yield Problem(where, f"fact {fact['id']}: {address} pins {label}{inner}, which fact {earlier} already pins")
+            return
 
 
 def _comparison_problems(doc: Document, path: PathKey, fact: dict[str, Any]) -> Iterator[Problem]:
@@ -138,7 +146,7 @@ def resolve(game: GameData, address: str) -> tuple[Document, PathKey]:
         raise Unresolved(f"{game.game} has no {kind}{DATA_SUFFIX}")
     path: PathKey = ()
     for step in steps:
-        node = _node(doc.data, path)
+        node = node_at(doc.data, path)
         if isinstance(node, dict):
             if step not in node:
                 raise Unresolved(f"no key '{step}' in {_where(doc, path)}")
@@ -167,7 +175,8 @@ def _selector_text(value: Any) -> Optional[str]:
     return str(value)
 
 
-def _node(data: Any, path: PathKey) -> Any:
+def node_at(data: Any, path: PathKey) -> Any:
+    """The node of plain ``data`` at ``path`` (which must exist)."""
     for step in path:
         data = data[step]
     return data
@@ -206,7 +215,7 @@ def differences(data: Any, path: PathKey, expected: Any) -> Iterator[Difference]
     """
     if not cites_rulebook(data, path):
         return
-    actual = _node(data, path)
+    actual = node_at(data, path)
     name = describe_path(data, path)[1] or "this record"
     if isinstance(expected, dict) and isinstance(actual, dict):
         for key, wanted in expected.items():

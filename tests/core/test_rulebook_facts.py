@@ -25,6 +25,7 @@ from pipeline.core.rulebook_facts import (
     FACTS_KIND,
     covered_paths,
     fact_problems,
+    node_at,
     resolve,
     same_value,
     show,
@@ -82,21 +83,36 @@ def reported(problems: list[Problem], expected: str) -> None:
     assert expected in lines, f"missing {expected!r} in:\n" + "\n".join(lines)
 
 
-# ---- the attack's examples, through the CLI ---------------------------------------------------------
+# ---- the attack's examples (the CLI itself for three) ---------------------------------------------------------
+@dataclass(frozen=True)
+class Change:
+    game: str
+    file: str
+    old: str
+    new: str
+    column: int
+    message: str
+
+
+ATTACKS = [
+    Change("monstrous", "setup.yaml", "  practice_throws: 10", f"  practice_throws: {2 ** 63 - 1}", 20,
+           f"first_game.practice_throws is {2 ** 63 - 1}, but the rulebook says 10 (fact practice-throws, "
+           f"section \"Game Setup\"); {DEPART}"),
+    Change("totems-and-taboos", "tower.yaml", "  immediate: true", "  immediate: false", 14,
+           f"win.immediate is false, but the rulebook says true (fact win-at-once, section \"4. Building your tower\"); {DEPART}"),
+    Change("theocracy", "phases.yaml", "      optional: true", "      optional: false", 17,
+           f"phase omen: prophecy.optional is false, but the rulebook says true (fact prophecy-optional, section \"TURN\"); {DEPART}"),
+    Change("theocracy", "components.yaml", "    count: 4", "    count: 5", 12, "component die: count 5, the rulebook gives 4"),
+]
+ATTACK_IDS = ["practice-throws", "level-six-at-once", "prophecy-optional", "four-dice"]
+
+
 def test_monstrous_penalty_must_be_the_rulebooks(data_copy: Path) -> None:
     path = data_copy / "monstrous" / "scoring.yaml"
     line = edit_line(path, "  faith_per_card: 1", "  faith_per_card: 2147483648")
     rejected(run_validate(data_copy, "monstrous"),
              f"{path}:{line}:19: penalty.faith_per_card is 2147483648, but the rulebook says 1 "
              f"(fact penalty-per-card, section \"Deciding the winner\"); {DEPART}")
-
-
-def test_monstrous_practice_throws_must_be_the_rulebooks(data_copy: Path, validate: Callable[..., list[Problem]]) -> None:
-    path = data_copy / "monstrous" / "setup.yaml"
-    line = edit_line(path, "  practice_throws: 10", f"  practice_throws: {2 ** 63 - 1}")
-    reported(validate(data_copy, ["monstrous"]),
-             f"{path}:{line}:20: first_game.practice_throws is {2 ** 63 - 1}, but the rulebook says 10 "
-             f"(fact practice-throws, section \"Game Setup\"); {DEPART}")
 
 
 def test_deleting_the_last_tie_breaker_is_refused(data_copy: Path) -> None:
@@ -118,22 +134,6 @@ def test_reordering_the_tie_breakers_is_refused(data_copy: Path, validate: Calla
              f"says monsters_in_play (fact tie-breakers, section \"Deciding the winner\"); {DEPART}")
 
 
-def test_level_six_must_win_at_once(data_copy: Path, validate: Callable[..., list[Problem]]) -> None:
-    path = data_copy / "totems-and-taboos" / "tower.yaml"
-    line = edit_line(path, "  immediate: true", "  immediate: false")
-    reported(validate(data_copy, ["totems-and-taboos"]),
-             f"{path}:{line}:14: win.immediate is false, but the rulebook says true "
-             f"(fact win-at-once, section \"4. Building your tower\"); {DEPART}")
-
-
-def test_theocracy_prophecies_stay_optional(data_copy: Path, validate: Callable[..., list[Problem]]) -> None:
-    path = data_copy / "theocracy" / "phases.yaml"
-    line = edit_line(path, "      optional: true", "      optional: false")
-    reported(validate(data_copy, ["theocracy"]),
-             f"{path}:{line}:17: phase omen: prophecy.optional is false, but the rulebook says true "
-             f"(fact prophecy-optional, section \"TURN\"); {DEPART}")
-
-
 @pytest.mark.parametrize("faces, where, message", [
     ("[1, 2, 3, 4, 5, 6, 7, 8]", 12, "dice die-1: faces: [1, 2, 3, 4, 5, 6, 7, 8] is too long"),
     ("[3, 4, 5, 6, 7, 8]", 25, "dice die-1: faces[4]: 7 is greater than the maximum of 6"),
@@ -144,23 +144,7 @@ def test_theocracy_dice_are_ordinary_dice(data_copy: Path, faces: str, where: in
     rejected(run_validate(data_copy, "theocracy"), f"{path}:{line}:{where}: {message}")
 
 
-def test_theocracy_has_four_dice(data_copy: Path, validate: Callable[..., list[Problem]]) -> None:
-    path = data_copy / "theocracy" / "components.yaml"
-    line = edit_line(path, "    count: 4", "    count: 5")
-    reported(validate(data_copy, ["theocracy"]), f"{path}:{line}:12: component die: count 5, the rulebook gives 4")
-
-
-# ---- per game: a rulebook-provenance value changed -----------------------------------------------------
-@dataclass(frozen=True)
-class Change:
-    game: str
-    file: str
-    old: str
-    new: str
-    column: int
-    message: str
-
-
+# ---- per game: a rulebook-provenance value changed (with the attack's examples above) -----------------
 CHANGES = [
     Change("monotheism", "components.yaml", "    count: 29", "    count: 30", 12,
            "component deity-cards: count 30 disagrees with the 29 deity ids #01..#29"),
@@ -176,7 +160,7 @@ CHANGES = [
 ]
 
 
-@pytest.mark.parametrize("change", CHANGES, ids=[c.game for c in CHANGES])
+@pytest.mark.parametrize("change", ATTACKS + CHANGES, ids=ATTACK_IDS + [c.game for c in CHANGES])
 def test_changed_rulebook_value_is_reported_at_its_field(data_copy: Path, change: Change,
                                                          validate: Callable[..., list[Problem]]) -> None:
     path = data_copy / change.game / change.file
@@ -283,22 +267,16 @@ def test_checked_by_must_name_a_constant_of_the_checks(data_copy: Path, validate
                      "which pipeline.games.theocracy.checks does not define"]
 
 
-def test_two_facts_may_not_pin_one_field(data_copy: Path, validate: Callable[..., list[Problem]]) -> None:
-    path = _add_fact(data_copy, "monstrous", "  - id: again\n    section: Deciding the winner\n    says: x\n    value: 1\n"
-                                             "    pins:\n      - scoring/penalty/faith_per_card\n")
+@pytest.mark.parametrize("fact, message", [
+    ("  - id: again\n    section: Deciding the winner\n    says: x\n    value: 1\n    pins:\n      - scoring/penalty/faith_per_card\n",
+     "fact again: scoring/penalty/faith_per_card pins penalty.faith_per_card, which fact penalty-per-card already pins"),
+    ("  - id: ambiguous\n    section: Components\n    says: x\n    value: 1\n    pins:\n      - components/components/count=1/count\n",
+     "fact ambiguous: pin components/components/count=1/count resolves to nothing: 2 records with count 1 in components.yaml components"),
+], ids=["two-facts-one-field", "selector-picks-two"])
+def test_faulty_pin_is_reported_at_the_pin(data_copy: Path, validate: Callable[..., list[Problem]], fact: str, message: str) -> None:
+    path = _add_fact(data_copy, "monstrous", fact)
     line = len(path.read_text(encoding="utf-8").splitlines())
-    found = [str(p) for p in validate(data_copy, ["monstrous"])]
-    assert found == [f"{path}:{line}:9: fact again: scoring/penalty/faith_per_card pins penalty.faith_per_card, "
-                     "which fact penalty-per-card already pins"]
-
-
-def test_selector_must_pick_exactly_one_record(data_copy: Path, validate: Callable[..., list[Problem]]) -> None:
-    path = _add_fact(data_copy, "monstrous", "  - id: ambiguous\n    section: Components\n    says: x\n    value: 1\n"
-                                             "    pins:\n      - components/components/count=1/count\n")
-    line = len(path.read_text(encoding="utf-8").splitlines())
-    found = [str(p) for p in validate(data_copy, ["monstrous"])]
-    assert found == [f"{path}:{line}:9: fact ambiguous: pin components/components/count=1/count resolves to nothing: "
-                     "2 records with count 1 in components.yaml components"]
+    assert [str(p) for p in validate(data_copy, ["monstrous"])] == [f"{path}:{line}:9: {message}"]
 
 
 def test_values_compare_as_data_not_as_python() -> None:
@@ -352,7 +330,7 @@ def _pinned_values(game: str) -> Iterator[PinnedValue]:
     for fact in loaded.doc(FACTS_KIND).data[FACTS_KEY]:
         for address in fact["pins"]:
             doc, path = resolve(loaded, address)
-            node = _node(doc.data, path)
+            node = node_at(doc.data, path)
             if "value" in fact:
                 leaves = list(covered_paths(path, node, fact["value"]))
             else:  # the numbers and booleans below the pin (what completeness asks to be pinned)
@@ -360,12 +338,6 @@ def _pinned_values(game: str) -> Iterator[PinnedValue]:
                           if not isinstance(value, (dict, list, str)) and "provenance" not in sub]
             for leaf in leaves:
                 yield PinnedValue(game, fact["id"], "value" not in fact, doc.kind, leaf)
-
-
-def _node(data: Any, path: PathKey) -> Any:
-    for step in path:
-        data = data[step]
-    return data
 
 
 def _changed(value: Any) -> Any:
@@ -398,7 +370,7 @@ def test_every_game_pins_values() -> None:
 def test_each_pinned_value_changed_is_caught(pinned: PinnedValue, loaded_games: dict[str, Any]) -> None:
     loaded, schemas, catalogue = loaded_games[pinned.game]
     doc = loaded.docs[pinned.kind]
-    parent, key = _node(doc.data, pinned.path[:-1]), pinned.path[-1]
+    parent, key = node_at(doc.data, pinned.path[:-1]), pinned.path[-1]
     original = parent[key]
     parent[key] = _changed(original)
     try:
@@ -417,16 +389,11 @@ def test_each_pinned_value_changed_is_caught(pinned: PinnedValue, loaded_games: 
 
 
 # ---- ranges: numbers our own records hold keep to the bounds the rules give ------------------------
-def _number_schemas(node: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    if isinstance(node, dict):
-        kind = node.get("type")
-        if kind in ("integer", "number") and "const" not in node and "enum" not in node:
+def _number_schemas(schema: Any) -> Iterator[tuple[PathKey, dict[str, Any]]]:
+    """Every sub-schema of a number that may take more than one value."""
+    for where, node in walk(schema):
+        if isinstance(node, dict) and node.get("type") in ("integer", "number") and not {"const", "enum"} & set(node):
             yield where, node
-        for key, value in node.items():
-            yield from _number_schemas(value, f"{where}/{key}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _number_schemas(value, f"{where}/{index}")
 
 
 @pytest.mark.parametrize("path", sorted((DATA / "schemas").rglob("*.schema.json")), ids=lambda p: p.stem)
