@@ -14,6 +14,7 @@ from typing import Any, Iterable, Iterator, Optional
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
+from pipeline.core.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
 
@@ -69,28 +70,46 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
     report = ValidationReport()
     catalogue = RecordCatalogue(data_root)
     for game in chosen:
-        loaded = catalogue.game(game)
-        problems = list(loaded.load_problems)
-        problems += _pairing_problems(loaded, schemas)
-        schema_clean = not problems
-        for kind, doc in loaded.docs.items():
-            found = schemas.problems(game, kind, doc) or []
-            schema_clean = schema_clean and not found
-            problems += found
-        for doc in loaded.docs.values():
-            problems += duplicate_id_problems(doc)
-            problems += reference_problems(doc, catalogue)
-        if schema_clean:
-            if loaded.has(GLOSSARY_KIND):
-                problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
-            checks = game_module(game, "checks")
-            if checks is not None:
-                problems += checks.cross_checks(loaded)
-        else:
+        problems, cross_checked = game_problems(catalogue.game(game), schemas, catalogue)
+        if not cross_checked:
             report.skipped_cross_checks.append(game)
         report.problems += problems
     report.problems.sort()
     return report
+
+
+def game_problems(loaded: GameData, schemas: SchemaSet, catalogue: RecordCatalogue) -> tuple[list[Problem], bool]:
+    """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data)."""
+    game = loaded.game
+    problems = list(loaded.load_problems)
+    problems += _pairing_problems(loaded, schemas)
+    schema_clean = not problems
+    facts_checkable = FACTS_KIND not in loaded.unloadable
+    # Kinds whose own problems are reported already (unreadable, missing beside their schema, ...).
+    unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
+    for kind, doc in loaded.docs.items():
+        found = schemas.problems(game, kind, doc)
+        duplicates = list(duplicate_id_problems(doc))
+        schema_clean = schema_clean and not found
+        if kind == FACTS_KIND:
+            facts_checkable = found == [] and not duplicates  # a facts file without a schema, or with problems, is not read
+        if found or duplicates:
+            unsettled.add(kind)
+        problems += (found or []) + duplicates
+    for doc in loaded.docs.values():
+        problems += reference_problems(doc, catalogue)
+    checks = game_module(game, "checks")
+    if facts_checkable:
+        # Facts are compared even when another file has problems, so a value that
+        # contradicts the rulebook is reported alongside them.
+        problems += fact_problems(loaded, checks, frozenset(unsettled))
+    if not schema_clean:
+        return problems, False
+    if loaded.has(GLOSSARY_KIND):
+        problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
+    if checks is not None:
+        problems += checks.cross_checks(loaded)
+    return problems, True
 
 
 def _pairing_problems(loaded: GameData, schemas: SchemaSet) -> Iterator[Problem]:
