@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -66,26 +67,41 @@ def run_cli_without(prefix: Optional[str], args: list[str]) -> None:
     app(args, prog_name="pantheon")
 
 
-def timed(args: list[str], cache: Path, out: Path, without: Optional[str] = None) -> float:
-    """Seconds one command takes in a fresh process (as a user runs it: compiled modules may be kept)."""
+def timed(args: list[str], cache: Path, out: Path, without: Optional[str] = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one command in a fresh process, as a user runs it (compiled
+    modules may be kept). CPU time (user + system) is the steadier figure on a busy machine."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env[CACHE_ENV] = str(cache)
     extra = ["--out", str(out)] if args[0] == "build" else []
     command = [sys.executable, __file__, "--cli", without or "", "--", *args, *extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True, env=env)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def best(runs: int, args: list[str], work: Path, *, cold: bool = False, without: Optional[str] = None) -> float:
-    """The fastest of ``runs`` (a shared machine is noisy; the minimum is the cost)."""
-    times = []
+def fastest(samples: list[tuple[float, float]]) -> tuple[float, float]:
+    """The best wall and the best CPU time of several runs (on a shared machine the minimum is the cost)."""
+    return min(s[0] for s in samples), min(s[1] for s in samples)
+
+
+def measure(runs: int, args: list[str], work: Path) -> dict[str, tuple[float, float]]:
+    """Cold runs first (each from an empty cache); then rounds of warm and warm-without-each-cache runs,
+    interleaved so that the machine's load drifts over all of them alike."""
+    cache, out = work / "cache", work / "out"
+    cold = []
     for _ in range(runs):
-        cache = work / "cache"
-        if cold:
-            shutil.rmtree(cache, ignore_errors=True)
-        times.append(timed(args, cache, work / "out", without))
-    return min(times)
+        shutil.rmtree(cache, ignore_errors=True)
+        cold.append(timed(args, cache, out))
+    timed(args, cache, out)  # the cache as a run leaves it
+    samples: dict[str, list[tuple[float, float]]] = {"warm": [], **{name: [] for name in CACHES}}
+    for _ in range(runs):
+        samples["warm"].append(timed(args, cache, out))
+        for name, prefix in CACHES.items():
+            samples[name].append(timed(args, cache, out, prefix))
+    return {"cold": fastest(cold), **{name: fastest(found) for name, found in samples.items()}}
 
 
 def single_load() -> tuple[float, float, int]:
@@ -99,7 +115,7 @@ def single_load() -> tuple[float, float, int]:
         for text in texts:
             yamlmarks.loads_marked_cached(text)
 
-        def fastest(load) -> float:  # type: ignore[no-untyped-def]
+        def best_ms(load) -> float:  # type: ignore[no-untyped-def]
             times = []
             for _ in range(7):
                 start = time.perf_counter()
@@ -108,21 +124,22 @@ def single_load() -> tuple[float, float, int]:
                 times.append(time.perf_counter() - start)
             return 1000 * min(times)
 
-        return fastest(yamlmarks.loads_marked), fastest(yamlmarks.loads_marked_cached), len(texts)
+        return best_ms(yamlmarks.loads_marked), best_ms(yamlmarks.loads_marked_cached), len(texts)
 
 
 def main(runs: int) -> None:
-    print(f"whole commands, best of {runs} fresh processes, seconds:")
-    print(f"{'command':<28}{'cache':<18}{'cold':>8}{'warm':>8}{'without':>9}{'saves':>8}")
+    print(f"whole commands, best of {runs} fresh processes; wall seconds (CPU seconds, user + system):")
+    print(f"{'command':<28}{'cache':<17}{'cold':>13}{'warm':>13}{'warm without':>15}{'saves':>15}")
     with tempfile.TemporaryDirectory() as scratch:
-        work = Path(scratch)
         for label, args in COMMANDS.items():
-            cold = best(runs, args, work, cold=True)
-            timed(args, work / "cache", work / "out")  # the cache as a run leaves it
-            warm = best(runs, args, work)
-            for cache, prefix in CACHES.items():
-                without = best(runs, args, work, without=prefix)
-                print(f"{label:<28}{cache:<18}{cold:>8.2f}{warm:>8.2f}{without:>9.2f}{without - warm:>+8.2f}")
+            found = measure(runs, args, Path(scratch))
+            (cold, cold_cpu), (warm, warm_cpu) = found["cold"], found["warm"]
+            for cache in CACHES:
+                without, without_cpu = found[cache]
+                print(
+                    f"{label:<28}{cache:<17}{cold:>6.2f} ({cold_cpu:4.2f}){warm:>6.2f} ({warm_cpu:4.2f})"
+                    f"{without:>8.2f} ({without_cpu:4.2f}){without - warm:>+8.2f} ({without_cpu - warm_cpu:+4.2f})"
+                )
     parse_ms, cached_ms, files = single_load()
     print(f"single load of all {files} data files: parse {parse_ms:.0f} ms, from the parsed-data cache {cached_ms:.0f} ms")
 

@@ -84,13 +84,13 @@ def test_a_result_json_cannot_hold_is_computed_every_time_and_never_wrong(cache:
 def test_parsed_yaml_read_back_from_the_cache_keeps_values_and_marks(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = "cards:\n  zeus:\n    name: Zeus\n    cost: 3\n    weight: 1.0\n    tags: [a, b]\n"
     first = yamlmarks.loads_marked_cached(text)
-    monkeypatch.setattr(yamlmarks, "loads_marked", lambda *a, **k: pytest.fail("parsed again"))
-    again = yamlmarks.loads_marked_cached(text)
+    with monkeypatch.context() as patch:
+        patch.setattr(yamlmarks, "loads_marked", lambda *a, **k: pytest.fail("parsed again"))
+        again = yamlmarks.loads_marked_cached(text)
     assert (again.data, again.value_marks, again.key_marks) == (first.data, first.value_marks, first.key_marks)
     assert type(again.data["cards"]["zeus"]["weight"]) is float
     assert again.value_marks[("cards", "zeus", "cost")] == (4, 11)
     assert again.value_marks[("cards", "zeus", "tags", 1)][0] == 6
-    monkeypatch.undo()
     edited = yamlmarks.loads_marked_cached(text.replace("3", "4"))
     assert edited.data["cards"]["zeus"]["cost"] == 4
 
