@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from pypdf import PdfReader
 
@@ -44,6 +44,35 @@ def start_cli(*args: str, cache: Optional[Path] = None, **options: Any) -> subpr
         env=cli_env(cache),
         **options,
     )
+
+
+HOLD_LOCK = """
+import sys
+from pathlib import Path
+from pipeline.core import locks
+with locks.holding(Path(sys.argv[1]), sys.argv[2]):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def hold_lock(folder: Path, name: str) -> subprocess.Popen[str]:
+    """Another process holding lock ``name`` in ``folder`` until its stdin closes (``.communicate("")``)."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(folder), name], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+class PickleBomb:
+    """Unpickling this creates ``marker``: the proof that a reader ran stored code."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Callable[..., Any], tuple[str, str]]:
+        return open, (str(self.marker), "w")
 
 
 def pdfs(out: Path) -> dict[str, bytes]:

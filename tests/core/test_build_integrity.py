@@ -11,7 +11,6 @@ import hashlib
 import io
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -24,7 +23,7 @@ from pipeline.core.render.cache import stamp_path
 from pipeline.core.render.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 
-from .render_helpers import pdfs, run_cli, start_cli, temporaries
+from .render_helpers import hold_lock, pdfs, run_cli, start_cli, temporaries
 
 GAME = "theocracy"
 CARDS = f"{GAME}/cards-a4.pdf"
@@ -136,16 +135,6 @@ def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_
     assert pdfs(out) == reference
 
 
-HOLD_OUTPUT_LOCK = f"""
-import sys
-from pathlib import Path
-from pipeline.core import locks
-with locks.holding(Path(sys.argv[1]), {OUTPUT_LOCK!r}):
-    print("held", flush=True)
-    sys.stdin.read()
-"""
-
-
 def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_files(
     reference: dict[str, bytes], tmp_path: Path
 ) -> None:
@@ -153,8 +142,7 @@ def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_file
     (out / GAME).mkdir(parents=True)
     live = out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.live"  # the other build is writing it
     live.write_bytes(b"%PDF- being written")
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_OUTPUT_LOCK, str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    holder = hold_lock(out, OUTPUT_LOCK)
     waiting = start_cli("build", GAME, "--out", str(out), cache=cache)
     try:
         assert waiting.stderr is not None

@@ -25,7 +25,7 @@ from jinja2 import bccache
 from pipeline.core import cachestore
 from pipeline.core.render.svgtemplates import CARD_DIR, TEMPLATE_ROOT
 
-from .render_helpers import pdfs, run_cli, temporaries
+from .render_helpers import PickleBomb, pdfs, run_cli, temporaries
 
 GAME = "theocracy"
 SCENARIO_PROOFS = "results/monotheism-scenarios"
@@ -84,14 +84,6 @@ def assert_like_a_clean_run(clean: Clean, cache: Path, tmp_path: Path) -> None:
 
 
 # -- planted code ------------------------------------------------------------------
-
-
-class PickleBomb:
-    def __init__(self, marker: Path) -> None:
-        self.marker = marker
-
-    def __reduce__(self) -> tuple[Callable[..., Any], tuple[str, str]]:
-        return open, (str(self.marker), "w")
 
 
 def bombs(marker: Path) -> dict[str, bytes]:

@@ -5,14 +5,14 @@ import errno
 import json
 import os
 import pickle
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from pipeline.core import cachestore, shape
+
+from .render_helpers import PickleBomb, hold_lock
 
 NAMESPACE = "results/test"
 
@@ -33,16 +33,6 @@ def pairs(plain: Any) -> list[tuple[str, int]]:
 
 
 VALUE = [["zeus", 3], ["hera", 4]]
-
-
-class Bomb:
-    """Unpickling this creates ``marker``: the proof that a reader ran stored code."""
-
-    def __init__(self, marker: Path) -> None:
-        self.marker = marker
-
-    def __reduce__(self) -> tuple[Callable[..., Any], tuple[str, str]]:
-        return open, (str(self.marker), "w")
 
 
 def test_an_entry_is_sealed_json_and_reads_back(cache: Path) -> None:
@@ -137,7 +127,7 @@ def test_deeply_nested_json_is_a_miss_not_a_crash(cache: Path) -> None:
 
 def test_stored_code_is_never_run(cache: Path, tmp_path: Path) -> None:
     marker = tmp_path / "ran"
-    bomb = pickle.dumps(Bomb(marker))
+    bomb = pickle.dumps(PickleBomb(marker))
     pickle.loads(bomb)  # the payload is live: loading it with pickle runs it
     assert marker.exists()
     marker.unlink()
@@ -194,16 +184,6 @@ def test_temporaries_a_killed_writer_left_are_swept_by_the_next_process(cache: P
     assert not any(path.exists() for path in left)
 
 
-HOLD_LOCK = """
-import sys
-from pathlib import Path
-from pipeline.core import cachestore, locks
-with locks.holding(Path(sys.argv[1]), cachestore.LOCK_NAME):
-    print("held", flush=True)
-    sys.stdin.read()
-"""
-
-
 def test_a_live_writers_temporary_is_not_swept(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """While another process holds the cache's lock its temporaries are live: they stay (and a write
     that would wait too long for the lock is skipped)."""
@@ -212,9 +192,8 @@ def test_a_live_writers_temporary_is_not_swept(cache: Path, monkeypatch: pytest.
     live = cache / "art" / "y.json.999.tmp"
     live.parent.mkdir()
     live.write_bytes(b"being written")
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(cache)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = hold_lock(cache, cachestore.LOCK_NAME)
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         cachestore.read(NAMESPACE, "a", pairs)
         assert not cachestore.write(NAMESPACE, "a", VALUE)
         assert live.exists()
