@@ -26,7 +26,6 @@ right shape, never running code.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import os
 import sys
@@ -103,7 +102,7 @@ def read(namespace: str, name: str, decode: Decoder[T], *, root: Optional[Path] 
     except OSError:
         return None
     header, _, payload = raw.partition(b"\n")
-    if not hmac.compare_digest(header, _seal(namespace, name, payload)):
+    if header != _seal(namespace, name, payload):
         return None
     try:
         return decode(json.loads(payload))
@@ -120,10 +119,10 @@ def write(namespace: str, name: str, value: Any, *, root: Optional[Path] = None)
         return False
     root = root or cache_root()
     path = entry_path(namespace, name, root)
-    return write_bytes(root, path, _seal(namespace, name, payload) + b"\n" + payload)
+    return _publish(root, path, _seal(namespace, name, payload) + b"\n" + payload)
 
 
-def write_bytes(root: Path, path: Path, data: bytes) -> bool:
+def _publish(root: Path, path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` (inside cache ``root``) atomically under the root's lock; False when skipped."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

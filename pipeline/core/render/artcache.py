@@ -38,7 +38,7 @@ from pipeline.core.resultcache import file_hash
 
 ART_DIR = "art"
 # What makes the stream of an art besides its SVG: these libraries and this module.
-ART_LIBRARIES = ("reportlab", "svglib", "lxml")
+ART_LIBRARIES = ("reportlab", "rl-accel", "svglib", "lxml")
 # Operators that tie a form's content to the document (fonts and their subset encoding, other XObjects).
 DOCUMENT_BOUND_OPERATORS = ("BT", " Tf", " Do", "BI ")
 # reportlab's renderer opens every drawing by stating the canvas's initial font (Helvetica, which every

@@ -44,7 +44,7 @@ PP = f"{{{PP_NS}}}"
 FACES_DIR = "faces"
 KEEP_FINGERPRINTS = 4
 # What turns a face into a record besides the render code: templates, SVG parsing, font metrics.
-FACE_LIBRARIES = ("jinja2", "lxml", "reportlab", "markupsafe")
+FACE_LIBRARIES = ("jinja2", "markupsafe", "lxml", "reportlab", "rl-accel")
 UNRESOLVED = "[["  # a [[kind/id]] reference that reached the card unresolved
 HALF_TURN = "180"
 TURNS = ("0", HALF_TURN)
