@@ -166,11 +166,19 @@ def build(
         report = run_validation(root, games_to_validate(root, chosen))
         if not report.ok:
             _refuse(report.problems, "nothing built")
-    if only in (None, OnlyChoice.cards):
-        _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates,
-                     validated=validated)
-    if only in (None, OnlyChoice.docs):
-        _build_docs(root, chosen, paper, out, FormatChoice.pdf, validated=validated)
+    with _output_folder(out):  # another build into the same folder waits: each PDF and its fingerprint are one build's
+        if only in (None, OnlyChoice.cards):
+            _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates,
+                         validated=validated)
+        if only in (None, OnlyChoice.docs):
+            _build_docs(root, chosen, paper, out, FormatChoice.pdf, validated=validated)
+
+
+def _output_folder(out: Path) -> Any:
+    """The output folder's lock, saying so on stderr when another build holds it."""
+    from pipeline.core.render.pdfwrite import output_lock
+
+    return output_lock(out, on_wait=lambda: typer.echo(f"waiting for another build writing to {display_path(out)}", err=True))
 
 
 def _build_docs(
@@ -207,27 +215,31 @@ def _build_cards(
     from pipeline.core.render.imposition import Duplex
 
     options = render_build.BuildOptions(paper.value, Duplex(duplex.value), offset_x, offset_y, calibration)
-    stale = []
+    stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
     for game in chosen:
         if not explicit and render_build.game_module(game, "render") is None:
             typer.echo(f"note: {game}: no card renderer yet, skipped", err=True)
-        elif not force and render_build.is_fresh(root, game, options, out, _template_root(templates)):
+            continue
+        print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
+        if not force and render_build.is_fresh(out, game, options, print_hash):
             typer.echo(f"up to date: {render_build.pdf_path(out, game, options.paper)}")
         else:
-            stale.append(game)
+            stale[game] = print_hash
     if not stale:
         return
     if not validated:
-        report = run_validation(root, stale)
+        report = run_validation(root, list(stale))
         if not report.ok:
             _refuse(report.problems, "nothing built")
     plans = [render_build.plan(root, game) for game in stale]
-    results = _build_with_progress(plans, root, options, out, _template_root(templates))
+    results = _build_with_progress(plans, stale, root, options, out, _template_root(templates))
     for result in results:
         typer.echo(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
 
 
-def _build_with_progress(plans: list[Any], root: Path, options: Any, out: Path, template_root: Path) -> list[Any]:
+def _build_with_progress(
+    plans: list[Any], fingerprints: dict[str, str], root: Path, options: Any, out: Path, template_root: Path
+) -> list[Any]:
     """Build each plan with one rich progress bar over all their cards (on stderr)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -243,7 +255,10 @@ def _build_with_progress(plans: list[Any], root: Path, options: Any, out: Path, 
             bar.update(task, description=the_plan.game)
             advance = lambda n: bar.advance(task, n)  # noqa: E731
             results.append(
-                render_build.build_game(root, the_plan.game, options, out, progress=advance, known_plan=the_plan, template_root=template_root)
+                render_build.build_game(
+                    root, the_plan.game, options, out, progress=advance, known_plan=the_plan, template_root=template_root,
+                    print_hash=fingerprints[the_plan.game],
+                )
             )
     return results
 

@@ -13,7 +13,7 @@ from typing import Any, Optional, Union
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from pipeline.core import resultcache
+from pipeline.core import parsedcache, resultcache
 
 # libyaml's parser is several times faster; the pure-Python one is the fallback.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -72,7 +72,7 @@ def loads_marked_cached(text: str, *, strict_text: bool = True) -> MarkedData:
         marked = loads_marked(text, strict_text=strict_text)
         return marked.data, marked.value_marks, marked.key_marks
 
-    data, value_marks, key_marks = resultcache.cached_marshal(PARSED_NAMESPACE, key, parse)
+    data, value_marks, key_marks = parsedcache.cached_parse(key, parse)
     return MarkedData(data, value_marks, key_marks)
 
 

@@ -24,7 +24,7 @@ from lxml import etree
 from markupsafe import Markup, escape
 
 from pipeline.core.errors import UserError
-from pipeline.core.resultcache import PROJECT_ROOT, cache_root
+from pipeline.core.cachestore import PROJECT_ROOT
 
 TEMPLATE_ROOT = PROJECT_ROOT / "templates"
 CARD_DIR = "cards"
@@ -32,7 +32,6 @@ ICON_DIR = "icons"
 SVG_NS = "http://www.w3.org/2000/svg"
 PP_NS = "urn:pantheon:print"
 TEMPLATE_SUFFIX = ".svg.j2"
-JINJA_CACHE = "jinja"
 ICON_TOKEN = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
 BOLD_TOKEN = re.compile(r"\*\*(.+?)\*\*")
 ITALIC_TOKEN = re.compile(r"(?<![*\w])_(.+?)_(?![*\w])")
@@ -139,16 +138,9 @@ def _environment(folder: Path) -> jinja2.Environment:
     """A jinja2 environment for one template folder.
 
     Templates do not change during a build, so files are not re-checked on
-    every use (``auto_reload`` off); compiled templates are kept on disk under
-    ``.cache/jinja`` (keyed by source checksum; see ``resultcache.cache_root``), so a
-    later build skips compiling.
+    every use (``auto_reload`` off). Templates are compiled in memory, never
+    read back compiled from disk: compiled templates are code.
     """
-    cache_dir = cache_root() / JINJA_CACHE
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        bytecode: Optional[jinja2.BytecodeCache] = jinja2.FileSystemBytecodeCache(str(cache_dir))
-    except OSError:  # a read-only checkout still builds, only slower
-        bytecode = None
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=True,
@@ -157,7 +149,6 @@ def _environment(folder: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=False,
         auto_reload=False,
-        bytecode_cache=bytecode,
     )
 
 
