@@ -6,22 +6,21 @@ documents that passed their schema, since they rely on its shape.
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
+from pipeline.core import markup
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
 
-# [[kind/id]] or [[game:kind/id]] inside prose; see CONVENTIONS.md.
-REFERENCE = re.compile(r"\[\[(?:(?P<game>[a-z0-9-]+):)?(?P<kind>[a-z0-9-]+)/(?P<id>[a-z0-9-]+)\]\]")
-REFERENCE_OPEN = "[["
+REFERENCE = markup.REFERENCE  # kept here for the games' checks that scan prose for references
 GLOSSARY_KIND = "glossary"  # every game's glossary.yaml has the common shape (common.schema.json)
-
+EXCERPT_BEFORE, EXCERPT_AFTER = 12, 18  # characters of a text shown around a markup problem
 
 
 @dataclass
@@ -68,6 +67,7 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
     schemas = load_schemas(data_root)
     report = ValidationReport()
     catalogue = RecordCatalogue(data_root)
+    printable = PrintableText()
     for game in chosen:
         loaded = catalogue.game(game)
         problems = list(loaded.load_problems)
@@ -80,6 +80,7 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
         for doc in loaded.docs.values():
             problems += duplicate_id_problems(doc)
             problems += reference_problems(doc, catalogue)
+            problems += markup_problems(doc, printable)
         if schema_clean:
             if loaded.has(GLOSSARY_KIND):
                 problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
@@ -177,19 +178,84 @@ class RecordCatalogue:
 
 
 def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Problem]:
-    """Every ``[[kind/id]]`` in prose names a record that exists."""
+    """Every ``[[kind/id]]`` in prose names a record that exists (a malformed one is a markup problem)."""
     own_game = doc.path.parent.name
     for path, node in walk(doc.data):
-        if not isinstance(node, str) or REFERENCE_OPEN not in node:
+        if not isinstance(node, str) or markup.REFERENCE_OPEN not in node:
             continue
+        try:
+            found = list(markup.references(node))
+        except markup.MarkupError:
+            continue  # reported by markup_problems
         label, _ = describe_path(doc.data, path)
-        matched = list(REFERENCE.finditer(node))
-        if node.count(REFERENCE_OPEN) != len(matched):
-            yield doc.problem(path, f"{label}malformed reference in {node!r}: write [[kind/id]] or [[game:kind/id]]")
-        for match in matched:
-            game = match["game"] or own_game
-            if catalogue.find(game, match["kind"], match["id"]) is None:
-                yield doc.problem(path, f"{label}reference {match[0]} names no record ({game}/{match['kind']}/{match['id']})")
+        for reference in found:
+            game = reference.game or own_game
+            if catalogue.find(game, reference.kind, reference.id) is None:
+                yield doc.problem(path, f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")
+
+
+class PrintableText:
+    """Whether a text can be printed: its markup parses, its icons exist, the font has every character.
+
+    The icon folder and the font are read on first need (most texts are plain ASCII and need neither).
+    """
+
+    @cached_property
+    def icons(self) -> frozenset[str]:
+        from pipeline.core.render.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
+
+        return frozenset(IconLibrary(TEMPLATE_ROOT / ICON_DIR).names())
+
+    def problem(self, text: str) -> Optional[tuple[int, str]]:
+        """The first reason ``text`` cannot be printed, with the character it concerns, or None."""
+        if text.isascii() and markup.is_plain(text):
+            return None
+        try:
+            nodes = markup.parse(text)
+        except markup.MarkupError as exc:
+            return exc.offset, exc.message
+        for node in markup.walk(nodes):
+            if isinstance(node, markup.Icon) and node.name not in self.icons:
+                return node.offset, (
+                    f"unknown icon ':{node.name}:' (no templates/icons/{node.name}.svg; write \\: for a literal colon)"
+                )
+        if not text.isascii():
+            return self._glyph_problem(text, nodes)
+        return None
+
+    @staticmethod
+    def _glyph_problem(text: str, nodes: tuple[markup.Inline, ...]) -> Optional[tuple[int, str]]:
+        from pipeline.core.render import fonts
+
+        letters = "".join(piece for _, _, piece in markup.styled_text(nodes))
+        for style in fonts.STYLES:  # any text may be set in any style of the family
+            missing = fonts.missing_glyphs(letters, style)
+            if missing:
+                char = missing[0]
+                return text.find(char), (
+                    f"character '{char}' (U+{ord(char):04X}) is not in the {fonts.FAMILY} font ({style}): use another character"
+                )
+        return None
+
+
+def markup_problems(doc: Document, printable: PrintableText) -> Iterator[Problem]:
+    """Every text of ``doc`` can be printed (see PrintableText); each problem names the record, the field
+    and the words around the place."""
+    for path, node in walk(doc.data):
+        if not isinstance(node, str):
+            continue
+        found = printable.problem(node)
+        if found is None:
+            continue
+        offset, message = found
+        label, field_path = describe_path(doc.data, path)
+        where = f"{field_path}: " if field_path else ""
+        yield doc.problem(path, f"{label}{where}{message} (near {_excerpt(node, offset)!r})")
+
+
+def _excerpt(text: str, offset: int) -> str:
+    start, end = max(0, offset - EXCERPT_BEFORE), min(len(text), offset + EXCERPT_AFTER)
+    return ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
 
 
 def load_valid_game(game: str, data_root: Optional[Path] = None) -> GameData:
