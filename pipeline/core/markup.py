@@ -212,15 +212,14 @@ def parse(text: str) -> tuple[Inline, ...]:
         if not isinstance(token, _Delimiter):
             stack[-1].children.append(token)
             continue
-        opened = [frame for frame in stack[1:] if frame.delimiter and frame.delimiter.mark == token.mark]
-        if token.can_close and opened:
+        is_open = any(frame.delimiter and frame.delimiter.mark == token.mark for frame in stack[1:])
+        if token.can_close and is_open:
             top = stack[-1].delimiter
             assert top is not None
             if top.mark != token.mark:
                 raise MarkupError(
-                    f"'{token.mark}' closes the {token.style} opened at character {opened[-1].delimiter.offset + 1}"  # type: ignore[union-attr]
-                    f" while the {top.style} opened at character {top.offset + 1} is still open: "
-                    "close the inner one first (emphasis nests, it cannot overlap)",
+                    f"{token.style} and {top.style} overlap: close the {top.style} (opened at character {top.offset + 1}) "
+                    f"before the {token.style}",
                     token.offset,
                 )
             frame = stack.pop()

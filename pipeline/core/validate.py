@@ -95,9 +95,10 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
 
 
 def _pairing_problems(loaded: GameData, schemas: SchemaSet) -> Iterator[Problem]:
-    """Every data file has a schema and every schema has its data file."""
+    """Every data file has a schema and every schema has its data file (a file that could not be read
+    has its one problem already)."""
     present = set(loaded.docs) | loaded.unloadable
-    for kind in sorted(present - set(schemas.kinds(loaded.game))):
+    for kind in sorted(set(loaded.docs) - set(schemas.kinds(loaded.game))):
         path = loaded.root / f"{kind}{DATA_SUFFIX}"
         expected = display_path(schemas.schema_path(loaded.game, kind))
         yield Problem(Location(display_path(path), 1, 1), f"no schema for this file (expected {expected})")
