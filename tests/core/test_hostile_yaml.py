@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import os
 import resource
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Callable
 
@@ -24,19 +22,10 @@ from hypothesis import strategies as st
 from pipeline.core.dataset import default_data_root
 from pipeline.core.schemas import SchemaValidator
 from pipeline.core.yamlmarks import MAX_FILE_BYTES, MAX_NESTING
+from tests.core.cli_helpers import run_cli
 
-TOY = Path(__file__).resolve().parents[1] / "fixtures" / "toy-data"
-COMMON_SCHEMA = default_data_root() / "schemas" / "common.schema.json"
 CLI_TIMEOUT_S = 120  # far above a normal run: only a hang reaches it
 ADDRESS_SPACE_BYTES = 512 << 20  # the CLI validates the toy data in about 45 MB
-
-
-@pytest.fixture
-def toy(tmp_path: Path) -> Path:
-    root = tmp_path / "data"
-    shutil.copytree(TOY, root)
-    shutil.copy(COMMON_SCHEMA, root / "schemas" / "common.schema.json")
-    return root
 
 
 def cards(root: Path) -> Path:
@@ -48,11 +37,7 @@ def _capped() -> None:
 
 
 def validate_cli(root: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-m", "pipeline", "validate", "--data", str(root)],
-        capture_output=True, text=True, env=env, timeout=CLI_TIMEOUT_S, preexec_fn=_capped,
-    )
+    return run_cli("validate", "--data", str(root), timeout=CLI_TIMEOUT_S, preexec_fn=_capped)
 
 
 def refused(root: Path, path: Path) -> str:

@@ -6,10 +6,7 @@ copy of the toy data, and the built PDFs (card sheet and rulebook) of one real g
 """
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,10 +15,8 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from pipeline.core import markup
-from pipeline.core.dataset import default_data_root
+from tests.core.cli_helpers import run_cli
 
-TOY = Path(__file__).resolve().parents[1] / "fixtures" / "toy-data"
-COMMON_SCHEMA = default_data_root() / "schemas" / "common.schema.json"
 CLI_TIMEOUT_S = 600
 
 LITERAL = ["5 ** 2 ** 3", "2**3", "x.__class__", "__init__", "snake_case", "10:30:45", "a:b:c", "Note: see", "***", "a * b _ c"]
@@ -29,9 +24,8 @@ ESCAPED = {r"\*\*not bold\*\*": "**not bold**", r"\_not italic\_": "_not italic_
            r"\[[not/a-ref]]": "[[not/a-ref]]", "back\\\\slash": "back\\slash", r"C:\path": r"C:\path"}
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, env=env, timeout=CLI_TIMEOUT_S)
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_cli(*args, timeout=CLI_TIMEOUT_S)
 
 
 # --------------------------------------------------------------------------- the tokeniser
@@ -87,14 +81,6 @@ def test_escaped_text_prints_exactly_as_it_was(text: str) -> None:
 # --------------------------------------------------------------------------- validate
 
 
-@pytest.fixture
-def toy(tmp_path: Path) -> Path:
-    root = tmp_path / "data"
-    shutil.copytree(TOY, root)
-    shutil.copy(COMMON_SCHEMA, root / "schemas" / "common.schema.json")
-    return root
-
-
 def set_text(root: Path, text: str) -> Path:
     """Card lantern's text (line 7 of the toy cards, value at column 11), written as a YAML single-quoted value."""
     cards = root / "toy" / "cards.yaml"
@@ -120,7 +106,7 @@ def set_text(root: Path, text: str) -> Path:
 )
 def test_validate_refuses_markup_that_cannot_be_printed(toy: Path, text: str, message: str) -> None:
     cards = set_text(toy, text)
-    result = run_cli("validate", "--data", str(toy))
+    result = cli("validate", "--data", str(toy))
     output = result.stdout + result.stderr
     assert result.returncode == 1 and "Traceback" not in output and "internal error" not in output, output
     [line] = result.stdout.splitlines()
@@ -130,7 +116,7 @@ def test_validate_refuses_markup_that_cannot_be_printed(toy: Path, text: str, me
 
 def test_validate_accepts_literals_and_escapes(toy: Path) -> None:
     set_text(toy, " ".join(LITERAL + list(ESCAPED) + ["**bold** _italic_ :aspect-sun: [[cards/owl]]"]))
-    result = run_cli("validate", "--data", str(toy))
+    result = cli("validate", "--data", str(toy))
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -151,7 +137,7 @@ def test_cards_print_literals_and_escapes_as_written(data_copy: Path, tmp_path: 
     old = "    flavour: Trims the wick so the word is never dark.\n"
     assert old in content
     believers.write_text(content.replace(old, f"    flavour: '{SAMPLE_LITERAL} **bold** {SAMPLE_ESCAPED}'\n"), encoding="utf-8")
-    result = run_cli("build", "theocracy", "--only", "cards", "--data", str(data_copy), "--out", str(tmp_path / "out"))
+    result = cli("build", "theocracy", "--only", "cards", "--data", str(data_copy), "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stdout + result.stderr
     printed = pdf_text(tmp_path / "out" / "theocracy" / "cards-a4.pdf")
     assert f"{SAMPLE_LITERAL} bold {PRINTED_ESCAPED}" in printed
@@ -165,7 +151,7 @@ def test_documents_print_literals_and_escapes_as_written(data_copy: Path, tmp_pa
     rules.write_text(content.replace(old, f"        {SAMPLE_LITERAL} **bold** _italic_ {SAMPLE_ESCAPED}. {old.strip()}", 1), encoding="utf-8")
     out = tmp_path / "out"
     for fmt in ("pdf", "md"):
-        result = run_cli("docs", "theocracy", "--format", fmt, "--data", str(data_copy), "--out", str(out))
+        result = cli("docs", "theocracy", "--format", fmt, "--data", str(data_copy), "--out", str(out))
         assert result.returncode == 0, result.stdout + result.stderr
     assert f"{SAMPLE_LITERAL} bold italic {PRINTED_ESCAPED}." in pdf_text(out / "theocracy" / "rulebook-a4.pdf")
     markdown = (out / "theocracy" / "rulebook-a4.md").read_text(encoding="utf-8")
@@ -177,7 +163,7 @@ def test_markup_that_cannot_be_printed_stops_build_at_validate_not_inside_report
     content = believers.read_text(encoding="utf-8")
     old = "    flavour: Trims the wick so the word is never dark.\n"
     believers.write_text(content.replace(old, "    flavour: '**bold _italic** text'\n"), encoding="utf-8")
-    result = run_cli("build", "theocracy", "--data", str(data_copy), "--out", str(tmp_path / "out"))
+    result = cli("build", "theocracy", "--data", str(data_copy), "--out", str(tmp_path / "out"))
     output = result.stdout + result.stderr
     assert result.returncode == 1 and "internal error" not in output and "Traceback" not in output, output
     [line] = result.stdout.splitlines()
