@@ -45,6 +45,11 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PathKey = tuple[Union[str, int], ...]
 STR_TAG = "tag:yaml.org,2002:str"
 MERGE_TAG = "tag:yaml.org,2002:merge"
+INT_TAG = "tag:yaml.org,2002:int"
+# Whole numbers are counts and scores: 64 bits is beyond any of them, and a larger one could not even be
+# printed in a message (Python refuses to write out integers of more than 4,300 digits).
+INT_RANGE = (-(2**63), 2**63 - 1)
+MAX_NUMBER_TEXT = 100  # characters of an integer literal (with sign, prefix and '_' separators)
 YAML_TAG_PREFIX = "tag:yaml.org,2002:"
 Mark = tuple[int, int]  # 1-based line, column
 PARSED_NAMESPACE = "yaml"
@@ -225,7 +230,7 @@ class _Builder:
             stack.append(_Open(value, path))
         else:
             assert isinstance(event, ScalarEvent)
-            value = self._scalar(event)
+            value = self._scalar(event, self._tag(event))
             if isinstance(value, str):
                 self._refuse_invisible(value, event, key=False)
         if parent is None:
@@ -240,9 +245,10 @@ class _Builder:
     def _key(self, event: NodeEvent, mapping: _Open) -> str:
         if not isinstance(event, ScalarEvent):
             raise YamlLoadError("a mapping key must be a plain word", *_mark_of(event))
-        if self._tag(event) == MERGE_TAG:
+        tag = self._tag(event)
+        if tag == MERGE_TAG:
             raise YamlLoadError("merge keys ('<<') are not allowed: write the keys out", *_mark_of(event))
-        key = self._scalar(event)
+        key = self._scalar(event, tag)
         if not isinstance(key, str):
             raise YamlLoadError(f"key {key!r} must be text: quote it (\"{event.value}\")", *_mark_of(event))
         self._refuse_invisible(key, event, key=True)
@@ -257,17 +263,24 @@ class _Builder:
         """The tag the safe resolver gives an untagged scalar (str, int, bool, null, ...)."""
         return str(self._loader.resolve(ScalarNode, event.value, event.implicit))
 
-    def _scalar(self, event: ScalarEvent) -> Any:
-        tag = self._tag(event)
+    def _scalar(self, event: ScalarEvent, tag: str) -> Any:
         self.refuse_trailing_comment(event, tag)
         if tag == STR_TAG:  # what the safe constructor returns for text, without its dispatch (most scalars)
             return event.value
+        too_large = YamlLoadError(
+            f"number too large: a whole number must lie between {INT_RANGE[0]} and {INT_RANGE[1]}", *_mark_of(event)
+        )
+        if tag == INT_TAG and len(event.value) > MAX_NUMBER_TEXT:
+            raise too_large  # not even converted: 0x followed by megabytes of digits would be
         node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         try:
-            return self._loader.construct_object(node, deep=True)
-        except yaml.YAMLError as exc:
+            value = self._loader.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:  # a date that is no date
             problem = getattr(exc, "problem", None) or str(exc)
             raise YamlLoadError(f"bad value: {problem}", *_mark_of(event)) from None
+        if tag == INT_TAG and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+            raise too_large
+        return value
 
     @staticmethod
     def _refuse_invisible(text: str, event: ScalarEvent, *, key: bool) -> None:

@@ -330,3 +330,29 @@ def test_an_id_with_a_trailing_newline_in_real_data_is_one_line(data_copy: Path)
     about = [line for line in result.stdout.splitlines() if "07\\n" in line]
     assert len(about) == 1 and "does not match '^[0-9]{2}$'" in about[0], result.stdout
     assert all(line.startswith(str(data_copy)) for line in result.stdout.splitlines())
+
+
+# --------------------------------------------------------------------------- values the safe loader cannot build
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("1" * 5000, "number too large"),
+        ("0x" + "f" * 5000, "number too large"),
+        ("0b" + "1" * 20_000, "number too large"),
+        (str(2**63), "number too large"),
+        ("-0x8000000000000001", "number too large"),
+        ("2001-13-45", "bad value: month must be in 1..12"),
+        ("2001-02-29", "bad value: day is out of range for month"),
+    ],
+)
+def test_a_value_python_cannot_build_or_print_is_refused(toy: Path, value: str, message: str) -> None:
+    line = refused(toy, write(toy, record(f"    name: {value}\n")))
+    assert f":3:11: {message}" in line
+
+
+def test_the_largest_whole_number_is_read(toy: Path) -> None:
+    write(toy, record("    name: Owl\n").replace("cost: 1", f"cost: {2**63 - 1}"))
+    result = validate_cli(toy)
+    assert result.returncode == 0, result.stdout + result.stderr
