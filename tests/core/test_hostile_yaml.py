@@ -356,3 +356,23 @@ def test_the_largest_whole_number_is_read(toy: Path) -> None:
     write(toy, record("    name: Owl\n").replace("cost: 1", f"cost: {2**63 - 1}"))
     result = validate_cli(toy)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --------------------------------------------------------------------------- every message is one line
+
+
+def test_a_file_name_with_a_line_break_stays_on_one_line(toy: Path) -> None:
+    (toy / "toy" / "two\nlines\u2028here.yaml").write_text("things: []\n", encoding="utf-8")
+    result = validate_cli(toy)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    [line] = result.stdout.splitlines()
+    assert line == f"{toy}/toy/two\\nlines\\u2028here.yaml:1:1: no schema for this file " \
+                   f"(expected {toy}/schemas/toy/two\\nlines\\u2028here.schema.json)"
+
+
+@pytest.mark.parametrize("argument", ["no\nsuch", "bell\x07game", "line\u2028separator", "back\x1b[2Jspace"])
+def test_an_error_quoting_a_command_line_value_stays_on_one_line(toy: Path, argument: str) -> None:
+    result = run_cli("validate", argument, "--data", str(toy), timeout=CLI_TIMEOUT_S)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: unknown game ") and "\x07" not in line and "\x1b" not in line
