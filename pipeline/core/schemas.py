@@ -20,7 +20,6 @@ from typing import Any, Iterator, Optional
 
 import regress
 from jsonschema import Draft202012Validator, validators
-from jsonschema import _keywords as jsonschema_keywords
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
@@ -68,13 +67,16 @@ def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any,
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
+_JSONSCHEMA_ADDITIONAL_PROPERTIES = Draft202012Validator.VALIDATORS["additionalProperties"]
+
+
 def _additional_properties(validator: Any, additional: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
     """jsonschema's own keyword, told which keys patternProperties already covers (matched the ECMA way)."""
     patterns = schema.get("patternProperties") if isinstance(schema, dict) else None
     if patterns and validator.is_type(instance, "object"):
         instance = {k: v for k, v in instance.items() if not any(ecma_search(p, k) for p in patterns)}
         schema = {k: v for k, v in schema.items() if k != "patternProperties"}
-    yield from jsonschema_keywords.additionalProperties(validator, additional, instance, schema)
+    yield from _JSONSCHEMA_ADDITIONAL_PROPERTIES(validator, additional, instance, schema)
 
 
 SchemaValidator = validators.extend(

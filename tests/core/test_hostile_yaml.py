@@ -320,6 +320,17 @@ def test_every_schema_pattern_matches_whole_texts_only(pattern: str) -> None:
     check()
 
 
+def test_pattern_properties_match_whole_keys_the_ecma_way() -> None:
+    validator = SchemaValidator(
+        {"type": "object", "patternProperties": {"^[a-z]+$": {"type": "integer"}}, "additionalProperties": False}
+    )
+    assert validator.is_valid({"abc": 1})
+    assert not validator.is_valid({"abc": "x"})
+    assert [e.message for e in validator.iter_errors({"abc\n": 1})] == [
+        "Additional properties are not allowed ('abc\\n' was unexpected)"
+    ]
+
+
 def test_an_id_with_a_trailing_newline_in_real_data_is_one_line(data_copy: Path) -> None:
     deities = data_copy / "monotheism" / "deities.yaml"
     text = deities.read_text(encoding="utf-8")
