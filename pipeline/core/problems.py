@@ -1,7 +1,9 @@
-"""Problems found in data, each pinned to a file, line and column."""
+"""Problems found in data, each pinned to a file, line and column, and printed as one line."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from pipeline.core.textsafety import one_line
 
 
 @dataclass(frozen=True, order=True)
@@ -13,15 +15,16 @@ class Location:
     column: int
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}"
+        return f"{one_line(self.file)}:{self.line}:{self.column}"
 
 
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One thing wrong with the data, printed as ``file:line:column: message``."""
+    """One thing wrong with the data, printed as ``file:line:column: message`` on one line (a value quoted
+    into the message cannot break it: line breaks and control characters are written as escapes)."""
 
     at: Location
     message: str
 
     def __str__(self) -> str:
-        return f"{self.at}: {self.message}"
+        return f"{self.at}: {one_line(self.message)}"

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from tests.core.cli_helpers import run_cli
 
 from .render_helpers import run_cli
 

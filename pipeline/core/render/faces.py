@@ -31,7 +31,7 @@ from typing import Any, Iterator, NamedTuple, Optional, Union
 
 from lxml import etree
 
-from pipeline.core import cachestore, shape
+from pipeline.core import cachestore, markup, shape
 from pipeline.core.shape import ShapeError
 from pipeline.core.errors import UserError
 from pipeline.core.render import cache, fonts, text
@@ -45,11 +45,10 @@ FACES_DIR = "faces"
 KEEP_FINGERPRINTS = 4
 # What turns a face into a record besides the render code: templates, SVG parsing, font metrics.
 FACE_LIBRARIES = ("jinja2", "markupsafe", "lxml", "reportlab", "rl-accel")
-UNRESOLVED = "[["  # a [[kind/id]] reference that reached the card unresolved
 HALF_TURN = "180"
 TURNS = ("0", HALF_TURN)
 DEFAULT_TEXT = {"size": "9", "min-size": "6", "align": "left", "valign": "top", "fill": "#000000"}
-STYLE_TAGS = {"b": (True, None), "i": (None, True)}
+STYLE_TAGS = {"b": (True, False), "i": (False, True)}  # (bold, italic) each inline tag adds
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 RENDER_CODE = Path(__file__).resolve().parent
 
@@ -220,9 +219,6 @@ class Splitter:
         if not atoms:
             return None
         label = node.get("name")
-        unresolved = next((a.text for a in atoms if UNRESOLVED in a.text), None)
-        if unresolved is not None:
-            raise UserError(f"{where}: '{unresolved}' is an unresolved reference: the game's renderer must print names")
         layout = text.fit(atoms, box, self, f"{where}{f' ({label})' if label else ''}")
         return text.set_text(layout, box)
 
@@ -369,12 +365,16 @@ def _choice(value: str, options: tuple[str, ...], attr: str, where: str) -> str:
 
 
 def _atoms(node: Any, style: str, where: str, pending: Optional[list[bool]] = None) -> Iterator[text.Atom]:
-    """The inline atoms of a text slot: words, icons and breaks, with the whitespace between them."""
+    """The inline atoms of a text slot: words, icons and breaks, with the whitespace between them.
+
+    Inline elements (pp:b, pp:i, pp:icon, pp:br) come from the template; the text between them is
+    data, read as markup (see :mod:`pipeline.core.markup`).
+    """
     state = pending if pending is not None else [False, False]  # [space before next, newline before next]
-    yield from _split(node.text or "", style, state)
+    yield from _text_atoms(node.text or "", style, where, state)
     for child in node:
         if not isinstance(child.tag, str):
-            yield from _split(child.tail or "", style, state)
+            yield from _text_atoms(child.tail or "", style, where, state)
             continue
         local = etree.QName(child).localname
         if local == "icon":
@@ -383,13 +383,37 @@ def _atoms(node: Any, style: str, where: str, pending: Optional[list[bool]] = No
         elif local == "br":
             state[1] = True
         elif local in STYLE_TAGS:
-            bold = style in (fonts.BOLD, fonts.BOLD_ITALIC) or local == "b"
-            italic = style in (fonts.ITALIC, fonts.BOLD_ITALIC) or local == "i"
-            inner = fonts.svg_style("bold" if bold else None, "italic" if italic else None)
-            yield from _atoms(child, inner, where, state)
+            bold, italic = STYLE_TAGS[local]
+            yield from _atoms(child, fonts.with_emphasis(style, bold=bold, italic=italic), where, state)
         else:
             raise UserError(f"{where}: <pp:{local}> is not allowed inside text (use pp:b, pp:i, pp:icon, pp:br)")
-        yield from _split(child.tail or "", style, state)
+        yield from _text_atoms(child.tail or "", style, where, state)
+
+
+def _text_atoms(raw: str, style: str, where: str, state: list[bool]) -> Iterator[text.Atom]:
+    """One run of slot text read as markup: validate refuses data whose markup cannot be printed, so a
+    failure here is text a renderer or template composed."""
+    try:
+        nodes = markup.parse(raw)
+    except markup.MarkupError as exc:
+        raise UserError(f"{where}: text cannot be printed: {exc.message}") from None
+    yield from _markup_atoms(nodes, style, where, state)
+
+
+def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, state: list[bool]) -> Iterator[text.Atom]:
+    for node in nodes:
+        if isinstance(node, markup.Text):
+            yield from _split(node.text, style, state)
+        elif isinstance(node, markup.Styled):
+            emphasis = fonts.with_emphasis(style, bold=node.style == markup.BOLD, italic=node.style == markup.ITALIC)
+            yield from _markup_atoms(node.children, emphasis, where, state)
+        elif isinstance(node, markup.Icon):
+            yield text.Atom("", style, icon=node.name, space=state[0], newline=state[1])
+            state[0] = state[1] = False
+        elif isinstance(node, markup.Break):
+            state[1] = True
+        else:
+            raise UserError(f"{where}: {node.source} is an unresolved reference: the game's renderer must print names")
 
 
 _SPACES = re.compile(r"(\s+)")

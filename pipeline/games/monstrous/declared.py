@@ -13,11 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from jsonschema import Draft202012Validator
-
 from pipeline.core.dataset import Document, display_path
 from pipeline.core.errors import UserError
-from pipeline.core.schemas import load_schemas, schema_problems
+from pipeline.core.schemas import SchemaValidator, load_schemas, schema_problems
 from pipeline.core.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monstrous.engine import (
     GAIN_FAITH, LOCATION_POWER, MONSTER_POWERS, ON_TABLE, TRAPS, EngineError, Game, Landing, State,
@@ -48,7 +46,7 @@ def load_throw_file(path: Path, data_root: Path) -> tuple[Document, Mapping[str,
         raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
     doc = Document(kind="throw", path=path, marked=marked)
     schemas = load_schemas(data_root)
-    validator = Draft202012Validator({"$ref": THROW_FILE_SCHEMA}, registry=schemas.registry)
+    validator = SchemaValidator({"$ref": THROW_FILE_SCHEMA}, registry=schemas.registry)
     problems = list(schema_problems(doc, validator))
     if problems:
         raise UserError(str(problems[0]) + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
