@@ -20,8 +20,7 @@ data and back by replaying that history, as OpenSpiel serialises states.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Hashable, Mapping, Optional, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Hashable, Mapping, NamedTuple, Optional, Protocol, TypeVar
 
 from pipeline.core.engine.types import CHANCE, TERMINAL, Decision, Event, IllegalAction, Outcome
 
@@ -31,12 +30,11 @@ S = TypeVar("S", bound="State[Any]")
 CONDITION = "condition"  # key of a history entry that declares a chance outcome (see State.condition)
 
 
-@dataclass(frozen=True)
-class Trail:
+class Trail(NamedTuple):
     """How a state came about: the setup at the root, then one node per action (a linked list).
 
-    Sharing the parent makes recording an action O(1); states never keep each
-    other alive through it.
+    Sharing the parent makes recording an action O(1) (a named tuple: cheap to
+    make); states never keep each other alive through it.
     """
 
     parent: Optional["Trail"]
@@ -134,7 +132,9 @@ class State(ABC, Generic[A]):
 
     def clone(self: S) -> S:
         """An independent copy (states never change under you, but a copy may be edited freely)."""
-        return self._copy()
+        copy = self._copy()
+        object.__setattr__(copy, "_decided", None)  # an edited copy decides afresh
+        return copy
 
     def apply_action(self: S, action: A) -> S:
         """The state after ``action``. Never changes ``self``; raises IllegalAction unless it is legal here."""
@@ -197,6 +197,42 @@ class State(ABC, Generic[A]):
         legal = [self.action_to_string(a) for a in decision.actions]
         shown = ", ".join(legal[:12]) + (f" ... ({len(legal)} in all)" if len(legal) > 12 else "")
         return f"{self.game_id}: {action} is not a legal action here (legal: {shown})"
+
+
+class InPlaceState(State[A]):
+    """The base of engines that resolve an action by changing a private copy in place.
+
+    Such an engine implements ``_fork()`` (a copy the next action may be played
+    on; it may share what ``_play`` never changes in place) and ``_play(action)``
+    (play the legal ``action`` on ``self`` and set ``self.events``), instead of
+    ``_successor``. The kit's :func:`~pipeline.core.engine.play.playout` then
+    advances a state only it holds in place, without a copy per action.
+    """
+
+    @abstractmethod
+    def _fork(self: S) -> S:
+        """A copy of this position that ``_play`` may change without changing ``self``."""
+
+    @abstractmethod
+    def _play(self, action: A) -> None:
+        """Play the legal ``action`` on ``self`` (a fork nobody else holds); set ``self.events``."""
+
+    def _copy(self: S) -> S:
+        return self._fork()
+
+    def _successor(self: S, action: A) -> S:
+        after = self._fork()
+        after._play(action)
+        return after
+
+    def _apply_in_place(self, action: A) -> None:
+        """``apply_action`` on a state that nobody else holds: the same check and history, no copy."""
+        decision = self.decision()
+        if action not in decision.actions:
+            raise IllegalAction(self._illegal_message(action, decision))
+        self._play(action)
+        object.__setattr__(self, "_decided", None)
+        object.__setattr__(self, "trail", Trail(self.trail, action))
 
 
 class Restorable(Protocol):

@@ -9,8 +9,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
-from typing import Any, Generic, Iterable, Optional, TypeVar
+from itertools import accumulate
+from math import lcm
+from typing import Any, Generic, Iterable, NamedTuple, Optional, TypeVar
 
 CHANCE = -1
 TERMINAL = -4
@@ -29,20 +30,30 @@ class IllegalAction(ValueError):
 class Decision(Generic[A]):
     """Who acts now and what they may do.
 
-    ``player`` is a seat, :data:`CHANCE` or :data:`TERMINAL`. At a chance node
-    ``probabilities`` holds one exact ``Fraction`` per action (they sum to 1);
-    elsewhere it is None. A terminal decision has no actions.
+    ``player`` is a seat, :data:`CHANCE` or :data:`TERMINAL`; a terminal
+    decision has no actions. At a chance node ``weights`` holds one positive
+    integer per action and ``probabilities`` the exact Fractions they stand for
+    (weight / total: they sum to 1). Integer weights are how chance is stored
+    because most chance nodes are counts (cards left, die faces) and sampling
+    in integers is exact and cheap; :meth:`chance` takes Fractions too.
     """
 
     player: int
     actions: tuple[A, ...]
-    probabilities: Optional[tuple[Fraction, ...]] = None
+    weights: Optional[tuple[int, ...]] = None
 
     @classmethod
     def chance(cls, outcomes: Iterable[tuple[A, Fraction]]) -> "Decision[A]":
-        """A chance node from (action, probability) pairs."""
-        pairs = tuple(outcomes)
-        return cls(CHANCE, tuple(a for a, _ in pairs), tuple(p for _, p in pairs))
+        """A chance node from (action, exact probability) pairs."""
+        actions, probabilities = _unzip(outcomes)
+        denominator = lcm(*(p.denominator for p in probabilities))
+        return cls(CHANCE, actions, tuple(p.numerator * (denominator // p.denominator) for p in probabilities))
+
+    @classmethod
+    def weighted(cls, outcomes: Iterable[tuple[A, int]]) -> "Decision[A]":
+        """A chance node from (action, count) pairs: each is count / total likely."""
+        actions, weights = _unzip(outcomes)
+        return cls(CHANCE, actions, weights)
 
     @property
     def is_chance(self) -> bool:
@@ -52,26 +63,37 @@ class Decision(Generic[A]):
     def is_terminal(self) -> bool:
         return self.player == TERMINAL
 
+    @property
+    def probabilities(self) -> Optional[tuple[Fraction, ...]]:
+        """One exact Fraction per action at a chance node (summing to 1); None elsewhere."""
+        if self.weights is None:
+            return None
+        total = sum(self.weights)
+        return tuple(Fraction(w, total) for w in self.weights)
+
     def outcomes(self) -> list[tuple[A, Fraction]]:
         """(action, probability) pairs of a chance node; empty elsewhere."""
-        if self.probabilities is None:
+        probabilities = self.probabilities
+        if probabilities is None:
             return []
-        return list(zip(self.actions, self.probabilities))
-
-    @cached_property
-    def cumulative(self) -> tuple[Fraction, ...]:
-        """Running totals of the chance probabilities (what sampling bisects)."""
-        total = Fraction(0)
-        sums = []
-        for p in self.probabilities or ():
-            total += p
-            sums.append(total)
-        return tuple(sums)
+        return list(zip(self.actions, probabilities))
 
     def pick(self, point: float) -> A:
-        """The chance outcome a uniform ``point`` in [0, 1) falls on (exact comparison, no rounding)."""
-        index = bisect_right(self.cumulative, point)
+        """The chance outcome a uniform ``point`` in [0, 1) falls on: the first whose running total exceeds it.
+
+        Exact, in integers: with ``point`` = m/e and W the total weight, a
+        running total T/W exceeds m/e exactly when T > floor(m*W/e).
+        """
+        weights = self.weights or ()
+        totals = list(accumulate(weights))
+        numerator, scale = point.as_integer_ratio()
+        index = bisect_right(totals, numerator * totals[-1] // scale)
         return self.actions[min(index, len(self.actions) - 1)]
+
+
+def _unzip(pairs: Iterable[tuple[A, Any]]) -> tuple[tuple[A, ...], tuple[Any, ...]]:
+    columns = tuple(zip(*pairs))
+    return (columns[0], columns[1]) if columns else ((), ())
 
 
 TERMINAL_DECISION: Decision[Any] = Decision(TERMINAL, ())
@@ -105,13 +127,13 @@ class Outcome:
                 "detail": self.detail}
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something an action caused: ``kind`` (``unveil``, ``bid-won``...), what it is about, and the rest.
 
     ``subject`` is the card, seat or piece the event is about (what statistics
     count: how often each card is unveiled, consumed...). ``details`` are
-    (name, value) pairs of plain values.
+    (name, value) pairs of plain values. Immutable (a named tuple: cheap to
+    make, as engines make one or more per action).
     """
 
     kind: str

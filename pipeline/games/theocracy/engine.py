@@ -21,12 +21,11 @@ import functools
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
-from fractions import Fraction
 from itertools import product
 from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
 from pipeline.core.engine import Decision, Event, IllegalAction, Outcome
-from pipeline.core.engine import State as EngineState
+from pipeline.core.engine import InPlaceState
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.model import CHOSEN_OP, TheocracyModel, Upset
@@ -237,17 +236,16 @@ class Game:
 
 
 @functools.lru_cache(maxsize=None)
-def _fate_distribution(faces: tuple[int, ...], dice: int) -> tuple[tuple[int, Fraction], ...]:
-    """Exact probability of each total of the fate dice."""
+def _fate_ways(faces: tuple[int, ...], dice: int) -> tuple[tuple[int, int], ...]:
+    """Each total of the fate dice with the number of rolls that make it."""
     totals = Counter(sum(roll) for roll in product(faces, repeat=dice))
-    ways = len(faces) ** dice
-    return tuple((total, Fraction(n, ways)) for total, n in sorted(totals.items()))
+    return tuple(sorted(totals.items()))
 
 
 @functools.lru_cache(maxsize=None)
-def _chance_decision(kind: ActionKind, outcomes: tuple[tuple[int, Fraction], ...]) -> Decision["Action"]:
-    """One shared Decision per distinct chance node (sampling caches its running totals)."""
-    return Decision.chance((Action(kind, value), p) for value, p in outcomes)
+def _chance_decision(kind: ActionKind, ways: tuple[tuple[int, int], ...]) -> Decision["Action"]:
+    """One shared Decision per distinct chance node: each value as likely as its number of ways."""
+    return Decision.weighted((Action(kind, value), n) for value, n in ways)
 
 
 # --------------------------------------------------------------------------- state
@@ -265,7 +263,7 @@ class _Task:
 
 
 @dataclass
-class State(EngineState[Action]):
+class State(InPlaceState[Action]):
     """A Theocracy position; ``apply_action`` returns the next one (this one never changes)."""
 
     game_id = GAME_ID
@@ -342,9 +340,9 @@ class State(EngineState[Action]):
         if stage is Stage.ROLL:
             used = {v for v in self.die_values if v is not None} if self.game.distinct_dice_per_round else set()
             values = [v for v in self.game.die_faces if v not in used]
-            return _chance_decision(ActionKind.ROLL, tuple((v, Fraction(1, len(values))) for v in values))
+            return _chance_decision(ActionKind.ROLL, tuple((v, 1) for v in values))
         if stage is Stage.FATE:
-            return _chance_decision(ActionKind.FATE, _fate_distribution(self.game.die_faces, self.game.fate_dice))
+            return _chance_decision(ActionKind.FATE, _fate_ways(self.game.die_faces, self.game.fate_dice))
         seat = self._actor()
         if stage is Stage.BID:
             actions = [Action(ActionKind.BID, v) for v in sorted(self.hands[seat])]
@@ -395,7 +393,7 @@ class State(EngineState[Action]):
             self.termination,
         )
 
-    def _copy(self) -> "State":
+    def _fork(self) -> "State":
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)  # the immutable fields are shared; every container is copied
         other.scores = list(self.scores)
@@ -413,15 +411,10 @@ class State(EngineState[Action]):
 
     # ----------------------------------------------------------- moves
 
-    def _successor(self, action: Action) -> "State":
-        after = self._copy()
-        after._play(action)
-        after.events = tuple(after._log)
-        after._log = []
-        return after
-
     def _play(self, action: Action) -> None:
+        self._log = []
         _APPLY[action.kind](self, action)
+        self.events, self._log = tuple(self._log), []
 
     def _emit(self, kind: str, subject: Any = "", **details: Any) -> None:
         self._log.append(Event.of(kind, subject, **details))

@@ -272,7 +272,7 @@ def test_below_threshold_goes_to_fate(make_game) -> None:
 
 def test_tied_scores_share_the_victory(make_game) -> None:
     state = make_game(3).new_initial_state()
-    state = finish_round_quietly(state)
+    state = finish_round_quietly(state).clone()  # a clone may be edited
     state.scores = [7, 2, 7]
     state = play(state, Action(ActionKind.FATE, 9))
     assert state.outcome().winners == (0, 2) and state.returns() == (0.5, 0.0, 0.5)
