@@ -63,6 +63,7 @@ class State(ABC, Generic[A]):
 
     game_id: ClassVar[str]  # the game's id (``theocracy``...), written into serialised states
     events: tuple[Event, ...] = ()  # what the action that made this state caused (the setup, for a first state)
+    recording: bool = True  # False: successors carry no events (see with_events)
     trail: Trail = Trail(None, setup={})
     _decided: Optional[Decision[A]] = None
 
@@ -90,7 +91,8 @@ class State(ABC, Generic[A]):
 
     @abstractmethod
     def _successor(self: S, action: A) -> S:
-        """The state after the legal ``action`` (its ``events`` set); ``self`` stays as it was."""
+        """The state after the legal ``action`` (its ``events`` set, its decision not yet made);
+        ``self`` stays as it was."""
 
     def _conditioned(self: S, outcome: A) -> S:
         """This chance node with ``outcome`` as its only outcome (see :meth:`condition`)."""
@@ -138,13 +140,23 @@ class State(ABC, Generic[A]):
 
     def apply_action(self: S, action: A) -> S:
         """The state after ``action``. Never changes ``self``; raises IllegalAction unless it is legal here."""
-        decision = self.decision()
+        decision = self._decided or self.decision()
         if action not in decision.actions:
             raise IllegalAction(self._illegal_message(action, decision))
         after = self._successor(action)
-        object.__setattr__(after, "_decided", None)
-        object.__setattr__(after, "trail", Trail(self.trail, action))
+        object.__setattr__(after, "trail", _step(self.trail, action))
+        if not self.recording:
+            _quiet(after)
         return after
+
+    def with_events(self: S, on: bool) -> S:
+        """A copy whose successors record events (``on``) or carry none (off: for tight search loops).
+
+        Engines may skip making events when ``recording`` is off; the kit makes sure none are kept.
+        """
+        copy = self.clone()
+        object.__setattr__(copy, "recording", on)
+        return copy
 
     def condition(self: S, outcome: A) -> S:
         """This chance node with ``outcome`` as its only outcome, at probability 1.
@@ -223,6 +235,7 @@ class InPlaceState(State[A]):
     def _successor(self: S, action: A) -> S:
         after = self._fork()
         after._play(action)
+        object.__setattr__(after, "_decided", None)
         return after
 
     def _apply_in_place(self, action: A) -> None:
@@ -232,7 +245,22 @@ class InPlaceState(State[A]):
             raise IllegalAction(self._illegal_message(action, decision))
         self._play(action)
         object.__setattr__(self, "_decided", None)
-        object.__setattr__(self, "trail", Trail(self.trail, action))
+        object.__setattr__(self, "trail", _step(self.trail, action))
+        if not self.recording:
+            _quiet(self)
+
+
+def _step(trail: Trail, action: Any) -> Trail:
+    """``trail`` and then ``action`` (made directly: this runs once per action)."""
+    return tuple.__new__(Trail, (trail, action, None, False))
+
+
+def _quiet(state: State[Any]) -> None:
+    """No events on ``state``, nor on what follows it."""
+    if state.recording:
+        object.__setattr__(state, "recording", False)
+    if state.events:
+        object.__setattr__(state, "events", ())
 
 
 class Restorable(Protocol):
