@@ -20,7 +20,7 @@ data and back by replaying that history, as OpenSpiel serialises states.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Hashable, Mapping, NamedTuple, Optional, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Hashable, Iterator, Mapping, NamedTuple, Optional, Protocol, TypeVar
 
 from pipeline.core.engine.types import CHANCE, TERMINAL, Decision, Event, IllegalAction, Outcome
 
@@ -270,17 +270,25 @@ class Restorable(Protocol):
         """The first state that ``setup`` (as a state's ``to_data()['setup']``) describes."""
 
 
-def restore(game: Restorable, data: Mapping[str, Any]) -> State[Any]:
-    """The state ``data`` (from :meth:`State.to_data`) describes, replayed on ``game``.
+def replay(game: Restorable, data: Mapping[str, Any]) -> Iterator[State[Any]]:
+    """Every state of the game ``data`` (from :meth:`State.to_data`) describes, from the first, replayed on ``game``.
 
     Raises IllegalAction when an action is not legal where the data has it.
     """
     state = game.state_from_setup(data["setup"])
     if data.get("game") != state.game_id:
         raise IllegalAction(f"data for {data.get('game')!r} cannot be restored as a {state.game_id} state")
+    yield state
     for entry in data["actions"]:
         if isinstance(entry, Mapping):
             state = state.condition(state.action_from_string(entry[CONDITION]))
         else:
             state = state.apply_action(state.action_from_string(entry))
+        yield state
+
+
+def restore(game: Restorable, data: Mapping[str, Any]) -> State[Any]:
+    """The state ``data`` (from :meth:`State.to_data`) describes: the last of :func:`replay`."""
+    for state in replay(game, data):
+        pass
     return state

@@ -486,7 +486,7 @@ class State(InPlaceState[Action]):
             tuple(sorted(self.discard)), tuple(tuple(sorted(h)) for h in self.hands),
             tuple(tuple(t[v] for v in self.game.virtues) for t in self.tokens),
             tuple(tuple(sorted(p)) for p in self.prayers), tuple(self.table), self.turn, self.judgment,
-            tuple(self.barred), tuple(self.queue), self.outcome_,
+            tuple(self.barred), tuple(map(_step_key, self.queue)), self.outcome_,
         )
 
     def _fork(self) -> "State":
@@ -857,6 +857,15 @@ class State(InPlaceState[Action]):
 
 
 # --------------------------------------------------------------------------- tables
+
+
+def _step_key(step: Step) -> Hashable:
+    """A queued step as a hashable value (a chosen consequence holds mappings: they become sorted pairs)."""
+    if isinstance(step, Confront) and step.consequence is not None:
+        c = step.consequence
+        return (replace(step, consequence=None), tuple(sorted(c.gain.items())), tuple(sorted(c.lose.items())),
+                c.draw_cards, c.lose_cards)
+    return step
 
 
 def _third(action: Action) -> Consequence:

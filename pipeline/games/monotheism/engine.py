@@ -91,7 +91,7 @@ class Game:
         zero = any(self.cards.worshipers[c[LABEL]].zero_gods_victory for c in cards if not self.is_god(c[LABEL]))
         work = _Work(self, list(cards), zero_ok=zero, began=not cards[0][VEILED])
         work.settle()
-        first = work.freeze(history=frozenset() if track_history else None)
+        first = work.freeze(seen=frozenset() if track_history else None)
         setup = {"deck": [list(card) for card in cards], "track_history": track_history}
         return first._started(setup, first.events)
 
@@ -149,7 +149,7 @@ class State(EngineState[str]):
     number: int = 0
     outcome_: Optional[Outcome] = None
     revealed: frozenset[str] = frozenset()
-    history: Optional[frozenset] = field(default=None, compare=False)  # keys seen before (a repeat: stalemate)
+    seen: Optional[frozenset] = field(default=None, compare=False)  # keys of earlier positions (a repeat: stalemate)
 
     # ------------------------------------------------------------- interface
     @property
@@ -185,13 +185,13 @@ class State(EngineState[str]):
         else:
             work.pending = self.pending + (action,)
             work.resume_act()
-        history = None
-        if self.history is not None:
-            history = self.history | {self.key()}
-        new = work.freeze(history=history)
-        if history is not None and new.outcome_ is None and new.key() in history:
+        seen = None
+        if self.seen is not None:
+            seen = self.seen | {self.key()}
+        new = work.freeze(seen=seen)
+        if seen is not None and new.outcome_ is None and new.key() in seen:
             work.lose(STALEMATE, "stalemate: this position was seen before")
-            new = work.freeze(history=history)
+            new = work.freeze(seen=seen)
         return new
 
     # ------------------------------------------------------------- views
@@ -249,10 +249,10 @@ class _Work:
         work.phase, work.pending, work.number = state.phase, state.pending, state.number
         return work
 
-    def freeze(self, history: Optional[frozenset]) -> State:
+    def freeze(self, seen: Optional[frozenset]) -> State:
         phase = PHASE_OVER if self.outcome is not None else self.phase
         state = State(self.game, tuple(self.deck), phase, self.began, self.zero_ok, self.pending,
-                      self.number, self.outcome, frozenset(self.revealed), history)
+                      self.number, self.outcome, frozenset(self.revealed), seen)
         if self.events:
             object.__setattr__(state, "events", tuple(self.events))
         if not self.recording:

@@ -395,7 +395,10 @@ class State(InPlaceState[Action]):
         return None if self.board.pending is None else self.board.pending.kind
 
     def _fork(self) -> "State":
-        return State(self.game, _copy_board(self.board))
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)  # the game and the kit's record (history, events) are shared
+        other.board = _copy_board(self.board)
+        return other
 
     def _play(self, action: Action) -> None:
         b = self.board

@@ -1,13 +1,14 @@
 """Monstrous rules engine: rulebook examples, every FAQ ruling, our rulings, the end and scoring."""
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Optional
 
 import pytest
 
 from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.engine import IllegalAction, Outcome, sample_chance
+from pipeline.core.engine import IllegalAction, Outcome, restore, sample_chance
 from pipeline.games.monstrous import engine
 from pipeline.games.monstrous.declared import DeclarationError, event_record, example_throw, replay_example, run_turn
 from pipeline.games.monstrous.engine import END_TURN_ACTION, EngineError, Game, Landing, State
@@ -527,3 +528,29 @@ def test_bad_declared_states(game: Game) -> None:
         situation(game, hands={"blue": ["white-giant"]})
     with pytest.raises(EngineError, match="not on the table"):
         situation(game, table=[("blue-giant", "unique", ("troy",))])
+
+
+# ---------------------------------------------------------------- declared landings and serialised states
+def test_a_landing_reads_back_from_its_string() -> None:
+    landing = Landing("common", hits=("orange-siren",), locations=("naxos", "athens"), step3_hits=(),
+                      step4_locations=("athens",), knocked_off=("green-giant",),
+                      shifted=(("blue-harpy", ("naxos",)), ("orange-giant", ())))
+    assert Landing.parse(str(landing)) == landing
+    assert Landing.parse(str(Landing("unique", engine.OFF_TABLE))) == Landing("unique", engine.OFF_TABLE)
+    with pytest.raises(IllegalAction, match="not a landing"):
+        Landing.parse("land unique table sideways naxos")
+
+
+def test_a_declared_landing_is_the_only_outcome_and_survives_a_round_trip(game: Game) -> None:
+    state = situation(game, hands={"blue": ["blue-giant"]}, table=[("orange-siren", "common", ("naxos",))])
+    thrown = state.apply_action("throw blue-giant unique")
+    landing = Landing("unique", hits=("orange-siren",), locations=("naxos",), step3_hits=())
+    declared = thrown.condition(landing)
+    assert declared.legal_actions() == [landing] and thrown.legal_actions() != [landing]
+    for position in (declared, declared.apply_action(landing)):
+        data = json.loads(json.dumps(position.to_data()))
+        assert restore(game, data).key() == position.key()
+    with pytest.raises(EngineError, match="not on the table"):
+        thrown.condition(Landing("unique", hits=("green-giant",)))
+    with pytest.raises(IllegalAction, match="no chance node"):
+        state.condition(landing)
