@@ -64,7 +64,7 @@ def main() -> int:
         temporary.write_text(text, encoding="utf-8")
         temporary.replace(path)
         actions = sum(len(p["state"]["actions"]) for p in stored)
-        print(f"wrote {path.relative_to(GOLDEN_DIR.parents[1])}: {len(stored)} playthrough(s), {actions} actions")
+        print(f"wrote {path.relative_to(GOLDEN_DIR.parents[2])}: {len(stored)} playthrough(s), {actions} actions")
     return 0
 
 

@@ -4,7 +4,9 @@ A :data:`Policy` picks a legal action for the player to act, given the state
 and a seeded ``random.Random`` (its only source of randomness, so a seed
 always gives the same games). Chance nodes never reach a policy: the loop
 draws their outcomes with the engine's exact probabilities, one
-``rng.random()`` per draw.
+``rng.random()`` per draw. A policy may look ahead (``apply_action`` on the
+state it is given) but must not keep that state: :func:`playout` may go on
+to change it in place.
 
 :func:`play` yields every state of one game as it happens (for narration and
 event statistics), :func:`playout` returns only the last, and

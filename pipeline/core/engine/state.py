@@ -26,6 +26,7 @@ from pipeline.core.engine.types import CHANCE, TERMINAL, Decision, Event, Illega
 
 A = TypeVar("A")
 S = TypeVar("S", bound="State[Any]")
+P = TypeVar("P", bound="InPlaceState[Any]")
 
 CONDITION = "condition"  # key of a history entry that declares a chance outcome (see State.condition)
 
@@ -222,17 +223,17 @@ class InPlaceState(State[A]):
     """
 
     @abstractmethod
-    def _fork(self: S) -> S:
+    def _fork(self: P) -> P:
         """A copy of this position that ``_play`` may change without changing ``self``."""
 
     @abstractmethod
     def _play(self, action: A) -> None:
         """Play the legal ``action`` on ``self`` (a fork nobody else holds); set ``self.events``."""
 
-    def _copy(self: S) -> S:
+    def _copy(self: P) -> P:
         return self._fork()
 
-    def _successor(self: S, action: A) -> S:
+    def _successor(self: P, action: A) -> P:
         after = self._fork()
         after._play(action)
         object.__setattr__(after, "_decided", None)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Optional, Sequence
+from typing import Any, Final, Iterator, Mapping, Optional, Sequence
 
 from pipeline.core.engine import Decision, Event, IllegalAction, Outcome
 from pipeline.core.engine import State as EngineState
@@ -39,7 +39,10 @@ from pipeline.games.monotheism.dsl import CONDITION, OP, SELECTOR, handler, tag
 # A card in the deck: (label, veiled, transformed, curses suffered). Gods use the
 # first three fields, worshipers the first and last.
 Card = tuple[str, bool, bool, int]
-LABEL, VEILED, TURNED, STAGE = 0, 1, 2, 3
+LABEL: Final = 0
+VEILED: Final = 1
+TURNED: Final = 2
+STAGE: Final = 3
 
 SUBMERGE, PLACE, PICK = "submerge", "place", "pick"
 ACCEPT, DECLINE = "accept", "decline"

@@ -179,7 +179,7 @@ class Task:
 class Pending:
     """A decision (player = a god) or a chance event (player = CHANCE) waiting for an action."""
 
-    player: str
+    player: Union[str, int]
     kind: str
     options: tuple  # actions; for chance: (action, probability) pairs
     task: Task
@@ -413,7 +413,8 @@ class State(InPlaceState[Action]):
         pending = self.board.pending
         if pending is None or pending.kind != LANDING or not isinstance(outcome, Landing):
             raise EngineError(f"only a throw's landing can be declared, not {outcome}")
-        _check_landing(self.board, outcome, thrown=self.board.throw.card if pending.task.name == "throw" else None)
+        throw = self.board.throw if pending.task.name == "throw" else None
+        _check_landing(self.board, outcome, thrown=throw.card if throw is not None else None)
         after = self._fork()
         after.board.pending = replace(pending, options=((outcome, Fraction(1)),))
         return after
