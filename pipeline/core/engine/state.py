@@ -20,7 +20,7 @@ data and back by replaying that history, as OpenSpiel serialises states.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Hashable, Iterator, Mapping, NamedTuple, Optional, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Hashable, Iterator, Mapping, NamedTuple, Optional, Protocol, Sequence, TypeVar
 
 from pipeline.core.engine.types import CHANCE, TERMINAL, Decision, Event, IllegalAction, Outcome
 
@@ -217,10 +217,13 @@ class InPlaceState(State[A]):
 
     Such an engine implements ``_fork()`` (a copy the next action may be played
     on; it may share what ``_play`` never changes in place) and ``_play(action)``
-    (play the legal ``action`` on ``self`` and set ``self.events``), instead of
-    ``_successor``. The kit's :func:`~pipeline.core.engine.play.playout` then
-    advances a state only it holds in place, without a copy per action.
+    (play the legal ``action`` on ``self``, recording what it causes with
+    ``_emit``), instead of ``_successor``. The kit's
+    :func:`~pipeline.core.engine.play.playout` then advances a state only it
+    holds in place, without a copy per action.
     """
+
+    _log: Optional[list[Event]] = None  # the events of the action being played
 
     @abstractmethod
     def _fork(self: P) -> P:
@@ -228,23 +231,45 @@ class InPlaceState(State[A]):
 
     @abstractmethod
     def _play(self, action: A) -> None:
-        """Play the legal ``action`` on ``self`` (a fork nobody else holds); set ``self.events``."""
+        """Play the legal ``action`` on ``self`` (a fork nobody else holds)."""
+
+    def _emit(self, kind: str, subject: Any = "", **details: Any) -> None:
+        """Record what the action being played caused (nothing is kept while ``recording`` is off)."""
+        if self.recording:
+            self._emitted((Event(kind, subject, tuple(details.items())),))
+
+    def _emitted(self, events: Sequence[Event]) -> None:
+        """Record events made elsewhere (by the engine's own helpers)."""
+        if self.recording and events:
+            if self._log is None:
+                self._log = []
+            self._log.extend(events)
+
+    def _collect(self) -> tuple[Event, ...]:
+        """The events recorded since the last collection (a first state's: those of its setup)."""
+        events, self._log = tuple(self._log or ()), None
+        return events
 
     def _copy(self: P) -> P:
         return self._fork()
 
     def _successor(self: P, action: A) -> P:
         after = self._fork()
-        after._play(action)
+        after._play_recorded(action)
         object.__setattr__(after, "_decided", None)
         return after
+
+    def _play_recorded(self, action: A) -> None:
+        self._log = None
+        self._play(action)
+        self.events = self._collect()
 
     def _apply_in_place(self, action: A) -> None:
         """``apply_action`` on a state that nobody else holds: the same check and history, no copy."""
         decision = self.decision()
         if action not in decision.actions:
             raise IllegalAction(self._illegal_message(action, decision))
-        self._play(action)
+        self._play_recorded(action)
         object.__setattr__(self, "_decided", None)
         object.__setattr__(self, "trail", _step(self.trail, action))
         if not self.recording:

@@ -20,12 +20,12 @@ Clarifications section of data/heavenly-father/rules.yaml; comments name them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import combinations
 from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
-from pipeline.core.engine import Decision, Event, IllegalAction, Outcome
+from pipeline.core.engine import Decision, IllegalAction, Outcome
 from pipeline.core.engine import InPlaceState
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.heavenly_father import GAME_ID
@@ -390,7 +390,6 @@ class State(InPlaceState[Action]):
     queue: list[Step]
     outcome_: Optional[Outcome] = None
     turns_taken: int = 0
-    _log: list[Event] = field(default_factory=list, compare=False, repr=False)  # events of the action being applied
 
     @classmethod
     def initial(cls, game: Game) -> "State":
@@ -497,7 +496,6 @@ class State(InPlaceState[Action]):
         other.discard, other.hands = list(self.discard), [list(h) for h in self.hands]
         other.tokens, other.prayers = [dict(t) for t in self.tokens], [list(p) for p in self.prayers]
         other.table, other.barred, other.queue = list(self.table), list(self.barred), list(self.queue)
-        other._log = []
         return other
 
     # ------------------------------------------------------------------ legal moves
@@ -574,14 +572,9 @@ class State(InPlaceState[Action]):
     # ------------------------------------------------------------------ moves
 
     def _play(self, action: Action) -> None:
-        self._log = []
         step = self.queue[0]
         APPLY[type(step)](self, step, action)
         self._advance()
-        self.events, self._log = tuple(self._log), []
-
-    def _emit(self, kind: str, subject: Any = "", **details: Any) -> None:
-        self._log.append(Event.of(kind, subject, **details))
 
     def _advance(self) -> None:
         """Run automatic steps until a decision, a chance node or the end."""

@@ -453,7 +453,7 @@ class State(InPlaceState[Action]):
     # ---- internals
     def _begin(self, setup: Mapping[str, Any]) -> "State":
         self._settle()
-        return self._started(setup, self.events)
+        return self._started(setup, self._collect())
 
     def _settle(self) -> None:
         """Run queued tasks until a decision or chance event is needed (or the game ends); keep the events."""
@@ -461,7 +461,8 @@ class State(InPlaceState[Action]):
         while b.pending is None and b.tasks:
             task = b.tasks.pop()
             TASKS[task.name](self.game, b, task)
-        self.events, b.log = tuple(b.log), []
+        self._emitted(b.log)
+        b.log = []
 
 
 def _copy_board(b: Board) -> Board:

@@ -24,7 +24,7 @@ from enum import Enum
 from itertools import product
 from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
-from pipeline.core.engine import Decision, Event, IllegalAction, Outcome
+from pipeline.core.engine import Decision, IllegalAction, Outcome
 from pipeline.core.engine import InPlaceState
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.theocracy import GAME_ID
@@ -289,7 +289,6 @@ class State(InPlaceState[Action]):
     giver: Optional[int] = None  # seat handing over a believer (Stage.GIVE)
     fate_roll: Optional[int] = None
     termination: Optional[Termination] = None
-    _log: list[Event] = field(default_factory=list, compare=False, repr=False)  # events of the action being applied
 
     def __post_init__(self) -> None:
         if not self.scores:
@@ -406,18 +405,12 @@ class State(InPlaceState[Action]):
         other.dice_aside = set(self.dice_aside)
         other.prophecies = list(self.prophecies)
         other.tasks = list(self.tasks)
-        other._log = []
         return other
 
     # ----------------------------------------------------------- moves
 
     def _play(self, action: Action) -> None:
-        self._log = []
         _APPLY[action.kind](self, action)
-        self.events, self._log = tuple(self._log), []
-
-    def _emit(self, kind: str, subject: Any = "", **details: Any) -> None:
-        self._log.append(Event.of(kind, subject, **details))
 
     def _apply_roll(self, action: Action) -> None:
         self.die_values[self.turn] = action.value

@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
-from pipeline.core.engine import CHANCE, Decision, Event, IllegalAction, Outcome
+from pipeline.core.engine import CHANCE, Decision, IllegalAction, Outcome
 from pipeline.core.engine import InPlaceState
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.totems_and_taboos import GAME_ID
@@ -143,8 +143,8 @@ class Game:
 
     def new_initial_state(self) -> "State":
         first = State.initial(self)
-        events, first._log = tuple(first._log), []
-        return first._started({"players": self.players, "solo": self.solo, "difficulty": self.difficulty}, events)
+        setup = {"players": self.players, "solo": self.solo, "difficulty": self.difficulty}
+        return first._started(setup, first._collect())
 
     def state_from_setup(self, setup: Mapping[str, Any]) -> "State":
         """The first state of a serialised game (its ``players``, ``solo`` and ``difficulty`` must be this game's)."""
@@ -306,7 +306,7 @@ class Gain(Step):
         s.pile -= n
         s.religions[self.player].add(self.role, n)
         if n:
-            s.emit("souls-gained", self.role, seat=self.player, count=n)
+            s._emit("souls-gained", self.role, seat=self.player, count=n)
 
 
 @dataclass(frozen=True)
@@ -328,7 +328,7 @@ class Roll(Step):
         # Ruling: a cube landing on a shrine is a cleric that dies at once - a shrine all the same.
         s.pile -= 1
         s.religions[self.player].add(action.args[0], 1)
-        s.emit("soul-rolled", action.args[0], seat=self.player)
+        s._emit("soul-rolled", action.args[0], seat=self.player)
 
 
 def _soul_faces(model: TotemsModel) -> tuple[str, ...]:
@@ -402,7 +402,7 @@ class Take(Step):
             r.shrines -= available + used
         n = available + used
         if n:
-            s.emit("pieces-taken", self.role, seat=self.player, available=available, used=used, then=self.then)
+            s._emit("pieces-taken", self.role, seat=self.player, available=available, used=used, then=self.then)
         if self.then == TO_KILL:
             if self.role == fx.CLERIC:
                 r.shrines += n
@@ -487,7 +487,7 @@ class Draw(Step):
         card_id = action.args[0]
         s.take_from_deck(self.colour, card_id)
         card = s.game.card(card_id)
-        s.emit("draw", card_id, seat=self.player, colour=self.colour)
+        s._emit("draw", card_id, seat=self.player, colour=self.colour)
         if card.is_miracle:
             s.push(ResolveMiracle(card_id, self.player), *(
                 Draw(self.player, self.colour) for _ in range(s.game.model.turn.miracle_redraw)
@@ -502,7 +502,7 @@ class DiscardCard(Step):
 
     def run(self, s: "State") -> None:
         s.to_discard_pile(self.card_id)
-        s.emit("card-discarded", self.card_id)
+        s._emit("card-discarded", self.card_id)
 
 
 @dataclass(frozen=True)
@@ -514,7 +514,7 @@ class ResolveMiracle(Step):
 
     def run(self, s: "State") -> None:
         card = s.game.card(self.card_id)
-        s.emit("miracle", self.card_id, drawer=self.drawer)
+        s._emit("miracle", self.card_id, drawer=self.drawer)
         steps: list[Step] = []
         for seat in s.seats_from(self.drawer):
             r = s.religions[seat]
@@ -557,10 +557,10 @@ class PickCard(Step):
         s.religions[self.victim].hand.remove(card_id)
         if self.taker is None:
             s.to_discard_pile(card_id)
-            s.emit("card-discarded", card_id, seat=self.victim)
+            s._emit("card-discarded", card_id, seat=self.victim)
         else:
             s.religions[self.taker].hand.append(card_id)
-            s.emit("card-taken", card_id, seat=self.victim, taker=self.taker)
+            s._emit("card-taken", card_id, seat=self.victim, taker=self.taker)
 
 
 @dataclass(frozen=True)
@@ -587,7 +587,7 @@ class Cycle(Step):
         card_id = action.args[0]
         s.religions[self.player].hand.remove(card_id)
         s.to_discard_pile(card_id)
-        s.emit("card-discarded", card_id, seat=self.player)
+        s._emit("card-discarded", card_id, seat=self.player)
         s.push(Cycle(self.player, self.left - 1, self.discarded + 1))
 
 
@@ -623,7 +623,7 @@ class TakeGuideStep(Step):
 
     def take(self, s: "State", action: Action) -> None:
         s.guides[action.args[0]] = self.player
-        s.emit("guide-taken", action.args[0], seat=self.player)
+        s._emit("guide-taken", action.args[0], seat=self.player)
 
 
 @dataclass(frozen=True)
@@ -658,12 +658,12 @@ class ReactionWindow(Step):
 
     def take(self, s: "State", action: Action) -> None:
         if action.kind == A_PASS:
-            s.emit("reaction-passed", self.player)
+            s._emit("reaction-passed", self.player)
             return
         card_id, guide = action.args
         if guide is not None:
             s.guides[guide] = SIDE
-            s.emit("guide-sacrificed", guide, seat=self.player, target=self.actor, reaction=True)
+            s._emit("guide-sacrificed", guide, seat=self.player, target=self.actor, reaction=True)
             s.push(*(OpStep(op, self.player, guide, self.actor, SOURCE_GUIDE) for op in s.game.guide(guide).ops))
             return
         # Ruling: a reaction cannot itself be answered.
@@ -681,7 +681,7 @@ class ResolveCard(Step):
     def run(self, s: "State") -> None:
         if s.cancelled:  # ruling: a cancel stops the whole effect and bonus, for every player
             s.cancelled = False
-            s.emit("card-cancelled", self.card_id, seat=self.player)
+            s._emit("card-cancelled", self.card_id, seat=self.player)
             return
         card = s.game.card(self.card_id)
         ops = list(card.ops)
@@ -702,7 +702,7 @@ class Summon(Step):
         for guide in s.game.model.guides:
             if guide.summon_colour == self.colour and s.plays[self.colour] == guide.summon_cards:
                 s.guides[guide.colour] = self.player
-                s.emit("guide-summoned", guide.colour, seat=self.player)
+                s._emit("guide-summoned", guide.colour, seat=self.player)
 
 
 @dataclass(frozen=True)
@@ -715,7 +715,7 @@ class EndTurn(Step):
         r.servants += r.servants_used
         r.clerics_used = r.servants_used = 0
         s.plays = Counter()
-        s.emit("turn-ended", s.current, turn=s.turns)
+        s._emit("turn-ended", s.current, turn=s.turns)
         s.turns += 1
         if s.game.solo:
             s.push(SoloDie(), BeginTurn(0))
@@ -731,7 +731,7 @@ class BeginTurn(Step):
         s.current = self.player
         s.religions[self.player].protected = False  # protection lasts until your next turn
         s.phase = START
-        s.emit("turn-started", self.player, turn=s.turns)
+        s._emit("turn-started", self.player, turn=s.turns)
 
 
 @dataclass(frozen=True)
@@ -746,7 +746,7 @@ class SoloDie(Step):
     def take(self, s: "State", action: Action) -> None:
         colour = action.args[0]
         gone = not s.religions[s.passive_seat(colour)].tower
-        s.emit("solo-die", colour, gone=gone)
+        s._emit("solo-die", colour, gone=gone)
         if gone:
             return  # ruling: a passive religion whose every block you took is gone, and gains nothing
         package = s.package(colour)
@@ -792,7 +792,7 @@ def _exhaust(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
         n = min(step.count_for(s, p), r.available(step.op.role or fx.CLERIC))
         r.add(step.op.role or fx.CLERIC, -n, n)
         if n:
-            s.emit("pieces-exhausted", step.op.role or fx.CLERIC, seat=p, count=n)
+            s._emit("pieces-exhausted", step.op.role or fx.CLERIC, seat=p, count=n)
 
 
 def _ready(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
@@ -801,7 +801,7 @@ def _ready(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
         n = min(step.count_for(s, p), r.used(step.op.role or fx.CLERIC))
         r.add(step.op.role or fx.CLERIC, n, -n)
         if n:
-            s.emit("pieces-readied", step.op.role or fx.CLERIC, seat=p, count=n)
+            s._emit("pieces-readied", step.op.role or fx.CLERIC, seat=p, count=n)
 
 
 def _swap_roles(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
@@ -809,7 +809,7 @@ def _swap_roles(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
         r = s.religions[p]
         r.clerics, r.servants = r.servants, r.clerics
         r.clerics_used, r.servants_used = r.servants_used, r.clerics_used
-        s.emit("roles-swapped", p)
+        s._emit("roles-swapped", p)
 
 
 def _draw(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
@@ -849,13 +849,13 @@ def _build(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
 
 def _cancel(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
     s.cancelled = True
-    s.emit("cancel", step.actor)
+    s._emit("cancel", step.actor)
 
 
 def _protect(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
     for p in subjects:
         s.religions[p].protected = True
-        s.emit("protected", p)
+        s._emit("protected", p)
 
 
 def _take_guide(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
@@ -911,7 +911,6 @@ class State(InPlaceState[Action]):
         self.start_colours: list[str] = []
         self._prompt: Optional[Decision[Action]] = None
         self._step_prompted = False
-        self._log: list[Event] = []  # events of the action being applied
         self._owned: set[tuple[str, str]] = set()  # ("deck"|"discard", colour) piles this state may change in place
 
     # ------------------------------------------------------------ construction
@@ -956,7 +955,6 @@ class State(InPlaceState[Action]):
         other.plays = Counter(self.plays)
         other.steps = list(self.steps)
         other.start_colours = list(self.start_colours)
-        other._log = []
         return other
 
     def _pile(self, kind: str, colour: str) -> Counter:
@@ -998,18 +996,12 @@ class State(InPlaceState[Action]):
         return self.outcome_
 
     def _play(self, action: Action) -> None:
-        self._log = []
         if self.steps and self._step_prompted:
             step = self.steps.pop()
             step.take(self, action)
         else:
             self._phase_action(action)
         self._advance()
-        self.events, self._log = tuple(self._log), []
-
-    def emit(self, kind: str, subject: Any = "", **details: Any) -> None:
-        """Record an event of the action being applied (steps call it)."""
-        self._log.append(Event.of(kind, subject, **details))
 
     def key(self) -> Hashable:
         return (
@@ -1042,7 +1034,7 @@ class State(InPlaceState[Action]):
         winners = () if winner is None else (winner,)
         detail = f"{termination}: seat {winner} wins" if winner is not None else f"{termination}: the solo god loses"
         self.outcome_ = Outcome(termination, winners, tuple(len(r.tower) for r in self.religions), detail)
-        self.emit("game-over", termination, winner=winner)
+        self._emit("game-over", termination, winner=winner)
         self.phase = OVER
         for step in self.steps:
             if isinstance(step, DiscardCard):
@@ -1071,7 +1063,7 @@ class State(InPlaceState[Action]):
         r = self.religions[seat]
         for card_id in r.hand:
             self.to_discard_pile(card_id)
-        self.emit("hand-discarded", seat, cards=tuple(r.hand))
+        self._emit("hand-discarded", seat, cards=tuple(r.hand))
         r.hand.clear()
 
     def subjects(self, step: OpStep) -> list[int]:
@@ -1122,7 +1114,7 @@ class State(InPlaceState[Action]):
             self.religions[source].tower.pop()
             self.push(*(Draw(seat, colour) for _ in range(self.game.model.solo.draw_on_take)))
         r.tower.append(colour)
-        self.emit("block-built", colour, seat=seat, level=len(r.tower), source="pile" if source == PILE else source)
+        self._emit("block-built", colour, seat=seat, level=len(r.tower), source="pile" if source == PILE else source)
         if len(r.tower) >= self.game.win_level:
             self.finish(seat, TOWER_COMPLETE)
 
@@ -1160,7 +1152,7 @@ class State(InPlaceState[Action]):
     def card_steps(self, seat: int, card: Card, target: Optional[int], *, react: bool) -> list[Step]:
         """Play a commandment: extra cost, cost, reactions, effect, discard (and guide on your own turn)."""
         self.religions[seat].hand.remove(card.id)
-        self.emit("card-played", card.id, seat=seat, target=target, reaction=not react)
+        self._emit("card-played", card.id, seat=seat, target=target, reaction=not react)
         steps: list[Step] = []
         cost = card.cost
         if cost and cost.sacrifice:
@@ -1269,13 +1261,13 @@ class State(InPlaceState[Action]):
     def _phase_action(self, action: Action) -> None:
         kind, args = action.kind, action.args
         if kind == A_COLOUR:
-            self.emit("start-colour", args[0], seat=len(self.start_colours))
+            self._emit("start-colour", args[0], seat=len(self.start_colours))
             self._choose_start_colour(args[0])
         elif kind == A_PLAY_TURN:
             self.phase = MAIN
         elif kind == A_SKIP:
             option = next(o for o in self.game.model.turn.skip_options if o.id == args[0])
-            self.emit("turn-skipped", self.current, option=args[0])
+            self._emit("turn-skipped", self.current, option=args[0])
             self.phase = END  # ruling: a skipped turn still ends as usual
             self.push(*(OpStep(op, self.current, self.religions[self.current].tower[0], None, SOURCE_SKIP)
                         for op in option.ops))
@@ -1287,7 +1279,7 @@ class State(InPlaceState[Action]):
         elif kind == A_GUIDE:
             colour, target = args
             self.guides[colour] = SIDE
-            self.emit("guide-sacrificed", colour, seat=self.current, target=target, reaction=False)
+            self._emit("guide-sacrificed", colour, seat=self.current, target=target, reaction=False)
             self.push(*(OpStep(op, self.current, colour, target, SOURCE_GUIDE) for op in self.game.guide(colour).ops))
         elif kind == A_END_MAIN:
             self.phase = END
@@ -1296,7 +1288,7 @@ class State(InPlaceState[Action]):
 
     def _end_turn(self, option_id: str) -> None:
         option = next(o for o in self.game.model.turn.end_options if o.id == option_id)
-        self.emit("turn-end-option", self.current, option=option_id)
+        self._emit("turn-end-option", self.current, option=option_id)
         if option.discard_hand:
             self.discard_hand(self.current)
         self.phase = "ending"

@@ -72,6 +72,7 @@ def settled(game: Game, board: engine.Board) -> State:
     """A state of a board set up by hand, its queued tasks run."""
     state = State(game, board)
     state._settle()
+    state.events = state._collect()
     return state
 
 
