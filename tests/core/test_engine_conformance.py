@@ -14,6 +14,8 @@ import dataclasses
 import functools
 import json
 import random
+from collections import Counter
+from enum import Enum
 from fractions import Fraction
 from typing import Any
 
@@ -125,23 +127,31 @@ def test_the_same_seed_plays_the_same_game(case_id: str, seed: int) -> None:
     assert fast.events == states[-1].events
 
 
+def _mutable_engine_object(value: Any) -> bool:
+    """An instance of an engine's own mutable class (a Board, a Religion ...): never a class, an enum
+    member or anything from outside the project, which vandalize() must leave alone."""
+    kind = type(value)
+    return (kind.__module__.startswith("pipeline.") and not isinstance(value, (type, Enum))
+            and hasattr(value, "__dict__")
+            and not (dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen))  # type: ignore[attr-defined]
+
+
 def vandalize(value: Any, seen: set[int]) -> None:
-    """Change in place every container reachable from ``value`` (the rules a state holds, not its game)."""
+    """Change in place every container reachable from ``value`` (the position a state holds, not its game)."""
     if id(value) in seen:
         return
     seen.add(id(value))
-    if isinstance(value, dict):
+    if type(value) in (dict, Counter):
         for item in list(value.values()):
             vandalize(item, seen)
         value[SENTINEL] = SENTINEL
-    elif isinstance(value, list):
+    elif type(value) is list:
         for item in list(value):
             vandalize(item, seen)
         value.append(SENTINEL)
-    elif isinstance(value, set):
+    elif type(value) is set:
         value.add(SENTINEL)
-    elif hasattr(value, "__dict__") and not (dataclasses.is_dataclass(value)
-                                             and value.__dataclass_params__.frozen):  # type: ignore[attr-defined]
+    elif _mutable_engine_object(value):
         for name, item in vars(value).items():
             if name not in ("game", "trail", "events", "_decided"):
                 vandalize(item, seen)
