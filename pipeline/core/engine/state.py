@@ -1,21 +1,25 @@
 """The base of every engine's State: one apply_action semantics, legality, history, serialisation.
 
-An engine subclasses :class:`State` and implements six things:
+An engine subclasses :class:`State` and implements:
 
-* ``num_players`` (seats, numbered from 0);
-* ``_decide()``: the :class:`Decision` at this position (computed once per state);
+* ``num_players`` (seats, numbered from 0) and ``game_id``;
+* ``_decide()``: the :class:`Decision` at this position (the kit asks once per state);
 * ``outcome()``: the :class:`Outcome`, None until the game is over;
 * ``key()``: a hashable value holding only what matters for future play;
 * ``_copy()``: an independent copy of the same position (``clone``);
-* ``_successor(action)``: the state after a legal ``action``, with the
-  events it caused in ``events``. It must leave ``self`` as it was: engines
-  that work in place do so on a ``_copy()``.
+* ``_successor(action)``: the state after a legal ``action``, with the events
+  it caused in ``events``; ``self`` stays as it was. Engines that resolve
+  actions in place subclass :class:`InPlaceState` instead and implement
+  ``_fork()`` and ``_play(action)``, recording events with ``_emit``.
+
+A first state is made by the engine's game and marked with ``_started(setup)``:
+``setup`` is plain data the game's ``state_from_setup`` makes it again from.
 
 The kit does the rest the same way for every game: ``apply_action`` refuses
-anything not in ``legal_actions()`` with :class:`IllegalAction`, every state
-remembers how it was set up and the actions since (:meth:`State.history`),
-and :meth:`State.to_data` / :func:`restore` turn a state into plain JSON-able
-data and back by replaying that history, as OpenSpiel serialises states.
+anything not in ``legal_actions()`` with :class:`IllegalAction`; every state
+remembers its setup and the actions since (:meth:`State.history`), so
+:meth:`State.to_data` / :func:`restore` turn a state into plain JSON-able
+data and back by replaying them, as OpenSpiel serialises states.
 """
 from __future__ import annotations
 
