@@ -240,7 +240,9 @@ class InPlaceState(State[A]):
     def _emit(self, kind: str, subject: Any = "", **details: Any) -> None:
         """Record what the action being played caused (nothing is kept while ``recording`` is off)."""
         if self.recording:
-            self._emitted((Event(kind, subject, tuple(details.items())),))
+            if self._log is None:
+                self._log = []
+            self._log.append(Event(kind, subject, tuple(details.items())))
 
     def _emitted(self, events: Sequence[Event]) -> None:
         """Record events made elsewhere (by the engine's own helpers)."""
