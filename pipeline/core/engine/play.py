@@ -18,6 +18,7 @@ import random
 from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 from pipeline.core.engine.state import InPlaceState, State
+from pipeline.core.engine.types import CHANCE, TERMINAL
 
 S = TypeVar("S", bound=State[Any])
 
@@ -58,12 +59,13 @@ def play(state: S, policy: Policy, rng: random.Random, *, max_actions: Optional[
     any time.
     """
     yield state
-    taken = 0
-    while not state.is_terminal() and (until is None or not until(state)):
-        if max_actions is not None and taken >= max_actions:
+    limit = max_actions if max_actions is not None else -1
+    while True:
+        decision = state.decision()
+        if decision.player == TERMINAL or (until is not None and until(state)) or limit == 0:
             return
-        state = state.apply_action(choose(state, policy, rng))
-        taken += 1
+        state = state.apply_action(decision.pick(rng.random()) if decision.player == CHANCE else policy(state, rng))
+        limit -= 1
         yield state
 
 
@@ -75,19 +77,20 @@ def playout(state: S, policy: Policy, rng: random.Random, *, max_actions: Option
     handed out, so an engine that plays in place advances one private copy.
     ``state`` itself never changes.
     """
-    taken = 0
+    limit = max_actions if max_actions is not None else -1
+    in_place = isinstance(state, InPlaceState)
     private = False
-    while not state.is_terminal() and (until is None or not until(state)):
-        if max_actions is not None and taken >= max_actions:
-            break
-        action = choose(state, policy, rng)
-        if private and isinstance(state, InPlaceState):
-            state._apply_in_place(action)
+    while True:  # play()'s loop, one decision() per action (this is every simulation's inner loop)
+        decision = state.decision()
+        if decision.player == TERMINAL or (until is not None and until(state)) or limit == 0:
+            return state
+        action = decision.pick(rng.random()) if decision.player == CHANCE else policy(state, rng)
+        if private and in_place:
+            state._apply_in_place(action)  # type: ignore[attr-defined]
         else:
             state = state.apply_action(action)
             private = True
-        taken += 1
-    return state
+        limit -= 1
 
 
 def simulate(new_state: Callable[[], S], policy: Policy, *, games: int, seed: int,

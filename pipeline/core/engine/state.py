@@ -261,23 +261,22 @@ class InPlaceState(State[A]):
 
     def _successor(self: P, action: A) -> P:
         after = self._fork()
-        after._play_recorded(action)
-        object.__setattr__(after, "_decided", None)
+        after._log = None
+        after._play(action)
+        after.events = after._collect()
+        after._decided = None
         return after
-
-    def _play_recorded(self, action: A) -> None:
-        self._log = None
-        self._play(action)
-        self.events = self._collect()
 
     def _apply_in_place(self, action: A) -> None:
         """``apply_action`` on a state that nobody else holds: the same check and history, no copy."""
-        decision = self.decision()
+        decision = self._decided or self.decision()
         if action not in decision.actions:
             raise IllegalAction(self._illegal_message(action, decision))
-        self._play_recorded(action)
-        object.__setattr__(self, "_decided", None)
-        object.__setattr__(self, "trail", _step(self.trail, action))
+        self._log = None
+        self._play(action)
+        self.events = self._collect()
+        self._decided = None
+        self.trail = _step(self.trail, action)
         if not self.recording:
             _quiet(self)
 

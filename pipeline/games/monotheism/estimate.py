@@ -102,9 +102,14 @@ def _worshiper_on_top(state: State) -> bool:
 
 
 def _submerged_a_worshiper(state: State) -> bool:
-    """Did the action that made ``state`` send a worshiper down with the submerged cards?"""
-    return any(event.kind == "submerge" and not all(state.game.is_god(label) for label in event.get("cards"))
-               for event in state.events)
+    """Did the action that made ``state`` send a worshiper down with the submerged cards?
+
+    A submerge is the first thing its action causes, so only the first event needs a look."""
+    events = state.events
+    if not events or events[0].kind != "submerge":
+        return False
+    is_god = state.game.is_god
+    return not all(is_god(label) for label in events[0].get("cards"))
 
 
 def first_cycle(loaded: Loaded, set_id: str, seed: int, policy: Policy) -> Cycle:
