@@ -17,11 +17,11 @@ One contract for the five games' reference engines:
 """
 from __future__ import annotations
 
-from pipeline.core.engine.play import Policy, by_seat, choose, play, playout, random_policy, sample_chance, simulate
+from pipeline.core.engine.play import Policy, by_seat, play, playout, random_policy, sample_chance, simulate
 from pipeline.core.engine.state import InPlaceState, Restorable, State, replay, restore
 from pipeline.core.engine.types import CHANCE, TERMINAL, Decision, Event, IllegalAction, Outcome
 
 __all__ = [
     "CHANCE", "TERMINAL", "Decision", "Event", "IllegalAction", "InPlaceState", "Outcome", "Policy", "Restorable", "State",
-    "by_seat", "choose", "play", "playout", "random_policy", "replay", "restore", "sample_chance", "simulate",
+    "by_seat", "play", "playout", "random_policy", "replay", "restore", "sample_chance", "simulate",
 ]

@@ -43,13 +43,6 @@ def sample_chance(state: State[Any], rng: random.Random) -> Any:
     return state.decision().pick(rng.random())
 
 
-def choose(state: State[Any], policy: Policy, rng: random.Random) -> Any:
-    """The next action: drawn by chance at a chance node, else the policy's choice."""
-    if state.is_chance_node():
-        return sample_chance(state, rng)
-    return policy(state, rng)
-
-
 def play(state: S, policy: Policy, rng: random.Random, *, max_actions: Optional[int] = None,
          until: Optional[Stop] = None) -> Iterator[S]:
     """Yield ``state`` and every state after it, one per action, until the game is over.
