@@ -11,6 +11,7 @@ import typer
 from pipeline.core.dataset import default_data_root
 from pipeline.core.errors import UserError
 from pipeline.games.monotheism import estimate, solver
+from pipeline.games.monotheism.engine import PLAYER
 from pipeline.games.monotheism.play import describe, deal, load, run, scenario_by_number, scenario_from_file
 
 app = typer.Typer(help="Monotheism: replay the scenarios' winning lines, solve puzzles, play a game.",
@@ -44,7 +45,8 @@ def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
         steps.append({"move": number, "action": action, "deck": deck})
         text.append(f"{number:>3}. {action:<12} -> {' '.join(deck)}")
     outcome = state.outcome()
-    result = {"won": bool(outcome and outcome.won), "reason": outcome.reason if outcome else "the line stops mid-game"}
+    result = {"won": bool(outcome and outcome.won_by(PLAYER)),
+              "reason": outcome.detail if outcome else "the line stops mid-game"}
     if as_json:
         typer.echo(json.dumps({"scenario": chosen.id, "steps": steps, "outcome": result}, indent=2))
         return
@@ -66,13 +68,13 @@ def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (
     root = _root(data)
     loaded = load(root)
     chosen = scenario_from_file(file, root, loaded) if file is not None else scenario_by_number(loaded.model, scenario)
-    result = solver.solve(loaded.game.scenario_state(chosen, track_history=False),
+    result = solver.solve(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
                           max_nodes=max_nodes, max_seconds=max_seconds)
     report = {"scenario": chosen.id, "status": result.status, "line": list(result.line),
               "nodes": result.nodes, "seconds": result.seconds}
     moves = None
     if first:
-        moves = solver.first_moves(loaded.game.scenario_state(chosen, track_history=False),
+        moves = solver.first_moves(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
                                    max_nodes=max_nodes, max_seconds=max_seconds)
         report["first_moves"] = {"winning": list(moves.winning), "losing": list(moves.losing),
                                  "undecided": list(moves.undecided), "losing_share": round(moves.losing_share, 3)}

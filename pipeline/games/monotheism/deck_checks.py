@@ -321,7 +321,7 @@ def _findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
         yield ("id",), "has no winning_line"
     else:
         yield from _line_findings(state, scenario.winning_line)
-    result = solver.solve(engine.scenario_state(scenario, track_history=False),
+    result = solver.solve(engine.scenario_state(scenario, track_history=False).with_events(False),
                           max_nodes=SOLVE_NODES, max_seconds=SOLVE_SECONDS)
     if result.status == solver.NO_WIN:
         yield ("deck",), f"cannot be won: the solver searched {result.nodes} positions and found no winning line"
@@ -335,7 +335,7 @@ def _findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
 
 def _trap_findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
     """The stored losing first move is one whole first turn, and no line wins after it."""
-    start = engine.scenario_state(scenario, track_history=False)
+    start = engine.scenario_state(scenario, track_history=False).with_events(False)
     turns = {line: child for line, child in solver.first_turns(start)}
     child = turns.get(scenario.losing_first_move)
     if child is None:
@@ -354,7 +354,7 @@ def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str
         top = _top_name(state)
         if state.is_terminal():
             yield path, f"the stored winning line ends the game before move {number} ({action}): " \
-                        f"{state.outcome().reason}, with {top} on top"
+                        f"{state.outcome().detail}, with {top} on top"
             return
         legal = state.legal_actions()
         if action not in legal:
@@ -363,8 +363,8 @@ def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str
             return
         state = state.apply_action(action)
     outcome = state.outcome()
-    if outcome is None or not outcome.won:
-        reason = outcome.reason if outcome else "the game is not over"
+    if outcome is None or not outcome.winners:
+        reason = outcome.detail if outcome else "the game is not over"
         yield ("winning_line",), f"the stored winning line does not win ({reason}), with {_top_name(state)} on top"
 
 

@@ -49,7 +49,7 @@ class FirstMoves:
 def _order(child: State) -> tuple:
     outcome = child.outcome()
     if outcome is not None:
-        return (0 if outcome.won else 2, 0, 0)
+        return (0 if outcome.winners else 2, 0, 0)
     curses = sum(card[STAGE] for card in child.deck if not child.game.is_god(card[0]))
     return (1, child.gods(), curses)
 
@@ -65,7 +65,7 @@ class _Search:
     def children(self, state: State) -> list[tuple[str, State]]:
         found = []
         for action in state.legal_actions():
-            found.append((action, state.apply_action(action, check=False)))
+            found.append((action, state.apply_action(action)))
             self.nodes += 1
         found.sort(key=lambda pair: _order(pair[1]))
         return found
@@ -77,7 +77,7 @@ class _Search:
         """Iterative depth-first search; returns (status, line)."""
         if root.is_terminal():
             outcome = root.outcome()
-            return (WIN if outcome and outcome.won else NO_WIN), ()
+            return (WIN if outcome and outcome.winners else NO_WIN), ()
         self.seen.add(root.key())
         path: list[str] = []
         stack = [iter(self.children(root))]
@@ -93,7 +93,7 @@ class _Search:
             action, child = step
             outcome = child.outcome()
             if outcome is not None:
-                if outcome.won:
+                if outcome.winners:
                     return WIN, tuple(path + [action])
                 continue
             key = child.key()
@@ -124,10 +124,10 @@ def shortest_line(state: State, *, max_nodes: int = DEFAULT_MAX_NODES) -> SolveR
         following = []
         for current in frontier:
             for action in current.legal_actions():
-                child = current.apply_action(action, check=False)
+                child = current.apply_action(action)
                 nodes += 1
                 outcome = child.outcome()
-                if outcome is not None and outcome.won:
+                if outcome is not None and outcome.winners:
                     line = [action]
                     key = current.key()
                     while parents[key] is not None:
@@ -195,4 +195,4 @@ def verify(state: State, line: Sequence[str]) -> tuple[Optional[bool], str]:
     outcome = state.outcome()
     if outcome is None:
         return None, ""
-    return outcome.won, outcome.reason
+    return bool(outcome.winners), outcome.detail
