@@ -13,6 +13,7 @@ from typing import Any, Iterable, Iterator, Optional
 
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
+from pipeline.core.names import name_problems
 from pipeline.core.problems import Location, Problem
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
@@ -21,8 +22,8 @@ from pipeline.core.yamlmarks import PathKey
 REFERENCE = re.compile(r"\[\[(?:(?P<game>[a-z0-9-]+):)?(?P<kind>[a-z0-9-]+)/(?P<id>[a-z0-9-]+)\]\]")
 REFERENCE_OPEN = "[["
 GLOSSARY_KIND = "glossary"  # every game's glossary.yaml has the common shape (common.schema.json)
-
-
+# Starts the message of the safety net below; the fuzz tests assert it never appears.
+INTERNAL_CHECK_ERROR = "internal error in the checks"
 
 @dataclass
 class ValidationReport:
@@ -78,19 +79,54 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
             schema_clean = schema_clean and not found
             problems += found
         for doc in loaded.docs.values():
-            problems += duplicate_id_problems(doc)
-            problems += reference_problems(doc, catalogue)
+            problems += guarded(loaded, duplicate_id_problems(doc))
+            problems += guarded(loaded, reference_problems(doc, catalogue))
+            problems += guarded(loaded, name_problems(doc, getattr(game_module(game, "checks"), "NAME_TWINS", None)))
         if schema_clean:
             if loaded.has(GLOSSARY_KIND):
-                problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
+                problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))
             checks = game_module(game, "checks")
             if checks is not None:
-                problems += checks.cross_checks(loaded)
+                problems += guarded(loaded, checks.cross_checks(loaded))
         else:
             report.skipped_cross_checks.append(game)
         report.problems += problems
     report.problems.sort()
     return report
+
+
+def guarded(game: GameData, found: Iterable[Problem]) -> list[Problem]:
+    """The problems ``found`` yields; if a check raises, one more problem says so (exit 1, not 2).
+
+    Defence in depth only: every check is written to report data it does not
+    understand as a problem, and the fuzz tests (tests/fuzz/) assert that this
+    message never appears. It names the data file the failing check was reading
+    (the innermost frame holding a Document), else the game's folder.
+    """
+    problems: list[Problem] = []
+    try:
+        for problem in found:
+            problems.append(problem)
+    except UserError:
+        raise  # a deliberate message for the user, printed as it is
+    except Exception as exc:  # noqa: BLE001 - a bug of ours must not hide the problems already found
+        problems.append(Problem(_failing_location(game, exc), (
+            f"{INTERNAL_CHECK_ERROR} of {game.game}: {type(exc).__name__}: {exc}; the checks after it did not run "
+            "(a bug: please report it with this data)")))
+    return problems
+
+
+def _failing_location(game: GameData, exc: BaseException) -> Location:
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in frame.f_locals.values():
+            if isinstance(value, Document):
+                return Location(value.file, 1, 1)
+    return Location(display_path(game.root), 1, 1)
 
 
 def _pairing_problems(loaded: GameData, schemas: SchemaSet) -> Iterator[Problem]:

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 from pipeline.core.dataset import Document, GameData
-from pipeline.core.problems import Problem
+from pipeline.core.problems import Problem, checks_then_engine
 from pipeline.games.monstrous import declared, engine
 from pipeline.games.monstrous.model import build
 from pipeline.games.monstrous.powers import (
@@ -276,8 +276,11 @@ def _used_triggers(game: GameData) -> set[tuple[str, str]]:
 def check_throw_steps(game: GameData) -> Iterator[Problem]:
     doc = game.doc("throw-steps")
     steps = doc.data["steps"]
-    if tuple(_ids(doc, "steps")) != THROW_STEP_ORDER:
-        yield doc.problem(("steps",), f"throw steps: the rulebook's order is {', '.join(THROW_STEP_ORDER)}")
+    ids = _ids(doc, "steps")
+    if tuple(ids) != THROW_STEP_ORDER:
+        missing = [step for step in THROW_STEP_ORDER if step not in ids]
+        said = f"{', '.join(missing)} missing; " if missing else ""
+        yield doc.problem(("steps",), f"throw steps: {said}the rulebook's order is {', '.join(THROW_STEP_ORDER)}")
     for index, step in enumerate(steps):
         if step["number"] != index + 1:
             yield doc.problem(("steps", index, "number"), f"throw step {step['id']}: number {step['number']}, expected {index + 1}")
@@ -548,19 +551,11 @@ def _step_problems(throw: Mapping[str, Any], where: tuple, ledger: _Ledger,
 
 
 # ---- the rules engine: replays of the worked turns, rulings it follows ------------------------
-def _engine(game: GameData) -> Optional[engine.Game]:
-    """The engine on this data, or None when broken references keep the model from building (reported elsewhere)."""
-    try:
-        return engine.Game(build(game))
-    except (KeyError, StopIteration, TypeError):
-        return None
-
-
 def check_example_replays(game: GameData) -> Iterator[Problem]:
-    """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated."""
-    rules = _engine(game)
-    if rules is None:
-        return
+    """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated.
+
+    One of ENGINE_CHECKS: the model and engine are built only from data every other check passed."""
+    rules = engine.Game(build(game))
     doc = game.doc("examples")
     for index, example in _enumerate(doc, "examples"):
         for where, message in declared.replay_example(rules, example):
@@ -583,11 +578,12 @@ CHECKS: Sequence[Check] = (
     check_gods, check_monster_designs, check_plates, check_powers, check_rulebook_wordings, check_face_lengths,
     check_cards, check_locations, check_card_formats, check_throw_steps, check_player_aids, check_setup,
     check_scenarios, check_faith_tokens, check_components, check_variants, check_faq,
-    check_examples, check_example_replays, check_engine_rulings,
+    check_examples, check_engine_rulings,
 )
+# Run only on data every check above passed: the engine relies on what they vouch for.
+ENGINE_CHECKS: Sequence[Check] = (check_example_replays,)
 
 
 def cross_checks(game: GameData) -> Iterator[Problem]:
     """Every problem the schemas cannot see, from every check."""
-    for check in CHECKS:
-        yield from check(game)
+    yield from checks_then_engine(CHECKS, ENGINE_CHECKS, game)

@@ -27,6 +27,9 @@ from pipeline.games.theocracy.model import (
 
 # Facts stated by the rulebook (COMPONENTS, GAME STRUCTURE, TURN, END OF THE GAME, added rules).
 MAX_PLAYERS = 4
+# Names that repeat on purpose (pipeline/core/names.py): every player holds the same five power
+# cards (one title per player), and the four resource dice are identical copies.
+NAME_TWINS = {("power-cards", "power_cards"): ("player",), ("dice", "dice"): ("id",)}
 POWER_VALUES = (1, 2, 3, 4, 5)
 BELIEVERS_PER_PLAYER = 4
 DICE_COUNT = 4

@@ -1,0 +1,88 @@
+"""Record names are plain text and unique in their list, except twins a game declares."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.names import PLAIN_TEXT_RULE
+from pipeline.core.validate import validate
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the one occurrence of ``old`` (line numbers stay those of the shipped file)."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def messages(root: Path, game: str) -> list[str]:
+    return [str(p) for p in validate(root, [game]).problems]
+
+
+def cli(root: Path, game: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    return subprocess.run([sys.executable, "-m", "pipeline", "validate", game, "--data", str(root)],
+                          capture_output=True, text=True, env=env)
+
+
+def test_two_deities_with_one_name(data_copy: Path) -> None:
+    deities = data_copy / "monotheism" / "deities.yaml"
+    edit(deities, "    name: The Leaping Hare\n", "    name: the eldest  EMBER\n")
+    expected = (f"{deities}:29:11: deity 02: name 'the eldest  EMBER' is also the name of deity 01 (line 11): "
+                "names are unique among the deities")
+    assert messages(data_copy, "monotheism") == [expected]
+    done = cli(data_copy, "monotheism")
+    assert (done.returncode, done.stdout.splitlines()) == (1, [expected])
+    assert "Traceback" not in done.stderr
+
+
+def test_a_reference_as_a_card_name(data_copy: Path) -> None:
+    """validate used to accept it, and build then refused the card."""
+    deities = data_copy / "monotheism" / "deities.yaml"
+    edit(deities, "    name: The Eldest Ember\n", '    name: "[[deities/02]]"\n')
+    expected = f"{deities}:11:11: deity 01: name '[[deities/02]]' is not plain text: {PLAIN_TEXT_RULE}"
+    assert messages(data_copy, "monotheism") == [expected]
+    done = cli(data_copy, "monotheism")
+    assert (done.returncode, done.stdout.splitlines()) == (1, [expected])
+
+
+@pytest.mark.parametrize("name", ["**Bold** Ember", "The _Eldest_ Ember", "The :sun: Ember", "Ember\\", "Ember [1]"])
+def test_markup_in_a_name(data_copy: Path, name: str) -> None:
+    deities = data_copy / "monotheism" / "deities.yaml"
+    edit(deities, "    name: The Eldest Ember\n", f"    name: {json.dumps(name)}\n")  # JSON strings are YAML
+    [line] = messages(data_copy, "monotheism")
+    assert line.startswith(f"{deities}:11:11: deity 01: name ") and line.endswith(f"is not plain text: {PLAIN_TEXT_RULE}")
+
+
+def test_plain_punctuation_is_fine(data_copy: Path) -> None:
+    deities = data_copy / "monotheism" / "deities.yaml"
+    edit(deities, "    name: The Eldest Ember\n", "    name: \"The Eldest Ember: 10:30, Salt & <Ash>\"\n")
+    assert messages(data_copy, "monotheism") == []
+
+
+def test_theocracy_power_cards_repeat_per_player_only(data_copy: Path) -> None:
+    """Each player holds the same five titles (declared twins), but not one title twice."""
+    assert messages(data_copy, "theocracy") == []
+    cards = data_copy / "theocracy" / "power-cards.yaml"
+    edit(cards, "    title: Devotion\n    flavour: We rise", "    title: Humility\n    flavour: We rise")
+    assert (f"{cards}:15:12: power card gold-power-2: title 'Humility' is also the title of power card gold-power-1 "
+            "(line 6): names are unique among the power cards of one player") in messages(data_copy, "theocracy")
+
+
+def test_names_of_nested_records_are_unique_within_their_list(data_copy: Path) -> None:
+    """Two options of one dilemma: the same label cannot tell them apart (other dilemmas may reuse it)."""
+    dilemmas = data_copy / "heavenly-father" / "dilemmas.yaml"
+    text = dilemmas.read_text(encoding="utf-8")
+    first, second = [line for line in text.splitlines() if line.strip().startswith("label:")][:2]
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.rstrip("\n") == second)
+    lines[at] = first + "\n"
+    dilemmas.write_text("".join(lines), encoding="utf-8")
+    [line] = messages(data_copy, "heavenly-father")
+    assert line.startswith(f"{dilemmas}:{at + 1}:") and "is also the label of option" in line
+    assert line.endswith("names are unique among the options")

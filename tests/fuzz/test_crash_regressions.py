@@ -1,0 +1,82 @@
+"""Edits that once crashed validation (exit 2, nothing printed) now give one located problem each.
+
+Each case edits the text of a real data file in a scratch copy (so line numbers
+stay those of the shipped file) and asserts the exact problems, file:line:column
+included; the safety net's message never appears. A few go through the CLI.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from pipeline.core.validate import INTERNAL_CHECK_ERROR, validate
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the one occurrence of ``old`` in ``path`` (the lines around it keep their numbers)."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def cut(path: Path, first: str, upto: str) -> None:
+    """Delete from the line holding ``first`` to just before the next line holding ``upto``."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if first in line)
+    end = next(i for i in range(start + 1, len(lines)) if upto in lines[i])
+    path.write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
+
+
+def problems(root: Path, game: str) -> list[str]:
+    found = [str(p) for p in validate(root, [game]).problems]
+    assert not any(INTERNAL_CHECK_ERROR in line for line in found), found
+    return found
+
+
+def cli(root: Path, game: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    return subprocess.run([sys.executable, "-m", "pipeline", "validate", game, "--data", str(root)],
+                          capture_output=True, text=True, env=env)
+
+
+# ---------------------------------------------------------------- Totems + Taboos
+def test_renamed_soul_cubes_component(data_copy: Path) -> None:
+    """The engine counted soul cubes with components['soul-cubes']: KeyError."""
+    components = data_copy / "totems-and-taboos" / "components.yaml"
+    edit(components, "  - id: soul-cubes\n", "  - id: soul-cubez\n")
+    assert problems(data_copy, "totems-and-taboos") == [
+        f"{components}:3:3: components: soul-cubes (60) is missing",
+        f"{components}:3:9: components: soul-cubez is not a component of the game "
+        "(soul-cubes, totem-blocks, spiritual-guides, commandment-cards, solo-die, cheat-sheets)",
+    ]
+    done = cli(data_copy, "totems-and-taboos")
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert done.stdout.splitlines()[0] == f"{components}:3:3: components: soul-cubes (60) is missing"
+
+
+def test_minimum_players_three(data_copy: Path) -> None:
+    """The engine refused a 2-player game the checks asked for: ValueError."""
+    setup = data_copy / "totems-and-taboos" / "setup.yaml"
+    edit(setup, "players:\n  min: 2\n", "players:\n  min: 3\n")
+    assert problems(data_copy, "totems-and-taboos") == [f"{setup}:3:3: players: the game is for 2 to 4 players"]
+
+
+# ---------------------------------------------------------------- Monstrous
+def test_two_throw_steps_numbered_two(data_copy: Path) -> None:
+    """The engine maps step numbers to steps; with two 2s there was no step 3: KeyError."""
+    steps = data_copy / "monstrous" / "throw-steps.yaml"
+    edit(steps, "  - id: monster-powers\n    number: 3\n", "  - id: monster-powers\n    number: 2\n")
+    assert problems(data_copy, "monstrous") == [f"{steps}:27:13: throw step monster-powers: number 2, expected 3"]
+    done = cli(data_copy, "monstrous")
+    assert (done.returncode, done.stdout.splitlines()[0]) == (1, f"{steps}:27:13: throw step monster-powers: number 2, expected 3")
+
+
+def test_deleted_throw_step(data_copy: Path) -> None:
+    steps = data_copy / "monstrous" / "throw-steps.yaml"
+    cut(steps, "  - id: monster-powers", "  - id: location-powers")
+    found = problems(data_copy, "monstrous")
+    assert f"{steps}:5:3: throw steps: monster-powers missing; the rulebook's order is throw, trap-monster-powers, " \
+           "monster-powers, location-powers, gain-faith, extra-throw, end-turn" in found
+    assert f"{steps}:27:13: throw step location-powers: number 4, expected 3" in found
