@@ -106,7 +106,7 @@ def _words(*texts: Optional[str]) -> int:
 def check_players(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
     if len(model.players) != MAX_PLAYERS:
         yield _at(game, "players", ("players",), f"players: {len(model.players)} colours, the game needs {MAX_PLAYERS}")
-    for field in ("name", "colour", "emblem", "order"):
+    for field in ("colour", "emblem", "order"):  # names: pipeline/core/names.py
         seen: dict[Any, str] = {}
         for i, player in enumerate(model.players):
             value = getattr(player, field)
