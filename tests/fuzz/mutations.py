@@ -41,7 +41,7 @@ RENAMED_ID = "renamed-by-fuzz"
 DUPLICATE_ID_SUFFIX = "-twin"
 MAX_SWAPS_PER_VALUE = 4   # alternatives tried per string value (enum values, references, names) ...
 FREE_TEXT_VALUES = 12     # ... or only one (a duplicate) where a key holds more distinct values (prose)
-CASE_SECONDS = 120        # a case running longer than this is a hang
+CASE_SECONDS = 60         # a case running longer than this is a hang (cases take well under a second)
 
 
 @dataclass(frozen=True)

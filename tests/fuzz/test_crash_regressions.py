@@ -80,3 +80,14 @@ def test_deleted_throw_step(data_copy: Path) -> None:
     assert f"{steps}:5:3: throw steps: monster-powers missing; the rulebook's order is throw, trap-monster-powers, " \
            "monster-powers, location-powers, gain-faith, extra-throw, end-turn" in found
     assert f"{steps}:27:13: throw step location-powers: number 4, expected 3" in found
+
+
+def test_huge_player_maximum(data_copy: Path) -> None:
+    """The deck table check asked for one row per player count up to the maximum: 2^31 counts (a hang)."""
+    setup = data_copy / "monstrous" / "setup.yaml"
+    edit(setup, "  max: 5\n", "  max: 2147483648\n")
+    table = next(i for i, line in enumerate(setup.read_text().splitlines(), 1) if line.startswith("  rows:")) + 1
+    assert problems(data_copy, "monstrous") == [
+        f"{setup}:6:3: setup: the rulebook plays 2-5 gods",
+        f"{setup}:{table}:5: deck table: 0 rows for 6 to 2147483648 gods, expected 1 each",
+    ]

@@ -324,9 +324,11 @@ def check_setup(game: GameData) -> Iterator[Problem]:
 def _deck_table_problems(doc: Document, low: int, high: int) -> Iterator[Problem]:
     rows = doc.data["deck_table"]["rows"]
     counts = Counter(row["players"] for row in rows)
-    for players in range(low, high + 1):
-        if counts[players] != 1:
-            yield doc.problem(("deck_table", "rows"), f"deck table: {counts[players]} rows for {players} gods, expected 1")
+    for players in sorted(n for n, count in counts.items() if count > 1 and low <= n <= high):
+        yield doc.problem(("deck_table", "rows"), f"deck table: {counts[players]} rows for {players} gods, expected 1")
+    for first, last in _gaps(sorted(n for n in counts if low <= n <= high), low, high):
+        gods = f"{first} gods" if first == last else f"{first} to {last} gods"
+        yield doc.problem(("deck_table", "rows"), f"deck table: 0 rows for {gods}, expected 1{'' if first == last else ' each'}")
     for index, row in enumerate(rows):
         n = row["players"]
         if not low <= n <= high:
@@ -337,6 +339,16 @@ def _deck_table_problems(doc: Document, low: int, high: int) -> Iterator[Problem
         if row["underworld"] != n:
             yield doc.problem(("deck_table", "rows", index, "underworld"),
                               f"deck table, {n} gods: Underworld {row['underworld']}, expected {n} (one per god)")
+
+
+def _gaps(present: Sequence[int], low: int, high: int) -> Iterator[tuple[int, int]]:
+    """The runs of whole numbers from ``low`` to ``high`` missing from the sorted ``present``
+    (as first, last: a range of millions is one run, not millions of numbers)."""
+    expected = low
+    for number in (*present, high + 1):
+        if number > expected:
+            yield expected, number - 1
+        expected = number + 1
 
 
 def _first_game_problems(doc: Document, locations: set[str]) -> Iterator[Problem]:
