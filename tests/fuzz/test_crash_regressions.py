@@ -91,3 +91,30 @@ def test_huge_player_maximum(data_copy: Path) -> None:
         f"{setup}:6:3: setup: the rulebook plays 2-5 gods",
         f"{setup}:{table}:5: deck table: 0 rows for 6 to 2147483648 gods, expected 1 each",
     ]
+
+
+# ---------------------------------------------------------------- the safety net
+def test_a_check_that_raises_is_one_located_problem_and_exit_1(data_copy: Path, monkeypatch) -> None:
+    """Defence in depth: a bug in a check still gives exit 1 with the problems found so far and one line
+    naming the data file the check was reading (the fuzz tests fail if this ever happens for real)."""
+    from typer.testing import CliRunner
+
+    from pipeline import cli
+    from pipeline.core.dataset import GameData
+    from pipeline.games.theocracy import checks
+
+    def broken_checks(game: GameData):
+        doc = game.doc("dice")
+        yield doc.problem(("dice", 0), "a problem found before the bug")
+        raise KeyError("no-such-record")
+
+    monkeypatch.setattr(checks, "cross_checks", broken_checks)
+    dice = data_copy / "theocracy" / "dice.yaml"
+    found = [str(p) for p in validate(data_copy, ["theocracy"]).problems]
+    assert found == [
+        f"{dice}:1:1: {INTERNAL_CHECK_ERROR} of theocracy: KeyError: 'no-such-record'; the checks after it did not run "
+        "(a bug: please report it with this data)",
+        f"{dice}:4:5: a problem found before the bug",
+    ]
+    result = CliRunner().invoke(cli.app, ["validate", "theocracy", "--data", str(data_copy)])
+    assert result.exit_code == 1 and f"{dice}:1:1: {INTERNAL_CHECK_ERROR}" in result.output
