@@ -50,7 +50,7 @@ def test_schema_valid_edits_never_crash(runner: MutationRunner, mutation: Mutati
 def test_the_edits_reach_the_cross_checks(runner: MutationRunner) -> None:
     """The fuzzing means something only if edits pass the schema: a fixed sample of each category does."""
     for category, edits in BY_CATEGORY.items():
-        sample = edits[:: max(1, len(edits) // 12)][:12]
+        sample = edits[:: max(1, len(edits) // 5)][:5]
         ran = [runner.run(m) for m in sample]
         assert all(r.crash is None for r in ran), [f"{r.mutation}: {r.crash}" for r in ran if r.crash]
         if category != "drop":  # most fields are required, so most drops are schema errors
