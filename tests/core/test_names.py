@@ -2,32 +2,17 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from pipeline.core.names import PLAIN_TEXT_RULE
 from pipeline.core.validate import validate
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    """Replace the one occurrence of ``old`` (line numbers stay those of the shipped file)."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path}"
-    path.write_text(text.replace(old, new), encoding="utf-8")
+from tests.core.data_edits import edit, validate_cli
 
 
 def messages(root: Path, game: str) -> list[str]:
     return [str(p) for p in validate(root, [game]).problems]
-
-
-def cli(root: Path, game: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
-    return subprocess.run([sys.executable, "-m", "pipeline", "validate", game, "--data", str(root)],
-                          capture_output=True, text=True, env=env)
 
 
 def test_two_deities_with_one_name(data_copy: Path) -> None:
@@ -36,7 +21,7 @@ def test_two_deities_with_one_name(data_copy: Path) -> None:
     expected = (f"{deities}:29:11: deity 02: name 'the eldest  EMBER' is also the name of deity 01 (line 11): "
                 "names are unique among the deities")
     assert messages(data_copy, "monotheism") == [expected]
-    done = cli(data_copy, "monotheism")
+    done = validate_cli(data_copy, "monotheism")
     assert (done.returncode, done.stdout.splitlines()) == (1, [expected])
     assert "Traceback" not in done.stderr
 
@@ -47,7 +32,7 @@ def test_a_reference_as_a_card_name(data_copy: Path) -> None:
     edit(deities, "    name: The Eldest Ember\n", '    name: "[[deities/02]]"\n')
     expected = f"{deities}:11:11: deity 01: name '[[deities/02]]' is not plain text: {PLAIN_TEXT_RULE}"
     assert messages(data_copy, "monotheism") == [expected]
-    done = cli(data_copy, "monotheism")
+    done = validate_cli(data_copy, "monotheism")
     assert (done.returncode, done.stdout.splitlines()) == (1, [expected])
 
 

@@ -11,9 +11,6 @@ Every edit of every file: ``python -m tests.fuzz.exhaustive`` (tests/fuzz/exhaus
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -23,6 +20,7 @@ from hypothesis import strategies as st
 
 from pipeline.core.dataset import default_data_root
 from pipeline.core.validate import INTERNAL_CHECK_ERROR
+from tests.core.data_edits import validate_cli
 from tests.fuzz.mutations import CATEGORIES, Mutation, MutationRunner, all_mutations, bounded_search
 
 FUZZ_EXAMPLES = 300
@@ -70,10 +68,8 @@ CLI_EDITS = {
 @pytest.mark.parametrize("game", sorted(CLI_EDITS))
 def test_cli_answers_an_edit_with_exit_0_or_1(runner: MutationRunner, game: str) -> None:
     mutation = next(m for m in MUTATIONS if m.game == game and CLI_EDITS[game](m))
-    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
     with runner.edited(mutation) as root:
-        done = subprocess.run([sys.executable, "-m", "pipeline", "validate", game, "--data", str(root)],
-                              capture_output=True, text=True, env=env, timeout=600)
+        done = validate_cli(root, game)
     output = done.stdout + done.stderr
     assert done.returncode in (0, 1), f"{mutation}: exit {done.returncode}\n{output}"
     assert "Traceback" not in output and "internal error" not in output and INTERNAL_CHECK_ERROR not in output

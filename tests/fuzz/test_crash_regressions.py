@@ -6,19 +6,10 @@ included; the safety net's message never appears. A few go through the CLI.
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from pipeline.core.validate import INTERNAL_CHECK_ERROR, validate
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    """Replace the one occurrence of ``old`` in ``path`` (the lines around it keep their numbers)."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path}"
-    path.write_text(text.replace(old, new), encoding="utf-8")
+from tests.core.data_edits import edit, validate_cli
 
 
 def cut(path: Path, first: str, upto: str) -> None:
@@ -35,12 +26,6 @@ def problems(root: Path, game: str) -> list[str]:
     return found
 
 
-def cli(root: Path, game: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
-    return subprocess.run([sys.executable, "-m", "pipeline", "validate", game, "--data", str(root)],
-                          capture_output=True, text=True, env=env)
-
-
 # ---------------------------------------------------------------- Totems + Taboos
 def test_renamed_soul_cubes_component(data_copy: Path) -> None:
     """The engine counted soul cubes with components['soul-cubes']: KeyError."""
@@ -51,7 +36,7 @@ def test_renamed_soul_cubes_component(data_copy: Path) -> None:
         f"{components}:3:9: components: soul-cubez is not a component of the game "
         "(soul-cubes, totem-blocks, spiritual-guides, commandment-cards, solo-die, cheat-sheets)",
     ]
-    done = cli(data_copy, "totems-and-taboos")
+    done = validate_cli(data_copy, "totems-and-taboos")
     assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
     assert done.stdout.splitlines()[0] == f"{components}:3:3: components: soul-cubes (60) is missing"
 
@@ -69,7 +54,7 @@ def test_two_throw_steps_numbered_two(data_copy: Path) -> None:
     steps = data_copy / "monstrous" / "throw-steps.yaml"
     edit(steps, "  - id: monster-powers\n    number: 3\n", "  - id: monster-powers\n    number: 2\n")
     assert problems(data_copy, "monstrous") == [f"{steps}:27:13: throw step monster-powers: number 2, expected 3"]
-    done = cli(data_copy, "monstrous")
+    done = validate_cli(data_copy, "monstrous")
     assert (done.returncode, done.stdout.splitlines()[0]) == (1, f"{steps}:27:13: throw step monster-powers: number 2, expected 3")
 
 
