@@ -8,25 +8,32 @@ Locations, two options of one dilemma) with the same name cannot be told
 apart, so a repeated name is a problem. Comparison ignores case and runs of
 spaces.
 
-Some games repeat names on purpose: Theocracy prints the same five power
-cards once per player, and its four resource dice are identical. A game
-declares such twins in its ``checks`` module as ``NAME_TWINS``:
-``{(kind, list key): fields}``; records of that list may share a name when
-they differ in one of those fields (``("player",)``: one of each name per
-player; ``("id",)``: identical copies, each its own record).
+A game declares its exceptions in its ``checks`` module:
+
+- ``NAME_TWINS = {(kind, list key): fields}``: records that repeat a name on
+  purpose. They may share a name when they differ in one of ``fields``
+  (Theocracy: ``("player",)`` for the five power cards every player holds;
+  ``("id",)`` for its four identical dice, each its own record).
+- ``PROSE_TITLES = {(kind, list key), ...}``: lists whose ``title`` is a
+  document heading written as prose, which renderers resolve like any prose
+  (Monstrous's worked examples name the Monsters and Locations they show, so
+  a renamed card is renamed in the heading too). Nothing prints such a title
+  as a name, and it must still be unique.
 """
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator, Mapping, Optional
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
 
 from pipeline.core.dataset import Document
 from pipeline.core.problems import Problem
 from pipeline.core.schemas import describe_path, singular
 from pipeline.core.yamlmarks import PathKey
 
-NameTwins = Mapping[tuple[str, str], tuple[str, ...]]
+ListKey = tuple[str, str]  # (document kind, key of a top-level list)
+PROSE_TITLE = "title"
 
 # What a printed name cannot hold: a reference or markup opener ([ ] * _ \), a line break, or an
 # icon token (:name:). Names are printed as written, so any of these would print as raw markup.
@@ -34,32 +41,48 @@ NOT_PLAIN = re.compile(r"[\[\]*_\\\n\r]|:[a-z][a-z0-9]*(?:-[a-z0-9]+)*:")
 PLAIN_TEXT_RULE = "names are printed as written: no [[references]], **bold**, _italic_, :icons:, backslashes or line breaks"
 
 
-def name_problems(doc: Document, twins: Optional[NameTwins] = None) -> Iterator[Problem]:
+@dataclass(frozen=True)
+class NameRules:
+    """A game's declared exceptions (see the module docstring)."""
+
+    twins: Mapping[ListKey, tuple[str, ...]] = field(default_factory=dict)
+    prose_titles: frozenset[ListKey] = frozenset()
+
+    @classmethod
+    def of(cls, checks: Any) -> "NameRules":
+        """The rules a game's ``checks`` module declares (none when it has no module or declares none)."""
+        return cls(getattr(checks, "NAME_TWINS", {}), frozenset(getattr(checks, "PROSE_TITLES", ())))
+
+
+def name_problems(doc: Document, rules: NameRules = NameRules()) -> Iterator[Problem]:
     """Every name in ``doc`` that is not plain text or repeats another name of its list."""
     from pipeline.core.references import NAME_FIELDS  # references imports validate, which imports this module
 
     for path, records in _record_lists(doc.data):
         list_key = str(path[-1])
-        allowed = (twins or {}).get((doc.kind, list_key), ()) if len(path) == 1 else ()
+        top = (doc.kind, list_key) if len(path) == 1 else None
+        allowed = rules.twins.get(top, ()) if top else ()
+        prose = {PROSE_TITLE} if top in rules.prose_titles else set()
         first_seen: dict[tuple[str, str], tuple[int, str, Any]] = {}
         for index, record in records:
-            for field in NAME_FIELDS:
-                value = record.get(field)
-                if isinstance(value, str) and NOT_PLAIN.search(value):
-                    label, _ = describe_path(doc.data, path + (index, field))
-                    yield doc.problem(path + (index, field), f"{label}{field} {value!r} is not plain text: {PLAIN_TEXT_RULE}")
-            field = next((f for f in NAME_FIELDS if isinstance(record.get(f), str)), None)
-            if field is None:
+            for name_field in NAME_FIELDS:
+                value = record.get(name_field)
+                if isinstance(value, str) and name_field not in prose and NOT_PLAIN.search(value):
+                    label, _ = describe_path(doc.data, path + (index, name_field))
+                    yield doc.problem(path + (index, name_field),
+                                      f"{label}{name_field} {value!r} is not plain text: {PLAIN_TEXT_RULE}")
+            name_field = next((f for f in NAME_FIELDS if isinstance(record.get(f), str)), None)
+            if name_field is None:
                 continue
-            key = (normal_name(record[field]), _twin_key(record, allowed))
+            key = (normal_name(record[name_field]), _twin_key(record, allowed))
             if key not in first_seen:
-                first_seen[key] = (index, field, record["id"])
+                first_seen[key] = (index, name_field, record["id"])
                 continue
             other, other_field, other_id = first_seen[key]
-            label, _ = describe_path(doc.data, path + (index, field))
+            label, _ = describe_path(doc.data, path + (index, name_field))
             first = f"{singular(list_key)} {other_id}"
-            yield doc.problem(path + (index, field), (
-                f"{label}{field} {record[field]!r} is also the {other_field} of {first} "
+            yield doc.problem(path + (index, name_field), (
+                f"{label}{name_field} {record[name_field]!r} is also the {other_field} of {first} "
                 f"(line {doc.at(*path, other, other_field).line}): names are unique among the {list_key.replace('_', ' ')}"
                 + (f" of one {' and '.join(allowed)}" if allowed and allowed != ("id",) else "")))
 

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Optional
 
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
-from pipeline.core.names import name_problems
+from pipeline.core.names import NameRules, name_problems
 from pipeline.core.problems import Location, Problem
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
@@ -78,10 +78,11 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
             found = schemas.problems(game, kind, doc) or []
             schema_clean = schema_clean and not found
             problems += found
+        name_rules = NameRules.of(game_module(game, "checks"))
         for doc in loaded.docs.values():
             problems += guarded(loaded, duplicate_id_problems(doc))
             problems += guarded(loaded, reference_problems(doc, catalogue))
-            problems += guarded(loaded, name_problems(doc, getattr(game_module(game, "checks"), "NAME_TWINS", None)))
+            problems += guarded(loaded, name_problems(doc, name_rules))
         if schema_clean:
             if loaded.has(GLOSSARY_KIND):
                 problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))

@@ -71,3 +71,19 @@ def test_names_of_nested_records_are_unique_within_their_list(data_copy: Path) -
     [line] = messages(data_copy, "heavenly-father")
     assert line.startswith(f"{dilemmas}:{at + 1}:") and "is also the label of option" in line
     assert line.endswith("names are unique among the options")
+
+
+def test_declared_prose_titles_may_name_records_but_stay_unique(data_copy: Path) -> None:
+    """Monstrous's worked examples are headed by prose naming their cards, so a renamed card is renamed there."""
+    examples = data_copy / "monstrous" / "examples.yaml"
+    assert "[[monsters/dragon]]" in examples.read_text(encoding="utf-8")
+    assert messages(data_copy, "monstrous") == []
+    edit(examples, "    title: Turn example 1 - the [[monsters/dragon]] at [[locations/naxos]]\n",
+         "    title: Turn examples 2a and 2b - the [[monsters/phoenix]], then the [[monsters/cyclops]], at [[locations/athens]]\n")
+    [line] = messages(data_copy, "monstrous")
+    assert line.startswith(f"{examples}:102:12: example phoenix-then-cyclops-at-athens: title ")
+    assert line.endswith("is also the title of example dragon-at-naxos (line 9): names are unique among the examples")
+    locations = data_copy / "monstrous" / "locations.yaml"
+    edit(locations, "    name: Athens\n", "    name: Athens of [[monsters/dragon]]\n")
+    assert f"{locations}:8:11: location athens: name 'Athens of [[monsters/dragon]]' is not plain text: " \
+           f"{PLAIN_TEXT_RULE}" in messages(data_copy, "monstrous")

@@ -26,7 +26,7 @@ def run_all(games: Optional[list[str]] = None, *, only: Optional[set[str]] = Non
     results: list[Result] = []
     mutations = [m for m in all_mutations(default_data_root(), games) if only is None or m.category in only]
     with tempfile.TemporaryDirectory(prefix="pantheon-fuzz-") as work:
-        with bounded_search(Path(work) / "cache"):
+        with bounded_search(Path(work) / "cache", prove_shipped=True):
             runner = MutationRunner(Path(work))
             started = time.perf_counter()
             for count, mutation in enumerate(mutations, 1):

@@ -61,6 +61,9 @@ TEAM_VARIANT, EPIC_VARIANT = "team", "epic"
 COMPONENT_RECORDS = {"god-boards": ("gods", "gods"), "player-aids": ("player-aids", "aids"),
                      "monster-cards": ("monster-cards", "cards"), "location-cards": ("locations", "locations")}
 FAITH_COMPONENT = "faith-tokens"
+# The worked examples' titles are document headings that name the Monsters and Locations they show
+# ([[monsters/dragon]]), so a renamed card is renamed there too (pipeline/core/names.py).
+PROSE_TITLES = frozenset({("examples", "examples")})
 
 Check = Callable[[GameData], Iterator[Problem]]
 
