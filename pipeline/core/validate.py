@@ -25,6 +25,7 @@ GLOSSARY_KIND = "glossary"  # every game's glossary.yaml has the common shape (c
 # Starts the message of the safety net below; the fuzz tests assert it never appears.
 INTERNAL_CHECK_ERROR = "internal error in the checks"
 
+
 @dataclass
 class ValidationReport:
     """What `validate` found, per game, plus the games whose cross-checks could not run."""
@@ -78,7 +79,8 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
             found = schemas.problems(game, kind, doc) or []
             schema_clean = schema_clean and not found
             problems += found
-        name_rules = NameRules.of(game_module(game, "checks"))
+        checks = game_module(game, "checks")
+        name_rules = NameRules.of(checks)
         for doc in loaded.docs.values():
             problems += guarded(loaded, duplicate_id_problems(doc))
             problems += guarded(loaded, reference_problems(doc, catalogue))
@@ -86,7 +88,6 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
         if schema_clean:
             if loaded.has(GLOSSARY_KIND):
                 problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))
-            checks = game_module(game, "checks")
             if checks is not None:
                 problems += guarded(loaded, checks.cross_checks(loaded))
         else:
@@ -112,7 +113,8 @@ def guarded(game: GameData, found: Iterable[Problem]) -> list[Problem]:
         raise  # a deliberate message for the user, printed as it is
     except Exception as exc:  # noqa: BLE001 - a bug of ours must not hide the problems already found
         problems.append(Problem(_failing_location(game, exc), (
-            f"{INTERNAL_CHECK_ERROR} of {game.game}: {type(exc).__name__}: {exc}; the checks after it did not run "
+            f"{INTERNAL_CHECK_ERROR} of {game.game}: {type(exc).__name__}: {' '.join(str(exc).split())}; "
+            "the checks after it did not run "
             "(a bug: please report it with this data)")))
     return problems
 
