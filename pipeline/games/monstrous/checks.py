@@ -9,7 +9,7 @@ between files, references, rulebook facts, power wording vs structure).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem, checks_then_engine
