@@ -11,6 +11,7 @@ Every edit of every file: ``python -m tests.fuzz.exhaustive`` (tests/fuzz/exhaus
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -26,10 +27,17 @@ from tests.fuzz.mutations import CATEGORIES, Mutation, MutationRunner, all_mutat
 FUZZ_EXAMPLES = 300
 # Most fields are required and most lists have a minimum length, so most of these are schema errors.
 MOSTLY_SCHEMA_ERRORS = frozenset({"drop", "empty"})
-MUTATIONS = all_mutations(default_data_root())
-BY_CATEGORY = {category: [m for m in MUTATIONS if m.category == category] for category in CATEGORIES}
+
+
+@lru_cache(maxsize=None)
+def by_category() -> dict[str, list[Mutation]]:
+    """Every edit of the shipped data, per category (enumerated on first use, not when the suite is collected)."""
+    edits = all_mutations(default_data_root())
+    return {category: found for category in CATEGORIES if (found := [m for m in edits if m.category == category])}
+
+
 # Each category equally likely (swaps outnumber flips a hundredfold), then any edit of it.
-EDITS = st.sampled_from([c for c in CATEGORIES if BY_CATEGORY[c]]).flatmap(lambda c: st.sampled_from(BY_CATEGORY[c]))
+EDITS = st.deferred(lambda: st.sampled_from(sorted(by_category())).flatmap(lambda c: st.sampled_from(by_category()[c])))
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +57,7 @@ def test_schema_valid_edits_never_crash(runner: MutationRunner, mutation: Mutati
 
 def test_the_edits_reach_the_cross_checks(runner: MutationRunner) -> None:
     """The fuzzing means something only if edits pass the schema: a fixed sample of each category does."""
-    for category, edits in BY_CATEGORY.items():
+    for category, edits in by_category().items():
         sample = edits[:: max(1, len(edits) // 5)][:5]
         ran = [runner.run(m) for m in sample]
         assert all(r.crash is None for r in ran), [f"{r.mutation}: {r.crash}" for r in ran if r.crash]
@@ -69,7 +77,7 @@ CLI_EDITS = {
 
 @pytest.mark.parametrize("game", sorted(CLI_EDITS))
 def test_cli_answers_an_edit_with_exit_0_or_1(runner: MutationRunner, game: str) -> None:
-    mutation = next(m for m in MUTATIONS if m.game == game and CLI_EDITS[game](m))
+    mutation = next(m for edits in by_category().values() for m in edits if m.game == game and CLI_EDITS[game](m))
     with runner.edited(mutation) as root:
         done = validate_cli(root, game)
     output = done.stdout + done.stderr
