@@ -87,17 +87,18 @@ def name_problems(doc: Document, rules: NameRules = NameRules()) -> Iterator[Pro
                 + (f" of one {' and '.join(allowed)}" if allowed and allowed != ("id",) else "")))
 
 
-def _record_lists(data: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, list[tuple[int, dict[str, Any]]]]]:
+def _record_lists(data: Any) -> Iterator[tuple[PathKey, list[tuple[int, dict[str, Any]]]]]:
     """Every list (under a mapping key) holding records with ids, with the records and their indices."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from _record_lists(value, path + (key,))
-    elif isinstance(data, list):
-        records = [(i, item) for i, item in enumerate(data) if isinstance(item, dict) and "id" in item]
+    stack: list[tuple[PathKey, Any]] = [((), data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((path + (key,), value) for key, value in node.items() if isinstance(value, (dict, list)))
+            continue
+        records = [(i, item) for i, item in enumerate(node) if isinstance(item, dict) and "id" in item]
         if records and path and isinstance(path[-1], str):
             yield path, records
-        for index, item in enumerate(data):
-            yield from _record_lists(item, path + (index,))
+        stack.extend((path + (i,), item) for i, item in enumerate(node) if isinstance(item, (dict, list)))
 
 
 def normal_name(name: str) -> str:
@@ -106,4 +107,6 @@ def normal_name(name: str) -> str:
 
 
 def _twin_key(record: Mapping[str, Any], fields: tuple[str, ...]) -> str:
+    if not fields:
+        return ""
     return json.dumps([record.get(field) for field in fields], sort_keys=True, default=str)
