@@ -46,7 +46,7 @@ CASE_SECONDS = 60         # a case running longer than this is a hang (cases tak
 
 @dataclass(frozen=True)
 class Mutation:
-    """One edit of one data file: ``action`` at ``path`` (``value`` for set/insert)."""
+    """One edit of one data file: ``action`` at ``path`` (``value`` for "set")."""
 
     game: str
     kind: str
