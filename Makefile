@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: build test validate provenance bench tools clean
+.PHONY: build test validate provenance bench engine-goldens tools clean
 
 # Every game's card sheets and documents (A4; `make build PAPER=letter` for US Letter).
 # `pantheon build` validates first and skips card sheets whose inputs did not change
@@ -36,6 +36,10 @@ provenance: $(STAMP)
 
 bench: $(STAMP) tools
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+# The engines' golden playthroughs (tests/fixtures/engines/): after a rules change you meant; review the diff.
+engine-goldens: $(STAMP)
+	$(BIN)/python -m tests.core.engine_goldens
 
 # Re-install only when the project's dependencies change.
 $(STAMP): pyproject.toml

@@ -23,7 +23,7 @@ KIB = 1024
 def solve_all(loaded, *, report: bool) -> int:
     nodes = 0
     for scenario in loaded.model.scenarios:
-        result = solver.solve(loaded.game.scenario_state(scenario, track_history=False))
+        result = solver.solve(loaded.game.scenario_state(scenario, track_history=False).with_events(False))
         nodes += result.nodes
         if report:
             print(f"scenario {scenario.id}: {result.status:<6} {result.nodes:>7} nodes {result.seconds:>7.3f} s "

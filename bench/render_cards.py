@@ -192,7 +192,7 @@ def measure_here(kind: str, count: int) -> dict[str, float]:
 
     import_games()
 
-    work = ROOT / ".cache" / "bench"  # a fixed place, so compiled templates are reused like in real builds
+    work = ROOT / ".cache" / "bench"  # a fixed place, so the template paths (part of cache keys) are the same every run
     shutil.rmtree(work, ignore_errors=True)
     root = bench_templates(work)
     start = time.perf_counter()
@@ -220,7 +220,7 @@ def measure(kind: str, count: int, *, cache: str = WARM) -> dict[str, float]:
 
     ``cache``: WARM uses the project's cache as earlier builds left it; EDITED a
     copy without what depends on the card data (set faces, parsed YAML), as after
-    rewording every card; COLD an empty one, so no template is compiled and no art
+    rewording every card; COLD an empty one, so no face is set and no art
     converted beforehand (a first build, or one after every template changed).
     """
     runs = []
@@ -281,7 +281,7 @@ def main() -> None:
         print(row(f"  five games{times}, cold caches", measure("games", passes, cache=COLD), base))
         if passes == 1:
             print(row("  five games, warm, + validation", measure("validated", passes), base))
-    print("  (warm: what earlier builds kept (compiled templates, converted art, set faces, parsed data);")
+    print("  (warm: what earlier builds kept (converted art, set faces, parsed data; templates are compiled anew);")
     print("   every text new: the same without the set faces and parsed data, as after rewording every card;")
     print("   cold: nothing kept, a first build; + validation: `pantheon validate` first, as `pantheon build` runs it)")
     noop = noop_build_seconds()

@@ -22,6 +22,7 @@ import pipeline.games
 from pipeline.core.dataset import default_data_root, display_path
 from pipeline.core.errors import UserError
 from pipeline.core.provenance import SOURCES, provenance_counts
+from pipeline.core.textsafety import one_line
 from pipeline.core.validate import select_games
 from pipeline.core.validate import validate as run_validation
 
@@ -37,15 +38,15 @@ class PantheonApp(typer.Typer):
         try:
             return super().__call__(*args, **kwargs)
         except UserError as exc:
-            typer.echo(f"error: {exc}", err=True)
+            say(f"error: {exc}", err=True)
             sys.exit(EXIT_PROBLEMS)
         except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
+            say("interrupted", err=True)
             sys.exit(130)
         except Exception as exc:  # a bug of ours: say so plainly, keep the traceback for developers
             if os.environ.get(DEBUG_ENV):
                 raise
-            typer.echo(f"internal error: {type(exc).__name__}: {exc} (set {DEBUG_ENV}=1 for details)", err=True)
+            say(f"internal error: {type(exc).__name__}: {exc} (set {DEBUG_ENV}=1 for details)", err=True)
             sys.exit(EXIT_INTERNAL)
 
 
@@ -61,6 +62,11 @@ JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
 GamesArgument = typer.Argument(None, help="Games to work on (default: all).")
 
 
+def say(line: str, *, err: bool = False) -> None:
+    """Print one line; values in it (a problem's quoted text, a folder name) cannot break it in two."""
+    typer.echo(one_line(line), err=err)
+
+
 def _data_root(data: Optional[Path]) -> Path:
     return data if data is not None else default_data_root()
 
@@ -68,8 +74,8 @@ def _data_root(data: Optional[Path]) -> Path:
 def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
     """Print every problem, say what was not done, and exit 1."""
     for problem in problems:
-        typer.echo(str(problem))
-    typer.echo(f"{len(problems)} problem(s) found: {consequence}", err=True)
+        say(str(problem))
+    say(f"{len(problems)} problem(s) found: {consequence}", err=True)
     raise typer.Exit(EXIT_PROBLEMS)
 
 
@@ -78,13 +84,13 @@ def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = 
     """Check data against the schemas and every game's cross-checks; list every problem."""
     report = run_validation(_data_root(data), games)
     for problem in report.problems:
-        typer.echo(str(problem))
+        say(str(problem))
     for game in report.skipped_cross_checks:
-        typer.echo(f"note: {game}: cross-checks not run until the problems above are fixed", err=True)
+        say(f"note: {game}: cross-checks not run until the problems above are fixed", err=True)
     if not report.ok:
-        typer.echo(f"{len(report.problems)} problem(s) found", err=True)
+        say(f"{len(report.problems)} problem(s) found", err=True)
         raise typer.Exit(EXIT_PROBLEMS)
-    typer.echo("ok: data is valid")
+    say("ok: data is valid")
 
 
 @app.command()
@@ -97,9 +103,9 @@ def provenance(
         typer.echo(json.dumps(counts, indent=2, sort_keys=True))
         return
     columns = (*SOURCES, "total")
-    typer.echo(f"{'game':<20}" + "".join(f"{c:>10}" for c in columns))
+    say(f"{'game':<20}" + "".join(f"{c:>10}" for c in columns))
     for game, row in counts.items():
-        typer.echo(f"{game:<20}" + "".join(f"{row[c]:>10}" for c in columns))
+        say(f"{game:<20}" + "".join(f"{row[c]:>10}" for c in columns))
 
 
 PROJECT_OUTPUT = Path(__file__).resolve().parents[1] / "output"
@@ -166,11 +172,19 @@ def build(
         report = run_validation(root, games_to_validate(root, chosen))
         if not report.ok:
             _refuse(report.problems, "nothing built")
-    if only in (None, OnlyChoice.cards):
-        _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates,
-                     validated=validated)
-    if only in (None, OnlyChoice.docs):
-        _build_docs(root, chosen, paper, out, FormatChoice.pdf, validated=validated)
+    with _output_folder(out):  # another build into the same folder waits: each PDF and its fingerprint are one build's
+        if only in (None, OnlyChoice.cards):
+            _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates,
+                         validated=validated)
+        if only in (None, OnlyChoice.docs):
+            _build_docs(root, chosen, paper, out, FormatChoice.pdf, validated=validated)
+
+
+def _output_folder(out: Path) -> Any:
+    """The output folder's lock, saying so on stderr when another build holds it."""
+    from pipeline.core.render.pdfwrite import output_lock
+
+    return output_lock(out, on_wait=lambda: say(f"waiting for another build writing to {display_path(out)}", err=True))
 
 
 def _build_docs(
@@ -184,7 +198,7 @@ def _build_docs(
     except InvalidData as exc:
         _refuse(exc.problems, "no documents written")
     for path in written:
-        typer.echo(f"wrote {display_path(path)}")
+        say(f"wrote {display_path(path)}")
 
 
 def _build_cards(
@@ -207,27 +221,31 @@ def _build_cards(
     from pipeline.core.render.imposition import Duplex
 
     options = render_build.BuildOptions(paper.value, Duplex(duplex.value), offset_x, offset_y, calibration)
-    stale = []
+    stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
     for game in chosen:
         if not explicit and render_build.game_module(game, "render") is None:
-            typer.echo(f"note: {game}: no card renderer yet, skipped", err=True)
-        elif not force and render_build.is_fresh(root, game, options, out, _template_root(templates)):
-            typer.echo(f"up to date: {render_build.pdf_path(out, game, options.paper)}")
+            say(f"note: {game}: no card renderer yet, skipped", err=True)
+            continue
+        print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
+        if not force and render_build.is_fresh(out, game, options, print_hash):
+            say(f"up to date: {render_build.pdf_path(out, game, options.paper)}")
         else:
-            stale.append(game)
+            stale[game] = print_hash
     if not stale:
         return
     if not validated:
-        report = run_validation(root, stale)
+        report = run_validation(root, list(stale))
         if not report.ok:
             _refuse(report.problems, "nothing built")
     plans = [render_build.plan(root, game) for game in stale]
-    results = _build_with_progress(plans, root, options, out, _template_root(templates))
+    results = _build_with_progress(plans, stale, root, options, out, _template_root(templates))
     for result in results:
-        typer.echo(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
+        say(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
 
 
-def _build_with_progress(plans: list[Any], root: Path, options: Any, out: Path, template_root: Path) -> list[Any]:
+def _build_with_progress(
+    plans: list[Any], fingerprints: dict[str, str], root: Path, options: Any, out: Path, template_root: Path
+) -> list[Any]:
     """Build each plan with one rich progress bar over all their cards (on stderr)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -243,7 +261,10 @@ def _build_with_progress(plans: list[Any], root: Path, options: Any, out: Path, 
             bar.update(task, description=the_plan.game)
             advance = lambda n: bar.advance(task, n)  # noqa: E731
             results.append(
-                render_build.build_game(root, the_plan.game, options, out, progress=advance, known_plan=the_plan, template_root=template_root)
+                render_build.build_game(
+                    root, the_plan.game, options, out, progress=advance, known_plan=the_plan, template_root=template_root,
+                    print_hash=fingerprints[the_plan.game],
+                )
             )
     return results
 
@@ -269,7 +290,7 @@ def preview(
     the_plan = render_build.plan(root, game)
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
     pdf_to_png(render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates)), target, dpi)
-    typer.echo(f"wrote {target}")
+    say(f"wrote {target}")
 
 
 @app.command()

@@ -43,12 +43,19 @@ def data_copy(tmp_path: Path) -> Path:
     return target
 
 
+class _PlainDumper(yaml.SafeDumper):
+    """Writes a value met twice out twice, as the data conventions ask, instead of as an anchor and alias."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def _edit_yaml(path: Path, fn: Callable[[Any], Any]) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     result = fn(data)
     if result is not None:
         data = result
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    path.write_text(yaml.dump(data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
 @pytest.fixture

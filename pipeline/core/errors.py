@@ -4,6 +4,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, TypeVar
 
+from pipeline.core.textsafety import one_line
+
 EXIT_BAD_INPUT = 1
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -26,7 +28,7 @@ def plain_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except UserError as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(one_line(f"error: {exc}"), err=True)  # one line, whatever values it quotes
             raise typer.Exit(EXIT_BAD_INPUT) from None
 
     return wrapper  # type: ignore[return-value]

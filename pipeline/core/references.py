@@ -1,17 +1,18 @@
 """Prose references resolved to display names: ``[[kind/id]]`` -> the record's current name.
 
-The pattern itself lives in :mod:`pipeline.core.validate` (``REFERENCE``), which
-also checks that every reference resolves; this module is the other half, what
-renderers print. A renamed card is therefore right in every document at once.
+References are read by :mod:`pipeline.core.markup` (an escaped ``\\[[`` is not
+one); :mod:`pipeline.core.validate` checks that every reference resolves, and
+this module is the other half, what renderers print. A renamed card is
+therefore right in every document at once.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
+from pipeline.core import markup
 from pipeline.core.errors import UserError
-from pipeline.core.validate import REFERENCE, RecordCatalogue
+from pipeline.core.validate import RecordCatalogue
 
 # Fields that carry a record's display name, in order of preference.
 NAME_FIELDS = ("name", "title", "term", "label")
@@ -46,14 +47,17 @@ class References:
         want referenced records to stand out.
         """
 
-        def replace(match: re.Match[str]) -> str:
-            name = self.name(match["game"] or game, match["kind"], match["id"])
+        def replace(reference: markup.Reference) -> str:
+            name = self.name(reference.game or game, reference.kind, reference.id)
             return mark.format(name) if mark else name
 
-        return REFERENCE.sub(replace, text)
+        try:
+            return markup.replace_references(text, replace)
+        except markup.MarkupError as exc:  # validate refuses such text
+            raise UserError(f"{game}: {exc.message}") from None
 
     @staticmethod
     def targets(text: str, game: str) -> Iterator[tuple[str, str, str]]:
         """Every ``(game, kind, id)`` that ``text`` refers to, in order."""
-        for match in REFERENCE.finditer(text):
-            yield match["game"] or game, match["kind"], match["id"]
+        for reference in markup.references(text):
+            yield reference.game or game, reference.kind, reference.id

@@ -1,14 +1,25 @@
-"""JSON Schema checks of loaded documents, with messages a data editor can act on."""
+"""JSON Schema checks of loaded documents, with messages a data editor can act on.
+
+Patterns are ECMA-262 regular expressions, as JSON Schema says, and are
+matched as such (with ``regress``, the engine ``check-jsonschema`` uses), not
+with Python's ``re``: there ``$`` also matches before a final newline, so an
+id ``"07\\n"`` would pass ``^[0-9]{2}$``. ``SchemaValidator`` is the 2020-12
+validator with ``pattern``, ``patternProperties`` and ``additionalProperties``
+(which consults patternProperties) matched the ECMA way; every schema check of
+the project uses it.
+"""
 from __future__ import annotations
 
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from jsonschema import Draft202012Validator
+import regress
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
@@ -18,10 +29,60 @@ from pipeline.core import resultcache
 from pipeline.core.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
+from pipeline.core.safefile import FileRefused, read_regular_file
 from pipeline.core.yamlmarks import PathKey
 
 VALID_NAMESPACE = "schema-valid"
+MAX_SCHEMA_BYTES = 1024 * 1024  # the largest schema is under 30 kB
 jsonschema_version = version("jsonschema")
+regress_version = version("regress")
+ECMA_FLAGS = "u"  # JSON Schema patterns are Unicode-aware ECMA-262 regular expressions
+
+
+@lru_cache(maxsize=None)
+def ecma_regex(pattern: str) -> regress.Regex:
+    """``pattern`` compiled as an ECMA-262 regular expression; SchemaError when it is not one."""
+    try:
+        return regress.Regex(pattern, flags=ECMA_FLAGS)
+    except regress.RegressError as exc:
+        raise SchemaError(f"pattern {pattern!r} is not an ECMA-262 regular expression: {exc}") from None
+
+
+def ecma_search(pattern: str, text: str) -> bool:
+    """Whether ``pattern`` matches anywhere in ``text``, with ECMA semantics (``$`` is the very end)."""
+    return ecma_regex(pattern).find(text) is not None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if ecma_search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+_JSONSCHEMA_ADDITIONAL_PROPERTIES = Draft202012Validator.VALIDATORS["additionalProperties"]
+
+
+def _additional_properties(validator: Any, additional: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own keyword, told which keys patternProperties already covers (matched the ECMA way)."""
+    patterns = schema.get("patternProperties") if isinstance(schema, dict) else None
+    if patterns and validator.is_type(instance, "object"):
+        instance = {k: v for k, v in instance.items() if not any(ecma_search(p, k) for p in patterns)}
+        schema = {k: v for k, v in schema.items() if k != "patternProperties"}
+    yield from _JSONSCHEMA_ADDITIONAL_PROPERTIES(validator, additional, instance, schema)
+
+
+SchemaValidator = validators.extend(
+    Draft202012Validator,
+    {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
+)
 
 
 @dataclass
@@ -40,11 +101,11 @@ class SchemaSet:
         folder = self.root / game
         return sorted(p.name[: -len(SCHEMA_SUFFIX)] for p in folder.glob(f"*{SCHEMA_SUFFIX}"))
 
-    def validator(self, game: str, kind: str) -> Draft202012Validator | None:
+    def validator(self, game: str, kind: str) -> Optional[Any]:
         schema = self.by_path.get(self.schema_path(game, kind))
         if schema is None:
             return None
-        return Draft202012Validator(schema, registry=self.registry)
+        return SchemaValidator(schema, registry=self.registry)
 
     def problems(self, game: str, kind: str, doc: Document) -> Optional[list[Problem]]:
         """The schema problems of ``doc`` (None when its kind has no schema).
@@ -70,7 +131,7 @@ class SchemaSet:
         values = resultcache.value_digest(data)
         if values is None:  # values that are not plain data (a date): validated every time
             return None
-        return [self.fingerprint, resultcache.file_hash(Path(__file__)), jsonschema_version, game, kind, values]
+        return [self.fingerprint, resultcache.file_hash(Path(__file__)), jsonschema_version, regress_version, game, kind, values]
 
 
 def load_schemas(data_root: Path) -> SchemaSet:
@@ -83,10 +144,10 @@ def load_schemas(data_root: Path) -> SchemaSet:
     fingerprint = hashlib.blake2b(digest_size=16)
     for path in sorted(root.rglob(f"*{SCHEMA_SUFFIX}")):
         try:
-            raw = path.read_bytes()
+            raw = read_regular_file(path, MAX_SCHEMA_BYTES)
             fingerprint.update(str(path.relative_to(root)).encode() + b"\0" + raw + b"\0")
             schema = json.loads(raw.decode("utf-8"))
-        except (OSError, ValueError) as exc:
+        except (FileRefused, ValueError, RecursionError) as exc:
             raise UserError(f"{display_path(path)}: cannot read schema: {exc}") from None
         if not isinstance(schema, dict) or "$id" not in schema:
             raise UserError(f"{display_path(path)}: a schema must be an object with an $id")
@@ -100,12 +161,12 @@ def load_schemas(data_root: Path) -> SchemaSet:
 def check_schema_file(path: Path, schema: dict[str, Any]) -> None:
     """Raise UserError if ``schema`` is not valid JSON Schema 2020-12."""
     try:
-        Draft202012Validator.check_schema(schema)
+        SchemaValidator.check_schema(schema)
     except SchemaError as exc:
         raise UserError(f"{display_path(path)}: invalid schema: {exc.message}") from None
 
 
-def schema_problems(doc: Document, validator: Draft202012Validator) -> Iterator[Problem]:
+def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
     """Every schema violation in ``doc``, most specific first, pinned to its node."""
     try:
         errors = list(validator.iter_errors(doc.data))
@@ -187,13 +248,13 @@ def load_checked_yaml(path: Path, schema_path: Path) -> Any:
 
     try:
         marked = load_marked(path, strict_text=False)
-        schema = json.loads(schema_path.read_text(encoding="utf-8"))
+        schema = json.loads(read_regular_file(schema_path, MAX_SCHEMA_BYTES).decode("utf-8"))
     except YamlLoadError as exc:
         raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
-    except (OSError, ValueError) as exc:
+    except (FileRefused, ValueError, RecursionError) as exc:
         raise UserError(f"{display_path(schema_path)}: cannot read schema: {exc}") from None
     doc = Document(kind=path.stem, path=path, marked=marked)
-    problems = sorted(schema_problems(doc, Draft202012Validator(schema)))
+    problems = sorted(schema_problems(doc, SchemaValidator(schema)))
     if problems:
         raise UserError(str(problems[0]))
     return marked.data

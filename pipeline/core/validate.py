@@ -6,22 +6,25 @@ documents that passed their schema, since they rely on its shape.
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
+from pipeline.core import markup
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
+from pipeline.core.names import NameRules, name_problems
 from pipeline.core.problems import Location, Problem
+from pipeline.core.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
 
-# [[kind/id]] or [[game:kind/id]] inside prose; see CONVENTIONS.md.
-REFERENCE = re.compile(r"\[\[(?:(?P<game>[a-z0-9-]+):)?(?P<kind>[a-z0-9-]+)/(?P<id>[a-z0-9-]+)\]\]")
-REFERENCE_OPEN = "[["
+REFERENCE = markup.REFERENCE  # kept here for the games' checks that scan prose for references
 GLOSSARY_KIND = "glossary"  # every game's glossary.yaml has the common shape (common.schema.json)
-
+EXCERPT_BEFORE, EXCERPT_AFTER = 12, 18  # characters of a text shown around a markup problem
+# Starts the message of the safety net below; the fuzz tests assert it never appears.
+INTERNAL_CHECK_ERROR = "internal error in the checks"
 
 
 @dataclass
@@ -68,35 +71,96 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> Validati
     schemas = load_schemas(data_root)
     report = ValidationReport()
     catalogue = RecordCatalogue(data_root)
+    printable = PrintableText()
     for game in chosen:
-        loaded = catalogue.game(game)
-        problems = list(loaded.load_problems)
-        problems += _pairing_problems(loaded, schemas)
-        schema_clean = not problems
-        for kind, doc in loaded.docs.items():
-            found = schemas.problems(game, kind, doc) or []
-            schema_clean = schema_clean and not found
-            problems += found
-        for doc in loaded.docs.values():
-            problems += duplicate_id_problems(doc)
-            problems += reference_problems(doc, catalogue)
-        if schema_clean:
-            if loaded.has(GLOSSARY_KIND):
-                problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
-            checks = game_module(game, "checks")
-            if checks is not None:
-                problems += checks.cross_checks(loaded)
-        else:
+        problems, cross_checked = game_problems(catalogue.game(game), schemas, catalogue, printable)
+        if not cross_checked:
             report.skipped_cross_checks.append(game)
         report.problems += problems
     report.problems.sort()
     return report
 
 
+def game_problems(
+    loaded: GameData, schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None
+) -> tuple[list[Problem], bool]:
+    """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data)."""
+    game = loaded.game
+    printable = printable or PrintableText()
+    problems = list(loaded.load_problems)
+    problems += _pairing_problems(loaded, schemas)
+    schema_clean = not problems
+    facts_checkable = FACTS_KIND not in loaded.unloadable
+    # Kinds whose own problems are reported already (unreadable, missing beside their schema, ...).
+    unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
+    for kind, doc in loaded.docs.items():
+        found = schemas.problems(game, kind, doc)
+        duplicates = guarded(loaded, duplicate_id_problems(doc))
+        schema_clean = schema_clean and not found
+        if kind == FACTS_KIND:
+            facts_checkable = found == [] and not duplicates  # a facts file without a schema, or with problems, is not read
+        if found or duplicates:
+            unsettled.add(kind)
+        problems += (found or []) + duplicates
+    checks = game_module(game, "checks")
+    name_rules = NameRules.of(checks)
+    for doc in loaded.docs.values():
+        problems += guarded(loaded, reference_problems(doc, catalogue))
+        problems += guarded(loaded, markup_problems(doc, printable))
+        problems += guarded(loaded, name_problems(doc, name_rules))
+    if facts_checkable:
+        # Facts are compared even when another file has problems, so a value that
+        # contradicts the rulebook is reported alongside them.
+        problems += guarded(loaded, fact_problems(loaded, checks, frozenset(unsettled)))
+    if not schema_clean:
+        return problems, False
+    if loaded.has(GLOSSARY_KIND):
+        problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))
+    if checks is not None:
+        problems += guarded(loaded, checks.cross_checks(loaded))
+    return problems, True
+
+
+def guarded(game: GameData, found: Iterable[Problem]) -> list[Problem]:
+    """The problems ``found`` yields; if a check raises, one more problem says so (exit 1, not 2).
+
+    Defence in depth only: every check is written to report data it does not
+    understand as a problem, and the fuzz tests (tests/fuzz/) assert that this
+    message never appears. It names the data file the failing check was reading
+    (the innermost frame holding a Document), else the game's folder.
+    """
+    problems: list[Problem] = []
+    try:
+        for problem in found:
+            problems.append(problem)
+    except UserError:
+        raise  # a deliberate message for the user, printed as it is
+    except Exception as exc:  # noqa: BLE001 - a bug of ours must not hide the problems already found
+        problems.append(Problem(_failing_location(game, exc), (
+            f"{INTERNAL_CHECK_ERROR} of {game.game}: {type(exc).__name__}: {' '.join(str(exc).split())}; "
+            "the checks after it did not run "
+            "(a bug: please report it with this data)")))
+    return problems
+
+
+def _failing_location(game: GameData, exc: BaseException) -> Location:
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in frame.f_locals.values():
+            if isinstance(value, Document):
+                return Location(value.file, 1, 1)
+    return Location(display_path(game.root), 1, 1)
+
+
 def _pairing_problems(loaded: GameData, schemas: SchemaSet) -> Iterator[Problem]:
-    """Every data file has a schema and every schema has its data file."""
+    """Every data file has a schema and every schema has its data file (a file that could not be read
+    has its one problem already)."""
     present = set(loaded.docs) | loaded.unloadable
-    for kind in sorted(present - set(schemas.kinds(loaded.game))):
+    for kind in sorted(set(loaded.docs) - set(schemas.kinds(loaded.game))):
         path = loaded.root / f"{kind}{DATA_SUFFIX}"
         expected = display_path(schemas.schema_path(loaded.game, kind))
         yield Problem(Location(display_path(path), 1, 1), f"no schema for this file (expected {expected})")
@@ -177,19 +241,84 @@ class RecordCatalogue:
 
 
 def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Problem]:
-    """Every ``[[kind/id]]`` in prose names a record that exists."""
+    """Every ``[[kind/id]]`` in prose names a record that exists (a malformed one is a markup problem)."""
     own_game = doc.path.parent.name
     for path, node in walk(doc.data):
-        if not isinstance(node, str) or REFERENCE_OPEN not in node:
+        if not isinstance(node, str) or markup.REFERENCE_OPEN not in node:
             continue
+        try:
+            found = list(markup.references(node))
+        except markup.MarkupError:
+            continue  # reported by markup_problems
         label, _ = describe_path(doc.data, path)
-        matched = list(REFERENCE.finditer(node))
-        if node.count(REFERENCE_OPEN) != len(matched):
-            yield doc.problem(path, f"{label}malformed reference in {node!r}: write [[kind/id]] or [[game:kind/id]]")
-        for match in matched:
-            game = match["game"] or own_game
-            if catalogue.find(game, match["kind"], match["id"]) is None:
-                yield doc.problem(path, f"{label}reference {match[0]} names no record ({game}/{match['kind']}/{match['id']})")
+        for reference in found:
+            game = reference.game or own_game
+            if catalogue.find(game, reference.kind, reference.id) is None:
+                yield doc.problem(path, f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")
+
+
+class PrintableText:
+    """Whether a text can be printed: its markup parses, its icons exist, the font has every character.
+
+    The icon folder and the font are read on first need (most texts are plain ASCII and need neither).
+    """
+
+    @cached_property
+    def icons(self) -> frozenset[str]:
+        from pipeline.core.render.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
+
+        return frozenset(IconLibrary(TEMPLATE_ROOT / ICON_DIR).names())
+
+    def problem(self, text: str) -> Optional[tuple[int, str]]:
+        """The first reason ``text`` cannot be printed, with the character it concerns, or None."""
+        if text.isascii() and markup.is_plain(text):
+            return None
+        try:
+            nodes = markup.parse(text)
+        except markup.MarkupError as exc:
+            return exc.offset, exc.message
+        for node in markup.walk(nodes):
+            if isinstance(node, markup.Icon) and node.name not in self.icons:
+                return node.offset, (
+                    f"unknown icon ':{node.name}:' (no templates/icons/{node.name}.svg; write \\: for a literal colon)"
+                )
+        if not text.isascii():
+            return self._glyph_problem(text, nodes)
+        return None
+
+    @staticmethod
+    def _glyph_problem(text: str, nodes: tuple[markup.Inline, ...]) -> Optional[tuple[int, str]]:
+        from pipeline.core.render import fonts
+
+        letters = "".join(piece for _, _, piece in markup.styled_text(nodes))
+        for style in fonts.STYLES:  # any text may be set in any style of the family
+            missing = fonts.missing_glyphs(letters, style)
+            if missing:
+                char = missing[0]
+                return text.find(char), (
+                    f"character '{char}' (U+{ord(char):04X}) is not in the {fonts.FAMILY} font ({style}): use another character"
+                )
+        return None
+
+
+def markup_problems(doc: Document, printable: PrintableText) -> Iterator[Problem]:
+    """Every text of ``doc`` can be printed (see PrintableText); each problem names the record, the field
+    and the words around the place."""
+    for path, node in walk(doc.data):
+        if not isinstance(node, str):
+            continue
+        found = printable.problem(node)
+        if found is None:
+            continue
+        offset, message = found
+        label, field_path = describe_path(doc.data, path)
+        where = f"{field_path}: " if field_path else ""
+        yield doc.problem(path, f"{label}{where}{message} (near {_excerpt(node, offset)!r})")
+
+
+def _excerpt(text: str, offset: int) -> str:
+    start, end = max(0, offset - EXCERPT_BEFORE), min(len(text), offset + EXCERPT_AFTER)
+    return ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
 
 
 def load_valid_game(game: str, data_root: Optional[Path] = None) -> GameData:

@@ -1,8 +1,18 @@
-"""Safe YAML loading that remembers where every node came from.
+"""Safe YAML loading that remembers where every node came from, and refuses hostile input fast.
 
 The loader returns plain Python data (what JSON Schema validates) and a side
 table of marks keyed by the node's path, so any later stage can point a user
 at ``file:line:column`` without the data itself carrying positions.
+
+Data is built straight from libyaml's event stream (an iterative parser, no
+recursion and no node tree), so everything the conventions forbid is refused
+where it is met, before anything is expanded or composed: tags (``!!str``,
+``!!python/object:...``, ``!local``, on scalars and collections), anchors and
+aliases (an alias bomb is refused at its first ``&``), nesting deeper than
+MAX_NESTING, merge keys, keys that are not text, duplicate keys, and values
+or keys holding control characters (see :mod:`pipeline.core.textsafety`).
+Files that are not regular files, or larger than MAX_FILE_BYTES, are refused
+before they are read (see :mod:`pipeline.core.safefile`).
 """
 from __future__ import annotations
 
@@ -11,17 +21,44 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.events import (
+    AliasEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    Event,
+    MappingEndEvent,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import ScalarNode
 
-from pipeline.core import resultcache
+from pipeline.core import parsedcache, resultcache
+from pipeline.core.safefile import FileRefused, read_regular_file
+from pipeline.core.textsafety import code_point, forbidden_char
 
+TEXT_RULES = Path(__file__).resolve().with_name("textsafety.py")  # part of the parse cache's key
 # libyaml's parser is several times faster; the pure-Python one is the fallback.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 PathKey = tuple[Union[str, int], ...]
 STR_TAG = "tag:yaml.org,2002:str"
+MERGE_TAG = "tag:yaml.org,2002:merge"
+INT_TAG = "tag:yaml.org,2002:int"
+# Whole numbers are counts and scores: 64 bits is beyond any of them, and a larger one could not even be
+# printed in a message (Python refuses to write out integers of more than 4,300 digits).
+INT_RANGE = (-(2**63), 2**63 - 1)
+MAX_NUMBER_TEXT = 100  # characters of an integer literal (with sign, prefix and '_' separators)
+YAML_TAG_PREFIX = "tag:yaml.org,2002:"
 Mark = tuple[int, int]  # 1-based line, column
 PARSED_NAMESPACE = "yaml"
+# The deepest data file (monotheism/deities.yaml) nests 12 collections; twice that is plenty, and
+# small enough that nothing downstream (schema checks, walks over the data) can run out of stack.
+MAX_NESTING = 24
+# The largest data file is under 40 kB; fifty times that is still a fraction of a second to parse.
+MAX_FILE_BYTES = 2 * 1024 * 1024
 
 
 class YamlLoadError(Exception):
@@ -43,36 +80,39 @@ class MarkedData:
     key_marks: dict[PathKey, Mark] = field(default_factory=dict)
 
 
-def _mark_of(node: Node) -> Mark:
-    return node.start_mark.line + 1, node.start_mark.column + 1
+def _mark_of(event: Event) -> Mark:
+    return event.start_mark.line + 1, event.start_mark.column + 1
 
 
 def load_marked(path: Path, *, strict_text: bool = True) -> MarkedData:
     """Read ``path`` as safe YAML; raise YamlLoadError with a position on any problem.
 
-    ``strict_text`` refuses a comment after unquoted text (see _refuse_trailing_comment);
+    ``strict_text`` refuses a comment after unquoted text (see _Builder.refuse_trailing_comment);
     card data wants it, settings files with annotated values do not.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_regular_file(path, MAX_FILE_BYTES)
+    except FileRefused as exc:
+        raise YamlLoadError(str(exc)) from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise YamlLoadError(f"cannot read file: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise YamlLoadError(f"cannot read file: {exc.strerror or exc}") from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # what reading in text mode did
     return loads_marked_cached(text, strict_text=strict_text)
 
 
 def loads_marked_cached(text: str, *, strict_text: bool = True) -> MarkedData:
     """``loads_marked``, with the result of a text parsed before read back from the cache (a build
     or validation reads every data file; unchanged files then cost a fraction of a parse).
-    The key holds the text, the option and this module's code."""
-    key = [resultcache.file_hash(Path(__file__)), str(strict_text), text]
+    The key holds the text, the option and the reader's code (this module and the characters it refuses)."""
+    key = [resultcache.file_hash(Path(__file__)), resultcache.file_hash(TEXT_RULES), str(strict_text), text]
 
     def parse() -> tuple[Any, dict[PathKey, Mark], dict[PathKey, Mark]]:
         marked = loads_marked(text, strict_text=strict_text)
         return marked.data, marked.value_marks, marked.key_marks
 
-    data, value_marks, key_marks = resultcache.cached_marshal(PARSED_NAMESPACE, key, parse)
+    data, value_marks, key_marks = parsedcache.cached_parse(key, parse)
     return MarkedData(data, value_marks, key_marks)
 
 
@@ -80,92 +120,197 @@ def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
     """Parse YAML text; see load_marked."""
     loader = _Loader(text)
     try:
-        try:
-            root = loader.get_single_node()
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            where = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            what = exc.problem or exc.context or "syntax error"
-            raise YamlLoadError(f"malformed YAML: {what}", *where) from None
-        except yaml.YAMLError as exc:
-            raise YamlLoadError(f"malformed YAML: {exc}") from None
-        if root is None:
-            raise YamlLoadError("file is empty: expected a mapping of records")
-        marked = MarkedData(data=None)
-        marked.data = _Builder(loader, marked, text.splitlines() if strict_text else None).build(root, ())
-        return marked
+        return _Builder(loader, text.splitlines() if strict_text else None).build()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = exc.problem or exc.context or "syntax error"
+        raise YamlLoadError(f"malformed YAML: {what}", *where) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow anywhere (DEL, raw C0/C1 controls)
+        raise YamlLoadError(
+            f"malformed YAML: character {code_point(chr(exc.character)) if isinstance(exc.character, int) else repr(exc.character)} "
+            f"is not allowed ({exc.reason})",
+            *_position(text, exc.position),
+        ) from None
+    except yaml.YAMLError as exc:
+        raise YamlLoadError(f"malformed YAML: {exc}") from None
     finally:
         loader.dispose()
 
 
+def _position(text: str, index: int) -> Mark:
+    """The 1-based line and column of character ``index`` of ``text``."""
+    before = text[:index]
+    line_start = before.rfind("\n") + 1
+    return before.count("\n") + 1, index - line_start + 1
+
+
+def _tag_as_written(tag: str) -> str:
+    return "!!" + tag[len(YAML_TAG_PREFIX) :] if tag.startswith(YAML_TAG_PREFIX) else tag
+
+
+class _Open:
+    """A mapping or list being filled: its value, its path, and (for a mapping) the key awaiting its value."""
+
+    __slots__ = ("value", "path", "key")
+
+    def __init__(self, value: Union[dict[str, Any], list[Any]], path: PathKey) -> None:
+        self.value = value
+        self.path = path
+        self.key: Optional[str] = None
+
+
 class _Builder:
-    """Turns a composed node tree into plain data, recording marks as it goes."""
+    """Turns libyaml's events into plain data, recording marks and refusing what the conventions forbid.
 
-    def __init__(self, loader: Any, marked: MarkedData, lines: Optional[list[str]]) -> None:
+    One pass, with an explicit stack of open collections: nothing recurses, and
+    nothing is expanded, so the cost is bounded by the size of the text.
+    """
+
+    def __init__(self, loader: Any, lines: Optional[list[str]]) -> None:
         self._loader = loader
-        self._marked = marked
         self._lines = lines
-        self._active: set[int] = set()
+        self._marked = MarkedData(data=None)
 
-    def build(self, node: Node, path: PathKey) -> Any:
-        self._marked.value_marks[path] = _mark_of(node)
-        if id(node) in self._active:
-            raise YamlLoadError("recursive alias is not allowed", *_mark_of(node))
-        self._active.add(id(node))
-        try:
-            if isinstance(node, MappingNode):
-                return self._mapping(node, path)
-            if isinstance(node, SequenceNode):
-                return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
-            return self._scalar(node)
-        finally:
-            self._active.discard(id(node))
+    def build(self) -> MarkedData:
+        loader = self._loader
+        stack: list[_Open] = []
+        documents = 0
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise YamlLoadError("a file holds one document: remove the second '---'", *_mark_of(event))
+            elif isinstance(event, NodeEvent):
+                self._refuse_node_extras(event, len(stack))
+                self._node(event, stack)
+            elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+                stack.pop()
+            elif isinstance(event, StreamEndEvent):
+                break
+        if documents == 0:
+            raise YamlLoadError("file is empty: expected a mapping of records")
+        return self._marked
 
-    def _scalar(self, node: ScalarNode) -> Any:
-        self._refuse_trailing_comment(node)
-        if node.tag == STR_TAG:  # what the safe constructor returns for text, without its dispatch (most scalars)
-            return node.value
+    def _refuse_node_extras(self, event: NodeEvent, depth: int) -> None:
+        """Aliases, anchors, explicit tags and deep nesting, refused before the node is built."""
+        if isinstance(event, AliasEvent):
+            raise YamlLoadError(f"aliases ('*{event.anchor}') are not allowed: write the value out", *_mark_of(event))
+        if event.anchor is not None:
+            raise YamlLoadError(f"anchors ('&{event.anchor}') are not allowed: write the value out", *_mark_of(event))
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            raise YamlLoadError(
+                f"tags ('{_tag_as_written(tag)}') are not allowed: write a plain value (quote it to make it text)",
+                *_mark_of(event),
+            )
+        if isinstance(event, CollectionStartEvent) and depth >= MAX_NESTING:
+            raise YamlLoadError(f"nesting deeper than {MAX_NESTING} levels is not allowed", *_mark_of(event))
+
+    def _node(self, event: NodeEvent, stack: list[_Open]) -> None:
+        """Place one scalar, or open one collection, where the stack says it belongs."""
+        parent = stack[-1] if stack else None
+        if isinstance(parent, _Open) and isinstance(parent.value, dict) and parent.key is None:
+            parent.key = self._key(event, parent)
+            return
+        if parent is None:
+            path: PathKey = ()
+        elif isinstance(parent.value, dict):
+            assert parent.key is not None
+            path = parent.path + (parent.key,)
+        else:
+            path = parent.path + (len(parent.value),)
+        self._marked.value_marks[path] = _mark_of(event)
+        value: Any
+        if isinstance(event, MappingStartEvent):
+            value = {}
+            stack.append(_Open(value, path))
+        elif isinstance(event, CollectionStartEvent):
+            value = []
+            stack.append(_Open(value, path))
+        else:
+            assert isinstance(event, ScalarEvent)
+            value = self._scalar(event, self._tag(event))
+            if isinstance(value, str):
+                self._refuse_invisible(value, event, key=False)
+        if parent is None:
+            self._marked.data = value
+        elif isinstance(parent.value, dict):
+            assert parent.key is not None
+            parent.value[parent.key] = value
+            parent.key = None
+        else:
+            parent.value.append(value)
+
+    def _key(self, event: NodeEvent, mapping: _Open) -> str:
+        if not isinstance(event, ScalarEvent):
+            raise YamlLoadError("a mapping key must be a plain word", *_mark_of(event))
+        tag = self._tag(event)
+        if tag == MERGE_TAG:
+            raise YamlLoadError("merge keys ('<<') are not allowed: write the keys out", *_mark_of(event))
+        key = self._scalar(event, tag)
+        if not isinstance(key, str):
+            raise YamlLoadError(f"key {key!r} must be text: quote it (\"{event.value}\")", *_mark_of(event))
+        self._refuse_invisible(key, event, key=True)
+        assert isinstance(mapping.value, dict)
+        if key in mapping.value:
+            first_line = self._marked.key_marks[mapping.path + (key,)][0]
+            raise YamlLoadError(f"duplicate key '{key}' (first at line {first_line})", *_mark_of(event))
+        self._marked.key_marks[mapping.path + (key,)] = _mark_of(event)
+        return key
+
+    def _tag(self, event: ScalarEvent) -> str:
+        """The tag the safe resolver gives an untagged scalar (str, int, bool, null, ...)."""
+        return str(self._loader.resolve(ScalarNode, event.value, event.implicit))
+
+    def _scalar(self, event: ScalarEvent, tag: str) -> Any:
+        self.refuse_trailing_comment(event, tag)
+        if tag == STR_TAG:  # what the safe constructor returns for text, without its dispatch (most scalars)
+            return event.value
+        too_large = YamlLoadError(
+            f"number too large: a whole number must lie between {INT_RANGE[0]} and {INT_RANGE[1]}", *_mark_of(event)
+        )
+        if tag == INT_TAG and len(event.value) > MAX_NUMBER_TEXT:
+            raise too_large  # not even converted: 0x followed by megabytes of digits would be
+        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         try:
-            return self._loader.construct_object(node, deep=True)
-        except yaml.YAMLError as exc:
+            value = self._loader.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:  # a date that is no date
             problem = getattr(exc, "problem", None) or str(exc)
-            raise YamlLoadError(f"bad value: {problem}", *_mark_of(node)) from None
+            raise YamlLoadError(f"bad value: {problem}", *_mark_of(event)) from None
+        if tag == INT_TAG and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+            raise too_large
+        return value
 
-    def _refuse_trailing_comment(self, node: ScalarNode) -> None:
+    @staticmethod
+    def _refuse_invisible(text: str, event: ScalarEvent, *, key: bool) -> None:
+        found = forbidden_char(text, key=key)
+        if found is not None:
+            index, char = found
+            rule = "a key is one line of visible text" if key else "text may hold tabs and line breaks, no other controls"
+            raise YamlLoadError(
+                f"control character {code_point(char)} in {'a key' if key else 'a value'} (character {index + 1}): "
+                f"remove it; {rule}",
+                *_mark_of(event),
+            )
+
+    def refuse_trailing_comment(self, event: ScalarEvent, tag: str) -> None:
         """A ``#`` after a plain value starts a comment and silently cuts the text short.
 
         In card text that is nearly always a mistake ("numbered #01 to #29"
         would load as "numbered"), so an unquoted value followed by a comment
         is refused: quote the value, or put the comment on a line of its own.
         """
-        if self._lines is None or node.style not in (None, "") or node.tag != STR_TAG:
+        if self._lines is None or event.style not in (None, "") or tag != STR_TAG:
             return
-        if node.end_mark.line >= len(self._lines):
+        if event.end_mark.line >= len(self._lines):
             return
-        rest = self._lines[node.end_mark.line][node.end_mark.column :]
+        rest = self._lines[event.end_mark.line][event.end_mark.column :]
         if rest.lstrip().startswith("#") and rest[:1].isspace():
             raise YamlLoadError(
                 "'#' after an unquoted value starts a comment and cuts the text short: "
                 "quote the value, or move the comment to its own line",
-                node.end_mark.line + 1,
-                node.end_mark.column + 1 + len(rest) - len(rest.lstrip()),
+                event.end_mark.line + 1,
+                event.end_mark.column + 1 + len(rest) - len(rest.lstrip()),
             )
-
-    def _mapping(self, node: MappingNode, path: PathKey) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise YamlLoadError("merge keys ('<<') are not allowed: write the keys out", *_mark_of(key_node))
-            if not isinstance(key_node, ScalarNode):
-                raise YamlLoadError("a mapping key must be a plain word", *_mark_of(key_node))
-            key = self._scalar(key_node)
-            if not isinstance(key, str):
-                raise YamlLoadError(
-                    f"key {key!r} must be text: quote it (\"{key_node.value}\")", *_mark_of(key_node)
-                )
-            if key in result:
-                first_line = self._marked.key_marks[path + (key,)][0]
-                raise YamlLoadError(f"duplicate key '{key}' (first at line {first_line})", *_mark_of(key_node))
-            self._marked.key_marks[path + (key,)] = _mark_of(key_node)
-            result[key] = self.build(value_node, path + (key,))
-        return result

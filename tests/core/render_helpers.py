@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator, Optional
 
 from pypdf import PdfReader
 
@@ -15,6 +17,72 @@ from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 
 TOY_TEMPLATES = Path(__file__).resolve().parents[1] / "fixtures" / "render-templates" / "toy"
 SIXTY_WORDS = " ".join(["Consume the god beneath this, then :aspect-sun: bless one worshiper"] * 6)
+
+
+def cli_env(cache: Optional[Path] = None) -> dict[str, str]:
+    """The environment of a `pantheon` subprocess: no debug tracebacks, and ``cache`` as its cache."""
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    if cache is not None:
+        env["PANTHEON_CACHE"] = str(cache)
+    return env
+
+
+def run_cli(*args: str, cache: Optional[Path] = None, **options: Any) -> subprocess.CompletedProcess[str]:
+    """Run `pantheon ARGS` in a fresh process (with its own cache folder when ``cache`` is given)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, env=cli_env(cache), **options
+    )
+
+
+def start_cli(*args: str, cache: Optional[Path] = None, **options: Any) -> subprocess.Popen[str]:
+    """Start `pantheon ARGS` without waiting for it (output captured)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "pipeline", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(cache),
+        **options,
+    )
+
+
+HOLD_LOCK = """
+import sys
+from pathlib import Path
+from pipeline.core import locks
+with locks.holding(Path(sys.argv[1]), sys.argv[2]):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def hold_lock(folder: Path, name: str) -> subprocess.Popen[str]:
+    """Another process holding lock ``name`` in ``folder`` until its stdin closes (``.communicate("")``)."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(folder), name], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+class PickleBomb:
+    """Unpickling this creates ``marker``: the proof that a reader ran stored code."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Callable[..., Any], tuple[str, str]]:
+        return open, (str(self.marker), "w")
+
+
+def pdfs(out: Path) -> dict[str, bytes]:
+    """Every PDF under an output folder, by its path inside it."""
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def temporaries(*folders: Path) -> list[Path]:
+    """What an interrupted write leaves: ``.tmp-*`` files (outputs) and ``*.tmp`` files (caches)."""
+    return [p for folder in folders for p in folder.rglob("*") if p.name.startswith(".tmp-") or p.name.endswith(".tmp")]
 
 
 def toy_template_root(tmp_path: Path) -> Path:

@@ -9,7 +9,7 @@ import pytest
 from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.core import resultcache
+from pipeline.core import cachestore
 from pipeline.core.render import artcache, faces, forms, svgtemplates
 from pipeline.core.render.build import BuildOptions, Plan, render_pdf
 from pipeline.core.render.faces import FACES_DIR
@@ -27,7 +27,7 @@ def templates(tmp_path: Path) -> Path:
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache folder, and nothing converted in this process's memory either."""
     folder = tmp_path / "cache"
-    monkeypatch.setenv(resultcache.CACHE_ENV, str(folder))
+    monkeypatch.setenv(cachestore.CACHE_ENV, str(folder))
     monkeypatch.setattr(artcache, "_shared", {})
     return folder
 
@@ -80,18 +80,41 @@ def test_a_template_edit_reaches_the_next_build(templates: Path, cache: Path) ->
     assert "reverse of Toy Card 00" in pdf.pages[1].extract_text()
 
 
-def test_a_damaged_record_file_is_rendered_afresh(templates: Path, cache: Path) -> None:
+def test_a_damaged_record_file_is_rendered_afresh_and_rewritten(templates: Path, cache: Path) -> None:
     first = build(toy_plan(3), templates)
-    [records] = (cache / FACES_DIR / "toy").glob("*.marshal")
-    records.write_bytes(b"\x00 not marshal")
+    [records] = (cache / FACES_DIR / "toy").glob("*.json")
+    good = records.read_bytes()
+    records.write_bytes(b"\x00 not a cache entry")
     as_new_process()
     assert build(toy_plan(3), templates) == first
+    assert records.read_bytes() == good
+
+
+def test_a_record_of_the_wrong_shape_is_rendered_afresh_and_rewritten(
+    templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record file with a valid digest but a record whose fields have the wrong types (what only a
+    forger or a bug could write) costs a render, never an error or a wrong face."""
+    first = build(toy_plan(3), templates)
+    [records] = (cache / FACES_DIR / "toy").glob("*.json")
+    good = records.read_bytes()
+    namespace, name = f"{FACES_DIR}/toy", records.name[: -len(".json")]
+    stored = cachestore.read(namespace, name, lambda plain: plain)
+    assert stored is not None
+    key = sorted(stored)[0]
+    stored[key][0] = "63"  # the trim width as text
+    assert cachestore.write(namespace, name, stored)
+    as_new_process()
+    calls = Calls(monkeypatch)
+    assert build(toy_plan(3), templates) == first
+    assert calls.renders == 1
+    assert records.read_bytes() == good
 
 
 def test_a_face_with_values_that_are_not_plain_data_is_rendered_every_build(
     templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class Name:  # a value marshal cannot keep: the face is not recorded
+    class Name:  # a value that is not plain data: the face is not recorded
         def __str__(self) -> str:
             return "Odd Card"
 
@@ -111,20 +134,23 @@ def drawn_stream(drawing: Drawing, name: str = "art_x") -> tuple[Canvas, str]:
 
 def test_self_contained_art_is_kept_as_its_stream_and_replayed_byte_for_byte(cache: Path) -> None:
     shapes = Drawing(40, 30)
-    shapes.add(Rect(2, 2, 30, 20, fillColor=None, strokeWidth=0.7))
+    shapes.add(Rect(2, 2, 30, 20, fillColor=None, strokeWidth=0.7, fillOpacity=0.35))
     _, drawn = drawn_stream(shapes)
     kept = artcache.ArtCache()._load("art_x")
     assert isinstance(kept, artcache.Stream)
+    assert kept.states  # the transparency state came back as data, with its types
     canvas = Canvas(io.BytesIO())
     artcache.ArtCache().define_form(canvas, "art_x", "art_x", lambda: pytest.fail("converted again"))
     assert canvas._doc.idToObject["FormXob.art_x"].stream == drawn
 
 
-def test_art_with_text_is_kept_as_a_drawing(cache: Path) -> None:
+def test_art_with_text_is_kept_in_memory_only(cache: Path) -> None:
+    """A Drawing is a Python object: it never goes to disk, so nothing read from disk becomes one."""
     words = Drawing(40, 30)
     words.add(String(2, 10, "Zeus"))
     drawn_stream(words)
-    assert isinstance(artcache.ArtCache()._load("art_x"), Drawing)
+    assert artcache.ArtCache()._load("art_x") is None
+    assert not list(cache.rglob("*.json"))
 
 
 def test_records_of_old_template_versions_are_pruned(templates: Path, cache: Path) -> None:
@@ -133,4 +159,4 @@ def test_records_of_old_template_versions_are_pruned(templates: Path, cache: Pat
     for version in range(faces.KEEP_FINGERPRINTS + 2):  # each edit is a new fingerprint
         back.write_text(f"{original}{{# edit {version} #}}\n")
         build(toy_plan(1), templates)
-    assert len(list((cache / FACES_DIR / "toy").glob("*.marshal"))) == faces.KEEP_FINGERPRINTS
+    assert len(list((cache / FACES_DIR / "toy").glob("*.json"))) == faces.KEEP_FINGERPRINTS

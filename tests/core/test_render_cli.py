@@ -6,24 +6,20 @@ no traceback, and the previous good PDF stays as it was.
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from tests.core.cli_helpers import run_cli
+
+from .render_helpers import run_cli
 
 GAME = "theocracy"
 POWER = Path("cards") / GAME / "power.svg.j2"
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, env=env)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Text boxes: shrink to fit, fail below the minimum naming the card, refuse missing glyphs, escape markup."""
+"""Text boxes: shrink to fit, fail below the minimum naming the card, refuse missing glyphs, read markup."""
 from __future__ import annotations
 
 import pytest
@@ -6,7 +6,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts, text
-from pipeline.core.render.svgtemplates import rich
+from lxml import etree
+
+from pipeline.core.render.faces import _atoms
+from pipeline.core.render.svgtemplates import PP_NS
 
 
 class NoIcons:
@@ -53,6 +56,27 @@ def test_the_font_has_what_card_text_uses() -> None:
     assert fonts.missing_glyphs("Æsir — “quoted” ‘x’ … café ½ × · ©") == []
 
 
-def test_rich_escapes_and_marks_up() -> None:
-    out = str(rich("Salt & <Ash> :aspect-sun: **bold** _it_\nnext"))
-    assert out == 'Salt &amp; &lt;Ash&gt; <pp:icon name="aspect-sun"/> <pp:b>bold</pp:b> <pp:i>it</pp:i><pp:br/>next'
+def slot_atoms(xml_text: str) -> list[tuple[str, str, object, bool, bool]]:
+    node = etree.fromstring(f'<pp:text xmlns:pp="{PP_NS}">{xml_text}</pp:text>')
+    return [(a.text, a.style, a.icon, a.space, a.newline) for a in _atoms(node, fonts.REGULAR, "card x")]
+
+
+def test_slot_text_is_read_as_markup() -> None:
+    """What a template prints (autoescaped) is data text: bold, italic, icons and line breaks are markup."""
+    R, B, I = fonts.REGULAR, fonts.BOLD, fonts.ITALIC
+    assert slot_atoms("Salt &amp; &lt;Ash&gt; :aspect-sun: **bold** _it_\nnext") == [
+        ("Salt", R, None, False, False), ("&", R, None, True, False), ("<Ash>", R, None, True, False),
+        ("", R, "aspect-sun", True, False), ("bold", B, None, True, False), ("it", I, None, True, False),
+        ("next", R, None, False, True),
+    ]
+
+
+def test_slot_markup_nests_in_template_emphasis() -> None:
+    assert slot_atoms("<pp:b>Cost _x_</pp:b>") == [("Cost", fonts.BOLD, None, False, False), ("x", fonts.BOLD_ITALIC, None, True, False)]
+
+
+def test_slot_text_that_cannot_be_printed_names_the_card() -> None:
+    with pytest.raises(UserError, match=r"card x: text cannot be printed: .*bold.*never closed"):
+        slot_atoms("**unclosed")
+    with pytest.raises(UserError, match=r"card x: \[\[cards/owl\]\] is an unresolved reference"):
+        slot_atoms("see [[cards/owl]]")

@@ -1,28 +1,12 @@
 """Every kind of bad input gets one clear line with file:line:column, exit 1, no traceback."""
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
 from pipeline.core.validate import validate
-
-TOY = Path(__file__).resolve().parents[1] / "fixtures" / "toy-data"
-COMMON_SCHEMA = default_data_root() / "schemas" / "common.schema.json"
-
-
-@pytest.fixture
-def toy(tmp_path: Path) -> Path:
-    root = tmp_path / "data"
-    shutil.copytree(TOY, root)
-    shutil.copy(COMMON_SCHEMA, root / "schemas" / "common.schema.json")
-    return root
-
+from tests.core.cli_helpers import run_cli
 
 def cards(root: Path) -> Path:
     return root / "toy" / "cards.yaml"
@@ -36,11 +20,6 @@ def replace(path: Path, old: str, new: str) -> None:
 
 def messages(root: Path) -> list[str]:
     return [str(p) for p in validate(root).problems]
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, env=env)
 
 
 def test_toy_data_is_clean(toy: Path) -> None:

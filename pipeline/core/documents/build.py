@@ -20,7 +20,7 @@ from pipeline.core.documents.pdf import PdfRenderer
 from pipeline.core.documents.standard import DocContext
 from pipeline.core.errors import UserError
 from pipeline.core.references import References
-from pipeline.core.render.pdfwrite import write_atomic
+from pipeline.core.render.pdfwrite import output_lock, write_atomic
 from pipeline.core.validate import RecordCatalogue, game_module, select_games, validate
 
 FORMATS = ("pdf", "md")
@@ -108,6 +108,7 @@ def build_documents(
     if with_glossary:
         doc = combined_glossary(data_root, game_ids(data_root), refs)
         rendered.append((document_path(out_dir, None, GLOSSARY_KIND, paper, fmt), render(doc, paper, fmt)))
-    for path, data in rendered:
-        write_atomic(path, data)
+    with output_lock(out_dir):
+        for path, data in rendered:
+            write_atomic(path, data)
     return [path for path, _ in rendered]

@@ -1,13 +1,44 @@
 """Writing a Document as Markdown, so that a rulebook can be diffed in review.
 
 Diagrams become their ``alt`` lines; icons in a legend become their names.
-The text is the same text the PDF sets, so a diff here is a diff there.
+The text is the same text the PDF sets, so a diff here is a diff there: our
+markup (:mod:`pipeline.core.markup`) is written back as Markdown emphasis,
+and literal stars, underscores and backslashes are escaped the Markdown way.
 """
 from __future__ import annotations
 
+import re
+from typing import Iterator
+
+from pipeline.core import markup
 from pipeline.core.documents import model as m
+from pipeline.core.errors import UserError
 
 HEADING_MARKS = {1: "##", 2: "###", 3: "####"}
+EMPHASIS_MARKS = {markup.BOLD: "**", markup.ITALIC: "_"}
+_MARKDOWN_SPECIAL = re.compile(r"([\\*_])")
+
+
+def md(text: str) -> str:
+    """Document text (our markup) as Markdown."""
+    return "".join(_markdown(markup.parse(text)))
+
+
+def _markdown(nodes: tuple[markup.Inline, ...]) -> Iterator[str]:
+    for node in nodes:
+        if isinstance(node, markup.Text):
+            yield _MARKDOWN_SPECIAL.sub(r"\\\1", node.text)
+        elif isinstance(node, markup.Styled):
+            mark = EMPHASIS_MARKS[node.style]
+            yield mark
+            yield from _markdown(node.children)
+            yield mark
+        elif isinstance(node, markup.Icon):
+            yield f":{node.name}:"
+        elif isinstance(node, markup.Reference):
+            yield node.source
+        else:
+            yield "\n"
 
 
 def _cell(text: str) -> str:
@@ -15,6 +46,7 @@ def _cell(text: str) -> str:
 
 
 def _table(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> list[str]:
+    """A Markdown table of cells already written as Markdown."""
     columns = len(header or rows[0])
     head = header or tuple("" for _ in range(columns))
     lines = ["| " + " | ".join(_cell(h) for h in head) + " |", "|" + "---|" * columns]
@@ -25,18 +57,20 @@ def _table(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> list[s
 def block_lines(block: m.Block) -> list[str]:
     """The Markdown of one block (without the blank line that separates blocks)."""
     if isinstance(block, m.Heading):
-        return [f"{HEADING_MARKS.get(block.level, '####')} {block.text}"]
+        return [f"{HEADING_MARKS.get(block.level, '####')} {md(block.text)}"]
     if isinstance(block, m.Paragraph):
-        return [f"_{block.text}_" if block.style in ("note", "caption") else block.text]
+        return [f"_{md(block.text)}_" if block.style in ("note", "caption") else md(block.text)]
     if isinstance(block, m.ListBlock):
-        return [f"{i}. {item}" if block.numbered else f"- {item}" for i, item in enumerate(block.items, start=1)]
+        return [f"{i}. {md(item)}" if block.numbered else f"- {md(item)}" for i, item in enumerate(block.items, start=1)]
     if isinstance(block, m.Table):
-        lines = _table(block.header, block.rows)
-        return lines + ([""] + [f"_{block.caption}_"] if block.caption else [])
+        rows = tuple(tuple(md(c) for c in row) for row in block.rows)
+        lines = _table(tuple(md(h) for h in block.header), rows)
+        return lines + ([""] + [f"_{md(block.caption)}_"] if block.caption else [])
     if isinstance(block, m.Legend):
-        return _table(("Symbol", "Name", "Meaning"), tuple((f"`{e.icon or e.label or e.colour}`", e.name, e.meaning) for e in block.entries))
+        rows = tuple((f"`{e.icon or e.label or e.colour}`", md(e.name), md(e.meaning)) for e in block.entries)
+        return _table(("Symbol", "Name", "Meaning"), rows)
     if isinstance(block, m.Diagram):
-        caption = [f"_Diagram: {block.caption}_", ""] if block.caption else ["_Diagram_", ""]
+        caption = [f"_Diagram: {md(block.caption)}_", ""] if block.caption else ["_Diagram_", ""]
         return caption + [f"    {line}" for line in block.alt]
     if isinstance(block, m.PageBreak):
         return ["---"]
@@ -50,12 +84,15 @@ def block_lines(block: m.Block) -> list[str]:
 
 def render_markdown(doc: m.Document) -> str:
     """The whole document as Markdown text (ends with one newline)."""
-    parts = [[f"# {doc.title}"]]
-    if doc.subtitle:
-        parts.append([f"_{doc.subtitle}_"])
-    if doc.toc:
-        parts.append(["## Contents"])
-        toc = [f"{'  ' * (h.level - 1)}- {h.text}" for h in doc.headings if h.level <= 2]
-        parts.append(toc)
-    parts += [block_lines(b) for b in doc.blocks]
+    try:
+        parts = [[f"# {md(doc.title)}"]]
+        if doc.subtitle:
+            parts.append([f"_{md(doc.subtitle)}_"])
+        if doc.toc:
+            parts.append(["## Contents"])
+            toc = [f"{'  ' * (h.level - 1)}- {md(h.text)}" for h in doc.headings if h.level <= 2]
+            parts.append(toc)
+        parts += [block_lines(b) for b in doc.blocks]
+    except markup.MarkupError as exc:  # validate refuses such data text; this is text a document composed
+        raise UserError(f"{doc.title}: text cannot be printed: {exc.message}") from None
     return "\n\n".join("\n".join(p) for p in parts if p) + "\n"

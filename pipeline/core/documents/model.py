@@ -1,7 +1,8 @@
 """The document model: what a rulebook or a sheet is made of, independent of PDF or Markdown.
 
-Inline text may use ``**bold**`` and ``_italic_``; references are already
-resolved to names when blocks are built (see :mod:`pipeline.core.references`).
+Inline text is markup (``**bold**``, ``_italic_``, icons, escapes; see
+:mod:`pipeline.core.markup`); references are already resolved to names when
+blocks are built (see :mod:`pipeline.core.references`).
 Diagrams are lists of vector shapes in millimetres, origin at the top-left,
 y growing downwards, with an ``alt`` text for Markdown.
 """

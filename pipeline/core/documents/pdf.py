@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from reportlab.graphics import shapes as rl
 from reportlab.lib import colors
@@ -34,11 +34,12 @@ from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus.tableofcontents import TableOfContents
 from svglib.svglib import svg2rlg
 
+from pipeline.core import markup
 from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
-from pipeline.core.render.svgtemplates import BOLD_TOKEN, ITALIC_TOKEN, SVG_NS, IconLibrary, TEMPLATE_ROOT, ICON_DIR
+from pipeline.core.render.svgtemplates import SVG_NS, IconLibrary, TEMPLATE_ROOT, ICON_DIR
 from pipeline.core.render.units import mm
 
 TOC_LEVELS = 2  # heading levels 1..TOC_LEVELS are listed in the contents
@@ -54,6 +55,7 @@ HEADING_ROOM_MM = 45.0
 BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this share of the page is still free
 SWATCH_LABEL_PT = 5.5
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
+PARAGRAPH_TAGS = {markup.BOLD: "b", markup.ITALIC: "i"}
 
 
 @dataclass(frozen=True)
@@ -63,15 +65,50 @@ class TocEntry:
     page: int
 
 
+def parse(text: str, where: str) -> tuple[markup.Inline, ...]:
+    """Document text as a markup tree; markup that cannot be printed names the document."""
+    try:
+        return markup.parse(text)
+    except markup.MarkupError as exc:  # validate refuses such data text; this is text a document composed
+        raise UserError(f"{where}: text cannot be printed: {exc.message}") from None
+
+
+def plain(text: str, where: str) -> str:
+    """What ``text`` reads as where styling cannot be shown (outline, running header, diagram labels)."""
+    return markup.plain(parse(text, where))
+
+
 def inline(text: str, where: str, style: str = fonts.REGULAR) -> str:
-    """Plain text with ``**bold**`` / ``_italic_`` as reportlab paragraph markup, glyph-checked."""
-    fonts.check_glyphs(text.replace("**", ""), where, style)
-    out = text
+    """Document text as reportlab paragraph markup (see :mod:`pipeline.core.markup`), each piece
+    glyph-checked in the style it is set in. Icons read as their names; a newline reflows as a space."""
+    nodes = parse(text, where)
+    unresolved = next((n for n in markup.walk(nodes) if isinstance(n, markup.Reference)), None)
+    if unresolved is not None:
+        raise UserError(f"{where}: reference {unresolved.source} reached the document unresolved: documents print names")
+    for bold, italic, piece in markup.styled_text(nodes):
+        fonts.check_glyphs(piece, where, fonts.with_emphasis(style, bold=bold, italic=italic))
+    return "".join(_paragraph_markup(nodes))
+
+
+def _paragraph_markup(nodes: tuple[markup.Inline, ...]) -> Iterator[str]:
+    for node in nodes:
+        if isinstance(node, markup.Text):
+            yield _xml_escape(node.text)
+        elif isinstance(node, markup.Styled):
+            tag = PARAGRAPH_TAGS[node.style]
+            yield f"<{tag}>"
+            yield from _paragraph_markup(node.children)
+            yield f"</{tag}>"
+        elif isinstance(node, markup.Icon):
+            yield _xml_escape(markup.icon_words(node.name))
+        elif isinstance(node, markup.Break):
+            yield "\n"
+
+
+def _xml_escape(text: str) -> str:
     for raw, escaped in _XML_ESCAPES:
-        out = out.replace(raw, escaped)
-    out = BOLD_TOKEN.sub(r"<b>\1</b>", out)
-    out = ITALIC_TOKEN.sub(r"<i>\1</i>", out)
-    return out
+        text = text.replace(raw, escaped)
+    return text
 
 
 def _flat(flowables: list[Flowable]) -> list[Flowable]:
@@ -85,8 +122,8 @@ def _flat(flowables: list[Flowable]) -> list[Flowable]:
 class _Heading(RLParagraph):
     """A heading paragraph that remembers its level and plain text for the contents."""
 
-    def __init__(self, text: str, markup: str, style: ParagraphStyle, level: int) -> None:
-        super().__init__(markup, style)
+    def __init__(self, text: str, para: str, style: ParagraphStyle, level: int) -> None:
+        super().__init__(para, style)
         self.level = level
         self.plain = text
 
@@ -179,7 +216,7 @@ class PdfRenderer:
             rightMargin=mm(margins["right"]),
             topMargin=mm(margins["top"]),
             bottomMargin=mm(margins["bottom"]),
-            title=doc.title,
+            title=plain(doc.title, doc.title),
             author="Pantheon Press",
             subject=f"{doc.game_title}: {doc.kind}",
             keywords=f"kind={doc.kind}; paper={self.layout.paper}",
@@ -206,7 +243,7 @@ class PdfRenderer:
         canvas.saveState()
         canvas.setFillColor(colors.HexColor(layout.colour("muted")))
         canvas.setFont(fonts.font_name(fonts.ITALIC), layout.get("header", "size_pt"))
-        canvas.drawString(left, top, doc.title)
+        canvas.drawString(left, top, plain(doc.title, doc.title))
         canvas.drawRightString(right, top, template.section_for(page))
         canvas.setStrokeColor(colors.HexColor(layout.colour("rule")))
         canvas.setLineWidth(layout.get("header", "rule_pt"))
@@ -262,8 +299,8 @@ class PdfRenderer:
     def _block(self, block: m.Block, where: str) -> list[Flowable]:
         if isinstance(block, m.Heading):
             style = HEADING_STYLES.get(block.level, "h3")
-            markup = inline(block.text, where, self._font_style(style))
-            return [_Heading(block.text, markup, self.styles[style], block.level)]
+            para = inline(block.text, where, self._font_style(style))
+            return [_Heading(plain(block.text, where), para, self.styles[style], block.level)]
         if isinstance(block, m.Paragraph):
             return [RLParagraph(inline(block.text, where, self._font_style(block.style)), self.styles[block.style])]
         if isinstance(block, m.ListBlock):
@@ -299,8 +336,8 @@ class PdfRenderer:
         return [KeepTogether(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
 
     def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
-        markup = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
-        return RLParagraph(f"<b>{markup}</b>" if bold else markup, self.styles["table"])
+        para = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
+        return RLParagraph(f"<b>{para}</b>" if bold else para, self.styles["table"])
 
     def _table_style(self, rows: int, header: bool) -> TableStyle:
         layout = self.layout
@@ -481,9 +518,10 @@ class PdfRenderer:
 
     def _label(self, s: m.Label, y: Any, where: str) -> Any:
         style = fonts.BOLD if s.bold else fonts.REGULAR
-        fonts.check_glyphs(s.text, where, style)
+        words = plain(s.text, where)
+        fonts.check_glyphs(words, where, style)
         size = s.size or self.layout.get("diagram", "label_pt")
-        text = rl.String(0, 0, s.text, fontName=fonts.font_name(style), fontSize=size, textAnchor=s.anchor)
+        text = rl.String(0, 0, words, fontName=fonts.font_name(style), fontSize=size, textAnchor=s.anchor)
         text.fillColor = colors.HexColor(self.layout.colour(s.colour))
         group = rl.Group(text)
         cos, sin = math.cos(math.radians(s.angle)), math.sin(math.radians(s.angle))

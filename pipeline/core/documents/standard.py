@@ -16,7 +16,8 @@ from pipeline.core.dataset import GameData
 from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
 from pipeline.core.references import References
-from pipeline.core.validate import REFERENCE, package_name
+from pipeline.core.markup import REFERENCE
+from pipeline.core.validate import package_name
 
 MAX_HEADING_LEVEL = 3
 RULES, GLOSSARY, COMPONENTS = "rules", "glossary", "components"

@@ -2,46 +2,43 @@
 
 Converting SVG art with svglib is the dearest step of a build (a few ms per
 piece), and drawing the converted Drawing into a form is the next (about a
-third of a ms). So each art's form is kept, under the project's git-ignored
-``.cache/art/``, keyed by the art's content hash and the versions of the
-libraries that made it:
+third of a ms). So each art's form is kept, keyed by the art's content hash,
+the versions of the libraries that made it and this module's code:
 
-- as its *content stream* (the form's PDF operators and the transparency
-  states they name) when the form is self-contained: no text, no nested
-  forms or images, no special colour spaces. A later build defines the form
-  from these directly, byte for byte what drawing it would write;
-- otherwise as the converted Drawing, drawn again in each document (art with
-  text: its font encoding belongs to the document being written).
+- when the form is self-contained (no text, no nested forms or images, no
+  special colour spaces), as its *content stream*: the form's PDF operators
+  and the transparency states they name, stored as plain data under
+  ``.cache/art/`` (``cachestore``: JSON with a digest, checked on read). A
+  later build defines the form from these directly, byte for byte what
+  drawing it would write;
+- otherwise (art with text: its font encoding belongs to the document being
+  written) as the converted Drawing, in this process's memory only: a
+  Drawing is a Python object, and nothing read from disk may become one.
 
-Only files this pipeline wrote there are read back (pickle, like jinja's own
-bytecode cache uses marshal); a file that does not load is converted again.
-Delete ``.cache`` to clear it; ``PANTHEON_CACHE`` points the cache elsewhere
-(the benchmarks use an empty one to measure cold builds).
+An entry that fails any check is converted again and rewritten. Delete
+``.cache`` to clear it; ``PANTHEON_CACHE`` points the cache elsewhere (the
+benchmarks use an empty one to measure cold builds).
 """
 from __future__ import annotations
 
-import hashlib
-import pickle
 import re
-import sys
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
-import reportlab
-import svglib
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.core.errors import UserError
-from pipeline.core.resultcache import cache_root
-from pipeline.core.render.pdfwrite import write_atomic
+from pipeline.core import cachestore, shape
+from pipeline.core.cachestore import cache_root, key_of
+from pipeline.core.shape import ShapeError
+from pipeline.core.resultcache import file_hash
 
 ART_DIR = "art"
-PICKLE_PROTOCOL = 5
+# What makes the stream of an art besides its SVG: these libraries and this module.
+ART_LIBRARIES = ("reportlab", "rl-accel", "svglib", "lxml")
 # Operators that tie a form's content to the document (fonts and their subset encoding, other XObjects).
 DOCUMENT_BOUND_OPERATORS = ("BT", " Tf", " Do", "BI ")
 # reportlab's renderer opens every drawing by stating the canvas's initial font (Helvetica, which every
@@ -63,18 +60,43 @@ class Stream:
 Art = Union[Stream, Drawing]
 
 
-@lru_cache(maxsize=None)
-def _version_dir(root: Path) -> Path:
-    versions = f"{sys.version_info[:2]} reportlab {reportlab.Version} svglib {getattr(svglib, '__version__', '?')}"
-    return root / ART_DIR / hashlib.blake2b(versions.encode(), digest_size=6).hexdigest()
+def _stream_plain(stream: Stream) -> dict[str, Any]:
+    return {
+        "width": stream.width,
+        "height": stream.height,
+        "code": list(stream.code),
+        "states": [[list(state), name] for state, name in stream.states],
+        "base_font": stream.base_font,
+    }
+
+
+def _stream_from_plain(plain: Any) -> Stream:
+    """The Stream a stored entry describes; ShapeError unless every part has its type."""
+    if not isinstance(plain, dict) or set(plain) != {"width", "height", "code", "states", "base_font"}:
+        raise ShapeError("not a stream")
+    states = []
+    for entry in shape.sequence(plain["states"]):
+        state, name = shape.sequence(entry, 2)
+        setting, value = shape.sequence(state, 2)
+        if not isinstance(value, (str, bool)):
+            shape.number(value)
+        states.append(((shape.text(setting), value), shape.text(name)))
+    return Stream(
+        shape.number(plain["width"]),
+        shape.number(plain["height"]),
+        shape.texts(plain["code"]),
+        tuple(states),
+        shape.text(plain["base_font"]),
+    )
 
 
 class ArtCache:
     """Art by key: in memory for this process, on disk across builds."""
 
     def __init__(self, root: Optional[Path] = None) -> None:
-        self.folder = _version_dir(root or cache_root())
-        self._memory: dict[str, Art] = {}
+        self.root = root or cache_root()
+        self._made_by = cachestore.library_versions(*ART_LIBRARIES) + file_hash(Path(__file__))
+        self._memory: dict[str, Art] = {}  # Drawings (art with text) are kept here only
 
     def has(self, key: str) -> bool:
         """Whether art ``key`` is at hand without converting it (read into memory if on disk)."""
@@ -91,37 +113,24 @@ class ArtCache:
             return art.width, art.height
         drawing = art if art is not None else convert()
         stream = _draw(canvas, name, drawing)
-        kept: Art = stream if stream is not None else drawing
-        if art is None or kept is not art:
-            self._store(key, kept)
-        self._memory[key] = kept
+        if stream is not None:
+            cachestore.write(ART_DIR, self._name(key), _stream_plain(stream), root=self.root)
+        self._memory[key] = stream if stream is not None else drawing
         return drawing.width, drawing.height
 
     def _get(self, key: str) -> Optional[Art]:
-        art = self._memory.get(key) or self._load(key)
-        if art is not None:
-            self._memory[key] = art
+        art = self._memory.get(key)
+        if art is None:
+            art = self._load(key)
+            if art is not None:
+                self._memory[key] = art
         return art
 
-    def _path(self, key: str) -> Path:
-        return self.folder / f"{key}.pickle"
+    def _name(self, key: str) -> str:
+        return key_of([key, self._made_by])
 
-    def _load(self, key: str) -> Optional[Art]:
-        try:
-            data = self._path(key).read_bytes()
-        except OSError:
-            return None
-        try:
-            art = pickle.loads(data)
-        except Exception:  # a damaged or foreign file: convert again and overwrite it
-            return None
-        return art if isinstance(art, (Stream, Drawing)) else None
-
-    def _store(self, key: str, art: Art) -> None:
-        try:
-            write_atomic(self._path(key), pickle.dumps(art, protocol=PICKLE_PROTOCOL), durable=False)
-        except UserError:  # a read-only checkout still builds, only slower
-            pass
+    def _load(self, key: str) -> Optional[Stream]:
+        return cachestore.read(ART_DIR, self._name(key), _stream_from_plain, root=self.root)
 
 
 def _draw(canvas: Canvas, name: str, drawing: Drawing) -> Optional[Stream]:

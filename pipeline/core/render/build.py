@@ -23,7 +23,7 @@ from pipeline.core.render.calibration import draw_calibration
 from pipeline.core.render.forms import FaceForm, Forms
 from pipeline.core.render.imposition import SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, Page, Sheets, crop_marks, impose, load_sheets
 from pipeline.core.render.model import PrintCard
-from pipeline.core.render.pdfwrite import Metadata, new_canvas, write_atomic
+from pipeline.core.render.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.core.render.units import mm
 from pipeline.core.validate import game_module, package_name
@@ -250,20 +250,25 @@ def build_game(
     progress: Optional[Progress] = None,
     known_plan: Optional[Plan] = None,
     template_root: Path = TEMPLATE_ROOT,
+    print_hash: Optional[str] = None,
 ) -> BuildResult:
-    """Write ``<out>/<game>/cards-<paper>.pdf`` (and its fingerprint). Call only on validated data."""
+    """Write ``<out>/<game>/cards-<paper>.pdf`` and its fingerprint, holding the output folder's lock.
+    Call only on validated data. ``print_hash``: the inputs' fingerprint, when the caller took it
+    before reading the data (else it is taken now)."""
     target = pdf_path(out_dir, game, options.paper)
-    print_hash = fingerprint(data_root, game, options, template_root)
-    the_plan = known_plan or plan(data_root, game)
-    data, pages = render_pdf(the_plan, options, progress, template_root=template_root)
-    write_atomic(target, data)
-    cache.record(target, print_hash)
+    with output_lock(out_dir):
+        print_hash = print_hash or fingerprint(data_root, game, options, template_root)
+        the_plan = known_plan or plan(data_root, game)
+        data, pages = render_pdf(the_plan, options, progress, template_root=template_root)
+        write_atomic(target, data)
+        cache.record(target, print_hash, data)
     return BuildResult(game, target, the_plan.card_count, pages)
 
 
-def is_fresh(data_root: Path, game: str, options: BuildOptions, out_dir: Path, template_root: Path = TEMPLATE_ROOT) -> bool:
-    """Whether the game's PDF was already built from exactly these inputs and options."""
-    return cache.is_fresh(pdf_path(out_dir, game, options.paper), fingerprint(data_root, game, options, template_root))
+def is_fresh(out_dir: Path, game: str, options: BuildOptions, print_hash: str) -> bool:
+    """Whether the game's PDF was built from inputs with fingerprint ``print_hash`` (see ``fingerprint``)
+    with these options, and is still the file that build wrote. Ask holding the output folder's lock."""
+    return cache.is_fresh(pdf_path(out_dir, game, options.paper), print_hash)
 
 
 def face_preview_pdf(plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_root: Path = TEMPLATE_ROOT) -> bytes:

@@ -3,7 +3,10 @@
 The fingerprint covers everything a card PDF depends on: the game's data and
 schemas, the shared schema, the game's templates, the shared templates and
 icons, the sheet definitions, the embedded fonts, the pipeline's own code,
-and the build options. It is stored beside the PDF after a successful build.
+and the build options. After a successful build it is stored beside the PDF
+(``.<pdf name>.fingerprint``) with the digest of the PDF's own bytes, so a
+PDF that was damaged or replaced since is rebuilt, not trusted. The PDF's
+bytes themselves carry no fingerprint: they depend on the data only.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from pipeline.core.render.svgtemplates import CARD_DIR, ICON_DIR, TEMPLATE_ROOT
 
 PIPELINE_ROOT = Path(__file__).resolve().parents[2]
 STAMP_SUFFIX = ".fingerprint"
+HASH_BLOCK = 1 << 20
 
 
 def _files(folder: Path, pattern: str = "*") -> list[Path]:
@@ -61,14 +65,31 @@ def stamp_path(pdf: Path) -> Path:
     return pdf.with_name(f".{pdf.name}{STAMP_SUFFIX}")
 
 
+def _inputs_line(print_hash: str) -> bytes:
+    return f"inputs {print_hash}\n".encode()
+
+
+def _stamp(print_hash: str, pdf_digest: str) -> bytes:
+    return _inputs_line(print_hash) + f"output {pdf_digest}\n".encode()
+
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(HASH_BLOCK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def is_fresh(pdf: Path, print_hash: str) -> bool:
-    """True when ``pdf`` exists and was built from exactly these inputs."""
-    stamp = stamp_path(pdf)
+    """True when ``pdf`` was built from exactly these inputs and its bytes are the ones that build wrote."""
     try:
-        return pdf.is_file() and stamp.read_text(encoding="utf-8").strip() == print_hash
+        stamp = stamp_path(pdf).read_bytes()
+        return stamp.startswith(_inputs_line(print_hash)) and stamp == _stamp(print_hash, _file_digest(pdf))
     except OSError:
         return False
 
 
-def record(pdf: Path, print_hash: str) -> None:
-    write_atomic(stamp_path(pdf), (print_hash + "\n").encode())
+def record(pdf: Path, print_hash: str, data: bytes) -> None:
+    """Stamp ``pdf``, just written with ``data``, as built from inputs ``print_hash``."""
+    write_atomic(stamp_path(pdf), _stamp(print_hash, hashlib.sha256(data).hexdigest()))

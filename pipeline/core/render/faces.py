@@ -7,13 +7,15 @@ Elements in the ``pp:`` namespace are *slots*: text boxes, fitted and set
 here (line breaks, sizes, positions), and icon placements.
 
 The result, a ``FaceRecord``, is plain data (tuples, strings, numbers), so
-a build keeps the records of its faces on disk (marshal, under
-``.cache/faces/``) and the next build of an unchanged face skips the
+a build keeps the records of its faces on disk (JSON through ``cachestore``,
+under ``.cache/faces/``) and the next build of an unchanged face skips the
 template, the SVG parse and the text fitting. The key holds the face's
 template name and values; each game's file is named by a fingerprint of
 what decides how its cards look (its templates and the shared ones, icons,
-sheets, fonts) and of the render code, so any change there starts afresh.
-Faces whose values are not plain data are simply not kept.
+sheets, fonts), of the render code and of the libraries it uses, so any
+change there starts afresh. A record read back is checked field by field
+(a record of the wrong shape is rendered afresh). Faces whose values are
+not plain data are simply not kept.
 
 Slot coordinates in templates are mm from the trim's top-left corner, y
 down, like the art; records hold points, y up, from the bleed box's corner.
@@ -22,33 +24,31 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import marshal
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple, Optional, Union
 
-import reportlab
 from lxml import etree
 
+from pipeline.core import cachestore, markup, shape
+from pipeline.core.shape import ShapeError
 from pipeline.core.errors import UserError
 from pipeline.core.render import cache, fonts, text
 from pipeline.core.render.model import Face
-from pipeline.core.render.pdfwrite import write_atomic
 from pipeline.core.render.svgtemplates import PP_NS, Templates
 from pipeline.core.render.units import mm
-from pipeline.core.resultcache import cache_root, source_hash, value_digest
+from pipeline.core.resultcache import source_hash, value_digest
 
 PP = f"{{{PP_NS}}}"
 FACES_DIR = "faces"
-RECORDS_SUFFIX = ".marshal"
 KEEP_FINGERPRINTS = 4
-UNRESOLVED = "[["  # a [[kind/id]] reference that reached the card unresolved
+# What turns a face into a record besides the render code: templates, SVG parsing, font metrics.
+FACE_LIBRARIES = ("jinja2", "markupsafe", "lxml", "reportlab", "rl-accel")
 HALF_TURN = "180"
 TURNS = ("0", HALF_TURN)
 DEFAULT_TEXT = {"size": "9", "min-size": "6", "align": "left", "valign": "top", "fill": "#000000"}
-STYLE_TAGS = {"b": (True, None), "i": (None, True)}
+STYLE_TAGS = {"b": (True, False), "i": (False, True)}  # (bold, italic) each inline tag adds
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 RENDER_CODE = Path(__file__).resolve().parent
 
@@ -90,14 +90,38 @@ class FaceRecord:
         return value_digest(self.to_plain(), 10) or ""
 
     @classmethod
-    def from_plain(cls, plain: tuple[Any, ...]) -> FaceRecord:
-        trim_w, trim_h, art, slots = plain
-        return cls(
-            trim_w,
-            trim_h,
-            art,
-            tuple(TextSlot(s[1], text.SetText(*s[2])) if s[0] == "t" else IconSlot(*s[1:]) for s in slots),
-        )
+    def from_plain(cls, plain: Any) -> FaceRecord:
+        """The record ``to_plain`` described, from tuples or the lists JSON gives back; ShapeError
+        unless every field has its type (the same types give the same digest)."""
+        trim_w, trim_h, art, slots = shape.sequence(plain, 4)
+        return cls(shape.number(trim_w), shape.number(trim_h), shape.texts(art), tuple(_slot_from_plain(s) for s in shape.sequence(slots)))
+
+
+def _slot_from_plain(plain: Any) -> Slot:
+    kind, *rest = shape.sequence(plain)
+    if kind == "t" and len(rest) == 2:
+        turned, (color, runs, icons) = shape.boolean(rest[0]), shape.sequence(rest[1], 3)
+        return TextSlot(turned, text.SetText(shape.text(color), _runs(runs), _inline_icons(icons)))
+    if kind == "i" and len(rest) == 5:
+        turned, name, x, y, height = rest
+        return IconSlot(shape.boolean(turned), shape.text(name), shape.number(x), shape.number(y), shape.number(height))
+    raise ShapeError("unknown slot")
+
+
+def _runs(plain: Any) -> tuple[text.Run, ...]:
+    runs = []
+    for run in shape.sequence(plain):
+        style, x, baseline, size, words = shape.sequence(run, 5)
+        runs.append((shape.text(style), shape.number(x), shape.number(baseline), shape.number(size), shape.text(words)))
+    return tuple(runs)
+
+
+def _inline_icons(plain: Any) -> tuple[text.InlineIcon, ...]:
+    icons = []
+    for icon in shape.sequence(plain):
+        name, x, y, height = shape.sequence(icon, 4)
+        icons.append((shape.text(name), shape.number(x), shape.number(y), shape.number(height)))
+    return tuple(icons)
 
 
 def digest(data: Union[str, bytes]) -> str:
@@ -195,9 +219,6 @@ class Splitter:
         if not atoms:
             return None
         label = node.get("name")
-        unresolved = next((a.text for a in atoms if UNRESOLVED in a.text), None)
-        if unresolved is not None:
-            raise UserError(f"{where}: '{unresolved}' is an unresolved reference: the game's renderer must print names")
         layout = text.fit(atoms, box, self, f"{where}{f' ({label})' if label else ''}")
         return text.set_text(layout, box)
 
@@ -210,9 +231,10 @@ class FaceRecords:
     its end holding just the faces that build used."""
 
     def __init__(self, templates: Templates, game: Optional[str]) -> None:
-        self.path = _records_path(templates.root, game) if game else None
+        self.where = _records_entry(templates.root, game) if game else None
         self._stored = self._read()
         self._used: dict[str, FaceRecord] = {}
+        self._changed = False  # a face was rendered afresh: the stored records are not what this build used
 
     def get(self, key: str) -> Optional[FaceRecord]:
         plain = self._stored.get(key)
@@ -220,52 +242,55 @@ class FaceRecords:
             return None
         try:
             record = FaceRecord.from_plain(plain)
-        except (TypeError, ValueError):  # a damaged entry: render the face afresh
+        except ValueError:  # a record of the wrong shape (ShapeError): render the face afresh
             return None
         self._used[key] = record
         return record
 
     def put(self, key: str, record: FaceRecord) -> None:
         self._used[key] = record
+        self._changed = True
 
     def save(self) -> None:
         """Keep this build's records for the next (a cache that cannot be written is skipped)."""
-        if self.path is None or self._used.keys() == self._stored.keys():
+        if self.where is None or (not self._changed and self._used.keys() == self._stored.keys()):
             return
+        namespace, name = self.where
         plain = {key: record.to_plain() for key, record in sorted(self._used.items())}
-        try:
-            write_atomic(self.path, marshal.dumps(plain), durable=False)
-        except (UserError, ValueError):
-            return
-        _prune(self.path.parent)
+        if cachestore.write(namespace, name, plain):
+            _prune(cachestore.entry_path(namespace, name).parent)
 
     def _read(self) -> dict[str, Any]:
-        if self.path is None:
+        if self.where is None:
             return {}
-        try:
-            stored = marshal.loads(self.path.read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
-            return {}
-        return stored if isinstance(stored, dict) else {}
+        stored = cachestore.read(*self.where, _records_by_key)
+        return stored if stored is not None else {}
 
 
-def _records_path(template_root: Path, game: str) -> Path:
-    """The file of ``game``'s records made by exactly these templates, icons, sheets, fonts and render
-    code (read afresh for every document: an edit between two builds in one process counts)."""
-    versions = {"python": sys.version, "reportlab": reportlab.Version, "render code": source_hash(RENDER_CODE)}
+def _records_by_key(plain: Any) -> dict[str, Any]:
+    """A stored records file: records by face key (each record's fields are checked when it is used)."""
+    if not isinstance(plain, dict):
+        raise ShapeError("expected records by key")
+    return plain
+
+
+def _records_entry(template_root: Path, game: str) -> tuple[str, str]:
+    """The cache entry (namespace, name) of ``game``'s records made by exactly these templates, icons,
+    sheets, fonts, render code and libraries (read afresh for every document: an edit between two
+    builds in one process counts)."""
+    versions = {"libraries": cachestore.library_versions(*FACE_LIBRARIES), "render code": source_hash(RENDER_CODE)}
     fingerprint = cache.fingerprint(cache.look_inputs(game, template_root), versions)
-    return cache_root() / FACES_DIR / game / f"{fingerprint[:24]}{RECORDS_SUFFIX}"
+    return f"{FACES_DIR}/{game}", fingerprint[:24]
 
 
 def _prune(folder: Path, keep: int = KEEP_FINGERPRINTS) -> None:
     """Delete all but the ``keep`` most recently written record files of a game (each template edit
     starts a new one; the newest few cover template folders used side by side)."""
     try:
-        files = sorted(folder.glob(f"*{RECORDS_SUFFIX}"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for stale in files[keep:]:
-            stale.unlink(missing_ok=True)
+        files = sorted(folder.glob(f"*{cachestore.ENTRY_SUFFIX}"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
     except OSError:
-        pass
+        return
+    cachestore.remove(files[keep:])
 
 
 def _layers(root: Any) -> list[list[Any]]:
@@ -340,12 +365,16 @@ def _choice(value: str, options: tuple[str, ...], attr: str, where: str) -> str:
 
 
 def _atoms(node: Any, style: str, where: str, pending: Optional[list[bool]] = None) -> Iterator[text.Atom]:
-    """The inline atoms of a text slot: words, icons and breaks, with the whitespace between them."""
+    """The inline atoms of a text slot: words, icons and breaks, with the whitespace between them.
+
+    Inline elements (pp:b, pp:i, pp:icon, pp:br) come from the template; the text between them is
+    data, read as markup (see :mod:`pipeline.core.markup`).
+    """
     state = pending if pending is not None else [False, False]  # [space before next, newline before next]
-    yield from _split(node.text or "", style, state)
+    yield from _text_atoms(node.text or "", style, where, state)
     for child in node:
         if not isinstance(child.tag, str):
-            yield from _split(child.tail or "", style, state)
+            yield from _text_atoms(child.tail or "", style, where, state)
             continue
         local = etree.QName(child).localname
         if local == "icon":
@@ -354,13 +383,37 @@ def _atoms(node: Any, style: str, where: str, pending: Optional[list[bool]] = No
         elif local == "br":
             state[1] = True
         elif local in STYLE_TAGS:
-            bold = style in (fonts.BOLD, fonts.BOLD_ITALIC) or local == "b"
-            italic = style in (fonts.ITALIC, fonts.BOLD_ITALIC) or local == "i"
-            inner = fonts.svg_style("bold" if bold else None, "italic" if italic else None)
-            yield from _atoms(child, inner, where, state)
+            bold, italic = STYLE_TAGS[local]
+            yield from _atoms(child, fonts.with_emphasis(style, bold=bold, italic=italic), where, state)
         else:
             raise UserError(f"{where}: <pp:{local}> is not allowed inside text (use pp:b, pp:i, pp:icon, pp:br)")
-        yield from _split(child.tail or "", style, state)
+        yield from _text_atoms(child.tail or "", style, where, state)
+
+
+def _text_atoms(raw: str, style: str, where: str, state: list[bool]) -> Iterator[text.Atom]:
+    """One run of slot text read as markup: validate refuses data whose markup cannot be printed, so a
+    failure here is text a renderer or template composed."""
+    try:
+        nodes = markup.parse(raw)
+    except markup.MarkupError as exc:
+        raise UserError(f"{where}: text cannot be printed: {exc.message}") from None
+    yield from _markup_atoms(nodes, style, where, state)
+
+
+def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, state: list[bool]) -> Iterator[text.Atom]:
+    for node in nodes:
+        if isinstance(node, markup.Text):
+            yield from _split(node.text, style, state)
+        elif isinstance(node, markup.Styled):
+            emphasis = fonts.with_emphasis(style, bold=node.style == markup.BOLD, italic=node.style == markup.ITALIC)
+            yield from _markup_atoms(node.children, emphasis, where, state)
+        elif isinstance(node, markup.Icon):
+            yield text.Atom("", style, icon=node.name, space=state[0], newline=state[1])
+            state[0] = state[1] = False
+        elif isinstance(node, markup.Break):
+            state[1] = True
+        else:
+            raise UserError(f"{where}: {node.source} is an unresolved reference: the game's renderer must print names")
 
 
 _SPACES = re.compile(r"(\s+)")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import reportlab
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFontFace
 
 from pipeline.core.errors import UserError
 
@@ -68,10 +69,23 @@ def svg_style(weight: str | None, style: str | None) -> str:
     return {(False, False): REGULAR, (True, False): BOLD, (False, True): ITALIC, (True, True): BOLD_ITALIC}[(bold, italic)]
 
 
+def with_emphasis(style: str, *, bold: bool, italic: bool) -> str:
+    """``style`` made bold and/or italic as well (inline emphasis inside a styled box)."""
+    bold = bold or style in (BOLD, BOLD_ITALIC)
+    italic = italic or style in (ITALIC, BOLD_ITALIC)
+    return svg_style("bold" if bold else None, "italic" if italic else None)
+
+
 @lru_cache(maxsize=None)
 def _charmap(style: str) -> frozenset[int]:
-    register()
-    return frozenset(pdfmetrics.getFont(font_name(style)).face.charToGlyph)
+    """The code points the style's font file maps (read from the file alone: checking text, as validate
+    does, needs no font registration)."""
+    try:
+        return frozenset(TTFontFace(str(FONT_DIR / STYLES[style][1])).charToGlyph)
+    except KeyError:
+        raise UserError(f"unknown font style '{style}' (known: {', '.join(STYLES)})") from None
+    except (OSError, TTFError) as exc:
+        raise UserError(f"font file for {style} could not be read: {exc}") from None
 
 
 def missing_glyphs(text: str, style: str = REGULAR) -> list[str]:

@@ -1,26 +1,34 @@
-"""Deterministic, atomic PDF files.
+"""Deterministic, atomic PDF files, and the lock that lets builds share an output folder.
 
 reportlab's invariant mode fixes the creation date and document id, so the
 same data and options give the same bytes. The file is written next to its
 destination under a temporary name and renamed over it only when complete:
 a build that fails leaves the previous good PDF untouched.
+
+Every write into an output folder happens while holding that folder's lock
+(``output_lock``), so two builds into one folder take turns, and whoever
+holds the lock may delete the temporary files it finds there: they can
+only be what a killed run left.
 """
 from __future__ import annotations
 
 import io
 import os
 import tempfile
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Iterator, Mapping, Optional
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline.core import locks
 from pipeline.core.errors import UserError
 
 PRODUCER = "Pantheon Press"
 TEMP_PREFIX = ".tmp-"
+OUTPUT_LOCK = ".pantheon-build.lock"
 
 
 @dataclass(frozen=True)
@@ -103,3 +111,39 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
             os.close(handle)
         if temp is not None and os.path.exists(temp):
             os.unlink(temp)
+
+
+_swept: set[Path] = set()
+
+
+@contextmanager
+def output_lock(out_dir: Path, *, on_wait: Optional[Callable[[], None]] = None) -> Iterator[None]:
+    """Hold the lock of output folder ``out_dir`` (created if missing) for the duration.
+
+    Decide what is up to date and write the folder's files while holding it:
+    another build into the same folder waits (``on_wait`` is called if it has
+    to wait), so a PDF and its fingerprint always come from one build. The
+    first time a process holds it, temporary files that killed runs left in
+    the folder and its game folders are deleted.
+    """
+    ensure_dir(out_dir)
+    with ExitStack() as held:
+        try:
+            held.enter_context(locks.holding(out_dir, OUTPUT_LOCK, on_wait=on_wait))
+        except locks.NotAcquired as exc:
+            raise UserError(f"cannot lock output folder {out_dir}: {exc}") from None
+        _sweep_temporaries(out_dir)
+        yield
+
+
+def _sweep_temporaries(out_dir: Path) -> None:
+    """Delete ``.tmp-*`` files in ``out_dir`` and its subfolders, once per process (holding the lock)."""
+    folder = out_dir.resolve()
+    if folder in _swept:
+        return
+    _swept.add(folder)
+    for leftover in [*folder.glob(f"{TEMP_PREFIX}*"), *folder.glob(f"*/{TEMP_PREFIX}*")]:
+        try:
+            leftover.unlink()
+        except OSError:
+            pass

@@ -8,11 +8,13 @@ SVG. Undefined variables are errors, not blanks.
 
 Icons are plain SVG files in ``templates/icons/<name>.svg``. Templates draw
 them inline in art with ``icon(name, x, y, height)``; card text names them as
-``:name:`` tokens which the ``rich`` filter turns into inline icons.
+``:name:`` tokens. Templates print data text as it is (autoescaped): the text
+of every ``<pp:text>`` slot is read as markup (bold, italic, icons, line
+breaks, escapes; see :mod:`pipeline.core.markup`) when the slot is set, in
+``faces.py``.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,7 +26,7 @@ from lxml import etree
 from markupsafe import Markup, escape
 
 from pipeline.core.errors import UserError
-from pipeline.core.resultcache import PROJECT_ROOT, cache_root
+from pipeline.core.cachestore import PROJECT_ROOT
 
 TEMPLATE_ROOT = PROJECT_ROOT / "templates"
 CARD_DIR = "cards"
@@ -32,10 +34,6 @@ ICON_DIR = "icons"
 SVG_NS = "http://www.w3.org/2000/svg"
 PP_NS = "urn:pantheon:print"
 TEMPLATE_SUFFIX = ".svg.j2"
-JINJA_CACHE = "jinja"
-ICON_TOKEN = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
-BOLD_TOKEN = re.compile(r"\*\*(.+?)\*\*")
-ITALIC_TOKEN = re.compile(r"(?<![*\w])_(.+?)_(?![*\w])")
 
 
 @dataclass(frozen=True)
@@ -98,7 +96,7 @@ class Templates:
         self.icons = IconLibrary(root / ICON_DIR)
         self.env = _environment(root / CARD_DIR)
         self.env.globals.update(bleed=bleed_mm, icon=self._inline_icon)
-        self.env.filters.update(rich=rich, mm=_fmt)
+        self.env.filters.update(mm=_fmt)
         self._where = ""
 
     def render(self, template: str, context: Mapping[str, Any], where: str) -> str:
@@ -139,16 +137,9 @@ def _environment(folder: Path) -> jinja2.Environment:
     """A jinja2 environment for one template folder.
 
     Templates do not change during a build, so files are not re-checked on
-    every use (``auto_reload`` off); compiled templates are kept on disk under
-    ``.cache/jinja`` (keyed by source checksum; see ``resultcache.cache_root``), so a
-    later build skips compiling.
+    every use (``auto_reload`` off). Templates are compiled in memory, never
+    read back compiled from disk: compiled templates are code.
     """
-    cache_dir = cache_root() / JINJA_CACHE
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        bytecode: Optional[jinja2.BytecodeCache] = jinja2.FileSystemBytecodeCache(str(cache_dir))
-    except OSError:  # a read-only checkout still builds, only slower
-        bytecode = None
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=True,
@@ -157,22 +148,11 @@ def _environment(folder: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=False,
         auto_reload=False,
-        bytecode_cache=bytecode,
     )
 
 
 def _fmt(value: float) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)
-
-
-def rich(text: str) -> Markup:
-    """Card text as slot markup: escaped, ``:name:`` -> inline icon, ``**bold**``, ``_italic_``, newline -> break."""
-    out = str(escape(text))
-    out = ICON_TOKEN.sub(lambda m: f'<pp:icon name="{m[1]}"/>', out)
-    out = BOLD_TOKEN.sub(r"<pp:b>\1</pp:b>", out)
-    out = ITALIC_TOKEN.sub(r"<pp:i>\1</pp:i>", out)
-    out = out.replace("\n", "<pp:br/>")
-    return Markup(out)
 
 
 def _template_line(tb: Optional[TracebackType]) -> Optional[int]:

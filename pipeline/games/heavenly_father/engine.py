@@ -20,13 +20,15 @@ Clarifications section of data/heavenly-father/rules.yaml; comments name them.
 """
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
-from fractions import Fraction
 from itertools import combinations
-from typing import Callable, Hashable, Mapping, Optional, Sequence
+from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
+from pipeline.core.engine import Decision, IllegalAction, Outcome
+from pipeline.core.engine import InPlaceState
+from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.model import (
     Consequence,
     Dilemma,
@@ -76,7 +78,7 @@ THIRD_GAIN, THIRD_LOSE, THIRD_DRAW = "gain", "lose", "draw"
 
 
 class Kind(str, Enum):
-    """What an action does; chance kinds are marked in CHANCE_KINDS."""
+    """What an action does (the first four are chance outcomes)."""
 
     DEAL_GOD = "deal-god"  # chance: `card` is the next god of the shuffled god deck
     DRAW = "draw"  # chance: `card` comes off the draw pile
@@ -97,9 +99,6 @@ class Kind(str, Enum):
     DECLINE = "decline"  # do not invoke Philosopher `card` this time
     RECLAIM = "reclaim"  # discard `cards` to take Philosopher `card` from the discard pile
     PASS = "pass"  # let the discarded Philosopher `card` go
-
-
-CHANCE_KINDS = frozenset({Kind.DEAL_GOD, Kind.DRAW, Kind.LOSE_CARD, Kind.RANDOM_VIRTUE})
 
 
 @dataclass(frozen=True)
@@ -239,7 +238,14 @@ class Game:
 
     def new_initial_state(self) -> "State":
         """A fresh game: setup (god shuffle, then the deal) starts with chance nodes."""
-        return State.initial(self)
+        return State.initial(self)._started({"players": self.num_players})
+
+    def state_from_setup(self, setup: Mapping[str, Any]) -> "State":
+        """The first state of a serialised game (``{"players": N}``, N this game's player count)."""
+        if setup.get("players") != self.num_players:
+            raise IllegalAction(f"a {setup.get('players')}-player game cannot be restored in a "
+                                f"{self.num_players}-player game")
+        return self.new_initial_state()
 
     def option(self, card: str, option_id: str) -> Consequence:
         return next(o.consequence for o in self.dilemmas[card].options if o.id == option_id)
@@ -350,26 +356,20 @@ class JudgmentCall:
 
 
 class Ending(str, Enum):
+    """How Judgment Day came: the Outcome's termination."""
+
     CALLED = "called"
     DRAW_PILE = "draw-pile"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How Judgment Day came, the One True God, every score and the winners (ties all win)."""
-
-    ending: Ending
-    true_god: str
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
 
 
 # --------------------------------------------------------------------------- state
 
 
 @dataclass
-class State:
-    """A position. Mutated only by `apply_action`; `clone` for search."""
+class State(InPlaceState[Action]):
+    """A position; ``apply_action`` returns the next one (this one never changes)."""
+
+    game_id = GAME_ID
 
     game: Game
     god_deck: list[str]
@@ -390,7 +390,6 @@ class State:
     queue: list[Step]
     outcome_: Optional[Outcome] = None
     turns_taken: int = 0
-    history: list[Action] = field(default_factory=list)
 
     @classmethod
     def initial(cls, game: Game) -> "State":
@@ -406,29 +405,19 @@ class State:
 
     # ------------------------------------------------------------------ queries
 
-    def is_terminal(self) -> bool:
-        return self.outcome_ is not None
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
 
     def outcome(self) -> Optional[Outcome]:
         return self.outcome_
 
-    def returns(self) -> list[float]:
-        """1 shared among the winners, 0 for the rest (empty before the end)."""
-        if self.outcome_ is None:
-            return []
-        share = 1 / len(self.outcome_.winners)
-        return [share if p in self.outcome_.winners else 0.0 for p in range(self.game.num_players)]
-
-    def is_chance_node(self) -> bool:
-        if self.is_terminal():
-            return False
+    def _chance_step(self) -> bool:
         step = self.queue[0]
         return isinstance(step, (DealGod, Draw, LoseCards)) or (isinstance(step, Confront) and step.stage is Stage.ROLL)
 
-    def current_player(self) -> Optional[int]:
-        """The player to decide now; None at chance nodes and at the end."""
-        if self.is_terminal() or self.is_chance_node():
-            return None
+    def _decider(self) -> int:
+        """The player to decide at a decision step."""
         step = self.queue[0]
         if isinstance(step, TurnAction):
             return step.player
@@ -454,25 +443,28 @@ class State:
         return (len(self.pile) + len(self.discard) + sum(map(len, self.hands)) + sum(map(len, self.prayers))
                 + len(self.table) + in_flight)
 
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
-        """Every outcome of the chance node with its exact probability."""
+    def _chance_outcomes(self) -> list[Action]:
+        """Every outcome of the chance node (all equally likely)."""
         step = self.queue[0]
         if isinstance(step, DealGod):
-            return _uniform([Action(Kind.DEAL_GOD, card=g) for g in sorted(self.god_deck)])
+            return [Action(Kind.DEAL_GOD, card=g) for g in sorted(self.god_deck)]
         if isinstance(step, Draw):
-            return _uniform([Action(Kind.DRAW, card=c) for c in sorted(self.pile)])
+            return [Action(Kind.DRAW, card=c) for c in sorted(self.pile)]
         if isinstance(step, LoseCards):
-            return _uniform([Action(Kind.LOSE_CARD, card=c) for c in sorted(self.hands[step.player])])
+            return [Action(Kind.LOSE_CARD, card=c) for c in sorted(self.hands[step.player])]
         if isinstance(step, Confront) and step.stage is Stage.ROLL:
-            return _uniform([Action(Kind.RANDOM_VIRTUE, virtue=v) for v in self.game.virtues])
+            return [Action(Kind.RANDOM_VIRTUE, virtue=v) for v in self.game.virtues]
         raise ValueError("not a chance node")
 
-    def legal_actions(self) -> list[Action]:
-        """The moves open now: chance outcomes at chance nodes, else the deciding player's choices."""
-        if self.is_terminal():
-            return []
-        if self.is_chance_node():
-            return [a for a, _ in self.chance_outcomes()]
+    def _decide(self) -> Decision[Action]:
+        """Chance outcomes at chance nodes, else the deciding player's choices."""
+        if self.outcome_ is not None:
+            return TERMINAL_DECISION
+        if self._chance_step():
+            return Decision.weighted((action, 1) for action in self._chance_outcomes())
+        return Decision(self._decider(), tuple(self._choices()))
+
+    def _choices(self) -> list[Action]:
         step = self.queue[0]
         if isinstance(step, TurnAction):
             return self._turn_actions(step.player)
@@ -493,18 +485,18 @@ class State:
             tuple(sorted(self.discard)), tuple(tuple(sorted(h)) for h in self.hands),
             tuple(tuple(t[v] for v in self.game.virtues) for t in self.tokens),
             tuple(tuple(sorted(p)) for p in self.prayers), tuple(self.table), self.turn, self.judgment,
-            tuple(self.barred), tuple(self.queue), self.outcome_,
+            tuple(self.barred), tuple(map(_step_key, self.queue)), self.outcome_,
         )
 
-    def clone(self) -> "State":
-        return State(
-            game=self.game, god_deck=list(self.god_deck), true_god=self.true_god, player_gods=list(self.player_gods),
-            row=list(self.row), face_up=set(self.face_up), seen=[set(s) for s in self.seen], pile=set(self.pile),
-            discard=list(self.discard), hands=[list(h) for h in self.hands], tokens=[dict(t) for t in self.tokens],
-            prayers=[list(p) for p in self.prayers], table=list(self.table), turn=self.turn, judgment=self.judgment,
-            barred=list(self.barred), queue=list(self.queue), outcome_=self.outcome_, turns_taken=self.turns_taken,
-            history=list(self.history),
-        )
+    def _fork(self) -> "State":
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)  # the immutable fields are shared; every container is copied
+        other.god_deck, other.player_gods, other.row = list(self.god_deck), list(self.player_gods), list(self.row)
+        other.face_up, other.seen, other.pile = set(self.face_up), [set(s) for s in self.seen], set(self.pile)
+        other.discard, other.hands = list(self.discard), [list(h) for h in self.hands]
+        other.tokens, other.prayers = [dict(t) for t in self.tokens], [list(p) for p in self.prayers]
+        other.table, other.barred, other.queue = list(self.table), list(self.barred), list(self.queue)
+        return other
 
     # ------------------------------------------------------------------ legal moves
 
@@ -579,18 +571,14 @@ class State:
 
     # ------------------------------------------------------------------ moves
 
-    def apply_action(self, action: Action) -> None:
-        """Play ``action`` (a chance outcome at chance nodes); ValueError when it is not legal."""
-        if action not in self.legal_actions():
-            raise ValueError(f"illegal action: {action}")
-        self.history.append(action)
+    def _play(self, action: Action) -> None:
         step = self.queue[0]
         APPLY[type(step)](self, step, action)
         self._advance()
 
     def _advance(self) -> None:
         """Run automatic steps until a decision, a chance node or the end."""
-        while not self.is_terminal() and self.queue:
+        while self.outcome_ is None and self.queue:
             step = self.queue[0]
             handler = AUTOMATIC.get(type(step))
             if handler is None or not handler(self, step):
@@ -607,12 +595,15 @@ class State:
         self.god_deck.remove(god)
         if self.true_god is None:
             self.true_god = god
+            self._emit("god-dealt", god, to="envelope")
         elif len(self.player_gods) < self.game.num_players * self.game.gods_per_player:
             player = len(self.player_gods) % self.game.num_players
             self.player_gods.append(god)
             self.seen[player].add(god)
+            self._emit("god-dealt", god, to="player", player=player)
         else:
             self.row.append(god)
+            self._emit("god-dealt", god, to="false-god-row")
         if not self.god_deck:
             self.row.extend(self.player_gods)  # players set their god face down with the other False Gods
         self._replace_front(None)
@@ -620,6 +611,7 @@ class State:
     def _draw(self, step: Draw, action: Action) -> None:
         self.pile.remove(action.card)
         self.hands[step.player].append(action.card)
+        self._emit("draw", action.card, player=step.player)
         self._replace_front(replace(step, count=step.count - 1) if step.count > 1 else None)
         if not self.pile and not step.setup:
             self._pile_ran_out()
@@ -634,10 +626,12 @@ class State:
             self.judgment = JudgmentCall(self.turn, Ending.DRAW_PILE, cancellable=False)
         else:
             self.judgment = replace(self.judgment, cancellable=False)
+        self._emit("draw-pile-empty", self.judgment.caller)
 
     def _lose_card(self, step: LoseCards, action: Action) -> None:
         self.hands[step.player].remove(action.card)
         self.discard.append(action.card)  # Ruling: lost cards open no reclaim window
+        self._emit("card-lost", action.card, player=step.player)
         self._replace_front(replace(step, count=step.count - 1) if step.count > 1 else None)
 
     # decisions
@@ -649,38 +643,49 @@ class State:
 
     def _play_dilemma(self, player: int, action: Action) -> None:
         self.hands[player].remove(action.card)
+        self._emit("dilemma-played", action.card, reader=player, chooser=action.player)
         self.queue[0:0] = [Confront(action.card, action.player, player, prayed=False),
                            Draw(player, self.game.replacement_draw)]
 
     def _request(self, player: int, action: Action) -> None:
         # Ruling (Clarifications): a player holding no Moral Dilemma says so; the action is spent.
-        if self._dilemmas_in_hand(action.player):
+        holding = bool(self._dilemmas_in_hand(action.player))
+        self._emit("dilemma-requested", player, asked=action.player, refused=not holding)
+        if holding:
             self.queue.insert(0, Offer(action.player, player))
 
     def _resolve_prayer(self, player: int, action: Action) -> None:
         self.prayers[player].remove(action.card)
+        self._emit("prayer-resolved", action.card, player=player)
         self.queue.insert(0, Confront(action.card, player, None, prayed=True))
 
     def _draw_card(self, player: int, action: Action) -> None:
+        self._emit("draw-action", player, cards=self.game.draw_action_cards)
         self.queue.insert(0, Draw(player, self.game.draw_action_cards))
 
     def _call(self, player: int, action: Action) -> None:
+        self._emit("judgment-called", player)
         self.judgment = JudgmentCall(player, Ending.CALLED, cancellable=True)
 
     def _play_philosopher(self, player: int, action: Action) -> None:
         card = action.card
         self.hands[player].remove(card)
         power = self.game.kind_of(card).power
+        self._emit("philosopher-played", card, player=player, target=action.player, slots=action.slots)
         after: list[Step] = [Draw(player, self.game.replacement_draw)]
         if power.timing is Timing.IMMEDIATE:
             for slot in action.slots:
                 if self.game.has_op(card, OP_PEEK):
                     self.seen[player].add(self.row[slot])
+                    self._emit("false-god-peeked", self.row[slot], player=player, slot=slot)
                 if self.game.has_op(card, OP_REVEAL):
                     self.face_up.add(slot)
+                    self._emit("false-god-revealed", self.row[slot], slot=slot)
             if self.game.has_op(card, OP_CANCEL):
                 assert self.judgment is not None
-                self.barred[self.judgment.caller] = self.game.op_param(card, OP_CANCEL, "bar_caller_turns")
+                turns = self.game.op_param(card, OP_CANCEL, "bar_caller_turns")
+                self.barred[self.judgment.caller] = turns
+                self._emit("judgment-cancelled", self.judgment.caller, barred_turns=turns)
                 self.judgment = None
             after += [TurnAction(player)] * self.game.op_param(card, OP_EXTRA, "count")
             self.queue[0:0] = self._discard_philosopher(card, player) + after
@@ -692,15 +697,18 @@ class State:
     def _discard_philosopher(self, card: str, played_by: int) -> list[Step]:
         """Put a used Philosopher on the discard pile and open its reclaim window."""
         self.discard.append(card)
+        self._emit("philosopher-discarded", card, player=played_by)
         return [Reclaim(card, played_by, reclaim_order(self.game.num_players, self.turn, played_by))]
 
     def _offer(self, step: Offer, action: Action) -> None:
         self.hands[step.giver].remove(action.card)
+        self._emit("dilemma-offered", action.card, reader=step.giver, chooser=step.receiver)
         self._replace_front(Confront(action.card, step.receiver, step.giver, prayed=False),
                             Draw(step.giver, self.game.replacement_draw))
 
     def _reclaim(self, step: Reclaim, action: Action) -> None:
         if action.kind is Kind.PASS:
+            self._emit("reclaim-passed", step.card, player=step.candidates[0])
             self._replace_front(replace(step, candidates=step.candidates[1:]))
             return
         claimer = step.candidates[0]
@@ -709,31 +717,40 @@ class State:
             self.discard.append(paid)  # Ruling: cards paid for a reclaim open no new window
         self.discard.remove(step.card)
         self.hands[claimer].append(step.card)
+        self._emit("philosopher-reclaimed", step.card, player=claimer, paid=action.cards)
         self._replace_front(None)
 
     def _confront(self, step: Confront, action: Action) -> None:
         kind = action.kind
         if kind is Kind.DECLINE:
+            self._emit("philosopher-not-invoked", action.card, dilemma=step.card)
             self._replace_front(replace(step, asked=step.asked + (action.card,)))
         elif kind is Kind.DICTATE:
             chosen = self.game.option(step.card, action.option)
+            self._emit("choice-dictated", action.card, dilemma=step.card, option=action.option, chooser=step.chooser)
             self._replace_front(replace(step, stage=Stage.NIHILIST, dictated=action.option, consequence=chosen,
                                         used=step.used + (self._use(action.card),)))
         elif kind is Kind.CHOOSE:
+            self._emit("option-chosen", step.card, chooser=step.chooser, option=action.option)
             self._replace_front(replace(step, stage=Stage.NIHILIST, consequence=self.game.option(step.card, action.option)))
         elif kind is Kind.THIRD_OPTION:
+            self._emit("third-option", action.card, dilemma=step.card, chooser=step.chooser, option=action.option,
+                       virtue=action.virtue, amount=action.amount)
             self._replace_front(replace(step, stage=Stage.NIHILIST, consequence=_third(action),
                                         used=step.used + (self._use(action.card),)))
         elif kind is Kind.PRAY:
             self.prayers[step.chooser].append(step.card)
+            self._emit("prayed", step.card, player=step.chooser)
             self._replace_front(None)
         elif kind is Kind.RANDOMIZE:
             assert step.consequence is not None
             rolls = tuple((THIRD_GAIN, n) for n in step.consequence.gain.values()) + \
                 tuple((THIRD_LOSE, n) for n in step.consequence.lose.values())
+            self._emit("virtues-randomized", action.card, dilemma=step.card, chooser=step.chooser)
             self._replace_front(replace(step, stage=Stage.ROLL, to_roll=rolls, used=step.used + (self._use(action.card),)))
         elif kind is Kind.RANDOM_VIRTUE:
             (mode, amount), rest = step.to_roll[0], step.to_roll[1:]
+            self._emit("virtue-rolled", action.virtue, mode=mode, amount=amount)
             rolled = step.rolled + ((mode, action.virtue, amount),)
             self._replace_front(replace(step, to_roll=rest, rolled=rolled))
 
@@ -767,6 +784,9 @@ class State:
         assert consequence is not None
         self.tokens[step.chooser] = apply_tokens(self.tokens[step.chooser], consequence)
         self.discard.append(step.card)
+        self._emit("dilemma-scored", step.card, chooser=step.chooser, gain=tuple(sorted(consequence.gain.items())),
+                   lose=tuple(sorted(consequence.lose.items())), draw_cards=consequence.draw_cards,
+                   lose_cards=consequence.lose_cards)
         follow: list[Step] = []
         if consequence.draw_cards:
             follow.append(Draw(step.chooser, consequence.draw_cards))
@@ -800,6 +820,7 @@ class State:
         self.barred[player] = max(0, self.barred[player] - 1)
         self.turns_taken += 1
         self.turn = (player + 1) % self.game.num_players
+        self._emit("turn-ended", player, next=self.turn)
         if self.judgment is not None and self.turn == self.judgment.caller:
             self._judgment_day()
             return True
@@ -813,7 +834,11 @@ class State:
             self.discard.extend(cards)
             self.prayers[player] = []
         result = judge(self.game.gods[self.true_god], self.tokens)
-        self.outcome_ = Outcome(self.judgment.ending, self.true_god, result.scores, result.winners)
+        god = self.game.gods[self.true_god]
+        self.outcome_ = Outcome(self.judgment.ending.value, result.winners, result.scores,
+                                f"Judgment Day ({self.judgment.ending.value}): the One True God is {god.name}")
+        self._emit("judgment-day", self.true_god, ending=self.judgment.ending.value, scores=result.scores,
+                   winners=result.winners)
         self.queue = []
 
     def __str__(self) -> str:
@@ -827,8 +852,13 @@ class State:
 # --------------------------------------------------------------------------- tables
 
 
-def _uniform(actions: list[Action]) -> list[tuple[Action, Fraction]]:
-    return [(a, Fraction(1, len(actions))) for a in actions]
+def _step_key(step: Step) -> Hashable:
+    """A queued step as a hashable value (a chosen consequence holds mappings: they become sorted pairs)."""
+    if isinstance(step, Confront) and step.consequence is not None:
+        c = step.consequence
+        return (replace(step, consequence=None), tuple(sorted(c.gain.items())), tuple(sorted(c.lose.items())),
+                c.draw_cards, c.lose_cards)
+    return step
 
 
 def _third(action: Action) -> Consequence:
@@ -894,26 +924,3 @@ AUTOMATIC: Mapping[type, Callable[[State, Step], bool]] = {
     EndTurn: State._auto_end_turn,
     Confront: State._auto_confront,
 }
-
-
-# --------------------------------------------------------------------------- simulation
-
-
-def sample_chance(state: State, rng: random.Random) -> Action:
-    """One chance outcome drawn with its probability."""
-    outcomes = state.chance_outcomes()
-    return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
-
-
-def random_step(state: State, rng: random.Random) -> Action:
-    """A chance outcome at chance nodes, else a uniformly random legal move."""
-    return sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
-
-
-def playout(state: State, rng: random.Random, max_steps: int) -> State:
-    """Play random legal moves from ``state`` (in place) until the end or ``max_steps``."""
-    for _ in range(max_steps):
-        if state.is_terminal():
-            break
-        state.apply_action(random_step(state, rng))
-    return state

@@ -14,6 +14,7 @@ from pipeline.core.dataset import default_data_root, display_path
 from pipeline.core.errors import UserError
 from pipeline.games.monotheism import adding, estimate, rating, solver
 from pipeline.games.monotheism import generate as generator
+from pipeline.games.monotheism.engine import PLAYER
 from pipeline.games.monotheism.model import RATING_FIELDS, Scenario
 from pipeline.games.monotheism.play import (Loaded, describe, deal, load, run, scenario_by_number,
                                             scenario_from_file)
@@ -50,7 +51,8 @@ def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
         steps.append({"move": number, "action": action, "deck": deck})
         text.append(f"{number:>3}. {action:<12} -> {' '.join(deck)}")
     outcome = state.outcome()
-    result = {"won": bool(outcome and outcome.won), "reason": outcome.reason if outcome else "the line stops mid-game"}
+    result = {"won": bool(outcome and outcome.won_by(PLAYER)),
+              "reason": outcome.detail if outcome else "the line stops mid-game"}
     if as_json:
         typer.echo(json.dumps({"scenario": chosen.id, "steps": steps, "outcome": result}, indent=2))
         return
@@ -80,13 +82,13 @@ def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (
     loaded = load(root)
     chosen = _chosen(loaded, root, scenario, file)
     workers = _processes(processes)
-    result = solver.solve(loaded.game.scenario_state(chosen, track_history=False),
+    result = solver.solve(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
                           max_nodes=max_nodes, processes=workers)
     report = {"scenario": chosen.id, "status": result.status, "line": list(result.line),
               "nodes": result.nodes, "seconds": result.seconds}
     moves = None
     if first:
-        moves = solver.first_moves(loaded.game.scenario_state(chosen, track_history=False),
+        moves = solver.first_moves(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
                                    max_nodes=max_nodes, processes=workers)
         report["first_moves"] = {"winning": list(moves.winning), "losing": list(moves.losing),
                                  "undecided": list(moves.undecided), "losing_share": round(moves.losing_share, 3)}
@@ -221,7 +223,7 @@ def rate(scenario: Optional[str] = typer.Argument(None, help="Scenario number.")
     root = _root(data)
     loaded = load(root)
     chosen = _chosen(loaded, root, scenario, file)
-    found = rating.rate(loaded.game.scenario_state(chosen, track_history=False), max_nodes=max_nodes,
+    found = rating.rate(loaded.game.scenario_state(chosen, track_history=False).with_events(False), max_nodes=max_nodes,
                         processes=_processes(processes))
     report = _rating_report(chosen, found)
     if as_json:

@@ -18,6 +18,7 @@ from typing import Any, Iterator, Mapping, Optional, Sequence
 from pipeline.core import resultcache
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Location, Problem
+from pipeline.core.shape import ShapeError, sequence, text
 from pipeline.games.monotheism import dsl, engine as _engine  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism import solver
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
@@ -326,11 +327,24 @@ def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
 
         parts = [resultcache.source_hash(ENGINE_SOURCE), *map(str, key)]
         try:
-            found = resultcache.cached_json("monotheism-scenarios", parts, compute)
+            found = resultcache.cached_json("monotheism-scenarios", parts, compute, decode=_stored_findings)
         except _Undecided as undecided:
             found = undecided.findings
         _CACHE[key] = tuple((tuple(path), message) for path, message in found)
     return _CACHE[key]
+
+
+def _stored_findings(value: Any) -> list[list]:
+    """Findings read back from the cache, as ``compute`` writes them: [[path, message], ...], a path
+    being a list of keys and indices. Anything else raises ShapeError (the cache then counts a miss)."""
+    found = []
+    for item in sequence(value):
+        path, message = sequence(item, 2)
+        steps = sequence(path)
+        if not all(isinstance(step, (str, int)) and not isinstance(step, bool) for step in steps):
+            raise ShapeError("expected a path of keys and indices")
+        found.append([list(steps), text(message)])
+    return found
 
 
 def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
@@ -341,7 +355,7 @@ def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]]
         found.append((("id",), "has no winning_line"))
     else:
         found += _line_findings(state, scenario.winning_line)
-    result = solver.solve(engine.scenario_state(scenario, track_history=False), max_nodes=SOLVE_NODES)
+    result = solver.solve(engine.scenario_state(scenario, track_history=False).with_events(False), max_nodes=SOLVE_NODES)
     decided = result.status != solver.LIMIT
     if result.status == solver.NO_WIN:
         found.append((("deck",), f"cannot be won: the solver closed all {result.nodes} positions without a win"))
@@ -366,7 +380,7 @@ def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]]
 
 def _trap_findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
     """The stored losing first move is one whole first turn, and no line wins after it."""
-    start = engine.scenario_state(scenario, track_history=False)
+    start = engine.scenario_state(scenario, track_history=False).with_events(False)
     result = solver.after_turn(start, scenario.losing_first_move, max_nodes=TRAP_NODES, techniques=PROVER_ONLY)
     if result is None:
         turns = solver.first_turns(start)
@@ -387,7 +401,7 @@ def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str
         top = _top_name(state)
         if state.is_terminal():
             yield path, f"the stored winning line ends the game before move {number} ({action}): " \
-                        f"{state.outcome().reason}, with {top} on top"
+                        f"{state.outcome().detail}, with {top} on top"
             return
         legal = state.legal_actions()
         if action not in legal:
@@ -396,8 +410,8 @@ def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str
             return
         state = state.apply_action(action)
     outcome = state.outcome()
-    if outcome is None or not outcome.won:
-        reason = outcome.reason if outcome else "the game is not over"
+    if outcome is None or not outcome.winners:
+        reason = outcome.detail if outcome else "the game is not over"
         yield ("winning_line",), f"the stored winning line does not win ({reason}), with {_top_name(state)} on top"
 
 

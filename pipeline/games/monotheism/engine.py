@@ -23,10 +23,15 @@ first (ruling 5).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
+import copy
+import functools
+from dataclasses import dataclass, field
+from typing import Any, Final, Iterator, Mapping, Optional, Sequence
 
-from pipeline.games.monotheism import dsl
+from pipeline.core.engine import Decision, Event, IllegalAction, Outcome
+from pipeline.core.engine import State as EngineState
+from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.games.monotheism import GAME_ID, dsl
 from pipeline.games.monotheism.cards import TRANSFORMED, UPRIGHT, Cards, Half
 from pipeline.games.monotheism.model import Scenario, ScenarioCard
 from pipeline.games.monotheism.dsl import CONDITION, OP, SELECTOR, handler, tag
@@ -34,20 +39,27 @@ from pipeline.games.monotheism.dsl import CONDITION, OP, SELECTOR, handler, tag
 # A card in the deck: (label, veiled, transformed, curses suffered). Gods use the
 # first three fields, worshipers the first and last.
 Card = tuple[str, bool, bool, int]
-LABEL, VEILED, TURNED, STAGE = 0, 1, 2, 3
+LABEL: Final = 0
+VEILED: Final = 1
+TURNED: Final = 2
+STAGE: Final = 3
 
 SUBMERGE, PLACE, PICK = "submerge", "place", "pick"
 ACCEPT, DECLINE = "accept", "decline"
 PHASE_ACT, PHASE_SUBMERGE, PHASE_PLACE, PHASE_OVER = "act", "submerge", "place", "over"
 MAX_NESTING = 40  # essences answering essences deeper than this can only be a loop
+PLAYER = 0  # the one seat of this solitaire
+
+# How a game ends (the Outcome's termination); the first two are wins.
+ONE_GOD, NO_GOD_PRETENDER = "one-god", "no-god-pretender"
+NO_GOD, LAST_WORSHIPER, DECK_EMPTY = "no-god", "last-worshiper", "deck-empty"
+SUBMERGE_TOO_DEEP, VOID_CONSUMES_ALL, STALEMATE = "no-submerge-fits", "void-consumes-all", "stalemate"
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a finished game ended."""
-
-    won: bool
-    reason: str
+@functools.lru_cache(maxsize=256)
+def _ending(termination: str, detail: str) -> Outcome:
+    won = termination in (ONE_GOD, NO_GOD_PRETENDER)
+    return Outcome(termination, (PLAYER,) if won else (), (1 if won else 0,), detail)
 
 
 class _Loop(Exception):
@@ -61,20 +73,30 @@ class Game:
     def __init__(self, cards: Cards) -> None:
         self.cards = cards
         self.is_god = frozenset(cards.deities).__contains__  # hot path: a bound set lookup
-        # Told the label of every god unveiled, as it happens (simulators count events with it);
-        # the rules never read it.
-        self.on_unveil: Optional[Callable[[str], None]] = None
 
     def state_for(self, deck: Sequence[ScenarioCard], *, track_history: bool = True) -> "State":
         """A fresh state with ``deck`` (TOP card first); the top card is unveiled at once."""
         unknown = [c.label() for c in deck if c.ref not in (self.cards.deities if c.is_deity else self.cards.worshipers)]
         if unknown:
             raise ValueError(f"unknown card(s): {', '.join(unknown)}")
-        cards = tuple((c.ref, c.veiled, c.transformed, c.cursed) for c in deck)
-        zero = any(self.cards.worshipers[c.ref].zero_gods_victory for c in deck if c.is_worshiper)
+        return self._start(tuple((c.ref, c.veiled, c.transformed, c.cursed) for c in deck), track_history)
+
+    def state_from_setup(self, setup: Mapping[str, Any]) -> "State":
+        """The first state of a serialised game: its deck (top first, cards as [label, veiled, transformed,
+        curses]) and whether positions are remembered (a repeat is a stalemate)."""
+        cards = tuple((str(c[LABEL]), bool(c[VEILED]), bool(c[TURNED]), int(c[STAGE])) for c in setup["deck"])
+        unknown = [c[LABEL] for c in cards if c[LABEL] not in self.cards.deities and c[LABEL] not in self.cards.worshipers]
+        if unknown or not cards:
+            raise IllegalAction(f"a deck of known cards is needed (unknown: {', '.join(unknown) or 'none'})")
+        return self._start(cards, bool(setup["track_history"]))
+
+    def _start(self, cards: tuple[Card, ...], track_history: bool) -> "State":
+        zero = any(self.cards.worshipers[c[LABEL]].zero_gods_victory for c in cards if not self.is_god(c[LABEL]))
         work = _Work(self, list(cards), zero_ok=zero, began=not cards[0][VEILED])
         work.settle()
-        return work.freeze(history=frozenset() if track_history else None)
+        first = work.freeze(seen=frozenset() if track_history else None)
+        setup = {"deck": [list(card) for card in cards], "track_history": track_history}
+        return first._started(setup, first.events)
 
     def scenario_state(self, scenario: Scenario, *, track_history: bool = True) -> "State":
         """The starting state of a scenario (whose deck is listed BOTTOM first)."""
@@ -116,8 +138,10 @@ class Game:
 
 # ===================================================================== states
 @dataclass(frozen=True)
-class State:
+class State(EngineState[str]):
     """One position. Immutable: ``apply_action`` returns a new state."""
+
+    game_id = GAME_ID
 
     game: Game
     deck: tuple[Card, ...]
@@ -128,36 +152,33 @@ class State:
     number: int = 0
     outcome_: Optional[Outcome] = None
     revealed: frozenset[str] = frozenset()
-    history: Optional[frozenset] = None
+    seen: Optional[frozenset] = field(default=None, compare=False)  # keys of earlier positions (a repeat: stalemate)
 
     # ------------------------------------------------------------- interface
+    @property
+    def num_players(self) -> int:
+        return 1
+
     def key(self) -> tuple:
         """Everything that matters for future play, hashable."""
         return (self.phase, self.deck, self.began, self.pending, self.number)
 
-    def is_terminal(self) -> bool:
-        return self.outcome_ is not None
-
     def outcome(self) -> Optional[Outcome]:
         return self.outcome_
 
-    def clone(self) -> "State":
-        return self  # immutable: sharing is cloning
+    def _copy(self) -> "State":
+        return copy.copy(self)  # every field is immutable: a shallow copy is independent
 
-    def legal_actions(self) -> list[str]:
+    def _decide(self) -> Decision[str]:
         if self.phase == PHASE_SUBMERGE:
-            return [f"{SUBMERGE} {n}" for n in self.submerge_options()]
+            return _choice(SUBMERGE, tuple(self.submerge_options()))
         if self.phase == PHASE_PLACE:
-            return [f"{PLACE} {p}" for p in range(1, self.number + 1)]
+            return _choice(PLACE, tuple(range(1, self.number + 1)))
         if self.phase == PHASE_ACT:
-            options = _Work.from_state(self).plan()
-            return list(options or ())
-        return []
+            return Decision(PLAYER, tuple(_Work.from_state(self).plan() or ()))
+        return TERMINAL_DECISION
 
-    def apply_action(self, action: str, *, check: bool = True) -> "State":
-        """The state after ``action``; ``check=False`` skips the legality test (for solvers)."""
-        if check and action not in self.legal_actions():
-            raise ValueError(f"illegal action {action!r} (legal: {', '.join(self.legal_actions()) or 'none'})")
+    def _successor(self, action: str) -> "State":
         work = _Work.from_state(self)
         verb, _, arg = action.partition(" ")
         if self.phase == PHASE_SUBMERGE:
@@ -167,17 +188,14 @@ class State:
         else:
             work.pending = self.pending + (action,)
             work.resume_act()
-        history = None
-        if self.history is not None:
-            history = self.history | {self.key()}
-        new = work.freeze(history=history)
-        if history is not None and new.outcome_ is None and new.key() in history:
-            return new.finish(Outcome(False, "stalemate: this position was seen before"))
+        seen = None
+        if self.seen is not None:
+            seen = self.seen | {self.key()}
+        new = work.freeze(seen=seen)
+        if seen is not None and new.outcome_ is None and new.key() in seen:
+            work.lose(STALEMATE, "stalemate: this position was seen before")
+            new = work.freeze(seen=seen)
         return new
-
-    def finish(self, outcome: Outcome) -> "State":
-        return State(self.game, self.deck, PHASE_OVER, self.began, self.zero_ok, outcome_=outcome,
-                     revealed=self.revealed, history=self.history)
 
     # ------------------------------------------------------------- views
     def submerge_options(self) -> list[int]:
@@ -196,6 +214,12 @@ def moved_stack(stack: list[Card], position: int) -> list[Card]:
     return stack[1:position] + [stack[0]] + stack[position:]
 
 
+@functools.lru_cache(maxsize=None)
+def _choice(verb: str, numbers: tuple[int, ...]) -> Decision[str]:
+    """The player's choice of a number (``submerge 4``, ``place 2``): the same few, shared."""
+    return Decision(PLAYER, tuple(f"{verb} {n}" for n in numbers))
+
+
 def submerge_options(game: Game, deck: Sequence[Card]) -> list[int]:
     numbers = set(game.numbers(deck[0]))
     if len(deck) > 1:
@@ -210,7 +234,7 @@ class _Work:
     """A mutable working copy of a state while the engine resolves effects."""
 
     def __init__(self, game: Game, deck: list[Card], *, zero_ok: bool, began: bool, acted: bool = False,
-                 revealed: frozenset[str] = frozenset()) -> None:
+                 revealed: frozenset[str] = frozenset(), recording: bool = True) -> None:
         self.game = game
         self.is_god = game.is_god
         self.deck = deck
@@ -223,18 +247,29 @@ class _Work:
         self.outcome: Optional[Outcome] = None
         self.revealed = set(revealed)
         self.depth = 0
+        self.events: list[Event] = []  # what this resolution caused, in order
+        self.recording = recording
 
     @classmethod
     def from_state(cls, state: State) -> "_Work":
         work = cls(state.game, list(state.deck), zero_ok=state.zero_ok, began=state.began,
-                   revealed=state.revealed)
+                   revealed=state.revealed, recording=state.recording)
         work.phase, work.pending, work.number = state.phase, state.pending, state.number
         return work
 
-    def freeze(self, history: Optional[frozenset]) -> State:
+    def freeze(self, seen: Optional[frozenset]) -> State:
         phase = PHASE_OVER if self.outcome is not None else self.phase
-        return State(self.game, tuple(self.deck), phase, self.began, self.zero_ok, self.pending,
-                     self.number, self.outcome, frozenset(self.revealed), history)
+        state = State(self.game, tuple(self.deck), phase, self.began, self.zero_ok, self.pending,
+                      self.number, self.outcome, frozenset(self.revealed), seen)
+        if self.events:
+            object.__setattr__(state, "events", tuple(self.events))
+        if not self.recording:
+            object.__setattr__(state, "recording", False)
+        return state
+
+    def emit(self, kind: str, subject: str, **details: Any) -> None:
+        if self.recording:
+            self.events.append(Event(kind, subject, tuple(details.items())))
 
     # ------------------------------------------------------------- lookups
     def pos(self, label: Optional[str]) -> int:
@@ -257,9 +292,15 @@ class _Work:
     def set_card(self, label: str, card: Card) -> None:
         self.deck[self.pos(label)] = card
 
-    def lose(self, reason: str) -> None:
+    def lose(self, termination: str, reason: str) -> None:
+        self.end(termination, reason)
+
+    def end(self, termination: str, reason: str) -> None:
+        """The game is over (the first ending found stands)."""
         if self.outcome is None:
-            self.outcome = Outcome(False, reason)
+            self.outcome = _ending(termination, reason)
+            if self.recording:
+                self.emit("game-over", termination, won=bool(self.outcome.winners), reason=reason)
 
     # ------------------------------------------------------------- the turn
     def settle(self) -> None:
@@ -268,12 +309,12 @@ class _Work:
         try:
             self._settle(seen)
         except _Loop:
-            self.lose("stalemate: the gods repeat the same acts for ever")
+            self.lose(STALEMATE, "stalemate: the gods repeat the same acts for ever")
 
     def _settle(self, seen: set[tuple]) -> None:
         while self.outcome is None:
             if not self.deck:
-                self.lose("the deck is empty")
+                self.lose(DECK_EMPTY, "the deck is empty")
                 return
             top = self.deck[0]
             if self.is_god(top[LABEL]) and top[VEILED]:
@@ -331,10 +372,11 @@ class _Work:
         planner = self.planner()
         planner.walk(ops, top[LABEL])
         self.pending = ()
+        self.emit("act", top[LABEL], choices=tuple(planner.bindings))
         try:
             self.run_ops(ops, _Ctx(top[LABEL]), iter(planner.bindings))
         except _Loop:
-            self.lose("stalemate: the gods answer each other for ever")
+            self.lose(STALEMATE, "stalemate: the gods answer each other for ever")
         self.check_end()  # ruling 8: after the completed act
 
     def check_end(self) -> None:
@@ -342,21 +384,27 @@ class _Work:
         if self.outcome is not None:
             return
         gods = self.gods()
-        if gods == 1 or (gods == 0 and self.zero_ok):
-            self.outcome = Outcome(True, "monotheism: one god remains" if gods else "no god remains")
+        if gods == 1:
+            self.end(ONE_GOD, "monotheism: one god remains")
+        elif gods == 0 and self.zero_ok:
+            self.end(NO_GOD_PRETENDER, "no god remains")
         elif gods == 0:
-            self.lose("no god remains to be the one")
+            self.lose(NO_GOD, "no god remains to be the one")
 
     def open_submerge(self) -> None:
         self.phase = PHASE_SUBMERGE
         options = submerge_options(self.game, self.deck)
         if not options or min(options) > len(self.deck):
-            self.lose("every number to submerge is larger than the deck")
+            self.lose(SUBMERGE_TOO_DEEP, "every number to submerge is larger than the deck")
 
     def choose_number(self, n: int) -> None:
+        if self.recording:  # (the cards are worth listing only for a record)
+            self.emit("submerge", self.deck[0][LABEL], count=n, cards=tuple(c[LABEL] for c in self.deck[:n]))
         if n > len(self.deck):
+            for card in self.deck:
+                self.emit("voided", card[LABEL], reason="submerge")
             self.deck.clear()
-            self.lose(f"submerging {n} cards from a deck of fewer: the void consumes them all")
+            self.lose(VOID_CONSUMES_ALL, f"submerging {n} cards from a deck of fewer: the void consumes them all")
             return
         if self.placements(n) == 1:
             self.place(1, n)  # one card, or a loss whatever the placement: nothing left to choose
@@ -387,6 +435,8 @@ class _Work:
         """The submerge itself and its curses; the next turn starts from the deck it leaves."""
         n = n or self.number
         stack = self.deck[:n]
+        if self.recording:
+            self.emit("place", stack[0][LABEL], position=position, count=n)
         self.deck = self.deck[n:] + moved_stack(stack, position)
         self.number = 0
         for card in stack:  # ruling 4: top-most first, even when nothing moved
@@ -477,24 +527,32 @@ class _Work:
         card = self.card(target)
         essence = self.game.essence(card, "attempted") if card is not None else None
         if essence is not None and self.is_god(eater) and self.essence_applies(essence, target):
+            self.emit("essence", target, trigger="attempted", attacker=eater)
             self.nest()
             self.run_ops(essence["do"], _Ctx(target, attacker=eater), iter(()))
             self.unnest()
             return False  # ruling 6: "instead"
-        return self.remove(target) or True
+        return self.remove(target, by=eater) or True
 
-    def remove(self, target: str) -> bool:
-        """Take ``target`` out of the game (by a god or by the void); True if it was a god."""
+    def remove(self, target: str, *, by: Optional[str] = None, reason: str = "void") -> bool:
+        """Take ``target`` out of the game (consumed ``by`` a god, or by the void); True if it was a god."""
         i = self.pos(target)
         if i < 0:
             return False
         card = self.deck.pop(i)
+        if not self.recording:
+            pass
+        elif by is not None:
+            self.emit("consumed", target, by=by)
+        else:
+            self.emit("voided", target, reason=reason)
         if not self.is_god(target):
             if all(self.is_god(c[LABEL]) for c in self.deck):
-                self.lose(f"the last worshiper ({target}) was consumed")
+                self.lose(LAST_WORSHIPER, f"the last worshiper ({target}) was consumed")
             return False
         essence = self.game.essence(card, "consumed")
         if essence is not None and self.essence_applies(essence, target):
+            self.emit("essence", target, trigger="consumed")
             self.nest()
             self.run_ops(essence["do"], _Ctx(target, where=i), iter(()))
             self.unnest()
@@ -507,6 +565,7 @@ class _Work:
         card = self.card(label)
         essence = self.game.essence(card, trigger) if card is not None else None
         if essence is not None and self.essence_applies(essence, label):
+            self.emit("essence", label, trigger=trigger)
             self.nest()
             self.run_ops(essence["do"], ctx, iter(()))
             self.unnest()
@@ -518,8 +577,7 @@ class _Work:
             return
         self.set_card(label, (label, False, card[TURNED], card[STAGE]))
         self.revealed.add(label)
-        if self.game.on_unveil is not None:
-            self.game.on_unveil(label)
+        self.emit("unveil", label, on_top=on_top)
         if on_top:
             self.began = False
         self.fire(label, "unveiled", _Ctx(label))
@@ -529,8 +587,11 @@ class _Work:
         if card is None or self.is_god(label):
             return
         worshiper = self.game.cards.worshipers[label]
-        if worshiper.states[card[STAGE]].curse == "void":
-            self.remove(label)
+        void = worshiper.states[card[STAGE]].curse == "void"
+        if self.recording:
+            self.emit("curse", label, stage=card[STAGE] if void else card[STAGE] + 1, consumed=void)
+        if void:
+            self.remove(label, reason="curse")
         else:
             self.set_card(label, (label, False, False, card[STAGE] + 1))
 
@@ -540,6 +601,7 @@ class _Work:
             return
         if self.game.cards.worshipers[label].states[card[STAGE]].bless is not None:
             self.set_card(label, (label, False, False, card[STAGE] - 1))
+            self.emit("bless", label, stage=card[STAGE] - 1)
 
 
 @dataclass(frozen=True)
@@ -775,6 +837,7 @@ def _op_grant(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Itera
     if grantees is None:
         return
     for grantee in _gods_only(work, grantees):
+        work.emit("grant", grantee, by=ctx.this)
         power = params["consume"]
         name, param = tag(power)
         own = _Ctx(grantee)
@@ -785,8 +848,9 @@ def _op_grant(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Itera
     _follow(work, params, ctx, bindings)
 
 
-def _flag_op(field: int, value: Optional[bool]) -> Any:
-    """Handler body for transform (toggle), veil (set) and unveil (clear) of gods."""
+def _flag_op(field: int, value: Optional[bool], event: str, detail: str) -> Any:
+    """Handler body for transform (toggle), veil (set) and unveil (clear) of gods: ``event`` tells
+    (the flag's new value as ``detail``); an unveiling is the engine's own (:meth:`_Work.unveil`)."""
 
     def run(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
         targets = _decide(work, params, ctx, bindings)
@@ -799,14 +863,15 @@ def _flag_op(field: int, value: Optional[bool]) -> Any:
                 continue
             card[field] = (not card[field]) if value is None else value
             work.set_card(label, tuple(card))  # type: ignore[arg-type]
+            work.emit(event, label, **{detail: card[field]})
         _follow(work, params, ctx, bindings)
 
     return run
 
 
-handler(OP, "transform")(_flag_op(TURNED, None))
-handler(OP, "veil")(_flag_op(VEILED, True))
-handler(OP, "unveil")(_flag_op(VEILED, False))
+handler(OP, "transform")(_flag_op(TURNED, None, "transform", "transformed"))
+handler(OP, "veil")(_flag_op(VEILED, True, "veil", "veiled"))
+handler(OP, "unveil")(_flag_op(VEILED, False, "unveil", "on_top"))
 
 
 @handler(OP, "peek")
@@ -814,7 +879,9 @@ def _op_peek(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterat
     targets = _decide(work, params, ctx, bindings)
     if targets is None:
         return
-    work.revealed.update(_gods_only(work, targets))  # knowledge only: the rules state is unchanged
+    for label in _gods_only(work, targets):
+        work.revealed.add(label)  # knowledge only: the rules state is unchanged
+        work.emit("peek", label, by=ctx.this)
     _follow(work, params, ctx, bindings)
 
 
@@ -838,6 +905,7 @@ def _op_move(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterat
         else:
             j = max(i - place["up"], 0)
         work.deck.insert(j, card)
+        work.emit("move", label, by=ctx.this, moved_from=i, moved_to=j)
     _follow(work, params, ctx, bindings)
 
 
@@ -892,9 +960,9 @@ def turn_ends(state: State) -> list[tuple[tuple[str, ...], Optional[tuple[Card, 
 
 def start_turn(game: Game, deck: Sequence[Card], *, zero_ok: bool) -> State:
     """The position a turn reaches from ``deck`` (a deck ``turn_ends`` gave): unveiled, acted, settled."""
-    work = _Work(game, list(deck), zero_ok=zero_ok, began=not deck[0][VEILED])
+    work = _Work(game, list(deck), zero_ok=zero_ok, began=not deck[0][VEILED], recording=False)
     work.settle()
-    return work.freeze(history=None)
+    return work.freeze(seen=None)
 
 
 def play_line(state: State, line: Sequence[str]) -> State:

@@ -15,7 +15,7 @@ Definitions used here:
   above the worshipers has been on top or has been carried beneath them; what
   follows is the second pass through the deck.
 * **An unveiling** is any moment a veiled god becomes unveiled (on top, or by an
-  act), as reported by the engine's ``Game.on_unveil`` listener.
+  act): an ``unveil`` event of the engine.
 * A **policy** picks among the legal actions: ``random`` uniformly at random;
   ``slow`` always submerges the smallest number and keeps the old top card
   lowest in the moved stack, so as many cards as possible reach the top in the
@@ -27,8 +27,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
+from pipeline.core.engine import Policy, play, random_policy
 from pipeline.games.monotheism.engine import LABEL, PHASE_SUBMERGE, State
 from pipeline.games.monotheism.play import Loaded, deal
 
@@ -38,15 +39,11 @@ RULEBOOK_RATE = 1 / 500   # "once every five hundred games or so"
 RATE_TOLERANCE = 4        # "or so": a measured rate within this factor of the rulebook's agrees with it
 MAX_ACTIONS = 5_000       # a first cycle longer than this is cut off (and counted as such)
 
-Policy = Callable[[State, list[str], random.Random], str]
 
 
-def random_policy(state: State, options: list[str], rng: random.Random) -> str:
-    return rng.choice(options)
-
-
-def slow_policy(state: State, options: list[str], rng: random.Random) -> str:
+def slow_policy(state: State, rng: random.Random) -> str:
     """Smallest submerge, old top card lowest, first option otherwise."""
+    options = state.legal_actions()
     if state.phase == PHASE_SUBMERGE:
         return min(options, key=lambda option: int(option.split()[1]))
     return options[-1] if options[0].startswith("place") else options[0]
@@ -100,33 +97,42 @@ class Estimate:
         }
 
 
-def _highest_worshiper(state: State) -> int:
-    return next(i for i, card in enumerate(state.deck) if not state.game.is_god(card[LABEL]))
+def _worshiper_on_top(state: State) -> bool:
+    return not state.game.is_god(state.deck[0][LABEL])
+
+
+def _submerged_a_worshiper(state: State) -> bool:
+    """Did the action that made ``state`` send a worshiper down with the submerged cards?
+
+    A submerge is the first thing its action causes, so only the first event needs a look."""
+    events = state.events
+    if not events or events[0].kind != "submerge":
+        return False
+    is_god = state.game.is_god
+    return not all(is_god(label) for label in events[0].get("cards"))
 
 
 def first_cycle(loaded: Loaded, set_id: str, seed: int, policy: Policy) -> Cycle:
-    """Deal with ``seed``, play ``policy`` (its randomness seeded by ``seed`` too) through the first cycle."""
-    seen: list[str] = []
-    loaded.game.on_unveil = seen.append
-    try:
-        state = deal(loaded, set_id, seed)
-        rng = random.Random(seed)
-        ended_by = "cut off"
-        for _ in range(MAX_ACTIONS):
-            if state.is_terminal():
-                ended_by = "game over"
-                break
-            if not state.game.is_god(state.deck[0][LABEL]):
-                ended_by = "worshiper on top"
-                break
-            action = policy(state, state.legal_actions(), rng)
-            if state.phase == PHASE_SUBMERGE and int(action.split()[1]) > _highest_worshiper(state):
-                ended_by = "worshiper submerged"
-                break
-            state = state.apply_action(action, check=False)
-        return Cycle(seen.count(UNBIDDEN_GUEST), ended_by)
-    finally:
-        loaded.game.on_unveil = None
+    """Deal with ``seed``, play ``policy`` (its randomness seeded by ``seed`` too) through the first cycle.
+
+    The cycle ends before the action that submerges a worshiper: what that action caused is not counted.
+    """
+    unveilings, ended_by = 0, "cut off"
+    for taken, state in enumerate(play(deal(loaded, set_id, seed), policy, random.Random(seed),
+                                       max_actions=MAX_ACTIONS)):
+        if _submerged_a_worshiper(state):
+            ended_by = "worshiper submerged"
+            break
+        unveilings += sum(1 for event in state.events if event.kind == "unveil" and event.subject == UNBIDDEN_GUEST)
+        if taken == MAX_ACTIONS:
+            break
+        if state.is_terminal():
+            ended_by = "game over"
+            break
+        if _worshiper_on_top(state):
+            ended_by = "worshiper on top"
+            break
+    return Cycle(unveilings, ended_by)
 
 
 def estimate(loaded: Loaded, *, games: int, seed: int, sets: Sequence[str], policy: str) -> Estimate:

@@ -17,8 +17,8 @@ from pipeline.core.schemas import load_schemas, schema_problems
 from pipeline.core.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monotheism import GAME_ID
 from pipeline.games.monotheism.checks import scenario_findings
-from pipeline.games.monotheism.engine import (ACCEPT, DECLINE, LABEL, PHASE_ACT, PHASE_PLACE, STAGE, TURNED,
-                                              VEILED, Card, Game, State)
+from pipeline.games.monotheism.engine import (ACCEPT, DECLINE, LABEL, PHASE_ACT, PHASE_PLACE, PLAYER, STAGE,
+                                              TURNED, VEILED, Card, Game, State)
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, build, scenario_from_record
 from pipeline.games.monotheism.text import act_text, essence_text
 
@@ -248,8 +248,9 @@ def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], 
     say("")
     for line in describe(state, reveal=True, detail=0):
         say(line)
-    say(("You win: " if outcome.won else "You lose: ") + outcome.reason)
-    return outcome.won
+    won = outcome.won_by(PLAYER)
+    say(("You win: " if won else "You lose: ") + outcome.detail)
+    return won
 
 
 def parse(answer: str, options: list[str]) -> Optional[str]:

@@ -47,7 +47,7 @@ BYTE_CODES = 256
 def result(state: State) -> Optional[bool]:
     """True when ``state`` is won, False when lost, None while the game goes on."""
     outcome = state.outcome()
-    return None if outcome is None else outcome.won
+    return None if outcome is None else bool(outcome.winners)
 
 
 def ends_turn(action: str, child: State) -> bool:
@@ -165,7 +165,7 @@ class Space:
             return self.turns(state)
         found: list[tuple[Move, Child]] = []
         for action in state.legal_actions():
-            child = state.apply_action(action, check=False)
+            child = state.apply_action(action)
             self.resolutions += 1
             outcome = result(child)
             found.append(((action,), child if outcome is None else outcome))
@@ -183,7 +183,7 @@ class Space:
                 found.append((prefix + actions, False if deck is None else deck))
             return
         for action in state.legal_actions():  # the act's choices (or a placement still to make)
-            child = state.apply_action(action, check=False)
+            child = state.apply_action(action)
             self.resolutions += 1
             outcome = result(child)
             if outcome is not None:

@@ -96,9 +96,14 @@ class Rating:
         }
 
 
+# The figures are measured, not printed in the rulebook: a rating says so even inside a rulebook scenario.
+RATING_PROVENANCE = {"source": "inferred", "reasoning": "measured by the solver (pantheon monotheism rate)"}
+
+
 def stored(rating: Rating) -> dict:
     """The figures a scenario record keeps (``rating`` in scenarios.yaml): a stored rating is complete."""
-    return {key: value for key, value in rating.figures().items() if key in RATING_FIELDS}
+    figures = {key: value for key, value in rating.figures().items() if key in RATING_FIELDS}
+    return {**figures, "provenance": dict(RATING_PROVENANCE)}
 
 
 def band(winning_first_moves: int, first_moves: int, solution_turns: int, mean_branching: float) -> str:

@@ -204,7 +204,7 @@ def shortest_line(state: State, *, max_nodes: int = DEFAULT_MAX_NODES) -> SolveR
 def simplify(state: State, line: Sequence[str]) -> tuple[str, ...]:
     """``line`` without the detours that return to a position already passed (a stalemate in play)."""
     line = list(line)
-    state = replace(state, history=None)  # the replay itself must not end in a stalemate
+    state = replace(state, seen=None)  # the replay itself must not end in a stalemate
     while True:
         seen: dict[tuple, int] = {state.key(): 0}
         current = state
@@ -234,4 +234,4 @@ def verify(state: State, line: Sequence[str]) -> tuple[Optional[bool], str]:
     if found is None:
         return None, ""
     outcome = state.outcome()
-    return found, outcome.reason if outcome is not None else ""
+    return found, outcome.detail if outcome is not None else ""

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from jsonschema import Draft202012Validator
-
 from pipeline.core.dataset import Document, display_path
+from pipeline.core.engine import Event, IllegalAction
 from pipeline.core.errors import UserError
-from pipeline.core.schemas import load_schemas, schema_problems
+from pipeline.core.schemas import SchemaValidator, load_schemas, schema_problems
 from pipeline.core.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monstrous.engine import (
-    GAIN_FAITH, LOCATION_POWER, MONSTER_POWERS, ON_TABLE, TRAPS, EngineError, Game, Landing, State,
+    GAIN_FAITH, LANDING, LOCATION_POWER, MONSTER_POWERS, ON_TABLE, TRAPS, EngineError, Game, Landing, State,
 )
 
 THROW_FILE_SCHEMA = "urn:pantheon:monstrous:examples#/$defs/throw_file"
@@ -48,7 +47,7 @@ def load_throw_file(path: Path, data_root: Path) -> tuple[Document, Mapping[str,
         raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
     doc = Document(kind="throw", path=path, marked=marked)
     schemas = load_schemas(data_root)
-    validator = Draft202012Validator({"$ref": THROW_FILE_SCHEMA}, registry=schemas.registry)
+    validator = SchemaValidator({"$ref": THROW_FILE_SCHEMA}, registry=schemas.registry)
     problems = list(schema_problems(doc, validator))
     if problems:
         raise UserError(str(problems[0]) + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
@@ -86,53 +85,66 @@ class DeclarationError(EngineError):
         self.where = where
 
 
+def event_record(event: Event) -> dict[str, Any]:
+    """An engine event as the examples and reports write it: ``{"step", "event", <its data>}``."""
+    data = event.as_data()
+    del data["kind"], data["subject"]
+    return {"step": data.pop("step"), "event": event.kind, **data}
+
+
 def run_turn(game: Game, state: State, throws: Sequence[Mapping[str, Any]]) -> tuple[State, TurnReport]:
     """Resolve the declared throws in order (Steps 1-6 each), then Step 7 if the turn is over."""
     report = TurnReport()
     god = state.active
     for index, throw in enumerate(throws):
         where = ("throws", index)
-        if state.decision() != "throw" or state.active != god:
+        if state.pending_kind() != "throw" or state.active != god:
             raise DeclarationError(where, f"throw {index + 1} is declared but {god}'s turn has no throw left")
         action = f"throw {throw['card']} {throw['side']}"
         if action not in state.legal_actions():
             raise DeclarationError(where + ("card",), f"throw {index + 1}: {throw['card']} is not in {god}'s hand")
-        start = len(state.log)
+        steps: list[Event] = []
         try:
-            state = state.apply_action(action).apply_action(landing_of(throw))
-            state = _resolve(state, throw, where, god)
+            state = state.apply_action(action)
+            steps += state.events
+            landing = landing_of(throw)
+            state = state.condition(landing).apply_action(landing)
+            steps += state.events
+            state = _resolve(state, throw, where, god, steps)
         except DeclarationError:
             raise
-        except EngineError as exc:
+        except IllegalAction as exc:
             raise DeclarationError(where, f"throw {index + 1}: {exc}") from None
-        report.events.extend(dict(e, throw=index + 1) for e in state.log[start:])
+        report.events.extend(dict(event_record(e), throw=index + 1) for e in steps)
         report.throws_resolved += 1
     if state.is_terminal():
         report.stopped = "the game is over"
-    elif state.active == god and state.decision() == "throw":
+    elif state.active == god and state.pending_kind() == "throw":
         report.stopped = f"{god} still has a throw to make: declare it to go on"
     else:
         report.stopped = f"play passes to {state.active}"
     return state, report
 
 
-def _resolve(state: State, throw: Mapping[str, Any], where: tuple, god: str) -> State:
-    """Answer the throw's decisions from its declaration until its Step 6 is done."""
+def _resolve(state: State, throw: Mapping[str, Any], where: tuple, god: str, events: list[Event]) -> State:
+    """Answer the throw's decisions from its declaration until its Step 6 is done (events gathered in ``events``)."""
     queues = {step: list(values) for step, values in throw.get("choices", {}).items()}
     landings = [power_landing_of(entry, throw["side"]) for entry in throw.get("power_throws", ())]
     while not state.is_terminal():
-        kind = state.decision()
+        kind = state.pending_kind()
         if kind == "throw" or state.active != god:
             break
-        if kind == "landing":
+        if kind == LANDING:
             if not landings:
                 raise DeclarationError(where, f"{state.board.step}: a power throws a card: declare where it landed "
                                               f"under power_throws")
-            state = state.apply_action(landings.pop(0))
+            landing = landings.pop(0)
+            state = state.condition(landing).apply_action(landing)
         elif state.is_chance_node():
             raise DeclarationError(where, f"{state.board.step}: a {kind} from an unknown deck order cannot be declared")
         else:
             state = state.apply_action(_choose(state, queues, where))
+        events += state.events
     leftover = [(step, values) for step, values in queues.items() if values]
     if leftover:
         step, values = leftover[0]
@@ -153,8 +165,9 @@ def _choose(state: State, queues: dict[str, list[str]], where: tuple) -> str:
     wanted = ", ".join(values)
     if queue:
         raise DeclarationError(where + ("choices", step), f"{step}: {queue[0]} is not a possible "
-                                                          f"{state.decision()} here (possible: {wanted})")
-    raise DeclarationError(where, f"{step}: {state.current_player()} must choose a {state.decision()} "
+                                                          f"{state.pending_kind()} here (possible: {wanted})")
+    raise DeclarationError(where, f"{step}: {state.board.seats[state.current_player()]} must choose a "
+                                  f"{state.pending_kind()} "
                                   f"({wanted}): declare it under choices: {step}")
 
 
@@ -226,7 +239,7 @@ def replay_example(game: Game, example: Mapping[str, Any]) -> Iterator[tuple[tup
     except DeclarationError as exc:
         yield exc.where, f"the engine cannot replay it: {exc}"
         return
-    except EngineError as exc:
+    except IllegalAction as exc:
         yield ("initial",), f"the engine cannot replay it: {exc}"
         return
     for t_index, throw in enumerate(example["throws"]):

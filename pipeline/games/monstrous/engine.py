@@ -22,11 +22,13 @@ ruling; `RULINGS` lists them all).
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 
+from pipeline.core.engine import CHANCE, Decision, Event, IllegalAction, InPlaceState, Outcome
+from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.model import MonsterCard, MonstrousModel, Op, Power, Side
 from pipeline.games.monstrous.powers import NEEDS_A_LOCATION
 
@@ -34,8 +36,8 @@ UNIQUE, COMMON = "unique", "common"
 SIDES = (UNIQUE, COMMON)
 ON_TABLE, OFF_TABLE, LIGHTNING = "table", "off_table", "lightning"
 LANDING_RESULTS = (ON_TABLE, OFF_TABLE, LIGHTNING)
-CHANCE = "chance"
 END_TURN_ACTION = "end turn"
+LANDING = "landing"  # the kind of decision a throw's landing is (a chance event, or declared)
 
 # Throw Step numbers (the rulebook's fixed order); their ids come from data.
 THROW, TRAPS, MONSTER_POWERS, LOCATION_POWER, GAIN_FAITH, EXTRA_THROW, END_TURN = range(1, 8)
@@ -58,8 +60,8 @@ RULINGS = (
 )
 
 
-class EngineError(ValueError):
-    """An illegal action, or a declared state or landing that cannot be."""
+class EngineError(IllegalAction):
+    """A declared state or landing that cannot be (an illegal action of its own kind)."""
 
 
 # --------------------------------------------------------------------------- value types
@@ -91,11 +93,47 @@ class Landing:
     shifted: tuple[tuple[str, Locs], ...] = ()
 
     def __str__(self) -> str:
-        if self.result != ON_TABLE:
-            return f"land {self.result} ({self.side} up)"
-        where = ",".join(self.locations) or "no Location"
-        hits = ",".join(self.hits) or "no Monster"
-        return f"land {self.side} up on {where} hitting {hits}"
+        """``land SIDE RESULT``, then ``KEY VALUE`` pairs for what is set (``-`` for an empty list)."""
+        words = ["land", self.side, self.result]
+        for key, value in self._fields():
+            if value is not None and (value or key in _LOOKS):
+                words += [key, _join(value)]
+        if self.shifted:
+            words += ["shifted", ",".join(f"{card}@{'+'.join(locs) or '-'}" for card, locs in self.shifted)]
+        return " ".join(words)
+
+    def _fields(self) -> list[tuple[str, Optional[tuple[str, ...]]]]:
+        return [("on", self.locations), ("hits", self.hits), ("step3-hits", self.step3_hits),
+                ("step3-on", self.step3_locations), ("step4-on", self.step4_locations),
+                ("step5-on", self.step5_locations), ("knocked-off", self.knocked_off)]
+
+    @classmethod
+    def parse(cls, text: str) -> "Landing":
+        """The landing ``str(landing)`` wrote (IllegalAction when ``text`` is not one)."""
+        words = text.split()
+        if len(words) < 3 or len(words) % 2 == 0 or words[0] != "land":
+            raise IllegalAction(f"not a landing: {text!r} (land SIDE RESULT [KEY VALUE ...])")
+        pairs = dict(zip(words[3::2], words[4::2]))
+        unknown = set(pairs) - set(_LANDING_KEYS) - {"shifted"}
+        if unknown:
+            raise IllegalAction(f"not a landing: {text!r} (unknown {', '.join(sorted(unknown))})")
+        shifted = tuple((card, _split(locs.replace("+", ",")))
+                        for card, locs in (item.split("@", 1) for item in _split(pairs.get("shifted", "-"))))
+        given = {_LANDING_KEYS[key]: _split(value) for key, value in pairs.items() if key in _LANDING_KEYS}
+        return cls(words[1], words[2], shifted=shifted, **given)
+
+
+_LANDING_KEYS = {"on": "locations", "hits": "hits", "step3-hits": "step3_hits", "step3-on": "step3_locations",
+                 "step4-on": "step4_locations", "step5-on": "step5_locations", "knocked-off": "knocked_off"}
+_LOOKS = ("step3-hits", "step3-on", "step4-on", "step5-on")  # declared even when empty (None: as before)
+
+
+def _join(items: Sequence[str]) -> str:
+    return ",".join(items) or "-"
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return () if text == "-" else tuple(text.split(","))
 
 
 @dataclass(frozen=True)
@@ -107,15 +145,6 @@ class LandingModel:
     flip: Fraction = Fraction(1, 10)
     hit_none: Fraction = Fraction(2, 5)
     hit_all: Fraction = Fraction(3, 10)  # the rest: one Monster lying there, at random
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """Final scores (Faith minus the penalty), the winner(s) and the tie-breaker that decided."""
-
-    scores: tuple[tuple[str, int], ...]
-    winners: tuple[str, ...]
-    decided_by: str
 
 
 @dataclass(frozen=True)
@@ -150,7 +179,7 @@ class Task:
 class Pending:
     """A decision (player = a god) or a chance event (player = CHANCE) waiting for an action."""
 
-    player: str
+    player: Union[str, int]
     kind: str
     options: tuple  # actions; for chance: (action, probability) pairs
     task: Task
@@ -205,7 +234,7 @@ class Board:
     end_by: Optional[str] = None
     final_turns_left: int = 0
     over: bool = False
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)  # events of the action being applied
 
 
 Action = Union[str, Landing]
@@ -271,7 +300,8 @@ class Game:
                       underworlds={g: [] for g in seats}, table={}, locations=chosen)
         deal = [Task("draw", (god,)) for _ in range(self.rules.starting_hand) for god in seats]
         board.tasks = [Task("start_turn")] + list(reversed(deal)) + [Task("setup_remove", (removals,))]
-        return State(self, board)._settled()
+        setup = {"seats": list(seats), "locations": list(chosen), "underworld_cards": underworld_cards}
+        return State(self, board)._begin(setup)
 
     def state_from(self, spec: Mapping[str, Any]) -> "State":
         """A declared situation (a state file or an example's ``initial``), at the active god's throw."""
@@ -294,7 +324,13 @@ class Game:
             board.table[entry["card"]] = Placed(entry["side"], tuple(entry["on_locations"]))
         self._check_cards(board, spec)
         board.tasks = [Task("begin_turn")]
-        return State(self, board)._settled()
+        return State(self, board)._begin({"declared": spec})
+
+    def state_from_setup(self, setup: Mapping[str, Any]) -> "State":
+        """The first state of a serialised game: a fresh deal, or a declared situation."""
+        if "declared" in setup:
+            return self.state_from(setup["declared"])
+        return self.new_initial_state(setup["seats"], setup["locations"], underworld_cards=setup["underworld_cards"])
 
     def _check_gods(self, seats: Sequence[str]) -> None:
         if len(set(seats)) != len(seats):
@@ -329,59 +365,68 @@ class Game:
 
 # --------------------------------------------------------------------------- the state
 
-class State:
-    """A position: legal actions, chance outcomes, applying an action gives a new State."""
+class State(InPlaceState[Action]):
+    """A position; ``apply_action`` returns the next one (this one never changes).
+
+    Seats are numbered in turn order (``board.seats[seat]`` is the god's id).
+    """
+
+    game_id = GAME_ID
 
     def __init__(self, game: Game, board: Board) -> None:
         self.game = game
         self.board = board
 
-    # ---- the OpenSpiel-like interface
-    def current_player(self) -> Optional[str]:
-        """The god to act, CHANCE, or None when the game is over."""
-        return None if self.board.pending is None else self.board.pending.player
+    # ---- the kit's interface
+    @property
+    def num_players(self) -> int:
+        return len(self.board.seats)
 
-    def is_terminal(self) -> bool:
-        return self.board.over
-
-    def is_chance_node(self) -> bool:
-        return self.board.pending is not None and self.board.pending.player == CHANCE
-
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if not self.is_chance_node():
-            return []
-        return [(action, float(p)) for action, p in self.board.pending.options]
-
-    def legal_actions(self) -> list[Action]:
+    def _decide(self) -> Decision[Action]:
         pending = self.board.pending
         if pending is None:
-            return []
+            return TERMINAL_DECISION
         if pending.player == CHANCE:
-            return [action for action, _ in pending.options]
-        return list(pending.options)
+            return Decision.chance(pending.options)
+        return Decision(self.board.seats.index(pending.player), pending.options)
 
-    def decision(self) -> Optional[str]:
+    def pending_kind(self) -> Optional[str]:
         """What the pending action decides (throw, landing, draw, order, god, card, side, location, option)."""
         return None if self.board.pending is None else self.board.pending.kind
 
-    def apply_action(self, action: Action) -> "State":
-        """A new State after ``action`` (this one is unchanged)."""
-        pending = self.board.pending
-        if pending is None:
-            raise EngineError("the game is over")
-        if not self._allowed(pending, action):
-            raise EngineError(f"{action} is not a legal {pending.kind} here "
-                              f"(legal: {', '.join(map(str, self.legal_actions()[:12]))})")
-        nxt = self.clone()
-        nxt.board.pending = None
-        nxt.board.tasks.append(pending.task.picked(action))
-        return nxt._settled()
+    def _fork(self) -> "State":
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)  # the game and the kit's record (history, events) are shared
+        other.board = _copy_board(self.board)
+        return other
 
-    def clone(self) -> "State":
-        return State(self.game, _copy_board(self.board))
+    def _play(self, action: Action) -> None:
+        b = self.board
+        pending = b.pending
+        assert pending is not None
+        b.pending = None
+        b.tasks.append(pending.task.picked(action))
+        self._settle()
+
+    def _conditioned(self, outcome: Action) -> "State":
+        """A throw's landing declared (a real throw): checked, then the only outcome of this chance node."""
+        pending = self.board.pending
+        if pending is None or pending.kind != LANDING or not isinstance(outcome, Landing):
+            raise EngineError(f"only a throw's landing can be declared, not {outcome}")
+        throw = self.board.throw if pending.task.name == "throw" else None
+        _check_landing(self.board, outcome, thrown=throw.card if throw is not None else None)
+        after = self._fork()
+        after.board.pending = replace(pending, options=((outcome, Fraction(1)),))
+        return after
+
+    def action_from_string(self, text: str) -> Action:
+        """At a landing, any landing (``Landing.parse``); elsewhere the legal action ``text`` names."""
+        if self.pending_kind() == LANDING:
+            return Landing.parse(text)
+        return super().action_from_string(text)
 
     def key(self) -> tuple:
-        """Everything that matters for future play (not the log, not hand order)."""
+        """Everything that matters for future play (not the events, not hand order)."""
         b = self.board
         return (b.seats, b.active, tuple(sorted(b.faith.items())), tuple(tuple(sorted(b.hands[g])) for g in b.seats),
                 tuple(b.decks[g].key() for g in b.seats), tuple(tuple(b.underworlds[g]) for g in b.seats),
@@ -393,12 +438,11 @@ class State:
 
     # ---- conveniences
     @property
-    def log(self) -> list[dict[str, Any]]:
-        return self.board.log
-
-    @property
     def active(self) -> str:
         return self.board.seats[self.board.active]
+
+    def seat_of(self, god: str) -> int:
+        return self.board.seats.index(god)
 
     def card_count(self) -> int:
         b = self.board
@@ -406,44 +450,41 @@ class State:
         return (sum(len(h) for h in b.hands.values()) + sum(len(d) for d in b.decks.values())
                 + sum(len(u) for u in b.underworlds.values()) + len(b.table) + in_flight + _held(b))
 
-    def sample(self, rng: random.Random) -> Action:
-        """A chance outcome drawn with its probability (seeded by ``rng``)."""
-        actions, weights = zip(*self.chance_outcomes())
-        return rng.choices(actions, weights=weights)[0]
-
     # ---- internals
-    def _allowed(self, pending: Pending, action: Action) -> bool:
-        if pending.kind == "landing":
-            return isinstance(action, Landing)
-        return action in self.legal_actions()
+    def _begin(self, setup: Mapping[str, Any]) -> "State":
+        self._settle()
+        return self._started(setup, self._collect())
 
-    def _settled(self) -> "State":
-        """Run queued tasks until a decision or chance event is needed (or the game ends)."""
+    def _settle(self) -> None:
+        """Run queued tasks until a decision or chance event is needed (or the game ends); keep the events."""
         b = self.board
         while b.pending is None and b.tasks:
             task = b.tasks.pop()
             TASKS[task.name](self.game, b, task)
-        return self
+        self._emitted(b.log)
+        b.log = []
 
 
 def _copy_board(b: Board) -> Board:
-    """A copy sharing only immutable parts (tasks, placements, log entries are never changed in place)."""
+    """A copy sharing only immutable parts (tasks and placements are never changed in place)."""
     return replace(b, faith=dict(b.faith), hands={g: list(h) for g, h in b.hands.items()},
                    decks={g: Deck(list(d.top), list(d.middle), list(d.bottom)) for g, d in b.decks.items()},
                    underworlds={g: list(u) for g, u in b.underworlds.items()}, table=dict(b.table),
-                   tasks=list(b.tasks), throw=replace(b.throw) if b.throw else None, log=list(b.log))
+                   tasks=list(b.tasks), throw=replace(b.throw) if b.throw else None, log=[])
 
 
 def _held(board: Board) -> int:
     """Cards picked up by a power and not yet landed (a power throw waiting for its landing)."""
     pending = board.pending
-    return 1 if pending is not None and pending.kind == "landing" and pending.task.name == "op" else 0
+    return 1 if pending is not None and pending.kind == LANDING and pending.task.name == "op" else 0
 
 
 # --------------------------------------------------------------------------- helpers
 
 def _emit(b: Board, event: str, **data: Any) -> None:
-    b.log.append({"step": b.step, "event": event, **data})
+    """Record an event: about its card (or Monster design, or god), with the Throw Step and its data."""
+    subject = data.get("card") or data.get("monster") or data.get("god") or ""
+    b.log.append(Event(event, subject, (("step", b.step), *data.items())))
 
 
 def _ask(b: Board, player: str, kind: str, options: Sequence[Any], task: Task) -> None:
@@ -575,29 +616,43 @@ def _throw(game: Game, b: Board, task: Task) -> None:
         b.hands[god].remove(card)
         b.throw = Throw(god, card)
         _emit(b, "throw", god=god, card=card, side=side)
-        _chance(b, "landing", landing_outcomes(game, b, side), task)
+        _chance(b, LANDING, landing_outcomes(game, b, side), task)
         return
     _land(game, b, task.picks[1])
 
 
-def _land(game: Game, b: Board, landing: Landing) -> None:
+def _check_landing(b: Board, landing: Landing, *, thrown: Optional[str]) -> None:
+    """Can ``landing`` be, on this table? ``thrown``: the card of a throw (None: a card thrown by a power,
+    whose hits, knocks and shoves do not matter)."""
     if landing.side not in SIDES or landing.result not in LANDING_RESULTS:
         raise EngineError(f"a landing needs a side ({', '.join(SIDES)}) and a result ({', '.join(LANDING_RESULTS)})")
-    card = b.throw.card
+    if landing.result == ON_TABLE:
+        _check_locations(b, landing.locations)
+    if thrown is None:
+        return
     _check_on_table(b, landing.knocked_off, "knocked-off card")
     for moved, locations in landing.shifted:
         _check_on_table(b, (moved,), "shifted card")
         _check_locations(b, locations)
+    if landing.result == ON_TABLE:
+        _check_on_table(b, [c for c in landing.hits if c not in landing.knocked_off], "hit")
+        for card in landing.hits:
+            if card in landing.knocked_off:
+                raise EngineError(f"{b.step}: declared hit {card} is not on the table")
+        if thrown in landing.hits:
+            raise EngineError(f"{thrown} cannot hit itself")
+
+
+def _land(game: Game, b: Board, landing: Landing) -> None:
+    card = b.throw.card
+    _check_landing(b, landing, thrown=card)
+    for moved, locations in landing.shifted:
         b.table[moved] = replace(b.table[moved], locations=tuple(locations))
     for knocked in landing.knocked_off:  # FAQ off-the-table
         _to_underworld(game, b, knocked)
         _emit(b, "underworld", card=knocked, reason=OFF_TABLE)
     b.throw.landing = landing
     if landing.result == ON_TABLE:
-        _check_on_table(b, landing.hits, "hit")
-        if card in landing.hits:
-            raise EngineError(f"{card} cannot hit itself")
-        _check_locations(b, landing.locations)
         b.table[card] = Placed(landing.side, tuple(landing.locations))
     else:  # off the table, or struck by lightning: straight to its god's Underworld
         _to_underworld(game, b, card)
@@ -918,7 +973,7 @@ def op_throw_hit_monster(game: Game, b: Board, task: Task) -> None:
         return
     if len(picks) == 2:
         del b.table[card]  # picked up
-        _chance(b, "landing", power_landing_outcomes(game, b, _value(picks[1])), task)
+        _chance(b, LANDING, power_landing_outcomes(game, b, _value(picks[1])), task)
         return
     if len(picks) == 3:
         _power_throw_lands(game, b, card, picks[2])
@@ -934,10 +989,8 @@ def op_throw_hit_monster(game: Game, b: Board, task: Task) -> None:
 
 
 def _power_throw_lands(game: Game, b: Board, card: str, landing: Landing) -> None:
-    if not isinstance(landing, Landing):
-        raise EngineError("a power throw needs a landing")
+    _check_landing(b, landing, thrown=None)
     if landing.result == ON_TABLE:
-        _check_locations(b, landing.locations)
         b.table[card] = Placed(landing.side, tuple(landing.locations))
         _emit(b, "throw_card", card=card, side=landing.side, locations_hit=list(landing.locations))
     else:  # FAQ cyclops-off-table: its own god's Underworld, whoever threw it
@@ -1081,7 +1134,9 @@ def final_score(game: Game, b: Board, god: str) -> int:
 
 
 def score(game: Game, b: Board) -> Outcome:
-    """The winner by the tie-breakers in data order; a rematch leaves every god still tied as winner."""
+    """The winner by the tie-breakers in data order; a rematch leaves every god still tied as winner.
+
+    The Outcome's termination is the id of the tie-breaker that decided; scores and winners are by seat."""
     alive = list(b.seats)
     decided_by = game.rules.tie_breakers[-1].id
     for breaker in game.rules.tie_breakers:
@@ -1094,19 +1149,6 @@ def score(game: Game, b: Board) -> Outcome:
         if len(alive) == 1:
             decided_by = breaker.id
             break
-    scores = tuple((g, final_score(game, b, g)) for g in b.seats)
-    return Outcome(scores=scores, winners=tuple(alive), decided_by=decided_by)
-
-
-# --------------------------------------------------------------------------- play helpers
-
-def random_playout(state: State, rng: random.Random, *, max_actions: int = 10_000) -> State:
-    """Play uniformly random legal actions (chance by its odds) to the end."""
-    for _ in range(max_actions):
-        if state.is_terminal():
-            return state
-        if state.is_chance_node():
-            state = state.apply_action(state.sample(rng))
-        else:
-            state = state.apply_action(rng.choice(state.legal_actions()))
-    raise EngineError(f"no end after {max_actions} actions")
+    scores = tuple(final_score(game, b, g) for g in b.seats)
+    detail = f"{', '.join(alive)} {'wins' if len(alive) == 1 else 'win'} (decided by {decided_by})"
+    return Outcome(decided_by, tuple(b.seats.index(g) for g in alive), scores, detail)

@@ -17,17 +17,19 @@ function usable on its own.
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
-from fractions import Fraction
 from itertools import product
-from typing import Callable, Hashable, Optional, Sequence
+from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
+from pipeline.core.engine import Decision, IllegalAction, Outcome
+from pipeline.core.engine import InPlaceState
+from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.model import CHOSEN_OP, TheocracyModel, Upset
 
-CHANCE = -1
-TERMINAL = -4
 ASIDE = -1  # holder of a believer that was given up (set aside for the round)
 
 RULE_HIGHER = "higher-card"
@@ -153,15 +155,6 @@ class Termination(str, Enum):
     FATE = "fate"
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How the game ended, who won (several seats when tied) and the final scores."""
-
-    termination: Termination
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-
-
 # --------------------------------------------------------------------------- game
 
 
@@ -231,20 +224,34 @@ class Game:
     def owner(self, believer: int) -> int:
         return believer // self.believers_per_player
 
-    def fate_distribution(self) -> list[tuple[int, Fraction]]:
-        """Exact probability of each total of the fate dice."""
-        totals = Counter(sum(roll) for roll in product(self.die_faces, repeat=self.fate_dice))
-        ways = len(self.die_faces) ** self.fate_dice
-        return [(total, Fraction(n, ways)) for total, n in sorted(totals.items())]
-
     def new_initial_state(self) -> "State":
-        return State(self)
+        return State(self)._started({"players": self.num_players})
+
+    def state_from_setup(self, setup: Mapping[str, Any]) -> "State":
+        """The first state of a serialised game (``{"players": N}``, N this game's player count)."""
+        if setup.get("players") != self.num_players:
+            raise IllegalAction(f"a {setup.get('players')}-player game cannot be restored in a "
+                                f"{self.num_players}-player game")
+        return self.new_initial_state()
+
+
+@functools.lru_cache(maxsize=None)
+def _fate_ways(faces: tuple[int, ...], dice: int) -> tuple[tuple[int, int], ...]:
+    """Each total of the fate dice with the number of rolls that make it."""
+    totals = Counter(sum(roll) for roll in product(faces, repeat=dice))
+    return tuple(sorted(totals.items()))
+
+
+@functools.lru_cache(maxsize=None)
+def _chance_decision(kind: ActionKind, ways: tuple[tuple[int, int], ...]) -> Decision["Action"]:
+    """One shared Decision per distinct chance node: each value as likely as its number of ways."""
+    return Decision.weighted((Action(kind, value), n) for value, n in ways)
 
 
 # --------------------------------------------------------------------------- state
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Task:
     """A pending Grace task: op and the seat it concerns (None for table-wide ops)."""
 
@@ -256,8 +263,10 @@ class _Task:
 
 
 @dataclass
-class State:
-    """A Theocracy position. Mutated only by `apply_action`; `clone` for search."""
+class State(InPlaceState[Action]):
+    """A Theocracy position; ``apply_action`` returns the next one (this one never changes)."""
+
+    game_id = GAME_ID
 
     game: Game
     stage: Stage = Stage.ROLL
@@ -289,6 +298,10 @@ class State:
 
     # ----------------------------------------------------------- queries
 
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
     def role_order(self) -> list[int]:
         """Seats in acting order this round: First, (Lukewarm, Lost,) Last."""
         n = self.game.num_players
@@ -297,24 +310,13 @@ class State:
     def role_of(self, seat: int) -> str:
         return self.game.roles[(seat - self.first_seat) % self.game.num_players]
 
-    def is_terminal(self) -> bool:
-        return self.stage is Stage.TERMINAL
-
-    def is_chance_node(self) -> bool:
-        return self.stage in (Stage.ROLL, Stage.FATE)
-
-    def current_player(self) -> int:
-        if self.is_terminal():
-            return TERMINAL
-        if self.is_chance_node():
-            return CHANCE
+    def _actor(self) -> int:
+        """The seat deciding at a player stage."""
         if self.stage in (Stage.BID, Stage.OMEN):
             return self.role_order()[self.cursor]
-        if self.stage is Stage.GIVE:
-            assert self.giver is not None
-            return self.giver
-        assert self.actor is not None
-        return self.actor
+        seat = self.giver if self.stage is Stage.GIVE else self.actor
+        assert seat is not None
+        return seat
 
     def believers_held(self, seat: int) -> list[int]:
         return [b for b, h in enumerate(self.holder) if h == seat]
@@ -330,35 +332,32 @@ class State:
         """Eternal memory the dice on ``seat``'s believers are worth right now."""
         return sum(self._die_value(d) for b, d in enumerate(self.die_on) if d is not None and self.holder[b] == seat)
 
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
-        """Each chance action with its exact probability (empty when not a chance node)."""
-        if self.stage is Stage.ROLL:
+    def _decide(self) -> Decision[Action]:
+        stage = self.stage
+        if stage is Stage.TERMINAL:
+            return TERMINAL_DECISION
+        if stage is Stage.ROLL:
             used = {v for v in self.die_values if v is not None} if self.game.distinct_dice_per_round else set()
             values = [v for v in self.game.die_faces if v not in used]
-            return [(Action(ActionKind.ROLL, v), Fraction(1, len(values))) for v in values]
-        if self.stage is Stage.FATE:
-            return [(Action(ActionKind.FATE, total), p) for total, p in self.game.fate_distribution()]
-        return []
-
-    def legal_actions(self) -> list[Action]:
-        if self.is_chance_node():
-            return [action for action, _ in self.chance_outcomes()]
-        seat = self.current_player()
-        if self.stage is Stage.BID:
-            return [Action(ActionKind.BID, v) for v in sorted(self.hands[seat])]
-        if self.stage is Stage.OMEN:
-            return [Action(ActionKind.PASS)] + [
+            return _chance_decision(ActionKind.ROLL, tuple((v, 1) for v in values))
+        if stage is Stage.FATE:
+            return _chance_decision(ActionKind.FATE, _fate_ways(self.game.die_faces, self.game.fate_dice))
+        seat = self._actor()
+        if stage is Stage.BID:
+            actions = [Action(ActionKind.BID, v) for v in sorted(self.hands[seat])]
+        elif stage is Stage.OMEN:
+            actions = [Action(ActionKind.PASS)] + [
                 Action(ActionKind.PROPHESY, p.subject, p.kind) for p in self._open_prophecies()
             ]
-        if self.stage is Stage.CHOOSE_GIVER:
-            return [Action(ActionKind.CHOOSE_GIVER, s) for s in self._givers_for(seat)]
-        if self.stage is Stage.GIVE:
-            return [Action(ActionKind.GIVE, b) for b in self.eligible_to_give(seat)]
-        if self.stage is Stage.LOSE:
-            return [Action(ActionKind.LOSE, b) for b in self.believers_held(seat)]
-        if self.stage is Stage.PLACE:
-            return [Action(ActionKind.PLACE, b) for b in self.free_believers(seat)]
-        return []
+        elif stage is Stage.CHOOSE_GIVER:
+            actions = [Action(ActionKind.CHOOSE_GIVER, s) for s in self._givers_for(seat)]
+        elif stage is Stage.GIVE:
+            actions = [Action(ActionKind.GIVE, b) for b in self.eligible_to_give(seat)]
+        elif stage is Stage.LOSE:
+            actions = [Action(ActionKind.LOSE, b) for b in self.believers_held(seat)]
+        else:
+            actions = [Action(ActionKind.PLACE, b) for b in self.free_believers(seat)]
+        return Decision(seat, tuple(actions))
 
     def outcome(self) -> Optional[Outcome]:
         """The result once terminal (ruling shared-victory: every seat on the top score wins)."""
@@ -366,15 +365,9 @@ class State:
             return None
         best = max(self.scores)
         winners = tuple(s for s, score in enumerate(self.scores) if score == best)
-        return Outcome(self.termination, winners, tuple(self.scores))
-
-    def returns(self) -> list[float]:
-        """1 split among the winners, 0 for the others; zeros while the game goes on."""
-        outcome = self.outcome()
-        if outcome is None:
-            return [0.0] * self.game.num_players
-        share = 1.0 / len(outcome.winners)
-        return [share if s in outcome.winners else 0.0 for s in range(self.game.num_players)]
+        seats = ", ".join(f"seat {s}" for s in winners)
+        return Outcome(self.termination.value, winners, tuple(self.scores),
+                       f"{self.termination.value}: {seats} with {best} eternal memory")
 
     def key(self) -> Hashable:
         """Everything that matters for future play (no history, no round counter)."""
@@ -399,68 +392,50 @@ class State:
             self.termination,
         )
 
-    def clone(self) -> "State":
-        return State(
-            game=self.game,
-            stage=self.stage,
-            round=self.round,
-            turn=self.turn,
-            first_seat=self.first_seat,
-            scores=list(self.scores),
-            hands=[list(h) for h in self.hands],
-            bids=list(self.bids),
-            holder=list(self.holder),
-            die_on=list(self.die_on),
-            acquired=set(self.acquired),
-            die_values=list(self.die_values),
-            dice_aside=set(self.dice_aside),
-            cursor=self.cursor,
-            prophecies=list(self.prophecies),
-            result=self.result,
-            tasks=[_Task(t.op, t.seat) for t in self.tasks],
-            actor=self.actor,
-            giver=self.giver,
-            fate_roll=self.fate_roll,
-            termination=self.termination,
-        )
+    def _fork(self) -> "State":
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)  # the immutable fields are shared; every container is copied
+        other.scores = list(self.scores)
+        other.hands = [list(h) for h in self.hands]
+        other.bids = list(self.bids)
+        other.holder = list(self.holder)
+        other.die_on = list(self.die_on)
+        other.acquired = set(self.acquired)
+        other.die_values = list(self.die_values)
+        other.dice_aside = set(self.dice_aside)
+        other.prophecies = list(self.prophecies)
+        other.tasks = list(self.tasks)
+        return other
 
     # ----------------------------------------------------------- moves
 
-    def apply_action(self, action: Action) -> None:
-        """Play ``action``; raises ValueError if it is not legal here."""
-        if action not in self.legal_actions():
-            raise ValueError(f"illegal action {action} at stage {self.stage.value}")
-        handler = {
-            ActionKind.ROLL: self._apply_roll,
-            ActionKind.BID: self._apply_bid,
-            ActionKind.PASS: self._apply_omen,
-            ActionKind.PROPHESY: self._apply_omen,
-            ActionKind.CHOOSE_GIVER: self._apply_choose_giver,
-            ActionKind.GIVE: self._apply_give,
-            ActionKind.LOSE: self._apply_lose,
-            ActionKind.PLACE: self._apply_place,
-            ActionKind.FATE: self._apply_fate,
-        }[action.kind]
-        handler(action)
+    def _play(self, action: Action) -> None:
+        _APPLY[action.kind](self, action)
 
     def _apply_roll(self, action: Action) -> None:
         self.die_values[self.turn] = action.value
+        self._emit("roll", action.value, round=self.round, turn=self.turn)
         self.stage, self.cursor = Stage.BID, 0
 
     def _apply_bid(self, action: Action) -> None:
-        seat = self.current_player()
+        seat = self._actor()
         assert action.value is not None
         self.hands[seat].remove(action.value)
         self.bids[seat] = action.value
+        self._emit("bid", seat, value=action.value)
         self._next_in_order(self._start_omen)
 
     def _start_omen(self) -> None:
         self.stage, self.cursor = Stage.OMEN, 0
 
     def _apply_omen(self, action: Action) -> None:
+        seat = self._actor()
         if action.kind is ActionKind.PROPHESY:
             assert action.prophecy is not None
-            self.prophecies.append((self.current_player(), Prophecy(action.prophecy, action.value)))
+            self.prophecies.append((seat, Prophecy(action.prophecy, action.value)))
+            self._emit("prophecy", seat, prophecy=action.prophecy, about=action.value)
+        else:
+            self._emit("pass", seat)
         self._next_in_order(self._reveal)
 
     def _next_in_order(self, when_done: Callable[[], None]) -> None:
@@ -471,11 +446,13 @@ class State:
 
     def _apply_choose_giver(self, action: Action) -> None:
         self.giver = action.value
+        self._emit("giver-chosen", self.actor, giver=action.value)
         self.stage = Stage.GIVE
 
     def _apply_give(self, action: Action) -> None:
         believer = action.value
         assert believer is not None and self.actor is not None
+        self._emit("believer-moved", believer, giver=self.giver, taker=self.actor, die=self.die_on[believer])
         self.holder[believer] = self.actor  # any die on it travels with it
         self.acquired.add(believer)
         self.giver = None
@@ -484,21 +461,26 @@ class State:
     def _apply_lose(self, action: Action) -> None:
         believer = action.value
         assert believer is not None
+        self._emit("believer-set-aside", believer, seat=self.actor)
         self.holder[believer] = ASIDE  # ruling lost-believer: aside for the round, with its die
         die = self.die_on[believer]
         if die is not None:
             self.dice_aside.add(die)
             self.die_on[believer] = None
+            self._emit("die-set-aside", die, value=self.die_values[die], reason="believer set aside")
         self._run_tasks()
 
     def _apply_place(self, action: Action) -> None:
         assert action.value is not None
         self.die_on[action.value] = self.turn
+        self._emit("die-placed", action.value, seat=self.actor, die=self.turn, value=self.die_values[self.turn])
         self._run_tasks()
 
     def _apply_fate(self, action: Action) -> None:
         self.fate_roll = action.value
-        if action.value == self.game.fate_target:
+        ends = action.value == self.game.fate_target
+        self._emit("fate", action.value, ends=ends)
+        if ends:
             self._finish(Termination.FATE)
         else:
             self._new_round()
@@ -551,8 +533,14 @@ class State:
         """Revelation, then queue Grace in the model's step order (ruling grace-role-order)."""
         bids = [b for b in self.bids if b is not None]
         self.result = resolve_bid(bids, self.game.upset)
+        self._emit("bid-won" if self.result.winner is not None else "bid-drawn", self.result.winner,
+                   rule=self.result.rule, bids=tuple(bids), ruined=self.result.ruined)
         by_seat = dict(self.prophecies)
         prophets = [s for s in self.role_order() if s in by_seat]
+        for seat in prophets:
+            prophecy = by_seat[seat]
+            self._emit("prophecy-fulfilled" if self.fulfilled(prophecy) else "prophecy-failed", seat,
+                       prophecy=prophecy.kind, about=prophecy.subject)
         self.tasks = []
         for op in self.game.grace_ops:
             if op == OP_ACQUIRE:
@@ -597,17 +585,21 @@ class State:
         assert self.result is not None
         if task.op == OP_SET_ASIDE_BID:
             if self.result.winner is None:
-                self.dice_aside.add(self.turn)
+                self._set_die_aside("bid drawn")
             return False
         # place-die
         winner = self.result.winner
         if winner is None:
             return False
         if not self.free_believers(winner):
-            self.dice_aside.add(self.turn)
+            self._set_die_aside("no free believer")
             return False
         self.actor, self.stage = winner, Stage.PLACE
         return True
+
+    def _set_die_aside(self, reason: str) -> None:
+        self.dice_aside.add(self.turn)
+        self._emit("die-set-aside", self.turn, value=self.die_values[self.turn], reason=reason)
 
     def _end_turn(self) -> None:
         self.turn += 1
@@ -615,8 +607,10 @@ class State:
         if self.turn < self.game.turns_per_round:
             self.stage = Stage.ROLL
             return
+        gained = tuple(self.round_score(seat) for seat in range(self.game.num_players))
         for seat in range(self.game.num_players):
-            self.scores[seat] += self.round_score(seat)
+            self.scores[seat] += gained[seat]
+        self._emit("round-scored", self.round, gained=gained, scores=tuple(self.scores))
         if max(self.scores) >= self.game.transcendence:
             self._finish(Termination.TRANSCENDENCE)
         else:
@@ -627,10 +621,12 @@ class State:
         self.first_seat = self.role_order()[self.game.new_first_index]
         self.round += 1
         self._setup_round()
+        self._emit("new-round", self.round, first=self.first_seat)
 
     def _finish(self, termination: Termination) -> None:
         self.termination = termination
         self.stage = Stage.TERMINAL
+        self._emit("game-over", termination.value, scores=tuple(self.scores))
 
     def _die_value(self, die: int) -> int:
         value = self.die_values[die]
@@ -647,3 +643,16 @@ class State:
             f"round {self.rounds_played} turn {self.turn + 1} stage {self.stage.value} "
             f"first seat {self.first_seat} scores {self.scores}"
         )
+
+
+_APPLY: dict[ActionKind, Callable[[State, Action], None]] = {
+    ActionKind.ROLL: State._apply_roll,
+    ActionKind.BID: State._apply_bid,
+    ActionKind.PASS: State._apply_omen,
+    ActionKind.PROPHESY: State._apply_omen,
+    ActionKind.CHOOSE_GIVER: State._apply_choose_giver,
+    ActionKind.GIVE: State._apply_give,
+    ActionKind.LOSE: State._apply_lose,
+    ActionKind.PLACE: State._apply_place,
+    ActionKind.FATE: State._apply_fate,
+}

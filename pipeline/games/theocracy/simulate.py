@@ -13,12 +13,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
-from fractions import Fraction
-from typing import Callable
 
+from pipeline.core.engine import Policy, random_policy
+from pipeline.core.engine import simulate as play_games
 from pipeline.games.theocracy.engine import Action, ActionKind, Game, Stage, State, Termination
 
-Policy = Callable[[State, random.Random], Action]
 GREEDY_NUDGES = (-1, 0, 0, 1)  # how far a greedy bid may stray from the die's rank
 
 
@@ -51,22 +50,6 @@ class Summary:
             "win_share": list(self.win_share),
             "shared_victories": self.shared_victories,
         }
-
-
-def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw a chance action with its exact probability."""
-    point = Fraction(rng.random())
-    total = Fraction(0)
-    outcomes = state.chance_outcomes()
-    for action, probability in outcomes:
-        total += probability
-        if point < total:
-            return action
-    return outcomes[-1][0]
-
-
-def random_policy(state: State, rng: random.Random) -> Action:
-    return rng.choice(state.legal_actions())
 
 
 def _die_worth(state: State, believer: int) -> int:
@@ -107,30 +90,19 @@ def _greedy_bid(state: State, actions: list[Action], rng: random.Random) -> Acti
 POLICIES: dict[PolicyName, Policy] = {PolicyName.RANDOM: random_policy, PolicyName.GREEDY: greedy_policy}
 
 
-def play_game(game: Game, policy: Policy, rng: random.Random) -> State:
-    """Play one game to the end and return the terminal state."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        action = sample_chance(state, rng) if state.is_chance_node() else policy(state, rng)
-        state.apply_action(action)
-    return state
-
-
 def simulate(game: Game, games: int, policy: PolicyName, seed: int) -> Summary:
     """Play ``games`` games with every seat using ``policy``, seeded by ``seed``."""
     if games < 1:
         raise ValueError("simulate needs at least one game")
-    rng = random.Random(seed)
     rounds = 0
     endings: Counter[str] = Counter({t.value: 0 for t in Termination})
     share = [0.0] * game.num_players
     shared = 0
-    for _ in range(games):
-        final = play_game(game, POLICIES[policy], rng)
+    for final in play_games(game.new_initial_state, POLICIES[policy], games=games, seed=seed):
         outcome = final.outcome()
         assert outcome is not None
         rounds += final.rounds_played
-        endings[outcome.termination.value] += 1
+        endings[outcome.termination] += 1
         shared += len(outcome.winners) > 1
         for seat in outcome.winners:
             share[seat] += 1 / len(outcome.winners)

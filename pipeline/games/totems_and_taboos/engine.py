@@ -22,17 +22,17 @@ for what the rulebook leaves open are in data/totems-and-taboos/rules.yaml
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
-from typing import Callable, Hashable, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
+from pipeline.core.engine import CHANCE, Decision, IllegalAction, Outcome
+from pipeline.core.engine import InPlaceState
+from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.model import REACTION, Card, Guide, TotemsModel
 
-CHANCE = -1
-TERMINAL = -4
 SIDE = None  # holder of a guide at the side of the table
 PILE = -1  # build source: the shared pile of blocks
 
@@ -77,23 +77,6 @@ class Action:
 
     def __str__(self) -> str:
         return " ".join([self.kind, *(str(a) for a in self.args)])
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How the game ended: the winning seat (None: the solo player lost) and why."""
-
-    winner: Optional[int]
-    termination: str
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """A decision of ``player`` among ``actions``, or chance ``outcomes`` (player CHANCE)."""
-
-    player: int
-    actions: tuple[Action, ...] = ()
-    outcomes: tuple[tuple[Action, Fraction], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -159,7 +142,16 @@ class Game:
         return self.model.tower.needs(level)
 
     def new_initial_state(self) -> "State":
-        return State.initial(self)
+        first = State.initial(self)
+        setup = {"players": self.players, "solo": self.solo, "difficulty": self.difficulty}
+        return first._started(setup, first._collect())
+
+    def state_from_setup(self, setup: Mapping[str, Any]) -> "State":
+        """The first state of a serialised game (its ``players``, ``solo`` and ``difficulty`` must be this game's)."""
+        mine = {"players": self.players, "solo": self.solo, "difficulty": self.difficulty}
+        if dict(setup) != mine:
+            raise IllegalAction(f"a game set up as {dict(setup)} cannot be restored in a game set up as {mine}")
+        return self.new_initial_state()
 
 
 # --------------------------------------------------------------------------- tower rules (pure)
@@ -230,7 +222,10 @@ class Religion:
     protected: bool = False
 
     def copy(self) -> "Religion":
-        return replace(self, tower=list(self.tower), hand=list(self.hand))
+        other = Religion.__new__(Religion)
+        other.__dict__.update(self.__dict__)
+        other.tower, other.hand = list(self.tower), list(self.hand)
+        return other
 
     def blocks(self, colour: str) -> int:
         return self.tower.count(colour)
@@ -270,7 +265,7 @@ class Religion:
 class Step:
     """One pending piece of work. ``prompt`` None means it runs on its own."""
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         return None
 
     def run(self, s: "State") -> None:
@@ -310,6 +305,8 @@ class Gain(Step):
         n = min(self.count, s.pile)
         s.pile -= n
         s.religions[self.player].add(self.role, n)
+        if n:
+            s._emit("souls-gained", self.role, seat=self.player, count=n)
 
 
 @dataclass(frozen=True)
@@ -318,12 +315,11 @@ class Roll(Step):
 
     player: int
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         if s.pile <= 0:
             return None
         tally = Counter(_soul_faces(s.game.model))
-        total = sum(tally.values())
-        return Prompt(CHANCE, outcomes=tuple((Action(A_FACE, (role,)), Fraction(n, total)) for role, n in tally.items()))
+        return Decision.weighted((Action(A_FACE, (role,)), n) for role, n in tally.items())
 
     def run(self, s: "State") -> None:
         return  # nothing left to roll
@@ -332,6 +328,7 @@ class Roll(Step):
         # Ruling: a cube landing on a shrine is a cleric that dies at once - a shrine all the same.
         s.pile -= 1
         s.religions[self.player].add(action.args[0], 1)
+        s._emit("soul-rolled", action.args[0], seat=self.player)
 
 
 def _soul_faces(model: TotemsModel) -> tuple[str, ...]:
@@ -361,13 +358,13 @@ class Take(Step):
         n = min(self.count, available + used)
         return max(0, n - used), min(n, available)
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         if self.role == fx.SHRINE:
             return None
         low, high = self._bounds(s)
         if low >= high:
             return None
-        return Prompt(self.player, tuple(Action(A_SPLIT, (k,)) for k in range(low, high + 1)))
+        return Decision(self.player, tuple(Action(A_SPLIT, (k,)) for k in range(low, high + 1)))
 
     def run(self, s: "State") -> None:
         if self.role == fx.SHRINE:
@@ -404,6 +401,8 @@ class Take(Step):
         else:
             r.shrines -= available + used
         n = available + used
+        if n:
+            s._emit("pieces-taken", self.role, seat=self.player, available=available, used=used, then=self.then)
         if self.then == TO_KILL:
             if self.role == fx.CLERIC:
                 r.shrines += n
@@ -434,11 +433,11 @@ class DrawChoice(Step):
         pool = s.game.model.colour_ids if self.source == fx.ANY else tuple(dict.fromkeys(r.tower))
         return tuple(c for c in pool if s.cards_left(c))
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         options = self.colours(s)
         if len(options) <= 1:
             return None
-        return Prompt(self.player, tuple(Action(A_DRAW_COLOUR, (c,)) for c in options))
+        return Decision(self.player, tuple(Action(A_DRAW_COLOUR, (c,)) for c in options))
 
     def run(self, s: "State") -> None:
         options = self.colours(s)
@@ -471,7 +470,7 @@ class Draw(Step):
             if n > 0 and not (self.no_miracle and game.card(cid).is_miracle)
         })
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         r = s.religions[self.player]
         if r.passive or len(r.hand) >= s.game.model.turn.hand_limit:
             return None
@@ -479,18 +478,16 @@ class Draw(Step):
         total = sum(pool.values())
         if not total:
             return None
-        return Prompt(CHANCE, outcomes=tuple((Action(A_CARD, (cid,)), Fraction(n, total)) for cid, n in sorted(pool.items())))
+        return Decision.weighted((Action(A_CARD, (cid,)), n) for cid, n in sorted(pool.items()))
 
     def run(self, s: "State") -> None:
         return  # hand full or no card left: nothing is drawn
 
     def take(self, s: "State", action: Action) -> None:
         card_id = action.args[0]
-        if not s.decks[self.colour]:  # the deck ran out: its discard pile is shuffled into a new deck
-            s.decks[self.colour], s.discards[self.colour] = s.discards[self.colour], Counter()
-        s.decks[self.colour][card_id] -= 1
-        s.decks[self.colour] += Counter()  # drop zero counts
+        s.take_from_deck(self.colour, card_id)
         card = s.game.card(card_id)
+        s._emit("draw", card_id, seat=self.player, colour=self.colour)
         if card.is_miracle:
             s.push(ResolveMiracle(card_id, self.player), *(
                 Draw(self.player, self.colour) for _ in range(s.game.model.turn.miracle_redraw)
@@ -504,7 +501,8 @@ class DiscardCard(Step):
     card_id: str
 
     def run(self, s: "State") -> None:
-        s.discards[s.game.card(self.card_id).colour][self.card_id] += 1
+        s.to_discard_pile(self.card_id)
+        s._emit("card-discarded", self.card_id)
 
 
 @dataclass(frozen=True)
@@ -516,6 +514,7 @@ class ResolveMiracle(Step):
 
     def run(self, s: "State") -> None:
         card = s.game.card(self.card_id)
+        s._emit("miracle", self.card_id, drawer=self.drawer)
         steps: list[Step] = []
         for seat in s.seats_from(self.drawer):
             r = s.religions[seat]
@@ -541,15 +540,14 @@ class PickCard(Step):
     chooser: int
     taker: Optional[int] = None
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         hand = s.religions[self.victim].hand
         if not hand or (self.taker is not None and len(s.religions[self.taker].hand) >= s.game.model.turn.hand_limit):
             return None
         tally = Counter(hand)
         if self.chooser == CHANCE:
-            return Prompt(CHANCE, outcomes=tuple(
-                (Action(A_CARD, (cid,)), Fraction(n, len(hand))) for cid, n in sorted(tally.items())))
-        return Prompt(self.chooser, tuple(Action(A_DISCARD, (cid,)) for cid in sorted(tally)))
+            return Decision.weighted((Action(A_CARD, (cid,)), n) for cid, n in sorted(tally.items()))
+        return Decision(self.chooser, tuple(Action(A_DISCARD, (cid,)) for cid in sorted(tally)))
 
     def run(self, s: "State") -> None:
         return
@@ -558,9 +556,11 @@ class PickCard(Step):
         card_id = action.args[0]
         s.religions[self.victim].hand.remove(card_id)
         if self.taker is None:
-            s.discards[s.game.card(card_id).colour][card_id] += 1
+            s.to_discard_pile(card_id)
+            s._emit("card-discarded", card_id, seat=self.victim)
         else:
             s.religions[self.taker].hand.append(card_id)
+            s._emit("card-taken", card_id, seat=self.victim, taker=self.taker)
 
 
 @dataclass(frozen=True)
@@ -571,11 +571,11 @@ class Cycle(Step):
     left: int
     discarded: int = 0
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         hand = s.religions[self.player].hand
         if self.left <= 0 or not hand:
             return None
-        return Prompt(self.player, (Action(A_STOP),) + tuple(Action(A_DISCARD, (c,)) for c in sorted(set(hand))))
+        return Decision(self.player, (Action(A_STOP),) + tuple(Action(A_DISCARD, (c,)) for c in sorted(set(hand))))
 
     def run(self, s: "State") -> None:
         s.push(*(DrawChoice(self.player) for _ in range(self.discarded)))
@@ -586,7 +586,8 @@ class Cycle(Step):
             return
         card_id = action.args[0]
         s.religions[self.player].hand.remove(card_id)
-        s.discards[s.game.card(card_id).colour][card_id] += 1
+        s.to_discard_pile(card_id)
+        s._emit("card-discarded", card_id, seat=self.player)
         s.push(Cycle(self.player, self.left - 1, self.discarded + 1))
 
 
@@ -598,9 +599,9 @@ class BuildStep(Step):
     servants: int
     shrines: int
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         options = s.build_actions(self.player, self.servants, self.shrines)
-        return Prompt(self.player, options) if options else None
+        return Decision(self.player, options) if options else None
 
     def run(self, s: "State") -> None:
         return
@@ -613,15 +614,16 @@ class BuildStep(Step):
 class TakeGuideStep(Step):
     player: int
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         options = tuple(Action(A_TAKE_GUIDE, (c,)) for c, holder in s.guides.items() if holder != self.player)
-        return Prompt(self.player, options) if options else None
+        return Decision(self.player, options) if options else None
 
     def run(self, s: "State") -> None:
         return
 
     def take(self, s: "State", action: Action) -> None:
         s.guides[action.args[0]] = self.player
+        s._emit("guide-taken", action.args[0], seat=self.player)
 
 
 @dataclass(frozen=True)
@@ -645,21 +647,23 @@ class ReactionWindow(Step):
     player: int
     actor: int
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         if s.cancelled:
             return None
         options = s.reaction_actions(self.player)
-        return Prompt(self.player, (Action(A_PASS),) + options) if options else None
+        return Decision(self.player, (Action(A_PASS),) + options) if options else None
 
     def run(self, s: "State") -> None:
         return
 
     def take(self, s: "State", action: Action) -> None:
         if action.kind == A_PASS:
+            s._emit("reaction-passed", self.player)
             return
         card_id, guide = action.args
         if guide is not None:
             s.guides[guide] = SIDE
+            s._emit("guide-sacrificed", guide, seat=self.player, target=self.actor, reaction=True)
             s.push(*(OpStep(op, self.player, guide, self.actor, SOURCE_GUIDE) for op in s.game.guide(guide).ops))
             return
         # Ruling: a reaction cannot itself be answered.
@@ -677,6 +681,7 @@ class ResolveCard(Step):
     def run(self, s: "State") -> None:
         if s.cancelled:  # ruling: a cancel stops the whole effect and bonus, for every player
             s.cancelled = False
+            s._emit("card-cancelled", self.card_id, seat=self.player)
             return
         card = s.game.card(self.card_id)
         ops = list(card.ops)
@@ -697,6 +702,7 @@ class Summon(Step):
         for guide in s.game.model.guides:
             if guide.summon_colour == self.colour and s.plays[self.colour] == guide.summon_cards:
                 s.guides[guide.colour] = self.player
+                s._emit("guide-summoned", guide.colour, seat=self.player)
 
 
 @dataclass(frozen=True)
@@ -709,6 +715,7 @@ class EndTurn(Step):
         r.servants += r.servants_used
         r.clerics_used = r.servants_used = 0
         s.plays = Counter()
+        s._emit("turn-ended", s.current, turn=s.turns)
         s.turns += 1
         if s.game.solo:
             s.push(SoloDie(), BeginTurn(0))
@@ -724,20 +731,23 @@ class BeginTurn(Step):
         s.current = self.player
         s.religions[self.player].protected = False  # protection lasts until your next turn
         s.phase = START
+        s._emit("turn-started", self.player, turn=s.turns)
 
 
 @dataclass(frozen=True)
 class SoloDie(Step):
     """Between solo turns: the rolled passive religion takes its colour's starting resources, or you lose."""
 
-    def prompt(self, s: "State") -> Optional[Prompt]:
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
         faces = next(d.faces for d in s.game.model.dice if d.id == s.game.model.solo.die)
         tally = Counter(faces)
-        return Prompt(CHANCE, outcomes=tuple((Action(A_DIE, (c,)), Fraction(n, len(faces))) for c, n in tally.items()))
+        return Decision.weighted((Action(A_DIE, (c,)), n) for c, n in tally.items())
 
     def take(self, s: "State", action: Action) -> None:
         colour = action.args[0]
-        if not s.religions[s.passive_seat(colour)].tower:
+        gone = not s.religions[s.passive_seat(colour)].tower
+        s._emit("solo-die", colour, gone=gone)
+        if gone:
             return  # ruling: a passive religion whose every block you took is gone, and gains nothing
         package = s.package(colour)
         if s.pile < package.souls:
@@ -781,6 +791,8 @@ def _exhaust(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
             continue
         n = min(step.count_for(s, p), r.available(step.op.role or fx.CLERIC))
         r.add(step.op.role or fx.CLERIC, -n, n)
+        if n:
+            s._emit("pieces-exhausted", step.op.role or fx.CLERIC, seat=p, count=n)
 
 
 def _ready(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
@@ -788,6 +800,8 @@ def _ready(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
         r = s.religions[p]
         n = min(step.count_for(s, p), r.used(step.op.role or fx.CLERIC))
         r.add(step.op.role or fx.CLERIC, n, -n)
+        if n:
+            s._emit("pieces-readied", step.op.role or fx.CLERIC, seat=p, count=n)
 
 
 def _swap_roles(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
@@ -795,6 +809,7 @@ def _swap_roles(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
         r = s.religions[p]
         r.clerics, r.servants = r.servants, r.clerics
         r.clerics_used, r.servants_used = r.servants_used, r.clerics_used
+        s._emit("roles-swapped", p)
 
 
 def _draw(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
@@ -834,11 +849,13 @@ def _build(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
 
 def _cancel(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
     s.cancelled = True
+    s._emit("cancel", step.actor)
 
 
 def _protect(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
     for p in subjects:
         s.religions[p].protected = True
+        s._emit("protected", p)
 
 
 def _take_guide(s: "State", step: OpStep, subjects: Sequence[int]) -> None:
@@ -871,8 +888,10 @@ HANDLERS: dict[str, Handler] = {
 # --------------------------------------------------------------------------- state
 
 
-class State:
-    """A position of the game. ``apply_action`` changes it in place; ``clone`` copies it."""
+class State(InPlaceState[Action]):
+    """A position of the game; ``apply_action`` returns the next one (this one never changes)."""
+
+    game_id = GAME_ID
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -890,7 +909,9 @@ class State:
         self.turns = 0
         self.outcome_: Optional[Outcome] = None
         self.start_colours: list[str] = []
-        self._prompt: Optional[Prompt] = None
+        self._prompt: Optional[Decision[Action]] = None
+        self._step_prompted = False
+        self._owned: set[tuple[str, str]] = set()  # ("deck"|"discard", colour) piles this state may change in place
 
     # ------------------------------------------------------------ construction
 
@@ -910,62 +931,77 @@ class State:
         s._advance()
         return s
 
-    def clone(self) -> "State":
+    def _copy(self) -> "State":
+        other = self._fork()
+        other.decks = {c: Counter(d) for c, d in self.decks.items()}
+        other.discards = {c: Counter(d) for c, d in self.discards.items()}
+        return other
+
+    def _fork(self) -> "State":
+        """A copy to play the next action on: decks and discard piles are shared until written (copy on write).
+
+        ``_pile`` copies a pile before its first change in place (``_owned``
+        then holds it). Both sides forget what they owned, so neither changes
+        a pile the other still sees."""
+        self._owned = set()
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
         other.supply = dict(self.supply)
         other.religions = [r.copy() for r in self.religions]
-        other.decks = {c: Counter(d) for c, d in self.decks.items()}
-        other.discards = {c: Counter(d) for c, d in self.discards.items()}
+        other.decks = dict(self.decks)
+        other.discards = dict(self.discards)
+        other._owned = set()
         other.guides = dict(self.guides)
         other.plays = Counter(self.plays)
         other.steps = list(self.steps)
         other.start_colours = list(self.start_colours)
         return other
 
+    def _pile(self, kind: str, colour: str) -> Counter:
+        """A colour's deck or discard pile, ready to change: copied first while still shared."""
+        piles = self.decks if kind == "deck" else self.discards
+        if (kind, colour) not in self._owned:
+            own: Counter = Counter()
+            dict.update(own, piles[colour])
+            piles[colour] = own
+            self._owned.add((kind, colour))
+        return piles[colour]
+
+    def to_discard_pile(self, card_id: str) -> None:
+        """A card goes to its colour's discard pile."""
+        self._pile("discard", self.game.card(card_id).colour)[card_id] += 1
+
+    def take_from_deck(self, colour: str, card_id: str) -> None:
+        """``card_id`` leaves ``colour``'s deck; an empty deck first takes its discard pile, shuffled."""
+        if not self.decks[colour]:
+            self.decks[colour], self.discards[colour] = self.discards[colour], Counter()
+            self._owned.discard(("deck", colour))
+            self._owned.add(("discard", colour))
+        deck = self._pile("deck", colour)
+        deck[card_id] -= 1
+        if deck[card_id] <= 0:
+            del deck[card_id]
+
     # ------------------------------------------------------------ interface
 
-    def current_player(self) -> int:
-        if self.outcome_ is not None:
-            return TERMINAL
-        return self._prompt.player if self._prompt else TERMINAL
+    @property
+    def num_players(self) -> int:
+        """Seats: the players; solo, seat 0 and the six passive religions (which never act)."""
+        return self.game.players
 
-    def is_terminal(self) -> bool:
-        return self.outcome_ is not None
-
-    def is_chance_node(self) -> bool:
-        return self._prompt is not None and self._prompt.player == CHANCE
+    def _decide(self) -> Decision[Action]:
+        return self._prompt if self._prompt is not None else TERMINAL_DECISION
 
     def outcome(self) -> Optional[Outcome]:
         return self.outcome_
 
-    def legal_actions(self) -> list[Action]:
-        if self._prompt is None or self.is_chance_node():
-            return []
-        return list(self._prompt.actions)
-
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
-        if not self.is_chance_node():
-            return []
-        return list(self._prompt.outcomes)  # type: ignore[union-attr]
-
-    def apply_action(self, action: Action) -> None:
-        prompt = self._prompt
-        if prompt is None:
-            raise ValueError("the game is over")
-        legal = [a for a, _ in prompt.outcomes] if prompt.player == CHANCE else prompt.actions
-        if action not in legal:
-            raise ValueError(f"illegal action {action}")
+    def _play(self, action: Action) -> None:
         if self.steps and self._step_prompted:
             step = self.steps.pop()
             step.take(self, action)
         else:
             self._phase_action(action)
         self._advance()
-
-    def sample_chance(self, rng: random.Random) -> Action:
-        outcomes = self.chance_outcomes()
-        return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
 
     def key(self) -> Hashable:
         return (
@@ -995,7 +1031,10 @@ class State:
     def finish(self, winner: Optional[int], termination: str) -> None:
         """End the game; what was still to happen is dropped, except that a card in play still
         reaches its discard pile (every card stays somewhere)."""
-        self.outcome_ = Outcome(winner, termination)
+        winners = () if winner is None else (winner,)
+        detail = f"{termination}: seat {winner} wins" if winner is not None else f"{termination}: the solo god loses"
+        self.outcome_ = Outcome(termination, winners, tuple(len(r.tower) for r in self.religions), detail)
+        self._emit("game-over", termination, winner=winner)
         self.phase = OVER
         for step in self.steps:
             if isinstance(step, DiscardCard):
@@ -1023,7 +1062,8 @@ class State:
     def discard_hand(self, seat: int) -> None:
         r = self.religions[seat]
         for card_id in r.hand:
-            self.discards[self.game.card(card_id).colour][card_id] += 1
+            self.to_discard_pile(card_id)
+        self._emit("hand-discarded", seat, cards=tuple(r.hand))
         r.hand.clear()
 
     def subjects(self, step: OpStep) -> list[int]:
@@ -1074,6 +1114,7 @@ class State:
             self.religions[source].tower.pop()
             self.push(*(Draw(seat, colour) for _ in range(self.game.model.solo.draw_on_take)))
         r.tower.append(colour)
+        self._emit("block-built", colour, seat=seat, level=len(r.tower), source="pile" if source == PILE else source)
         if len(r.tower) >= self.game.win_level:
             self.finish(seat, TOWER_COMPLETE)
 
@@ -1111,6 +1152,7 @@ class State:
     def card_steps(self, seat: int, card: Card, target: Optional[int], *, react: bool) -> list[Step]:
         """Play a commandment: extra cost, cost, reactions, effect, discard (and guide on your own turn)."""
         self.religions[seat].hand.remove(card.id)
+        self._emit("card-played", card.id, seat=seat, target=target, reaction=not react)
         steps: list[Step] = []
         cost = card.cost
         if cost and cost.sacrifice:
@@ -1154,17 +1196,17 @@ class State:
 
     # ------------------------------------------------------------ phases
 
-    def _phase_prompt(self) -> Optional[Prompt]:
+    def _phase_prompt(self) -> Optional[Decision[Action]]:
         if self.phase == SETUP:
             seat = len(self.start_colours)
             colours = [c for c in self.game.model.colour_ids if self._start_supply(c) > 0]
-            return Prompt(seat, tuple(Action(A_COLOUR, (c,)) for c in colours))
+            return Decision(seat, tuple(Action(A_COLOUR, (c,)) for c in colours))
         if self.phase == START:
-            return Prompt(self.current, (Action(A_PLAY_TURN),) + self._skip_actions())
+            return Decision(self.current, (Action(A_PLAY_TURN),) + self._skip_actions())
         if self.phase == MAIN:
-            return Prompt(self.current, self._main_actions())
+            return Decision(self.current, self._main_actions())
         if self.phase == END:
-            return Prompt(self.current, self._end_actions())
+            return Decision(self.current, self._end_actions())
         return None
 
     def _start_supply(self, colour: str) -> int:
@@ -1219,11 +1261,13 @@ class State:
     def _phase_action(self, action: Action) -> None:
         kind, args = action.kind, action.args
         if kind == A_COLOUR:
+            self._emit("start-colour", args[0], seat=len(self.start_colours))
             self._choose_start_colour(args[0])
         elif kind == A_PLAY_TURN:
             self.phase = MAIN
         elif kind == A_SKIP:
             option = next(o for o in self.game.model.turn.skip_options if o.id == args[0])
+            self._emit("turn-skipped", self.current, option=args[0])
             self.phase = END  # ruling: a skipped turn still ends as usual
             self.push(*(OpStep(op, self.current, self.religions[self.current].tower[0], None, SOURCE_SKIP)
                         for op in option.ops))
@@ -1235,6 +1279,7 @@ class State:
         elif kind == A_GUIDE:
             colour, target = args
             self.guides[colour] = SIDE
+            self._emit("guide-sacrificed", colour, seat=self.current, target=target, reaction=False)
             self.push(*(OpStep(op, self.current, colour, target, SOURCE_GUIDE) for op in self.game.guide(colour).ops))
         elif kind == A_END_MAIN:
             self.phase = END
@@ -1243,6 +1288,7 @@ class State:
 
     def _end_turn(self, option_id: str) -> None:
         option = next(o for o in self.game.model.turn.end_options if o.id == option_id)
+        self._emit("turn-end-option", self.current, option=option_id)
         if option.discard_hand:
             self.discard_hand(self.current)
         self.phase = "ending"

@@ -26,6 +26,7 @@ import random
 from dataclasses import replace
 from typing import Optional
 
+from pipeline.core.engine import Policy, playout
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.engine import (
     A_COLOUR,
@@ -36,7 +37,7 @@ from pipeline.games.totems_and_taboos.engine import (
     State,
 )
 from pipeline.games.totems_and_taboos.model import Card
-from pipeline.games.totems_and_taboos.simulate import Policy, greedy_choice, simple_policy
+from pipeline.games.totems_and_taboos.simulate import greedy_choice, simple_policy
 
 SOLO_SEAT = 0
 
@@ -105,7 +106,7 @@ def solo_value(state: State, seat: int = SOLO_SEAT) -> float:
     """How good ``state`` looks for the solo god (see the module docstring)."""
     outcome = state.outcome()
     if outcome is not None:
-        return W_WIN if outcome.winner == seat else -W_WIN
+        return W_WIN if outcome.won_by(seat) else -W_WIN
     r = state.religions[seat]
     top = state.game.level_row(state.game.win_level)
     shrines, servants, clerics = r.shrines, r.count(fx.SERVANT), r.count(fx.CLERIC)
@@ -134,28 +135,28 @@ def _at_turn_decision(state: State, turn: int) -> bool:
     return bool(kinds & {A_END_MAIN, A_END, A_PLAY_TURN})
 
 
-def settle(state: State, rng: random.Random) -> bool:
+def settle(state: State, rng: random.Random) -> tuple[State, bool]:
     """Resolve what the last action set off, up to the next phase decision or the end of the turn.
 
-    Returns whether chance was involved (then one sample is not the whole story).
+    Returns the state reached and whether chance was involved (then one sample is not the whole story).
     """
     turn, chance = state.turns, False
-    while not _at_turn_decision(state, turn):
-        if state.is_chance_node():
-            chance = True
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(greedy_choice(state, rng))
-    return chance
+
+    def stop(now: State) -> bool:
+        nonlocal chance
+        if _at_turn_decision(now, turn):
+            return True
+        chance = chance or now.is_chance_node()
+        return False
+
+    return playout(state, greedy_choice, rng, until=stop), chance
 
 
 def action_value(state: State, action: Action, rng: random.Random) -> float:
     """Mean score after ``action`` and what it sets off (sampled again only if chance was involved)."""
     total, n = 0.0, 0
     while n < SAMPLES_CHANCE:
-        trial = state.clone()
-        trial.apply_action(action)
-        chance = settle(trial, rng)
+        trial, chance = settle(state.apply_action(action), rng)
         total += solo_value(trial)
         n += 1
         if not chance:
@@ -179,26 +180,22 @@ def best_action(state: State, actions: list[Action], rng: random.Random, baselin
 def play_main_phase(state: State, rng: random.Random) -> State:
     """Play ``state``'s main phase out with the look-ahead, up to the end-of-turn choice."""
     turn = state.turns
-    while not state.is_terminal() and state.turns == turn:
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        if any(a.kind == A_END for a in state.legal_actions()):
-            break
-        state.apply_action(lookahead_policy(state, rng))
-    return state
+
+    def over(now: State) -> bool:
+        return now.turns != turn or (not now.is_chance_node() and any(a.kind == A_END for a in now.legal_actions()))
+
+    return playout(state, lookahead_policy, rng, until=over)
 
 
 def _start_choice(state: State, actions: list[Action], rng: random.Random) -> Action:
     """Play the turn or skip it: whichever leaves the better position when the main phase is over."""
     best, best_value = actions[0], float("-inf")
     for action in actions:
-        trial = state.clone()
-        trial.apply_action(action)
+        trial = state.apply_action(action)
         if action.kind == A_PLAY_TURN:
-            play_main_phase(trial, rng)
+            trial = play_main_phase(trial, rng)
         else:
-            settle(trial, rng)
+            trial, _ = settle(trial, rng)
         value = solo_value(trial)
         if value > best_value:
             best, best_value = action, value
@@ -219,9 +216,7 @@ def _opening_choice(state: State, actions: list[Action], rng: random.Random) -> 
     def opening(action: Action) -> float:
         total = 0.0
         for _ in range(SAMPLES_OPENING):
-            trial = state.clone()
-            trial.apply_action(action)
-            settle(trial, rng)
+            trial, _ = settle(state.apply_action(action), rng)
             total += solo_value(trial)
         return total / SAMPLES_OPENING + W_DECK * deck_worth(state, action.args[0])
 

@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
+from pipeline.core.engine import Policy, playout
+from pipeline.core.engine import simulate as play_games
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.engine import (
     A_BUILD,
@@ -36,7 +38,6 @@ from pipeline.games.totems_and_taboos.engine import (
     State,
 )
 
-Policy = Callable[[State, random.Random], Action]
 # Safety net for a game that never ends (a player that never builds); reported as unfinished.
 DEFAULT_MAX_TURNS = 200
 FRESH_HAND_MIN_DEAD = 2  # dead cards in hand that make a fresh hand better than one draw
@@ -54,10 +55,6 @@ class SoloSummary:
     @property
     def win_share(self) -> float:
         return self.wins / self.games if self.games else 0.0
-
-
-def random_policy(state: State, rng: random.Random) -> Action:
-    return rng.choice(state.legal_actions())
 
 
 def _card_value(state: State, seat: int, card_id: str) -> float:
@@ -87,7 +84,7 @@ def score(state: State, seat: int) -> float:
     """How good ``state`` looks for ``seat`` (the look-ahead's yardstick)."""
     outcome = state.outcome()
     if outcome is not None:
-        return W_WIN if outcome.winner == seat else -W_WIN
+        return W_WIN if outcome.won_by(seat) else -W_WIN
     r = state.religions[seat]
     row = state.game.level_row(len(r.tower) + 1)
     needed = row.shrines if row else 0
@@ -96,26 +93,28 @@ def score(state: State, seat: int) -> float:
     return value + (W_PILE_SOLO * state.pile if state.game.solo else 0.0)
 
 
+def _at_turn_choice(state: State) -> bool:
+    """A phase decision of the god whose turn it is (what the look-ahead compares)."""
+    if state.is_chance_node():
+        return False
+    kinds = {a.kind for a in state.legal_actions()}
+    return bool(kinds & {A_END_MAIN, A_END, A_PLAY_TURN}) or state.current_player() != state.current
+
+
 def _settle(state: State, rng: random.Random) -> State:
     """Resolve what an action set off (chance sampled, sub-choices by the greedy rules) up to the next turn decision."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        kinds = {a.kind for a in state.legal_actions()}
-        if kinds & {A_END_MAIN, A_END, A_PLAY_TURN} or state.current_player() != state.current:
-            return state
-        state.apply_action(greedy_choice(state, rng))
-    return state
+    return playout(state, greedy_choice, rng, until=_at_turn_choice)
+
+
+def _turn_ending(state: State) -> bool:
+    return any(a.kind == A_END for a in state.legal_actions())
 
 
 def _lookahead(state: State, actions: list[Action], rng: random.Random) -> Action:
     seat = state.current
     best, best_value = actions[-1], float("-inf")
     for action in actions:
-        trial = state.clone()
-        trial.apply_action(action)
-        value = score(_settle(trial, rng), seat)
+        value = score(_settle(state.apply_action(action), rng), seat)
         if value > best_value:
             best, best_value = action, value
     return best
@@ -150,11 +149,7 @@ def _start_choice(state: State, actions: list[Action], rng: random.Random) -> Ac
     seat = state.current
     best, best_value = actions[0], float("-inf")
     for action in actions:
-        trial = state.clone()
-        trial.apply_action(action)
-        while not trial.is_terminal() and not any(a.kind == A_END for a in trial.legal_actions()):
-            trial.apply_action(trial.sample_chance(rng) if trial.is_chance_node() else simple_policy(trial, rng))
-        value = score(trial, seat)
+        value = score(playout(state.apply_action(action), simple_policy, rng, until=_turn_ending), seat)
         if value > best_value:
             best, best_value = action, value
     return best
@@ -217,14 +212,6 @@ def _other_choice(state: State, actions: list[Action], r) -> Action:
     return actions[0]
 
 
-def play_out(state: State, rng: random.Random, policy: Policy, *, max_turns: int = DEFAULT_MAX_TURNS) -> State:
-    """Play ``state`` to the end (or ``max_turns``) with ``policy`` for every decision."""
-    while not state.is_terminal() and state.turns < max_turns:
-        action = state.sample_chance(rng) if state.is_chance_node() else policy(state, rng)
-        state.apply_action(action)
-    return state
-
-
 def simulate_solo(
     game_factory: Callable[[str], Game],
     difficulty: str,
@@ -235,16 +222,15 @@ def simulate_solo(
     max_turns: int = DEFAULT_MAX_TURNS,
 ) -> SoloSummary:
     """Play ``games`` solo games at ``difficulty``; one RNG seeded with ``seed`` drives them all."""
-    rng = random.Random(seed)
     game = game_factory(difficulty)
     wins = losses = unfinished = turns = 0
-    for _ in range(games):
-        final = play_out(game.new_initial_state(), rng, policy, max_turns=max_turns)
+    for final in play_games(game.new_initial_state, policy, games=games, seed=seed,
+                            until=lambda state: state.turns >= max_turns):
         outcome = final.outcome()
         turns += final.turns
         if outcome is None:
             unfinished += 1
-        elif outcome.winner is None:
+        elif not outcome.winners:
             losses += 1
         else:
             wins += 1

@@ -13,6 +13,7 @@ from typing import Optional, Sequence
 import pytest
 
 from pipeline.core.dataset import default_data_root, load_game
+from pipeline.core.engine import IllegalAction, sample_chance
 from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.engine import (
     Action,
@@ -23,7 +24,6 @@ from pipeline.games.heavenly_father.engine import (
     apply_tokens,
     judge,
     reclaim_order,
-    sample_chance,
 )
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, build
 
@@ -68,10 +68,10 @@ def setup(game: Game, hands: Sequence[Sequence[str]], gods: Optional[Sequence[st
     """A state after setup: the god deck in ``gods`` order (envelope first), then the given hands dealt."""
     state = game.new_initial_state()
     for god in gods or game.god_order:
-        state.apply_action(Action(Kind.DEAL_GOD, card=god))
+        state = state.apply_action(Action(Kind.DEAL_GOD, card=god))
     for k in range(game.hand_size):
         for player in range(game.num_players):
-            state.apply_action(Action(Kind.DRAW, card=hands[player][k]))
+            state = state.apply_action(Action(Kind.DRAW, card=hands[player][k]))
     assert not state.is_chance_node()
     return state
 
@@ -97,19 +97,20 @@ def two_hands(first: Sequence[str], second: Sequence[str]) -> list[list[str]]:
     return deal(first, second)
 
 
-def draw(state: State, card: Optional[str] = None) -> None:
+def draw(state: State, card: Optional[str] = None) -> State:
     """Resolve the chance node by drawing ``card`` (default: the first outcome)."""
     assert state.is_chance_node()
-    state.apply_action(Action(Kind.DRAW, card=card) if card else state.chance_outcomes()[0][0])
+    return state.apply_action(Action(Kind.DRAW, card=card) if card else state.chance_outcomes()[0][0])
 
 
 def kinds(state: State) -> set[Kind]:
     return {a.kind for a in state.legal_actions()}
 
 
-def play(state: State, *actions: Action) -> None:
+def play(state: State, *actions: Action) -> State:
     for action in actions:
-        state.apply_action(action)
+        state = state.apply_action(action)
+    return state
 
 
 # --------------------------------------------------------------------------- setup
@@ -134,7 +135,7 @@ def test_setup_chance_is_uniform(game2: Game) -> None:
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 10 and all(p == Fraction(1, 10) for _, p in outcomes)
     for action, _ in outcomes[:1]:
-        state.apply_action(action)
+        state = state.apply_action(action)
     assert len(state.chance_outcomes()) == 9
 
 
@@ -149,13 +150,13 @@ def test_player_count_comes_from_data(model: HeavenlyFatherModel) -> None:
 def test_traffic_light_example(game2: Game) -> None:
     """Play: running the red light adds Selfishness and costs Justice; the reader draws a replacement."""
     state = setup(game2, two_hands([TRAFFIC], []))
-    play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
     assert state.current_player() == 1
     assert kinds(state) == {Kind.CHOOSE, Kind.PRAY}
-    play(state, Action(Kind.CHOOSE, option="a"))
+    state = play(state, Action(Kind.CHOOSE, option="a"))
     assert state.tokens[1] == {S: 4, X: 3, B: 3, J: 2}
     assert TRAFFIC in state.discard
-    draw(state)  # the player who played the card draws its replacement
+    state = draw(state)  # the player who played the card draws its replacement
     assert len(state.hands[0]) == 5
     assert state.current_player() == 1 and state.turn == 1
 
@@ -168,87 +169,87 @@ def test_cannot_play_a_dilemma_on_yourself(game2: Game) -> None:
 def test_pray_then_mandatory_resolution(game2: Game) -> None:
     """Praying: the card waits face down, the reader still draws at once, and resolving it is the next action."""
     state = setup(game2, two_hands([TRAFFIC], []))
-    play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1), Action(Kind.PRAY))
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1), Action(Kind.PRAY))
     assert state.prayers[1] == [TRAFFIC]
     assert state.is_chance_node()  # the replacement draw happens even though the card is prayed on
-    draw(state)
+    state = draw(state)
     assert len(state.hands[0]) == 5
     assert state.legal_actions() == [Action(Kind.RESOLVE_PRAYER, card=TRAFFIC)]
-    play(state, Action(Kind.RESOLVE_PRAYER, card=TRAFFIC))
+    state = play(state, Action(Kind.RESOLVE_PRAYER, card=TRAFFIC))
     assert Action(Kind.PRAY) not in state.legal_actions()  # ruling: a prayed-on card is settled, not prayed again
-    play(state, Action(Kind.CHOOSE, option="b"))
+    state = play(state, Action(Kind.CHOOSE, option="b"))
     assert state.tokens[1][J] == 4
     assert state.chance_outcomes()[0][1] == Fraction(1, 5)  # the card lost is picked at random
-    state.apply_action(Action(Kind.LOSE_CARD, card=state.hands[1][0]))
+    state = state.apply_action(Action(Kind.LOSE_CARD, card=state.hands[1][0]))
     assert len(state.hands[1]) == 4 and state.prayers[1] == [] and state.turn == 0
 
 
 def test_one_prayer_resolved_per_turn(game3: Game) -> None:
     """Praying on two cards takes two turns to settle them; nothing else can be done meanwhile."""
     state = setup(game3, deal([TRAFFIC], [LASAGNA], []))
-    play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=2), Action(Kind.PRAY))
-    draw(state)
-    play(state, Action(Kind.PLAY_DILEMMA, card=LASAGNA, player=2), Action(Kind.PRAY))
-    draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=2), Action(Kind.PRAY))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=LASAGNA, player=2), Action(Kind.PRAY))
+    state = draw(state)
     assert sorted(state.prayers[2]) == sorted([TRAFFIC, LASAGNA]) and state.turn == 2
     assert {a.kind for a in state.legal_actions()} == {Kind.RESOLVE_PRAYER}
     assert len(state.legal_actions()) == 2  # ruling: the player picks which prayer to settle
-    play(state, Action(Kind.RESOLVE_PRAYER, card=LASAGNA), Action(Kind.CHOOSE, option="b"))
+    state = play(state, Action(Kind.RESOLVE_PRAYER, card=LASAGNA), Action(Kind.CHOOSE, option="b"))
     assert state.turn == 0  # one prayer per turn
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
     assert state.legal_actions() == [Action(Kind.RESOLVE_PRAYER, card=TRAFFIC)]
-    play(state, Action(Kind.RESOLVE_PRAYER, card=TRAFFIC), Action(Kind.CHOOSE, option="a"))
+    state = play(state, Action(Kind.RESOLVE_PRAYER, card=TRAFFIC), Action(Kind.CHOOSE, option="a"))
     assert state.turn == 0 and state.prayers[2] == []
 
 
 def test_request_a_dilemma(game2: Game) -> None:
     """Asking: the named player picks which dilemma from their hand confronts the asker, then refills."""
     state = setup(game2, two_hands([], [TRAFFIC, LASAGNA]))
-    play(state, Action(Kind.REQUEST_DILEMMA, player=1))
+    state = play(state, Action(Kind.REQUEST_DILEMMA, player=1))
     assert state.current_player() == 1
     offers = {a.card for a in state.legal_actions()}
     assert {TRAFFIC, LASAGNA} <= offers and all(c in game2.dilemmas for c in offers)
-    play(state, Action(Kind.OFFER, card=LASAGNA))
+    state = play(state, Action(Kind.OFFER, card=LASAGNA))
     assert state.current_player() == 0
-    play(state, Action(Kind.CHOOSE, option="a"))
+    state = play(state, Action(Kind.CHOOSE, option="a"))
     assert state.tokens[0] == {S: 5, X: 3, B: 3, J: 2}
-    draw(state)
+    state = draw(state)
     assert len(state.hands[1]) == 5 and state.turn == 1
 
 
 def test_request_from_a_player_without_dilemmas_spends_the_action(game2: Game) -> None:
     state = setup(game2, deal([], [PROPHET, SKEPTIC, CULT, NIHILIST, UNDERGRAD]))
-    play(state, Action(Kind.REQUEST_DILEMMA, player=1))
+    state = play(state, Action(Kind.REQUEST_DILEMMA, player=1))
     assert state.turn == 1 and state.tokens[0] == {S: 3, X: 3, B: 3, J: 3}
 
 
 def test_tokens_never_go_into_debt(game2: Game) -> None:
-    state = setup(game2, two_hands([JURY], []))
+    state = setup(game2, two_hands([JURY], [])).clone()  # a clone may be edited
     state.tokens[1][J] = 1
-    play(state, Action(Kind.PLAY_DILEMMA, card=JURY, player=1), Action(Kind.CHOOSE, option="a"))
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=JURY, player=1), Action(Kind.CHOOSE, option="a"))
     assert state.tokens[1][J] == 0 and state.tokens[1][S] == 5
 
 
 def test_card_loss_is_random_and_floored(game2: Game) -> None:
-    state = setup(game2, two_hands([JURY], []))
+    state = setup(game2, two_hands([JURY], [])).clone()
     state.hands[1] = [GOAT]  # holds one card, must lose two
-    play(state, Action(Kind.PLAY_DILEMMA, card=JURY, player=1), Action(Kind.CHOOSE, option="b"))
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=JURY, player=1), Action(Kind.CHOOSE, option="b"))
     assert state.chance_outcomes() == [(Action(Kind.LOSE_CARD, card=GOAT), Fraction(1))]
-    state.apply_action(Action(Kind.LOSE_CARD, card=GOAT))
+    state = state.apply_action(Action(Kind.LOSE_CARD, card=GOAT))
     assert state.hands[1] == [] and GOAT in state.discard
-    draw(state)  # the replacement draw for player 0: the second loss found nothing to take
+    state = draw(state)  # the replacement draw for player 0: the second loss found nothing to take
     assert state.turn == 1
 
 
 def test_gained_cards_come_from_the_draw_pile(game2: Game) -> None:
     state = setup(game2, two_hands([WIFI], []))
     pile = len(state.pile)
-    play(state, Action(Kind.PLAY_DILEMMA, card=WIFI, player=1), Action(Kind.CHOOSE, option="a"))
-    draw(state)
-    draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=WIFI, player=1), Action(Kind.CHOOSE, option="a"))
+    state = draw(state)
+    state = draw(state)
     assert len(state.hands[1]) == 6 and len(state.pile) == pile - 2
 
 
@@ -263,8 +264,8 @@ def test_apply_tokens_gains_then_losses() -> None:
 
 def test_draw_action(game2: Game) -> None:
     state = setup(game2, two_hands([], []))
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state, PROPHET)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state, PROPHET)
     assert PROPHET in state.hands[0] and len(state.hands[0]) == 6 and state.turn == 1
 
 
@@ -275,37 +276,37 @@ def test_prophet_peeks_and_is_replaced(game2: Game) -> None:
     state = setup(game2, two_hands([PROPHET], []))
     plays = [a for a in state.legal_actions() if a.kind is Kind.PLAY_PHILOSOPHER]
     assert [a.slots for a in plays] == [(s,) for s in range(9)]
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=PROPHET, slots=(0,)))
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=PROPHET, slots=(0,)))
     assert state.row[0] in state.seen[0] and not state.face_up
     assert PROPHET in state.discard
     assert state.current_player() == 1  # player 1 may snatch it (at the cost of two cards)
-    play(state, Action(Kind.PASS, card=PROPHET))
+    state = play(state, Action(Kind.PASS, card=PROPHET))
     assert state.current_player() == 0  # the player who played it claims last
-    play(state, Action(Kind.PASS, card=PROPHET))
-    draw(state)
+    state = play(state, Action(Kind.PASS, card=PROPHET))
+    state = draw(state)
     assert len(state.hands[0]) == 5 and state.turn == 1
 
 
 def test_skeptic_reveals_for_good(game2: Game) -> None:
     state = setup(game2, two_hands([SKEPTIC], []))
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=SKEPTIC, slots=(3,)))
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=SKEPTIC, slots=(3,)))
     assert state.face_up == {3}
 
 
 def test_no_peek_or_reveal_without_a_face_down_god(game2: Game) -> None:
-    state = setup(game2, two_hands([PROPHET, SKEPTIC], []))
+    state = setup(game2, two_hands([PROPHET, SKEPTIC], [])).clone()
     state.face_up = set(range(len(state.row)))
     assert not [a for a in state.legal_actions() if a.kind is Kind.PLAY_PHILOSOPHER]
 
 
 def test_reclaim_discards_two_cards(game2: Game) -> None:
     state = setup(game2, two_hands([PROPHET], [GROUP, JURY]))
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=PROPHET, slots=(0,)))
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=PROPHET, slots=(0,)))
     claims = [a for a in state.legal_actions() if a.kind is Kind.RECLAIM]
     assert len(claims) == comb(5, 2)
-    play(state, Action(Kind.RECLAIM, card=PROPHET, cards=(GROUP, JURY)))
+    state = play(state, Action(Kind.RECLAIM, card=PROPHET, cards=(GROUP, JURY)))
     assert PROPHET in state.hands[1] and {GROUP, JURY} <= set(state.discard) and len(state.hands[1]) == 4
-    draw(state)
+    state = draw(state)
     assert state.turn == 1
 
 
@@ -318,69 +319,69 @@ def test_reclaim_priority_order() -> None:
 
 def test_annoying_undergrad_third_option(game2: Game) -> None:
     state = setup(game2, two_hands([TRAFFIC], [UNDERGRAD]))
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=UNDERGRAD))
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=UNDERGRAD))
     assert state.table[0].owner == 1 and state.table[0].holder == 1
-    draw(state)
-    play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
     thirds = [a for a in state.legal_actions() if a.kind is Kind.THIRD_OPTION]
     assert len(thirds) == 4 * 2 * 2 + 1  # gain or lose 1-2 of one Virtue, or draw 2
-    play(state, Action(Kind.THIRD_OPTION, card=UNDERGRAD, option="gain", virtue=B, amount=2))
+    state = play(state, Action(Kind.THIRD_OPTION, card=UNDERGRAD, option="gain", virtue=B, amount=2))
     assert state.tokens[1] == {S: 3, X: 3, B: 5, J: 3}
     assert not state.table and UNDERGRAD in state.discard
 
 
 def test_undergrad_only_helps_its_owner(game2: Game) -> None:
     state = setup(game2, two_hands([UNDERGRAD, TRAFFIC], [LASAGNA]))
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=UNDERGRAD))
-    draw(state)
-    play(state, Action(Kind.PLAY_DILEMMA, card=LASAGNA, player=0))
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=UNDERGRAD))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=LASAGNA, player=0))
     assert any(a.kind is Kind.THIRD_OPTION for a in state.legal_actions())
-    play(state, Action(Kind.CHOOSE, option="a"))
-    draw(state)
-    play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
+    state = play(state, Action(Kind.CHOOSE, option="a"))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
     assert not any(a.kind is Kind.THIRD_OPTION for a in state.legal_actions())
 
 
 def test_cult_leader_dictates_the_choice(game2: Game) -> None:
     state = setup(game2, two_hands([CULT, TRAFFIC], []))
     assert {a.player for a in state.legal_actions() if a.card == CULT} == {1}  # another player only
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=CULT, player=1))
-    draw(state)
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
-    play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=CULT, player=1))
+    state = draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
     assert state.current_player() == 0  # the Cult Leader's player decides first
     assert kinds(state) == {Kind.DECLINE, Kind.DICTATE}
-    play(state, Action(Kind.DICTATE, card=CULT, option="a"))
+    state = play(state, Action(Kind.DICTATE, card=CULT, option="a"))
     assert state.tokens[1] == {S: 4, X: 3, B: 3, J: 2}  # no chance to pray
     assert CULT in state.discard
 
 
 def test_declined_cult_leader_stays(game2: Game) -> None:
     state = setup(game2, two_hands([CULT, TRAFFIC], []))
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=CULT, player=1))
-    draw(state)
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
-    play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1), Action(Kind.DECLINE, card=CULT))
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=CULT, player=1))
+    state = draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1), Action(Kind.DECLINE, card=CULT))
     assert state.current_player() == 1 and kinds(state) == {Kind.CHOOSE, Kind.PRAY}
-    play(state, Action(Kind.PRAY))
+    state = play(state, Action(Kind.PRAY))
     assert state.table and state.table[0].card == CULT
 
 
 def test_nihilist_randomises_virtues_keeps_amounts(game2: Game) -> None:
     state = setup(game2, two_hands([NIHILIST, LASAGNA], []))
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=NIHILIST, player=1))
-    draw(state)
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
-    play(state, Action(Kind.PLAY_DILEMMA, card=LASAGNA, player=1), Action(Kind.CHOOSE, option="a"))
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=NIHILIST, player=1))
+    state = draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=LASAGNA, player=1), Action(Kind.CHOOSE, option="a"))
     assert state.current_player() == 0 and kinds(state) == {Kind.DECLINE, Kind.RANDOMIZE}
-    play(state, Action(Kind.RANDOMIZE, card=NIHILIST))
+    state = play(state, Action(Kind.RANDOMIZE, card=NIHILIST))
     assert state.chance_outcomes() == [(Action(Kind.RANDOM_VIRTUE, virtue=v), Fraction(1, 4)) for v in (S, X, B, J)]
-    play(state, Action(Kind.RANDOM_VIRTUE, virtue=X), Action(Kind.RANDOM_VIRTUE, virtue=B))
+    state = play(state, Action(Kind.RANDOM_VIRTUE, virtue=X), Action(Kind.RANDOM_VIRTUE, virtue=B))
     assert state.tokens[1] == {S: 3, X: 5, B: 2, J: 3}  # +2 and -1 as printed, on random Virtues
 
 
@@ -396,7 +397,7 @@ def _chance_distribution(state: State) -> dict[tuple[int, ...], Fraction]:
     result: dict[tuple[int, ...], Fraction] = {}
     for action, p in state.chance_outcomes():
         child = state.clone()
-        child.apply_action(action)
+        child = child.apply_action(action)
         for tokens, q in _chance_distribution(child).items():
             result[tokens] = result.get(tokens, Fraction(0)) + p * q
     return result
@@ -405,11 +406,11 @@ def _chance_distribution(state: State) -> dict[tuple[int, ...], Fraction]:
 def test_nihilist_distribution_by_hand(game2: Game) -> None:
     """Office fridge (a) under a Nihilist: +2 and -1 land on the same Virtue with chance 1/4, netting +1."""
     state = setup(game2, two_hands([NIHILIST, LASAGNA], []))
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=NIHILIST, player=1))
-    draw(state)
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
-    play(state, Action(Kind.PLAY_DILEMMA, card=LASAGNA, player=1), Action(Kind.CHOOSE, option="a"),
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=NIHILIST, player=1))
+    state = draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=LASAGNA, player=1), Action(Kind.CHOOSE, option="a"),
          Action(Kind.RANDOMIZE, card=NIHILIST))
     dist = _chance_distribution(state)
     assert sum(dist.values()) == 1 and len(dist) == 16
@@ -422,16 +423,16 @@ def test_nihilist_distribution_by_hand(game2: Game) -> None:
 
 def test_call_judgment_day_gives_each_other_player_one_final_turn(game3: Game) -> None:
     state = setup(game3, deal([], [], []))
-    play(state, Action(Kind.CALL_JUDGMENT_DAY))
+    state = play(state, Action(Kind.CALL_JUDGMENT_DAY))
     assert state.turn == 1 and Action(Kind.CALL_JUDGMENT_DAY) not in state.legal_actions()
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
     assert state.turn == 2 and not state.is_terminal()
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
     assert state.is_terminal()
     outcome = state.outcome()
-    assert outcome.ending is Ending.CALLED and outcome.true_god == game3.god_order[0]
+    assert outcome.termination == Ending.CALLED and state.true_god == game3.god_order[0]
     assert outcome.scores == (0, 0, 0) or len(set(outcome.scores)) == 1  # everybody still holds 3 of each
     assert outcome.winners == (0, 1, 2)  # all tied: all win
     assert state.legal_actions() == []
@@ -439,73 +440,73 @@ def test_call_judgment_day_gives_each_other_player_one_final_turn(game3: Game) -
 
 def test_praying_player_cannot_call(game2: Game) -> None:
     state = setup(game2, two_hands([TRAFFIC], []))
-    play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1), Action(Kind.PRAY))
-    draw(state)
+    state = play(state, Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1), Action(Kind.PRAY))
+    state = draw(state)
     assert Action(Kind.CALL_JUDGMENT_DAY) not in state.legal_actions()
 
 
 def test_unresolved_prayers_are_discarded_at_judgment_day(game2: Game) -> None:
     state = setup(game2, two_hands([TRAFFIC], [LASAGNA]))
-    play(state, Action(Kind.REQUEST_DILEMMA, player=1), Action(Kind.OFFER, card=LASAGNA), Action(Kind.PRAY))
-    draw(state)
-    play(state, Action(Kind.CALL_JUDGMENT_DAY))
+    state = play(state, Action(Kind.REQUEST_DILEMMA, player=1), Action(Kind.OFFER, card=LASAGNA), Action(Kind.PRAY))
+    state = draw(state)
+    state = play(state, Action(Kind.CALL_JUDGMENT_DAY))
     assert state.turn == 0 and state.prayers[0] == [LASAGNA]
     assert state.legal_actions() == [Action(Kind.RESOLVE_PRAYER, card=LASAGNA)]  # final turn: prayer first
     state2 = state.clone()
-    play(state, Action(Kind.RESOLVE_PRAYER, card=LASAGNA), Action(Kind.CHOOSE, option="a"))
+    state = play(state, Action(Kind.RESOLVE_PRAYER, card=LASAGNA), Action(Kind.CHOOSE, option="a"))
     assert state.is_terminal() and LASAGNA in state.discard
     # With two prayers, the second is discarded unsettled.
     state2.prayers[0].append(TRAFFIC)
     state2.hands[0].remove(TRAFFIC)
-    play(state2, Action(Kind.RESOLVE_PRAYER, card=LASAGNA), Action(Kind.CHOOSE, option="a"))
+    state2 = play(state2, Action(Kind.RESOLVE_PRAYER, card=LASAGNA), Action(Kind.CHOOSE, option="a"))
     assert state2.is_terminal() and TRAFFIC in state2.discard and state2.prayers[0] == []
 
 
 def test_rationalist_postpones_and_bars_the_caller(game2: Game) -> None:
     state = setup(game2, two_hands([], [RATIONALIST]))
     assert not any(a.card == RATIONALIST for a in state.legal_actions())
-    play(state, Action(Kind.CALL_JUDGMENT_DAY))
+    state = play(state, Action(Kind.CALL_JUDGMENT_DAY))
     assert Action(Kind.PLAY_PHILOSOPHER, card=RATIONALIST) in state.legal_actions()
-    play(state, Action(Kind.PLAY_PHILOSOPHER, card=RATIONALIST))
+    state = play(state, Action(Kind.PLAY_PHILOSOPHER, card=RATIONALIST))
     assert state.judgment is None
-    play(state, Action(Kind.PASS, card=RATIONALIST), Action(Kind.PASS, card=RATIONALIST))
-    draw(state)
+    state = play(state, Action(Kind.PASS, card=RATIONALIST), Action(Kind.PASS, card=RATIONALIST))
+    state = draw(state)
     assert state.current_player() == 1 and state.turn == 1  # another turn action
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
     assert state.turn == 0 and not state.is_terminal()
     assert Action(Kind.CALL_JUDGMENT_DAY) not in state.legal_actions()  # barred on their next turn
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state)
     assert Action(Kind.CALL_JUDGMENT_DAY) in state.legal_actions()  # ...and free again after
 
 
 def test_empty_draw_pile_triggers_judgment_day(game3: Game) -> None:
-    state = setup(game3, deal([], [], [RATIONALIST]))
+    state = setup(game3, deal([], [], [RATIONALIST])).clone()  # a clone may be edited
     state.pile = {PROPHET}
-    play(state, Action(Kind.DRAW_CARD))
-    draw(state, PROPHET)
+    state = play(state, Action(Kind.DRAW_CARD))
+    state = draw(state, PROPHET)
     assert state.judgment is not None and state.judgment.caller == 0 and not state.judgment.cancellable
     assert state.turn == 1 and Action(Kind.DRAW_CARD) not in state.legal_actions()
-    play(state, Action(Kind.REQUEST_DILEMMA, player=0), Action(Kind.OFFER, card=GOAT), Action(Kind.CHOOSE, option="a"))
+    state = play(state, Action(Kind.REQUEST_DILEMMA, player=0), Action(Kind.OFFER, card=GOAT), Action(Kind.CHOOSE, option="a"))
     assert state.turn == 2
     assert not any(a.card == RATIONALIST for a in state.legal_actions())  # cannot be cancelled
-    play(state, Action(Kind.REQUEST_DILEMMA, player=0), Action(Kind.OFFER, card=CLIPBOARD), Action(Kind.CHOOSE, option="a"))
-    assert state.is_terminal() and state.outcome().ending is Ending.DRAW_PILE
+    state = play(state, Action(Kind.REQUEST_DILEMMA, player=0), Action(Kind.OFFER, card=CLIPBOARD), Action(Kind.CHOOSE, option="a"))
+    assert state.is_terminal() and state.outcome().termination == Ending.DRAW_PILE
 
 
 def test_empty_pile_locks_a_called_judgment_day(game3: Game) -> None:
     """Ruling: if the pile runs out while a called Judgment Day is pending, it goes ahead uncancellable."""
-    state = setup(game3, deal([], [], [RATIONALIST]))
+    state = setup(game3, deal([], [], [RATIONALIST])).clone()  # a clone may be edited
     state.pile = {PROPHET}
-    play(state, Action(Kind.CALL_JUDGMENT_DAY), Action(Kind.DRAW_CARD))
-    draw(state, PROPHET)
+    state = play(state, Action(Kind.CALL_JUDGMENT_DAY), Action(Kind.DRAW_CARD))
+    state = draw(state, PROPHET)
     assert state.judgment.caller == 0 and not state.judgment.cancellable
     assert not any(a.card == RATIONALIST for a in state.legal_actions())
-    play(state, Action(Kind.REQUEST_DILEMMA, player=0), Action(Kind.OFFER, card=GOAT), Action(Kind.CHOOSE, option="a"))
-    assert state.is_terminal() and state.outcome().ending is Ending.CALLED
+    state = play(state, Action(Kind.REQUEST_DILEMMA, player=0), Action(Kind.OFFER, card=GOAT), Action(Kind.CHOOSE, option="a"))
+    assert state.is_terminal() and state.outcome().termination == Ending.CALLED
 
 
 def test_judge_ties_and_scores(model: HeavenlyFatherModel) -> None:
@@ -533,13 +534,13 @@ def test_clone_and_key(game2: Game) -> None:
     state = setup(game2, two_hands([TRAFFIC], []))
     twin = state.clone()
     assert twin.key() == state.key()
-    play(state, Action(Kind.DRAW_CARD))
+    state = play(state, Action(Kind.DRAW_CARD))
     assert twin.key() != state.key() and twin.legal_actions() != state.legal_actions()
 
 
 def test_illegal_action_is_refused(game2: Game) -> None:
     state = setup(game2, two_hands([], []))
-    with pytest.raises(ValueError, match="illegal"):
+    with pytest.raises(IllegalAction, match="not a legal action"):
         state.apply_action(Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
 
 
@@ -550,7 +551,7 @@ def test_opening_hand_figure_matches_hand_count(game2: Game) -> None:
     for _ in range(600):
         state = game2.new_initial_state()
         while state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state = state.apply_action(sample_chance(state, rng))
         for h in state.hands:
             hands += 1
             misses += not any(c in game2.philosophers for c in h)

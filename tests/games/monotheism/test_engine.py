@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.games.monotheism.engine import PHASE_PLACE, PHASE_SUBMERGE, STAGE, play_line
+from pipeline.core.engine import IllegalAction
+from pipeline.games.monotheism.engine import PHASE_PLACE, PHASE_SUBMERGE, PLAYER, STAGE, play_line
 
 from .helpers import NEXT, THIS, deity, game, half, labels, start, worshiper
 
@@ -44,8 +45,8 @@ def test_four_nearest_against_bottom_three_by_the_void_removes_twelve() -> None:
 def test_worshiper_eaten_before_victory_in_a_five_card_deck() -> None:
     g = game([deity("01", half(act=EAT_FOUR)), *plain("02", "03", "04")], [worshiper("w")])
     state = start(g, ["01", "02", "03", "04", "w"])
-    assert state.is_terminal() and not state.outcome().won
-    assert "last worshiper" in state.outcome().reason
+    assert state.is_terminal() and not state.outcome().won_by(PLAYER)
+    assert "last worshiper" in state.outcome().detail
 
 
 def test_veiled_top_is_unveiled_and_veiled_second_gives_no_number() -> None:
@@ -64,7 +65,7 @@ def test_atlas_void_chain_consumes_every_card_above() -> None:
              [worshiper("w")])
     state = start(g, ["01", "02", "07", "03", "w"]).apply_action("pick 07")
     assert labels(state) == ["03", "w"]
-    assert state.outcome().won  # one god left after the act
+    assert state.outcome().won_by(PLAYER)  # one god left after the act
 
 
 def test_timing_in_the_middle_of_the_deck_upper_neighbour_first() -> None:
@@ -110,9 +111,9 @@ def test_ruling_3_numbers_larger_than_the_deck() -> None:
     state = start(g2, ["01", "02", "w"])
     assert "submerge 9" in state.legal_actions()
     lost = state.apply_action("submerge 9")
-    assert lost.is_terminal() and not lost.outcome().won
+    assert lost.is_terminal() and not lost.outcome().won_by(PLAYER)
     too_big = game([deity("01", half((8, 9))), deity("02", half((7, 7)))], [worshiper("w")])
-    assert start(too_big, ["01", "02", "w"]).outcome().won is False
+    assert start(too_big, ["01", "02", "w"]).outcome().won_by(PLAYER) is False
     assert g  # a one-god deck needs no submerge at all
 
 
@@ -120,7 +121,7 @@ def test_ruling_4_worshipers_cursed_top_most_first() -> None:
     g = game(plain("01", "02", numbers=(3, 3)), [worshiper("u", stages=2), worshiper("w", stages=2)])
     state = start(g, ["01", "u:1", "w:1", "02"])
     after = state.apply_action("submerge 3")  # every placement loses: the game ends at once
-    assert after.outcome().reason == "the last worshiper (w) was consumed"
+    assert after.outcome().detail == "the last worshiper (w) was consumed"
 
 
 def test_ruling_5_targets_are_chosen_first() -> None:
@@ -163,14 +164,14 @@ def test_ruling_8_zero_gods_win_only_for_the_pretender() -> None:
     eat_all = {"do": [{"consume": {"target": {"nearest": 1}}}, {"void": {"target": THIS}}]}
     for zero, won in ((True, True), (False, False)):
         g = game([deity("01", half(act=eat_all)), *plain("02")], [worshiper("w", zero_gods_victory=zero)])
-        assert start(g, ["01", "02", "w"]).outcome().won is won
+        assert start(g, ["01", "02", "w"]).outcome().won_by(PLAYER) is won
 
 
 def test_ruling_9_a_repeated_position_is_a_stalemate() -> None:
     g = game(plain("01", "02", numbers=(1, 1)),
              [worshiper("w", act={"do": [{"move": {"target": THIS, "to": "bottom"}}]})])
     state = play_line(start(g, ["01", "02", "w"]), ["submerge 1", "submerge 1"])
-    assert state.is_terminal() and "stalemate" in state.outcome().reason
+    assert state.is_terminal() and "stalemate" in state.outcome().detail
 
 
 def test_ruling_10_curse_and_bless_follow_the_chain() -> None:
@@ -185,5 +186,47 @@ def test_ruling_10_curse_and_bless_follow_the_chain() -> None:
 
 def test_illegal_action_is_refused() -> None:
     g = game(plain("01", "02"), [worshiper("w")])
-    with pytest.raises(ValueError, match="illegal action"):
+    with pytest.raises(IllegalAction, match="not a legal action"):
         start(g, ["01", "02", "w"]).apply_action("submerge 8")
+
+
+# ------------------------------------------------------------------ events: what an action caused
+def kinds_and_subjects(state) -> list[tuple[str, str]]:
+    return [(e.kind, e.subject) for e in state.events]
+
+
+def test_events_name_who_consumed_whom_and_the_essence_that_answered() -> None:
+    ids = [f"{i:02d}" for i in range(3, 17)]
+    g = game([deity("01", half(act=EAT_FOUR)), deity("02", half(essence=VOID_BOTTOM_THREE)),
+              *plain(*ids)], [worshiper("w")])
+    state = start(g, ["01", "02", "w", *ids])
+    assert ("act", "01") in kinds_and_subjects(state)
+    answers = [e for e in state.events if e.kind == "essence"]
+    assert [(e.subject, e.get("trigger"), e.get("attacker")) for e in answers] == [("02", "attempted", "01")] * 4
+    assert sum(1 for e in state.events if e.kind == "voided") == 12  # four bites, three cards each
+    assert not [e for e in state.events if e.kind == "consumed"]  # #02 answered every bite instead
+
+
+def test_events_of_a_consumption_and_the_end() -> None:
+    g = game([deity("01", half(act=EAT_FOUR)), *plain("02", "03", "04")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "04", "w"])
+    eaten = [(e.subject, e.get("by")) for e in state.events if e.kind == "consumed"]
+    assert eaten == [("02", "01"), ("03", "01"), ("04", "01"), ("w", "01")]
+    assert state.events[-1].kind == "game-over" and state.events[-1].subject == "last-worshiper"
+
+
+def test_events_of_submerging_placing_and_cursing() -> None:
+    g = game(plain("01", "02", "03", numbers=(3, 3)), [worshiper("w")])
+    state = start(g, ["01", "02", "w", "03"]).apply_action("submerge 3")
+    assert kinds_and_subjects(state) == [("submerge", "01")] and state.events[0].get("cards") == ("01", "02", "w")
+    placed = state.apply_action("place 2")
+    assert kinds_and_subjects(placed)[:2] == [("place", "01"), ("curse", "w")]
+    assert placed.events[1].get("stage") == 1
+
+
+def test_events_can_be_left_out_for_search() -> None:
+    g = game(plain("01", "02", "03", numbers=(3, 3)), [worshiper("w")])
+    quiet = start(g, ["01", "02", "w", "03"]).with_events(False)
+    after = quiet.apply_action("submerge 3").apply_action("place 2")
+    assert after.events == () and not after.recording
+    assert after.key() == start(g, ["01", "02", "w", "03"]).apply_action("submerge 3").apply_action("place 2").key()

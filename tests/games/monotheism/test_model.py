@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import pytest
-from jsonschema import Draft202012Validator
 
 from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.schemas import load_schemas
+from pipeline.core.schemas import SchemaValidator, load_schemas
 from pipeline.games.monotheism import GAME_ID, TITLE
 from pipeline.games.monotheism.checks import scenario_findings
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, build, scenario_from_record
@@ -49,7 +48,7 @@ def test_decks_run_bottom_to_top(model: MonotheismModel) -> None:
 def test_every_scenario_record_stands_alone() -> None:
     """Each shipped scenario, and a bare one without number or provenance, passes $defs/scenario."""
     registry = load_schemas(default_data_root()).registry
-    validator = Draft202012Validator(SCENARIO_RECORD_SCHEMA, registry=registry)
+    validator = SchemaValidator(SCENARIO_RECORD_SCHEMA, registry=registry)
     records = load_game(default_data_root(), GAME_ID).doc("scenarios").data["scenarios"]
     for record in records:
         assert list(validator.iter_errors(record)) == []

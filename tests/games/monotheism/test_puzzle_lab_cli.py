@@ -181,8 +181,8 @@ def test_a_proof_that_hits_the_node_limit_says_undecided_and_is_not_cached(monke
     scenario = loaded.model.scenario(3)
     findings = deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
     assert any("undecided: the solver reached its limit of 10 nodes" in message for _, message in findings)
-    assert not list((tmp_path / resultcache.RESULTS_DIR).rglob("*.json"))
+    assert not list((tmp_path / resultcache.RESULTS_DIR / "monotheism-scenarios").rglob("*.json"))
     monkeypatch.setattr(deck_checks, "SOLVE_NODES", 400_000)
     monkeypatch.setattr(deck_checks, "_CACHE", {})
     assert not deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
-    assert len(list((tmp_path / resultcache.RESULTS_DIR).rglob("*.json"))) == 1
+    assert len(list((tmp_path / resultcache.RESULTS_DIR / "monotheism-scenarios").rglob("*.json"))) == 1

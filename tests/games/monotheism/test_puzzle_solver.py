@@ -90,7 +90,7 @@ def test_stalemate_loop_is_closed_not_searched_for_ever() -> None:
         if played.is_terminal():
             break
         played = played.apply_action(played.legal_actions()[0])
-    assert played.is_terminal() and "stalemate" in played.outcome().reason
+    assert played.is_terminal() and "stalemate" in played.outcome().detail
 
 
 def test_only_declining_the_may_wins() -> None:

@@ -38,13 +38,13 @@ def prophesy(kind: str, subject: Optional[int] = None) -> Action:
 def play(state: State, *actions: Action) -> State:
     """Apply ``actions`` in order (each must be legal) and return the state."""
     for action in actions:
-        state.apply_action(action)
+        state = state.apply_action(action)
     return state
 
 
 def quiet_turn(state: State, die: int, bids: tuple[int, ...]) -> State:
     """A turn with the given die and bids (in role order) where nobody prophesies; the winner places on its first free believer."""
-    play(state, roll(die), *(bid(b) for b in bids), *(pass_() for _ in bids))
+    state = play(state, roll(die), *(bid(b) for b in bids), *(pass_() for _ in bids))
     while state.legal_actions() and state.legal_actions()[0].kind is ActionKind.PLACE:
-        state.apply_action(state.legal_actions()[0])
+        state = state.apply_action(state.legal_actions()[0])
     return state

@@ -6,14 +6,14 @@ from fractions import Fraction
 
 import pytest
 
+from pipeline.core.engine import CHANCE, TERMINAL, IllegalAction
 from pipeline.games.theocracy.engine import (
     ASIDE,
-    CHANCE,
-    TERMINAL,
     Action,
     ActionKind,
     Prophecy,
     Stage,
+    State,
     Termination,
 )
 
@@ -35,11 +35,12 @@ def test_unsupported_player_count(theocracy_model) -> None:
         Game.from_model(theocracy_model, 5)
 
 
-def finish_round_quietly(state) -> None:
+def finish_round_quietly(state: State) -> State:
     """Four turns (dice 1-4) where every player bids their lowest card: all draws, nobody scores."""
     for die in (1, 2, 3, 4):
-        quiet_turn(state, die, tuple(min(state.hands[s]) for s in state.role_order()))
+        state = quiet_turn(state, die, tuple(min(state.hands[s]) for s in state.role_order()))
     assert state.stage is Stage.FATE
+    return state
 
 
 @pytest.mark.parametrize("players, firsts", [(2, [0, 1, 0]), (3, [0, 2, 1, 0]), (4, [0, 3, 2, 1, 0])])
@@ -49,8 +50,8 @@ def test_last_becomes_first_each_round(make_game, players: int, firsts: list[int
     for _ in firsts:
         seen.append(state.first_seat)
         last = state.role_order()[-1]
-        finish_round_quietly(state)
-        play(state, Action(ActionKind.FATE, 7))
+        state = finish_round_quietly(state)
+        state = play(state, Action(ActionKind.FATE, 7))
         assert state.first_seat == last
     assert seen == firsts
 
@@ -58,11 +59,11 @@ def test_last_becomes_first_each_round(make_game, players: int, firsts: list[int
 def test_last_rolls_and_prophesies_last(make_game) -> None:
     state = make_game(3).new_initial_state()
     assert state.current_player() == CHANCE
-    play(state, roll(2))
+    state = play(state, roll(2))
     order = []
     for value in (1, 2, 3):
         order.append(state.current_player())
-        play(state, bid(value))
+        state = play(state, bid(value))
     assert order == [0, 1, 2]
     assert state.stage is Stage.OMEN and state.current_player() == 0
 
@@ -70,17 +71,17 @@ def test_last_rolls_and_prophesies_last(make_game) -> None:
 def test_tribulation_values_distinct_within_round(make_game) -> None:
     state = make_game(2).new_initial_state()
     assert state.chance_outcomes() == [(roll(v), Fraction(1, 6)) for v in range(1, 7)]
-    quiet_turn(state, 3, (1, 1))
+    state = quiet_turn(state, 3, (1, 1))
     outcomes = dict(state.chance_outcomes())
     assert roll(3) not in outcomes and len(outcomes) == 5
     assert set(outcomes.values()) == {Fraction(1, 5)}
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalAction):
         state.apply_action(roll(3))
 
 
 def test_end_of_round_probability_is_exactly_4_in_36(make_game) -> None:
     state = make_game(2).new_initial_state()
-    finish_round_quietly(state)
+    state = finish_round_quietly(state)
     assert state.stage is Stage.FATE and state.current_player() == CHANCE
     outcomes = state.chance_outcomes()
     assert sum(p for _, p in outcomes) == 1
@@ -90,12 +91,12 @@ def test_end_of_round_probability_is_exactly_4_in_36(make_game) -> None:
 
 def test_fate_nine_ends_other_sums_continue(make_game) -> None:
     state = make_game(2).new_initial_state()
-    finish_round_quietly(state)
+    state = finish_round_quietly(state)
     other = state.clone()
-    play(state, Action(ActionKind.FATE, 9))
+    state = play(state, Action(ActionKind.FATE, 9))
     assert state.is_terminal() and state.current_player() == TERMINAL
-    assert state.outcome().termination is Termination.FATE
-    play(other, Action(ActionKind.FATE, 8))
+    assert state.outcome().termination == Termination.FATE
+    other = play(other, Action(ActionKind.FATE, 8))
     assert other.stage is Stage.ROLL and other.rounds_played == 2
 
 
@@ -133,7 +134,7 @@ def test_grace_order_a_then_b_then_d(make_game) -> None:
     stages = []
     while state.stage is not Stage.ROLL:
         stages.append((state.stage, state.current_player()))
-        state.apply_action(state.legal_actions()[0])
+        state = state.apply_action(state.legal_actions()[0])
     assert stages == [(Stage.GIVE, 1), (Stage.LOSE, 1), (Stage.PLACE, 0)]
 
 
@@ -141,7 +142,7 @@ def test_true_prophecy_takes_a_believer_chosen_by_the_giver(make_game) -> None:
     state = play(make_game(2).new_initial_state(), roll(5), bid(4), bid(2), prophesy("win", 0), pass_())
     assert state.stage is Stage.GIVE and state.current_player() == 1
     assert [a.value for a in state.legal_actions()] == [4, 5, 6, 7]
-    play(state, Action(ActionKind.GIVE, 6))
+    state = play(state, Action(ActionKind.GIVE, 6))
     assert state.holder[6] == 0 and len(state.believers_held(0)) == BELIEVERS + 1
 
 
@@ -160,7 +161,7 @@ def test_lose_prophecy_about_another_player(make_game) -> None:
 def test_acquired_this_turn_cannot_be_taken_back(make_game) -> None:
     """First foresees its win, Last foresees its own loss: both true. Last cannot take back what First took."""
     state = play(make_game(2).new_initial_state(), roll(5), bid(4), bid(2), prophesy("win", 0), prophesy("lose", 1))
-    play(state, Action(ActionKind.GIVE, 5))  # Last hands believer 5 to First
+    state = play(state, Action(ActionKind.GIVE, 5))  # Last hands believer 5 to First
     assert state.stage is Stage.GIVE and state.current_player() == 0  # now First hands one to Last
     offered = [a.value for a in state.legal_actions()]
     assert 5 not in offered and offered == [0, 1, 2, 3]
@@ -168,26 +169,26 @@ def test_acquired_this_turn_cannot_be_taken_back(make_game) -> None:
 
 def test_protection_ends_with_the_turn(make_game) -> None:
     state = play(make_game(2).new_initial_state(), roll(5), bid(4), bid(2), prophesy("win", 0), pass_())
-    play(state, Action(ActionKind.GIVE, 5), Action(ActionKind.PLACE, 0))
+    state = play(state, Action(ActionKind.GIVE, 5), Action(ActionKind.PLACE, 0))
     assert not state.acquired
-    play(state, roll(6), bid(1), bid(3), pass_(), prophesy("win", 1))
+    state = play(state, roll(6), bid(1), bid(3), pass_(), prophesy("win", 1))
     assert 5 in [a.value for a in state.legal_actions()]
 
 
 def test_dice_travel_with_believers(make_game) -> None:
     state = play(make_game(2).new_initial_state(), roll(6), bid(5), bid(2), pass_(), pass_(), Action(ActionKind.PLACE, 2))
     assert state.die_on[2] == 0 and state.round_score(0) == 6
-    play(state, roll(1), bid(1), bid(3), pass_(), prophesy("win", 1))
-    play(state, Action(ActionKind.GIVE, 2))  # First must hand over; gives the believer carrying the 6
+    state = play(state, roll(1), bid(1), bid(3), pass_(), prophesy("win", 1))
+    state = play(state, Action(ActionKind.GIVE, 2))  # First must hand over; gives the believer carrying the 6
     assert state.holder[2] == 1 and state.die_on[2] == 0
     assert state.round_score(1) == 6 and state.round_score(0) == 0
 
 
 def test_failed_prophet_loses_believer_and_its_die(make_game) -> None:
     state = play(make_game(2).new_initial_state(), roll(6), bid(5), bid(2), pass_(), pass_(), Action(ActionKind.PLACE, 1))
-    play(state, roll(2), bid(4), bid(3), prophesy("draw"), pass_())
+    state = play(state, roll(2), bid(4), bid(3), prophesy("draw"), pass_())
     assert state.stage is Stage.LOSE and state.current_player() == 0
-    play(state, Action(ActionKind.LOSE, 1))
+    state = play(state, Action(ActionKind.LOSE, 1))
     assert state.holder[1] == ASIDE and state.die_on[1] is None and 0 in state.dice_aside
     assert state.round_score(0) == 0
 
@@ -195,7 +196,7 @@ def test_failed_prophet_loses_believer_and_its_die(make_game) -> None:
 def test_bid_cards_set_aside_for_the_round(make_game) -> None:
     state = quiet_turn(make_game(2).new_initial_state(), 3, (5, 2))
     assert 5 not in state.hands[0] and 2 not in state.hands[1]
-    play(state, roll(4))
+    state = play(state, roll(4))
     assert bid(5) not in state.legal_actions()
 
 
@@ -208,11 +209,11 @@ def test_no_free_believer_sets_the_die_aside(make_game) -> None:
     """First keeps prophesying a draw that fails, losing believers, while winning every bid."""
     state = make_game(2).new_initial_state()
     place, lose = Action(ActionKind.PLACE, 0), Action(ActionKind.LOSE, 0)
-    play(state, roll(6), bid(5), bid(2), prophesy("draw"), pass_(), dataclasses.replace(lose, value=3), place)
-    play(state, roll(5), bid(4), bid(1), prophesy("draw"), pass_(), dataclasses.replace(lose, value=2),
+    state = play(state, roll(6), bid(5), bid(2), prophesy("draw"), pass_(), dataclasses.replace(lose, value=3), place)
+    state = play(state, roll(5), bid(4), bid(1), prophesy("draw"), pass_(), dataclasses.replace(lose, value=2),
          dataclasses.replace(place, value=1))
     assert state.free_believers(0) == []
-    play(state, roll(4), bid(1), bid(5), prophesy("draw"), pass_(), dataclasses.replace(lose, value=1))
+    state = play(state, roll(4), bid(1), bid(5), prophesy("draw"), pass_(), dataclasses.replace(lose, value=1))
     # b) took believer 1 and its 5 aside; d) finds no free believer, so the 4 goes aside too.
     assert state.believers_held(0) == [0] and state.stage is Stage.ROLL
     assert state.dice_aside == {1, 2}
@@ -223,27 +224,28 @@ def test_the_chosen_picks_the_giver(make_game) -> None:
     state = play(make_game(3).new_initial_state(), roll(5), bid(5), bid(3), bid(2), prophesy("win", 0), pass_(), pass_())
     assert state.stage is Stage.CHOOSE_GIVER and state.current_player() == 0
     assert [a.value for a in state.legal_actions()] == [1, 2]
-    play(state, Action(ActionKind.CHOOSE_GIVER, 2))
+    state = play(state, Action(ActionKind.CHOOSE_GIVER, 2))
     assert state.stage is Stage.GIVE and state.current_player() == 2
     assert [a.value for a in state.legal_actions()] == [8, 9, 10, 11]
 
 
-def play_scored_round(state) -> None:
+def play_scored_round(state: State) -> State:
     """Dice 6, 5, 4, 3: First wins 6, 5 and 4 (5>2, 4>1, 1 beats 5); Last wins the 3 (4>2)."""
     for die, bids in zip((6, 5, 4, 3), ((5, 2), (4, 1), (1, 5), (2, 4))):
-        quiet_turn(state, die, bids)
+        state = quiet_turn(state, die, bids)
+    return state
 
 
 def test_round_scoring_adds_dice_on_believers(make_game) -> None:
     state = make_game(2).new_initial_state()
-    play_scored_round(state)
+    state = play_scored_round(state)
     assert state.scores == [15, 3] and state.stage is Stage.FATE
 
 
 def test_new_round_resets_the_table(make_game) -> None:
     state = make_game(2).new_initial_state()
-    play_scored_round(state)
-    play(state, Action(ActionKind.FATE, 7))
+    state = play_scored_round(state)
+    state = play(state, Action(ActionKind.FATE, 7))
     assert state.scores == [15, 3]
     assert state.hands == [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5]]
     assert state.holder == [0, 0, 0, 0, 1, 1, 1, 1] and all(d is None for d in state.die_on)
@@ -254,40 +256,40 @@ def test_transcendence_at_threshold_ends_before_fate(make_game) -> None:
     game = make_game(2)
     state = game.new_initial_state()
     state.scores = [game.transcendence - 15, 0]
-    play_scored_round(state)
+    state = play_scored_round(state)
     assert state.scores[0] == game.transcendence  # exactly 54 is enough
     assert state.is_terminal()
-    assert state.outcome().termination is Termination.TRANSCENDENCE and state.outcome().winners == (0,)
+    assert state.outcome().termination == Termination.TRANSCENDENCE and state.outcome().winners == (0,)
 
 
 def test_below_threshold_goes_to_fate(make_game) -> None:
     game = make_game(2)
     state = game.new_initial_state()
     state.scores = [game.transcendence - 16, 0]
-    play_scored_round(state)
+    state = play_scored_round(state)
     assert state.scores[0] == game.transcendence - 1 and state.stage is Stage.FATE
 
 
 def test_tied_scores_share_the_victory(make_game) -> None:
     state = make_game(3).new_initial_state()
-    finish_round_quietly(state)
+    state = finish_round_quietly(state).clone()  # a clone may be edited
     state.scores = [7, 2, 7]
-    play(state, Action(ActionKind.FATE, 9))
-    assert state.outcome().winners == (0, 2) and state.returns() == [0.5, 0.0, 0.5]
+    state = play(state, Action(ActionKind.FATE, 9))
+    assert state.outcome().winners == (0, 2) and state.returns() == (0.5, 0.0, 0.5)
 
 
 def test_rule_values_come_from_the_model(make_game) -> None:
     game = dataclasses.replace(make_game(2), fate_target=7)
     state = game.new_initial_state()
-    finish_round_quietly(state)
+    state = finish_round_quietly(state)
     assert sum(p for a, p in state.chance_outcomes() if a.value == 7) == Fraction(6, 36)
-    play(state, Action(ActionKind.FATE, 7))
+    state = play(state, Action(ActionKind.FATE, 7))
     assert state.is_terminal()
 
 
 def test_illegal_action_rejected(make_game) -> None:
     state = make_game(2).new_initial_state()
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalAction):
         state.apply_action(bid(3))
 
 
@@ -295,5 +297,5 @@ def test_clone_is_independent_and_key_matches(make_game) -> None:
     state = play(make_game(2).new_initial_state(), roll(4), bid(3))
     copy = state.clone()
     assert copy.key() == state.key()
-    play(copy, bid(2))
+    copy = play(copy, bid(2))
     assert copy.key() != state.key() and state.hands[1] == [1, 2, 3, 4, 5]

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from pipeline.core.engine import playout, random_policy
 from pipeline.games.theocracy.engine import Termination
-from pipeline.games.theocracy.simulate import PolicyName, play_game, random_policy, simulate
+from pipeline.games.theocracy.simulate import PolicyName, simulate
 
 FATE_PROBABILITY = 4 / 36
 EXPECTED_ROUNDS = 1 / FATE_PROBABILITY  # 9: geometric number of rounds when nobody transcends
@@ -41,10 +42,10 @@ def test_transcendence_ends_with_a_score_at_threshold(make_game) -> None:
     game = make_game(2)
     rng = random.Random(7)
     for _ in range(60):
-        final = play_game(game, random_policy, rng)
+        final = playout(game.new_initial_state(), random_policy, rng)
         outcome = final.outcome()
         reached = max(outcome.scores) >= game.transcendence
-        assert reached == (outcome.termination is Termination.TRANSCENDENCE)
+        assert reached == (outcome.termination == Termination.TRANSCENDENCE)
 
 
 def test_simulate_rejects_no_games(make_game) -> None:

@@ -1,0 +1,97 @@
+"""Benchmark: seeded random games per rules engine through the engine kit; print games/s and actions/s.
+
+Run with `make bench` (or `.venv/bin/python bench/engine_speed.py`). Every engine plays
+uniformly random legal actions (chance drawn with its exact probabilities) from a
+fixed seed, so the figures compare the same work from run to run. Best of REPEATS.
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipeline.core.dataset import default_data_root, load_game  # noqa: E402
+from pipeline.core.engine import State, playout, random_policy  # noqa: E402
+
+REPEATS = 3
+SEED = 1
+TOTEMS_MAX_TURNS = 200  # random duels can go on for ever; the simulate command stops them here too
+
+
+def _monotheism() -> tuple[Callable[[int], State[Any]], int]:
+    from pipeline.games.monotheism.play import deal, load
+    loaded = load(default_data_root())
+    return (lambda seed: deal(loaded, "three-monks", seed)), 200
+
+
+def _theocracy() -> tuple[Callable[[int], State[Any]], int]:
+    from pipeline.games.theocracy.engine import Game
+    from pipeline.games.theocracy.model import load_model
+    game = Game.from_model(load_model(), 3)
+    return (lambda seed: game.new_initial_state()), 100
+
+
+def _monstrous() -> tuple[Callable[[int], State[Any]], int]:
+    from pipeline.games.monstrous.engine import Game
+    from pipeline.games.monstrous.model import build
+    game = Game(build(load_game(default_data_root(), "monstrous")))
+    return (lambda seed: game.new_initial_state(["blue", "orange", "green"])), 60
+
+
+def _heavenly_father() -> tuple[Callable[[int], State[Any]], int]:
+    from pipeline.games.heavenly_father.engine import Game
+    from pipeline.games.heavenly_father.model import build
+    game = Game.from_model(build(load_game(default_data_root(), "heavenly-father")), 4)
+    return (lambda seed: game.new_initial_state()), 60
+
+
+def _totems(solo: bool) -> Callable[[], tuple[Callable[[int], State[Any]], int]]:
+    def make() -> tuple[Callable[[int], State[Any]], int]:
+        from pipeline.games.totems_and_taboos.engine import Game
+        from pipeline.games.totems_and_taboos.model import build
+        model = build(load_game(default_data_root(), "totems-and-taboos"))
+        game = Game.solo_game(model, "normal") if solo else Game.multiplayer(model, 3)
+        return (lambda seed: game.new_initial_state()), (200 if solo else 30)
+    return make
+
+
+ENGINES: dict[str, Callable[[], tuple[Callable[[int], State[Any]], int]]] = {
+    "monotheism (deal, three-monks)": _monotheism,
+    "theocracy (3 players)": _theocracy,
+    "monstrous (3 players)": _monstrous,
+    "heavenly-father (4 players)": _heavenly_father,
+    "totems-and-taboos (solo, normal)": _totems(True),
+    "totems-and-taboos (3 players)": _totems(False),
+}
+
+
+def run(start: Callable[[int], State[Any]], games: int) -> int:
+    """Play ``games`` random games (one RNG, as `simulate` does); the number of actions played."""
+    rng = random.Random(SEED)
+    actions = 0
+    for number in range(games):
+        final = playout(start(SEED + number), random_policy, rng,
+                        until=lambda state: getattr(state, "turns", 0) >= TOTEMS_MAX_TURNS)
+        actions += len(final.history())
+    return actions
+
+
+def main() -> int:
+    for name, make in ENGINES.items():
+        start, games = make()
+        best, actions = float("inf"), 0
+        for _ in range(REPEATS):
+            began = time.perf_counter()
+            actions = run(start, games)
+            best = min(best, time.perf_counter() - began)
+        print(f"{name:<34} {games:>4} games {best:6.2f} s  {games / best:8.1f} games/s  "
+              f"{actions / best:9,.0f} actions/s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

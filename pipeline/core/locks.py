@@ -1,0 +1,60 @@
+"""Inter-process locks on folders (the ``filelock`` library), for builds and caches shared by processes.
+
+A lock is a file inside the folder it guards. The operating system drops a
+lock when its process dies, even by kill -9, so a lock is never left stale.
+Within one process the same folder always gets the same lock object, which
+counts nested acquisitions (a build holding its output folder's lock can
+call code that takes it again).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+# Waiting longer than this for a lock is worth telling the user (another build is running).
+NOTICE_AFTER_S = 0.5
+WAIT_FOREVER = -1.0
+
+
+class NotAcquired(Exception):
+    """The lock was not taken: another process held it past the time allowed, or its file cannot be created."""
+
+
+def _lock(path: Path):  # type: ignore[no-untyped-def]
+    import filelock  # imported on first use: commands that take no lock do not pay for it
+
+    return filelock.FileLock(str(path), is_singleton=True)
+
+
+@contextmanager
+def holding(
+    folder: Path, name: str, *, timeout: float = WAIT_FOREVER, on_wait: Optional[Callable[[], None]] = None
+) -> Iterator[None]:
+    """Hold the lock file ``name`` in ``folder`` (which must exist) for the duration.
+
+    ``timeout`` seconds at most (raising Busy), or without limit when negative;
+    ``on_wait`` is called once if the lock is not free within NOTICE_AFTER_S.
+    Raises NotAcquired when the lock is busy past ``timeout`` or its file cannot be created.
+    """
+    import filelock
+
+    path = (folder / name).resolve()  # one lock object per file, however the folder was named
+    lock = _lock(path)
+    try:
+        if on_wait is not None and (timeout < 0 or timeout > NOTICE_AFTER_S):
+            try:
+                lock.acquire(timeout=NOTICE_AFTER_S)
+            except filelock.Timeout:
+                on_wait()
+                lock.acquire(timeout=timeout if timeout < 0 else timeout - NOTICE_AFTER_S)
+        else:
+            lock.acquire(timeout=timeout)
+    except filelock.Timeout:
+        raise NotAcquired(f"{path} is held by another process") from None
+    except OSError as exc:
+        raise NotAcquired(f"cannot create {path}: {exc.strerror or exc}") from None
+    try:
+        yield
+    finally:
+        lock.release()

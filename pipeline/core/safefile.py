@@ -1,0 +1,71 @@
+"""Reading an input file that may be hostile: only regular files, never blocking, never unbounded.
+
+A data folder is whatever the user points ``--data`` at, so a ``*.yaml`` or
+``*.schema.json`` there may be a named pipe (opening it would wait forever
+for a writer), a device (``/dev/zero`` never ends), a directory, or a file far
+larger than any real one. The path is checked with ``stat`` before it is
+opened, opened without blocking, checked again on the open descriptor (the
+path may have been swapped in between), and read up to a limit.
+"""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+READ_CHUNK = 1 << 16
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class FileRefused(Exception):
+    """The file cannot be read as input; the message says why, in a few words."""
+
+
+def _kind(mode: int) -> str:
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _require_regular(mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise FileRefused(f"cannot read file: it is {_kind(mode)}, not a regular file")
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of ``path``, a regular file (or a link to one) of at most ``limit`` bytes.
+
+    Raises FileRefused for anything else, or when the file cannot be read.
+    """
+    try:
+        _require_regular(os.stat(path).st_mode)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as exc:
+        raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        _require_regular(info.st_mode)
+        if info.st_size > limit:
+            raise FileRefused(f"file is too large: {info.st_size} bytes (at most {limit})")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:  # a file that grows while it is read still stops at the limit
+            chunk = os.read(fd, READ_CHUNK)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise FileRefused(f"file is too large: more than {limit} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)

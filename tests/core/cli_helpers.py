@@ -1,0 +1,33 @@
+"""Running the CLI as a user does, and the toy data root the core tests break."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable, Optional
+
+from pipeline.core.dataset import default_data_root
+
+TOY = Path(__file__).resolve().parents[1] / "fixtures" / "toy-data"
+COMMON_SCHEMA = default_data_root() / "schemas" / "common.schema.json"
+
+
+def run_cli(
+    *args: str, timeout: Optional[float] = None, preexec_fn: Optional[Callable[[], None]] = None
+) -> subprocess.CompletedProcess[str]:
+    """``pantheon ARGS`` in a fresh process (without PANTHEON_DEBUG, so errors look as users see them)."""
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *args],
+        capture_output=True, text=True, env=env, timeout=timeout, preexec_fn=preexec_fn,
+    )
+
+
+def copy_toy(tmp_path: Path) -> Path:
+    """A scratch copy of the toy data root (one tiny game, ``toy``, with a cards.yaml) with the common schema."""
+    root = tmp_path / "data"
+    shutil.copytree(TOY, root)
+    shutil.copy(COMMON_SCHEMA, root / "schemas" / "common.schema.json")
+    return root

@@ -1,0 +1,170 @@
+"""The five rules engines as cases of the conformance suite: how to start a game, and each game's own invariants.
+
+A case names one set-up (a game at a player count, a solo difficulty, a
+Monotheism deal or scenario). ``start(seed)`` makes its first state (the
+seed matters only where the deal is not one of the engine's chance nodes:
+Monotheism's shuffle). ``invariants(state, previous)`` checks what only that
+game knows (cards conserved, no debt ...); ``previous`` is the state before
+the last action, or None for the first state.
+"""
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from pipeline.core.dataset import default_data_root, load_game
+from pipeline.core.engine import Restorable, State
+from pipeline.games.heavenly_father import engine as heavenly_father
+from pipeline.games.heavenly_father.model import build as build_heavenly_father
+from pipeline.games.monotheism.play import Loaded, deal, load
+from pipeline.games.monstrous import engine as monstrous
+from pipeline.games.monstrous.model import build as build_monstrous
+from pipeline.games.theocracy import engine as theocracy
+from pipeline.games.theocracy.model import load_model as load_theocracy
+from pipeline.games.totems_and_taboos import engine as totems
+from pipeline.games.totems_and_taboos.model import build as build_totems
+
+MONSTERS_PER_GOD = 12
+Invariants = Callable[[Any, Optional[Any]], None]
+
+
+@dataclass(frozen=True)
+class EngineCase:
+    """One set-up of one engine."""
+
+    id: str
+    game: Restorable  # what restores a serialised state of this case
+    start: Callable[[int], State[Any]]
+    invariants: Invariants
+    max_actions: int = 5_000  # a random game longer than this is cut off
+    must_end: bool = True  # random play always ends within max_actions (not so in Totems + Taboos' duels)
+
+
+# ------------------------------------------------------------------ Monotheism
+@functools.lru_cache(maxsize=1)
+def _monotheism() -> Loaded:
+    return load(default_data_root())
+
+
+def _monotheism_invariants(state: Any, previous: Optional[Any]) -> None:
+    labels = [card[0] for card in state.deck]
+    assert len(labels) == len(set(labels)), "a card is in the deck twice"
+    if previous is not None:
+        assert set(labels) <= {card[0] for card in previous.deck}, "a card came (back) into the deck"
+
+
+def _monotheism_cases() -> list[EngineCase]:
+    loaded = _monotheism()
+    cases = [EngineCase(f"monotheism-deal-{s.id}", loaded.game, functools.partial(deal, loaded, s.id),
+                        _monotheism_invariants) for s in loaded.model.worshiper_sets]
+    cases += [EngineCase(f"monotheism-scenario-{s.id}", loaded.game,
+                         lambda seed, s=s: loaded.game.scenario_state(s), _monotheism_invariants)
+              for s in loaded.model.scenarios]
+    return cases
+
+
+# ------------------------------------------------------------------ Theocracy
+def _theocracy_invariants(state: Any, previous: Optional[Any]) -> None:
+    g = state.game
+    assert all(h == theocracy.ASIDE or 0 <= h < g.num_players for h in state.holder)
+    assert Counter(g.owner(b) for b in range(g.num_believers)) == {s: g.believers_per_player for s in range(g.num_players)}
+    placed = [d for d in state.die_on if d is not None]
+    assert len(placed) == len(set(placed)), "a die on two believers"
+    assert not set(placed) & state.dice_aside, "a die both placed and aside"
+    assert all(state.die_on[b] is None for b, h in enumerate(state.holder) if h == theocracy.ASIDE)
+    rolled = [v for v in state.die_values if v is not None]
+    assert len(rolled) == len(set(rolled)), "a die value twice in a round"
+    assert state.is_terminal() or set(range(state.turn)) == set(placed) | state.dice_aside, "a die went missing"
+    for seat in range(g.num_players):
+        hand = state.hands[seat]
+        assert len(hand) == len(set(hand)) and state.bids[seat] not in hand
+        in_play = state.turn + (state.bids[seat] is not None)
+        assert state.is_terminal() or len(hand) == len(g.power_values) - in_play, "power cards not conserved"
+    if previous is not None:
+        assert all(now >= before for now, before in zip(state.scores, previous.scores)), "a score went down"
+
+
+def _theocracy_cases() -> list[EngineCase]:
+    model = load_theocracy()
+    games = {n: theocracy.Game.from_model(model, n) for n in model.player_counts}
+    return [EngineCase(f"theocracy-{n}p", g, lambda seed, g=g: g.new_initial_state(), _theocracy_invariants)
+            for n, g in games.items()]
+
+
+# ------------------------------------------------------------------ Monstrous
+def _monstrous_invariants(state: Any, previous: Optional[Any]) -> None:
+    assert state.card_count() == MONSTERS_PER_GOD * state.num_players, "a Monster was made or lost"
+    assert all(f >= 0 for f in state.board.faith.values()), "negative Faith"
+
+
+def _monstrous_cases() -> list[EngineCase]:
+    game = monstrous.Game(build_monstrous(load_game(default_data_root(), "monstrous")))
+    rules = game.rules
+    return [EngineCase(f"monstrous-{n}p", game, lambda seed, n=n: game.new_initial_state(list(game.gods[:n])),
+                       _monstrous_invariants) for n in range(rules.min_players, rules.max_players + 1)]
+
+
+# ------------------------------------------------------------------ Who's Your Heavenly Father?
+def _heavenly_father_invariants(state: Any, previous: Optional[Any]) -> None:
+    game = state.game
+    assert all(n >= 0 for tokens in state.tokens for n in tokens.values()), "tokens in debt"
+    assert state.card_count() == len(game.mortal_cards), "a Mortal card was made or lost"
+    cards = [c for h in state.hands for c in h] + list(state.pile) + state.discard + [p.card for p in state.table]
+    cards += [c for p in state.prayers for c in p]
+    assert len(cards) == len(set(cards)), "a card in two places"
+    dealt = len(state.player_gods) if state.god_deck else 0  # own gods join the row once all are dealt
+    assert len(state.row) + (state.true_god is not None) + len(state.god_deck) + dealt == len(game.god_order)
+    if state.is_terminal():
+        assert not any(state.prayers), "prayers left unsettled at Judgment Day"
+
+
+def _heavenly_father_cases() -> list[EngineCase]:
+    model = build_heavenly_father(load_game(default_data_root(), "heavenly-father"))
+    low, high = model.parameters[heavenly_father.P_MIN], model.parameters[heavenly_father.P_MAX]
+    games = {n: heavenly_father.Game.from_model(model, n) for n in range(low, high + 1)}
+    return [EngineCase(f"heavenly-father-{n}p", g, lambda seed, g=g: g.new_initial_state(),
+                       _heavenly_father_invariants) for n, g in games.items()]
+
+
+# ------------------------------------------------------------------ Totems + Taboos
+def _totems_invariants(state: Any, previous: Optional[Any]) -> None:
+    model = state.game.model
+    assert state.pile >= 0
+    assert state.pile + sum(r.souls() for r in state.religions) == model.components["soul-cubes"], "souls not conserved"
+    assert sum(state.supply.values()) + sum(len(r.tower) for r in state.religions) == model.components["totem-blocks"]
+    for r in state.religions:
+        assert min(r.clerics, r.clerics_used, r.servants, r.servants_used, r.shrines) >= 0
+        assert len(r.hand) <= model.turn.hand_limit
+        assert all(model.may_stack(below, above) for below, above in zip(r.tower, r.tower[1:]))
+    if not state.steps:  # no card is in flight
+        cards = sum(sum(state.game.deck_cards(c).values()) for c in model.colour_ids)
+        held = sum(len(r.hand) for r in state.religions)
+        piles = sum(sum(d.values()) for d in state.decks.values()) + sum(sum(d.values()) for d in state.discards.values())
+        assert piles + held == cards, "a card was made or lost"
+
+
+def _totems_cases() -> list[EngineCase]:
+    model = build_totems(load_game(default_data_root(), "totems-and-taboos"))
+    cases = []
+    for n in range(model.setup.min_players, model.setup.max_players + 1):
+        g = totems.Game.multiplayer(model, n)
+        cases.append(EngineCase(f"totems-and-taboos-{n}p", g, lambda seed, g=g: g.new_initial_state(),
+                                _totems_invariants, max_actions=1_500, must_end=False))
+    for difficulty in (d.id for d in model.solo.difficulties):
+        g = totems.Game.solo_game(model, difficulty)
+        cases.append(EngineCase(f"totems-and-taboos-solo-{difficulty}", g, lambda seed, g=g: g.new_initial_state(),
+                                _totems_invariants))
+    return cases
+
+
+@functools.lru_cache(maxsize=1)
+def all_cases() -> tuple[EngineCase, ...]:
+    """Every case of every engine."""
+    return tuple(_monotheism_cases() + _theocracy_cases() + _monstrous_cases() + _heavenly_father_cases()
+                 + _totems_cases())
+
+
+def case(case_id: str) -> EngineCase:
+    return next(c for c in all_cases() if c.id == case_id)

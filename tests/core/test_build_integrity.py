@@ -1,0 +1,192 @@
+"""Output folders stay right whatever happens to them: damaged PDFs, builds at the same time, kill -9.
+
+Through the CLI on one game (theocracy): a PDF that is not the one its
+fingerprint stamp records is rebuilt; two builds into one folder take turns
+and leave a PDF and stamp of the same build; a killed build leaves nothing
+that the next build trips on, and the next build sweeps what it left.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.core.render import build as render_build
+from pipeline.core.render.cache import stamp_path
+from pipeline.core.render.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX
+from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+
+from .render_helpers import hold_lock, pdfs, run_cli, start_cli, temporaries
+
+GAME = "theocracy"
+CARDS = f"{GAME}/cards-a4.pdf"
+REPO_DATA = Path(__file__).resolve().parents[2] / "data"
+TRIALS = 3
+KILL_AFTER_S = (0.4, 0.9, 1.4)  # into a cold build: while loading, drawing, and writing
+
+
+def build(out: Path, cache: Path, *extra: str, data: Path = REPO_DATA) -> subprocess.CompletedProcess[str]:
+    return run_cli("build", GAME, "--data", str(data), "--out", str(out), *extra, cache=cache)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The PDFs of a clean build from an empty cache."""
+    work = tmp_path_factory.mktemp("reference")
+    result = build(work / "out", work / "cache")
+    assert result.returncode == 0, result.stderr
+    return pdfs(work / "out")
+
+
+def expected_stamp(data_root: Path, pdf: bytes) -> str:
+    print_hash = render_build.fingerprint(data_root, GAME, render_build.BuildOptions(), TEMPLATE_ROOT)
+    return f"inputs {print_hash}\noutput {hashlib.sha256(pdf).hexdigest()}\n"
+
+
+# -- damaged outputs ------------------------------------------------------------------
+
+
+def _flip(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:1000])
+
+
+def _replace_with_another_pdf(path: Path) -> None:
+    """A valid PDF that is not the build's (one blank page)."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer)
+    canvas.showPage()
+    canvas.save()
+    path.write_bytes(buffer.getvalue())
+
+
+def _damage_the_stamp(path: Path) -> None:
+    stamp_path(path).write_text("inputs nonsense\n")
+
+
+def _delete_the_stamp(path: Path) -> None:
+    stamp_path(path).unlink()
+
+
+DAMAGE: dict[str, Callable[[Path], None]] = {
+    "bit flip": _flip,
+    "truncated": _truncate,
+    "replaced by another PDF": _replace_with_another_pdf,
+    "stamp damaged": _damage_the_stamp,
+    "stamp deleted": _delete_the_stamp,
+}
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_a_damaged_pdf_is_rebuilt_not_reported_up_to_date(reference: dict[str, bytes], tmp_path: Path, kind: str) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    assert build(out, cache, "--only", "cards").returncode == 0
+    pdf = out / CARDS
+    DAMAGE[kind](pdf)
+    again = build(out, cache, "--only", "cards")
+    assert again.returncode == 0, again.stderr
+    assert "up to date" not in again.stdout and f"wrote {pdf}" in again.stdout
+    assert pdf.read_bytes() == reference[CARDS]
+    assert stamp_path(pdf).read_text() == expected_stamp(REPO_DATA, reference[CARDS])
+    assert "up to date" in build(out, cache, "--only", "cards").stdout
+
+
+# -- builds at the same time ---------------------------------------------------------
+
+
+def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_build(
+    reference: dict[str, bytes], data_copy: Path, tmp_path: Path
+) -> None:
+    """Two builds of different data into one folder, started together, several times: each time both
+    finish, the PDF is one build's and the stamp says so; a later plain build is right."""
+    flavour = data_copy / GAME / "power-cards.yaml"
+    flavour.write_text(flavour.read_text().replace("still opens the sky", "still lights the sky"))
+    other_out = tmp_path / "other"
+    assert build(other_out, tmp_path / "other-cache", data=data_copy).returncode == 0
+    other = pdfs(other_out)
+    assert other[CARDS] != reference[CARDS]
+    stamps = {reference[CARDS]: expected_stamp(REPO_DATA, reference[CARDS]), other[CARDS]: expected_stamp(data_copy, other[CARDS])}
+    out, cache = tmp_path / "out", tmp_path / "cache"  # one cache too, cold at the first trial
+    for trial in range(TRIALS):
+        runs = [start_cli("build", GAME, "--data", str(root), "--out", str(out), "--force", cache=cache) for root in (REPO_DATA, data_copy)]
+        for run in runs:
+            _, stderr = run.communicate()
+            assert run.returncode == 0, stderr
+        cards = (out / CARDS).read_bytes()
+        assert cards in stamps, f"trial {trial}: the PDF is neither build's"
+        assert stamp_path(out / CARDS).read_text() == stamps[cards], f"trial {trial}: the stamp is the other build's"
+        for name, data in pdfs(out).items():
+            assert data in (reference[name], other[name]), f"trial {trial}: {name}"
+        assert not temporaries(out, cache)
+    final = build(out, cache)
+    assert final.returncode == 0, final.stderr
+    assert pdfs(out) == reference
+
+
+def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_files(
+    reference: dict[str, bytes], tmp_path: Path
+) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    (out / GAME).mkdir(parents=True)
+    live = out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.live"  # the other build is writing it
+    live.write_bytes(b"%PDF- being written")
+    holder = hold_lock(out, OUTPUT_LOCK)
+    waiting = start_cli("build", GAME, "--out", str(out), cache=cache)
+    try:
+        assert waiting.stderr is not None
+        assert "waiting for another build writing to" in waiting.stderr.readline()
+        assert live.exists() and not (out / CARDS).exists()
+    finally:
+        holder.communicate("")
+    _, stderr = waiting.communicate()
+    assert waiting.returncode == 0, stderr
+    assert pdfs(out) == reference
+    assert not live.exists()  # once the folder was its own, what the other build left was swept
+
+
+# -- kill -9 ----------------------------------------------------------------------------
+
+
+def test_a_killed_build_leaves_nothing_the_next_build_trips_on(reference: dict[str, bytes], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for delay in KILL_AFTER_S:
+        cache = tmp_path / f"cache-{delay}"  # cold: the build writes cache entries too
+        run = start_cli("build", GAME, "--out", str(out), "--force", cache=cache)
+        time.sleep(delay)
+        run.send_signal(signal.SIGKILL)
+        run.communicate()
+        after = build(out, cache)
+        assert after.returncode == 0, after.stderr
+        assert pdfs(out) == reference
+        assert not temporaries(out, cache)
+
+
+def test_what_a_killed_build_left_is_swept_by_the_next(reference: dict[str, bytes], tmp_path: Path) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    assert build(out, cache).returncode == 0
+    left = [
+        out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.k1ll3d",
+        out / GAME / f"{TEMP_PREFIX}.cards-a4.pdf.fingerprint.x",
+        out / f"{TEMP_PREFIX}glossary-a4.pdf.y",
+        cache / "art" / f"{'d' * 40}.json.4242.tmp",
+        cache / "results" / "yaml" / f"{'e' * 40}.json.4243.tmp",
+    ]
+    for path in left:
+        path.write_bytes(b"half written")
+    after = build(out, cache)
+    assert after.returncode == 0, after.stderr
+    assert "up to date" in after.stdout
+    assert not any(path.exists() for path in left)
+    assert pdfs(out) == reference

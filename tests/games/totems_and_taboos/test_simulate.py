@@ -1,0 +1,45 @@
+"""Seeded solo simulations: the look-ahead player wins easy games and the difficulties are ordered."""
+from __future__ import annotations
+
+import random
+
+from pipeline.core.engine import playout, random_policy
+from pipeline.games.totems_and_taboos.engine import Game, State
+from pipeline.games.totems_and_taboos.lookahead import lookahead_policy
+from pipeline.games.totems_and_taboos.simulate import simple_policy, simulate_solo
+
+from tests.games.totems_and_taboos.test_engine import the_model
+
+ORDERING_GAMES = 60  # seeded solo games per difficulty
+ORDERING_SLACK = 0.02  # tolerance on win shares: a near-tie between two hard modes is not a reversal
+
+
+def test_solo_difficulties_are_ordered() -> None:
+    """Seeded, with the look-ahead player: easy is won, and easy >= normal >= hard in win share and length."""
+    model = the_model()
+    runs = {d: simulate_solo(lambda x: Game.solo_game(model, x), d, ORDERING_GAMES, 2024, policy=lookahead_policy)
+            for d in ("easy", "normal", "hard")}
+    assert runs["easy"].wins > 0
+    assert runs["easy"].win_share + ORDERING_SLACK >= runs["normal"].win_share
+    assert runs["normal"].win_share + ORDERING_SLACK >= runs["hard"].win_share
+    assert runs["easy"].mean_turns > runs["normal"].mean_turns > runs["hard"].mean_turns
+    assert all(run.unfinished == 0 for run in runs.values())
+
+
+def test_the_simple_player_never_beats_the_look_ahead_on_easy() -> None:
+    model = the_model()
+    simple, strong = (simulate_solo(lambda x: Game.solo_game(model, x), "easy", ORDERING_GAMES, 7, policy=p)
+                      for p in (simple_policy, lookahead_policy))
+    assert strong.win_share >= simple.win_share and strong.wins > 0
+
+
+def total_cards(s: State) -> int:
+    in_hands = sum(len(r.hand) for r in s.religions)
+    return sum(sum(d.values()) for d in s.decks.values()) + sum(sum(d.values()) for d in s.discards.values()) + in_hands
+
+
+def test_a_card_in_play_when_the_game_ends_reaches_its_discard() -> None:
+    """Found by random play: a build that won the game mid-card dropped the card being played."""
+    start = Game.multiplayer(the_model(), 2).new_initial_state()
+    final = playout(start, random_policy, random.Random(191824))
+    assert final.is_terminal() and total_cards(final) == total_cards(start)
