@@ -125,6 +125,10 @@ def deals(loaded: Loaded) -> None:
 
 
 # ------------------------------------------------------------------ before and after
+KIT_SPELLINGS = (("apply_action(action, check=False)", "apply_action(action)"),
+                 ("outcome.won", "bool(outcome.winners)"), ("outcome.reason", "outcome.detail"))
+
+
 def before_solver() -> Optional[types.ModuleType]:
     """The solver of the branch point, loaded from git (None when git cannot show it)."""
     try:
@@ -133,6 +137,11 @@ def before_solver() -> Optional[types.ModuleType]:
                                 cwd=Path(__file__).resolve().parents[1]).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
+    # The engine has since moved onto the engine kit: apply_action always checks legality (the search
+    # asks legal_actions first, so the check reads the same cached decision) and an Outcome names its
+    # winners. Only these spellings change; the old search runs as it was, on today's engine.
+    for old, new in KIT_SPELLINGS:
+        source = source.replace(old, new)
     module = types.ModuleType("solver_before")
     sys.modules[module.__name__] = module  # its dataclasses look their module up
     exec(compile(source, "solver_before.py", "exec"), module.__dict__)  # noqa: S102 - our own history
