@@ -374,7 +374,7 @@ class _Work:
         self.pending = ()
         self.emit("act", top[LABEL], choices=tuple(planner.bindings))
         try:
-            self.run_ops(ops, _Ctx(top[LABEL]), iter(planner.bindings))
+            self.run_ops(ops, _Ctx(top[LABEL], acting=True), iter(planner.bindings))
         except _Loop:
             self.lose(STALEMATE, "stalemate: the gods answer each other for ever")
         self.check_end()  # ruling 8: after the completed act
@@ -468,10 +468,16 @@ class _Work:
     # ------------------------------------------------------------- ops
     def run_ops(self, ops: Sequence[Any], ctx: "_Ctx", bindings: Iterator[Any]) -> None:
         for op in ops:
-            if self.outcome is not None:
+            if self.stopped(ctx):
                 return
             name, params = tag(op)
             dsl.REGISTRY.get(OP, name).handler(self, ctx, params, bindings)
+
+    def stopped(self, ctx: "_Ctx") -> bool:
+        """The game is over, or the card whose act this is has been consumed: "If a card is itself
+        consumed while attempting to act, its act will cease." (A power it granted is not its act:
+        the grantee's meal goes on, ruling 7.)"""
+        return self.outcome is not None or (ctx.acting and self.pos(ctx.this) < 0)
 
     def resolve(self, selector: Mapping[str, Any], ctx: "_Ctx") -> list[str]:
         """The labels a (non-choice) selector names."""
@@ -611,6 +617,7 @@ class _Ctx:
     this: str
     attacker: Optional[str] = None
     where: int = -1
+    acting: bool = False  # an act (it ceases when its card is consumed), not an essence
 
 
 class _Planner:
@@ -803,7 +810,7 @@ def _decide(work: _Work, params: Mapping[str, Any], ctx: _Ctx, bindings: Iterato
 
 
 def _follow(work: _Work, params: Mapping[str, Any], ctx: _Ctx, bindings: Iterator[Any]) -> None:
-    if params.get("if_so") and work.outcome is None:
+    if params.get("if_so") and not work.stopped(ctx):
         work.run_ops(params["if_so"], ctx, bindings)
 
 
@@ -826,7 +833,7 @@ def _op_consume(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Ite
 @handler(OP, "void")
 def _op_void(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
     for label in work.resolve(params["target"], ctx):
-        if work.outcome is not None:
+        if work.stopped(ctx):
             return
         work.remove(label)
 
@@ -857,6 +864,10 @@ def _flag_op(field: int, value: Optional[bool], event: str, detail: str) -> Any:
         if targets is None:
             return
         for label in _gods_only(work, targets):
+            if work.stopped(ctx):
+                return
+            if work.pos(label) < 0:  # an essence of a god unveiled just before took it away
+                continue
             card = list(work.card(label))  # type: ignore[arg-type]
             if field == VEILED and value is False:
                 work.unveil(label, on_top=work.pos(label) == 0)
@@ -912,8 +923,9 @@ def _op_move(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterat
 @handler(OP, "curse")
 def _op_curse(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
     for label in work.resolve(params["target"], ctx):
-        if work.outcome is None:
-            work.curse(label)
+        if work.stopped(ctx):
+            return
+        work.curse(label)
 
 
 @handler(OP, "bless")

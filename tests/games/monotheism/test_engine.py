@@ -230,3 +230,36 @@ def test_events_can_be_left_out_for_search() -> None:
     after = quiet.apply_action("submerge 3").apply_action("place 2")
     assert after.events == () and not after.recording
     assert after.key() == start(g, ["01", "02", "w", "03"]).apply_action("submerge 3").apply_action("place 2").key()
+
+
+# ------------------------------------------------------------------ rulebook statements (issue #16)
+def test_a_card_consumed_while_attempting_to_act_stops_acting() -> None:
+    """Rulebook: "If a card is itself consumed while attempting to act, its act will cease. After being
+    consumed, a card can no longer effect the world." Fixture: #01 grants #02 the power to consume everything
+    next to itself (#02 eats #01 above it, then #03 below), then would transform the bottom card #04; #01 is
+    gone by then, so #04 stays as it was."""
+    act = {"do": [{"grant": {"grantee": NEXT, "consume": {"neighbours": True}}},
+                  {"transform": {"target": {"bottom": 1}}}]}
+    g = game([deity("01", half(act=act)), *plain("02", "03", "04")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "w", "04"])
+    assert labels(state) == ["02", "w", "04"] and not state.is_terminal()
+    assert all(not card[2] for card in state.deck), "the rest of a consumed card's act ran"
+
+
+def test_an_act_goes_on_while_its_card_survives() -> None:
+    """The same act when the grantee does not reach the granter: the rest of the act runs."""
+    act = {"do": [{"grant": {"grantee": {"bottom": 1}, "consume": {"neighbours": True}}},
+                  {"transform": {"target": NEXT}}]}
+    g = game([deity("01", half(act=act)), *plain("02", "03", "04")], [worshiper("w")])
+    state = start(g, ["01", "02", "w", "03", "04"])
+    assert labels(state) == ["01", "02", "w", "04"]
+    assert dict((card[0], card[2]) for card in state.deck)["02"] is True
+
+
+def test_an_essence_when_consumed_still_runs_after_its_card_is_gone() -> None:
+    """Only acts cease: "When this is consumed" runs once its card is gone (#02 voids every card above it)."""
+    atlas = {"when": "consumed", "do": [{"void": {"target": {"above": True}}}]}
+    g = game([deity("01", half(act=EAT_FOUR)), deity("02", half(essence=atlas)), *plain("03")],
+             [worshiper("w"), worshiper("v")])
+    state = start(g, ["01", "02", "w", "03", "v"])
+    assert labels(state) == ["w", "03", "v"]
