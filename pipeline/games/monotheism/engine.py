@@ -49,6 +49,7 @@ ACCEPT, DECLINE = "accept", "decline"
 PHASE_ACT, PHASE_SUBMERGE, PHASE_PLACE, PHASE_OVER = "act", "submerge", "place", "over"
 MAX_NESTING = 40  # essences answering essences deeper than this can only be a loop
 PLAYER = 0  # the one seat of this solitaire
+GRANTEE = "grantee"  # the grant op's key for the god that receives the power
 
 # How a game ends (the Outcome's termination); the first two are wins.
 ONE_GOD, NO_GOD_PRETENDER = "one-god", "no-god-pretender"
@@ -643,11 +644,14 @@ class _Planner:
         return None
 
     def op(self, params: Mapping[str, Any], subject: str) -> Optional[list[str]]:
-        spec = _choice_spec(params)
+        choice = _choice_spec(params)
         optional = bool(params.get("optional"))
         accepted = True
-        if spec is not None:
-            candidates = self.work.candidates(spec, subject)
+        if choice is not None:
+            key, spec = choice
+            # "A god may grant this power to itself": a grant's chooser is among its grantees;
+            # "Gods cannot consume themselves": every other choice leaves the chooser out.
+            candidates = self.work.candidates(spec, subject, chooser_too=key == GRANTEE)
             need = min(spec["count"], len(candidates))
             picked: list[str] = []
             while len(picked) < need:
@@ -678,24 +682,25 @@ class _Planner:
         return ([DECLINE] if optional and not picked else []) + options
 
 
-def _choice_spec(params: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
-    """The parameters of the op's "choose" selector, if it has one."""
+def _choice_spec(params: Mapping[str, Any]) -> Optional[tuple[str, Mapping[str, Any]]]:
+    """(its key, its parameters) of the op's "choose" selector, if it has one."""
     for key in dsl.SELECTOR_KEYS:
         selector = params.get(key)
         if isinstance(selector, dict):
             name, param = tag(selector)
             if dsl.REGISTRY.get(SELECTOR, name).choice:
-                return param
+                return key, param
     return None
 
 
-def candidates(work: _Work, spec: Mapping[str, Any], subject: str) -> list[str]:
-    """Cards a "choose" selector may name: among the top K, of the right kind, never the chooser."""
+def candidates(work: _Work, spec: Mapping[str, Any], subject: str, *, chooser_too: bool = False) -> list[str]:
+    """Cards a "choose" selector may name: among the top K, of the right kind; the chooser only when
+    ``chooser_too`` (a grant: "A god may grant this power to itself")."""
     kind = spec["kind"]
     found = []
     for card in work.deck[: spec["among_top"]]:
         label = card[LABEL]
-        if label == subject:
+        if label == subject and not chooser_too:
             continue
         god = work.is_god(label)
         if (kind == "god" and god) or (kind == "worshiper" and not god) or kind == "card":

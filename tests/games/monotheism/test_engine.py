@@ -233,6 +233,40 @@ def test_events_can_be_left_out_for_search() -> None:
 
 
 # ------------------------------------------------------------------ rulebook statements (issue #16)
+GRANT_CHOSEN = {"do": [{"grant": {"grantee": {"choose": {"count": 1, "among_top": 4, "kind": "god"}},
+                                  "consume": {"neighbours": True}}}]}
+EAT_CHOSEN = {"do": [{"consume": {"target": {"choose": {"count": 1, "among_top": 4, "kind": "card"}}}}]}
+
+
+def test_a_god_may_grant_this_power_to_itself() -> None:
+    """Rulebook: "Other gods act in ways that grant the power to consume. A god may grant this power to itself." """
+    g = game([deity("01", half(act=GRANT_CHOSEN)), *plain("02", "03")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "w"])
+    assert state.legal_actions() == ["pick 01", "pick 02", "pick 03"]
+    after = state.apply_action("pick 01")  # #01 takes the power itself: it eats its one neighbour, #02
+    assert labels(after) == ["01", "03", "w"] and after.phase == PHASE_SUBMERGE
+
+
+def test_gods_cannot_consume_themselves_when_choosing_what_to_eat() -> None:
+    """Rulebook: "Gods cannot consume themselves. If the top card is a god that may consume something from
+    among the top four cards, you must choose a card from the three cards beneath it." """
+    g = game([deity("01", half(act=EAT_CHOSEN)), *plain("02", "03")], [worshiper("w")])
+    assert start(g, ["01", "02", "03", "w"]).legal_actions() == ["pick 02", "pick 03", "pick w"]
+
+
+@pytest.mark.parametrize("granter", ["11", "24"])
+def test_the_real_granting_gods_offer_themselves(granter: str) -> None:
+    """#11 (upright) and #24 (upright) grant a chosen god the power: the granter itself is among the choices."""
+    from pipeline.core.dataset import default_data_root
+    from pipeline.games.monotheism.play import load
+
+    real = load(default_data_root()).game
+    others = [god for god in sorted(real.cards.deities) if god != granter][:3]
+    worshiper_id = sorted(real.cards.worshipers)[0]
+    state = start(real, [granter, *others, worshiper_id], track_history=False)
+    assert f"pick {granter}" in state.legal_actions()
+
+
 def test_a_card_consumed_while_attempting_to_act_stops_acting() -> None:
     """Rulebook: "If a card is itself consumed while attempting to act, its act will cease. After being
     consumed, a card can no longer effect the world." Fixture: #01 grants #02 the power to consume everything
