@@ -13,6 +13,7 @@ import typer
 from pipeline.core.dataset import default_data_root, display_path
 from pipeline.core.errors import UserError
 from pipeline.games.monotheism import adding, estimate, rating, solver
+from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.engine import PLAYER
 from pipeline.games.monotheism.model import RATING_FIELDS, Scenario
@@ -25,6 +26,9 @@ app = typer.Typer(help="Monotheism: replay the scenarios' winning lines; solve, 
 
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
+BlessOption = typer.Option(False, "--bless-at-start", help="Easier game (rulebook advice): bless the worshipers "
+                           "at the start; a blessing on a starting side is kept and spent by the next curse.")
+Without21Option = typer.Option(False, "--without-21", help="Easier game (rulebook advice): remove #21 from the deck.")
 DEFAULT_SET = "haruspex-of-scriptures"
 
 
@@ -75,20 +79,23 @@ def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (
                                         help="Node limit: past it the answer is 'limit' (the same on every machine)."),
           first: bool = typer.Option(False, "--first-moves", help="Also judge every possible first turn "
                                      "(slow: proves each losing one lost; --max-nodes for each)."),
-          processes: Optional[int] = ProcessesOption,
+          processes: Optional[int] = ProcessesOption, bless_at_start: bool = BlessOption,
+          without_21: bool = Without21Option,
           as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Decide a scenario: a winning line, a proof that none exists (no-win), or the node limit (limit)."""
     root = _root(data)
     loaded = load(root)
-    chosen = _chosen(loaded, root, scenario, file)
+    easier = Easier(bless_at_start, without_21)
+    chosen = easier_scenario(_chosen(loaded, root, scenario, file), easier)
+    game = easier_game(loaded.game, easier)
     workers = _processes(processes)
-    result = solver.solve(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
+    result = solver.solve(game.scenario_state(chosen, track_history=False).with_events(False),
                           max_nodes=max_nodes, processes=workers)
     report = {"scenario": chosen.id, "status": result.status, "line": list(result.line),
               "nodes": result.nodes, "seconds": result.seconds}
     moves = None
     if first:
-        moves = solver.first_moves(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
+        moves = solver.first_moves(game.scenario_state(chosen, track_history=False).with_events(False),
                                    max_nodes=max_nodes, processes=workers)
         report["first_moves"] = {"winning": list(moves.winning), "losing": list(moves.losing),
                                  "undecided": list(moves.undecided), "losing_share": round(moves.losing_share, 3)}
@@ -117,11 +124,14 @@ def _chosen(loaded: Loaded, root: Path, scenario: Optional[str], file: Optional[
 def play(worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper set id."),
          seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle seed (same seed, same deal)."),
          scenario: Optional[str] = typer.Option(None, "--scenario", help="Play a puzzle scenario instead."),
+         bless_at_start: bool = BlessOption, without_21: bool = Without21Option,
          data: Optional[Path] = DataOption) -> None:
     """Play in the terminal: veiled gods stay hidden; type a choice's key in brackets, 'u' to undo."""
     loaded = load(_root(data))
+    easier = Easier(bless_at_start, without_21)
+    loaded = Loaded(loaded.model, easier_game(loaded.game, easier))
     if scenario is not None:
-        chosen = scenario_by_number(loaded.model, scenario)
+        chosen = easier_scenario(scenario_by_number(loaded.model, scenario), easier)
         typer.echo(f"Scenario {chosen.id}: {chosen.title}")
         state = loaded.game.scenario_state(chosen)
     else:
