@@ -151,6 +151,7 @@ def _one_deity(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Pro
             if essence["when"] == "consumed" and record["id"] != ATLAS:
                 yield doc.problem(base + (key, "essence", "when"),
                                   f"{_label(record)} ({key}): only #{ATLAS} has a 'When this is consumed' essence")
+        yield from _meal_essence_problems(doc, base + (key,), f"{_label(record)} ({key})", half)
         if "attacker" in _selectors(half.get("act")) or (
                 essence and essence["when"] != "attempted" and "attacker" in _selectors(essence)):
             yield doc.problem(base + (key,), f"{_label(record)} ({key}): 'that god' only makes sense in a "
@@ -159,6 +160,23 @@ def _one_deity(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Pro
         if words > MAX_FACE_WORDS:
             yield doc.problem(base + (key,), f"{_label(record)} ({key}): {words} words of effect text; "
                                              f"at most {MAX_FACE_WORDS} fit a poker card")
+
+
+def _meal_essence_problems(doc: Document, path: tuple, label: str, half: Mapping[str, Any]) -> Iterator[Problem]:
+    """Rulebook: "A god with this condition [When this consumes one or more gods] does not normally have the
+    power to consume other gods": such an essence on a half whose own act consumes is an error, unless the
+    half lists the rule among its ``exceptions`` with a reason (and an exception the half does not need is one too)."""
+    excepted = [i for i, item in enumerate(half.get("exceptions") or ()) if item["rule"] == dsl.CONSUMES_ESSENCE_ON_AN_EATER]
+    breaks = (half.get("essence") or {}).get("when") == "consumes" and _consumes_itself(half.get("act"))
+    if breaks and not excepted:
+        yield doc.problem(path + ("essence", "when"),
+                          f"{label}: a 'When this consumes one or more gods' essence on a god whose own act consumes "
+                          f"(the rulebook: such a god does not normally have the power to consume); mark an intended "
+                          f"exception with exceptions: [{{rule: {dsl.CONSUMES_ESSENCE_ON_AN_EATER}, reason: ...}}]")
+    if excepted and not breaks:
+        yield doc.problem(path + ("exceptions", excepted[0]),
+                          f"{label}: exception {dsl.CONSUMES_ESSENCE_ON_AN_EATER} is marked but the half does not "
+                          "break that rule")
 
 
 def _named_deity_problems(doc: Document, records: Sequence[Mapping[str, Any]],
