@@ -125,7 +125,7 @@ def _aids(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard
         entries = [{"label": f"{steps[s]['number']}. {steps[s]['name']}", "text": plain(steps[s]["aid_text"])} for s in aid["steps"]]
         front = Face(AID_TEMPLATE, {"god": god_context(god), "aid": {"title": STEPS_TITLE, "entries": entries}})
         back = Face(AID_TEMPLATE, {"god": god_context(god), "aid": {"title": KEYWORDS_TITLE, "entries": keywords}})
-        cards.append(PrintCard(aid["id"], f"{god.name} player aid", front, back, double_sided=True, colours=(god_key(god),)))
+        cards.append(PrintCard(aid["id"], f"{god.name} · {god.colour} · player aid", front, back, double_sided=True, colours=(god_key(god),)))
     return cards
 
 
