@@ -73,6 +73,7 @@ class _Item:
     back: Optional[FaceForm] = None
     counts: bool = True  # one card copy (False for the second face of a two-sided card printed without duplex)
     deck: Optional[str] = None  # the deck whose cards share this back
+    back_where: str = ""  # how errors name the back
 
 
 @dataclass
@@ -214,7 +215,7 @@ def _refuse(problems: Iterator[str]) -> None:
 def _backs(pages: Sequence[Page], items: Sequence[_Item], first_page: int) -> list[decks.BackPlacement]:
     """Each back drawn on the pages of backs, in drawing order, with its PDF page and deck."""
     return [
-        decks.BackPlacement(first_page + number, items[placement.item].deck, items[placement.item].where)
+        decks.BackPlacement(first_page + number, items[placement.item].deck, items[placement.item].back_where)
         for number, page in enumerate(pages)
         if page.side == "back"
         for placement in page.placements
@@ -240,7 +241,7 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
         _check_card(card, front, back, rules, checked, (front_label, back_label))
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
-                items.append(_Item(front_label, front, back, deck=card.deck))
+                items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label))
             else:
                 items.append(_Item(front_label, front))
                 if card.double_sided and back is not None:
