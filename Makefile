@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: build test validate provenance bench engine-goldens tools clean
+.PHONY: build test validate provenance bench engine-goldens doc-goldens tools clean
 
 # Every game's card sheets and documents (A4; `make build PAPER=letter` for US Letter).
 # `pantheon build` validates first and skips card sheets whose inputs did not change
@@ -40,6 +40,10 @@ bench: $(STAMP) tools
 # The engines' golden playthroughs (tests/fixtures/engines/): after a rules change you meant; review the diff.
 engine-goldens: $(STAMP)
 	$(BIN)/python -m tests.core.engine_goldens
+
+# The golden Markdown documents (tests/fixtures/docs-golden/): after a document change you meant; review the diff.
+doc-goldens: $(STAMP)
+	$(BIN)/python -m tests.core.docs_goldens
 
 # Re-install only when the project's dependencies change.
 $(STAMP): pyproject.toml
