@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
-from lxml import etree
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pipeline.core.errors import UserError

@@ -13,7 +13,6 @@ import io
 import shutil
 import subprocess
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 from PIL import Image
