@@ -182,17 +182,9 @@ class ConvexPolygon(Region):
         return ConvexPolygon(box_of(corners), tuple(corners))
 
     def _inside(self, x: float, y: float) -> bool:
-        sign = 0.0
         count = len(self.points)
-        for i in range(count):
-            (ax, ay), (bx, by) = self.points[i], self.points[(i + 1) % count]
-            cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-            if abs(cross) <= EPSILON:
-                continue
-            if sign and (cross > 0) != (sign > 0):
-                return False
-            sign = cross
-        return True
+        edges = ((self.points[i], self.points[(i + 1) % count]) for i in range(count))
+        return _one_sign((bx - ax) * (y - ay) - (by - ay) * (x - ax) for (ax, ay), (bx, by) in edges)
 
 
 @dataclass(frozen=True)
@@ -408,11 +400,16 @@ def _signed_area(points: Sequence[tuple[float, float]]) -> float:
 
 
 def _convex(points: list[tuple[float, float]]) -> bool:
-    sign = 0.0
+    """Every corner turns the same way."""
     count = len(points)
-    for i in range(count):
-        (ax, ay), (bx, by), (cx, cy) = points[i], points[(i + 1) % count], points[(i + 2) % count]
-        cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx)
+    corners = ((points[i], points[(i + 1) % count], points[(i + 2) % count]) for i in range(count))
+    return _one_sign((bx - ax) * (cy - by) - (by - ay) * (cx - bx) for (ax, ay), (bx, by), (cx, cy) in corners)
+
+
+def _one_sign(crosses: Iterable[float]) -> bool:
+    """No two of these cross products have opposite signs (those within EPSILON of zero are ignored)."""
+    sign = 0.0
+    for cross in crosses:
         if abs(cross) <= EPSILON:
             continue
         if sign and (cross > 0) != (sign > 0):

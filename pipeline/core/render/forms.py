@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pipeline.core.errors import UserError
 from pipeline.core.render import artcache, artmap, text
 from pipeline.core.render.faces import HALF_TURN, FaceRecord, FaceRecords, IconSlot, Splitter, content_key, digest
+from pipeline.core.render.facts import Frame
 from pipeline.core.render.model import Face
 from pipeline.core.render.svgtemplates import Templates
 from pipeline.core.render.units import mm
@@ -49,12 +50,16 @@ class FaceForm:
         return self.record.trim_h
 
     @property
+    def frame(self) -> Frame:
+        return Frame(self.trim_w, self.trim_h, self.bleed)
+
+    @property
     def width_pt(self) -> float:
-        return mm(self.trim_w + 2 * self.bleed)
+        return self.frame.width_pt
 
     @property
     def height_pt(self) -> float:
-        return mm(self.trim_h + 2 * self.bleed)
+        return self.frame.height_pt
 
 
 class Forms:
