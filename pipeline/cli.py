@@ -135,6 +135,11 @@ class FormatChoice(str, Enum):
     md = "md"
 
 
+class LayoutChoice(str, Enum):
+    butted = "butted"
+    gutter = "gutter"
+
+
 class DuplexChoice(str, Enum):
     long = "long"
     short = "short"
@@ -153,9 +158,26 @@ def build(
         help="long/short: backs follow each page, mirrored for that duplex flip; none: fronts only "
         "(two-faced cards print both faces as fronts).",
     ),
-    offset_x: float = typer.Option(0.0, "--offset-x", help="Move every back right by this many mm (printer drift)."),
-    offset_y: float = typer.Option(0.0, "--offset-y", help="Move every back up by this many mm (printer drift)."),
-    calibration: bool = typer.Option(False, "--calibration", help="Start with a registration page for measuring offsets."),
+    offset_across: Optional[float] = typer.Option(
+        None, "--offset-across", help="Move every back this many mm across the paper (along its short edge; + towards "
+        "the right edge of the sheet held portrait, front towards you). Measure it with --calibration."
+    ),
+    offset_along: Optional[float] = typer.Option(
+        None, "--offset-along", help="Move every back this many mm along the paper (along its long edge; + towards the top edge)."
+    ),
+    printer: Optional[str] = typer.Option(
+        None, "--printer", help="Use the offsets stored for this printer (`pantheon printer set`); not with --offset-*."
+    ),
+    calibration: bool = typer.Option(
+        False, "--calibration", help="Start with a registration page, one per orientation the sheets use, for measuring offsets."
+    ),
+    layout: LayoutChoice = typer.Option(
+        LayoutChoice.butted, "--layout", help="butted: cards share cut lines, 9 poker cards a sheet; "
+        "gutter: every card keeps its own bleed (cut with a guillotine between bleeds)."
+    ),
+    ink_saver: bool = typer.Option(
+        False, "--ink-saver", help="Backs and frames without full-bleed floods (outline and emblem), white between cards."
+    ),
     force: bool = typer.Option(False, "--force", help="Rebuild even when nothing changed."),
     templates: Optional[Path] = TemplatesOption,
     only: Optional[OnlyChoice] = typer.Option(
@@ -165,6 +187,10 @@ def build(
     """Validate, then write each game's card sheets and documents (PDF); unchanged card sheets are skipped."""
     from pipeline.core.documents.build import games_to_validate
 
+    from pipeline.core.render.build import check_options
+
+    options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
+    check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
     root = _data_root(data)
     chosen = select_games(root, games)
     validated = only is None  # both steps: validate once, up front, for what both need
@@ -174,8 +200,7 @@ def build(
             _refuse(report.problems, "nothing built")
     with _output_folder(out):  # another build into the same folder waits: each PDF and its fingerprint are one build's
         if only in (None, OnlyChoice.cards):
-            _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates,
-                         validated=validated)
+            _build_cards(root, chosen, bool(games), out, options, force, templates, validated=validated)
         if only in (None, OnlyChoice.docs):
             _build_docs(root, chosen, paper, out, FormatChoice.pdf, validated=validated)
 
@@ -201,16 +226,37 @@ def _build_docs(
         say(f"wrote {display_path(path)}")
 
 
+def _card_options(
+    paper: PaperChoice,
+    duplex: DuplexChoice,
+    offset_across: Optional[float],
+    offset_along: Optional[float],
+    printer: Optional[str],
+    calibration: bool,
+    layout: LayoutChoice,
+    ink_saver: bool,
+) -> Any:
+    """The card sheets' build options, with a printer profile's offsets when one is named."""
+    from pipeline.core.render import build as render_build
+    from pipeline.core.render import printers
+    from pipeline.core.render.imposition import Duplex
+
+    if printer is not None and (offset_across is not None or offset_along is not None):
+        raise typer.BadParameter("give either --printer or --offset-across/--offset-along, not both", param_hint="--printer")
+    if printer is not None:
+        profile = printers.profile(printer)
+        offset_across, offset_along = profile.offset_across_mm, profile.offset_along_mm
+    return render_build.BuildOptions(
+        paper.value, Duplex(duplex.value), offset_across or 0.0, offset_along or 0.0, calibration, layout.value, ink_saver
+    )
+
+
 def _build_cards(
     root: Path,
     chosen: list[str],
     explicit: bool,
-    paper: PaperChoice,
     out: Path,
-    duplex: DuplexChoice,
-    offset_x: float,
-    offset_y: float,
-    calibration: bool,
+    options: Any,
     force: bool,
     templates: Optional[Path],
     *,
@@ -218,9 +264,7 @@ def _build_cards(
 ) -> None:
     """Write card sheets for the games whose inputs changed since their last build."""
     from pipeline.core.render import build as render_build
-    from pipeline.core.render.imposition import Duplex
 
-    options = render_build.BuildOptions(paper.value, Duplex(duplex.value), offset_x, offset_y, calibration)
     stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
     for game in chosen:
         if not explicit and render_build.game_module(game, "render") is None:
@@ -304,6 +348,35 @@ def docs(
     """Write one game's rulebook, reference sheet, cheat sheet and extras from its data."""
     root = _data_root(data)
     _build_docs(root, select_games(root, [game]), paper, out, fmt)
+
+
+printer_app = typer.Typer(help="Printer profiles: the duplex offsets measured on each printer (see --calibration).")
+app.add_typer(printer_app, name="printer")
+
+
+@printer_app.command("set")
+def printer_set(
+    name: str = typer.Argument(..., help="Profile name (lower-case letters, digits, hyphens)."),
+    offset_across: float = typer.Option(..., "--offset-across", help="mm across the paper, as `build --offset-across`."),
+    offset_along: float = typer.Option(..., "--offset-along", help="mm along the paper, as `build --offset-along`."),
+) -> None:
+    """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
+    from pipeline.core.render import printers
+
+    path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
+    say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {path}")
+
+
+@printer_app.command("list")
+def printer_list() -> None:
+    """Show the stored printer profiles and where they are kept."""
+    from pipeline.core.render import printers
+
+    path = printers.profiles_path()
+    profiles = printers.load_profiles(path)
+    say(f"printer profiles in {path}: {len(profiles)}")
+    for profile in profiles.values():
+        say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
 
 
 def _mount_game_commands() -> None:

@@ -231,7 +231,7 @@ class FaceRecords:
     its end holding just the faces that build used."""
 
     def __init__(self, templates: Templates, game: Optional[str]) -> None:
-        self.where = _records_entry(templates.root, game) if game else None
+        self.where = _records_entry(templates.root, game, templates.ink_saver) if game else None
         self._stored = self._read()
         self._used: dict[str, FaceRecord] = {}
         self._changed = False  # a face was rendered afresh: the stored records are not what this build used
@@ -274,11 +274,15 @@ def _records_by_key(plain: Any) -> dict[str, Any]:
     return plain
 
 
-def _records_entry(template_root: Path, game: str) -> tuple[str, str]:
+def _records_entry(template_root: Path, game: str, ink_saver: bool = False) -> tuple[str, str]:
     """The cache entry (namespace, name) of ``game``'s records made by exactly these templates, icons,
     sheets, fonts, render code and libraries (read afresh for every document: an edit between two
     builds in one process counts)."""
-    versions = {"libraries": cachestore.library_versions(*FACE_LIBRARIES), "render code": source_hash(RENDER_CODE)}
+    versions = {
+        "libraries": cachestore.library_versions(*FACE_LIBRARIES),
+        "render code": source_hash(RENDER_CODE),
+        "ink saver": "yes" if ink_saver else "no",  # the templates draw other faces for it
+    }
     fingerprint = cache.fingerprint(cache.look_inputs(game, template_root), versions)
     return f"{FACES_DIR}/{game}", fingerprint[:24]
 

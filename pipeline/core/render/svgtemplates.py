@@ -90,12 +90,14 @@ class IconLibrary:
 class Templates:
     """Renders card-face templates to SVG text; every error names the card and the template line."""
 
-    def __init__(self, root: Path = TEMPLATE_ROOT, *, bleed_mm: float) -> None:
+    def __init__(self, root: Path = TEMPLATE_ROOT, *, bleed_mm: float, ink_saver: bool = False) -> None:
         self.root = root
         self.bleed_mm = bleed_mm
+        self.ink_saver = ink_saver
         self.icons = IconLibrary(root / ICON_DIR)
         self.env = _environment(root / CARD_DIR)
-        self.env.globals.update(bleed=bleed_mm, icon=self._inline_icon)
+        # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
+        self.env.globals.update(bleed=bleed_mm, icon=self._inline_icon, ink_saver=ink_saver)
         self.env.filters.update(mm=_fmt)
         self._where = ""
 
