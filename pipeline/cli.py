@@ -28,6 +28,7 @@ from pipeline.core.validate import validate as run_validation
 
 EXIT_PROBLEMS = 1
 EXIT_INTERNAL = 2
+EXIT_USAGE = 2  # the command line itself is wrong (as click's own usage errors)
 DEBUG_ENV = "PANTHEON_DEBUG"
 
 
@@ -242,7 +243,8 @@ def _card_options(
     from pipeline.core.render.imposition import Duplex
 
     if printer is not None and (offset_across is not None or offset_along is not None):
-        raise typer.BadParameter("give either --printer or --offset-across/--offset-along, not both", param_hint="--printer")
+        say("error: give either --printer or --offset-across/--offset-along, not both", err=True)
+        raise typer.Exit(EXIT_USAGE)
     if printer is not None:
         profile = printers.profile(printer)
         offset_across, offset_along = profile.offset_across_mm, profile.offset_along_mm

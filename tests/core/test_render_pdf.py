@@ -11,7 +11,7 @@ from pipeline.core.render.imposition import Duplex, load_sheets
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.render.units import mm
 
-from .render_helpers import SIXTY_WORDS, placements, qpdf_check, reader, toy_card, toy_plan, toy_template_root
+from .render_helpers import SIXTY_WORDS, clip_rects, placements, qpdf_check, reader, segments, toy_card, toy_plan, toy_template_root
 
 A4_PORTRAIT, A4_LANDSCAPE = (mm(210), mm(297)), (mm(297), mm(210))
 LETTER_PORTRAIT, LETTER_LANDSCAPE = (mm(215.9), mm(279.4)), (mm(279.4), mm(215.9))
@@ -171,3 +171,56 @@ def test_calibration_page_comes_first_with_its_back(templates: Path) -> None:
     assert "back of the registration page" in pdf.pages[1].extract_text()
     paper = load_sheets().paper("a4")
     assert float(pdf.pages[0].mediabox.width) == pytest.approx(mm(paper.width_mm), abs=0.01)
+
+
+def _distinct(values: list[float], tolerance: float = 0.05) -> list[float]:
+    """The values, sorted, with those closer than ``tolerance`` points counted once."""
+    kept: list[float] = []
+    for value in sorted(values):
+        if not kept or value - kept[-1] > tolerance:
+            kept.append(value)
+    return kept
+
+
+def _cut_lines(page: object, bleed_box: tuple[float, float]) -> tuple[list[float], list[float]]:
+    """The x and y of every trim edge of the faces placed on a page (a turned face is anchored top-right)."""
+    width, height = bleed_box
+    bleed = mm(load_sheets().bleed_mm)
+    xs: list[float] = []
+    ys: list[float] = []
+    for _, x, y, turned in placements(page):
+        left, bottom = (x - width, y - height) if turned else (x, y)
+        xs += [left + bleed, left + width - bleed]
+        ys += [bottom + bleed, bottom + height - bleed]
+    return _distinct(xs), _distinct(ys)
+
+
+@pytest.mark.parametrize("layout", ["butted", "gutter"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_on_every_cut_line_read_back(templates: Path, layout: str, paper: str) -> None:
+    pdf = reader(build(toy_plan(9), templates, paper=paper, layout=layout))
+    for page in pdf.pages:
+        cut_xs, cut_ys = _cut_lines(page, POKER_BLEED_BOX)
+        lines = segments(page)
+        marked_xs = _distinct([x1 for x1, _, x2, _ in lines if x1 == x2])
+        marked_ys = _distinct([y1 for _, y1, _, y2 in lines if y1 == y2])
+        assert marked_xs == pytest.approx(cut_xs, abs=0.05) and marked_ys == pytest.approx(cut_ys, abs=0.05)
+        if layout == "butted":  # 3 x 3 cards sharing their cut lines: 4 lines each way
+            assert (len(cut_xs), len(cut_ys)) == (4, 4)
+
+
+def test_ink_saver_paints_nothing_outside_the_trim(templates: Path) -> None:
+    plain = build(toy_plan(4), templates)
+    saver = build(toy_plan(4), templates, ink_saver=True)
+    assert saver != plain
+    page = reader(saver).pages[1]
+    bleed = mm(load_sheets().bleed_mm)
+    clips = clip_rects(page)
+    assert len(clips) == 4
+    for (_, x, y, turned), (cx, cy, cw, ch) in zip(placements(page), clips):
+        left, bottom = (x - POKER_BLEED_BOX[0], y - POKER_BLEED_BOX[1]) if turned else (x, y)
+        assert (cx, cy, cw, ch) == (
+            pytest.approx(left + bleed, abs=0.01), pytest.approx(bottom + bleed, abs=0.01),
+            pytest.approx(mm(63), abs=0.01), pytest.approx(mm(88), abs=0.01),
+        )
+    assert "ink-saver=yes" in reader(saver).metadata["/Keywords"]
