@@ -224,3 +224,14 @@ def test_ink_saver_paints_nothing_outside_the_trim(templates: Path) -> None:
             pytest.approx(mm(63), abs=0.01), pytest.approx(mm(88), abs=0.01),
         )
     assert "ink-saver=yes" in reader(saver).metadata["/Keywords"]
+    # the templates see the flag as the jinja global ink_saver (the toy back draws an outline for it)
+    assert "ink saver" in " ".join(texts(page)) and "ink saver" not in " ".join(texts(reader(plain).pages[1]))
+    assert build(toy_plan(4), templates) == plain  # the kept face records of one never serve the other
+
+
+def test_ink_saver_is_part_of_the_build_fingerprint(tmp_path: Path) -> None:
+    from pipeline.core.dataset import default_data_root
+    from pipeline.core.render.build import fingerprint
+
+    root = default_data_root()
+    assert fingerprint(root, "theocracy", BuildOptions()) != fingerprint(root, "theocracy", BuildOptions(ink_saver=True))
