@@ -352,6 +352,44 @@ def docs(
     _build_docs(root, select_games(root, [game]), paper, out, fmt)
 
 
+class TargetChoice(str, Enum):
+    mpc = "mpc"
+    tgc = "tgc"
+    tts = "tts"
+    dtc = "dtc"
+
+
+@app.command()
+def export(
+    game: str = typer.Argument(..., help="Game id."),
+    target: TargetChoice = typer.Option(..., "--target", help="mpc, tgc: PNG per face; dtc: PDF per deck; tts: deck sheets + JSON."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<target>/."),
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+) -> None:
+    """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pipeline.core.render import build as render_build
+    from pipeline.core.render import export as exporter
+
+    root = _data_root(data)
+    select_games(root, [game])
+    report = run_validation(root, [game])
+    if not report.ok:
+        _refuse(report.problems, "nothing exported")
+    the_plan = render_build.plan(root, game)
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
+        result = exporter.export(
+            the_plan, target.value, out, progress=lambda n: bar.advance(task, n), template_root=_template_root(templates)
+        )
+    say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
+
+
 printer_app = typer.Typer(help="Printer profiles: the duplex offsets measured on each printer (see --calibration).")
 app.add_typer(printer_app, name="printer")
 

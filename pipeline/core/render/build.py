@@ -144,7 +144,7 @@ def fingerprint(data_root: Path, game: str, options: BuildOptions, template_root
 
 
 @dataclass
-class _Document:
+class Document:
     """One PDF being drawn: its sheet definitions, canvas and forms."""
 
     sheets: Sheets
@@ -158,16 +158,16 @@ class _Document:
         return self.buffer.getvalue()
 
 
-def _document(
+def open_document(
     template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False, ink_saver: bool = False
-) -> _Document:
+) -> Document:
     """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet)."""
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, Metadata(title, game, options))
     templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver)
-    return _Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None))
+    return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None))
 
 
 @contextmanager
@@ -200,7 +200,7 @@ def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) ->
 
 def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress], template_root: Path) -> tuple[bytes, int]:
     sheets, paper, layout = check_options(options, template_root)
-    doc = _document(
+    doc = open_document(
         template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True,
         ink_saver=options.ink_saver,
     )
@@ -313,7 +313,7 @@ def face_preview_pdf(plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_
     if card is None:
         known = ", ".join(c.id for c in plan.cards[:12])
         raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
-    doc = _document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id})
+    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id})
     canvas, forms = doc.canvas, doc.forms
     faces = [forms.face(card.front, plan.label(card, "front"))]
     if card.back is not None:
