@@ -390,6 +390,44 @@ def export(
     say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
 
 
+class PreflightChoice(str, Enum):
+    print = "print"
+    mpc = "mpc"
+    tgc = "tgc"
+    tts = "tts"
+    dtc = "dtc"
+
+
+@app.command()
+def preflight(
+    games: Optional[List[str]] = GamesArgument,
+    target: PreflightChoice = typer.Option(PreflightChoice.print, "--target", help="print (card sheets) or an export target."),
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+) -> None:
+    """Check what a print shop checks: text size, safe area, bleed, embedded fonts, image sizes, page boxes."""
+    from pipeline.core.render import build as render_build
+    from pipeline.core.render import preflight as checks
+
+    root = _data_root(data)
+    chosen = select_games(root, games)
+    report = run_validation(root, chosen)
+    if not report.ok:
+        _refuse(report.problems, "nothing checked")
+    template_root = _template_root(templates)
+    rules = checks.design_rules(template_root)
+    findings: list[str] = []
+    for game in chosen:
+        if not games and render_build.game_module(game, "render") is None:
+            continue
+        the_plan = render_build.plan(root, game)
+        findings += checks.check_faces(the_plan, rules, template_root)
+        findings += checks.check_target(the_plan, target.value, template_root)
+    if findings:
+        _refuse(findings, "not ready for print")
+    say(f"ok: {', '.join(chosen)} ready for {target.value}")
+
+
 printer_app = typer.Typer(help="Printer profiles: the duplex offsets measured on each printer (see --calibration).")
 app.add_typer(printer_app, name="printer")
 

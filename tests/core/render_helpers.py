@@ -11,6 +11,8 @@ from typing import Any, Callable, Iterator, Optional
 
 from pypdf import PdfReader
 
+from pipeline.core.render.pdfcheck import fonts_not_embedded  # noqa: F401  (the tests' name for it)
+
 from pipeline.core.render.build import Plan
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
@@ -212,45 +214,3 @@ def clip_rects(page: object) -> list[tuple[float, float, float, float]]:
         elif operator in (b"W", b"W*") and last is not None and depth == 1:
             found.append(last)
     return found
-
-
-STANDARD_14 = {
-    "Courier", "Courier-Bold", "Courier-BoldOblique", "Courier-Oblique",
-    "Helvetica", "Helvetica-Bold", "Helvetica-BoldOblique", "Helvetica-Oblique",
-    "Times-Roman", "Times-Bold", "Times-BoldItalic", "Times-Italic", "Symbol", "ZapfDingbats",
-}
-
-
-def fonts_not_embedded(pdf: object) -> set[str]:
-    """Every font a PDF uses, anywhere (pages, forms inside forms), that is not embedded or is one of the
-    standard 14 (which a PDF may name without embedding), by base name."""
-    bad: set[str] = set()
-    seen: set[int] = set()
-
-    def visit(resources: object) -> None:
-        resources = resources.get_object() if resources is not None else None  # type: ignore[union-attr]
-        if not resources:
-            return
-        for ref in resources.get("/Font", {}).values():  # type: ignore[union-attr]
-            font = ref.get_object()
-            name = str(font.get("/BaseFont", "?")).lstrip("/")
-            described = font["/DescendantFonts"][0].get_object() if font.get("/Subtype") == "/Type0" else font
-            descriptor = described.get("/FontDescriptor")
-            embedded = descriptor is not None and any(
-                key in descriptor.get_object() for key in ("/FontFile", "/FontFile2", "/FontFile3")
-            )
-            if not embedded or name.split("+")[-1] in STANDARD_14:
-                bad.add(name)
-        for ref in resources.get("/XObject", {}).values():  # type: ignore[union-attr]
-            if id(ref) in seen:
-                continue
-            xobject = ref.get_object()
-            key = getattr(ref, "idnum", None) or id(xobject)
-            if key in seen:
-                continue
-            seen.add(key)
-            visit(xobject.get("/Resources"))
-
-    for page in pdf.pages:  # type: ignore[attr-defined]
-        visit(page.get("/Resources"))
-    return bad
