@@ -293,15 +293,10 @@ def _build_with_progress(
     plans: list[Any], fingerprints: dict[str, str], root: Path, options: Any, out: Path, template_root: Path
 ) -> list[Any]:
     """Build each plan with one rich progress bar over all their cards (on stderr)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from pipeline.core.render import build as render_build
 
     results = []
-    console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+    with _progress_bar() as bar:
         task = bar.add_task("cards", total=sum(p.card_count for p in plans))
         for the_plan in plans:
             bar.update(task, description=the_plan.game)
@@ -313,6 +308,27 @@ def _build_with_progress(
                 )
             )
     return results
+
+
+def _progress_bar() -> Any:
+    """A rich progress bar on stderr (silent when stderr is not a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+
+
+def _validated_plan(root: Path, game: str, consequence: str) -> Any:
+    """The card plan of one game, after its data validated (else every problem, and exit 1)."""
+    from pipeline.core.render import build as render_build
+
+    select_games(root, [game])
+    report = run_validation(root, [game])
+    if not report.ok:
+        _refuse(report.problems, consequence)
+    return render_build.plan(root, game)
 
 
 @app.command()
@@ -328,12 +344,7 @@ def preview(
     from pipeline.core.render import build as render_build
     from pipeline.core.render.preview import pdf_to_png
 
-    root = _data_root(data)
-    select_games(root, [game])
-    report = run_validation(root, [game])
-    if not report.ok:
-        _refuse(report.problems, "no preview")
-    the_plan = render_build.plan(root, game)
+    the_plan = _validated_plan(_data_root(data), game, "no preview")
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
     pdf_to_png(render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates)), target, dpi)
     say(f"wrote {target}")
@@ -368,21 +379,10 @@ def export(
     templates: Optional[Path] = TemplatesOption,
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from pipeline.core.render import build as render_build
     from pipeline.core.render import export as exporter
 
-    root = _data_root(data)
-    select_games(root, [game])
-    report = run_validation(root, [game])
-    if not report.ok:
-        _refuse(report.problems, "nothing exported")
-    the_plan = render_build.plan(root, game)
-    console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+    the_plan = _validated_plan(_data_root(data), game, "nothing exported")
+    with _progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
         result = exporter.export(
             the_plan, target.value, out, progress=lambda n: bar.advance(task, n), template_root=_template_root(templates)
