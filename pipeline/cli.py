@@ -172,9 +172,9 @@ def build(
     calibration: bool = typer.Option(
         False, "--calibration", help="Start with a registration page, one per orientation the sheets use, for measuring offsets."
     ),
-    layout: LayoutChoice = typer.Option(
-        LayoutChoice.butted, "--layout", help="butted: cards share cut lines, 9 poker cards a sheet; "
-        "gutter: every card keeps its own bleed (cut with a guillotine between bleeds)."
+    layout: Optional[LayoutChoice] = typer.Option(
+        None, "--layout", help="butted (the default in templates/sheets.yaml): cards share cut lines, 9 poker cards a "
+        "sheet; gutter: every card keeps its own bleed (cut with a guillotine between bleeds)."
     ),
     ink_saver: bool = typer.Option(
         False, "--ink-saver", help="Backs and frames without full-bleed floods (outline and emblem), white between cards."
@@ -234,7 +234,7 @@ def _card_options(
     offset_along: Optional[float],
     printer: Optional[str],
     calibration: bool,
-    layout: LayoutChoice,
+    layout: Optional[LayoutChoice],
     ink_saver: bool,
 ) -> Any:
     """The card sheets' build options, with a printer profile's offsets when one is named."""
@@ -249,7 +249,8 @@ def _card_options(
         profile = printers.profile(printer)
         offset_across, offset_along = profile.offset_across_mm, profile.offset_along_mm
     return render_build.BuildOptions(
-        paper.value, Duplex(duplex.value), offset_across or 0.0, offset_along or 0.0, calibration, layout.value, ink_saver
+        paper.value, Duplex(duplex.value), offset_across or 0.0, offset_along or 0.0, calibration,
+        layout.value if layout is not None else None, ink_saver
     )
 
 

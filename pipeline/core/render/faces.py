@@ -276,7 +276,7 @@ def _records_by_key(plain: Any) -> dict[str, Any]:
 
 def _records_entry(template_root: Path, game: str, ink_saver: bool = False) -> tuple[str, str]:
     """The cache entry (namespace, name) of ``game``'s records made by exactly these templates, icons,
-    sheets, fonts, render code and libraries (read afresh for every document: an edit between two
+    sheets, fonts, render code, libraries and ink-saver setting (read afresh for every document: an edit between two
     builds in one process counts)."""
     versions = {
         "libraries": cachestore.library_versions(*FACE_LIBRARIES),
