@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.errors import UserError
 from pipeline.core.render import artcache, artmap, text
+from pipeline.core.render.imposition import Rect
 from pipeline.core.render.faces import HALF_TURN, FaceRecord, FaceRecords, IconSlot, Splitter, content_key, digest
 from pipeline.core.render.facts import Frame
 from pipeline.core.render.model import Face
@@ -129,10 +130,15 @@ class Forms:
             return _no_art(key, where)
         return lambda: self._splitter.drawing(key, root, where)
 
-    def place(self, face: FaceForm, x: float, y: float, *, turned: bool = False) -> None:
-        """Draw ``face`` with its bleed box's bottom-left at (x, y) points, or turned 180 degrees in that box."""
+    def place(self, face: FaceForm, x: float, y: float, *, turned: bool = False, clip: Optional[Rect] = None) -> None:
+        """Draw ``face`` with its bleed box's bottom-left at (x, y) points, or turned 180 degrees in that box;
+        ``clip`` (x, y, width, height on the page) limits what it paints."""
         canvas = self.canvas
         canvas.saveState()
+        if clip is not None:
+            path = canvas.beginPath()
+            path.rect(*clip)
+            canvas.clipPath(path, stroke=0, fill=0)
         if turned:
             canvas.translate(x + face.width_pt, y + face.height_pt)
             canvas.rotate(float(HALF_TURN))

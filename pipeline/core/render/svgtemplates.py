@@ -114,6 +114,7 @@ class Templates:
         self.ink_saver = ink_saver
         self.icons = IconLibrary(root / ICON_DIR)
         self.env = _environment(root / CARD_DIR)
+        # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
         self.env.globals.update(
             bleed=bleed_mm, icon=self._inline_icon, ink_saver=ink_saver, readable=self._readable, ink_on=self._ink_on,
             safe_margin=design.rules_for(root).safe_margin_mm,
