@@ -340,6 +340,7 @@ def preview(
     data: Optional[Path] = DataOption,
     dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
     templates: Optional[Path] = TemplatesOption,
+    ink_saver: bool = typer.Option(False, "--ink-saver", help="Show the card as `build --ink-saver` prints it."),
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
     from pipeline.core.render import build as render_build
@@ -347,7 +348,8 @@ def preview(
 
     the_plan = _validated_plan(_data_root(data), game, "no preview")
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
-    pdf_to_png(render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates)), target, dpi)
+    face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
+    pdf_to_png(face_pdf, target, dpi)
     say(f"wrote {target}")
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterator, Optional, Sequence
 
+from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.dataset import GameData, load_game
@@ -25,6 +26,7 @@ from pipeline.core.render.imposition import (
     SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, Layout, Page, Paper, Sheets, check_offsets, crop_marks, impose, load_sheets,
 )
 from pipeline.core.render.model import PrintCard
+from pipeline.core.render.pdfcheck import fonts_not_embedded
 from pipeline.core.render.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.core.render.units import mm
@@ -229,6 +231,8 @@ def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress],
         _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver)
     data = doc.finish()
     _refuse(decks.problems(data, _backs(pages, items, first_page)))
+    # the print-shop font check of `pantheon preflight`, on the very bytes this build publishes
+    _refuse(f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(PdfReader(io.BytesIO(data)))))
     return data, page_count
 
 
@@ -354,13 +358,15 @@ def is_fresh(out_dir: Path, game: str, options: BuildOptions, print_hash: str) -
     return cache.is_fresh(pdf_path(out_dir, game, options.paper), print_hash)
 
 
-def face_preview_pdf(plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_root: Path = TEMPLATE_ROOT) -> bytes:
+def face_preview_pdf(
+    plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_root: Path = TEMPLATE_ROOT, ink_saver: bool = False
+) -> bytes:
     """A one-page PDF showing one card's front and back side by side (for `pantheon preview`)."""
     card = next((c for c in plan.cards if c.id == card_id), None)
     if card is None:
         known = ", ".join(c.id for c in plan.cards[:12])
         raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
-    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id})
+    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id}, ink_saver=ink_saver)
     canvas, forms = doc.canvas, doc.forms
     faces = [forms.face(card.front, plan.label(card, "front"))]
     if card.back is not None:
