@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
 
 from pipeline.core.textsafety import one_line
 
@@ -28,3 +29,25 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.at}: {one_line(self.message)}"
+
+
+def checks_then_engine(
+    checks: Iterable[Callable[..., Iterable[Problem]]],
+    engine_checks: Iterable[Callable[..., Iterable[Problem]]],
+    *args: Any,
+) -> Iterator[Problem]:
+    """Every problem each of ``checks(*args)`` finds; then, only if they found none, ``engine_checks``.
+
+    Engine checks replay the data on a rules engine, which assumes every fact the
+    other checks vouch for (each named record exists, numbers in range, steps
+    numbered 1..n). Data that fails them is reported by them, and never reaches
+    the engine, which would fail on it with an exception instead of a message.
+    """
+    clean = True
+    for check in checks:
+        for problem in check(*args):
+            clean = False
+            yield problem
+    if clean:
+        for check in engine_checks:
+            yield from check(*args)

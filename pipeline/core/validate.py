@@ -14,6 +14,7 @@ from typing import Any, Iterable, Iterator, Optional
 from pipeline.core import markup
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
+from pipeline.core.names import NameRules, name_problems
 from pipeline.core.problems import Location, Problem
 from pipeline.core.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
@@ -22,6 +23,8 @@ from pipeline.core.yamlmarks import PathKey
 REFERENCE = markup.REFERENCE  # kept here for the games' checks that scan prose for references
 GLOSSARY_KIND = "glossary"  # every game's glossary.yaml has the common shape (common.schema.json)
 EXCERPT_BEFORE, EXCERPT_AFTER = 12, 18  # characters of a text shown around a markup problem
+# Starts the message of the safety net below; the fuzz tests assert it never appears.
+INTERNAL_CHECK_ERROR = "internal error in the checks"
 
 
 @dataclass
@@ -92,28 +95,65 @@ def game_problems(
     unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
     for kind, doc in loaded.docs.items():
         found = schemas.problems(game, kind, doc)
-        duplicates = list(duplicate_id_problems(doc))
+        duplicates = guarded(loaded, duplicate_id_problems(doc))
         schema_clean = schema_clean and not found
         if kind == FACTS_KIND:
             facts_checkable = found == [] and not duplicates  # a facts file without a schema, or with problems, is not read
         if found or duplicates:
             unsettled.add(kind)
         problems += (found or []) + duplicates
-    for doc in loaded.docs.values():
-        problems += reference_problems(doc, catalogue)
-        problems += markup_problems(doc, printable)
     checks = game_module(game, "checks")
+    name_rules = NameRules.of(checks)
+    for doc in loaded.docs.values():
+        problems += guarded(loaded, reference_problems(doc, catalogue))
+        problems += guarded(loaded, markup_problems(doc, printable))
+        problems += guarded(loaded, name_problems(doc, name_rules))
     if facts_checkable:
         # Facts are compared even when another file has problems, so a value that
         # contradicts the rulebook is reported alongside them.
-        problems += fact_problems(loaded, checks, frozenset(unsettled))
+        problems += guarded(loaded, fact_problems(loaded, checks, frozenset(unsettled)))
     if not schema_clean:
         return problems, False
     if loaded.has(GLOSSARY_KIND):
-        problems += glossary_problems(loaded.doc(GLOSSARY_KIND))
+        problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))
     if checks is not None:
-        problems += checks.cross_checks(loaded)
+        problems += guarded(loaded, checks.cross_checks(loaded))
     return problems, True
+
+
+def guarded(game: GameData, found: Iterable[Problem]) -> list[Problem]:
+    """The problems ``found`` yields; if a check raises, one more problem says so (exit 1, not 2).
+
+    Defence in depth only: every check is written to report data it does not
+    understand as a problem, and the fuzz tests (tests/fuzz/) assert that this
+    message never appears. It names the data file the failing check was reading
+    (the innermost frame holding a Document), else the game's folder.
+    """
+    problems: list[Problem] = []
+    try:
+        for problem in found:
+            problems.append(problem)
+    except UserError:
+        raise  # a deliberate message for the user, printed as it is
+    except Exception as exc:  # noqa: BLE001 - a bug of ours must not hide the problems already found
+        problems.append(Problem(_failing_location(game, exc), (
+            f"{INTERNAL_CHECK_ERROR} of {game.game}: {type(exc).__name__}: {' '.join(str(exc).split())}; "
+            "the checks after it did not run "
+            "(a bug: please report it with this data)")))
+    return problems
+
+
+def _failing_location(game: GameData, exc: BaseException) -> Location:
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in frame.f_locals.values():
+            if isinstance(value, Document):
+                return Location(value.file, 1, 1)
+    return Location(display_path(game.root), 1, 1)
 
 
 def _pairing_problems(loaded: GameData, schemas: SchemaSet) -> Iterator[Problem]:

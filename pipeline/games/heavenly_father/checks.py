@@ -301,8 +301,6 @@ def god_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem
             yield doc.problem(("gods", index, "points"), f"{label}: favours no Virtue (no positive points)")
         if not god.opposed:
             yield doc.problem(("gods", index, "points"), f"{label}: opposes no Virtue (no negative points)")
-    for index, first in _duplicates([g.name for g in model.gods]):
-        yield doc.problem(("gods", index, "name"), f"god {model.gods[index].id}: same name as god {model.gods[first].id}")
     profiles = [tuple(sorted(g.points.items())) for g in model.gods]
     for index, first in _duplicates(profiles):
         yield doc.problem(("gods", index, "points"), f"god {model.gods[index].id}: same points as god {model.gods[first].id}")
@@ -344,8 +342,6 @@ def _option_problems(doc: Document, model: HeavenlyFatherModel, index: int) -> I
     first, second = dilemma.options[0], dilemma.options[-1]
     if len(dilemma.options) > 1 and first.consequence.key() == second.consequence.key():
         yield doc.problem(("dilemmas", index, "options"), f"dilemma {dilemma.id}: both options have the same consequences")
-    if len(dilemma.options) > 1 and first.label.casefold() == second.label.casefold():
-        yield doc.problem(("dilemmas", index, "options"), f"dilemma {dilemma.id}: both options have the same label")
 
 
 def _situation_problems(doc: Document, model: HeavenlyFatherModel, index: int) -> Iterator[Problem]:
@@ -380,10 +376,8 @@ def dilemma_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Pro
         yield from _option_problems(doc, model, index)
         yield from _situation_problems(doc, model, index)
     dilemmas = model.dilemmas
-    for field, values in (("title", [d.title.casefold() for d in dilemmas]),
-                          ("situation", [d.situation.casefold() for d in dilemmas])):
-        for index, first in _duplicates(values):
-            yield doc.problem(("dilemmas", index, field), f"dilemma {dilemmas[index].id}: same {field} as dilemma {dilemmas[first].id}")
+    for index, first in _duplicates([d.situation.casefold() for d in dilemmas]):  # titles: pipeline/core/names.py
+        yield doc.problem(("dilemmas", index, "situation"), f"dilemma {dilemmas[index].id}: same situation as dilemma {dilemmas[first].id}")
     pairs = [frozenset(o.consequence.key() for o in d.options) for d in dilemmas]
     for index, first in _duplicates(pairs):
         yield doc.problem(("dilemmas", index, "options"), f"dilemma {dilemmas[index].id}: same pair of consequences as dilemma {dilemmas[first].id}")
@@ -442,9 +436,8 @@ def philosopher_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
         if per_kind[kind.id] != kind.count:
             yield doc.problem(("philosophers",), f"philosophers: {per_kind[kind.id]} {kind.name} cards, philosopher-kinds.yaml says {kind.count}")
     cards = model.philosophers
-    for field, values in (("name", [c.name for c in cards]), ("quote", [c.quote for c in cards])):
-        for index, first in _duplicates(values):
-            yield doc.problem(("philosophers", index, field), f"philosopher {cards[index].id}: same {field} as philosopher {cards[first].id}")
+    for index, first in _duplicates([c.quote for c in cards]):  # names: pipeline/core/names.py
+        yield doc.problem(("philosophers", index, "quote"), f"philosopher {cards[index].id}: same quote as philosopher {cards[first].id}")
 
 
 # --- Tokens, envelope, cheat sheets ------------------------------------------------------

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Iterator, Mapping, Union
 
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path
+from pipeline.core.names import normal_name
 from pipeline.core.problems import Location, Problem
 from pipeline.core.schemas import describe_path
 from pipeline.core.validate import walk
@@ -194,20 +195,23 @@ def worshiper_set_problems(doc: Document, model: MonotheismModel) -> Iterator[Pr
 
 
 def _duplicate_worshipers(doc: Document, model: MonotheismModel) -> Iterator[Problem]:
-    """Worshiper ids and names are unique across all sets (the core checks ids only within one list)."""
+    """Worshiper ids and names are unique across all sets (the core checks them within one set's list)."""
     seen_ids: dict[str, str] = {}
-    seen_names: dict[str, str] = {}
+    seen_names: dict[str, tuple[str, str]] = {}  # name -> (worshiper, its set)
     for i, worshiper_set in enumerate(model.worshiper_sets):
         for j, worshiper in enumerate(worshiper_set.worshipers):
             path = ("worshiper_sets", i, "worshipers", j)
             if worshiper.id in seen_ids:
-                yield _problem(doc, path + ("id",), f"id already used in worshiper set {seen_ids[worshiper.id]}")
+                if seen_ids[worshiper.id] != worshiper_set.id:
+                    yield _problem(doc, path + ("id",), f"id already used in worshiper set {seen_ids[worshiper.id]}")
             else:
                 seen_ids[worshiper.id] = worshiper_set.id
-            if worshiper.name in seen_names:
-                yield _problem(doc, path + ("name",), f"name {worshiper.name!r} already used by {seen_names[worshiper.name]}")
-            else:
-                seen_names[worshiper.name] = worshiper.id
+            name = normal_name(worshiper.name)
+            if name not in seen_names:
+                seen_names[name] = (worshiper.id, worshiper_set.id)
+            elif seen_names[name][1] != worshiper_set.id:
+                other, other_set = seen_names[name]
+                yield _problem(doc, path + ("name",), f"name {worshiper.name!r} already used by {other} (worshiper set {other_set})")
 
 
 # --- scenarios.yaml -------------------------------------------------------------

@@ -9,10 +9,10 @@ between files, references, rulebook facts, power wording vs structure).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from pipeline.core.dataset import Document, GameData
-from pipeline.core.problems import Problem
+from pipeline.core.problems import Problem, checks_then_engine
 from pipeline.games.monstrous import declared, engine
 from pipeline.games.monstrous.model import build
 from pipeline.games.monstrous.powers import (
@@ -61,6 +61,9 @@ TEAM_VARIANT, EPIC_VARIANT = "team", "epic"
 COMPONENT_RECORDS = {"god-boards": ("gods", "gods"), "player-aids": ("player-aids", "aids"),
                      "monster-cards": ("monster-cards", "cards"), "location-cards": ("locations", "locations")}
 FAITH_COMPONENT = "faith-tokens"
+# The worked examples' titles are document headings that name the Monsters and Locations they show
+# ([[monsters/dragon]]), so a renamed card is renamed there too (pipeline/core/names.py).
+PROSE_TITLES = frozenset({("examples", "examples")})
 
 Check = Callable[[GameData], Iterator[Problem]]
 
@@ -276,8 +279,11 @@ def _used_triggers(game: GameData) -> set[tuple[str, str]]:
 def check_throw_steps(game: GameData) -> Iterator[Problem]:
     doc = game.doc("throw-steps")
     steps = doc.data["steps"]
-    if tuple(_ids(doc, "steps")) != THROW_STEP_ORDER:
-        yield doc.problem(("steps",), f"throw steps: the rulebook's order is {', '.join(THROW_STEP_ORDER)}")
+    ids = _ids(doc, "steps")
+    if tuple(ids) != THROW_STEP_ORDER:
+        missing = [step for step in THROW_STEP_ORDER if step not in ids]
+        said = f"{', '.join(missing)} missing; " if missing else ""
+        yield doc.problem(("steps",), f"throw steps: {said}the rulebook's order is {', '.join(THROW_STEP_ORDER)}")
     for index, step in enumerate(steps):
         if step["number"] != index + 1:
             yield doc.problem(("steps", index, "number"), f"throw step {step['id']}: number {step['number']}, expected {index + 1}")
@@ -321,9 +327,11 @@ def check_setup(game: GameData) -> Iterator[Problem]:
 def _deck_table_problems(doc: Document, low: int, high: int) -> Iterator[Problem]:
     rows = doc.data["deck_table"]["rows"]
     counts = Counter(row["players"] for row in rows)
-    for players in range(low, high + 1):
-        if counts[players] != 1:
-            yield doc.problem(("deck_table", "rows"), f"deck table: {counts[players]} rows for {players} gods, expected 1")
+    for players in sorted(n for n, count in counts.items() if count > 1 and low <= n <= high):
+        yield doc.problem(("deck_table", "rows"), f"deck table: {counts[players]} rows for {players} gods, expected 1")
+    for first, last in _gaps(sorted(n for n in counts if low <= n <= high), low, high):
+        gods = f"{first} gods" if first == last else f"{first} to {last} gods"
+        yield doc.problem(("deck_table", "rows"), f"deck table: 0 rows for {gods}, expected 1{'' if first == last else ' each'}")
     for index, row in enumerate(rows):
         n = row["players"]
         if not low <= n <= high:
@@ -334,6 +342,16 @@ def _deck_table_problems(doc: Document, low: int, high: int) -> Iterator[Problem
         if row["underworld"] != n:
             yield doc.problem(("deck_table", "rows", index, "underworld"),
                               f"deck table, {n} gods: Underworld {row['underworld']}, expected {n} (one per god)")
+
+
+def _gaps(present: Sequence[int], low: int, high: int) -> Iterator[tuple[int, int]]:
+    """The runs of whole numbers from ``low`` to ``high`` missing from the sorted ``present``
+    (as first, last: a range of millions is one run, not millions of numbers)."""
+    expected = low
+    for number in (*present, high + 1):
+        if number > expected:
+            yield expected, number - 1
+        expected = number + 1
 
 
 def _first_game_problems(doc: Document, locations: set[str]) -> Iterator[Problem]:
@@ -548,19 +566,11 @@ def _step_problems(throw: Mapping[str, Any], where: tuple, ledger: _Ledger,
 
 
 # ---- the rules engine: replays of the worked turns, rulings it follows ------------------------
-def _engine(game: GameData) -> Optional[engine.Game]:
-    """The engine on this data, or None when broken references keep the model from building (reported elsewhere)."""
-    try:
-        return engine.Game(build(game))
-    except (KeyError, StopIteration, TypeError):
-        return None
-
-
 def check_example_replays(game: GameData) -> Iterator[Problem]:
-    """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated."""
-    rules = _engine(game)
-    if rules is None:
-        return
+    """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated.
+
+    One of ENGINE_CHECKS: the model and engine are built only from data every other check passed."""
+    rules = engine.Game(build(game))
     doc = game.doc("examples")
     for index, example in _enumerate(doc, "examples"):
         for where, message in declared.replay_example(rules, example):
@@ -583,11 +593,12 @@ CHECKS: Sequence[Check] = (
     check_gods, check_monster_designs, check_plates, check_powers, check_rulebook_wordings, check_face_lengths,
     check_cards, check_locations, check_card_formats, check_throw_steps, check_player_aids, check_setup,
     check_scenarios, check_faith_tokens, check_components, check_variants, check_faq,
-    check_examples, check_example_replays, check_engine_rulings,
+    check_examples, check_engine_rulings,
 )
+# Run only on data every check above passed: the engine relies on what they vouch for.
+ENGINE_CHECKS: Sequence[Check] = (check_example_replays,)
 
 
 def cross_checks(game: GameData) -> Iterator[Problem]:
     """Every problem the schemas cannot see, from every check."""
-    for check in CHECKS:
-        yield from check(game)
+    yield from checks_then_engine(CHECKS, ENGINE_CHECKS, game)

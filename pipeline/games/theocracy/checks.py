@@ -27,6 +27,9 @@ from pipeline.games.theocracy.model import (
 
 # Facts stated by the rulebook (COMPONENTS, GAME STRUCTURE, TURN, END OF THE GAME, added rules).
 MAX_PLAYERS = 4
+# Names that repeat on purpose (pipeline/core/names.py): every player holds the same five power
+# cards (one title per player), and the four resource dice are identical copies.
+NAME_TWINS = {("power-cards", "power_cards"): ("player",), ("dice", "dice"): ("id",)}
 POWER_VALUES = (1, 2, 3, 4, 5)
 BELIEVERS_PER_PLAYER = 4
 DICE_COUNT = 4
@@ -103,7 +106,7 @@ def _words(*texts: Optional[str]) -> int:
 def check_players(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
     if len(model.players) != MAX_PLAYERS:
         yield _at(game, "players", ("players",), f"players: {len(model.players)} colours, the game needs {MAX_PLAYERS}")
-    for field in ("name", "colour", "emblem", "order"):
+    for field in ("colour", "emblem", "order"):  # names: pipeline/core/names.py
         seen: dict[Any, str] = {}
         for i, player in enumerate(model.players):
             value = getattr(player, field)

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Callable, Iterator, Mapping, Optional, Sequence, Union
 
 from pipeline.core.dataset import DATA_SUFFIX, GameData, display_path
-from pipeline.core.problems import Location, Problem
+from pipeline.core.problems import Location, Problem, checks_then_engine
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.model import (
     COLOURS,
@@ -135,7 +135,8 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
     yield from problems
     if problems:
         return  # the later checks look colours up on the wheel
-    for check in CHECKS:
+    yield from checks_then_engine(CHECKS, ENGINE_CHECKS, model, report)
+    for check in CARD_CHECKS:
         yield from check(model, report)
 
 
@@ -324,10 +325,6 @@ def colour_deck_problems(model: TotemsModel, report: Reporter) -> Iterator[Probl
     stated = model.components.get(CARD_COMPONENT)
     if stated is not None and stated != model.card_count:
         yield report(COMPONENTS, ("components",), f"components: {stated} commandment cards listed, but the decks hold {model.card_count}")
-    names = Counter(card.name.casefold() for card in model.cards)
-    for index, card in enumerate(model.cards):
-        if names[card.name.casefold()] > 1:
-            yield report(COMMANDMENTS, ("commandments", index, "name"), f"commandment {card.id} ({card.colour}): name '{card.name}' is used by another card")
 
 
 def card_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
@@ -577,7 +574,7 @@ def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
     for difficulty in SOLO_DIFFICULTIES:
         if seen[difficulty] != 1:
             yield report(SOLO, ("difficulties",), f"solo: expected one {difficulty} difficulty, found {seen[difficulty]}")
-    souls = model.components.get(SOUL_CUBES, 0)
+    souls = model.components.get(SOUL_CUBES)  # component_problems reports it missing
     for index, diff in enumerate(solo.difficulties):
         path: PathKey = ("difficulties", index)
         label = f"difficulty {diff.id}"
@@ -590,7 +587,7 @@ def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
         if row is not None and row.shrines != diff.passive_shrines:
             yield report(SOLO, path + ("passive_shrines",),
                          f"{label}: passive towers of {diff.passive_blocks} blocks hold the {row.shrines} shrines that level needs, not {diff.passive_shrines}")
-        if diff.passive_shrines * len(model.colours) > souls:
+        if souls is not None and diff.passive_shrines * len(model.colours) > souls:
             yield report(SOLO, path + ("passive_shrines",), f"{label}: {len(model.colours)} x {diff.passive_shrines} shrines need more than the {souls} soul cubes")
     by_difficulty = {d.difficulty: d for d in solo.difficulties}
     ordered = [by_difficulty[k] for k in SOLO_DIFFICULTIES if k in by_difficulty]
@@ -609,20 +606,26 @@ def component_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem
             yield report(COMPONENTS, ("components",), f"components: {component} ({count}) is missing")
         elif stated != count:
             yield report(COMPONENTS, ("components",), f"components: {component} is {stated}, the rulebook says {count}")
+    for index, component in enumerate(model.components):  # in the data's order
+        if component not in COMPONENT_COUNTS:
+            yield report(COMPONENTS, ("components", index, "id"),
+                         f"components: {component} is not a component of the game ({', '.join(COMPONENT_COUNTS)})")
 
 
+# The rules: what the engine plays by.
 CHECKS: tuple[Check, ...] = (
     colour_problems,
     tower_problems,
     setup_problems,
     deck_problems,
     colour_deck_problems,
-    card_problems,
-    example_problems,
-    engine_example_problems,
     guide_problems,
     turn_problems,
     dice_problems,
     solo_problems,
     component_problems,
 )
+# The cards as printed and authored (wording, reach, power budget, the rulebook's example cards).
+CARD_CHECKS: tuple[Check, ...] = (card_problems, example_problems)
+# Run only on data every one of CHECKS passed: the engine relies on what they vouch for.
+ENGINE_CHECKS: tuple[Check, ...] = (engine_example_problems,)

@@ -207,7 +207,12 @@ def test_worshiper_ids_unique_across_sets(broken) -> None:
 
 def test_worshiper_names_unique(broken) -> None:
     problems = broken("worshiper-sets", lambda d: worshiper_set(d, "poet-and-spirit-guide")["worshipers"][1].update(name="The Poet"))
-    find(problems, "worshiper spirit-guide: name 'The Poet' already used by poet")
+    find(problems, "worshiper spirit-guide: name 'The Poet' is also the name of worshiper poet")
+
+
+def test_worshiper_names_unique_across_sets(broken) -> None:
+    problems = broken("worshiper-sets", lambda d: worshiper_set(d, "three-monks")["worshipers"][0].update(name="the  POET"))
+    find(problems, "worshiper poet: name 'The Poet' already used by mizaru (worshiper set three-monks)")
 
 
 def test_zero_gods_victory_only_for_the_pretender(broken) -> None:

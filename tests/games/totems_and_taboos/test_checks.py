@@ -169,7 +169,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
      "colour yellow: no commandment has an orange bonus"),
     ("card-total", "commandments", remove("commandments", "yellow-open-arms"), "commandments: 157 cards in all, the rulebook has 162"),
     ("card-components", "commandments", remove("commandments", "yellow-open-arms"), "components: 162 commandment cards listed, but the decks hold 157"),
-    ("card-names", "commandments", setter(y("green-shackles"), "name", "Call to the Light"), "name 'Call to the Light' is used by another card"),
+    ("card-names", "commandments", setter(y("green-shackles"), "name", "Call to the Light"), "commandment green-shackles: name 'Call to the Light' is also the name of commandment yellow-call-to-the-light"),
     # single cards
     ("card-id", "commandments", setter(y("green-shackles"), "id", "yellow-shackles"), "commandment yellow-shackles (green): id must start with its colour"),
     ("card-copies", "commandments", setter(y("green-shackles"), "copies", 4), "commandment green-shackles (green): 4 copies, but the deck table gives 5 for level 1"),

@@ -1,0 +1,105 @@
+"""Edits that once crashed validation (exit 2, nothing printed) now give one located problem each.
+
+Each case edits the text of a real data file in a scratch copy (so line numbers
+stay those of the shipped file) and asserts the exact problems, file:line:column
+included; the safety net's message never appears. A few go through the CLI.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.core.validate import INTERNAL_CHECK_ERROR, validate
+from tests.core.data_edits import edit, validate_cli
+
+
+def cut(path: Path, first: str, upto: str) -> None:
+    """Delete from the line holding ``first`` to just before the next line holding ``upto``."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if first in line)
+    end = next(i for i in range(start + 1, len(lines)) if upto in lines[i])
+    path.write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
+
+
+def problems(root: Path, game: str) -> list[str]:
+    found = [str(p) for p in validate(root, [game]).problems]
+    assert not any(INTERNAL_CHECK_ERROR in line for line in found), found
+    return found
+
+
+# ---------------------------------------------------------------- Totems + Taboos
+def test_renamed_soul_cubes_component(data_copy: Path) -> None:
+    """The engine counted soul cubes with components['soul-cubes']: KeyError."""
+    components = data_copy / "totems-and-taboos" / "components.yaml"
+    edit(components, "  - id: soul-cubes\n", "  - id: soul-cubez\n")
+    assert problems(data_copy, "totems-and-taboos") == [
+        f"{components}:3:3: components: soul-cubes (60) is missing",
+        f"{components}:3:9: components: soul-cubez is not a component of the game "
+        "(soul-cubes, totem-blocks, spiritual-guides, commandment-cards, solo-die, cheat-sheets)",
+    ]
+    done = validate_cli(data_copy, "totems-and-taboos")
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert done.stdout.splitlines()[0] == f"{components}:3:3: components: soul-cubes (60) is missing"
+
+
+def test_minimum_players_three(data_copy: Path) -> None:
+    """The engine refused a 2-player game the checks asked for: ValueError."""
+    setup = data_copy / "totems-and-taboos" / "setup.yaml"
+    edit(setup, "players:\n  min: 2\n", "players:\n  min: 3\n")
+    assert problems(data_copy, "totems-and-taboos") == [f"{setup}:3:3: players: the game is for 2 to 4 players"]
+
+
+# ---------------------------------------------------------------- Monstrous
+def test_two_throw_steps_numbered_two(data_copy: Path) -> None:
+    """The engine maps step numbers to steps; with two 2s there was no step 3: KeyError."""
+    steps = data_copy / "monstrous" / "throw-steps.yaml"
+    edit(steps, "  - id: monster-powers\n    number: 3\n", "  - id: monster-powers\n    number: 2\n")
+    assert problems(data_copy, "monstrous") == [f"{steps}:27:13: throw step monster-powers: number 2, expected 3"]
+    done = validate_cli(data_copy, "monstrous")
+    assert (done.returncode, done.stdout.splitlines()[0]) == (1, f"{steps}:27:13: throw step monster-powers: number 2, expected 3")
+
+
+def test_deleted_throw_step(data_copy: Path) -> None:
+    steps = data_copy / "monstrous" / "throw-steps.yaml"
+    cut(steps, "  - id: monster-powers", "  - id: location-powers")
+    found = problems(data_copy, "monstrous")
+    assert f"{steps}:5:3: throw steps: monster-powers missing; the rulebook's order is throw, trap-monster-powers, " \
+           "monster-powers, location-powers, gain-faith, extra-throw, end-turn" in found
+    assert f"{steps}:27:13: throw step location-powers: number 4, expected 3" in found
+
+
+def test_huge_player_maximum(data_copy: Path) -> None:
+    """The deck table check asked for one row per player count up to the maximum: 2^31 counts (a hang)."""
+    setup = data_copy / "monstrous" / "setup.yaml"
+    edit(setup, "  max: 5\n", "  max: 2147483648\n")
+    table = next(i for i, line in enumerate(setup.read_text().splitlines(), 1) if line.startswith("  rows:")) + 1
+    assert problems(data_copy, "monstrous") == [
+        f"{setup}:6:3: setup: the rulebook plays 2-5 gods",
+        f"{setup}:{table}:5: deck table: 0 rows for 6 to 2147483648 gods, expected 1 each",
+    ]
+
+
+# ---------------------------------------------------------------- the safety net
+def test_a_check_that_raises_is_one_located_problem_and_exit_1(data_copy: Path, monkeypatch) -> None:
+    """Defence in depth: a bug in a check still gives exit 1 with the problems found so far and one line
+    naming the data file the check was reading (the fuzz tests fail if this ever happens for real)."""
+    from typer.testing import CliRunner
+
+    from pipeline import cli
+    from pipeline.core.dataset import GameData
+    from pipeline.games.theocracy import checks
+
+    def broken_checks(game: GameData):
+        doc = game.doc("dice")
+        yield doc.problem(("dice", 0), "a problem found before the bug")
+        raise KeyError("no-such-record")
+
+    monkeypatch.setattr(checks, "cross_checks", broken_checks)
+    dice = data_copy / "theocracy" / "dice.yaml"
+    found = [str(p) for p in validate(data_copy, ["theocracy"]).problems]
+    assert found == [
+        f"{dice}:1:1: {INTERNAL_CHECK_ERROR} of theocracy: KeyError: 'no-such-record'; the checks after it did not run "
+        "(a bug: please report it with this data)",
+        f"{dice}:4:5: a problem found before the bug",
+    ]
+    result = CliRunner().invoke(cli.app, ["validate", "theocracy", "--data", str(data_copy)])
+    assert result.exit_code == 1 and f"{dice}:1:1: {INTERNAL_CHECK_ERROR}" in result.output
