@@ -125,3 +125,12 @@ def test_figures_survive_a_trip_to_a_worker(tmp_path: Path) -> None:
     import pickle
     figures = _figures()
     assert pickle.loads(pickle.dumps(figures)) == figures
+
+
+def test_an_axis_of_whole_numbers_ticks_at_whole_steps() -> None:
+    from pipeline.core.documents.charts import nice_scale
+
+    assert nice_scale(1, 21, 10)[2] == 2.5  # a fraction is a fine step for rates...
+    low, high, step = nice_scale(1, 21, 10, whole=True)
+    assert (low, high, step) == (0.0, 25.0, 5.0)  # ...but rounds and turns tick at whole numbers
+    assert nice_scale(0, 3, 10, whole=True)[2] == 1.0  # never a step below one

@@ -118,8 +118,8 @@ def _fits_a_page(item: f.Item) -> bool:
     return True
 
 
-OUTLIER_HEADER = ("figure", "its value", "family (pooled)", "")
-OUTLIER_WIDTHS = (2.2, 1.5, 2.6, 0.6)
+OUTLIER_HEADER = ("figure", "its value", "family (pooled)", "vs family")
+OUTLIER_WIDTHS = (2.2, 1.5, 2.6, 0.8)
 
 
 def _outlier_row(outlier: f.Outlier) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from pipeline.core.balance.study import Results, Setup, Summary
 from pipeline.core.balance.tally import folder
 
 GroupKey = Callable[[Setup], object]
-LABEL_WIDTH, COUNT_WIDTH, FIGURE_WIDTH = 1.7, 0.6, 1.25  # relative column widths: a set-up, a count, a figure
+LABEL_WIDTH, COUNT_WIDTH, FIGURE_WIDTH = 1.7, 0.75, 1.25  # relative column widths: a set-up, a count, a figure
 MAX_POINTS = 25  # a distribution shows at most this many points; wider spreads are binned
 ROUND_WIDTHS = (1, 2, 5)  # bin widths go 1, 2, 5, 10, 20, 50 ...
 DECADE = 10
@@ -23,6 +23,11 @@ DECADE = 10
 def seat_name(seat: int) -> str:
     """Seats are numbered from 1 for people (seat 1 plays first); the engines and JSON count from 0."""
     return f"seat {seat + 1}"
+
+
+def ending_name(termination: str) -> str:
+    """An engine's termination id as words for a heading (``most-monsters-in-play``: most monsters in play)."""
+    return termination.replace("-", " ").replace("_", " ")
 
 
 def summaries(results: Results) -> list[Summary]:
@@ -80,7 +85,7 @@ def length_table(results: Results, unit: str, *, id: str = "length", title: str 
         found = dict(summary.endings)
         rows.append((summary.setup.label, summary.games, summary.length,
                      *(found.get(name, Rate(0, summary.games)) for name in endings), summary.unfinished))
-    header = ("set-up", "games", f"mean {unit}", *(f"ended by {name}" for name in endings), "unfinished")
+    header = ("set-up", "games", f"mean {unit}", *(f"ended by {ending_name(name)}" for name in endings), "unfinished")
     return Table(id, title, header, tuple(rows), widths=(LABEL_WIDTH, COUNT_WIDTH, *(FIGURE_WIDTH,) * (len(endings) + 2)))
 
 

@@ -27,6 +27,8 @@ from pipeline.core.render.units import mm
 
 MARKERS = ("FilledCircle", "FilledSquare", "FilledTriangle", "FilledDiamond", "Circle", "Square")
 NICE_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)
+WHOLE_STEPS = (1.0, 2.0, 5.0, 10.0)  # an axis of whole numbers (turns, scores) never ticks at 2.5
+REFERENCE_KEY = 2.0  # the dashed sample before a reference line's label, in legend font sizes
 PERCENT = 100
 LEGEND_SWATCH = 0.9  # a legend swatch's side, in legend font sizes
 LEGEND_GAP = 0.6  # between legend entries, in legend font sizes
@@ -71,14 +73,18 @@ class ChartStyle:
 # ---------------------------------------------------------------------------------------------- scales
 
 
-def nice_scale(low: float, high: float, ticks: int) -> tuple[float, float, float]:
-    """An axis from ``low`` to ``high`` (0 included) in about ``ticks`` round steps: (minimum, maximum, step)."""
+def nice_scale(low: float, high: float, ticks: int, *, whole: bool = False) -> tuple[float, float, float]:
+    """An axis from ``low`` to ``high`` (0 included) in about ``ticks`` round steps: (minimum, maximum, step);
+    ``whole``: the values are whole numbers, so is every step."""
     low, high = min(0.0, low), max(0.0, high)
     if high - low <= 0:
         high = 1.0
     raw = (high - low) / ticks
     power = 10 ** math.floor(math.log10(raw))
-    step = next(s * power for s in NICE_STEPS if s * power >= raw - 1e-12)
+    steps = WHOLE_STEPS if whole else NICE_STEPS
+    step = next(s * power for s in steps if s * power >= raw - 1e-12)
+    if whole:
+        step = max(1.0, step)
     return math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step, step
 
 
@@ -176,24 +182,29 @@ def _whiskers(block: m.BarChart, style: ChartStyle, horizontal: bool) -> Callabl
 
 
 def _reference(block: m.BarChart, style: ChartStyle, horizontal: bool) -> Callable[..., Group]:
-    """A chart annotation: a dashed line across the plot at the reference value, with its label."""
+    """A chart annotation: a dashed line across the plot at the reference value; its label, keyed by a dashed
+    sample, sits above the plot's top left corner, clear of the bars."""
     def draw(chart: RLBarChart, category_scale: Any, value_scale: Any) -> Group:
         group = Group()
         at = value_scale(block.reference)
         if horizontal:
             line = Line(at, chart.y, at, chart.y + chart.height)
-            label = String(at + style.cap, chart.y + chart.height + style.cap, block.reference_label,
-                           fontName=style.font, fontSize=style.axis_pt, fillColor=style.muted)
         else:
             line = Line(chart.x, at, chart.x + chart.width, at)
-            label = String(chart.x + chart.width, at + style.cap, block.reference_label, fontName=style.font,
-                           fontSize=style.axis_pt, fillColor=style.muted, textAnchor="end")
-        line.strokeColor, line.strokeWidth, line.strokeDashArray = style.muted, style.whisker_pt, style.reference_dash
-        group.add(line)
+        group.add(_dashed(line, style))
         if block.reference_label:
-            group.add(label)
+            key = style.legend_pt * REFERENCE_KEY
+            y = chart.y + chart.height + style.pad
+            group.add(_dashed(Line(chart.x, y + style.legend_pt / 3, chart.x + key, y + style.legend_pt / 3), style))
+            group.add(String(chart.x + key + style.legend_pt * LEGEND_GAP, y, block.reference_label,
+                             fontName=style.font, fontSize=style.legend_pt, fillColor=style.text))
         return group
     return draw
+
+
+def _dashed(line: Line, style: ChartStyle) -> Line:
+    line.strokeColor, line.strokeWidth, line.strokeDashArray = style.muted, style.whisker_pt, style.reference_dash
+    return line
 
 
 def _configure_bars(chart: RLBarChart, block: m.BarChart, style: ChartStyle, extent: tuple[float, float]) -> None:
@@ -322,7 +333,8 @@ def line_chart(block: m.LineChart, style: ChartStyle, width: float, where: str) 
     plot.x, plot.y = left, bottom
     plot.width, plot.height = width - left - style.pad, style.plot_height
     plot.data = [[(x, y) for x, y in zip(block.x, s.values) if y is not None] for s in block.series]
-    x_low, x_high, x_step = nice_scale(min(block.x), max(block.x), style.ticks * 2)
+    whole = all(float(x).is_integer() for x in block.x)
+    x_low, x_high, x_step = nice_scale(min(block.x), max(block.x), style.ticks * 2, whole=whole)
     y_low, y_high, y_step = nice_scale(*_extent(block.series, None), style.ticks)
     x_axis, y_axis = plot.xValueAxis, plot.yValueAxis
     x_axis.valueMin, x_axis.valueMax, x_axis.valueStep = max(x_low, min(block.x)) if min(block.x) > 0 else x_low, x_high, x_step

@@ -14,7 +14,7 @@ import math
 import random
 from typing import Any, Optional
 
-from pipeline.core.balance.figures import Bars, Section, Series, Table, Text, outliers
+from pipeline.core.balance.figures import Bars, Item, Section, Series, Table, Text, outliers
 from pipeline.core.balance.standard import grouped, length_distribution, length_table
 from pipeline.core.balance.stats import Rate
 from pipeline.core.balance.study import Exact, Results, Setup, Study, record_game
@@ -40,11 +40,13 @@ UNVEILED, ACTS, CONSUMED, VOIDED, TURNS = "unveiled", "acts", "consumed", "voide
 
 
 def _losing_share(losing: int, undecided: int, judged: int) -> str:
-    """The share of first moves proved lost, as a least value while some are open."""
+    """The share of first moves proved lost; while some are open, the range from none of the open ones losing
+    to all of them losing."""
     if not judged:
         return "–"
-    share = f"{losing / judged:.0%} ({losing} of {judged})"
-    return f"at least {share}" if undecided else share
+    if not undecided:
+        return f"{losing / judged:.0%}"
+    return f"{losing / judged:.0%} to {(losing + undecided) / judged:.0%}"
 
 
 def scenario_figures(game: Game, scenario: Scenario) -> dict[str, Any]:
@@ -144,7 +146,7 @@ class MonotheismStudy(Study):
                       f"the line the solver found first, after searching the nodes shown (at most {SOLVE_NODES:,}). "
                       f"Each whole first turn is judged with at most {FIRST_MOVE_NODES:,} nodes: win (a winning line "
                       "was found), lose (proved lost) or open (the limit was hit). With open moves the losing share "
-                      "is a least value. Exact figures: no interval.",
+                      "is a range: from none of the open moves losing to all of them. Exact figures: no interval.",
                       (2.4, 0.7, 0.9, 0.9, 0.9, 0.8, 0.6, 0.6, 0.6, 1.3))
         winning = Table("winning-first-moves", "Winning first moves", ("scenario", "whole first turns that still win"),
                         tuple(moves), widths=(1.0, 3.0))
@@ -166,9 +168,13 @@ class MonotheismStudy(Study):
                      tuple(Series(p, tuple(r[1 + i] for r in rows)) for i, p in enumerate(policies)), "games won")
         flagged = tuple(o for p in policies for o in outliers(
             f"worshiper sets, {p}", [(f"{s.label}", summaries[s.id]) for s in results.setups if s.policy == p]))
+        items: tuple[Item, ...] = (table, chart)
+        if not any(rate.hits for rate in summaries.values()):  # a chart of zeros says nothing: say it in words
+            items = (table, Text(f"No policy won a single deal of the {sum(r.trials for r in summaries.values()):,} "
+                                 "played: the intervals above bound how rarely these players win."))
         return Section("wins", "Winning full games", "How often a deal is won, per worshiper set, by each policy. "
                        "Neither policy is a skilled player: they bound what a careless and a short-sighted player "
-                       "can expect.", (table, chart), flagged)
+                       "can expect.", items, flagged)
 
     def _cards(self, results: Results) -> Section:
         total = merged(results.tally(s) for s in results.setups)

@@ -53,3 +53,11 @@ def test_scenario_figures_agree_with_the_stored_line() -> None:
             break
     assert ", ".join(first_turn) in found["winning"]
     assert found["losing"] + found["undecided"] + len(found["winning"]) >= 2
+
+
+def test_the_losing_share_is_a_range_while_first_moves_are_open() -> None:
+    from pipeline.games.monotheism.balance import _losing_share
+
+    assert _losing_share(5, 0, 6) == "83%"
+    assert _losing_share(0, 7, 8) == "0% to 88%"
+    assert _losing_share(0, 0, 0) == "–"
