@@ -325,14 +325,15 @@ class Roll(Step):
         return  # nothing left to roll
 
     def take(self, s: "State", action: Action) -> None:
-        # Ruling: a cube landing on a shrine is a cleric that dies at once - a shrine all the same.
         s.pile -= 1
         s.religions[self.player].add(action.args[0], 1)
         s._emit("soul-rolled", action.args[0], seat=self.player)
 
 
 def _soul_faces(model: TotemsModel) -> tuple[str, ...]:
-    return next(d.faces for d in model.dice if d.face_kind == "role")
+    """The roles a rolled soul cube can arrive as: its shrine faces are rolled again (only a dying cleric
+    makes a shrine), so each standing face is as likely as the others."""
+    return next(d.standing_faces for d in model.dice if d.face_kind == "role")
 
 
 @dataclass(frozen=True)

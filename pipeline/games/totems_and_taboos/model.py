@@ -244,6 +244,12 @@ class Die:
     id: str
     face_kind: str
     faces: tuple[str, ...]
+    reroll: tuple[str, ...] = ()  # faces that do not stand: the die is rolled again
+
+    @property
+    def standing_faces(self) -> tuple[str, ...]:
+        """The faces a roll can end on (rolling again until one comes up makes each equally likely)."""
+        return tuple(face for face in self.faces if face not in self.reroll)
 
 
 @dataclass(frozen=True)
@@ -449,7 +455,8 @@ def build(game: GameData) -> TotemsModel:
         summoning=Summoning(guides["summoning"]["cards_of_one_colour"]),
         guides=tuple(_guide(r) for r in guides["guides"]),
         turn=_turn(game.doc(TURN).data),
-        dice=tuple(Die(d["id"], d["face_kind"], tuple(d["faces"])) for d in game.doc(DICE).data["dice"]),
+        dice=tuple(Die(d["id"], d["face_kind"], tuple(d["faces"]), tuple(d.get("reroll", ())))
+                   for d in game.doc(DICE).data["dice"]),
         solo=_solo(game.doc(SOLO).data),
         components={c["id"]: c["count"] for c in game.doc(COMPONENTS).data["components"]},
     )

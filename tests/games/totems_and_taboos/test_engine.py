@@ -344,11 +344,28 @@ def test_start_order_follows_the_colours() -> None:
 
 
 def test_soul_cube_faces_are_explicit_chance() -> None:
+    """Rulebook, 2. Souls...: "You can only get a shrine when one of your clerics dies." A rolled cube
+    landing on a shrine face is rolled again (ruling), so it arrives as a cleric or a servant, 1/2 each."""
     s = main_state(tower=["orange"], clerics=1, hand=["orange-leap-of-faith"])
     s = play(s, "orange-leap-of-faith")
     outcomes = s.chance_outcomes()
-    assert sorted(a.args[0] for a, _ in outcomes) == ["cleric", "servant", "shrine"]
-    assert sum(p for _, p in outcomes) == 1
+    assert {a.args[0]: p for a, p in outcomes} == {"cleric": Fraction(1, 2), "servant": Fraction(1, 2)}
+    with pytest.raises(en.IllegalAction):
+        s.apply_action(Action(en.A_FACE, ("shrine",)))
+
+
+def test_red_start_rolls_three_souls_and_never_a_shrine() -> None:
+    """Red's start, 'roll 3 soul cubes': three souls, none of them a shrine (no cleric died)."""
+    s = Game.multiplayer(the_model(), 2).new_initial_state()
+    s = s.apply_action(Action(en.A_COLOUR, ("red",))).apply_action(Action(en.A_COLOUR, ("blue",)))
+    faces = []
+    while s.phase != en.START:
+        if s.chance_outcomes() and s.chance_outcomes()[0][0].kind == en.A_FACE:
+            faces.append({a.args[0] for a, _ in s.chance_outcomes()})
+        s = first_outcome(s)
+    red = s.religions[0]
+    assert faces == [{"cleric", "servant"}] * 3
+    assert red.shrines == 0 and red.count(fx.CLERIC) + red.count(fx.SERVANT) == 3
 
 
 # --------------------------------------------------------------------------- rulings
