@@ -10,39 +10,44 @@ throw or pass: the thrower's net Faith over it (``gain_faith``, and
 Locations it landed on come from its landing (the chance action that
 follows the throw).
 
-Variants: the data lists them (``variants.yaml``); :data:`PLAYED_BY_ENGINE`
-says how the engine plays each one it can. A variant the engine learns is
-one entry there; the report's figures then cover it with no other change.
+Variants, their player counts and the policies come from the game's
+simulation module (:mod:`pipeline.games.monstrous.simulate`: ``VARIANTS``,
+``POLICIES`` and ``starter``, which refuses a player count a variant does not
+allow): a variant the engine learns appears in the report with no change
+here. In a team game the Faith goes to the team's God Board, so a throw's
+worth counts what its thrower's God gains. Throws resolved together (a team
+throwing at once) cannot be told apart: they count for traps and game
+figures, not for the worth of one Monster or Location.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Mapping, Optional
 
-from pipeline.core.balance.figures import Bars, Section, Series, Table, Text, outliers
+from pipeline.core.balance.figures import Bars, Item, Outlier, Section, Series, Table, outliers
 from pipeline.core.balance.standard import grouped, length_table, seat_charts, seat_name, seat_table
 from pipeline.core.balance.stats import Mean, Rate
 from pipeline.core.balance.study import Results, Setup, Study, record_game
 from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.core.dataset import GameData
-from pipeline.core.engine import play, random_policy
+from pipeline.core.engine import play
 from pipeline.games.monstrous import GAME_ID, TITLE
 from pipeline.games.monstrous.engine import GAIN_FAITH, MONSTER_POWERS, TRAPS, Game, Landing
-from pipeline.games.monstrous.model import MonstrousModel, Variant, build
+from pipeline.games.monstrous.model import MonstrousModel, build
+from pipeline.games.monstrous.simulate import POLICIES, VARIANTS, starter
+from pipeline.games.monstrous.variants import STANDARD
 
-DEFAULT_GAMES = 60  # per variant and player count (8 set-ups); about 14,000 throws for the card figures
-MAX_ACTIONS = 5_000
+STANDARD_GAMES = 60  # per player count of the standard game: seat rates within about +/- 12 points
+VARIANT_GAMES = 20  # per player count of each variant (20 set-ups, Wars campaigns three games each): a first look
+# within the report's time budget; `--games N` plays more
+MAX_ACTIONS = 20_000  # a Wars campaign is several games
+MAX_SEATS_PROBED = 16  # player counts asked of each variant (the rules refuse the ones they do not allow)
 SECONDS_PER_GAME = 0.02  # per god
-STANDARD = "standard"
-POLICY = "random"
-FAITH, POWER, LOCATION, SEAT_FAITH, TRAP, TRAP_GAIN, THROWS, TURNS = (
-    "faith", "power", "location", "seat-faith", "trap", "trap-gain", "throws", "turns")
-
-# How the engine plays a variant of the data: the keyword arguments of Game.new_initial_state it needs.
-PLAYED_BY_ENGINE: dict[str, Callable[[Variant], dict[str, Any]]] = {
-    "epic": lambda variant: {"underworld_cards": variant.changes["setup_underworld"]},
-}
+POLICY = "random"  # the report's policy; ``simulate --policy`` takes any of POLICIES
+STANDARD_NAME = "Standard"
+FAITH, POWER, LOCATION, SEAT_FAITH, TRAP, TRAP_GAIN, THROWS, TURNS, TOGETHER = (
+    "faith", "power", "location", "seat-faith", "trap", "trap-gain", "throws", "turns", "together")
 
 
 @dataclass
@@ -50,8 +55,10 @@ class _Throw:
     """The throw being followed: who threw which card on which side, where it landed, what it was worth."""
 
     thrower: str
+    owners: Mapping[str, str]  # a team player's God Board colour (a god alone owns their own Faith)
     card: str
     side: str
+    together: bool = False  # thrown before the previous throw landed: not the throw's own worth
     locations: tuple[str, ...] = ()
     landed: bool = False
     net: int = 0
@@ -59,56 +66,85 @@ class _Throw:
     trap: bool = False
     trap_gain: int = 0
 
+    def ours(self, who: Optional[str]) -> bool:
+        """Whether Faith gained by (or taken from) ``who`` is the thrower's God's."""
+        owner = self.owners.get(self.thrower, self.thrower)
+        return who is not None and self.owners.get(who, who) == owner
+
+
+def _owners(state: Any) -> Mapping[str, str]:
+    """Each team player's God Board colour in the game being played (a Wars campaign plays one at a time)."""
+    return getattr(state, "inner", state).board.team_of
+
 
 class MonstrousStudy(Study):
     game_id = GAME_ID
     title = TITLE
-    policies = (POLICY,)
+    policies = tuple(POLICIES)
     chunk_games = 10
     method = ("Every god throws a random card from hand on a random side; where it lands is drawn from the engine's "
               "crude physical model of a throw (10% off the table, 15% missing every Location, 10% flipped, ...), "
               "so these figures measure the cards and rules, not throwing skill. Each game is laid out as one of "
-              "the data's scenarios, drawn at random. Seat 1 throws first.")
+              "the data's scenarios, drawn at random (a Wars campaign draws its own, level by level). Seat 1 "
+              "throws first; in team games seats are players, teammates side by side.")
 
     def __init__(self, data: GameData) -> None:
         self.model: MonstrousModel = build(data)
         self.game = Game(self.model)
-        self.variants: list[tuple[str, str, dict[str, Any]]] = [(STANDARD, "Standard", {})]
-        self.variants += [(v.id, v.name, PLAYED_BY_ENGINE[v.id](v)) for v in self.model.variants if v.id in PLAYED_BY_ENGINE]
+        names = {v.id: v.name for v in self.model.variants}
+        self.variants: dict[str, str] = {v: names.get(v, STANDARD_NAME if v == STANDARD else v) for v in VARIANTS}
         self.step = {number: self.game.step_ids[number] for number in (TRAPS, MONSTER_POWERS, GAIN_FAITH)}
         self.design_of = {card.id: card.design for card in self.model.cards}
 
+    def player_counts(self, variant: str) -> list[int]:
+        """The player counts the rules allow ``variant`` (the game's ``starter`` refuses the others)."""
+        allowed = []
+        for players in range(1, MAX_SEATS_PROBED + 1):
+            try:
+                starter(self.game, players, variant)
+            except ValueError:
+                continue
+            allowed.append(players)
+        return allowed
+
     # ------------------------------------------------------------------ set-ups and play
     def setups(self, *, players: Optional[int] = None, policy: Optional[str] = None) -> list[Setup]:
-        rules = self.model.rules
-        if policy not in (None, POLICY):
+        if policy is not None and policy not in POLICIES:
             return []
-        return [Setup(f"{variant}-{n}p", f"{name}, {n} players", n, POLICY, DEFAULT_GAMES, (("variant", variant),),
+        chosen = policy or POLICY
+        suffix = "" if chosen == POLICY else f", {chosen}"
+        return [Setup(f"{variant}-{n}p" + (f"-{chosen}" if suffix else ""), f"{name}, {n} players{suffix}", n, chosen,
+                      STANDARD_GAMES if variant == STANDARD else VARIANT_GAMES, (("variant", variant),),
                       SECONDS_PER_GAME * n)
-                for variant, name, _ in self.variants
-                for n in range(rules.min_players, rules.max_players + 1) if players in (None, n)]
+                for variant, name in self.variants.items()
+                for n in self.player_counts(variant) if players in (None, n)]
+
+    def start(self, setup: Setup, rng: random.Random) -> Any:
+        """The first state of one game of ``setup``, on a scenario's layout drawn with ``rng``."""
+        scenario = rng.choice(self.model.scenarios)
+        return starter(self.game, setup.players, setup.param("variant"), tuple(scenario.layout.values()))()
 
     def play(self, setup: Setup, games: int, seed: int) -> Tally:
         rng = random.Random(seed)
-        options = next(kwargs for variant, _, kwargs in self.variants if variant == setup.param("variant"))
-        gods = self.game.gods[:setup.players]
+        policy = POLICIES[setup.policy]
         tally: Tally = {}
         for _ in range(games):
-            scenario = rng.choice(self.model.scenarios)
-            start = self.game.new_initial_state(gods, tuple(scenario.layout.values()), **options)
+            start = self.start(setup, rng)
             throw: Optional[_Throw] = None
             turns = 0
-            for state in play(start, random_policy, rng, max_actions=MAX_ACTIONS):
+            for state in play(start, policy, rng, max_actions=MAX_ACTIONS):
                 action = state.last_action()
                 if throw is not None and isinstance(action, Landing) and not throw.landed:
                     throw.locations, throw.landed = tuple(action.locations), True
                 for event in state.events:
                     if event.kind in ("throw", "pass") or event.get("step") == "game-end":
-                        self._close(tally, throw)
+                        together = throw is not None and event.kind == "throw" and not throw.landed
+                        self._close(tally, throw, together=together)
                         throw = None
                         turns += int(event.kind == "pass")
                     if event.kind == "throw":
-                        throw = _Throw(event.get("god"), event.get("card"), event.get("side"))
+                        throw = _Throw(event.get("god"), _owners(state), event.get("card"), event.get("side"),
+                                       together=together)
                     elif throw is not None:
                         self._follow(throw, event)
             self._close(tally, throw)
@@ -122,30 +158,33 @@ class MonstrousStudy(Study):
         """Add what ``event`` did to the thrower's Faith (and whether a trap sprang) to the throw."""
         step = event.get("step")
         change = 0
-        if event.kind == "gain_faith" and event.get("god") == throw.thrower:
+        if event.kind == "gain_faith" and throw.ours(event.get("god")):
             change = event.get("amount")
         elif event.kind == "take_faith":
-            change = event.get("amount") * ((event.get("god") == throw.thrower) - (event.get("from") == throw.thrower))
+            change = event.get("amount") * (throw.ours(event.get("god")) - throw.ours(event.get("from")))
         throw.net += change
         if step == self.step[MONSTER_POWERS]:
             throw.power += change
         if step == self.step[TRAPS]:
             throw.trap = True
-            if event.kind in ("gain_faith", "take_faith") and event.get("god") != throw.thrower:
+            if event.kind in ("gain_faith", "take_faith") and not throw.ours(event.get("god")):
                 throw.trap_gain += event.get("amount")
 
-    def _close(self, tally: Tally, throw: Optional[_Throw]) -> None:
+    def _close(self, tally: Tally, throw: Optional[_Throw], *, together: bool = False) -> None:
         if throw is None:
             return
-        design = self.design_of[throw.card].id
         bump(tally, THROWS)
+        bump(tally, TRAP, by=int(throw.trap))
+        if throw.trap:
+            observe(tally, TRAP_GAIN, value=throw.trap_gain)
+        if together or throw.together:  # its Faith cannot be told from the other throw's
+            bump(tally, TOGETHER)
+            return
+        design = self.design_of[throw.card].id
         observe(tally, FAITH, design, throw.side, value=throw.net)
         observe(tally, POWER, design, throw.side, value=throw.power)
         for location in throw.locations:
             observe(tally, LOCATION, location, value=throw.net)
-        bump(tally, TRAP, by=int(throw.trap))
-        if throw.trap:
-            observe(tally, TRAP_GAIN, value=throw.trap_gain)
 
     # ------------------------------------------------------------------ figures
     def sections(self, results: Results) -> list[Section]:
@@ -153,29 +192,40 @@ class MonstrousStudy(Study):
                 self._traps(results), self._length(results)]
 
     def _variants(self) -> Section:
-        played = {variant for variant, _, _ in self.variants}
-        rows = tuple((v.name, "yes" if v.id in played else "not yet: the engine does not play it") for v in self.model.variants)
+        rows = []
+        for variant, name in self.variants.items():
+            counts = self.player_counts(variant)
+            rows.append((name, f"yes, {counts[0]} to {counts[-1]} players" if counts else "no player count allowed"))
+        rows += [(v.name, "not yet: the engine does not play it") for v in self.model.variants if v.id not in self.variants]
         return Section("variants", "Variants", "The standard game and every variant the engine plays are simulated "
-                       "at every player count; the data's other variants appear here as soon as the engine plays them.",
-                       (Table("variants", "Variants in the data", ("variant", "simulated"), ((("Standard", "yes"),) + rows)),))
+                       "at every player count the rules allow; the data's other variants appear here as soon as the "
+                       "engine plays them.",
+                       (Table("variants", "Variants in the data", ("variant", "simulated"), tuple(rows)),))
 
     def _seats(self, results: Results) -> Section:
-        table, flagged = seat_table(results)
-        most = max(s.players for s in results.setups)
-        faith_rows = tuple((s.label, *(mean(results.tally(s), SEAT_FAITH, seat, floor=None) if seat < s.players else None
-                                       for seat in range(most))) for s in results.setups)
-        faith = Table("seat-faith", "Mean final Faith by seat (after the penalty for Monsters left)",
-                      ("set-up", *(seat_name(i) for i in range(most))), faith_rows)
-        for setup in results.setups:
-            flagged += outliers(f"final Faith by seat, {setup.label}",
-                                [(f"{seat_name(i)}, {setup.label}", mean(results.tally(setup), SEAT_FAITH, i, floor=None))
-                                 for i in range(setup.players)])
-        names = dict((v, n) for v, n, _ in self.variants)
+        items: list[Item] = []
+        flagged: tuple[Outlier, ...] = ()
+        for variant, members in grouped(results.setups, lambda s: s.param("variant")).items():
+            name = self.variants[variant]
+            table, seats_flagged = seat_table(results, setups=members, id=f"seat-wins-{variant}",
+                                              title=f"Win rate by seat: {name}")
+            most = max(s.players for s in members)
+            faith_rows = tuple((s.label, *(mean(results.tally(s), SEAT_FAITH, seat, floor=None) if seat < s.players
+                                           else None for seat in range(most))) for s in members)
+            faith = Table(f"seat-faith-{variant}", f"Mean final Faith by seat: {name}",
+                          ("set-up", *(seat_name(i) for i in range(most))), faith_rows,
+                          "Final Faith after the penalty for Monsters left; teammates share their God Board's.")
+            items += [table, faith]
+            flagged += seats_flagged
+            for setup in members:
+                flagged += outliers(f"final Faith by seat, {setup.label}",
+                                    [(f"{seat_name(i)}, {setup.label}", mean(results.tally(setup), SEAT_FAITH, i, floor=None))
+                                     for i in range(setup.players)])
         charts = seat_charts(results, group=lambda s: s.param("variant"), series=lambda s: f"{s.players} players",
-                             group_label=lambda v: names[v])
+                             group_label=lambda v: self.variants[str(v)])
         return Section("seats", "Seats and Faith", "Who wins, and the Faith each seat ends with, per variant and "
                        "player count. The dashed line on each chart is the fair share of the largest table.",
-                       (table, faith, *charts), flagged)
+                       (*items, *charts), flagged)
 
     def _all(self, results: Results) -> Tally:
         return merged(results.tally(s) for s in results.setups)
@@ -228,7 +278,8 @@ class MonstrousStudy(Study):
         table = Table("traps", "Traps sprung", ("set-up", "throws", "throws springing a trap",
                                                 "Faith the trap's god gains"), tuple(rows),
                       "A throw springs a trap when anything happens in Throw Step 2 (Trap Monster powers). Throws "
-                      "within a game are not independent, so these intervals are a little too narrow.")
+                      "within a game are not independent, so these intervals are a little too narrow. Throws resolved "
+                      "together (a team throwing at once) count here but not in the worth of a Monster or Location.")
         chart = Bars("traps-chart", "Throws springing a trap", tuple(r[0] for r in rows),
                      (Series("springing a trap", tuple(r[2] for r in rows)),), "share of throws", horizontal=True)
         return Section("traps", "Traps", "How often a throw hits a face-up Trap Monster that does something, and "
