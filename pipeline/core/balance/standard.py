@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Sequence
 
-from pipeline.core.balance.figures import Bars, Lines, Outlier, Series, Table, outliers
+from pipeline.core.balance.figures import Bars, Cell, Lines, Outlier, Series, Table, outliers
 from pipeline.core.balance.stats import Rate
 from pipeline.core.balance.study import Results, Setup, Summary
 from pipeline.core.balance.tally import folder
 
 GroupKey = Callable[[Setup], object]
 LABEL_WIDTH, COUNT_WIDTH, FIGURE_WIDTH = 1.7, 0.75, 1.25  # relative column widths: a set-up, a count, a figure
+MAX_SEAT_COLUMNS = 6  # more seats than this and a per-seat table is turned sideways
 MAX_POINTS = 25  # a distribution shows at most this many points; wider spreads are binned
 ROUND_WIDTHS = (1, 2, 5)  # bin widths go 1, 2, 5, 10, 20, 50 ...
 DECADE = 10
@@ -36,21 +37,46 @@ def summaries(results: Results) -> list[Summary]:
 
 def seat_table(results: Results, *, id: str = "seat-wins", title: str = "Win rate by seat",
                setups: Sequence[Setup] | None = None) -> tuple[Table, tuple[Outlier, ...]]:
-    """One row per set-up: games, each seat's win rate, shared victories; and the seats flagged per set-up."""
+    """Each set-up's games, each seat's win rate and the shared victories (see :func:`per_seat_table` for the
+    shape); and the seats flagged per set-up."""
     chosen = list(setups if setups is not None else results.setups)
-    most = max((s.players for s in chosen), default=1)
-    rows, flagged = [], []
+    found = {s.id: Summary.of(s, results.tally(s)) for s in chosen}
+    flagged = []
     for setup in chosen:
-        summary = Summary.of(setup, results.tally(setup))
-        seats = list(summary.seat_wins) + [None] * (most - setup.players)
-        rows.append((setup.label, summary.games, *seats, summary.shared))
         flagged += outliers(f"seats, {setup.label}", [(f"{seat_name(i)}, {setup.label}", r)
-                                                      for i, r in enumerate(summary.seat_wins)])
-    header = ("set-up", "games", *(seat_name(i) for i in range(most)), "shared wins")
+                                                      for i, r in enumerate(found[setup.id].seat_wins)])
     note = ("A game won jointly counts as a win for every winner, so a set-up's seat rates may add up to more "
             "than 100%.")
-    widths = (LABEL_WIDTH, COUNT_WIDTH, *(FIGURE_WIDTH,) * (most + 1))
-    return Table(id, title, header, tuple(rows), note, widths), tuple(flagged)
+    table = per_seat_table(chosen, lambda s, seat: found[s.id].seat_wins[seat], id=id, title=title, note=note,
+                           before=(("games", lambda s: found[s.id].games),),
+                           after=(("shared wins", lambda s: found[s.id].shared),))
+    return table, tuple(flagged)
+
+
+SeatValue = Callable[[Setup, int], Cell]
+Column = tuple[str, Callable[[Setup], Cell]]
+
+
+def per_seat_table(setups: Sequence[Setup], value: SeatValue, *, id: str, title: str, note: str = "",
+                   before: Sequence[Column] = (), after: Sequence[Column] = ()) -> Table:
+    """A figure per seat of each set-up: a row per set-up and a column per seat, with the ``before`` and
+    ``after`` columns around the seats; with more seats than :data:`MAX_SEAT_COLUMNS` (a figure with its
+    interval no longer fits a column), turned sideways: a row per seat (then per extra column), a column per
+    set-up."""
+    most = max((s.players for s in setups), default=1)
+    seat_cell = lambda s, seat: value(s, seat) if seat < s.players else None  # noqa: E731
+    if most <= MAX_SEAT_COLUMNS:
+        rows = tuple((s.label, *(f(s) for _, f in before), *(seat_cell(s, i) for i in range(most)),
+                      *(f(s) for _, f in after)) for s in setups)
+        header = ("set-up", *(name for name, _ in before), *(seat_name(i) for i in range(most)),
+                  *(name for name, _ in after))
+        widths = (LABEL_WIDTH, *(COUNT_WIDTH,) * len(before), *(FIGURE_WIDTH,) * (most + len(after)))
+        return Table(id, title, header, rows, note, widths)
+    extra = [(name, lambda s, f=f: f(s)) for name, f in (*before, *after)]
+    rows = tuple((seat_name(i), *(seat_cell(s, i) for s in setups)) for i in range(most))
+    rows += tuple((name, *(f(s) for s in setups)) for name, f in extra)
+    return Table(id, title, ("seat", *(s.label for s in setups)), rows, note,
+                 (COUNT_WIDTH, *(FIGURE_WIDTH,) * len(setups)))
 
 
 def seat_charts(results: Results, *, group: GroupKey, series: GroupKey, group_label: Callable[[object], str],
@@ -76,9 +102,11 @@ def grouped(setups: Sequence[Setup], key: GroupKey) -> dict[object, list[Setup]]
     return groups
 
 
-def length_table(results: Results, unit: str, *, id: str = "length", title: str = "Game length and endings") -> Table:
-    """One row per set-up: games, mean length, each ending's share, and the games cut off unfinished."""
-    summaries_ = summaries(results)
+def length_table(results: Results, unit: str, *, id: str = "length", title: str = "Game length and endings",
+                 setups: Sequence[Setup] | None = None) -> Table:
+    """One row per set-up (of ``setups``, default all): games, mean length, the share of each ending any of them
+    reached, and the games cut off unfinished."""
+    summaries_ = [Summary.of(s, results.tally(s)) for s in (setups if setups is not None else results.setups)]
     endings = sorted({name for s in summaries_ for name, _ in s.endings})
     rows = []
     for summary in summaries_:

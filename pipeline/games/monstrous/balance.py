@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from pipeline.core.balance.figures import Bars, Item, Outlier, Section, Series, Table, outliers
-from pipeline.core.balance.standard import grouped, length_table, seat_charts, seat_name, seat_table
+from pipeline.core.balance.standard import grouped, length_table, per_seat_table, seat_charts, seat_name, seat_table
 from pipeline.core.balance.stats import Mean, Rate
 from pipeline.core.balance.study import Results, Setup, Study, record_game
 from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
@@ -205,27 +205,26 @@ class MonstrousStudy(Study):
     def _seats(self, results: Results) -> Section:
         items: list[Item] = []
         flagged: tuple[Outlier, ...] = ()
+        charts = {c.id: c for c in seat_charts(results, group=lambda s: s.param("variant"),
+                                               series=lambda s: f"{s.players} players",
+                                               group_label=lambda v: self.variants[str(v)])}
         for variant, members in grouped(results.setups, lambda s: s.param("variant")).items():
             name = self.variants[variant]
-            table, seats_flagged = seat_table(results, setups=members, id=f"seat-wins-{variant}",
-                                              title=f"Win rate by seat: {name}")
-            most = max(s.players for s in members)
-            faith_rows = tuple((s.label, *(mean(results.tally(s), SEAT_FAITH, seat, floor=None) if seat < s.players
-                                           else None for seat in range(most))) for s in members)
-            faith = Table(f"seat-faith-{variant}", f"Mean final Faith by seat: {name}",
-                          ("set-up", *(seat_name(i) for i in range(most))), faith_rows,
-                          "Final Faith after the penalty for Monsters left; teammates share their God Board's.")
-            items += [table, faith]
+            table, seats_flagged = seat_table(results, setups=members, id=f"seats-{variant}",
+                                              title=f"Games won by each seat: {name}")
+            faith = per_seat_table(members, lambda s, seat: mean(results.tally(s), SEAT_FAITH, seat, floor=None),
+                                   id=f"seat-faith-{variant}", title=f"Mean final Faith by seat: {name}",
+                                   note="Final Faith after the penalty for Monsters left; teammates share their God "
+                                        "Board's.")
+            items += [table, charts[f"seat-wins-{variant}"], faith]
             flagged += seats_flagged
             for setup in members:
                 flagged += outliers(f"final Faith by seat, {setup.label}",
                                     [(f"{seat_name(i)}, {setup.label}", mean(results.tally(setup), SEAT_FAITH, i, floor=None))
                                      for i in range(setup.players)])
-        charts = seat_charts(results, group=lambda s: s.param("variant"), series=lambda s: f"{s.players} players",
-                             group_label=lambda v: self.variants[str(v)])
         return Section("seats", "Seats and Faith", "Who wins, and the Faith each seat ends with, per variant and "
                        "player count. The dashed line on each chart is the fair share of the largest table.",
-                       (*items, *charts), flagged)
+                       tuple(items), flagged)
 
     def _all(self, results: Results) -> Tally:
         return merged(results.tally(s) for s in results.setups)
@@ -286,8 +285,11 @@ class MonstrousStudy(Study):
                        "what its god gains.", (table, chart))
 
     def _length(self, results: Results) -> Section:
-        return Section("length", "Game length", "Turns played (a pass ends a turn) and how the winner was decided.",
-                       (length_table(results, self.length_unit),))
+        tables = tuple(length_table(results, self.length_unit, id=f"length-{variant}", title=f"Game length and "
+                                    f"endings: {self.variants[str(variant)]}", setups=members)
+                       for variant, members in grouped(results.setups, lambda s: s.param("variant")).items())
+        return Section("length", "Game length", "Turns played (a pass ends a turn) and how the winner was decided, "
+                       "per variant: only the endings a variant's games reached have a column.", tables)
 
 
 def study(game: GameData) -> MonstrousStudy:
