@@ -42,6 +42,7 @@ from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
 from pipeline.core.render.svgtemplates import SVG_NS, IconLibrary, TEMPLATE_ROOT, ICON_DIR
 from pipeline.core.render.units import mm
+from pipeline.core.typography import typographic
 
 TOC_LEVELS = 2  # heading levels 1..TOC_LEVELS are listed in the contents
 HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
@@ -67,9 +68,10 @@ class TocEntry:
 
 
 def parse(text: str, where: str) -> tuple[markup.Inline, ...]:
-    """Document text as a markup tree; markup that cannot be printed names the document."""
+    """Document text as a markup tree, with typographic quotes and dashes (as on the cards); markup that
+    cannot be printed names the document."""
     try:
-        return markup.parse(text)
+        return markup.parse(typographic(text))
     except markup.MarkupError as exc:  # validate refuses such data text; this is text a document composed
         raise UserError(f"{where}: text cannot be printed: {exc.message}") from None
 

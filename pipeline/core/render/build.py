@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.dataset import GameData, load_game
 from pipeline.core.errors import UserError
-from pipeline.core.render import cache, fonts
+from pipeline.core.render import cache, colourkeys, decks, design, fonts
 from pipeline.core.render.calibration import draw_calibration
 from pipeline.core.render.forms import FaceForm, Forms
 from pipeline.core.render.imposition import SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, Page, Sheets, crop_marks, impose, load_sheets
@@ -72,6 +72,8 @@ class _Item:
     front: FaceForm
     back: Optional[FaceForm] = None
     counts: bool = True  # one card copy (False for the second face of a two-sided card printed without duplex)
+    deck: Optional[str] = None  # the deck whose cards share this back
+    back_where: str = ""  # how errors name the back
 
 
 @dataclass
@@ -194,14 +196,39 @@ def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress],
     if options.calibration:
         draw_calibration(canvas, sheets, paper, options.duplex, options.offset_x_mm, options.offset_y_mm)
         page_count += 1 if options.duplex == Duplex.NONE else 2
+    first_page = page_count - len(pages)
     for page in pages:
         _draw_page(canvas, forms, sheets, page, items, progress)
-    return doc.finish(), page_count
+    data = doc.finish()
+    _refuse(decks.problems(data, _backs(pages, items, first_page)))
+    return data, page_count
+
+
+def _refuse(problems: Iterator[str]) -> None:
+    """Fail on the first problem, saying how many more there are."""
+    found = list(problems)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise UserError(f"{found[0]}{more}")
+
+
+def _backs(pages: Sequence[Page], items: Sequence[_Item], first_page: int) -> list[decks.BackPlacement]:
+    """Each back drawn on the pages of backs, in drawing order, with its PDF page and deck."""
+    return [
+        decks.BackPlacement(first_page + number, items[placement.item].deck, items[placement.item].back_where)
+        for number, page in enumerate(pages)
+        if page.side == "back"
+        for placement in page.placements
+        if items[placement.item].back is not None
+    ]
 
 
 def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
-    """Every face to place, rendered and split once per distinct face, with its number of uses."""
+    """Every face to place, rendered, split and held to the design rules once per distinct face,
+    with its number of uses."""
     items: list[_Item] = []
+    rules = design.rules_for(forms.templates.root)
+    checked: set[int] = set()
     for card in plan.cards:
         front_label, back_label = plan.label(card, "front"), plan.label(card, "back")
         front = forms.face(card.front, front_label)
@@ -211,18 +238,38 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
                 f"{back_label}: back is {back.trim_w:g}x{back.trim_h:g} mm "
                 f"but the front is {front.trim_w:g}x{front.trim_h:g} mm"
             )
+        _check_card(card, front, back, rules, checked, (front_label, back_label))
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
-                items.append(_Item(front_label, front, back))
+                items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label))
             else:
                 items.append(_Item(front_label, front))
                 if card.double_sided and back is not None:
                     items.append(_Item(back_label, back, counts=False))
+    _refuse(colourkeys.key_problems((key for card in plan.cards for key in card.colours), forms.templates.icons.get))
     for item in items:
         item.front.uses += 1
         if item.back is not None:
             item.back.uses += 1
     return items
+
+
+def _check_card(
+    card: PrintCard, front: FaceForm, back: Optional[FaceForm], rules: design.DesignRules, checked: set[int], labels: tuple[str, str]
+) -> None:
+    """Hold the card's faces to the design rules (each distinct face once) and its colours to their symbols."""
+    sides = [(front, card.front.template, labels[0])]
+    if back is not None and card.back is not None:
+        sides.append((back, card.back.template, labels[1]))
+    for form, template, label in sides:
+        if id(form) not in checked:
+            design.check(form.record.facts, rules, (form.trim_w, form.trim_h), template, label)
+            checked.add(id(form))
+    showing = {"front": front.record}
+    if card.double_sided and back is not None:
+        showing["back"] = back.record
+    for problem in colourkeys.card_problems(card, showing):
+        raise UserError(f"{labels[0]}: {problem}")
 
 
 def _draw_page(canvas: Canvas, forms: Forms, sheets: Sheets, page: Page, items: Sequence[_Item], progress: Optional[Progress]) -> None:
