@@ -460,6 +460,46 @@ def printer_list() -> None:
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
 
 
+SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
+ProcessesOption = typer.Option(None, "--processes", help="Worker processes (default: every core); never changes the figures.")
+
+
+@app.command()
+def report(
+    games: Optional[List[str]] = GamesArgument,
+    per_setup: Optional[int] = typer.Option(None, "--games", help="Games per set-up (default: each set-up's default size)."),
+    seed: int = SeedOption,
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/balance-<paper>.pdf."),
+    as_json: bool = typer.Option(False, "--json", help="Also print every figure as JSON on stdout."),
+    processes: Optional[int] = ProcessesOption,
+    data: Optional[Path] = DataOption,
+) -> None:
+    """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
+    from pipeline.core.balance.commands import report_command
+
+    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper, out=out,
+                   processes=processes, as_json=as_json, say=say)
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="Game id."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games per set-up (default: the report's size)."),
+    seed: int = SeedOption,
+    players: Optional[int] = typer.Option(None, "--players", help="Only set-ups for this many players."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="Only set-ups played by this policy (see the game's report)."),
+    as_json: bool = JsonOption,
+    processes: Optional[int] = ProcessesOption,
+    data: Optional[Path] = DataOption,
+) -> None:
+    """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
+    from pipeline.core.balance.commands import simulate_command
+
+    simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
+                     processes=processes, as_json=as_json, say=say)
+
+
 def _mount_game_commands() -> None:
     """Add each game's own command group, named by its game id."""
     for module in pkgutil.iter_modules(pipeline.games.__path__):
