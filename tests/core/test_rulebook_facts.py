@@ -31,7 +31,7 @@ from pipeline.core.rulebook_facts import (
     show,
 )
 from pipeline.core.schemas import load_schemas
-from pipeline.core.validate import RecordCatalogue, game_module, game_problems, walk
+from pipeline.core.validate import RecordCatalogue, game_problems, walk
 from pipeline.core.yamlmarks import PathKey
 
 DATA = default_data_root()
@@ -373,12 +373,13 @@ def test_each_pinned_value_changed_is_caught(pinned: PinnedValue, loaded_games: 
     parent, key = node_at(doc.data, pinned.path[:-1]), pinned.path[-1]
     original = parent[key]
     parent[key] = _changed(original)
+    loaded.edited()
     try:
         if pinned.checked:
             problems, _ = game_problems(loaded, schemas, catalogue)
             assert problems, f"{pinned}: changing {original!r} went unnoticed by the game's checks"
         else:
-            problems = list(fact_problems(loaded, game_module(pinned.game, "checks")))
+            problems = list(fact_problems(loaded, loaded.spec.checks_module()))
             assert len(problems) == 1, "\n".join(map(str, problems))
             [problem] = problems
             assert problem.at == doc.at(*pinned.path)
@@ -386,6 +387,7 @@ def test_each_pinned_value_changed_is_caught(pinned: PinnedValue, loaded_games: 
             assert problem.message.endswith(DEPART)
     finally:
         parent[key] = original
+        loaded.edited()
 
 
 # ---- ranges: numbers our own records hold keep to the bounds the rules give ------------------------

@@ -7,7 +7,6 @@ prose passes through :class:`DocContext.text`, which resolves references.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
@@ -17,7 +16,6 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
 from pipeline.core.references import References
 from pipeline.core.markup import REFERENCE
-from pipeline.core.validate import package_name
 
 MAX_HEADING_LEVEL = 3
 RULES, GLOSSARY, COMPONENTS = "rules", "glossary", "components"
@@ -36,7 +34,7 @@ class DocContext:
 
     @property
     def title(self) -> str:
-        return str(importlib.import_module(f"pipeline.games.{package_name(self.game.game)}").TITLE)
+        return self.game.spec.title
 
     def data(self, kind: str) -> Any:
         return self.game.doc(kind).data

@@ -37,7 +37,6 @@ from pipeline.games.heavenly_father.model import (
     Power,
     ScoringExample,
     Timing,
-    build,
 )
 from pipeline.games.heavenly_father.engine import apply_tokens, judge
 from pipeline.games.heavenly_father.text import power_text
@@ -681,6 +680,6 @@ CHECKS: tuple[Callable[[GameData, HeavenlyFatherModel], Iterator[Problem]], ...]
 
 def cross_checks(game: GameData) -> Iterator[Problem]:
     """Every problem the schemas cannot see; run only on schema-valid data."""
-    model = build(game)
+    model = game.model
     for check in CHECKS:
         yield from check(game, model)

@@ -26,7 +26,6 @@ from pipeline.games.monotheism.model import (
     WORSHIPER_SETS,
     MonotheismModel,
     Scenario,
-    build,
 )
 
 PathKey = tuple[Union[str, int], ...]
@@ -103,7 +102,7 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
         yield Problem(Location(path, 1, 1), f"{game.game}: required file {kind}{DATA_SUFFIX} is missing")
     if missing:
         return
-    model = build(game)
+    model = game.model
     yield from component_problems(game.doc(COMPONENTS), model)
     yield from worshiper_set_problems(game.doc(WORSHIPER_SETS), model)
     yield from scenario_problems(game.doc(SCENARIOS), model)

@@ -14,7 +14,6 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem, checks_then_engine
 from pipeline.games.monstrous import declared, engine
-from pipeline.games.monstrous.model import build
 from pipeline.games.monstrous.powers import (
     TRIGGER_LABELS, Owner, context_problems, op_problems, power_word_count, render_power,
 )
@@ -570,7 +569,7 @@ def check_example_replays(game: GameData) -> Iterator[Problem]:
     """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated.
 
     One of ENGINE_CHECKS: the model and engine are built only from data every other check passed."""
-    rules = engine.Game(build(game))
+    rules = engine.Game(game.model)
     doc = game.doc("examples")
     for index, example in _enumerate(doc, "examples"):
         for where, message in declared.replay_example(rules, example):

@@ -21,7 +21,6 @@ from pipeline.games.theocracy.model import (
     FATE_ID,
     TRANSCENDENCE_ID,
     TheocracyModel,
-    build,
     power_reminder,
 )
 
@@ -80,7 +79,7 @@ NodePath = tuple[Any, ...]
 
 def cross_checks(game: GameData) -> Iterator[Problem]:
     """Every problem in the Theocracy data that its schemas cannot see."""
-    model = build(game)
+    model = game.model
     for check in CHECKS:
         yield from check(game, model)
 

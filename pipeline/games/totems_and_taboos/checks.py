@@ -32,7 +32,6 @@ from pipeline.games.totems_and_taboos.model import (
     Card,
     Guide,
     TotemsModel,
-    build,
 )
 
 PathKey = tuple[Union[str, int], ...]
@@ -130,7 +129,7 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
         yield report.file_problem(kind, f"{kind}.yaml is missing: the game needs it")
     if missing:
         return
-    model = build(game)
+    model = game.model
     problems = list(colour_reference_problems(model, report))
     yield from problems
     if problems:

@@ -1,0 +1,20 @@
+"""The game contract of Monstrous: what this package gives the core (see pipeline/core/gamespec.py).
+
+Parts are named by import path and imported only when a stage asks for them.
+"""
+from __future__ import annotations
+
+from pipeline.core.gamespec import GameSpec, Part
+from pipeline.games.monstrous import GAME_ID, TITLE
+
+SPEC = GameSpec(
+    id=GAME_ID,
+    title=TITLE,
+    summary='Monstrous: resolve declared throws with the rules engine.',
+    model=Part("pipeline.games.monstrous.model:build"),
+    checks=Part("pipeline.games.monstrous.checks"),
+    cards=Part("pipeline.games.monstrous.render:print_cards"),
+    documents=Part("pipeline.games.monstrous.docs:documents"),
+    commands=Part("pipeline.games.monstrous.cli:app"),
+    where=__file__,
+)
