@@ -64,10 +64,7 @@ class GameCommands(TyperGroup):
     def loaded(self) -> TyperGroup:
         """The game's real command group (its spec's ``commands``, a typer.Typer), imported once."""
         if self._loaded is None:
-            group = typer.main.get_command(self.spec.part("commands"))
-            if not isinstance(group, TyperGroup):
-                raise UserError(f"{self.spec.id}: the game's commands part is not a command group")
-            self._loaded = group
+            self._loaded = typer.main.get_group(self.spec.part("commands"))
         return self._loaded
 
     def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[Any] = None,
