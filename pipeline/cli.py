@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 EXIT_PROBLEMS = 1
 EXIT_INTERNAL = 2
 DEBUG_ENV = "PANTHEON_DEBUG"
-DISTRIBUTION = "pantheon-press"
 
 
 class PantheonApp(typer.Typer):
@@ -114,13 +113,11 @@ def say(line: str, *, err: bool = False) -> None:
 
 
 def _version(shown: bool) -> None:
+    """``--version`` after other options (``pantheon --version`` alone is answered by pipeline.entry)."""
     if shown:
-        from importlib.metadata import PackageNotFoundError, version
+        from pipeline.version import version_line
 
-        try:
-            say(f"pantheon {version(DISTRIBUTION)}")
-        except PackageNotFoundError:  # run from a source tree that was never installed
-            say("pantheon (version unknown: the package is not installed)")
+        say(version_line())
         raise typer.Exit()
 
 
