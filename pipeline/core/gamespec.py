@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Mapping, Opt
 from pipeline.core.errors import UserError
 
 if TYPE_CHECKING:
+    from pipeline.core.components import Inventory
     from pipeline.core.dataset import GameData
     from pipeline.core.documents.model import Document as PrintedDocument
     from pipeline.core.documents.standard import DocContext
@@ -38,10 +39,11 @@ GAME_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ModelBuilder = Callable[["GameData"], Any]
 CardPlan = Callable[["GameData"], Sequence["PrintCard"]]
 DocumentPlan = Callable[["DocContext"], Mapping[str, "PrintedDocument"]]
+ComponentCounter = Callable[["GameData"], "Inventory"]
 EngineFactory = Callable[..., "Restorable"]
 
 
-ROLES = ("model", "checks", "cards", "documents", "commands", "engine")
+ROLES = ("model", "checks", "counts", "cards", "documents", "commands", "engine")
 
 
 class SpecError(UserError):
@@ -114,6 +116,9 @@ class GameSpec:
       (``game.model`` is the built model) and the declarations the core reads
       (``NAME_TWINS``, ``PROSE_TITLES``, the
       constants rulebook facts name in ``checked_by``).
+    * ``counts``: ``counts(game) -> Inventory``: the one count of the box
+      contents (:mod:`pipeline.core.components`), compared with components.yaml
+      by validate and printed in the documents' component tables.
     * ``cards``: ``print_cards(game) -> [PrintCard]``: the card plan.
     * ``documents``: ``documents(ctx) -> {kind: Document}``: rulebook, reference ...
     * ``commands``: a ``typer.Typer`` mounted as ``pantheon <id> ...`` and
@@ -128,6 +133,7 @@ class GameSpec:
     summary: str
     model: Part[ModelBuilder]
     checks: Optional[Part[ModuleType]] = None
+    counts: Optional[Part[ComponentCounter]] = None
     cards: Optional[Part[CardPlan]] = None
     documents: Optional[Part[DocumentPlan]] = None
     commands: Optional[Part[Any]] = None

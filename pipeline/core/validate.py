@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
 from pipeline.core import markup
+from pipeline.core.components import COMPONENTS_KIND, count_problems
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
 from pipeline.core.games import select as select_games
+from pipeline.core.gamespec import GameSpec, SpecError
 from pipeline.core.names import NameRules, name_problems
 from pipeline.core.problems import Location, Problem
 from pipeline.core.rulebook_facts import FACTS_KIND, fact_problems
@@ -99,7 +101,8 @@ def game_problems(
         if found or duplicates:
             unsettled.add(kind)
         problems += (found or []) + duplicates
-    checks = loaded.spec.checks_module()
+    spec = loaded.spec
+    checks = spec.checks_module()
     name_rules = NameRules.of(checks)
     for doc in loaded.docs.values():
         problems += guarded(loaded, reference_problems(doc, catalogue))
@@ -113,9 +116,24 @@ def game_problems(
         return problems, False
     if loaded.has(GLOSSARY_KIND):
         problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))
+    if spec.counts is not None and loaded.has(COMPONENTS_KIND):
+        problems += guarded(loaded, component_problems(loaded, spec))
     if checks is not None:
         problems += guarded(loaded, checks.cross_checks(loaded))
     return problems, True
+
+
+def component_problems(loaded: GameData, spec: GameSpec) -> Iterator[Problem]:
+    """components.yaml against the game's count (its spec's ``counts``), when the files it counts are there
+    (a missing document is reported by the game's own checks)."""
+    counter = spec.part("counts")
+    try:
+        inventory = counter(loaded)
+    except SpecError:
+        raise
+    except UserError:  # GameData.doc: a document the count reads is missing
+        return
+    yield from count_problems(loaded, inventory)
 
 
 def guarded(game: GameData, found: Iterable[Problem]) -> list[Problem]:

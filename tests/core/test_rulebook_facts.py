@@ -102,7 +102,7 @@ ATTACKS = [
            f"win.immediate is false, but the rulebook says true (fact win-at-once, section \"4. Building your tower\"); {DEPART}"),
     Change("theocracy", "phases.yaml", "      optional: true", "      optional: false", 17,
            f"phase omen: prophecy.optional is false, but the rulebook says true (fact prophecy-optional, section \"TURN\"); {DEPART}"),
-    Change("theocracy", "components.yaml", "    count: 4", "    count: 5", 12, "component die: count 5, the rulebook gives 4"),
+    Change("theocracy", "components.yaml", "    count: 4", "    count: 5", 12, "component die: count 5, the rulebook says 4"),
 ]
 ATTACK_IDS = ["practice-throws", "level-six-at-once", "prophecy-optional", "four-dice"]
 
@@ -147,7 +147,7 @@ def test_theocracy_dice_are_ordinary_dice(data_copy: Path, faces: str, where: in
 # ---- per game: a rulebook-provenance value changed (with the attack's examples above) -----------------
 CHANGES = [
     Change("monotheism", "components.yaml", "    count: 29", "    count: 30", 12,
-           "component deity-cards: count 30 disagrees with the 29 deity ids #01..#29"),
+           "component deity-cards: count 30, but the data has 29 (deity ids #01..#29)"),
     Change("theocracy", "roles.yaml", "    order: 2", "    order: 3", 12,
            "role lukewarm: order is 3, but the rulebook says 2 (fact role-order, section \"GAME STRUCTURE\"); " + DEPART),
     Change("monstrous", "variants.yaml", "      starting_faith: 3", "      starting_faith: 4", 23,

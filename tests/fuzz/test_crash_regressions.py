@@ -32,13 +32,13 @@ def test_renamed_soul_cubes_component(data_copy: Path) -> None:
     components = data_copy / "totems-and-taboos" / "components.yaml"
     edit(components, "  - id: soul-cubes\n", "  - id: soul-cubez\n")
     assert problems(data_copy, "totems-and-taboos") == [
-        f"{components}:3:3: components: soul-cubes (60) is missing",
-        f"{components}:3:9: components: soul-cubez is not a component of the game "
+        f"{components}:3:3: component soul-cubes: missing (the rulebook lists 60)",
+        f"{components}:3:9: component soul-cubez: not in the rulebook's Contents "
         "(soul-cubes, totem-blocks, spiritual-guides, commandment-cards, solo-die, cheat-sheets)",
     ]
     done = validate_cli(data_copy, "totems-and-taboos")
     assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
-    assert done.stdout.splitlines()[0] == f"{components}:3:3: components: soul-cubes (60) is missing"
+    assert done.stdout.splitlines()[0] == f"{components}:3:3: component soul-cubes: missing (the rulebook lists 60)"
 
 
 def test_minimum_players_three(data_copy: Path) -> None:

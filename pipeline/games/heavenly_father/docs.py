@@ -8,7 +8,6 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
 from pipeline.core.documents.standard import DocContext
-from pipeline.games.heavenly_father.checks import data_counts
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel
 
 # Token fills by virtue colour name (virtues.yaml gives the colour names).
@@ -24,8 +23,6 @@ BEADS_HEX = "#5b2a4e"
 POCKET_W, POCKET_H, FLAP, SIDE_FLAP = 72.0, 97.0, 15.0, 12.0
 
 
-def _counts(ctx: DocContext, model: HeavenlyFatherModel) -> dict[str, int]:
-    return {cid: found for cid, (found, _where) in data_counts(ctx.game, model).items()}
 
 
 def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
@@ -36,7 +33,7 @@ def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(ctx, ctx.game.model))
+    return std.components_section(ctx, section)
 
 
 def rulebook(ctx: DocContext) -> m.Document:

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     summary="Who's Your Heavenly Father?: score Judgment Day with the reference engine.",
     model=Part("pipeline.games.heavenly_father.model:build"),
     checks=Part("pipeline.games.heavenly_father.checks"),
+    counts=Part("pipeline.games.heavenly_father.checks:component_counts"),
     cards=Part("pipeline.games.heavenly_father.render:print_cards"),
     documents=Part("pipeline.games.heavenly_father.docs:documents"),
     commands=Part("pipeline.games.heavenly_father.cli:app"),

@@ -37,10 +37,6 @@ ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-dea
 CARD_W, CARD_H, CARD_GAP, LABEL_ROOM, ICON = 12.0, 17.0, 1.6, 9.0, 3.6
 
 
-def _counts(ctx: DocContext) -> dict[str, int]:
-    cards = ctx.game.model.cards
-    assert cards is not None
-    return {"deity-cards": len(cards.deities), "worshiper-cards": len(cards.worshipers)}
 
 
 def _worshiper_name(ctx: DocContext, worshiper_id: str) -> str:
@@ -113,7 +109,7 @@ def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> 
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(ctx))
+    return std.components_section(ctx, section)
 
 
 def rulebook(ctx: DocContext) -> m.Document:

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     summary="Monotheism: replay the scenarios' winning lines, solve puzzles, play a game.",
     model=Part("pipeline.games.monotheism.model:build"),
     checks=Part("pipeline.games.monotheism.checks"),
+    counts=Part("pipeline.games.monotheism.checks:component_counts"),
     cards=Part("pipeline.games.monotheism.render:print_cards"),
     documents=Part("pipeline.games.monotheism.docs:documents"),
     commands=Part("pipeline.games.monotheism.cli:app"),

@@ -22,14 +22,6 @@ TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
 
 
-def _counts(model: MonstrousModel, ctx: DocContext) -> dict[str, int]:
-    return {
-        "monster-cards": len(model.cards),
-        "location-cards": len(model.locations),
-        "god-boards": len(model.gods),
-        "player-aids": len(ctx.data("player-aids")["aids"]),
-        "faith-tokens": sum(t.count for t in model.faith_tokens),
-    }
 
 
 def layout_diagram(ctx: DocContext, scenario: Scenario, model: MonstrousModel) -> m.Diagram:
@@ -189,7 +181,7 @@ def _examples(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(ctx.game.model, ctx))
+    return std.components_section(ctx, section)
 
 
 def _scenarios(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:

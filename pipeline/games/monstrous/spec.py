@@ -13,6 +13,7 @@ SPEC = GameSpec(
     summary='Monstrous: resolve declared throws with the rules engine.',
     model=Part("pipeline.games.monstrous.model:build"),
     checks=Part("pipeline.games.monstrous.checks"),
+    counts=Part("pipeline.games.monstrous.checks:component_counts"),
     cards=Part("pipeline.games.monstrous.render:print_cards"),
     documents=Part("pipeline.games.monstrous.docs:documents"),
     commands=Part("pipeline.games.monstrous.cli:app"),

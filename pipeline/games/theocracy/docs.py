@@ -16,8 +16,6 @@ SCORE_ROW_MM, SCORE_HEAD_MM, SCORE_LABEL_MM = 9.0, 14.0, 22.0
 SCORE_TITLE_ROOM_MM = 40.0  # title and caption above and below the grid
 
 
-def _counts(model: TheocracyModel) -> dict[str, int]:
-    return {"power-card": len(model.power_cards), "believer-card": len(model.believers), "die": len(model.dice)}
 
 
 def _rule_names(ctx: DocContext) -> dict[str, str]:
@@ -78,7 +76,7 @@ def _rulings(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(ctx.game.model))
+    return std.components_section(ctx, section)
 
 
 def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     summary='Theocracy: resolve bids and simulate games with the reference engine.',
     model=Part("pipeline.games.theocracy.model:build"),
     checks=Part("pipeline.games.theocracy.checks"),
+    counts=Part("pipeline.games.theocracy.checks:component_counts"),
     cards=Part("pipeline.games.theocracy.render:print_cards"),
     documents=Part("pipeline.games.theocracy.docs:documents"),
     commands=Part("pipeline.games.theocracy.cli:app"),

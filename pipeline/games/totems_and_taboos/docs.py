@@ -32,12 +32,10 @@ ASSEMBLY = (
 )
 
 
-def _counts(model: TotemsModel) -> dict[str, int]:
-    return {"commandment-cards": sum(c.copies for c in model.cards)}
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(ctx.game.model))
+    return std.components_section(ctx, section)
 
 
 def rulebook(ctx: DocContext) -> m.Document:

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     summary='Totems + Taboos: check a tower build, or simulate solo games with a simple or look-ahead player.',
     model=Part("pipeline.games.totems_and_taboos.model:build"),
     checks=Part("pipeline.games.totems_and_taboos.checks"),
+    counts=Part("pipeline.games.totems_and_taboos.checks:component_counts"),
     cards=Part("pipeline.games.totems_and_taboos.render:print_cards"),
     documents=Part("pipeline.games.totems_and_taboos.docs:documents"),
     commands=Part("pipeline.games.totems_and_taboos.cli:app"),
