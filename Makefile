@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: build test validate provenance bench engine-goldens tools clean
+.PHONY: build test validate provenance bench engine-goldens doc-goldens tools lock clean
 
 # Every game's card sheets and documents (A4; `make build PAPER=letter` for US Letter).
 # `pantheon build` validates first and skips card sheets whose inputs did not change
@@ -41,12 +41,26 @@ bench: $(STAMP) tools
 engine-goldens: $(STAMP)
 	$(BIN)/python -m tests.core.engine_goldens
 
-# Re-install only when the project's dependencies change.
-$(STAMP): pyproject.toml
+# The golden Markdown documents (tests/fixtures/docs-golden/): after a document change you meant; review the diff.
+doc-goldens: $(STAMP)
+	$(BIN)/python -m tests.core.docs_goldens
+
+# Re-install only when the project's dependencies change. constraints.txt pins the exact
+# versions (pyproject.toml gives the ranges), so a new release cannot change the PDFs unseen.
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
 	touch $(STAMP)
+
+# Re-pin constraints.txt to what the ranges in pyproject.toml allow today (then rebuild and compare the PDFs).
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet --upgrade pip
+	.lock-venv/bin/pip install --quiet -e '.[test]'
+	(echo "# Exact versions installed by make (regenerate with \`make lock\`)."; \
+	 .lock-venv/bin/pip freeze --exclude-editable | grep -v '^-e') > constraints.txt
+	rm -rf .lock-venv
 
 clean:
 	rm -rf $(VENV) output .cache .pytest_cache .hypothesis

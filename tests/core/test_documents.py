@@ -13,6 +13,7 @@ from pipeline.core.dataset import default_data_root
 from pipeline.core.documents.build import InvalidData, build_documents
 from pipeline.core.documents.glossary import combined_glossary, word_key
 from pipeline.core.references import References
+from tests.core.docs_goldens import render_markdown
 from tests.core.docs_helpers import page_texts, render_game, squash
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -34,7 +35,8 @@ def _edit(path: Path, fn) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_markdown_equals_golden_files(tmp_path: Path) -> None:
-    written = build_documents(DOCS_DATA, ["theocracy"], paper="a4", out_dir=tmp_path, fmt="md", glossary=False)
+    """Regenerate with `make doc-goldens` after a change you meant (tests/core/docs_goldens.py), then review."""
+    written = render_markdown("theocracy", tmp_path)
     assert sorted(p.name for p in written) == sorted(p.name for p in GOLDEN.iterdir())
     for path in written:
         assert path.read_text(encoding="utf-8") == (GOLDEN / path.name).read_text(encoding="utf-8"), path.name

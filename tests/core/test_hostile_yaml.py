@@ -261,7 +261,9 @@ def test_a_raw_control_character_in_the_file_is_refused_where_it_is(toy: Path, r
 
 
 def test_tabs_and_line_breaks_are_text(toy: Path) -> None:
-    cards(toy).write_text(cards(toy).read_text().replace("name: Owl", 'name: "Owl\\tof\\nthe night"'))
+    """In prose they are text; names refuse line breaks, but that is the names check (tests/core/test_names.py)."""
+    cards(toy).write_text(cards(toy).read_text().replace("text: Shines on [[cards/owl]].", 'text: "Shines\\ton\\nthe night on [[cards/owl]]."'))
+    assert "Shines\\ton" in cards(toy).read_text()
     result = validate_cli(toy)
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -81,7 +81,7 @@ def test_declared_prose_titles_may_name_records_but_stay_unique(data_copy: Path)
     edit(examples, "    title: Turn example 1 - the [[monsters/dragon]] at [[locations/naxos]]\n",
          "    title: Turn examples 2a and 2b - the [[monsters/phoenix]], then the [[monsters/cyclops]], at [[locations/athens]]\n")
     [line] = messages(data_copy, "monstrous")
-    assert line.startswith(f"{examples}:103:12: example phoenix-then-cyclops-at-athens: title ")
+    assert line.startswith(f"{examples}:102:12: example phoenix-then-cyclops-at-athens: title ")
     assert line.endswith("is also the title of example dragon-at-naxos (line 9): names are unique among the examples")
     locations = data_copy / "monstrous" / "locations.yaml"
     edit(locations, "    name: Athens\n", "    name: Athens of [[monsters/dragon]]\n")

@@ -127,8 +127,7 @@ def test_fonts_are_embedded_truetype(templates: Path) -> None:
 
 
 def test_qpdf_check_passes(templates: Path, tmp_path: Path) -> None:
-    if shutil.which("qpdf") is None:
-        pytest.skip("qpdf not installed (make tools installs it)")
+    assert shutil.which("qpdf"), "qpdf is required for this check: `make tools` installs it"
     target = tmp_path / "cards.pdf"
     target.write_bytes(build(toy_plan(9, body=SIXTY_WORDS), templates, calibration=True))
     result = qpdf_check(target)

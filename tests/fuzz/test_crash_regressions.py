@@ -20,6 +20,10 @@ def cut(path: Path, first: str, upto: str) -> None:
     path.write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
 
 
+def facts(root: Path, game: str) -> Path:
+    return root / game / "rulebook-facts.yaml"
+
+
 def problems(root: Path, game: str) -> list[str]:
     found = [str(p) for p in validate(root, [game]).problems]
     assert not any(INTERNAL_CHECK_ERROR in line for line in found), found
@@ -35,6 +39,10 @@ def test_renamed_soul_cubes_component(data_copy: Path) -> None:
         f"{components}:3:3: component soul-cubes: missing (the rulebook lists 60)",
         f"{components}:3:9: component soul-cubez: not in the rulebook's Contents "
         "(soul-cubes, totem-blocks, spiritual-guides, commandment-cards, solo-die, cheat-sheets)",
+        f"{components}:5:12: component soul-cubez: count = 60 cites the rulebook, but no rulebook fact pins it; "
+        "add a fact to rulebook-facts.yaml or set this record's provenance to inferred or authored",
+        f"{facts(data_copy, 'totems-and-taboos')}:13:9: fact box-contents: pin components/components/soul-cubes/count "
+        "resolves to nothing: no record with id soul-cubes in components.yaml components",
     ]
     done = validate_cli(data_copy, "totems-and-taboos")
     assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
@@ -45,7 +53,12 @@ def test_minimum_players_three(data_copy: Path) -> None:
     """The engine refused a 2-player game the checks asked for: ValueError."""
     setup = data_copy / "totems-and-taboos" / "setup.yaml"
     edit(setup, "players:\n  min: 2\n", "players:\n  min: 3\n")
-    assert problems(data_copy, "totems-and-taboos") == [f"{setup}:3:3: players: the game is for 2 to 4 players"]
+    assert problems(data_copy, "totems-and-taboos") == [
+        f"{setup}:3:3: players: the game is for 2 to 4 players",
+        f"{setup}:3:8: players.min is 3, but the rulebook says 2 (fact player-count, section "
+        '"7. Playing the game - 2 to 4 players"); to depart from the rulebook on purpose, '
+        "set this record's provenance to inferred or authored",
+    ]
 
 
 # ---------------------------------------------------------------- Monstrous
@@ -53,9 +66,13 @@ def test_two_throw_steps_numbered_two(data_copy: Path) -> None:
     """The engine maps step numbers to steps; with two 2s there was no step 3: KeyError."""
     steps = data_copy / "monstrous" / "throw-steps.yaml"
     edit(steps, "  - id: monster-powers\n    number: 3\n", "  - id: monster-powers\n    number: 2\n")
-    assert problems(data_copy, "monstrous") == [f"{steps}:27:13: throw step monster-powers: number 2, expected 3"]
+    pinned = (f"{steps}:27:13: step monster-powers: number is 2, but the rulebook says 3 (fact throw-steps, "
+              "section \"Throw steps\"); to depart from the rulebook on purpose, set this record's provenance "
+              "to inferred or authored")
+    renumbered = f"{steps}:27:13: throw step monster-powers: number 2, expected 3"
+    assert problems(data_copy, "monstrous") == [pinned, renumbered]
     done = validate_cli(data_copy, "monstrous")
-    assert (done.returncode, done.stdout.splitlines()[0]) == (1, f"{steps}:27:13: throw step monster-powers: number 2, expected 3")
+    assert (done.returncode, done.stdout.splitlines()[:2]) == (1, [pinned, renumbered])
 
 
 def test_deleted_throw_step(data_copy: Path) -> None:

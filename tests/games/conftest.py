@@ -68,11 +68,11 @@ def assert_print_ready(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Ca
         missing = [card.name for card in sheet.plan.cards if _normalise(card.name) not in text]
         assert not missing, f"card names not printed: {missing}"
         assert sheet.reader.metadata.title.endswith("cards (A4)")
-        if shutil.which("qpdf"):
-            target = tmp_path_factory.mktemp("qpdf") / "cards.pdf"
-            target.write_bytes(sheet.data)
-            result = subprocess.run(["qpdf", "--check", str(target)], capture_output=True, text=True)
-            assert result.returncode == 0, result.stdout + result.stderr
+        assert shutil.which("qpdf"), "qpdf is required for this check: `make tools` installs it"
+        target = tmp_path_factory.mktemp("qpdf") / "cards.pdf"
+        target.write_bytes(sheet.data)
+        result = subprocess.run(["qpdf", "--check", str(target)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
         again, _ = render_pdf(sheet.plan, BuildOptions())
         assert again == sheet.data  # same data, same bytes
 
