@@ -19,9 +19,9 @@ from pipeline.core.documents.markdown import render_markdown
 from pipeline.core.documents.pdf import PdfRenderer
 from pipeline.core.documents.standard import DocContext
 from pipeline.core.errors import UserError
+from pipeline.core.games import select as select_games
 from pipeline.core.references import References
 from pipeline.core.render.pdfwrite import output_lock, write_atomic
-from pipeline.core.games import select as select_games
 from pipeline.core.validate import RecordCatalogue, validate
 
 FORMATS = ("pdf", "md")

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from pipeline.core.documents import model as m
-from pipeline.core.references import References, display_name
 from pipeline.core.games import spec
+from pipeline.core.references import References, display_name
 
 GLOSSARY_KIND = "glossary"
 # Fields whose value names a thing in a game (beyond display names): checked for overlaps.

@@ -10,10 +10,10 @@ from collections import Counter
 from itertools import product
 from typing import Any, Callable, Iterator, Optional
 
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import GameData
 from pipeline.core.problems import Problem
 from pipeline.core.validate import REFERENCE
-from pipeline.core.components import ComponentCount, Inventory
 from pipeline.games.theocracy import engine
 from pipeline.games.theocracy.model import (
     ADD_ROLE_OP,

@@ -10,8 +10,8 @@ from typing import Any, Callable
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
 from pipeline.core.components import count_problems
+from pipeline.core.dataset import default_data_root, load_game
 from pipeline.core.problems import Problem
 from pipeline.games.theocracy import GAME_ID, checks, model
 
