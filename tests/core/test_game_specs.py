@@ -18,7 +18,7 @@ from pipeline.core.render import build as render_build
 from pipeline.core.validate import validate
 from tests.core.cli_helpers import PROJECT, run_cli
 from tests.core.render_helpers import toy_template_root
-from tests.core.toy_game import MAX_COST
+from tests.core.toy_game import FORBIDDEN_NAME
 from tests.core.toy_game import SPEC as TOY_SPEC
 
 
@@ -74,9 +74,9 @@ def test_a_data_folder_without_spec_is_an_error(toy: Path) -> None:
 def test_the_toy_game_validates_through_its_spec(toy: Path) -> None:
     assert validate(toy).ok
     cards = toy / "toy" / "cards.yaml"
-    cards.write_text(cards.read_text().replace("cost: 0", f"cost: {MAX_COST + 1}"))
+    cards.write_text(cards.read_text().replace("name: Skull", f"name: {FORBIDDEN_NAME}"))
     [problem] = validate(toy).problems
-    assert f"card skull: costs {MAX_COST + 1}, more than {MAX_COST}" in str(problem)
+    assert f"card skull: the name {FORBIDDEN_NAME!r} is kept for no card" in str(problem)
 
 
 def test_the_toy_game_prints_cards_through_its_spec(toy: Path, tmp_path: Path) -> None:

@@ -2,9 +2,9 @@
 
 Registered only for the tests that use it (``pipeline.core.games.registered``);
 ``tests/fixtures/toy-data`` is its data and ``tests/fixtures/render-templates/toy``
-its card templates. Its one cross-check (no card costs more than
-:data:`MAX_COST`) lets a test see that validate reaches a registered game's
-checks.
+its card templates. Its one cross-check (no card is named
+:data:`FORBIDDEN_NAME`) lets a test see that validate reaches a registered
+game's checks.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # imported when used, as a game package does, so that registe
     from pipeline.core.render.model import PrintCard
 
 GAME_ID = "toy"
-MAX_COST = 3
+FORBIDDEN_NAME = "Nothing"
 MODULE = __name__
 
 SPEC = GameSpec(
@@ -49,8 +49,8 @@ def build(game: GameData) -> tuple[ToyCard, ...]:
 def cross_checks(game: GameData) -> Iterator[Problem]:
     doc = game.doc("cards")
     for index, card in enumerate(game.model):
-        if card.cost > MAX_COST:
-            yield doc.problem(("cards", index, "cost"), f"card {card.id}: costs {card.cost}, more than {MAX_COST}")
+        if card.name == FORBIDDEN_NAME:
+            yield doc.problem(("cards", index, "name"), f"card {card.id}: the name {FORBIDDEN_NAME!r} is kept for no card")
 
 
 def print_cards(game: GameData) -> list[PrintCard]:
@@ -75,6 +75,6 @@ def count(data: Optional[str] = typer.Option(None, "--data")) -> None:
 
 
 @app.command()
-def cheapest() -> None:  # a second command keeps `pantheon toy` a group
-    """Print the toy game's cost limit."""
-    typer.echo(str(MAX_COST))
+def forbidden() -> None:  # a second command keeps `pantheon toy` a group
+    """Print the name no toy card may have."""
+    typer.echo(FORBIDDEN_NAME)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Iterator, Mapping, Optional, Sequence, Union
 
-from pipeline.core.components import ComponentCount, Inventory
+from pipeline.core.components import ComponentCount, Inventory, count_problems
 from pipeline.core.dataset import DATA_SUFFIX, GameData, display_path
 from pipeline.core.problems import Location, Problem, checks_then_engine
 from pipeline.games.totems_and_taboos import effects as fx
@@ -134,7 +134,10 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
     yield from problems
     if problems:
         return  # the later checks look colours up on the wheel
-    yield from checks_then_engine(CHECKS, ENGINE_CHECKS, model, report)
+    # The engine reads the box counts (soul cubes): validate reports components.yaml against them, and
+    # the engine checks wait until it agrees.
+    counts_agree = not any(True for _ in count_problems(game, component_counts(game)))
+    yield from checks_then_engine(CHECKS, ENGINE_CHECKS if counts_agree else (), model, report)
     for check in CARD_CHECKS:
         yield from check(model, report)
 
