@@ -21,7 +21,7 @@ $(BUILD_STAMP): $(STAMP) $(BUILD_INPUTS)
 	@mkdir -p $(dir $@) && touch $@
 
 test: $(STAMP) tools
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 # PDF tools the tests and `pantheon preview` use (Debian packages), installed where missing.
 tools:

@@ -71,18 +71,18 @@ def name_problems(doc: Document, rules: NameRules = NameRules()) -> Iterator[Pro
                     label, _ = describe_path(doc.data, path + (index, name_field))
                     yield doc.problem(path + (index, name_field),
                                       f"{label}{name_field} {value!r} is not plain text: {PLAIN_TEXT_RULE}")
-            name_field = next((f for f in NAME_FIELDS if isinstance(record.get(f), str)), None)
-            if name_field is None:
+            named_by = next((f for f in NAME_FIELDS if isinstance(record.get(f), str)), None)
+            if named_by is None:
                 continue
-            key = (normal_name(record[name_field]), _twin_key(record, allowed))
+            key = (normal_name(record[named_by]), _twin_key(record, allowed))
             if key not in first_seen:
-                first_seen[key] = (index, name_field, record["id"])
+                first_seen[key] = (index, named_by, record["id"])
                 continue
             other, other_field, other_id = first_seen[key]
-            label, _ = describe_path(doc.data, path + (index, name_field))
+            label, _ = describe_path(doc.data, path + (index, named_by))
             first = f"{singular(list_key)} {other_id}"
-            yield doc.problem(path + (index, name_field), (
-                f"{label}{name_field} {record[name_field]!r} is also the {other_field} of {first} "
+            yield doc.problem(path + (index, named_by), (
+                f"{label}{named_by} {record[named_by]!r} is also the {other_field} of {first} "
                 f"(line {doc.at(*path, other, other_field).line}): names are unique among the {list_key.replace('_', ' ')}"
                 + (f" of one {' and '.join(allowed)}" if allowed and allowed != ("id",) else "")))
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Iterable, Iterator, Mapping, Optional
 
 import regress
 from jsonschema import Draft202012Validator, validators
@@ -191,18 +191,28 @@ def _describe(doc: Document, path: PathKey, where: str, error: ValidationError) 
     prefix = f"{where}: " if where else ""
     validator = error.validator
     if validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        if not isinstance(error.schema, Mapping) or not isinstance(error.instance, Mapping):
+            raise _unfilled(error, "the object and its schema")
+        properties = error.schema.get("properties", {})
+        extra = sorted(set(error.instance) - set(properties))
         key = extra[0] if extra else "?"
-        allowed = ", ".join(sorted(error.schema.get("properties", {}))) or "none"
+        allowed = ", ".join(sorted(properties)) or "none"
         return doc.key_at(*path, key), f"{prefix}unknown key '{key}' (allowed: {allowed})"
     if validator == "required":
         return doc.at(*path), f"{prefix}{error.message.replace('is a required property', 'is required but missing')}"
     if validator == "enum":
+        if not isinstance(error.validator_value, Iterable):
+            raise _unfilled(error, "the list of allowed values")
         options = ", ".join(str(option) for option in error.validator_value)
         return doc.at(*path), f"{prefix}{error.instance!r} is not one of {options}"
     if validator is False or error.schema is False:
         return doc.key_at(*path), f"{prefix}key is not allowed here"
     return doc.at(*path), f"{prefix}{error.message}"
+
+
+def _unfilled(error: ValidationError, missing: str) -> TypeError:
+    """jsonschema fills in every part of the errors it reports (its types also allow "unset"): one that did not is a fault."""
+    return TypeError(f"jsonschema reported a '{error.validator}' error without {missing}")
 
 
 def describe_path(data: Any, path: PathKey) -> tuple[str, str]:

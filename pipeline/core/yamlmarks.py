@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Protocol, Union
 
 import yaml
 from yaml.events import (
@@ -80,8 +80,26 @@ class MarkedData:
     key_marks: dict[PathKey, Mark] = field(default_factory=dict)
 
 
+class _ParserMark(Protocol):
+    """A position as the parser gives it (0-based): the pure-Python and the libyaml marks both have these."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
+
+def _placed(event: Event, mark: Optional[_ParserMark]) -> _ParserMark:
+    """``mark``, one of ``event``'s; the parser gives every event both, so a missing one is a parser fault."""
+    if mark is None:
+        raise YamlLoadError(f"malformed YAML: the parser gave a {type(event).__name__} no position")
+    return mark
+
+
 def _mark_of(event: Event) -> Mark:
-    return event.start_mark.line + 1, event.start_mark.column + 1
+    start = _placed(event, event.start_mark)
+    return start.line + 1, start.column + 1
 
 
 def load_marked(path: Path, *, strict_text: bool = True) -> MarkedData:
@@ -273,7 +291,8 @@ class _Builder:
         )
         if tag == INT_TAG and len(event.value) > MAX_NUMBER_TEXT:
             raise too_large  # not even converted: 0x followed by megabytes of digits would be
-        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        # The stub types a node's marks as the pure-Python Mark only; nodes just keep them, and libyaml's work as well.
+        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
         try:
             value = self._loader.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:  # a date that is no date
@@ -304,13 +323,14 @@ class _Builder:
         """
         if self._lines is None or event.style not in (None, "") or tag != STR_TAG:
             return
-        if event.end_mark.line >= len(self._lines):
+        end = _placed(event, event.end_mark)
+        if end.line >= len(self._lines):
             return
-        rest = self._lines[event.end_mark.line][event.end_mark.column :]
+        rest = self._lines[end.line][end.column :]
         if rest.lstrip().startswith("#") and rest[:1].isspace():
             raise YamlLoadError(
                 "'#' after an unquoted value starts a comment and cuts the text short: "
                 "quote the value, or move the comment to its own line",
-                event.end_mark.line + 1,
-                event.end_mark.column + 1 + len(rest) - len(rest.lstrip()),
+                end.line + 1,
+                end.column + 1 + len(rest) - len(rest.lstrip()),
             )

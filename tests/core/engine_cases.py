@@ -19,7 +19,9 @@ from pipeline.core.engine import Restorable, State
 from pipeline.games.heavenly_father import engine as heavenly_father
 from pipeline.games.heavenly_father.model import build as build_heavenly_father
 from pipeline.games.monotheism.play import Loaded, deal, load
+from pipeline.games.monstrous import campaign as monstrous_campaign
 from pipeline.games.monstrous import engine as monstrous
+from pipeline.games.monstrous import variants as monstrous_variants
 from pipeline.games.monstrous.model import build as build_monstrous
 from pipeline.games.theocracy import engine as theocracy
 from pipeline.games.theocracy.model import load_model as load_theocracy
@@ -95,15 +97,35 @@ def _theocracy_cases() -> list[EngineCase]:
 
 # ------------------------------------------------------------------ Monstrous
 def _monstrous_invariants(state: Any, previous: Optional[Any]) -> None:
-    assert state.card_count() == MONSTERS_PER_GOD * state.num_players, "a Monster was made or lost"
-    assert all(f >= 0 for f in state.board.faith.values()), "negative Faith"
+    game_state = getattr(state, "inner", state)  # a Wars campaign: the game being played (None between games)
+    if game_state is None:
+        return
+    board = game_state.board
+    gods = set(board.underworlds)  # one per God Board: a god, or a team
+    assert game_state.card_count() == MONSTERS_PER_GOD * len(gods), "a Monster was made or lost"
+    assert all(f >= 0 for f in board.faith.values()), "negative Faith"
+    assert set(board.faith) == gods and all(board.team_of.get(p, p) in gods for p in board.seats)
 
 
 def _monstrous_cases() -> list[EngineCase]:
     game = monstrous.Game(build_monstrous(load_game(default_data_root(), "monstrous")))
     rules = game.rules
-    return [EngineCase(f"monstrous-{n}p", game, lambda seed, n=n: game.new_initial_state(list(game.gods[:n])),
-                       _monstrous_invariants) for n in range(rules.min_players, rules.max_players + 1)]
+    cases = [EngineCase(f"monstrous-{n}p", game, lambda seed, n=n: game.new_initial_state(list(game.gods[:n])),
+                        _monstrous_invariants) for n in range(rules.min_players, rules.max_players + 1)]
+    young = monstrous_variants.Table(young_gods=frozenset(game.gods[:3]))
+    cases.append(EngineCase("monstrous-young-gods-3p", game,
+                            lambda seed: game.new_initial_state(game.gods[:3], table=young), _monstrous_invariants))
+    teams = game.variants.teams
+    for count in (teams.teams_min, teams.teams_max):
+        cases.append(EngineCase(f"monstrous-team-{teams.players(count)}p", game,
+                                lambda seed, count=count: game.new_team_state(game.gods[:count]), _monstrous_invariants))
+    wars = monstrous_campaign.WarsGame(game, seats=game.gods[:2])
+    cases.append(EngineCase("monstrous-wars-2p", wars, lambda seed: wars.new_initial_state(), _monstrous_invariants,
+                            max_actions=20_000))
+    team_wars = monstrous_campaign.WarsGame(game, teams=game.gods[:2], young_gods=frozenset({"green-1"}))
+    cases.append(EngineCase("monstrous-team-wars-4p", team_wars, lambda seed: team_wars.new_initial_state(),
+                            _monstrous_invariants, max_actions=20_000))
+    return cases
 
 
 # ------------------------------------------------------------------ Who's Your Heavenly Father?

@@ -128,3 +128,9 @@ def test_building_cards_only_does_not_import_the_documents(toy: Path, tmp_path: 
                               "--templates", str(toy_template_root(tmp_path)))
     assert "pipeline.core.render.build" in imported
     assert not any(m.startswith("pipeline.core.documents") for m in imported)
+
+
+@pytest.mark.parametrize("spec", games.REGISTERED, ids=lambda s: s.id)
+def test_the_listed_help_of_a_game_group_is_its_own(spec: games.GameSpec) -> None:
+    """``pantheon --help`` lists the spec's summary without importing the group: it must say what the group says."""
+    assert spec.part("commands").info.help == spec.summary

@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import combinations
-from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
+from types import MappingProxyType
+from typing import Any, Callable, Concatenate, Generic, Hashable, Mapping, Optional, ParamSpec, Sequence, TypeVar
 
 from pipeline.core.engine import Decision, IllegalAction, Outcome
 from pipeline.core.engine import InPlaceState
@@ -114,6 +115,21 @@ class Action:
     slots: tuple[int, ...] = ()
     cards: tuple[str, ...] = ()
 
+    # Each kind sets the fields it uses (legal_actions makes no other actions), so the
+    # handlers read them through these, which turn "unset" into a clear error, not a None.
+
+    def named_card(self) -> str:
+        return _named(self, self.card, "card")
+
+    def named_player(self) -> int:
+        return _named(self, self.player, "player")
+
+    def named_option(self) -> str:
+        return _named(self, self.option, "option")
+
+    def named_virtue(self) -> str:
+        return _named(self, self.virtue, "virtue")
+
     def __str__(self) -> str:
         parts = [self.kind.value]
         parts += [str(v) for v in (self.card, self.option, self.virtue) if v is not None]
@@ -126,6 +142,16 @@ class Action:
         if self.cards:
             parts.append("paying " + ",".join(self.cards))
         return " ".join(parts)
+
+
+T = TypeVar("T")
+
+
+def _named(action: Action, value: Optional[T], field: str) -> T:
+    """``value``, the ``field`` of ``action``; an action of a kind that needs it but lacks it is refused."""
+    if value is None:
+        raise IllegalAction(f"{GAME_ID}: a {action.kind.value} action needs a {field} ({action} names none)")
+    return value
 
 
 # --------------------------------------------------------------------------- pure rules
@@ -217,13 +243,14 @@ class Game:
         cards = tuple(d.id for d in model.dilemmas) + tuple(c.id for c in model.philosophers)
         if len(set(cards)) != len(cards):
             raise ValueError("Moral Dilemma and Philosopher card ids must be distinct")
+        # Read-only views of fresh dicts (the model's frozen_map is typed for token counts only).
         return cls(
             num_players=num_players,
             virtues=model.virtue_order,
-            gods=frozen_map({g.id: g for g in model.gods}),
+            gods=MappingProxyType({g.id: g for g in model.gods}),
             god_order=tuple(g.id for g in model.gods),
-            dilemmas=frozen_map({d.id: d for d in model.dilemmas}),
-            philosophers=frozen_map({c.id: kinds[c.kind] for c in model.philosophers}),
+            dilemmas=MappingProxyType({d.id: d for d in model.dilemmas}),
+            philosophers=MappingProxyType({c.id: kinds[c.kind] for c in model.philosophers}),
             mortal_cards=cards,
             hand_size=p[P_HAND],
             starting_tokens=p[P_TOKENS],
@@ -259,7 +286,9 @@ class Game:
 
     def turn_steps(self, player: int) -> list["Step"]:
         """A player's turn: their turn action(s), then passing the Prayer Beads to the left."""
-        return [TurnAction(player) for _ in range(self.actions_per_turn)] + [EndTurn(player)]
+        steps: list[Step] = [TurnAction(player) for _ in range(self.actions_per_turn)]
+        steps.append(EndTurn(player))
+        return steps
 
     def has_op(self, card: str, op: str) -> bool:
         return any(e.name == op for e in self.kind_of(card).power.effects)
@@ -573,14 +602,17 @@ class State(InPlaceState[Action]):
 
     def _play(self, action: Action) -> None:
         step = self.queue[0]
-        APPLY[type(step)](self, step, action)
+        apply = APPLY.of(step)
+        if apply is None:
+            raise IllegalAction(f"{GAME_ID}: no action is played at a {type(step).__name__} step")
+        apply(self, step, action)
         self._advance()
 
     def _advance(self) -> None:
         """Run automatic steps until a decision, a chance node or the end."""
         while self.outcome_ is None and self.queue:
             step = self.queue[0]
-            handler = AUTOMATIC.get(type(step))
+            handler = AUTOMATIC.of(step)
             if handler is None or not handler(self, step):
                 return
 
@@ -591,7 +623,7 @@ class State(InPlaceState[Action]):
     # chance
 
     def _deal_god(self, step: DealGod, action: Action) -> None:
-        god = action.card
+        god = action.named_card()
         self.god_deck.remove(god)
         if self.true_god is None:
             self.true_god = god
@@ -609,9 +641,10 @@ class State(InPlaceState[Action]):
         self._replace_front(None)
 
     def _draw(self, step: Draw, action: Action) -> None:
-        self.pile.remove(action.card)
-        self.hands[step.player].append(action.card)
-        self._emit("draw", action.card, player=step.player)
+        card = action.named_card()
+        self.pile.remove(card)
+        self.hands[step.player].append(card)
+        self._emit("draw", card, player=step.player)
         self._replace_front(replace(step, count=step.count - 1) if step.count > 1 else None)
         if not self.pile and not step.setup:
             self._pile_ran_out()
@@ -629,9 +662,10 @@ class State(InPlaceState[Action]):
         self._emit("draw-pile-empty", self.judgment.caller)
 
     def _lose_card(self, step: LoseCards, action: Action) -> None:
-        self.hands[step.player].remove(action.card)
-        self.discard.append(action.card)  # Ruling: lost cards open no reclaim window
-        self._emit("card-lost", action.card, player=step.player)
+        card = action.named_card()
+        self.hands[step.player].remove(card)
+        self.discard.append(card)  # Ruling: lost cards open no reclaim window
+        self._emit("card-lost", card, player=step.player)
         self._replace_front(replace(step, count=step.count - 1) if step.count > 1 else None)
 
     # decisions
@@ -642,22 +676,25 @@ class State(InPlaceState[Action]):
         TURN_APPLY[action.kind](self, player, action)
 
     def _play_dilemma(self, player: int, action: Action) -> None:
-        self.hands[player].remove(action.card)
-        self._emit("dilemma-played", action.card, reader=player, chooser=action.player)
-        self.queue[0:0] = [Confront(action.card, action.player, player, prayed=False),
+        card, chooser = action.named_card(), action.named_player()
+        self.hands[player].remove(card)
+        self._emit("dilemma-played", card, reader=player, chooser=chooser)
+        self.queue[0:0] = [Confront(card, chooser, player, prayed=False),
                            Draw(player, self.game.replacement_draw)]
 
     def _request(self, player: int, action: Action) -> None:
         # Ruling (Clarifications): a player holding no Moral Dilemma says so; the action is spent.
-        holding = bool(self._dilemmas_in_hand(action.player))
-        self._emit("dilemma-requested", player, asked=action.player, refused=not holding)
+        asked = action.named_player()
+        holding = bool(self._dilemmas_in_hand(asked))
+        self._emit("dilemma-requested", player, asked=asked, refused=not holding)
         if holding:
-            self.queue.insert(0, Offer(action.player, player))
+            self.queue.insert(0, Offer(asked, player))
 
     def _resolve_prayer(self, player: int, action: Action) -> None:
-        self.prayers[player].remove(action.card)
-        self._emit("prayer-resolved", action.card, player=player)
-        self.queue.insert(0, Confront(action.card, player, None, prayed=True))
+        card = action.named_card()
+        self.prayers[player].remove(card)
+        self._emit("prayer-resolved", card, player=player)
+        self.queue.insert(0, Confront(card, player, None, prayed=True))
 
     def _draw_card(self, player: int, action: Action) -> None:
         self._emit("draw-action", player, cards=self.game.draw_action_cards)
@@ -668,7 +705,7 @@ class State(InPlaceState[Action]):
         self.judgment = JudgmentCall(player, Ending.CALLED, cancellable=True)
 
     def _play_philosopher(self, player: int, action: Action) -> None:
-        card = action.card
+        card = action.named_card()
         self.hands[player].remove(card)
         power = self.game.kind_of(card).power
         self._emit("philosopher-played", card, player=player, target=action.player, slots=action.slots)
@@ -690,7 +727,7 @@ class State(InPlaceState[Action]):
             after += [TurnAction(player)] * self.game.op_param(card, OP_EXTRA, "count")
             self.queue[0:0] = self._discard_philosopher(card, player) + after
             return
-        holder = player if power.target == TARGET_SELF else action.player
+        holder = player if power.target == TARGET_SELF else action.named_player()
         self.table.append(Placed(card, player, holder))
         self.queue[0:0] = after
 
@@ -701,9 +738,10 @@ class State(InPlaceState[Action]):
         return [Reclaim(card, played_by, reclaim_order(self.game.num_players, self.turn, played_by))]
 
     def _offer(self, step: Offer, action: Action) -> None:
-        self.hands[step.giver].remove(action.card)
-        self._emit("dilemma-offered", action.card, reader=step.giver, chooser=step.receiver)
-        self._replace_front(Confront(action.card, step.receiver, step.giver, prayed=False),
+        card = action.named_card()
+        self.hands[step.giver].remove(card)
+        self._emit("dilemma-offered", card, reader=step.giver, chooser=step.receiver)
+        self._replace_front(Confront(card, step.receiver, step.giver, prayed=False),
                             Draw(step.giver, self.game.replacement_draw))
 
     def _reclaim(self, step: Reclaim, action: Action) -> None:
@@ -723,21 +761,24 @@ class State(InPlaceState[Action]):
     def _confront(self, step: Confront, action: Action) -> None:
         kind = action.kind
         if kind is Kind.DECLINE:
-            self._emit("philosopher-not-invoked", action.card, dilemma=step.card)
-            self._replace_front(replace(step, asked=step.asked + (action.card,)))
+            card = action.named_card()
+            self._emit("philosopher-not-invoked", card, dilemma=step.card)
+            self._replace_front(replace(step, asked=step.asked + (card,)))
         elif kind is Kind.DICTATE:
-            chosen = self.game.option(step.card, action.option)
-            self._emit("choice-dictated", action.card, dilemma=step.card, option=action.option, chooser=step.chooser)
-            self._replace_front(replace(step, stage=Stage.NIHILIST, dictated=action.option, consequence=chosen,
-                                        used=step.used + (self._use(action.card),)))
+            card, option = action.named_card(), action.named_option()
+            chosen = self.game.option(step.card, option)
+            self._emit("choice-dictated", card, dilemma=step.card, option=option, chooser=step.chooser)
+            self._replace_front(replace(step, stage=Stage.NIHILIST, dictated=option, consequence=chosen,
+                                        used=step.used + (self._use(card),)))
         elif kind is Kind.CHOOSE:
-            self._emit("option-chosen", step.card, chooser=step.chooser, option=action.option)
-            self._replace_front(replace(step, stage=Stage.NIHILIST, consequence=self.game.option(step.card, action.option)))
+            option = action.named_option()
+            self._emit("option-chosen", step.card, chooser=step.chooser, option=option)
+            self._replace_front(replace(step, stage=Stage.NIHILIST, consequence=self.game.option(step.card, option)))
         elif kind is Kind.THIRD_OPTION:
             self._emit("third-option", action.card, dilemma=step.card, chooser=step.chooser, option=action.option,
                        virtue=action.virtue, amount=action.amount)
             self._replace_front(replace(step, stage=Stage.NIHILIST, consequence=_third(action),
-                                        used=step.used + (self._use(action.card),)))
+                                        used=step.used + (self._use(action.named_card()),)))
         elif kind is Kind.PRAY:
             self.prayers[step.chooser].append(step.card)
             self._emit("prayed", step.card, player=step.chooser)
@@ -747,11 +788,13 @@ class State(InPlaceState[Action]):
             rolls = tuple((THIRD_GAIN, n) for n in step.consequence.gain.values()) + \
                 tuple((THIRD_LOSE, n) for n in step.consequence.lose.values())
             self._emit("virtues-randomized", action.card, dilemma=step.card, chooser=step.chooser)
-            self._replace_front(replace(step, stage=Stage.ROLL, to_roll=rolls, used=step.used + (self._use(action.card),)))
+            self._replace_front(replace(step, stage=Stage.ROLL, to_roll=rolls,
+                                        used=step.used + (self._use(action.named_card()),)))
         elif kind is Kind.RANDOM_VIRTUE:
             (mode, amount), rest = step.to_roll[0], step.to_roll[1:]
-            self._emit("virtue-rolled", action.virtue, mode=mode, amount=amount)
-            rolled = step.rolled + ((mode, action.virtue, amount),)
+            virtue = action.named_virtue()
+            self._emit("virtue-rolled", virtue, mode=mode, amount=amount)
+            rolled = step.rolled + ((mode, virtue, amount),)
             self._replace_front(replace(step, to_roll=rest, rolled=rolled))
 
     def _use(self, card: str) -> Placed:
@@ -865,7 +908,7 @@ def _third(action: Action) -> Consequence:
     """The Annoying Undergrad's invented option."""
     if action.option == THIRD_DRAW:
         return Consequence(frozen_map({}), frozen_map({}), draw_cards=action.amount)
-    amounts = frozen_map({action.virtue: action.amount})
+    amounts = frozen_map({action.named_virtue(): action.amount})
     empty = frozen_map({})
     return Consequence(amounts, empty) if action.option == THIRD_GAIN else Consequence(empty, amounts)
 
@@ -907,20 +950,43 @@ TURN_APPLY: Mapping[Kind, Callable[[State, int, Action], None]] = {
     Kind.CALL_JUDGMENT_DAY: State._call,
 }
 
-APPLY: Mapping[type, Callable[[State, Step, Action], None]] = {
-    DealGod: State._deal_god,
-    Draw: State._draw,
-    LoseCards: State._lose_card,
-    TurnAction: State._turn_action,
-    Offer: State._offer,
-    Reclaim: State._reclaim,
-    Confront: State._confront,
-}
+StepT = TypeVar("StepT", bound=Step)
+Extra = ParamSpec("Extra")  # what a table's handlers take after the state and the step
+R = TypeVar("R")
 
-AUTOMATIC: Mapping[type, Callable[[State, Step], bool]] = {
-    Draw: State._auto_draw,
-    LoseCards: State._auto_lose,
-    Reclaim: State._auto_reclaim,
-    EndTurn: State._auto_end_turn,
-    Confront: State._auto_confront,
-}
+
+class StepHandlers(Generic[Extra, R]):
+    """State methods filed under the step class each one handles.
+
+    ``on`` ties a handler's step parameter to the class it is filed under, so a
+    table can never hand a Draw to the Confront handler; ``of`` finds the
+    handler for a step by its class (None when the table has none).
+    """
+
+    def __init__(self) -> None:
+        self._by_class: dict[type, Callable[..., R]] = {}
+
+    def on(self, step_class: type[StepT], handler: Callable[Concatenate[State, StepT, Extra], R]) -> None:
+        self._by_class[step_class] = handler
+
+    def of(self, step: Step) -> Optional[Callable[Concatenate[State, Step, Extra], R]]:
+        return self._by_class.get(type(step))
+
+
+# The step at the front of the queue when an action is played: how the action changes the state.
+APPLY: StepHandlers[[Action], None] = StepHandlers()
+APPLY.on(DealGod, State._deal_god)
+APPLY.on(Draw, State._draw)
+APPLY.on(LoseCards, State._lose_card)
+APPLY.on(TurnAction, State._turn_action)
+APPLY.on(Offer, State._offer)
+APPLY.on(Reclaim, State._reclaim)
+APPLY.on(Confront, State._confront)
+
+# Steps that may resolve without anyone deciding: each returns True when it advanced the queue.
+AUTOMATIC: StepHandlers[[], bool] = StepHandlers()
+AUTOMATIC.on(Draw, State._auto_draw)
+AUTOMATIC.on(LoseCards, State._auto_lose)
+AUTOMATIC.on(Reclaim, State._auto_reclaim)
+AUTOMATIC.on(EndTurn, State._auto_end_turn)
+AUTOMATIC.on(Confront, State._auto_confront)

@@ -1,4 +1,4 @@
-"""`pantheon monstrous ...`: resolve a declared throw through the rules engine."""
+"""`pantheon monstrous ...`: resolve a declared throw through the rules engine, or simulate seeded games."""
 from __future__ import annotations
 
 import json
@@ -8,13 +8,15 @@ from typing import Any, Optional
 import typer
 
 from pipeline.core.dataset import default_data_root
-from pipeline.core.errors import UserError
+from pipeline.core.errors import UserError, plain_errors
 from pipeline.core.validate import load_valid_game
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
 from pipeline.games.monstrous.engine import EngineError, Game, State
+from pipeline.games.monstrous.simulate import POLICIES, VARIANTS, Summary, simulate_games, summarise
 
-app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine.", no_args_is_help=True)
+app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
+                  no_args_is_help=True)
 
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
@@ -76,4 +78,40 @@ def _text(game: Game, state: State, report: TurnReport) -> list[str]:
         lines.append(f"    {describe_event(event)}")
     faith = ", ".join(f"{g} {n}" for g, n in state.board.faith.items())
     lines += [f"Faith: {faith}", f"Stopped: {report.stopped}"]
+    return lines
+
+
+@app.command()
+@plain_errors
+def simulate(players: int = typer.Option(..., "--players", help="Gods at the table (team variants: 4-10, in twos)."),
+             variant: str = typer.Option("standard", "--variant", help=f"One of: {', '.join(VARIANTS)}."),
+             games: int = typer.Option(100, "--games", help="Number of games (campaigns, for Wars) to play."),
+             seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
+             policy: str = typer.Option("random", "--policy", help=f"One of: {', '.join(POLICIES)}."),
+             as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
+    """Play seeded games of a variant: each seat's mean final score and share of wins."""
+    if variant not in VARIANTS:
+        raise UserError(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    if policy not in POLICIES:
+        raise UserError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    if games < 1:
+        raise UserError(f"--games must be at least 1, got {games}")
+    game = load_engine(data if data is not None else default_data_root())
+    try:
+        finals = simulate_games(game, players=players, variant=variant, games=games, seed=seed,
+                                policy=POLICIES[policy])
+    except ValueError as exc:
+        raise UserError(f"--players {players}: {exc}") from None
+    summary = summarise(finals, players=players, variant=variant, seed=seed, policy=policy)
+    if as_json:
+        typer.echo(json.dumps(summary.as_json(), indent=2))
+        return
+    typer.echo("\n".join(_summary_text(summary)))
+
+
+def _summary_text(summary: Summary) -> list[str]:
+    lines = [f"{summary.games} {summary.variant} game(s) of {summary.players} gods, policy {summary.policy}, "
+             f"seed {summary.seed}; {summary.mean_actions:.1f} actions each"]
+    for seat, score, share in zip(summary.seats, summary.mean_score, summary.win_share):
+        lines.append(f"  {seat}: mean final score {score:.2f}, wins {100 * share:.1f}%")
     return lines

@@ -155,7 +155,7 @@ def _resolve(state: State, throw: Mapping[str, Any], where: tuple, god: str, eve
 
 
 def _choose(state: State, queues: dict[str, list[str]], where: tuple) -> str:
-    step, options = state.board.step, state.legal_actions()
+    step, options = state.board.step, _named_options(state)
     queue = queues.get(step, [])
     values = {option.split(" ", 1)[1]: option for option in options}
     if queue and queue[0] in values:
@@ -169,6 +169,15 @@ def _choose(state: State, queues: dict[str, list[str]], where: tuple) -> str:
     raise DeclarationError(where, f"{step}: {state.board.seats[state.current_player()]} must choose a "
                                   f"{state.pending_kind()} "
                                   f"({wanted}): declare it under choices: {step}")
+
+
+def _named_options(state: State) -> list[str]:
+    """A god's options at a decision: named choices (only a throw's landing is a ``Landing``, and that is chance)."""
+    options = state.legal_actions()
+    named = [option for option in options if isinstance(option, str)]
+    if len(named) != len(options):
+        raise EngineError(f"{state.board.step}: a {state.pending_kind()} decision offers a landing among its choices")
+    return named
 
 
 # --------------------------------------------------------------------------- describing events

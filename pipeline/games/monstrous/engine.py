@@ -12,6 +12,18 @@ god orders their own traps), the thrown Monster's powers, one Location power,
 Faith from one Location, extra throws, draw and pass; then the final round,
 GAME END powers, the penalty for Monsters left and the tie-breakers.
 
+Variants (``variants.py`` holds their values, ``Table`` says which apply):
+Young Gods start with Faith and may pay to throw again a Monster that hit
+nothing or left the table; in Team Monstrous the gods of a team share one God
+Board (one Faith total, one Underworld), each draws from a deck of their own,
+the teammates throw together and resolve their throws in the order they
+choose, share extra throws and drawn cards, and the first team to run out
+ends the game at once; a Monstrous Wars game starts with the previous
+winner's swaps of a Location and of Monsters (``campaign.py`` plays the
+campaign). Seats are players: in a team game a seat is one teammate (a
+"player" such as ``blue-1``) and Faith and Underworlds belong to the team's
+God Board colour (its "god").
+
 Every decision (which card and side to throw, the order of one's own traps,
 a god, a card, a side, a Location, an option of a choice) is an action string;
 chance events (landings, draws from the shuffled part of a deck, the setup
@@ -22,8 +34,10 @@ ruling; `RULINGS` lists them all).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 
 from pipeline.core.engine import CHANCE, Decision, Event, IllegalAction, InPlaceState, Outcome
@@ -31,12 +45,16 @@ from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.model import MonsterCard, MonstrousModel, Op, Power, Side
 from pipeline.games.monstrous.powers import NEEDS_A_LOCATION
+from pipeline.games.monstrous.variants import (
+    HIT_NOTHING, NO_FINAL_TURNS, OFF_TABLE_LANDING, Table, VariantRules, variant_rules,
+)
 
 UNIQUE, COMMON = "unique", "common"
 SIDES = (UNIQUE, COMMON)
 ON_TABLE, OFF_TABLE, LIGHTNING = "table", "off_table", "lightning"
 LANDING_RESULTS = (ON_TABLE, OFF_TABLE, LIGHTNING)
 END_TURN_ACTION = "end turn"
+KEEP = "keep"  # decline a re-throw, a swap or sharing a drawn card
 LANDING = "landing"  # the kind of decision a throw's landing is (a chance event, or declared)
 
 # Throw Step numbers (the rulebook's fixed order); their ids come from data.
@@ -57,6 +75,8 @@ RULINGS = (
     "undying-phoenix", "that-location", "location-power-choice", "removed-monster-stops", "count-includes-thrown",
     "end-check", "game-end-powers-first", "majority-by-owner", "setup-underworld-order", "held-cards-penalty",
     "gained-throws-active-only", "faith-pool-unlimited", "empty-deck-draw",
+    "young-rethrow-timing", "young-faith-per-god", "team-throw-together", "team-decider", "team-step-seven",
+    "team-shared-draws", "team-home-deck", "team-split", "wars-game-faith", "wars-tied-winner", "wars-swap-order",
 )
 
 
@@ -216,6 +236,9 @@ class Throw:
         return self.thrower, self.card, self.landing, self.hits
 
 
+NOBODY: Mapping[str, Any] = MappingProxyType({})
+
+
 @dataclass
 class Board:
     seats: tuple[str, ...]
@@ -235,6 +258,12 @@ class Board:
     final_turns_left: int = 0
     over: bool = False
     log: list[Event] = field(default_factory=list)  # events of the action being applied
+    variant: Table = Table()  # which variants' rules apply (never changed in play)
+    # read-only mappings, replaced (never changed in place), so copies of a board share them
+    team_of: Mapping[str, str] = field(default_factory=lambda: NOBODY)  # team games: player -> God Board colour
+    home: Mapping[str, str] = field(default_factory=lambda: NOBODY)  # team games: card -> the teammate whose deck it was dealt to
+    rethrows: Mapping[str, int] = field(default_factory=lambda: NOBODY)  # young gods: re-throws used this turn, per player
+    landed: list[Throw] = field(default_factory=list)  # team games: Monsters thrown together, not yet resolved
 
 
 Action = Union[str, Landing]
@@ -254,6 +283,11 @@ class Game:
         self.gods = tuple(god.id for god in model.gods)
         self.designs = tuple(design.id for design in model.designs)
         self.landing_model = landing_model
+
+    @functools.cached_property
+    def variants(self) -> VariantRules:
+        """The variants' rule values (read when first needed: a standard game does not need them)."""
+        return variant_rules(self.model)
 
     # ---- card facts
     def owner(self, card: str) -> str:
@@ -277,31 +311,95 @@ class Game:
 
     # ---- initial states
     def new_initial_state(self, seats: Sequence[str], locations: Optional[Sequence[str]] = None, *,
-                          underworld_cards: Optional[int] = None) -> "State":
+                          underworld_cards: Optional[int] = None, table: Table = Table()) -> "State":
         """A fresh game: seats in turn order (first seat starts), Locations (default: the first game's).
 
         Setup removals and the deal are chance events. ``underworld_cards``
-        overrides the setup removal count (0 plays the Epic variant).
+        overrides the setup removal count (0 plays the Epic variant). ``table``
+        says which variants apply; a team game (``table.teams``) takes its seats
+        from the teams (see :meth:`team_players`) and ``seats`` must be those.
         """
         seats = tuple(seats)
-        if not self.rules.min_players <= len(seats) <= self.rules.max_players:
+        if table.teams:
+            self._check_teams(table.teams)
+            if seats != self.team_players(table.teams):
+                raise EngineError(f"a team game of {', '.join(table.teams)} seats {', '.join(self.team_players(table.teams))}")
+        elif not self.rules.min_players <= len(seats) <= self.rules.max_players:
             raise EngineError(f"{len(seats)} gods: Monstrous is for {self.rules.min_players}-{self.rules.max_players}")
-        self._check_gods(seats)
+        else:
+            self._check_gods(seats)
+        unknown = sorted(set(table.young_gods) - set(seats))
+        if unknown:
+            raise EngineError(f"young god {unknown[0]} has no seat")
         chosen = tuple(locations) if locations is not None else self.rules.first_game_locations
         if not chosen:
             raise EngineError("the table needs at least 1 Location")
         for loc in chosen:
             if loc not in self.locations:
                 raise EngineError(f"location '{loc}' does not exist")
-        row = next(r for r in self.model.deck_table if r.players == len(seats))
-        removals = row.underworld if underworld_cards is None else underworld_cards
-        board = Board(seats=seats, active=0, faith={g: 0 for g in seats}, hands={g: [] for g in seats},
-                      decks={g: Deck(middle=sorted(c.id for c in self.model.deck_of(g))) for g in seats},
-                      underworlds={g: [] for g in seats}, table={}, locations=chosen)
-        deal = [Task("draw", (god,)) for _ in range(self.rules.starting_hand) for god in seats]
-        board.tasks = [Task("start_turn")] + list(reversed(deal)) + [Task("setup_remove", (removals,))]
-        setup = {"seats": list(seats), "locations": list(chosen), "underworld_cards": underworld_cards}
+        board = self._board(seats, chosen, table)
+        removals = self._removals(board, underworld_cards)
+        board.tasks = [Task("start_turn")] + list(reversed(self._deal(board)))
+        if table.previous_winner is not None and table.swap_monsters and removals:
+            winner = table.previous_winner
+            start = board.seats.index(_players_of(board, winner)[0])
+            board.tasks.append(Task("wars_monsters", (winner, tuple(_in_turn_order(board, _gods(board), start)))))
+        board.tasks += [Task("split", (team,)) for team in reversed(table.teams)]
+        board.tasks.append(Task("setup_remove", (removals,)))
+        if table.previous_winner is not None:
+            board.tasks.append(Task("wars_locations", (table.previous_winner,)))
+        setup: dict[str, Any] = {"seats": list(seats), "locations": list(chosen), "underworld_cards": underworld_cards}
+        if table != Table():
+            setup["table"] = table.as_data()
         return State(self, board)._begin(setup)
+
+    def new_team_state(self, teams: Sequence[str], locations: Optional[Sequence[str]] = None, *,
+                       table: Table = Table()) -> "State":
+        """A fresh Team Monstrous game: ``teams`` are God Board colours in turn order (the first team starts)."""
+        table = replace(table, teams=tuple(teams))
+        return self.new_initial_state(self.team_players(table.teams), locations, table=table)
+
+    def team_players(self, teams: Sequence[str]) -> tuple[str, ...]:
+        """The seats of a team game: each team's teammates (``blue-1``, ``blue-2``...), team after team."""
+        return tuple(f"{team}-{n}" for team in teams for n in range(1, self.variants.teams.size + 1))
+
+    def _check_teams(self, teams: Sequence[str]) -> None:
+        rules = self.variants.teams
+        if not rules.teams_min <= len(teams) <= rules.teams_max:
+            raise EngineError(f"{len(teams)} teams: Team Monstrous is for {rules.teams_min}-{rules.teams_max} teams "
+                              f"of {rules.size} gods")
+        self._check_gods(teams)
+
+    def _board(self, seats: tuple[str, ...], locations: Locs, table: Table) -> Board:
+        """The table before the setup removals and the deal (a team's Monsters all in its first teammate's deck)."""
+        team_of = {player: team for team in table.teams for player in self.team_players((team,))}
+        gods = tuple(dict.fromkeys(team_of.get(p, p) for p in seats))
+        start = self.variants.young_gods.starting_faith if table.young_gods else 0
+        faith = {g: start * sum(1 for p in table.young_gods if team_of.get(p, p) == g) for g in gods}  # ruling young-faith-per-god
+        decks = {p: Deck() for p in seats}
+        for god in gods:
+            first = next(p for p in seats if team_of.get(p, p) == god)
+            decks[first] = Deck(middle=sorted(c.id for c in self.model.deck_of(god)))
+        return Board(seats=seats, active=0, faith=faith, hands={p: [] for p in seats}, decks=decks,
+                     underworlds={g: [] for g in gods}, table={}, locations=locations, variant=table,
+                     team_of=MappingProxyType(team_of))
+
+    def _removals(self, board: Board, underworld_cards: Optional[int]) -> int:
+        """Monsters each god removes to the Underworld at setup: Table 1's row, the team rule, or ``underworld_cards``."""
+        if underworld_cards is not None:
+            return underworld_cards
+        if board.team_of:
+            return self.variants.teams.setup_underworld
+        return next(r for r in self.model.deck_table if r.players == len(board.seats)).underworld
+
+    def _deal(self, board: Board) -> list["Task"]:
+        """The opening draws, a round at a time: Team Monstrous' first team draws fewer (its hand sizes)."""
+        if not board.team_of:
+            return [Task("draw", (god,)) for _ in range(self.rules.starting_hand) for god in board.seats]
+        rules = self.variants.teams
+        first = board.team_of[board.seats[0]]
+        hands = {p: rules.first_team_hand if board.team_of[p] == first else rules.other_teams_hand for p in board.seats}
+        return [Task("draw", (p,)) for n in range(max(hands.values())) for p in board.seats if n < hands[p]]
 
     def state_from(self, spec: Mapping[str, Any]) -> "State":
         """A declared situation (a state file or an example's ``initial``), at the active god's throw."""
@@ -330,7 +428,8 @@ class Game:
         """The first state of a serialised game: a fresh deal, or a declared situation."""
         if "declared" in setup:
             return self.state_from(setup["declared"])
-        return self.new_initial_state(setup["seats"], setup["locations"], underworld_cards=setup["underworld_cards"])
+        return self.new_initial_state(setup["seats"], setup["locations"], underworld_cards=setup["underworld_cards"],
+                                      table=Table.from_data(setup.get("table")))
 
     def _check_gods(self, seats: Sequence[str]) -> None:
         if len(set(seats)) != len(seats):
@@ -429,9 +528,11 @@ class State(InPlaceState[Action]):
         """Everything that matters for future play (not the events, not hand order)."""
         b = self.board
         return (b.seats, b.active, tuple(sorted(b.faith.items())), tuple(tuple(sorted(b.hands[g])) for g in b.seats),
-                tuple(b.decks[g].key() for g in b.seats), tuple(tuple(b.underworlds[g]) for g in b.seats),
+                tuple(b.decks[g].key() for g in b.seats), tuple(tuple(b.underworlds[g]) for g in _gods(b)),
                 tuple(sorted(b.table.items())), b.locations, b.throws, tuple(b.tasks), b.pending,
-                b.throw.key() if b.throw else None, b.end_by, b.final_turns_left, b.over)
+                b.throw.key() if b.throw else None, b.end_by, b.final_turns_left, b.over, b.variant,
+                tuple(sorted(b.team_of.items())), tuple(sorted(b.home.items())), tuple(sorted(b.rethrows.items())),
+                tuple(t.key() for t in b.landed))
 
     def outcome(self) -> Optional[Outcome]:
         return score(self.game, self.board) if self.board.over else None
@@ -470,7 +571,8 @@ def _copy_board(b: Board) -> Board:
     return replace(b, faith=dict(b.faith), hands={g: list(h) for g, h in b.hands.items()},
                    decks={g: Deck(list(d.top), list(d.middle), list(d.bottom)) for g, d in b.decks.items()},
                    underworlds={g: list(u) for g, u in b.underworlds.items()}, table=dict(b.table),
-                   tasks=list(b.tasks), throw=replace(b.throw) if b.throw else None, log=[])
+                   tasks=list(b.tasks), throw=replace(b.throw) if b.throw else None, log=[],
+                   landed=[replace(t) for t in b.landed])  # home and rethrows are replaced, never changed in place
 
 
 def _held(board: Board) -> int:
@@ -487,7 +589,9 @@ def _emit(b: Board, event: str, **data: Any) -> None:
     b.log.append(Event(event, subject, (("step", b.step), *data.items())))
 
 
-def _ask(b: Board, player: str, kind: str, options: Sequence[Any], task: Task) -> None:
+def _ask(b: Board, who: str, kind: str, options: Sequence[Any], task: Task) -> None:
+    """Ask ``who`` (a player, or a god: in a team game its first teammate decides; ruling team-decider)."""
+    player = who if who in b.team_of or not b.team_of else next(p for p in b.seats if b.team_of[p] == who)
     b.pending = Pending(player, kind, tuple(options), task)
 
 
@@ -508,9 +612,35 @@ def _set_step(game: Game, b: Board, number: int) -> None:
     b.step = game.step_ids[number]
 
 
-def _in_turn_order(b: Board, gods: Sequence[str]) -> list[str]:
-    order = [b.seats[(b.active + i) % len(b.seats)] for i in range(len(b.seats))]
+def _in_turn_order(b: Board, gods: Sequence[str], start: Optional[int] = None) -> list[str]:
+    """``gods`` in turn order from the active seat (or seat ``start``), each once."""
+    first = b.active if start is None else start
+    order = dict.fromkeys(_god_of(b, b.seats[(first + i) % len(b.seats)]) for i in range(len(b.seats)))
     return [g for g in order if g in set(gods)]
+
+
+def _god_of(b: Board, player: str) -> str:
+    """The god (God Board colour) a player plays: in a team game the team's, otherwise the player itself."""
+    return b.team_of.get(player, player)
+
+
+def _gods(b: Board) -> list[str]:
+    """The gods at the table, in seat order (a team game: one per team)."""
+    return list(dict.fromkeys(_god_of(b, p) for p in b.seats))
+
+
+def _players_of(b: Board, god: str) -> list[str]:
+    return [p for p in b.seats if _god_of(b, p) == god]
+
+
+def _home(game: Game, b: Board, card: str) -> str:
+    """The player whose hand and deck a Monster returns to (a team game: ruling team-home-deck; a card
+    with no deck of its own recorded, in a position set up by hand, goes to its team's first teammate)."""
+    return b.home.get(card) or _players_of(b, game.owner(card))[0]
+
+
+def _active_god(b: Board) -> str:
+    return _god_of(b, b.seats[b.active])
 
 
 def _to_underworld(game: Game, b: Board, card: str) -> None:
@@ -554,15 +684,15 @@ def _setup_remove(game: Game, b: Board, task: Task) -> None:
     (left,) = task.args
     if task.picks:
         design = _value(task.picks[0])
-        for god in b.seats:
+        for god in _gods(b):
             card = game.card_of(god, design)
-            b.decks[god].middle.remove(card)
+            b.decks[_players_of(b, god)[0]].middle.remove(card)
             b.underworlds[god].insert(0, card)
         _emit(b, "setup_remove", monster=design)
         left -= 1
     if left <= 0:
         return
-    removed = {game.cards[c].design.id for c in b.underworlds[b.seats[0]]}
+    removed = {game.cards[c].design.id for c in b.underworlds[_gods(b)[0]]}
     options = [d for d in game.designs if d not in removed]
     _chance(b, "remove", [(f"remove {d}", Fraction(1, len(options))) for d in options], Task("setup_remove", (left,)))
 
@@ -586,39 +716,148 @@ def _draw(game: Game, b: Board, task: Task) -> None:
         return  # ruling empty-deck-draw
     b.hands[god].append(card)
     _emit(b, "draw", god=god, card=card)
+    teammates = [p for p in _players_of(b, _god_of(b, god)) if p != god]
+    if teammates and b.step != SETUP_STEP:  # ruling team-shared-draws: a card drawn in play may go to a teammate
+        _push(b, Task("share", (god, card, tuple(teammates))))
+
+
+def _share(game: Game, b: Board, task: Task) -> None:
+    """Team Monstrous: the teammate who drew a card keeps it or hands it to a teammate."""
+    player, card, teammates = task.args
+    if not task.picks:
+        _ask(b, player, "share", [KEEP] + [f"give {p}" for p in teammates], task)
+        return
+    if task.picks[0] != KEEP and card in b.hands[player]:
+        to = _value(task.picks[0])
+        b.hands[player].remove(card)
+        b.hands[to].append(card)
+        _emit(b, "share_card", god=player, card=card, to=to)
+
+
+def _split_team_deck(game: Game, b: Board, task: Task) -> None:
+    """Team Monstrous setup: a team's shuffled Monsters split into one deck per teammate (ruling team-split).
+
+    Every card is dealt at random from the first teammate's pile until each other teammate holds
+    ``deck_split`` cards; what stays is the first teammate's deck. Each card's home is its deck's teammate."""
+    (team,) = task.args
+    players = _players_of(b, team)
+    pile = b.decks[players[0]]
+    if task.picks:
+        card = _value(task.picks[0])
+        pile.middle.remove(card)
+        receiver = next(p for p in players[1:] if len(b.decks[p]) < game.variants.teams.deck_split)
+        b.decks[receiver].middle = sorted(b.decks[receiver].middle + [card])
+    waiting = [p for p in players[1:] if len(b.decks[p]) < game.variants.teams.deck_split]
+    if waiting and pile.middle:
+        share = Fraction(1, len(pile.middle))
+        _chance(b, "split", [(f"deal {c}", share) for c in pile.middle], Task("split", (team,)))
+        return
+    b.home = MappingProxyType({**b.home, **{card: player for player in players for card in b.decks[player].cards()}})
+    _emit(b, "split", god=team, decks=[len(b.decks[p]) for p in players])
 
 
 def _start_turn(game: Game, b: Board, task: Task) -> None:
     b.throws = 0
+    b.rethrows = NOBODY
     _begin_turn(game, b, task)
 
 
 def _begin_turn(game: Game, b: Board, task: Task) -> None:
     god = b.seats[b.active]
-    if not b.hands[god]:  # ruling empty-hand-turn: nothing to throw, only Step 7 (a forced action)
+    throwers = [p for p in _players_of(b, _active_god(b)) if b.hands[p]]
+    if not throwers:  # ruling empty-hand-turn: nothing to throw, only Step 7 (a forced action)
         _ask(b, god, "end_turn", [END_TURN_ACTION], Task("step", (END_TURN,)))
+        return
+    if b.team_of:  # ruling team-throw-together: every teammate with a card throws one, then they are resolved
+        _push(b, Task("team_throws", tuple(throwers)))
         return
     _ask_throw(game, b)
 
 
-def _ask_throw(game: Game, b: Board) -> None:
+def _ask_throw(game: Game, b: Board, throwers: Optional[Sequence[str]] = None, *, together: bool = False) -> None:
+    """Throw Step 1: a card from the hand of one of ``throwers`` (default: the active god), and its side."""
     _set_step(game, b, THROW)
-    god = b.seats[b.active]
-    options = [f"throw {card} {side}" for card in b.hands[god] for side in SIDES]
-    _ask(b, god, "throw", options, Task("throw"))
+    players = list(throwers) if throwers is not None else [b.seats[b.active]]
+    options = [f"throw {card} {side}" for p in players for card in b.hands[p] for side in SIDES]
+    decider = players[0] if len(players) == 1 else _active_god(b)
+    _ask(b, decider, "throw", options, Task("throw", (together,) if together else ()))
+
+
+def _team_throws(game: Game, b: Board, task: Task) -> None:
+    """Team Monstrous: the teammates throw one Monster each, one after the other, before any is resolved."""
+    if task.args:
+        _push(b, Task("team_throws", task.args[1:]))
+        _ask_throw(game, b, task.args[:1], together=True)
+        return
+    _push(b, Task("team_resolve"))
+
+
+def _team_resolve(game: Game, b: Board, task: Task) -> None:
+    """Team Monstrous: the team picks which Monster thrown together is resolved next (Steps 2-6 in full)."""
+    if len(b.landed) > 1 and not task.picks:
+        _ask(b, _active_god(b), "resolve", [f"resolve {t.card}" for t in b.landed], task)
+        return
+    chosen = _value(task.picks[0]) if task.picks else b.landed[0].card
+    b.throw = next(t for t in b.landed if t.card == chosen)
+    b.landed.remove(b.throw)
+    _push(b, Task("step", (TRAPS,)))
 
 
 def _throw(game: Game, b: Board, task: Task) -> None:
     """Throw Step 1: the card leaves the hand; where it lands is a chance event."""
     if len(task.picks) == 1:
         _, card, side = task.picks[0].split(" ")
-        god = b.seats[b.active]
-        b.hands[god].remove(card)
-        b.throw = Throw(god, card)
-        _emit(b, "throw", god=god, card=card, side=side)
+        thrower = next(p for p in b.seats if card in b.hands[p])
+        b.hands[thrower].remove(card)
+        b.throw = Throw(thrower, card)
+        _emit(b, "throw", god=thrower, card=card, side=side)
         _chance(b, LANDING, landing_outcomes(game, b, side), task)
         return
-    _land(game, b, task.picks[1])
+    _land(game, b, task.picks[1], together=bool(task.args))
+
+
+def _rethrow(game: Game, b: Board, task: Task) -> None:
+    """Young Gods: keep the throw, or pay Faith to pick the Monster up and throw it again (either side up)."""
+    (together,) = task.args
+    if len(task.picks) == 1:
+        if task.picks[0] == KEEP:
+            _after_landing(b, together)
+            return
+        side = _value(task.picks[0])
+        thrower, card = b.throw.thrower, b.throw.card
+        cost = game.variants.young_gods.rethrow_cost
+        b.faith[_god_of(b, thrower)] -= cost
+        b.rethrows = MappingProxyType({**b.rethrows, thrower: b.rethrows.get(thrower, 0) + 1})
+        if b.table.pop(card, None) is None:
+            b.underworlds[game.owner(card)].remove(card)
+        b.throw.landing = None
+        _emit(b, "rethrow", god=thrower, card=card, side=side, cost=cost)
+        _chance(b, LANDING, landing_outcomes(game, b, side), task)
+        return
+    _land(game, b, task.picks[1], together=together)
+
+
+def _may_rethrow(game: Game, b: Board, landing: Landing) -> bool:
+    """Young Gods: the thrower is a young god with a re-throw left this turn and the Faith to pay, and the
+    Monster hit nothing or landed off the table (lightning is a penalty, not a landing)."""
+    thrower = b.throw.thrower
+    if thrower not in b.variant.young_gods:
+        return False
+    rules = game.variants.young_gods
+    if b.rethrows.get(thrower, 0) >= rules.rethrows_per_turn or b.faith[_god_of(b, thrower)] < rules.rethrow_cost:
+        return False
+    missed = landing.result == ON_TABLE and not landing.hits and not landing.locations
+    return (missed and HIT_NOTHING in rules.rethrow_when) or (
+        landing.result == OFF_TABLE and OFF_TABLE_LANDING in rules.rethrow_when)
+
+
+def _after_landing(b: Board, together: bool) -> None:
+    """A throw has landed for good: resolve it now, or (thrown together) once the team has thrown."""
+    if together:
+        b.landed.append(b.throw)
+        b.throw = None
+        return
+    _push(b, Task("step", (TRAPS,)))
 
 
 def _check_landing(b: Board, landing: Landing, *, thrown: Optional[str]) -> None:
@@ -643,7 +882,7 @@ def _check_landing(b: Board, landing: Landing, *, thrown: Optional[str]) -> None
             raise EngineError(f"{thrown} cannot hit itself")
 
 
-def _land(game: Game, b: Board, landing: Landing) -> None:
+def _land(game: Game, b: Board, landing: Landing, *, together: bool = False) -> None:
     card = b.throw.card
     _check_landing(b, landing, thrown=card)
     for moved, locations in landing.shifted:
@@ -657,7 +896,10 @@ def _land(game: Game, b: Board, landing: Landing) -> None:
     else:  # off the table, or struck by lightning: straight to its god's Underworld
         _to_underworld(game, b, card)
         _emit(b, "underworld", card=card, reason=landing.result)
-    _push(b, Task("step", (TRAPS,)))
+    if _may_rethrow(game, b, landing):  # ruling young-rethrow-timing: decided before Step 2
+        _ask(b, b.throw.thrower, "rethrow", [KEEP] + [f"rethrow {side}" for side in SIDES], Task("rethrow", (together,)))
+        return
+    _after_landing(b, together)
 
 
 # --------------------------------------------------------------------------- Throw Steps 2-7
@@ -696,7 +938,7 @@ def _trap(game: Game, b: Board, task: Task) -> None:
     (card,) = task.args
     if card not in b.table:
         return
-    ctx = Ctx(user=game.owner(card), source=card, source_kind="monster", hitter=b.throw.card)
+    ctx = Ctx(user=_home(game, b, card), source=card, source_kind="monster", hitter=b.throw.card)
     powers = [p for p in game.side(card, b.table[card].side).powers if p.trigger == WHEN_HIT]
     _push(b, *(Task("power", (p, ctx)) for p in powers))
 
@@ -764,12 +1006,19 @@ def _step_gain_faith(game: Game, b: Board, task: Task) -> None:
 
 
 def _step_extra_throw(game: Game, b: Board, task: Task) -> None:
-    """Step 6: control of the thrown card reverts; a gained throw must be used if a card is left."""
+    """Step 6: control of the thrown card reverts; a gained throw must be used if a card is left.
+
+    A team first resolves the rest of what it threw together; its extra throws are shared: the team picks
+    which teammate's card is thrown (ruling team-throw-together)."""
     b.throw = None
+    if b.landed:
+        _push(b, Task("team_resolve"))
+        return
     god = b.seats[b.active]
-    if b.throws and b.hands[god]:
+    throwers = [p for p in _players_of(b, _active_god(b)) if b.hands[p]]
+    if b.throws and throwers:
         b.throws -= 1
-        _ask_throw(game, b)
+        _ask_throw(game, b, throwers if b.team_of else None)
         return
     if b.throws:
         _emit(b, "throws_lost", god=god, amount=b.throws)
@@ -778,25 +1027,66 @@ def _step_extra_throw(game: Game, b: Board, task: Task) -> None:
 
 
 def _step_end_turn(game: Game, b: Board, task: Task) -> None:
-    god = b.seats[b.active]
-    _push(b, Task("draw", (god,)), Task("pass"))
+    """Step 7: draw 1 card and pass (a team: each teammate draws from their own deck; ruling team-step-seven)."""
+    _push(b, *(Task("draw", (p,)) for p in _players_of(b, _active_god(b))), Task("pass"))
 
 
 def _pass(game: Game, b: Board, task: Task) -> None:
-    """Pass to the left; the end (ruling end-check), the final round, then GAME END powers and scores."""
+    """Pass to the left; the end (ruling end-check), the final round, then GAME END powers and scores.
+
+    A team game ends as soon as a team has no card in its teammates' hands and decks: no final turns."""
     god = b.seats[b.active]
+    team = _active_god(b)
     if b.end_by is not None:
         b.final_turns_left -= 1
-    elif not b.hands[god] and not len(b.decks[god]):
-        b.end_by = god
-        b.final_turns_left = len(b.seats) - 1
-        _emit(b, "end_triggered", god=god)
+    elif all(not b.hands[p] and not len(b.decks[p]) for p in _players_of(b, team)):
+        b.end_by = team
+        b.final_turns_left = 0 if b.team_of and game.variants.teams.final_turns == NO_FINAL_TURNS \
+            else len(_gods(b)) - 1
+        _emit(b, "end_triggered", god=team)
     if b.end_by is not None and b.final_turns_left <= 0:
         _push(b, Task("game_end"))
         return
-    b.active = (b.active + 1) % len(b.seats)
+    following = _in_turn_order(b, _gods(b))[1]
+    b.active = b.seats.index(_players_of(b, following)[0])
     _emit(b, "pass", god=god, to=b.seats[b.active])
     _push(b, Task("start_turn"))
+
+
+def _wars_locations(game: Game, b: Board, task: Task) -> None:
+    """Monstrous Wars rule 2: the last game's winner may swap 1 Location for one outside the scenario."""
+    (winner,) = task.args
+    if not task.picks:
+        outside = [loc for loc in game.locations if loc not in b.locations]
+        _ask(b, winner, "swap", [KEEP] + [f"swap {a} {c}" for a in b.locations for c in outside], task)
+        return
+    if task.picks[0] == KEEP:
+        return
+    _, out, into = task.picks[0].split(" ")
+    b.locations = tuple(into if loc == out else loc for loc in b.locations)
+    _emit(b, "swap_location", god=winner, out=out, into=into)
+
+
+def _wars_monsters(game: Game, b: Board, task: Task) -> None:
+    """Monstrous Wars rule 3: the winner may swap a Monster of each god's deck with one of its Underworld,
+    their own first, then every other god's in turn order (ruling wars-swap-order)."""
+    winner, gods = task.args
+    if not gods:
+        return
+    god, rest = gods[0], gods[1:]
+    if not task.picks:
+        deck, underworld = b.decks[_players_of(b, god)[0]].middle, b.underworlds[god]
+        options = [KEEP] + [f"swap {d} {u}" for d in deck for u in underworld]
+        _ask(b, winner, "swap", options, task)
+        return
+    _push(b, Task("wars_monsters", (winner, rest)))
+    if task.picks[0] == KEEP:
+        return
+    _, out, into = task.picks[0].split(" ")
+    deck, underworld = b.decks[_players_of(b, god)[0]], b.underworlds[god]
+    deck.middle = sorted([c for c in deck.middle if c != out] + [into])
+    underworld[underworld.index(into)] = out
+    _emit(b, "swap_monster", god=winner, card=out, into=into)
 
 
 def _game_end(game: Game, b: Board, task: Task) -> None:
@@ -839,18 +1129,20 @@ def _op(game: Game, b: Board, task: Task) -> None:
     OP_HANDLERS[op.name](game, b, task)
 
 
-def _gain(b: Board, god: str, amount: int) -> None:
+def _gain(b: Board, who: str, amount: int) -> None:
+    """``who`` (a player or a god) gains Faith: it goes to their god's God Board."""
     if amount > 0:
-        b.faith[god] += amount
-        _emit(b, "gain_faith", god=god, amount=amount)
+        b.faith[_god_of(b, who)] += amount
+        _emit(b, "gain_faith", god=who, amount=amount)
 
 
-def _take(b: Board, god: str, victim: str, amount: int) -> None:
+def _take(b: Board, who: str, victim: str, amount: int) -> None:
+    """``who`` takes Faith from the god ``victim``."""
     taken = min(amount, b.faith[victim])  # ruling take-faith-floor
     if taken > 0:
         b.faith[victim] -= taken
-        b.faith[god] += taken
-        _emit(b, "take_faith", god=god, **{"from": victim}, amount=taken)
+        b.faith[_god_of(b, who)] += taken
+        _emit(b, "take_faith", god=who, **{"from": victim}, amount=taken)
 
 
 def op_gain_faith(game: Game, b: Board, task: Task) -> None:
@@ -867,7 +1159,7 @@ def _victims(game: Game, b: Board, source: str, ctx: Ctx) -> list[str]:
         cards = ctx.hits
     else:
         cards = [c for c in _at_location(b, ctx.location) if c != ctx.hitter]
-    return [g for g in _in_turn_order(b, [game.owner(c) for c in cards]) if g != ctx.user]
+    return [g for g in _in_turn_order(b, [game.owner(c) for c in cards]) if g != _god_of(b, ctx.user)]
 
 
 def op_take_faith(game: Game, b: Board, task: Task) -> None:
@@ -923,7 +1215,7 @@ def op_move_monster(game: Game, b: Board, task: Task) -> None:
         if card not in b.table:
             continue
         del b.table[card]
-        owner = game.owner(card)
+        owner = _home(game, b, card)
         if where == "hand":
             b.hands[owner].append(card)
         elif where == "deck_top":
@@ -936,7 +1228,7 @@ def op_move_monster(game: Game, b: Board, task: Task) -> None:
 def op_gain_throw(game: Game, b: Board, task: Task) -> None:
     op, ctx = task.args
     _emit(b, "gain_throw", god=ctx.user, amount=op.param("amount"))
-    if ctx.user == b.seats[b.active]:  # ruling gained-throws-active-only
+    if _god_of(b, ctx.user) == _active_god(b):  # ruling gained-throws-active-only
         b.throws += op.param("amount")
 
 
@@ -1010,9 +1302,9 @@ def op_retrieve_from_underworld(game: Game, b: Board, task: Task) -> None:
     op, ctx = task.args
     picks = list(task.picks)
     if op.param("whose") == "self":
-        picks.insert(0, f"god {ctx.user}")
+        picks.insert(0, f"god {_god_of(b, ctx.user)}")
     elif not picks:
-        others = [g for g in _in_turn_order(b, b.seats) if g != ctx.user and b.underworlds[g]]
+        others = [g for g in _in_turn_order(b, _gods(b)) if g != _god_of(b, ctx.user) and b.underworlds[g]]
         if others:
             _ask(b, ctx.user, "god", [f"god {g}" for g in others], task)
         return
@@ -1037,11 +1329,11 @@ def op_retrieve_from_underworld(game: Game, b: Board, task: Task) -> None:
 def op_majority_bonus(game: Game, b: Board, task: Task) -> None:
     """Troy: the god with the most Monsters on the Location gains the bonus (ruling majority-by-owner)."""
     op, ctx = task.args
-    counts = {g: 0 for g in b.seats}
+    counts = {g: 0 for g in _gods(b)}
     for card in _at_location(b, ctx.location):
         counts[game.owner(card)] += 1
     best = max(counts.values())
-    leaders = [g for g in b.seats if counts[g] == best]
+    leaders = [g for g in counts if counts[g] == best]
     if best == 0 or (len(leaders) > 1 and op.param("ties") == "nobody"):
         return
     for god in leaders:
@@ -1074,6 +1366,8 @@ TASKS: dict[str, Callable[[Game, Board, Task], None]] = {
     "setup_remove": _setup_remove, "draw": _draw, "start_turn": _start_turn, "begin_turn": _begin_turn,
     "throw": _throw, "step": _step, "trap_group": _trap_group, "trap": _trap, "power": _power, "op": _op,
     "pass": _pass, "game_end": _game_end, "game_over": _game_over,
+    "rethrow": _rethrow, "split": _split_team_deck, "share": _share, "team_throws": _team_throws, "team_resolve": _team_resolve,
+    "wars_locations": _wars_locations, "wars_monsters": _wars_monsters,
 }
 
 
@@ -1128,16 +1422,20 @@ def measure(game: Game, b: Board, god: str, what: str) -> int:
 
 
 def final_score(game: Game, b: Board, god: str) -> int:
-    """Faith minus the penalty per Monster left in the god's zones (ruling held-cards-penalty)."""
-    zones = {"hand": len(b.hands[god]), "deck": len(b.decks[god]), "underworld": len(b.underworlds[god])}
+    """Faith minus the penalty per Monster left in the god's zones (ruling held-cards-penalty; a team:
+    both teammates' hands and decks and the shared Underworld)."""
+    players = _players_of(b, god)
+    zones = {"hand": sum(len(b.hands[p]) for p in players), "deck": sum(len(b.decks[p]) for p in players),
+             "underworld": len(b.underworlds[god])}
     return b.faith[god] - game.rules.penalty_per_card * sum(zones[z] for z in game.rules.penalty_zones)
 
 
 def score(game: Game, b: Board) -> Outcome:
     """The winner by the tie-breakers in data order; a rematch leaves every god still tied as winner.
 
-    The Outcome's termination is the id of the tie-breaker that decided; scores and winners are by seat."""
-    alive = list(b.seats)
+    The Outcome's termination is the id of the tie-breaker that decided; scores and winners are by seat
+    (in a team game every teammate has the team's score and wins with it)."""
+    alive = _gods(b)
     decided_by = game.rules.tie_breakers[-1].id
     for breaker in game.rules.tie_breakers:
         if breaker.measure == MEASURE_REMATCH:
@@ -1149,6 +1447,6 @@ def score(game: Game, b: Board) -> Outcome:
         if len(alive) == 1:
             decided_by = breaker.id
             break
-    scores = tuple(final_score(game, b, g) for g in b.seats)
+    scores = tuple(final_score(game, b, _god_of(b, p)) for p in b.seats)
     detail = f"{', '.join(alive)} {'wins' if len(alive) == 1 else 'win'} (decided by {decided_by})"
-    return Outcome(decided_by, tuple(b.seats.index(g) for g in alive), scores, detail)
+    return Outcome(decided_by, tuple(seat for seat, p in enumerate(b.seats) if _god_of(b, p) in alive), scores, detail)

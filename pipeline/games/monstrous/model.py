@@ -161,6 +161,7 @@ class Variant:
     changes: Mapping[str, Any]
     combines: tuple[str, ...]
     excludes_rules: tuple[str, ...]
+    rules: tuple[str, ...] = ()  # ids of the variant's numbered rules, in order
 
 
 @dataclass(frozen=True)
@@ -310,5 +311,6 @@ def _examples(game: GameData) -> tuple[Example, ...]:
 
 def _variants(game: GameData) -> tuple[Variant, ...]:
     return tuple(Variant(v["id"], v["name"], v["text"], _frozen(v.get("changes", {})),
-                         tuple(v.get("combines", ())), tuple(v.get("excludes_rules", ())))
+                         tuple(v.get("combines", ())), tuple(v.get("excludes_rules", ())),
+                         tuple(r["id"] for r in v.get("rules", ())))
                  for v in game.doc("variants").data["variants"])

@@ -10,7 +10,7 @@ from pipeline.games.monstrous import GAME_ID, TITLE
 SPEC = GameSpec(
     id=GAME_ID,
     title=TITLE,
-    summary='Monstrous: resolve declared throws with the rules engine.',
+    summary="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
     model=Part("pipeline.games.monstrous.model:build"),
     checks=Part("pipeline.games.monstrous.checks"),
     counts=Part("pipeline.games.monstrous.checks:component_counts"),

@@ -217,6 +217,18 @@ class Game:
             fate_target=model.fate.target,
         )
 
+    def all_prophecies(self) -> tuple[Prophecy, ...]:
+        """Every prophecy a player could make: each kind about each seat (or about nobody)."""
+        return _all_prophecies(self.prophecy_kinds, self.num_players)
+
+    def foretells(self, prophecy: Prophecy) -> frozenset[Optional[int]]:
+        """The bid results that fulfil ``prophecy``: winning seats, and None for a draw.
+
+        Two prophecies with the same set foretell the same outcome in other words
+        (with two players "Last wins" and "First loses"), so they are one prophecy.
+        """
+        return _foretold(self.prophecy_kinds, self.num_players)[prophecy]
+
     @property
     def num_believers(self) -> int:
         return self.num_players * self.believers_per_player
@@ -233,6 +245,33 @@ class Game:
             raise IllegalAction(f"a {setup.get('players')}-player game cannot be restored in a "
                                 f"{self.num_players}-player game")
         return self.new_initial_state()
+
+
+ProphecyKinds = tuple[tuple[str, bool, str], ...]
+
+
+@functools.lru_cache(maxsize=None)
+def _all_prophecies(kinds: ProphecyKinds, num_players: int) -> tuple[Prophecy, ...]:
+    seats: list[Optional[int]] = list(range(num_players))
+    return tuple(Prophecy(kind, s) for kind, needs_subject, _ in kinds for s in (seats if needs_subject else [None]))
+
+
+@functools.lru_cache(maxsize=None)
+def _foretold(kinds: ProphecyKinds, num_players: int) -> dict[Prophecy, frozenset[Optional[int]]]:
+    """Each prophecy with the bid results (winning seat, None for a draw) that fulfil it."""
+    results: list[Optional[int]] = [*range(num_players), None]
+    condition = {kind: when for kind, _, when in kinds}
+    return {p: frozenset(r for r in results if _comes_true(condition[p.kind], p.subject, r))
+            for p in _all_prophecies(kinds, num_players)}
+
+
+def _comes_true(condition: str, subject: Optional[int], winner: Optional[int]) -> bool:
+    """Whether a prophecy of ``condition`` about ``subject`` holds when ``winner`` won (None: a draw)."""
+    if condition == SUBJECT_WINS:
+        return winner is not None and winner == subject
+    if condition == ANOTHER_WINS:
+        return winner is not None and winner != subject
+    return winner is None
 
 
 @functools.lru_cache(maxsize=None)
@@ -510,24 +549,14 @@ class State(InPlaceState[Action]):
         self.cursor = 0
 
     def _open_prophecies(self) -> list[Prophecy]:
-        """Prophecies not yet made this turn (ruling no-repeated-prophecy)."""
-        made = {p for _, p in self.prophecies}
-        options: list[Prophecy] = []
-        for kind, needs_subject, _ in self.game.prophecy_kinds:
-            subjects: list[Optional[int]] = list(range(self.game.num_players)) if needs_subject else [None]
-            options += [Prophecy(kind, s) for s in subjects if Prophecy(kind, s) not in made]
-        return options
+        """Prophecies whose outcome nobody has foretold yet this turn (ruling no-repeated-prophecy)."""
+        foretold = {self.game.foretells(p) for _, p in self.prophecies}
+        return [p for p in self.game.all_prophecies() if self.game.foretells(p) not in foretold]
 
     def fulfilled(self, prophecy: Prophecy) -> bool:
         """Whether ``prophecy`` came true for the revealed bid (ruling lose-needs-a-winner)."""
         assert self.result is not None
-        winner = self.result.winner
-        condition = {kind: when for kind, _, when in self.game.prophecy_kinds}[prophecy.kind]
-        if condition == SUBJECT_WINS:
-            return winner is not None and winner == prophecy.subject
-        if condition == ANOTHER_WINS:
-            return winner is not None and winner != prophecy.subject
-        return winner is None
+        return self.result.winner in self.game.foretells(prophecy)
 
     def _reveal(self) -> None:
         """Revelation, then queue Grace in the model's step order (ruling grace-role-order)."""

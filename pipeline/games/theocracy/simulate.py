@@ -90,15 +90,20 @@ def _greedy_bid(state: State, actions: list[Action], rng: random.Random) -> Acti
 POLICIES: dict[PolicyName, Policy] = {PolicyName.RANDOM: random_policy, PolicyName.GREEDY: greedy_policy}
 
 
-def simulate(game: Game, games: int, policy: PolicyName, seed: int) -> Summary:
-    """Play ``games`` games with every seat using ``policy``, seeded by ``seed``."""
+def simulate_games(game: Game, games: int, policy: PolicyName, seed: int) -> list[State]:
+    """The final states of ``games`` games with every seat using ``policy``, seeded by ``seed``."""
     if games < 1:
         raise ValueError("simulate needs at least one game")
+    return list(play_games(game.new_initial_state, POLICIES[policy], games=games, seed=seed))
+
+
+def simulate(game: Game, games: int, policy: PolicyName, seed: int) -> Summary:
+    """Play ``games`` games with every seat using ``policy``, seeded by ``seed``."""
     rounds = 0
     endings: Counter[str] = Counter({t.value: 0 for t in Termination})
     share = [0.0] * game.num_players
     shared = 0
-    for final in play_games(game.new_initial_state, POLICIES[policy], games=games, seed=seed):
+    for final in simulate_games(game, games, policy, seed):
         outcome = final.outcome()
         assert outcome is not None
         rounds += final.rounds_played

@@ -555,6 +555,15 @@ def dice_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
             odd = sorted(set(die.faces) - set(fx.ROLES))
             if odd or set(die.faces) != set(fx.ROLES):
                 yield report(DICE, path, f"die {die.id}: a role die shows every role ({', '.join(fx.ROLES)}) and nothing else")
+            if fx.SHRINE not in die.reroll:
+                yield report(DICE, ("dice", index, "reroll"),
+                             f"die {die.id}: a rolled soul cannot arrive as a shrine ('You can only get a shrine "
+                             f"when one of your clerics dies'): its shrine faces must be rolled again (reroll: [shrine])")
+        unknown = sorted(set(die.reroll) - set(die.faces))
+        if unknown:
+            yield report(DICE, ("dice", index, "reroll"), f"die {die.id}: reroll names {', '.join(unknown)}, not faces of the die")
+        elif die.reroll and not die.standing_faces:
+            yield report(DICE, ("dice", index, "reroll"), f"die {die.id}: every face is rolled again, so no roll ever ends")
     if model.solo.die not in {d.id for d in model.dice if d.face_kind == "colour"}:
         yield report(SOLO, ("between_turns", "die"), f"solo: die '{model.solo.die}' is not a colour die in dice.yaml")
 

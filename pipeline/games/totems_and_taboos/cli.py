@@ -99,6 +99,8 @@ def simulate_solo_command(
     games: int = typer.Option(100, "--games", help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
     policy: str = typer.Option("simple", "--policy", help="simple (greedy) or lookahead (stronger, slower)."),
+    start_colour: Optional[str] = typer.Option(None, "--start-colour",
+                                               help="Always start with this colour (default: the player chooses)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Play solo games with the simple or the look-ahead player: win share and mean length in turns."""
@@ -110,9 +112,12 @@ def simulate_solo_command(
         raise UserError(f"--games must be at least 1, got {games}")
     if policy not in POLICIES:
         raise UserError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    summary = simulate_solo(lambda d: Game.solo_game(model, d), difficulty, games, seed, policy=POLICIES[policy])
+    colour = parse_colour(start_colour, model, "--start-colour") if start_colour is not None else None
+    summary = simulate_solo(lambda d: Game.solo_game(model, d), difficulty, games, seed, policy=POLICIES[policy],
+                            start_colour=colour)
     if as_json:
-        typer.echo(json.dumps({**summary_json(summary), "seed": seed, "policy": policy}, indent=2))
+        typer.echo(json.dumps({**summary_json(summary), "seed": seed, "policy": policy, "start_colour": colour},
+                              indent=2))
     else:
         for line in summary_text(summary, seed):
             typer.echo(line)

@@ -304,9 +304,11 @@ class Gain(Step):
     def run(self, s: "State") -> None:
         n = min(self.count, s.pile)
         s.pile -= n
-        s.religions[self.player].add(self.role, n)
+        role = s.arriving_role(self.player, self.role)
+        s.religions[self.player].add(role, n)
         if n:
-            s._emit("souls-gained", self.role, seat=self.player, count=n)
+            s._emit("souls-gained", role, seat=self.player, count=n)
+        s.free_passive_shrines(self.player)
 
 
 @dataclass(frozen=True)
@@ -325,14 +327,16 @@ class Roll(Step):
         return  # nothing left to roll
 
     def take(self, s: "State", action: Action) -> None:
-        # Ruling: a cube landing on a shrine is a cleric that dies at once - a shrine all the same.
         s.pile -= 1
-        s.religions[self.player].add(action.args[0], 1)
+        s.religions[self.player].add(s.arriving_role(self.player, action.args[0]), 1)
         s._emit("soul-rolled", action.args[0], seat=self.player)
+        s.free_passive_shrines(self.player)
 
 
 def _soul_faces(model: TotemsModel) -> tuple[str, ...]:
-    return next(d.faces for d in model.dice if d.face_kind == "role")
+    """The roles a rolled soul cube can arrive as: its shrine faces are rolled again (only a dying cleric
+    makes a shrine), so each standing face is as likely as the others."""
+    return next(d.standing_faces for d in model.dice if d.face_kind == "role")
 
 
 @dataclass(frozen=True)
@@ -406,6 +410,7 @@ class Take(Step):
         if self.then == TO_KILL:
             if self.role == fx.CLERIC:
                 r.shrines += n
+                s.free_passive_shrines(self.player)
             else:
                 s.pile += n
         elif self.then == TO_PILE:
@@ -1102,6 +1107,42 @@ class State(InPlaceState[Action]):
                 options.extend(Action(A_BUILD, (colour, src)) for src in sources)
         return tuple(options)
 
+    def take_passive_block(self, seat: int, builder: Optional[int] = None) -> None:
+        """Take the top block of a passive religion (solo) to build with (``builder``) or to start with (None).
+
+        Ruling (solo.yaml 'passive_towers'): a passive religion holds the shrines of its tower's level (the
+        set-ups give 4, 5 and 6 blocks exactly the 6, 8 and 10 shrines the tower table asks of those levels).
+        The shrines its lower tower no longer needs come with a block taken to upgrade your tower; those of
+        your starting block go back to the pile.
+        """
+        self.religions[seat].tower.pop()
+        self.free_passive_shrines(seat, builder)
+
+    def arriving_role(self, seat: int, role: str) -> str:
+        """The role of a soul joining ``seat``: solo ruling, a cleric joining a passive religion dies into a shrine."""
+        if role == fx.CLERIC and self.religions[seat].passive and self.game.model.solo.shrines_follow_tower:
+            return fx.SHRINE
+        return role
+
+    def free_passive_shrines(self, seat: int, to: Optional[int] = None) -> None:
+        """Solo ruling: a passive religion holds no more shrines than its tower's level needs.
+
+        The rest go to religion ``to`` (a builder who took its block), or else back to the pile.
+        """
+        r = self.religions[seat]
+        if not r.passive or not self.game.model.solo.shrines_follow_tower:
+            return
+        row = self.game.level_row(len(r.tower)) if r.tower else None
+        freed = max(0, r.shrines - (row.shrines if row else 0))
+        if not freed:
+            return
+        r.shrines -= freed
+        if to is None:
+            self.pile += freed
+        else:
+            self.religions[to].shrines += freed
+        self._emit("shrines-freed", seat, count=freed, to="pile" if to is None else to)
+
     def do_build(self, seat: int, colour: str, source: int, *, servant_discount: int = 0, shrine_discount: int = 0) -> None:
         r = self.religions[seat]
         row = self.game.level_row(len(r.tower) + 1)
@@ -1111,7 +1152,7 @@ class State(InPlaceState[Action]):
         if source == PILE:
             self.supply[colour] -= 1
         else:
-            self.religions[source].tower.pop()
+            self.take_passive_block(source, seat)
             self.push(*(Draw(seat, colour) for _ in range(self.game.model.solo.draw_on_take)))
         r.tower.append(colour)
         self._emit("block-built", colour, seat=seat, level=len(r.tower), source="pile" if source == PILE else source)
@@ -1304,7 +1345,7 @@ class State(InPlaceState[Action]):
             package = self.package(chosen)
             if self.game.solo:
                 passive = self.religions[self.passive_seat(chosen)]
-                passive.tower.pop()
+                self.take_passive_block(self.passive_seat(chosen))
                 # Ruling: your starting souls come out of the shrines of the passive religion whose block you took.
                 moved = min(package.souls, passive.shrines)
                 passive.shrines -= moved

@@ -44,9 +44,11 @@ SOLO_SEAT = 0
 # Score weights (in rough "souls"). The last tower level's needs cap what counts.
 W_WIN = 10_000.0
 W_LEVEL = 9.0
-W_SHRINE = 3.0
-W_SERVANT = 2.2
-W_CLERIC = 2.0
+# A shrine is worth more than the cleric it comes from, and a cleric more than a servant, so the look-ahead
+# pushes souls along servant -> cleric -> shrine (shrines were the bottleneck at the old 3/2.2/2 weights).
+W_SHRINE = 6.0
+W_SERVANT = 1.8
+W_CLERIC = 3.5
 W_SURPLUS = 0.4  # each piece beyond what the last level needs (clerics: beyond CLERIC_CAP)
 CLERIC_CAP = 4
 W_READY = 3.0  # the next level could be built next turn

@@ -244,6 +244,12 @@ class Die:
     id: str
     face_kind: str
     faces: tuple[str, ...]
+    reroll: tuple[str, ...] = ()  # faces that do not stand: the die is rolled again
+
+    @property
+    def standing_faces(self) -> tuple[str, ...]:
+        """The faces a roll can end on (rolling again until one comes up makes each equally likely)."""
+        return tuple(face for face in self.faces if face not in self.reroll)
 
 
 @dataclass(frozen=True)
@@ -263,6 +269,7 @@ class Solo:
     difficulties: tuple[Difficulty, ...]
     draw_on_take: int = 1  # cards drawn when you build with a passive religion's block
     passive_miracle_role: str = "cleric"  # what a passive religion gains per block from a miracle
+    shrines_follow_tower: bool = False  # taking a passive block frees the shrines its lower tower no longer needs
 
     def difficulty(self, difficulty_id: str) -> Optional[Difficulty]:
         return next((d for d in self.difficulties if d.id == difficulty_id), None)
@@ -431,6 +438,7 @@ def _solo(data: Mapping[str, Any]) -> Solo:
         ),
         draw_on_take=data["building"]["draw_on_take"],
         passive_miracle_role=data["passive_miracles"]["role"],
+        shrines_follow_tower=data["passive_towers"]["shrines_follow_tower"],
     )
 
 
@@ -449,7 +457,8 @@ def build(game: GameData) -> TotemsModel:
         summoning=Summoning(guides["summoning"]["cards_of_one_colour"]),
         guides=tuple(_guide(r) for r in guides["guides"]),
         turn=_turn(game.doc(TURN).data),
-        dice=tuple(Die(d["id"], d["face_kind"], tuple(d["faces"])) for d in game.doc(DICE).data["dice"]),
+        dice=tuple(Die(d["id"], d["face_kind"], tuple(d["faces"]), tuple(d.get("reroll", ())))
+                   for d in game.doc(DICE).data["dice"]),
         solo=_solo(game.doc(SOLO).data),
         components={c["id"]: c["count"] for c in game.doc(COMPONENTS).data["components"]},
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 from pipeline.core.engine import Policy, playout
 from pipeline.core.engine import simulate as play_games
@@ -212,6 +212,38 @@ def _other_choice(state: State, actions: list[Action], r) -> Action:
     return actions[0]
 
 
+def starting_with(colour: str, policy: Policy) -> Policy:
+    """``policy``, except that the starting colour is always ``colour`` (to measure each colour's games)."""
+    def forced(state: State, rng: random.Random) -> Action:
+        actions = state.legal_actions()
+        chosen = next((a for a in actions if a.kind == A_COLOUR and a.args[0] == colour), None)
+        return chosen if chosen is not None else policy(state, rng)
+    return forced
+
+
+def simulate_solo_games(
+    game: Game,
+    games: int,
+    seed: int,
+    *,
+    policy: Policy = simple_policy,
+    start_colour: Optional[str] = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> list[State]:
+    """The final states of ``games`` seeded solo games of ``game`` (``Game.solo_game(model, difficulty)``).
+
+    One RNG seeded with ``seed`` drives them all; ``start_colour`` fixes the starting colour (default: the
+    policy chooses). A game still running after ``max_turns`` turns is returned unfinished (no outcome).
+    """
+    if games < 1:
+        raise ValueError(f"simulate needs at least 1 game, got {games}")
+    if start_colour is not None and start_colour not in game.model.colour_ids:
+        raise ValueError(f"{start_colour!r} is not a colour (colours: {', '.join(game.model.colour_ids)})")
+    chosen = policy if start_colour is None else starting_with(start_colour, policy)
+    return list(play_games(game.new_initial_state, chosen, games=games, seed=seed,
+                           until=lambda state: state.turns >= max_turns))
+
+
 def simulate_solo(
     game_factory: Callable[[str], Game],
     difficulty: str,
@@ -219,13 +251,13 @@ def simulate_solo(
     seed: int,
     *,
     policy: Policy = simple_policy,
+    start_colour: Optional[str] = None,
     max_turns: int = DEFAULT_MAX_TURNS,
 ) -> SoloSummary:
-    """Play ``games`` solo games at ``difficulty``; one RNG seeded with ``seed`` drives them all."""
-    game = game_factory(difficulty)
+    """Play ``games`` solo games at ``difficulty`` (see :func:`simulate_solo_games`) and count the results."""
     wins = losses = unfinished = turns = 0
-    for final in play_games(game.new_initial_state, policy, games=games, seed=seed,
-                            until=lambda state: state.turns >= max_turns):
+    for final in simulate_solo_games(game_factory(difficulty), games, seed, policy=policy,
+                                     start_colour=start_colour, max_turns=max_turns):
         outcome = final.outcome()
         turns += final.turns
         if outcome is None:

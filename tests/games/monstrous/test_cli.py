@@ -86,3 +86,29 @@ def test_bad_state(tmp_path: Path) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     result = run("throw", str(tmp_path / "nope.yaml"))
     assert result.exit_code == 1 and "cannot read file" in said(result)
+
+
+def test_simulate_json_is_seeded() -> None:
+    args = ("simulate", "--players", "4", "--variant", "team", "--games", "3", "--seed", "7", "--json")
+    first, second = run(*args), run(*args)
+    assert first.exit_code == 0, said(first)
+    data = json.loads(first.output)
+    assert data["variant"] == "team" and data["games"] == 3 and len(data["seats"]) == 4
+    assert data["win_share"][0] == data["win_share"][1]  # teammates share their team's result
+    assert first.output == second.output
+
+
+def test_simulate_text() -> None:
+    result = run("simulate", "--players", "2", "--variant", "young-gods", "--games", "2", "--seed", "1")
+    assert result.exit_code == 0, said(result)
+    lines = result.output.splitlines()
+    assert lines[0].startswith("2 young-gods game(s) of 2 gods, policy random, seed 1")
+    assert len(lines) == 3 and "mean final score" in lines[1]
+
+
+def test_simulate_bad_input_is_one_line() -> None:
+    for args, message in [(("--players", "5", "--variant", "team"), "error: --players 5: 5 gods: team is for 4 to 10"),
+                          (("--players", "3", "--variant", "solo"), "error: --variant must be one of standard, epic"),
+                          (("--players", "3", "--games", "0"), "error: --games must be at least 1, got 0")]:
+        result = run("simulate", *args)
+        assert result.exit_code == 1 and said(result).strip().startswith(message), said(result)

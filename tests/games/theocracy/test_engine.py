@@ -100,11 +100,60 @@ def test_fate_nine_ends_other_sums_continue(make_game) -> None:
     assert other.stage is Stage.ROLL and other.rounds_played == 2
 
 
+# Rulebook, TURN 2) Omen: "The prophecies can't be repeated, i.e., if First said "I see a dark future"
+# the others players can't say the same prophecy." A prophecy is the outcome it foretells, whatever the
+# words: two prophecies fulfilled by exactly the same bid results are the same prophecy.
+
+
+def _omen_after(make_game, players: int, *made: Action) -> set[Action]:
+    """The prophecies (and pass) open to the next prophet once ``made`` were spoken this turn."""
+    state = play(make_game(players).new_initial_state(), roll(4), *(bid(v) for v in range(1, players + 1)))
+    state = play(state, *made)
+    assert state.stage is Stage.OMEN
+    return set(state.legal_actions())
+
+
 def test_omen_no_repeated_prophecy(make_game) -> None:
-    state = play(make_game(2).new_initial_state(), roll(4), bid(3), bid(2), prophesy("lose", 0))
-    legal = state.legal_actions()
+    legal = _omen_after(make_game, 2, prophesy("lose", 0))
     assert prophesy("lose", 0) not in legal
-    assert {prophesy("lose", 1), prophesy("win", 0), prophesy("win", 1), prophesy("draw"), pass_()} <= set(legal)
+    assert {prophesy("lose", 1), prophesy("win", 0), prophesy("draw"), pass_()} <= legal
+
+
+@pytest.mark.parametrize("spoken, same", [
+    (prophesy("win", 1), prophesy("lose", 0)),  # "Last wins" foretells what "First loses" does
+    (prophesy("lose", 0), prophesy("win", 1)),
+    (prophesy("win", 0), prophesy("lose", 1)),
+    (prophesy("lose", 1), prophesy("win", 0)),
+])
+def test_two_players_the_same_outcome_in_other_words_is_a_repeat(make_game, spoken: Action, same: Action) -> None:
+    """With two players, one seat winning is the other losing: after one, the other is closed."""
+    legal = _omen_after(make_game, 2, spoken)
+    assert spoken not in legal and same not in legal
+    winner = spoken.value if spoken.prophecy == "win" else 1 - spoken.value  # the outcome foretold
+    other = 1 - winner
+    assert legal == {prophesy("win", other), prophesy("lose", winner), prophesy("draw"), pass_()}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_more_players_lose_and_win_foretell_different_outcomes(make_game, players: int) -> None:
+    """With three or four players "seat 0 loses" is fulfilled by several winners, "seat X wins" by one:
+    no other prophecy foretells the same bid results, so only the words spoken are closed."""
+    every = {a for a in _omen_after(make_game, players) if a.kind is ActionKind.PROPHESY}
+    assert len(every) == 2 * players + 1
+    for spoken in every:
+        assert _omen_after(make_game, players, spoken) == (every - {spoken}) | {pass_()}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_prophecies_are_told_apart_by_the_results_that_fulfil_them(make_game, players: int) -> None:
+    """Each prophecy's outcome is the set of bid results (winning seat, or a draw) that fulfil it."""
+    game = make_game(players)
+    seats = set(range(players))
+    for prophecy in game.all_prophecies():
+        expected = {"win": {prophecy.subject}, "lose": seats - {prophecy.subject}, "draw": {None}}[prophecy.kind]
+        assert game.foretells(prophecy) == expected
+    outcomes = [game.foretells(p) for p in game.all_prophecies()]
+    assert len(set(outcomes)) == (2 * players + 1 if players > 2 else 3)
 
 
 def test_only_one_draw_prophecy(make_game) -> None:
@@ -159,10 +208,15 @@ def test_lose_prophecy_about_another_player(make_game) -> None:
 
 
 def test_acquired_this_turn_cannot_be_taken_back(make_game) -> None:
-    """First foresees its win, Last foresees its own loss: both true. Last cannot take back what First took."""
-    state = play(make_game(2).new_initial_state(), roll(5), bid(4), bid(2), prophesy("win", 0), prophesy("lose", 1))
-    state = play(state, Action(ActionKind.GIVE, 5))  # Last hands believer 5 to First
-    assert state.stage is Stage.GIVE and state.current_player() == 0  # now First hands one to Last
+    """Rulebook, Grace a): "You can't acquire a believer that was acquired by the opponent in this turn."
+
+    Three players: First foresees its win, Lukewarm its own loss; both come true. First takes
+    believer 5 from Lukewarm; Lukewarm, choosing First as giver, cannot take it back."""
+    state = play(make_game(3).new_initial_state(), roll(5), bid(4), bid(2), bid(1),
+                 prophesy("win", 0), prophesy("lose", 1), pass_())
+    state = play(state, Action(ActionKind.CHOOSE_GIVER, 1), Action(ActionKind.GIVE, 5))
+    state = play(state, Action(ActionKind.CHOOSE_GIVER, 0))
+    assert state.stage is Stage.GIVE and state.current_player() == 0  # now First hands one to Lukewarm
     offered = [a.value for a in state.legal_actions()]
     assert 5 not in offered and offered == [0, 1, 2, 3]
 

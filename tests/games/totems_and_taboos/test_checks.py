@@ -236,6 +236,12 @@ CASES: list[tuple[str, str, Edit, str]] = [
     # dice
     ("solo-die-faces", "dice", lambda d: record(d["dice"], "solo-die")["faces"].__setitem__(5, "red"), "die solo-die: a colour die shows each of the 6 colours once"),
     ("soul-cube-faces", "dice", lambda d: record(d["dice"], "soul-cube").update(faces=["cleric"] * 6), "die soul-cube: a role die shows every role"),
+    ("soul-cube-shrine-stands", "dice", lambda d: record(d["dice"], "soul-cube").pop("reroll"),
+     "die soul-cube: a rolled soul cannot arrive as a shrine ('You can only get a shrine when one of your clerics dies')"),
+    ("soul-cube-reroll-unknown", "dice", lambda d: record(d["dice"], "soul-cube")["reroll"].append("saint"),
+     "die soul-cube: reroll names saint, not faces of the die"),
+    ("soul-cube-reroll-all", "dice", lambda d: record(d["dice"], "soul-cube").update(reroll=["cleric", "servant", "shrine"]),
+     "die soul-cube: every face is rolled again, so no roll ever ends"),
     ("solo-die-ref", "solo", lambda d: d["between_turns"].update(die="soul-cube"), "solo: die 'soul-cube' is not a colour die in dice.yaml"),
     ("solo-die-count", "components", setter(lambda d: record(d["components"], "solo-die"), "count", 2), "component solo-die: count 2, but the data has 1 (colour dice in dice.yaml)"),
     # solo

@@ -67,3 +67,12 @@ def test_simulate_solo_policy_choice() -> None:
     assert result.exit_code == 0 and data["policy"] == "lookahead" and data["games"] == 3
     bad = run("simulate-solo", "--games", "3", "--policy", "oracle")
     assert bad.exit_code == 1 and bad.stderr.strip() == "error: --policy must be one of simple, lookahead, got 'oracle'"
+
+
+def test_simulate_solo_start_colour() -> None:
+    result = run("simulate-solo", "--difficulty", "easy", "--games", "2", "--seed", "5", "--start-colour", "Red",
+                 "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["start_colour"] == "red" and data["games"] == 2
+    bad = run("simulate-solo", "--games", "2", "--start-colour", "pink")
+    assert bad.exit_code == 1 and bad.stderr.strip().startswith("error: --start-colour 'pink' is not a colour")

@@ -1,6 +1,7 @@
 """The Totems + Taboos rules engine: every rule of the rulebook, its examples and the engine rulings."""
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
@@ -44,8 +45,14 @@ def main_state(players: int = 2, **seat0) -> State:
     return resettled(s)
 
 
-def solo_state(difficulty: str = "normal", **seat0) -> State:
-    s = Game.solo_game(the_model(), difficulty).new_initial_state()
+def literal_solo_model():
+    """The model without the passive_towers ruling: passive religions keep every soul the die gives them."""
+    model = the_model()
+    return dataclasses.replace(model, solo=dataclasses.replace(model.solo, shrines_follow_tower=False))
+
+
+def solo_state(difficulty: str = "normal", *, model=None, **seat0) -> State:
+    s = Game.solo_game(model or the_model(), difficulty).new_initial_state()
     s = s.apply_action(Action(en.A_COLOUR, ("green",)))
     while s.phase != en.START:
         s = s.apply_action(s.chance_outcomes()[0][0])
@@ -344,11 +351,28 @@ def test_start_order_follows_the_colours() -> None:
 
 
 def test_soul_cube_faces_are_explicit_chance() -> None:
+    """Rulebook, 2. Souls...: "You can only get a shrine when one of your clerics dies." A rolled cube
+    landing on a shrine face is rolled again (ruling), so it arrives as a cleric or a servant, 1/2 each."""
     s = main_state(tower=["orange"], clerics=1, hand=["orange-leap-of-faith"])
     s = play(s, "orange-leap-of-faith")
     outcomes = s.chance_outcomes()
-    assert sorted(a.args[0] for a, _ in outcomes) == ["cleric", "servant", "shrine"]
-    assert sum(p for _, p in outcomes) == 1
+    assert {a.args[0]: p for a, p in outcomes} == {"cleric": Fraction(1, 2), "servant": Fraction(1, 2)}
+    with pytest.raises(en.IllegalAction):
+        s.apply_action(Action(en.A_FACE, ("shrine",)))
+
+
+def test_red_start_rolls_three_souls_and_never_a_shrine() -> None:
+    """Red's start, 'roll 3 soul cubes': three souls, none of them a shrine (no cleric died)."""
+    s = Game.multiplayer(the_model(), 2).new_initial_state()
+    s = s.apply_action(Action(en.A_COLOUR, ("red",))).apply_action(Action(en.A_COLOUR, ("blue",)))
+    faces = []
+    while s.phase != en.START:
+        if s.chance_outcomes() and s.chance_outcomes()[0][0].kind == en.A_FACE:
+            faces.append({a.args[0] for a, _ in s.chance_outcomes()})
+        s = first_outcome(s)
+    red = s.religions[0]
+    assert faces == [{"cleric", "servant"}] * 3
+    assert red.shrines == 0 and red.count(fx.CLERIC) + red.count(fx.SERVANT) == 3
 
 
 # --------------------------------------------------------------------------- rulings
@@ -426,16 +450,62 @@ def test_solo_setup(difficulty: str, blocks: int, shrines: int) -> None:
 
 
 def test_solo_start_block_comes_from_a_passive_religion() -> None:
+    """'Choose a starting color and take a totem block from 1 of the passive religions.' (8.1 Setting up)"""
     s = solo_state("normal")
     assert s.religions[0].tower == ["green"] and len(s.religions[s.passive_seat("green")].tower) == 4
-    # ruling: your starting souls come out of that passive religion's shrines, the pile keeps its 12
-    assert s.religions[0].servants == 4 and s.pile == 60 - 48
-    assert s.religions[s.passive_seat("green")].shrines == 8 - 4
+    # rulings: a 4-block passive religion keeps the 6 shrines of a level IV, the other 2 go to the pile;
+    # your starting souls then come out of that passive religion's shrines
+    assert s.religions[0].servants == 4 and s.pile == 60 - 48 + 2
+    assert s.religions[s.passive_seat("green")].shrines == 6 - 4
 
 
 def test_hard_start_takes_souls_from_the_passive_shrines() -> None:
+    """'Highway to hell': 6 blocks and 10 shrines each put every soul behind the passive religions."""
     s = solo_state("hard")
-    assert s.pile == 0 and s.religions[s.passive_seat("green")].shrines == 6 and s.religions[0].servants == 4
+    assert s.pile == 2 and s.religions[s.passive_seat("green")].shrines == 8 - 4 and s.religions[0].servants == 4
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_passive_religions_hold_the_shrines_of_their_level(difficulty: str) -> None:
+    """Ruling passive_towers: the set-ups' 6/8/10 shrines are the tower table's need for levels IV/V/VI.
+
+    'When upgrading your tower, you can take a totem block from a passive religion' (8.2): the shrines its
+    lower tower no longer needs come with the block.
+    """
+    s = solo_state(difficulty, shrines=2, servants=5)
+    model = the_model()
+    seat = s.passive_seat("blue")
+    blocks = len(s.religions[seat].tower)
+    assert s.religions[seat].shrines == model.tower.needs(blocks).shrines
+    pile = s.pile
+    s = s.apply_action(Action(en.A_BUILD, ("blue", seat)))
+    freed = model.tower.needs(blocks).shrines - model.tower.needs(blocks - 1).shrines
+    assert freed == 2 and s.religions[seat].shrines == model.tower.needs(blocks - 1).shrines
+    assert s.religions[0].shrines == 2 + freed and s.pile == pile
+
+
+def test_the_starting_block_sends_its_shrines_to_the_pile() -> None:
+    """'Choose a starting color and take a totem block from 1 of the passive religions' (8.1): not an upgrade."""
+    literal, ruled = (solo_state("easy", model=m) for m in (literal_solo_model(), None))
+    assert ruled.pile == literal.pile + 2 and ruled.religions[0].shrines == literal.religions[0].shrines == 0
+
+
+def test_passive_clerics_die_into_shrines_and_a_full_religion_sends_them_to_the_pile() -> None:
+    """'The passive religion of the rolled color gains resources' (8.3): clerics die into shrines at once
+    (ruling passive_towers), and shrines beyond its level's need go back to the pile; servants stay."""
+    s = solo_state("normal", hand=["green-shackles"] * 6)
+    s = s.apply_action(Action(en.A_END_MAIN))
+    s = s.apply_action(Action(en.A_END, ("draw-one",)))
+    pile = s.pile
+    s = s.apply_action(Action(en.A_DIE, ("orange",)))  # orange is full (8 shrines): its 4 souls come back
+    orange = s.religions[s.passive_seat("orange")]
+    assert (orange.shrines, orange.clerics, s.pile) == (8, 0, pile)
+    s = s.apply_action(Action(en.A_PLAY_TURN))
+    s = s.apply_action(Action(en.A_END_MAIN))
+    s = s.apply_action(Action(en.A_END, ("draw-one",)))
+    s = s.apply_action(Action(en.A_DIE, ("green",)))  # green's 4 servants stay servants
+    green = s.religions[s.passive_seat("green")]
+    assert (green.shrines, green.servants, s.pile) == (2, 4, pile - 4)
 
 
 def test_solo_building_from_a_passive_religion_draws_a_card() -> None:
@@ -452,13 +522,15 @@ def test_solo_die_gives_the_rolled_religion_its_package_or_ends_the_game() -> No
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
     assert {a.args[0] for a, _ in s.chance_outcomes()} == set(the_model().colour_ids)
     s = s.apply_action(Action(en.A_DIE, ("green",)))
-    assert s.religions[s.passive_seat("green")].servants == 4 and s.pile == 8
-    for colour in ("orange", "orange"):  # needs 4: 8 and then 4 left, fine
+    assert s.religions[s.passive_seat("green")].servants == 4 and s.pile == 14 - 4
+    s.pile = 4
+    for colour in ("orange", "orange"):  # needs 4, has 4: fine, and a full orange sends them back
         s = s.apply_action(Action(en.A_PLAY_TURN))
         s = s.apply_action(Action(en.A_END_MAIN))
         s = s.apply_action(Action(en.A_END, ("draw-one",)))
         s = s.apply_action(Action(en.A_DIE, (colour,)))
-    assert not s.is_terminal() and s.pile == 0
+    assert not s.is_terminal() and s.pile == 4
+    s.pile = 1
     s = s.apply_action(Action(en.A_PLAY_TURN))
     s = s.apply_action(Action(en.A_END_MAIN))
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
@@ -499,14 +571,18 @@ def test_solo_targets_are_passive_religions_and_miracles_reach_them() -> None:
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
     pile = s.pile
     s = force_card(s, "green-night-terrors")
-    assert s.religions[s.passive_seat("green")].clerics == 3  # one cleric per green block (3 left)
+    # one cleric per green block (3 left); they die into shrines (ruling passive_towers): green gave you its 4
+    assert s.religions[s.passive_seat("green")].shrines == 3
     assert s.religions[0].servants == 4 + 1  # the player owns one green block
     assert s.pile == pile - 4
 
 
 def test_idle_solo_length_matches_the_hand_computation() -> None:
-    """A god who never acts and never draws loses when the pile runs short: exact expectation by recursion."""
-    s = solo_state("easy", hand=["green-shackles"] * 6)
+    """A god who never acts and never draws loses when the pile runs short: exact expectation by recursion.
+
+    Without the passive_towers ruling every roll drains the pile (with it, a full passive religion sends its
+    gains back, and an idle god never loses)."""
+    s = solo_state("easy", model=literal_solo_model(), hand=["green-shackles"] * 6)
     packages = {p.colour: p.souls for p in the_model().setup.resources}
 
     @lru_cache(maxsize=None)
