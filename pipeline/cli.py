@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 EXIT_PROBLEMS = 1
 EXIT_INTERNAL = 2
+EXIT_USAGE = 2  # the command line itself is wrong (as click's own usage errors)
 DEBUG_ENV = "PANTHEON_DEBUG"
 
 
@@ -218,6 +219,11 @@ class FormatChoice(str, Enum):
     md = "md"
 
 
+class LayoutChoice(str, Enum):
+    butted = "butted"
+    gutter = "gutter"
+
+
 class DuplexChoice(str, Enum):
     long = "long"
     short = "short"
@@ -236,9 +242,26 @@ def build(
         help="long/short: backs follow each page, mirrored for that duplex flip; none: fronts only "
         "(two-faced cards print both faces as fronts).",
     ),
-    offset_x: float = typer.Option(0.0, "--offset-x", help="Move every back right by this many mm (printer drift)."),
-    offset_y: float = typer.Option(0.0, "--offset-y", help="Move every back up by this many mm (printer drift)."),
-    calibration: bool = typer.Option(False, "--calibration", help="Start with a registration page for measuring offsets."),
+    offset_across: Optional[float] = typer.Option(
+        None, "--offset-across", help="Move every back this many mm across the paper (along its short edge; + towards "
+        "the right edge of the sheet held portrait, front towards you). Measure it with --calibration."
+    ),
+    offset_along: Optional[float] = typer.Option(
+        None, "--offset-along", help="Move every back this many mm along the paper (along its long edge; + towards the top edge)."
+    ),
+    printer: Optional[str] = typer.Option(
+        None, "--printer", help="Use the offsets stored for this printer (`pantheon printer set`); not with --offset-*."
+    ),
+    calibration: bool = typer.Option(
+        False, "--calibration", help="Start with a registration page, one per orientation the sheets use, for measuring offsets."
+    ),
+    layout: Optional[LayoutChoice] = typer.Option(
+        None, "--layout", help="butted (the default in templates/sheets.yaml): cards share cut lines, 9 poker cards a "
+        "sheet; gutter: every card keeps its own bleed (cut with a guillotine between bleeds)."
+    ),
+    ink_saver: bool = typer.Option(
+        False, "--ink-saver", help="Backs and frames without full-bleed floods (outline and emblem), white between cards."
+    ),
     force: bool = typer.Option(False, "--force", help="Rebuild even when nothing changed."),
     templates: Optional[Path] = TemplatesOption,
     only: Optional[OnlyChoice] = typer.Option(
@@ -248,6 +271,10 @@ def build(
     """Validate, then write each game's card sheets and documents (PDF); unchanged card sheets are skipped."""
     from pipeline.core.validate import RecordCatalogue
 
+    from pipeline.core.render.build import check_options
+
+    options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
+    check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
     root = _data_root(data)
     chosen = select_games(root, games)
     loaded = RecordCatalogue(root)  # every game read once; each stage below takes it from here
@@ -260,8 +287,7 @@ def build(
             _refuse(report.problems, "nothing built")
     with _output_folder(out):  # another build into the same folder waits: each PDF and its fingerprint are one build's
         if only in (None, OnlyChoice.cards):
-            _build_cards(root, chosen, bool(games), paper, out, duplex, offset_x, offset_y, calibration, force, templates,
-                         loaded, validated=validated)
+            _build_cards(root, chosen, bool(games), out, options, force, templates, loaded, validated=validated)
         if only in (None, OnlyChoice.docs):
             _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated)
 
@@ -289,16 +315,39 @@ def _build_docs(
         say(f"wrote {display_path(path)}")
 
 
+def _card_options(
+    paper: PaperChoice,
+    duplex: DuplexChoice,
+    offset_across: Optional[float],
+    offset_along: Optional[float],
+    printer: Optional[str],
+    calibration: bool,
+    layout: Optional[LayoutChoice],
+    ink_saver: bool,
+) -> Any:
+    """The card sheets' build options, with a printer profile's offsets when one is named."""
+    from pipeline.core.render import build as render_build
+    from pipeline.core.render import printers
+    from pipeline.core.render.imposition import Duplex
+
+    if printer is not None and (offset_across is not None or offset_along is not None):
+        say("error: give either --printer or --offset-across/--offset-along, not both", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if printer is not None:
+        profile = printers.profile(printer)
+        offset_across, offset_along = profile.offset_across_mm, profile.offset_along_mm
+    return render_build.BuildOptions(
+        paper.value, Duplex(duplex.value), offset_across or 0.0, offset_along or 0.0, calibration,
+        layout.value if layout is not None else None, ink_saver
+    )
+
+
 def _build_cards(
     root: Path,
     chosen: list[str],
     explicit: bool,
-    paper: PaperChoice,
     out: Path,
-    duplex: DuplexChoice,
-    offset_x: float,
-    offset_y: float,
-    calibration: bool,
+    options: Any,
     force: bool,
     templates: Optional[Path],
     loaded: "RecordCatalogue",
@@ -308,9 +357,7 @@ def _build_cards(
     """Write card sheets for the games whose inputs changed since their last build (``loaded``: the games as
     read once for this command)."""
     from pipeline.core.render import build as render_build
-    from pipeline.core.render.imposition import Duplex
 
-    options = render_build.BuildOptions(paper.value, Duplex(duplex.value), offset_x, offset_y, calibration)
     stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
     for game in chosen:
         if not explicit and not registry.spec(game).has("cards"):
@@ -337,15 +384,10 @@ def _build_with_progress(
     plans: list[Any], fingerprints: dict[str, str], root: Path, options: Any, out: Path, template_root: Path
 ) -> list[Any]:
     """Build each plan with one rich progress bar over all their cards (on stderr)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from pipeline.core.render import build as render_build
 
     results = []
-    console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+    with _progress_bar() as bar:
         task = bar.add_task("cards", total=sum(p.card_count for p in plans))
         for the_plan in plans:
             bar.update(task, description=the_plan.game)
@@ -357,6 +399,27 @@ def _build_with_progress(
                 )
             )
     return results
+
+
+def _progress_bar() -> Any:
+    """A rich progress bar on stderr (silent when stderr is not a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+
+
+def _validated_plan(root: Path, game: str, consequence: str) -> Any:
+    """The card plan of one game, after its data validated (else every problem, and exit 1)."""
+    from pipeline.core.render import build as render_build
+
+    select_games(root, [game])
+    report = run_validation(root, [game])
+    if not report.ok:
+        _refuse(report.problems, consequence)
+    return render_build.plan(root, game, report.games[game])
 
 
 @app.command()
@@ -372,12 +435,7 @@ def preview(
     from pipeline.core.render import build as render_build
     from pipeline.core.render.preview import pdf_to_png
 
-    root = _data_root(data)
-    select_games(root, [game])
-    report = run_validation(root, [game])
-    if not report.ok:
-        _refuse(report.problems, "no preview")
-    the_plan = render_build.plan(root, game, report.games[game])
+    the_plan = _validated_plan(_data_root(data), game, "no preview")
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
     pdf_to_png(render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates)), target, dpi)
     say(f"wrote {target}")
@@ -394,3 +452,97 @@ def docs(
     """Write one game's rulebook, reference sheet, cheat sheet and extras from its data."""
     root = _data_root(data)
     _build_docs(root, select_games(root, [game]), paper, out, fmt)
+
+
+class TargetChoice(str, Enum):
+    mpc = "mpc"
+    tgc = "tgc"
+    tts = "tts"
+    dtc = "dtc"
+
+
+@app.command()
+def export(
+    game: str = typer.Argument(..., help="Game id."),
+    target: TargetChoice = typer.Option(..., "--target", help="mpc, tgc: PNG per face; dtc: PDF per deck; tts: deck sheets + JSON."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<target>/."),
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+) -> None:
+    """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
+    from pipeline.core.render import export as exporter
+
+    the_plan = _validated_plan(_data_root(data), game, "nothing exported")
+    with _progress_bar() as bar:
+        task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
+        result = exporter.export(
+            the_plan, target.value, out, progress=lambda n: bar.advance(task, n), template_root=_template_root(templates)
+        )
+    say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
+
+
+class PreflightChoice(str, Enum):
+    print = "print"
+    mpc = "mpc"
+    tgc = "tgc"
+    tts = "tts"
+    dtc = "dtc"
+
+
+@app.command()
+def preflight(
+    games: Optional[List[str]] = GamesArgument,
+    target: PreflightChoice = typer.Option(PreflightChoice.print, "--target", help="print (card sheets) or an export target."),
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+) -> None:
+    """Check what a print shop checks: text size, safe area, bleed, embedded fonts, image sizes, page boxes."""
+    from pipeline.core.render import build as render_build
+    from pipeline.core.render import preflight as checks
+
+    root = _data_root(data)
+    chosen = select_games(root, games)
+    report = run_validation(root, chosen)
+    if not report.ok:
+        _refuse(report.problems, "nothing checked")
+    template_root = _template_root(templates)
+    rules = checks.design_rules(template_root)
+    findings: list[str] = []
+    for game in chosen:
+        if not games and not registry.spec(game).has("cards"):
+            continue
+        the_plan = render_build.plan(root, game, report.games[game])
+        findings += checks.check_faces(the_plan, rules, template_root)
+        findings += checks.check_target(the_plan, target.value, template_root)
+    if findings:
+        _refuse(findings, "not ready for print")
+    say(f"ok: {', '.join(chosen)} ready for {target.value}")
+
+
+printer_app = typer.Typer(help="Printer profiles: the duplex offsets measured on each printer (see --calibration).")
+app.add_typer(printer_app, name="printer")
+
+
+@printer_app.command("set")
+def printer_set(
+    name: str = typer.Argument(..., help="Profile name (lower-case letters, digits, hyphens)."),
+    offset_across: float = typer.Option(..., "--offset-across", help="mm across the paper, as `build --offset-across`."),
+    offset_along: float = typer.Option(..., "--offset-along", help="mm along the paper, as `build --offset-along`."),
+) -> None:
+    """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
+    from pipeline.core.render import printers
+
+    path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
+    say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {path}")
+
+
+@printer_app.command("list")
+def printer_list() -> None:
+    """Show the stored printer profiles and where they are kept."""
+    from pipeline.core.render import printers
+
+    path = printers.profiles_path()
+    profiles = printers.load_profiles(path)
+    say(f"printer profiles in {path}: {len(profiles)}")
+    for profile in profiles.values():
+        say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")

@@ -14,6 +14,7 @@ from pipeline.core.dataset import default_data_root
 from pipeline.core.documents.build import game_documents
 from pipeline.core.documents.layout import load_layout
 from pipeline.core.documents.pdf import PdfRenderer, TocEntry
+from pipeline.core.typography import typographic
 
 _SPACE = re.compile(r"\s+")
 
@@ -30,7 +31,8 @@ def render_game(data_root: Path, game: str, paper: str = "a4") -> dict[str, tupl
 
 
 def squash(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    """Text as a document prints it: typographic quotes and dashes, runs of space as one."""
+    return _SPACE.sub(" ", typographic(text)).strip()
 
 
 @lru_cache(maxsize=None)

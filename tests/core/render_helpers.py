@@ -11,6 +11,8 @@ from typing import Any, Callable, Iterator, Optional
 
 from pypdf import PdfReader
 
+from pipeline.core.render.pdfcheck import fonts_not_embedded  # noqa: F401  (the tests' name for it)
+
 from pipeline.core.render.build import Plan
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
@@ -148,3 +150,67 @@ def placements(page: object) -> Iterator[tuple[str, float, float, float]]:
 
 def qpdf_check(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
+
+
+def _multiply(a: list[float], m: list[float]) -> list[float]:
+    """The PDF matrix ``a`` applied after ``m`` (``a x m`` in PDF's row-vector convention)."""
+    return [
+        a[0] * m[0] + a[1] * m[2], a[0] * m[1] + a[1] * m[3],
+        a[2] * m[0] + a[3] * m[2], a[2] * m[1] + a[3] * m[3],
+        a[4] * m[0] + a[5] * m[2] + m[4], a[4] * m[1] + a[5] * m[3] + m[5],
+    ]
+
+
+def segments(page: object) -> list[tuple[float, float, float, float]]:
+    """Straight lines stroked in the page's own content (crop marks, registration crosses), in page points."""
+    from pypdf.generic import ContentStream
+
+    contents = ContentStream(page.get_contents(), page.pdf)  # type: ignore[attr-defined]
+    matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    stack: list[list[float]] = []
+    point: Optional[tuple[float, float]] = None
+    pending: list[tuple[float, float, float, float]] = []
+    found: list[tuple[float, float, float, float]] = []
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return x * matrix[0] + y * matrix[2] + matrix[4], x * matrix[1] + y * matrix[3] + matrix[5]
+
+    for operands, operator in contents.operations:
+        if operator == b"q":
+            stack.append(matrix)
+        elif operator == b"Q":
+            matrix = stack.pop()
+        elif operator == b"cm":
+            matrix = _multiply([float(v) for v in operands], matrix)
+        elif operator == b"m":
+            point = at(float(operands[0]), float(operands[1]))
+        elif operator == b"l" and point is not None:
+            end = at(float(operands[0]), float(operands[1]))
+            pending.append((*point, *end))
+            point = end
+        elif operator in (b"S", b"s", b"B", b"b"):
+            found.extend(pending)
+            pending = []
+        elif operator in (b"n", b"f", b"F", b"f*"):  # a path filled or only clipped: not a stroked line
+            pending = []
+    return found
+
+
+def clip_rects(page: object) -> list[tuple[float, float, float, float]]:
+    """The rectangles a page's own content clips to (``re W n``), in page points, in order."""
+    from pypdf.generic import ContentStream
+
+    contents = ContentStream(page.get_contents(), page.pdf)  # type: ignore[attr-defined]
+    found: list[tuple[float, float, float, float]] = []
+    last: Optional[tuple[float, float, float, float]] = None
+    depth = 0
+    for operands, operator in contents.operations:
+        if operator == b"q":
+            depth += 1
+        elif operator == b"Q":
+            depth -= 1
+        elif operator == b"re":
+            last = tuple(float(v) for v in operands)  # type: ignore[assignment]
+        elif operator in (b"W", b"W*") and last is not None and depth == 1:
+            found.append(last)
+    return found

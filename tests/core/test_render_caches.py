@@ -10,7 +10,7 @@ from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import cachestore
-from pipeline.core.render import artcache, faces, forms, svgtemplates
+from pipeline.core.render import artcache, artmap, faces, forms, svgtemplates
 from pipeline.core.render.build import BuildOptions, Plan, render_pdf
 from pipeline.core.render.faces import FACES_DIR
 from pipeline.core.render.model import Face, PrintCard
@@ -47,7 +47,7 @@ class Calls:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.renders = 0
         self.conversions = 0
-        render, convert = svgtemplates.Templates.render, forms._checked_convert
+        render, convert = svgtemplates.Templates.render, artmap.convert
 
         def counting_render(this: Any, *args: Any) -> str:
             self.renders += 1
@@ -58,7 +58,7 @@ class Calls:
             return convert(*args)
 
         monkeypatch.setattr(svgtemplates.Templates, "render", counting_render)
-        monkeypatch.setattr(forms, "_checked_convert", counting_convert)
+        monkeypatch.setattr(artmap, "convert", counting_convert)
 
 
 def test_a_warm_build_writes_the_bytes_of_a_cold_one_without_rendering_again(

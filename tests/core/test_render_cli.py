@@ -91,7 +91,7 @@ def test_a_missing_icon_names_card_and_icon(built: tuple[Path, Path, bytes], dat
 
 def test_text_that_cannot_fit_names_the_card(built: tuple[Path, Path, bytes], data_copy: Path, templates: Path) -> None:
     out, pdf, before = built
-    edit(templates / POWER, 'name="flavour" x="8" y="67" width="47" height="12"', 'name="flavour" x="8" y="67" width="47" height="3"')
+    edit(templates / POWER, 'name="flavour" x="8" y="67" width="47" height="12.5"', 'name="flavour" x="8" y="67" width="47" height="3"')
     result = build_again(data_copy, templates, out)
     assert_clean_failure(result, "does not fit", pdf, before)
     assert re.search(r"card [a-z]+-power-\d '\w+' \(front\) \(flavour\): text '.+' does not fit its 47x3 mm box", result.stderr)

@@ -1,6 +1,7 @@
-"""Sheets as data, grids, mirrored backs and crop marks, in numbers."""
+"""Sheets as data, grids, shared cut lines, mirrored backs, paper-term offsets and crop marks, in numbers."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,24 +23,77 @@ from pipeline.core.render.imposition import (
 from pipeline.core.render.units import mm
 
 SHEETS = load_sheets()
+BUTTED, GUTTER = SHEETS.layout("butted"), SHEETS.layout("gutter")
 POKER = (63.0, 88.0)
+LOCATION = (88.9, 127.0)  # 3.5 x 5 in
+BOARD = (180.0, 130.0)
+EPS = 1e-6
 
 
-@pytest.mark.parametrize(("paper", "count", "orientation"), [("a4", 8, LANDSCAPE), ("letter", 6, LANDSCAPE)])
-def test_as_many_poker_cards_as_fit(paper: str, count: int, orientation: str) -> None:
-    layout = grid(SHEETS, SHEETS.paper(paper), *POKER, "poker")
-    assert (layout.capacity, layout.orientation) == (count, orientation)
+@pytest.mark.parametrize(
+    ("size", "paper", "layout", "count", "orientation"),
+    [
+        (POKER, "a4", "butted", 9, PORTRAIT),
+        (POKER, "letter", "butted", 9, PORTRAIT),
+        (LOCATION, "a4", "butted", 4, PORTRAIT),
+        (LOCATION, "letter", "butted", 4, PORTRAIT),
+        (BOARD, "a4", "butted", 2, PORTRAIT),
+        (BOARD, "letter", "butted", 2, PORTRAIT),
+        (POKER, "a4", "gutter", 8, LANDSCAPE),  # today's layout, kept
+        (POKER, "letter", "gutter", 6, LANDSCAPE),
+    ],
+)
+def test_as_many_cards_as_fit(size: tuple[float, float], paper: str, layout: str, count: int, orientation: str) -> None:
+    cells = grid(SHEETS, SHEETS.paper(paper), *size, "card", SHEETS.layout(layout))
+    assert (cells.capacity, cells.orientation) == (count, orientation)
 
 
-def test_every_slot_keeps_its_bleed_and_the_margins() -> None:
-    layout = grid(SHEETS, SHEETS.paper("a4"), *POKER, "poker")
-    margin = mm(SHEETS.margin_mm)
-    for slot in layout.slots:
-        assert slot.width == pytest.approx(mm(POKER[0] + 2 * SHEETS.bleed_mm))
-        assert slot.x >= margin - 1e-6 and slot.x + slot.width <= layout.page_width - margin + 1e-6
-        assert slot.y >= margin - 1e-6 and slot.y + slot.height <= layout.page_height - margin + 1e-6
-    xs = sorted({s.x for s in layout.slots})
-    assert all(b - a >= layout.slots[0].width - 1e-6 for a, b in zip(xs, xs[1:]))  # no overlap
+def test_the_default_layout_is_butted() -> None:
+    assert SHEETS.layout() == BUTTED and BUTTED.butted and not GUTTER.butted
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_butted_cards_share_cut_lines_and_keep_the_margin(paper: str) -> None:
+    cells = grid(SHEETS, SHEETS.paper(paper), *POKER, "poker", BUTTED)
+    b, margin = cells.bleed, mm(BUTTED.margin_mm)
+    trims = [s.trim(b) for s in cells.slots]
+    for index, (x, y, w, h) in enumerate(trims):
+        assert (w, h) == (pytest.approx(mm(POKER[0])), pytest.approx(mm(POKER[1])))
+        row, col = divmod(index, cells.columns)
+        if col + 1 < cells.columns:  # its right edge is its neighbour's left edge: one cut
+            assert trims[index + 1][0] == pytest.approx(x + w)
+        if index + cells.columns < len(trims):
+            assert trims[index + cells.columns][1] + h == pytest.approx(y)
+    left, bottom = min(t[0] for t in trims) - b, min(t[1] for t in trims) - b
+    right, top = max(t[0] + t[2] for t in trims) + b, max(t[1] + t[3] for t in trims) + b
+    assert left >= margin - EPS and bottom >= margin - EPS
+    assert right <= cells.page_width - margin + EPS and top <= cells.page_height - margin + EPS
+
+
+def test_bleed_only_round_the_outside_of_the_block() -> None:
+    pages = impose([POKER] * 9, SHEETS, SHEETS.paper("a4"), duplex=Duplex.NONE)
+    b = pages[0].grid.bleed
+    slots = [p.slot for p in pages[0].placements]
+    centre = slots[4]
+    assert centre.clip == pytest.approx(centre.trim(b))  # surrounded: trim box only
+    corner = slots[0]  # top-left: bleed on its left and top
+    x, y, w, h = corner.trim(b)
+    assert corner.clip == pytest.approx((x - b, y, w + b, h + b))
+    paint = [s.clip for s in slots]
+    for i, (x1, y1, w1, h1) in enumerate(paint):  # no card paints over another
+        for x2, y2, w2, h2 in paint[i + 1 :]:
+            assert min(x1 + w1, x2 + w2) - max(x1, x2) <= EPS or min(y1 + h1, y2 + h2) - max(y1, y2) <= EPS
+
+
+def test_a_short_last_sheet_gets_bleed_where_it_has_no_neighbour() -> None:
+    pages = impose([POKER] * 11, SHEETS, SHEETS.paper("a4"), duplex=Duplex.NONE)
+    assert [len(p.placements) for p in pages] == [9, 2]
+    b = pages[1].grid.bleed
+    first, second = (p.slot for p in pages[1].placements)
+    x, y, w, h = first.trim(b)
+    assert first.clip == pytest.approx((x - b, y - b, w + b, h + 2 * b))  # bleed left, above and below; its neighbour on the right
+    x, y, w, h = second.trim(b)
+    assert second.clip == pytest.approx((x, y - b, w + b, h + 2 * b))
 
 
 def test_a_card_too_big_for_the_paper_is_an_error_naming_it() -> None:
@@ -47,47 +101,91 @@ def test_a_card_too_big_for_the_paper_is_an_error_naming_it() -> None:
         grid(SHEETS, SHEETS.paper("a4"), 400, 300, "giant")
 
 
+@pytest.mark.parametrize("layout", [BUTTED, GUTTER])
 @pytest.mark.parametrize(
     ("orientation", "duplex", "mirrors_x"),
     [(PORTRAIT, Duplex.LONG, True), (PORTRAIT, Duplex.SHORT, False), (LANDSCAPE, Duplex.LONG, False), (LANDSCAPE, Duplex.SHORT, True)],
 )
-def test_backs_mirror_about_the_flip_axis(orientation: str, duplex: Duplex, mirrors_x: bool) -> None:
-    sheets = SHEETS.__class__(**{**SHEETS.__dict__, "orientations": (orientation,)})
-    layout = grid(sheets, sheets.paper("a4"), *POKER, "poker")
-    slot = layout.slots[0]
-    back = back_slot(layout, slot, duplex)
-    if mirrors_x:
-        assert (back.x, back.y, back.turned) == (pytest.approx(layout.page_width - slot.x - slot.width), slot.y, False)
-    else:
-        assert (back.x, back.y, back.turned) == (slot.x, pytest.approx(layout.page_height - slot.y - slot.height), True)
-    shifted = back_slot(layout, slot, duplex, 2.0, -1.0)
-    assert (shifted.x - back.x, shifted.y - back.y) == (pytest.approx(mm(2.0)), pytest.approx(mm(-1.0)))
+def test_backs_mirror_about_the_flip_axis(layout: object, orientation: str, duplex: Duplex, mirrors_x: bool) -> None:
+    sheets = replace(SHEETS, orientations=(orientation,))
+    pages = impose([POKER] * 4, sheets, sheets.paper("a4"), duplex=duplex, layout=layout)  # type: ignore[arg-type]
+    cells = pages[0].grid
+    for front, back in zip(pages[0].placements, pages[1].placements):
+        slot, mirrored = front.slot, back.slot
+        assert front.item == back.item
+        if mirrors_x:
+            assert (mirrored.x, mirrored.y, mirrored.turned) == (pytest.approx(cells.page_width - slot.x - slot.width), slot.y, False)
+        else:
+            assert (mirrored.x, mirrored.y, mirrored.turned) == (slot.x, pytest.approx(cells.page_height - slot.y - slot.height), True)
+        if slot.clip is not None:  # the painted area mirrors with the card
+            assert mirrored.clip is not None
+            cx, cy, cw, ch = slot.clip
+            expected = (cells.page_width - cx - cw, cy, cw, ch) if mirrors_x else (cx, cells.page_height - cy - ch, cw, ch)
+            assert mirrored.clip == pytest.approx(expected)
 
 
-def test_crop_marks_stay_outside_every_bleed_box() -> None:
-    layout = grid(SHEETS, SHEETS.paper("letter"), *POKER, "poker")
-    marks = crop_marks(SHEETS, layout.slots, layout.bleed)
-    assert marks
+@pytest.mark.parametrize(
+    ("orientation", "duplex", "expected"),
+    [  # (across 2, along -1) seen from the front, in the back page's own x and y
+        (PORTRAIT, Duplex.LONG, (-2.0, -1.0)),
+        (PORTRAIT, Duplex.SHORT, (2.0, 1.0)),
+        (LANDSCAPE, Duplex.LONG, (-1.0, 2.0)),
+        (LANDSCAPE, Duplex.SHORT, (1.0, -2.0)),
+    ],
+)
+def test_offsets_are_paper_terms_turned_into_page_terms(orientation: str, duplex: Duplex, expected: tuple[float, float]) -> None:
+    sheets = replace(SHEETS, orientations=(orientation,))
+    cells = grid(sheets, sheets.paper("a4"), *POKER, "poker", GUTTER)
+    slot = cells.slots[0]
+    plain, shifted = back_slot(cells, slot, duplex), back_slot(cells, slot, duplex, 2.0, -1.0)
+    assert (shifted.x - plain.x, shifted.y - plain.y) == (pytest.approx(mm(expected[0])), pytest.approx(mm(expected[1])))
+
+
+def test_an_offset_larger_than_the_margin_is_refused() -> None:
+    with pytest.raises(UserError, match=r"--offset-along 5 mm is larger than the 4 mm margin of the butted layout"):
+        impose([POKER], SHEETS, SHEETS.paper("a4"), duplex=Duplex.LONG, offset_along_mm=5)
+    impose([POKER], SHEETS, SHEETS.paper("a4"), duplex=Duplex.LONG, layout=GUTTER, offset_along_mm=5)  # 10 mm margin
+
+
+@pytest.mark.parametrize("layout", [BUTTED, GUTTER])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_on_every_cut_line_outside_every_bleed_box_and_on_the_page(layout: object, paper: str) -> None:
+    cells = grid(SHEETS, SHEETS.paper(paper), *POKER, "poker", layout)  # type: ignore[arg-type]
+    marks = crop_marks(SHEETS, cells.slots, cells.bleed, cells.page_width, cells.page_height)
     for x1, y1, x2, y2 in marks:
-        for slot in layout.slots:
+        assert 0 <= min(x1, x2) and max(x1, x2) <= cells.page_width + EPS
+        assert 0 <= min(y1, y2) and max(y1, y2) <= cells.page_height + EPS
+        for slot in cells.slots:
             inside_x = slot.x < min(x1, x2) < slot.x + slot.width or slot.x < max(x1, x2) < slot.x + slot.width
             inside_y = slot.y < min(y1, y2) < slot.y + slot.height or slot.y < max(y1, y2) < slot.y + slot.height
             assert not (inside_x and inside_y), (x1, y1, x2, y2)
-    cut_xs = {round(s.x + layout.bleed, 3) for s in layout.slots} | {round(s.x + s.width - layout.bleed, 3) for s in layout.slots}
-    assert {round(x1, 3) for x1, _, x2, _ in marks if x1 == x2} == cut_xs  # one mark per cut line
+    trims = [s.trim(cells.bleed) for s in cells.slots]
+    cut_xs = {round(v, 3) for x, _, w, _ in trims for v in (x, x + w)}
+    cut_ys = {round(v, 3) for _, y, _, h in trims for v in (y, y + h)}
+    vertical = [round(x1, 3) for x1, _, x2, _ in marks if x1 == x2]
+    horizontal = [round(y1, 3) for _, y1, _, y2 in marks if y1 == y2]
+    assert set(vertical) == cut_xs and len(vertical) == 2 * len(cut_xs)  # top and bottom
+    assert set(horizontal) == cut_ys and len(horizontal) == 2 * len(cut_ys)  # left and right
+    if layout is BUTTED:
+        assert len(cut_xs) == 4 and len(cut_ys) == 4  # 3 x 3 cards: 4 cut lines each way, shared
 
 
 def test_impose_groups_sizes_and_pairs_pages() -> None:
-    pages = impose([POKER] * 9 + [(180.0, 120.0)], SHEETS, SHEETS.paper("a4"), duplex=Duplex.LONG)
-    assert [(p.side, len(p.placements)) for p in pages] == [("front", 8), ("back", 8), ("front", 1), ("back", 1), ("front", 1), ("back", 1)]
-    assert [p.placements[0].item for p in pages[2:]] == [8, 8, 9, 9]  # the board (item 9) is alone
-    assert pages[4].grid.orientation == "portrait"  # 180x120 mm boards: two fit portrait, none beside poker cards
+    pages = impose([POKER] * 10 + [(180.0, 120.0)], SHEETS, SHEETS.paper("a4"), duplex=Duplex.LONG)
+    assert [(p.side, len(p.placements)) for p in pages] == [("front", 9), ("back", 9), ("front", 1), ("back", 1), ("front", 1), ("back", 1)]
+    assert [p.placements[0].item for p in pages[2:]] == [9, 9, 10, 10]  # the board (item 10) is alone
+
+
+def test_mixed_kinds_of_one_size_share_sheets() -> None:
+    sizes = [POKER] * 5 + [LOCATION] * 2 + [POKER] * 4  # a second poker-size kind after the Locations
+    pages = impose(sizes, SHEETS, SHEETS.paper("letter"), duplex=Duplex.NONE)
+    assert [[p.item for p in page.placements] for page in pages] == [[0, 1, 2, 3, 4, 7, 8, 9, 10], [5, 6]]
 
 
 def test_sheet_definitions_are_validated(tmp_path: Path) -> None:
     data = yaml.safe_load(SHEETS_FILE.read_text())
-    data["layout"]["gutter"] = 2
+    data["layouts"]["butted"]["gutter_mm"] = 2
     bad = tmp_path / "sheets.yaml"
     bad.write_text(yaml.safe_dump(data))
-    with pytest.raises(UserError, match=r"sheets.yaml:\d+:\d+: layout: unknown key .gutter."):
+    with pytest.raises(UserError, match=r"sheets.yaml:\d+:\d+: .*unknown key .gutter_mm."):
         load_sheets(bad, SHEETS_SCHEMA)

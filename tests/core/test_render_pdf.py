@@ -11,10 +11,10 @@ from pipeline.core.render.imposition import Duplex, load_sheets
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.render.units import mm
 
-from .render_helpers import SIXTY_WORDS, placements, qpdf_check, reader, toy_card, toy_plan, toy_template_root
+from .render_helpers import SIXTY_WORDS, clip_rects, placements, qpdf_check, reader, segments, toy_card, toy_plan, toy_template_root
 
-A4_LANDSCAPE = (mm(297), mm(210))
-LETTER_LANDSCAPE = (mm(279.4), mm(215.9))
+A4_PORTRAIT, A4_LANDSCAPE = (mm(210), mm(297)), (mm(297), mm(210))
+LETTER_PORTRAIT, LETTER_LANDSCAPE = (mm(215.9), mm(279.4)), (mm(279.4), mm(215.9))
 POKER_BLEED_BOX = (mm(63 + 6), mm(88 + 6))
 
 
@@ -34,10 +34,20 @@ def texts(page: object) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(("paper", "size", "per_page"), [("a4", A4_LANDSCAPE, 8), ("letter", LETTER_LANDSCAPE, 6)])
-def test_page_size_and_fronts_pair_with_backs(templates: Path, paper: str, size: tuple[float, float], per_page: int) -> None:
+@pytest.mark.parametrize(
+    ("paper", "layout", "size", "per_page"),
+    [
+        ("a4", "butted", A4_PORTRAIT, 9),
+        ("letter", "butted", LETTER_PORTRAIT, 9),
+        ("a4", "gutter", A4_LANDSCAPE, 8),
+        ("letter", "gutter", LETTER_LANDSCAPE, 6),
+    ],
+)
+def test_page_size_and_fronts_pair_with_backs(
+    templates: Path, paper: str, layout: str, size: tuple[float, float], per_page: int
+) -> None:
     cards = 10
-    pdf = reader(build(toy_plan(cards), templates, paper=paper))
+    pdf = reader(build(toy_plan(cards), templates, paper=paper, layout=layout))
     sheets = -(-cards // per_page)
     assert len(pdf.pages) == 2 * sheets
     for page in pdf.pages:
@@ -45,7 +55,7 @@ def test_page_size_and_fronts_pair_with_backs(templates: Path, paper: str, size:
         assert float(page.mediabox.height) == pytest.approx(size[1], abs=0.01)
     fronts = [len(list(placements(p))) for p in pdf.pages[0::2]]
     backs = [len(list(placements(p))) for p in pdf.pages[1::2]]
-    assert fronts == backs and sum(fronts) == cards
+    assert fronts == backs and sum(fronts) == cards and fronts[0] == per_page
 
 
 def test_every_card_name_is_in_the_text(templates: Path) -> None:
@@ -58,31 +68,38 @@ def test_every_card_name_is_in_the_text(templates: Path) -> None:
     assert "Faith & <lose> one." in text  # escaped in the SVG, printed as written
 
 
+@pytest.mark.parametrize("layout", ["butted", "gutter"])
 @pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
-def test_back_of_card_k_lands_behind_its_front(templates: Path, duplex: Duplex) -> None:
+def test_back_of_card_k_lands_behind_its_front(templates: Path, duplex: Duplex, layout: str) -> None:
     plan = toy_plan(11)
-    pdf = reader(build(plan, templates, duplex=duplex, offset_x_mm=0.0))
+    pdf = reader(build(plan, templates, duplex=duplex, layout=layout))
     width, height = POKER_BLEED_BOX
     for front_page, back_page in zip(pdf.pages[0::2], pdf.pages[1::2]):
         page_w, page_h = float(front_page.mediabox.width), float(front_page.mediabox.height)
         front_names = [t for t in texts(front_page) if t.startswith("Toy Card")]
         back_names = [t.removeprefix("back of ") for t in texts(back_page) if t.startswith("back of")]
-        assert front_names == back_names
-        for (_, fx, fy, f_rot), (_, bx, by, b_rot) in zip(placements(front_page), placements(back_page)):
+        assert front_names == back_names and front_names
+        fronts, backs = list(placements(front_page)), list(placements(back_page))
+        assert len(fronts) == len(backs) == len(front_names)
+        portrait = page_h > page_w
+        assert portrait == (layout == "butted")
+        mirrors_x = portrait == (duplex == Duplex.LONG)  # the flip axis is vertical on the page
+        for (_, fx, fy, f_rot), (_, bx, by, b_rot) in zip(fronts, backs):
             assert f_rot == 0
             # a 180-degree placement is anchored at its top-right corner
             left, bottom = (bx - width, by - height) if b_rot else (bx, by)
-            if duplex == Duplex.LONG:  # landscape sheet, long edge: top and bottom swap, backs turned
-                assert (left, bottom, b_rot) == (pytest.approx(fx, abs=0.01), pytest.approx(page_h - fy - height, abs=0.01), 180)
-            else:  # landscape sheet, short edge: left and right swap, backs upright
+            if mirrors_x:  # left and right swap, backs upright
                 assert (left, bottom, b_rot) == (pytest.approx(page_w - fx - width, abs=0.01), pytest.approx(fy, abs=0.01), 0)
+            else:  # top and bottom swap, backs turned
+                assert (left, bottom, b_rot) == (pytest.approx(fx, abs=0.01), pytest.approx(page_h - fy - height, abs=0.01), 180)
 
 
 def test_offsets_move_every_back(templates: Path) -> None:
     plain = reader(build(toy_plan(3), templates))
-    moved = reader(build(toy_plan(3), templates, offset_x_mm=1.5, offset_y_mm=-2.0))
+    moved = reader(build(toy_plan(3), templates, offset_across_mm=1.5, offset_along_mm=-2.0))
     for (_, x0, y0, _), (_, x1, y1, _) in zip(placements(plain.pages[1]), placements(moved.pages[1])):
-        assert (x1 - x0, y1 - y0) == (pytest.approx(mm(1.5), abs=0.01), pytest.approx(mm(-2.0), abs=0.01))
+        # portrait, long edge: seen through the sheet the back page is mirrored left to right
+        assert (x1 - x0, y1 - y0) == (pytest.approx(mm(-1.5), abs=0.01), pytest.approx(mm(-2.0), abs=0.01))
     assert list(placements(plain.pages[0])) == list(placements(moved.pages[0]))  # fronts stay put
 
 
@@ -153,3 +170,67 @@ def test_calibration_page_comes_first_with_its_back(templates: Path) -> None:
     assert "back of the registration page" in pdf.pages[1].extract_text()
     paper = load_sheets().paper("a4")
     assert float(pdf.pages[0].mediabox.width) == pytest.approx(mm(paper.width_mm), abs=0.01)
+
+
+def _distinct(values: list[float], tolerance: float = 0.05) -> list[float]:
+    """The values, sorted, with those closer than ``tolerance`` points counted once."""
+    kept: list[float] = []
+    for value in sorted(values):
+        if not kept or value - kept[-1] > tolerance:
+            kept.append(value)
+    return kept
+
+
+def _cut_lines(page: object, bleed_box: tuple[float, float]) -> tuple[list[float], list[float]]:
+    """The x and y of every trim edge of the faces placed on a page (a turned face is anchored top-right)."""
+    width, height = bleed_box
+    bleed = mm(load_sheets().bleed_mm)
+    xs: list[float] = []
+    ys: list[float] = []
+    for _, x, y, turned in placements(page):
+        left, bottom = (x - width, y - height) if turned else (x, y)
+        xs += [left + bleed, left + width - bleed]
+        ys += [bottom + bleed, bottom + height - bleed]
+    return _distinct(xs), _distinct(ys)
+
+
+@pytest.mark.parametrize("layout", ["butted", "gutter"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_on_every_cut_line_read_back(templates: Path, layout: str, paper: str) -> None:
+    pdf = reader(build(toy_plan(9), templates, paper=paper, layout=layout))
+    for page in pdf.pages:
+        cut_xs, cut_ys = _cut_lines(page, POKER_BLEED_BOX)
+        lines = segments(page)
+        marked_xs = _distinct([x1 for x1, _, x2, _ in lines if x1 == x2])
+        marked_ys = _distinct([y1 for _, y1, _, y2 in lines if y1 == y2])
+        assert marked_xs == pytest.approx(cut_xs, abs=0.05) and marked_ys == pytest.approx(cut_ys, abs=0.05)
+        if layout == "butted":  # 3 x 3 cards sharing their cut lines: 4 lines each way
+            assert (len(cut_xs), len(cut_ys)) == (4, 4)
+
+
+def test_ink_saver_paints_nothing_outside_the_trim(templates: Path) -> None:
+    plain = build(toy_plan(4), templates)
+    saver = build(toy_plan(4), templates, ink_saver=True)
+    assert saver != plain
+    page = reader(saver).pages[1]
+    bleed = mm(load_sheets().bleed_mm)
+    clips = clip_rects(page)
+    assert len(clips) == 4
+    for (_, x, y, turned), (cx, cy, cw, ch) in zip(placements(page), clips):
+        left, bottom = (x - POKER_BLEED_BOX[0], y - POKER_BLEED_BOX[1]) if turned else (x, y)
+        assert (cx, cy, cw, ch) == (
+            pytest.approx(left + bleed, abs=0.01), pytest.approx(bottom + bleed, abs=0.01),
+            pytest.approx(mm(63), abs=0.01), pytest.approx(mm(88), abs=0.01),
+        )
+    assert "ink-saver=yes" in reader(saver).metadata["/Keywords"]
+    # the templates see the flag as the jinja global ink_saver (the toy back draws an outline for it)
+    assert "ink saver" in " ".join(texts(page)) and "ink saver" not in " ".join(texts(reader(plain).pages[1]))
+    assert build(toy_plan(4), templates) == plain  # the kept face records of one never serve the other
+
+
+def test_ink_saver_is_part_of_the_build_fingerprint(tmp_path: Path) -> None:
+    from pipeline.core.dataset import default_data_root
+    from pipeline.core.render.build import fingerprint
+
+    root = default_data_root()
+    assert fingerprint(root, "theocracy", BuildOptions()) != fingerprint(root, "theocracy", BuildOptions(ink_saver=True))

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from pipeline.core.dataset import default_data_root
 from pipeline.core.render.build import BuildOptions, Plan, plan, render_pdf
+from pipeline.core.typography import typographic
 
 
 @dataclass
@@ -55,7 +56,8 @@ def card_sheet() -> Callable[[str], CardSheet]:
 
 
 def _normalise(text: str) -> str:
-    return " ".join(text.split())
+    """Text as a card prints it: typographic quotes and dashes, spaces collapsed."""
+    return " ".join(typographic(text).split())
 
 
 @pytest.fixture(scope="session")

@@ -41,6 +41,7 @@ from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
 from pipeline.core.render.svgtemplates import SVG_NS, IconLibrary, TEMPLATE_ROOT, ICON_DIR
 from pipeline.core.render.units import mm
+from pipeline.core.typography import typographic
 
 TOC_LEVELS = 2  # heading levels 1..TOC_LEVELS are listed in the contents
 HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
@@ -66,9 +67,10 @@ class TocEntry:
 
 
 def parse(text: str, where: str) -> tuple[markup.Inline, ...]:
-    """Document text as a markup tree; markup that cannot be printed names the document."""
+    """Document text as a markup tree, with typographic quotes and dashes (as on the cards); markup that
+    cannot be printed names the document."""
     try:
-        return markup.parse(text)
+        return markup.parse(typographic(text))
     except markup.MarkupError as exc:  # validate refuses such data text; this is text a document composed
         raise UserError(f"{where}: text cannot be printed: {exc.message}") from None
 
@@ -192,6 +194,7 @@ class PdfRenderer:
         return ParagraphStyle(
             name,
             fontName=fonts.font_name(s.font),
+            bulletFontName=fonts.font_name(s.font),  # not reportlab's default, Helvetica (never embedded)
             fontSize=s.size,
             leading=s.leading,
             spaceBefore=s.space_before,
@@ -223,6 +226,7 @@ class PdfRenderer:
             creator="Pantheon Press pantheon docs",
             invariant=1,
             pageCompression=1,
+            initialFontName=fonts.font_name(),  # every font embedded: none of the standard 14
         )
         frame = Frame(template.leftMargin, template.bottomMargin, template.width, template.height, id="body", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         template.addPageTemplates([PageTemplate(id="page", frames=[frame], onPageEnd=lambda c, d: self._decorate(c, d, doc))])
@@ -261,7 +265,7 @@ class PdfRenderer:
         if doc.subtitle:
             story.append(RLParagraph(inline(doc.subtitle, where, self._font_style("subtitle")), self.styles["subtitle"]))
         if doc.toc:
-            toc = TableOfContents(dotsMinLevel=0)
+            toc = TableOfContents(dotsMinLevel=0, tableStyle=_toc_table_style())
             toc.levelStyles = [self.styles["toc1"], self.styles["toc2"]]
             # the text starts on a fresh page, unless the contents spill a few lines over and leave most of a page empty
             body_room = mm(self.layout.frame[1] * BODY_AFTER_CONTENTS_SHARE)
@@ -345,6 +349,7 @@ class PdfRenderer:
         commands: list[tuple[Any, ...]] = [
             ("GRID", (0, 0), (-1, -1), layout.get("table", "grid_pt"), colors.HexColor(layout.colour("table_grid"))),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("FONTNAME", (0, 0), (-1, -1), fonts.font_name()),  # the cells' base font: not Helvetica, never embedded
             ("TOPPADDING", (0, 0), (-1, -1), pad),
             ("BOTTOMPADDING", (0, 0), (-1, -1), pad),
             ("LEFTPADDING", (0, 0), (-1, -1), pad),
@@ -410,7 +415,7 @@ class PdfRenderer:
         if entry.icon:
             return self._icon_drawing(entry.icon, size_mm, entry.colour, where)
         side = mm(size_mm)
-        drawing = rl.Drawing(side, side)
+        drawing = _drawing(side, side)
         swatch = rl.Rect(0, 0, side, side, rx=side / 6, ry=side / 6)
         swatch.fillColor = self._fill(entry.colour)
         self._stroke(swatch, "text", "thin")
@@ -436,7 +441,7 @@ class PdfRenderer:
 
     def _icon_drawing(self, name: str, size_mm: float, colour: str, where: str) -> rl.Drawing:
         icon = self.icons.get(name, where)
-        drawing = rl.Drawing(mm(size_mm * icon.aspect), mm(size_mm))
+        drawing = _drawing(mm(size_mm * icon.aspect), mm(size_mm))
         drawing.add(self._icon_group(name, size_mm, colour, where))
         return drawing
 
@@ -457,7 +462,7 @@ class PdfRenderer:
         if block.width > frame_w + 0.01 or block.height > frame_h + 0.01:
             raise UserError(f"{where}: diagram '{block.caption or block.alt[:1]}' ({block.width:g} x {block.height:g} mm) does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)")
         height = mm(block.height)
-        drawing = rl.Drawing(mm(block.width), height)
+        drawing = _drawing(mm(block.width), height)
         for shape in block.shapes:
             drawing.add(self._shape(shape, height, where))
         out: list[Flowable] = [drawing]
@@ -527,3 +532,18 @@ class PdfRenderer:
         cos, sin = math.cos(math.radians(s.angle)), math.sin(math.radians(s.angle))
         group.transform = (cos, sin, -sin, cos, mm(s.x), y(s.y))
         return group
+
+
+def _drawing(width: float, height: float) -> rl.Drawing:
+    """A drawing whose initial font is the embedded family's: reportlab's default, Helvetica, is one of
+    the standard 14 fonts, named in the PDF but never embedded."""
+    drawing = rl.Drawing(width, height)
+    drawing.initialFontName = fonts.font_name()
+    return drawing
+
+
+def _toc_table_style() -> TableStyle:
+    """reportlab's contents table style with the embedded family as the cells' base font."""
+    from reportlab.platypus.tableofcontents import defaultTableStyle
+
+    return TableStyle([*defaultTableStyle.getCommands(), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())])

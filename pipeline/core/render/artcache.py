@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
-from reportlab import rl_config
 from reportlab.graphics import renderPDF
+from reportlab.pdfbase import pdfmetrics
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import cachestore, shape
+from pipeline.core.render import fonts
 from pipeline.core.cachestore import cache_root, key_of
 from pipeline.core.shape import ShapeError
 from pipeline.core.resultcache import file_hash
@@ -41,8 +42,9 @@ ART_DIR = "art"
 ART_LIBRARIES = ("reportlab", "rl-accel", "svglib", "lxml")
 # Operators that tie a form's content to the document (fonts and their subset encoding, other XObjects).
 DOCUMENT_BOUND_OPERATORS = ("BT", " Tf", " Do", "BI ")
-# reportlab's renderer opens every drawing by stating the canvas's initial font (Helvetica, which every
-# canvas registers first): such a line sets state only, and names the same font in every document.
+# reportlab's renderer opens every drawing by stating its initial font (set to the embedded family's
+# regular face, which every canvas registers first): such a line sets state only, and names the same
+# font in every document.
 FONT_STATE_LINE = re.compile(r"BT (?P<font>/\w+) [\d.]+ Tf [\d.]+ TL ET")
 
 
@@ -137,6 +139,7 @@ def _draw(canvas: Canvas, name: str, drawing: Drawing) -> Optional[Stream]:
     """Draw ``drawing`` as form ``name``; its content stream when the form is self-contained, else None."""
     canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
     start = len(canvas._code)
+    drawing.initialFontName = fonts.font_name()  # not reportlab's default, Helvetica: it would not be embedded
     renderPDF.draw(drawing, canvas, 0, 0)
     code = tuple(canvas._code[start:])
     base_font = _base_font(canvas)
@@ -153,7 +156,10 @@ def _draw(canvas: Canvas, name: str, drawing: Drawing) -> Optional[Stream]:
 
 
 def _base_font(canvas: Canvas) -> str:
-    return canvas._doc.getInternalFontName(rl_config.canvas_basefontname)
+    """The document's name for the drawings' initial font, as its state lines name it; a TrueType
+    (dynamic) font writes no such line, so its reportlab name stands in."""
+    name = fonts.font_name()
+    return name if pdfmetrics.getFont(name)._dynamicFont else canvas._doc.getInternalFontName(name)
 
 
 def _self_contained_line(line: object, base_font: str) -> bool:

@@ -17,10 +17,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.dataset import GameData, load_game
 from pipeline.core.errors import UserError
-from pipeline.core.render import cache, fonts
+from pipeline.core.render import cache, colourkeys, decks, design, fonts
 from pipeline.core.render.calibration import draw_calibration
 from pipeline.core.render.forms import FaceForm, Forms
-from pipeline.core.render.imposition import SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, Page, Sheets, crop_marks, impose, load_sheets
+from pipeline.core.render.imposition import (
+    SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, Layout, Page, Paper, Sheets, check_offsets, crop_marks, impose, load_sheets,
+)
 from pipeline.core.render.model import PrintCard
 from pipeline.core.render.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
@@ -35,21 +37,30 @@ GC_YOUNG_THRESHOLD = 10_000
 
 @dataclass(frozen=True)
 class BuildOptions:
-    """Everything besides the data that changes the PDF."""
+    """Everything besides the data that changes the PDF.
+
+    Offsets are in paper terms (see ``imposition.back_shift``): ``across`` along the sheet's short
+    edge, ``along`` along its long edge. ``layout`` None is the sheets' default (butted).
+    ``ink_saver`` prints backs and frames without full-bleed floods, white between cards.
+    """
 
     paper: str = "a4"
     duplex: Duplex = Duplex.LONG
-    offset_x_mm: float = 0.0
-    offset_y_mm: float = 0.0
+    offset_across_mm: float = 0.0
+    offset_along_mm: float = 0.0
     calibration: bool = False
+    layout: Optional[str] = None
+    ink_saver: bool = False
 
     def as_dict(self) -> dict[str, str]:
         return {
             "paper": self.paper,
             "duplex": self.duplex.value,
-            "offset-x": f"{self.offset_x_mm:g}mm",
-            "offset-y": f"{self.offset_y_mm:g}mm",
+            "offset-across": f"{self.offset_across_mm:g}mm",
+            "offset-along": f"{self.offset_along_mm:g}mm",
             "calibration": "yes" if self.calibration else "no",
+            "layout": self.layout or "default",
+            "ink-saver": "yes" if self.ink_saver else "no",
         }
 
 
@@ -70,6 +81,8 @@ class _Item:
     front: FaceForm
     back: Optional[FaceForm] = None
     counts: bool = True  # one card copy (False for the second face of a two-sided card printed without duplex)
+    deck: Optional[str] = None  # the deck whose cards share this back
+    back_where: str = ""  # how errors name the back
 
 
 @dataclass
@@ -125,7 +138,7 @@ def fingerprint(data_root: Path, game: str, options: BuildOptions, template_root
 
 
 @dataclass
-class _Document:
+class Document:
     """One PDF being drawn: its sheet definitions, canvas and forms."""
 
     sheets: Sheets
@@ -139,14 +152,16 @@ class _Document:
         return self.buffer.getvalue()
 
 
-def _document(template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False) -> _Document:
+def open_document(
+    template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False, ink_saver: bool = False
+) -> Document:
     """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet)."""
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, Metadata(title, game, options))
-    templates = Templates(template_root, bleed_mm=sheets.bleed_mm)
-    return _Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None))
+    templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver)
+    return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None))
 
 
 @contextmanager
@@ -168,32 +183,72 @@ def render_pdf(
         return _render_pdf(plan, options, progress, template_root)
 
 
+def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> tuple[Sheets, Paper, Layout]:
+    """The sheets, paper and layout the options name; an unknown paper or layout, or an offset larger
+    than the layout's margin, is an error (checked before anything is drawn or written)."""
+    sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
+    paper, layout = sheets.paper(options.paper), sheets.layout(options.layout)
+    check_offsets(sheets, layout, options.offset_across_mm, options.offset_along_mm)
+    return sheets, paper, layout
+
+
 def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress], template_root: Path) -> tuple[bytes, int]:
-    paper = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME).paper(options.paper)
-    doc = _document(template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True)
-    sheets, canvas, forms = doc.sheets, doc.canvas, doc.forms
+    sheets, paper, layout = check_options(options, template_root)
+    doc = open_document(
+        template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True,
+        ink_saver=options.ink_saver,
+    )
+    canvas, forms = doc.canvas, doc.forms
     items = _items(plan, forms, options.duplex)
     pages = impose(
         [(item.front.trim_w, item.front.trim_h) for item in items],
         sheets,
         paper,
         duplex=options.duplex,
-        offset_x_mm=options.offset_x_mm,
-        offset_y_mm=options.offset_y_mm,
+        layout=layout,
+        offset_across_mm=options.offset_across_mm,
+        offset_along_mm=options.offset_along_mm,
         names=[item.where for item in items],
     )
     page_count = len(pages)
     if options.calibration:
-        draw_calibration(canvas, sheets, paper, options.duplex, options.offset_x_mm, options.offset_y_mm)
-        page_count += 1 if options.duplex == Duplex.NONE else 2
+        for orientation in dict.fromkeys(page.grid.orientation for page in pages):  # each orientation used, in order
+            page_count += draw_calibration(
+                canvas, sheets, paper, orientation, options.duplex, options.offset_across_mm, options.offset_along_mm
+            )
+    first_page = page_count - len(pages)
     for page in pages:
-        _draw_page(canvas, forms, sheets, page, items, progress)
-    return doc.finish(), page_count
+        _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver)
+    data = doc.finish()
+    _refuse(decks.problems(data, _backs(pages, items, first_page)))
+    return data, page_count
+
+
+def _refuse(problems: Iterator[str]) -> None:
+    """Fail on the first problem, saying how many more there are."""
+    found = list(problems)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise UserError(f"{found[0]}{more}")
+
+
+def _backs(pages: Sequence[Page], items: Sequence[_Item], first_page: int) -> list[decks.BackPlacement]:
+    """Each back drawn on the pages of backs, in drawing order, with its PDF page and deck."""
+    return [
+        decks.BackPlacement(first_page + number, items[placement.item].deck, items[placement.item].back_where)
+        for number, page in enumerate(pages)
+        if page.side == "back"
+        for placement in page.placements
+        if items[placement.item].back is not None
+    ]
 
 
 def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
-    """Every face to place, rendered and split once per distinct face, with its number of uses."""
+    """Every face to place, rendered, split and held to the design rules once per distinct face,
+    with its number of uses."""
     items: list[_Item] = []
+    rules = design.rules_for(forms.templates.root)
+    checked: set[int] = set()
     for card in plan.cards:
         front_label, back_label = plan.label(card, "front"), plan.label(card, "back")
         front = forms.face(card.front, front_label)
@@ -203,13 +258,15 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
                 f"{back_label}: back is {back.trim_w:g}x{back.trim_h:g} mm "
                 f"but the front is {front.trim_w:g}x{front.trim_h:g} mm"
             )
+        _check_card(card, front, back, rules, checked, (front_label, back_label))
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
-                items.append(_Item(front_label, front, back))
+                items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label))
             else:
                 items.append(_Item(front_label, front))
                 if card.double_sided and back is not None:
                     items.append(_Item(back_label, back, counts=False))
+    _refuse(colourkeys.key_problems((key for card in plan.cards for key in card.colours), forms.templates.icons.get))
     for item in items:
         item.front.uses += 1
         if item.back is not None:
@@ -217,18 +274,44 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
     return items
 
 
-def _draw_page(canvas: Canvas, forms: Forms, sheets: Sheets, page: Page, items: Sequence[_Item], progress: Optional[Progress]) -> None:
+def _check_card(
+    card: PrintCard, front: FaceForm, back: Optional[FaceForm], rules: design.DesignRules, checked: set[int], labels: tuple[str, str]
+) -> None:
+    """Hold the card's faces to the design rules (each distinct face once) and its colours to their symbols."""
+    sides = [(front, card.front.template, labels[0])]
+    if back is not None and card.back is not None:
+        sides.append((back, card.back.template, labels[1]))
+    for form, template, label in sides:
+        if id(form) not in checked:
+            design.check(form.record.facts, rules, (form.trim_w, form.trim_h), template, label)
+            checked.add(id(form))
+    showing = {"front": front.record}
+    if card.double_sided and back is not None:
+        showing["back"] = back.record
+    for problem in colourkeys.card_problems(card, showing):
+        raise UserError(f"{labels[0]}: {problem}")
+
+
+def _draw_page(
+    canvas: Canvas, forms: Forms, sheets: Sheets, page: Page, items: Sequence[_Item], progress: Optional[Progress],
+    *, trim_only: bool = False,
+) -> None:
+    """One page of faces and its crop marks; ``trim_only`` paints no bleed at all (white between cards)."""
     canvas.setPageSize((page.grid.page_width, page.grid.page_height))
+    bleed = page.grid.bleed
     for placement in page.placements:
         item = items[placement.item]
         face = item.front if page.side == "front" else item.back
+        slot = placement.slot
         if face is not None:
-            forms.place(face, placement.slot.x, placement.slot.y, turned=placement.slot.turned)
+            clip = slot.trim(bleed) if trim_only else slot.clip
+            forms.place(face, slot.x, slot.y, turned=slot.turned, clip=clip)
         if progress is not None and page.side == "front" and item.counts:
             progress(1)
     canvas.setLineWidth(sheets.mark_stroke_pt)
     canvas.setStrokeColorRGB(0, 0, 0)
-    for x1, y1, x2, y2 in crop_marks(sheets, [p.slot for p in page.placements], page.grid.bleed):
+    slots = [p.slot for p in page.placements]
+    for x1, y1, x2, y2 in crop_marks(sheets, slots, bleed, page.grid.page_width, page.grid.page_height):
         canvas.line(x1, y1, x2, y2)
     canvas.showPage()
 
@@ -269,7 +352,7 @@ def face_preview_pdf(plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_
     if card is None:
         known = ", ".join(c.id for c in plan.cards[:12])
         raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
-    doc = _document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id})
+    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id})
     canvas, forms = doc.canvas, doc.forms
     faces = [forms.face(card.front, plan.label(card, "front"))]
     if card.back is not None:

@@ -41,13 +41,14 @@ def inputs(data_root: Path, game: str, template_root: Path = TEMPLATE_ROOT) -> l
 
 def look_inputs(game: str, template_root: Path = TEMPLATE_ROOT) -> list[Path]:
     """The files that decide how ``game``'s cards look, whatever their data: the game's templates
-    and the shared ones, the icons, the sheet definitions and the fonts."""
+    and the shared ones, the icons, the sheet definitions, the design rules and the fonts."""
     cards = template_root / CARD_DIR
     return [
         *_files(cards / game),
         *sorted(p for p in cards.glob("*") if p.is_file()),
         *_files(template_root / ICON_DIR),
         *sorted(p for p in template_root.glob("sheets*") if p.is_file()),
+        *sorted(p for p in template_root.glob("design-rules*") if p.is_file()),
         *fonts.font_files(),
     ]
 

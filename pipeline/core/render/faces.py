@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple, Optional, Union
 
@@ -34,11 +34,14 @@ from lxml import etree
 from pipeline.core import cachestore, markup, shape
 from pipeline.core.shape import ShapeError
 from pipeline.core.errors import UserError
-from pipeline.core.render import cache, fonts, text
+from pipeline.core.render import artmap, cache, design, fonts, text
+from pipeline.core.render.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
+from pipeline.core.render.facts import FactFinder, Frame, IconLetters, Placed, TextSpec, art_icons, icon_letters
 from pipeline.core.render.model import Face
 from pipeline.core.render.svgtemplates import PP_NS, Templates
 from pipeline.core.render.units import mm
 from pipeline.core.resultcache import source_hash, value_digest
+from pipeline.core.typography import typographic
 
 PP = f"{{{PP_NS}}}"
 FACES_DIR = "faces"
@@ -47,8 +50,9 @@ KEEP_FINGERPRINTS = 4
 FACE_LIBRARIES = ("jinja2", "markupsafe", "lxml", "reportlab", "rl-accel")
 HALF_TURN = "180"
 TURNS = ("0", HALF_TURN)
-DEFAULT_TEXT = {"size": "9", "min-size": "6", "align": "left", "valign": "top", "fill": "#000000"}
+DEFAULT_TEXT = {"size": "9", "align": "left", "valign": "top", "fill": "#000000", "role": design.TEXT_ROLE}
 STYLE_TAGS = {"b": (True, False), "i": (False, True)}  # (bold, italic) each inline tag adds
+ICON_CHARACTER = "\ufffc"  # what an inline icon counts as for the typography of the character after it
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 RENDER_CODE = Path(__file__).resolve().parent
 
@@ -71,30 +75,50 @@ Slot = Union[TextSlot, IconSlot]
 
 @dataclass(frozen=True)
 class FaceRecord:
-    """A face split: its trim (mm), its art layers by key (bottom to top), its slots in drawing order."""
+    """A face split: its trim (mm), its art layers by key (bottom to top), its slots in drawing order,
+    and the facts the design rules are checked on (which take no part in what the face looks like)."""
 
     trim_w: float
     trim_h: float
     art: tuple[str, ...]
     slots: tuple[Slot, ...]
+    facts: FaceFacts = field(default=FaceFacts((), (), None), compare=False, hash=False)
 
-    def to_plain(self) -> tuple[Any, ...]:
+    def _look(self) -> tuple[Any, ...]:
         slots = tuple(
             ("t", s.turned, (s.setting.color, s.setting.runs, s.setting.icons)) if isinstance(s, TextSlot) else ("i", *s)
             for s in self.slots
         )
         return (self.trim_w, self.trim_h, self.art, slots)
 
+    def to_plain(self) -> tuple[Any, ...]:
+        return (*self._look(), self.facts)
+
     def digest(self) -> str:
         """A name for the face that only its content decides (a cold and a warm build agree)."""
-        return value_digest(self.to_plain(), 10) or ""
+        return value_digest(self._look(), 10) or ""
+
+    @property
+    def texts(self) -> Iterator[str]:
+        """The words of each text slot, as printed."""
+        for slot in self.slots:
+            if isinstance(slot, TextSlot):
+                yield " ".join(run[4] for run in slot.setting.runs)
+
+    @property
+    def icon_names(self) -> set[str]:
+        """Every icon the face prints: slots, icons inline in text, icons in the art."""
+        return {icon.name for icon in self.facts.icons}
 
     @classmethod
     def from_plain(cls, plain: Any) -> FaceRecord:
         """The record ``to_plain`` described, from tuples or the lists JSON gives back; ShapeError
         unless every field has its type (the same types give the same digest)."""
-        trim_w, trim_h, art, slots = shape.sequence(plain, 4)
-        return cls(shape.number(trim_w), shape.number(trim_h), shape.texts(art), tuple(_slot_from_plain(s) for s in shape.sequence(slots)))
+        trim_w, trim_h, art, slots, facts = shape.sequence(plain, 5)
+        return cls(
+            shape.number(trim_w), shape.number(trim_h), shape.texts(art),
+            tuple(_slot_from_plain(s) for s in shape.sequence(slots)), _facts_from_plain(facts),
+        )
 
 
 def _slot_from_plain(plain: Any) -> Slot:
@@ -106,6 +130,31 @@ def _slot_from_plain(plain: Any) -> Slot:
         turned, name, x, y, height = rest
         return IconSlot(shape.boolean(turned), shape.text(name), shape.number(x), shape.number(y), shape.number(height))
     raise ShapeError("unknown slot")
+
+
+def _mm_box(plain: Any) -> design.MmBox:
+    x0, y0, x1, y1 = (shape.number(v) for v in shape.sequence(plain, 4))
+    return x0, y0, x1, y1
+
+
+def _facts_from_plain(plain: Any) -> FaceFacts:
+    texts, icons, edge = shape.sequence(plain, 3)
+    text_facts = []
+    for item in shape.sequence(texts):
+        name, role, fill, bg, bold, size, min_size, fitted, box, base, under = shape.sequence(item, 11)
+        text_facts.append(TextFacts(
+            shape.text(name), shape.text(role), shape.text(fill), shape.text(bg), shape.boolean(bold),
+            shape.number(size), shape.number(min_size), shape.number(fitted), _mm_box(box), shape.texts(base), shape.texts(under),
+        ))
+    icon_facts = []
+    for item in shape.sequence(icons):
+        name, box, letter_pt, letter_contrast = shape.sequence(item, 4)
+        icon_facts.append(IconFacts(shape.text(name), _mm_box(box), shape.number(letter_pt), shape.number(letter_contrast)))
+    edge_facts = None
+    if edge is not None:
+        distance, box = shape.sequence(edge, 2)
+        edge_facts = EdgeFacts(shape.number(distance), _mm_box(box))
+    return FaceFacts(tuple(text_facts), tuple(icon_facts), edge_facts)
 
 
 def _runs(plain: Any) -> tuple[text.Run, ...]:
@@ -141,8 +190,12 @@ class Splitter:
     def __init__(self, templates: Templates) -> None:
         self.templates = templates
         self.bleed = templates.bleed_mm
+        self.rules = design.rules_for(templates.root)
         self._layers: dict[tuple[Any, ...], tuple[str, Any]] = {}  # layer content -> (art key, art root)
-        self._texts: dict[tuple[bytes, float], Optional[text.SetText]] = {}
+        self._texts: dict[tuple[bytes, float], Optional[tuple[text.SetText, TextSpec]]] = {}
+        self._drawings: dict[str, Any] = {}  # art key -> the converted Drawing (for the facts and the forms)
+        self._letters: dict[str, IconLetters] = {}
+        self._finder = FactFinder(self._icon_letters)
 
     def split(self, svg: str, template: str, where: str) -> tuple[FaceRecord, dict[str, Any]]:
         """The record of a rendered face, and the SVG root of each of its art keys (to convert them)."""
@@ -151,12 +204,45 @@ class Splitter:
         except etree.XMLSyntaxError as exc:
             raise UserError(f"{where}: template {template} produced invalid SVG: {exc}") from None
         trim_w, trim_h = _trim(root, template, where)
+        frame = Frame(trim_w, trim_h, self.bleed)
         nodes = [el for el in root.iter(f"{PP}*") if _is_top_slot(el)]
         for node in nodes:
             node.getparent().remove(node)
+        placed = [Placed(name, frame.from_mm(box)) for name, box in art_icons(root, where)]
         arts = self._art(root)
-        slots = tuple(slot for slot in (self._slot(node, trim_h, where) for node in nodes) if slot is not None)
-        return FaceRecord(trim_w, trim_h, tuple(arts), slots), arts
+        slots: list[Slot] = []
+        texts: list[tuple[text.SetText, TextSpec]] = []
+        for node in nodes:
+            slot, spec = self._slot(node, trim_h, where)
+            if slot is None:
+                continue
+            slots.append(slot)
+            if isinstance(slot, IconSlot):
+                placed.append(Placed(slot.name, _turned(frame, _icon_box(slot, self.aspect(slot.name, where)), slot.turned)))
+            else:
+                assert spec is not None
+                texts.append((slot.setting, spec))
+                placed.extend(
+                    Placed(name, _turned(frame, (x, y, x + self.aspect(name, where) * height, y + height), slot.turned))
+                    for name, x, y, height in slot.setting.icons
+                )
+        art = tuple(arts)
+        facts = self._finder.facts(frame, art, lambda: [self.drawing(key, arts[key], where) for key in art], texts, placed, where)
+        return FaceRecord(trim_w, trim_h, art, tuple(slots), facts), arts
+
+    def drawing(self, key: str, root: Any, where: str) -> Any:
+        """The art of ``key`` converted by svglib, once per build (the forms draw this same Drawing)."""
+        if key not in self._drawings:
+            self._drawings[key] = artmap.convert(root, where)
+        return self._drawings[key]
+
+    def _icon_letters(self, name: str, where: str) -> IconLetters:
+        if name not in self._letters:
+            icon = self.templates.icons.get(name, where)
+            has_text = "<text" in icon.markup
+            drawing = artmap.convert(etree.fromstring(icon.svg().encode()), f"icon {name}") if has_text else None
+            self._letters[name] = icon_letters(icon, drawing) if drawing is not None else IconLetters(0.0, 0.0)
+        return self._letters[name]
 
     # -- art ----------------------------------------------------------------
     def _art(self, root: Any) -> dict[str, Any]:
@@ -175,55 +261,72 @@ class Splitter:
         return self._layers[seen]
 
     # -- slots --------------------------------------------------------------
-    def _slot(self, node: Any, trim_h: float, where: str) -> Optional[Slot]:
+    def _slot(self, node: Any, trim_h: float, where: str) -> tuple[Optional[Slot], Optional[TextSpec]]:
         turn = node.get("rotate", "0")
         if turn not in TURNS:
             raise UserError(f"{where}: rotate='{turn}' is not one of {', '.join(TURNS)}")
         turned = turn == HALF_TURN
         local = etree.QName(node).localname
         if local == "text":
-            setting = self._text(node, trim_h, where)
-            return TextSlot(turned, setting) if setting is not None else None
+            found = self._text(node, trim_h, turned, where)
+            return (TextSlot(turned, found[0]), found[1]) if found is not None else (None, None)
         if local == "icon":
             x, y, height = (_number(node, a, where) for a in ("x", "y", "height"))
             name = _required(node, "name", where)
             self.templates.icons.get(name, where)  # a missing icon fails here, naming the card
-            return IconSlot(turned, name, mm(x + self.bleed), mm(trim_h + self.bleed - y - height), mm(height))
+            return IconSlot(turned, name, mm(x + self.bleed), mm(trim_h + self.bleed - y - height), mm(height)), None
         raise UserError(f"{where}: unknown slot <pp:{local}> (slots are pp:text and pp:icon)")
 
-    def _text(self, node: Any, trim_h: float, where: str) -> Optional[text.SetText]:
+    def _text(self, node: Any, trim_h: float, turned: bool, where: str) -> Optional[tuple[text.SetText, TextSpec]]:
         """A text slot fitted and set; the same slot (markup and place) met again is not fitted again."""
         key = (etree.tostring(node, with_tail=False), trim_h)
         if key not in self._texts:
-            self._texts[key] = self._set_text(node, trim_h, where)
+            self._texts[key] = self._set_text(node, trim_h, turned, where)
         return self._texts[key]
 
-    def _set_text(self, node: Any, trim_h: float, where: str) -> Optional[text.SetText]:
-        """A text slot fitted to its box and set (None when it holds no text)."""
+    def _set_text(self, node: Any, trim_h: float, turned: bool, where: str) -> Optional[tuple[text.SetText, TextSpec]]:
+        """A text slot fitted to its box and set, with what its template declares (None when it holds no text).
+
+        Without ``min-size`` a slot does not shrink below what the design rules allow for its role."""
         get = lambda name: node.get(name, DEFAULT_TEXT.get(name))  # noqa: E731
         x, y, width, height = (_number(node, a, where) for a in ("x", "y", "width", "height"))
+        role = _choice(get("role"), design.ROLES, "role", where)
+        size = float(get("size"))
+        min_size = float(node.get("min-size", min(size, self.rules.min_size(role))))
         box = text.Box(
             x=mm(x + self.bleed),
             top=mm(trim_h + self.bleed - y),
             width=mm(width),
             height=mm(height),
-            size=float(get("size")),
-            min_size=float(get("min-size")),
+            size=size,
+            min_size=min_size,
             align=_choice(get("align"), text.ALIGNS, "align", where),
             valign=_choice(get("valign"), text.VALIGNS, "valign", where),
             color=get("fill"),
         )
         text.check_colour(box.color, where)
+        bg = node.get("bg", "")
+        if bg:
+            text.check_colour(bg, where)
         base = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
         atoms = list(_atoms(node, base, where))
         if not atoms:
             return None
         label = node.get("name")
         layout = text.fit(atoms, box, self, f"{where}{f' ({label})' if label else ''}")
-        return text.set_text(layout, box)
+        spec = TextSpec(label or "", role, box.color, bg, size, min_size, (x, y, x + width, y + height), turned)
+        return text.set_text(layout, box), spec
 
     def aspect(self, name: str, where: str) -> float:  # text.fit asks the icon library through this
         return self.templates.icons.get(name, where).aspect
+
+
+def _icon_box(slot: IconSlot, aspect: float) -> artmap.Box:
+    return slot.x, slot.y, slot.x + aspect * slot.height, slot.y + slot.height
+
+
+def _turned(frame: Frame, box: artmap.Box, turned: bool) -> artmap.Box:
+    return frame.turned(box) if turned else box
 
 
 class FaceRecords:
@@ -231,7 +334,7 @@ class FaceRecords:
     its end holding just the faces that build used."""
 
     def __init__(self, templates: Templates, game: Optional[str]) -> None:
-        self.where = _records_entry(templates.root, game) if game else None
+        self.where = _records_entry(templates, game) if game else None
         self._stored = self._read()
         self._used: dict[str, FaceRecord] = {}
         self._changed = False  # a face was rendered afresh: the stored records are not what this build used
@@ -274,12 +377,16 @@ def _records_by_key(plain: Any) -> dict[str, Any]:
     return plain
 
 
-def _records_entry(template_root: Path, game: str) -> tuple[str, str]:
+def _records_entry(templates: Templates, game: str) -> tuple[str, str]:
     """The cache entry (namespace, name) of ``game``'s records made by exactly these templates, icons,
-    sheets, fonts, render code and libraries (read afresh for every document: an edit between two
-    builds in one process counts)."""
-    versions = {"libraries": cachestore.library_versions(*FACE_LIBRARIES), "render code": source_hash(RENDER_CODE)}
-    fingerprint = cache.fingerprint(cache.look_inputs(game, template_root), versions)
+    sheets, design rules, fonts, render code, libraries and template globals (read afresh for every
+    document: an edit between two builds in one process counts)."""
+    versions = {
+        "libraries": cachestore.library_versions(*FACE_LIBRARIES),
+        "render code": source_hash(RENDER_CODE),
+        "ink saver": str(templates.ink_saver),
+    }
+    fingerprint = cache.fingerprint(cache.look_inputs(game, templates.root), versions)
     return f"{FACES_DIR}/{game}", fingerprint[:24]
 
 
@@ -364,13 +471,13 @@ def _choice(value: str, options: tuple[str, ...], attr: str, where: str) -> str:
     return value
 
 
-def _atoms(node: Any, style: str, where: str, pending: Optional[list[bool]] = None) -> Iterator[text.Atom]:
+def _atoms(node: Any, style: str, where: str, pending: Optional[list[Any]] = None) -> Iterator[text.Atom]:
     """The inline atoms of a text slot: words, icons and breaks, with the whitespace between them.
 
     Inline elements (pp:b, pp:i, pp:icon, pp:br) come from the template; the text between them is
     data, read as markup (see :mod:`pipeline.core.markup`).
     """
-    state = pending if pending is not None else [False, False]  # [space before next, newline before next]
+    state = pending if pending is not None else [False, False, ""]  # [space before next, newline before next, last character]
     yield from _text_atoms(node.text or "", style, where, state)
     for child in node:
         if not isinstance(child.tag, str):
@@ -380,6 +487,7 @@ def _atoms(node: Any, style: str, where: str, pending: Optional[list[bool]] = No
         if local == "icon":
             yield text.Atom("", style, icon=_required(child, "name", where), space=state[0], newline=state[1])
             state[0] = state[1] = False
+            state[2] = ICON_CHARACTER
         elif local == "br":
             state[1] = True
         elif local in STYLE_TAGS:
@@ -390,17 +498,17 @@ def _atoms(node: Any, style: str, where: str, pending: Optional[list[bool]] = No
         yield from _text_atoms(child.tail or "", style, where, state)
 
 
-def _text_atoms(raw: str, style: str, where: str, state: list[bool]) -> Iterator[text.Atom]:
-    """One run of slot text read as markup: validate refuses data whose markup cannot be printed, so a
-    failure here is text a renderer or template composed."""
+def _text_atoms(raw: str, style: str, where: str, state: list[Any]) -> Iterator[text.Atom]:
+    """One run of slot text read as markup, with typographic quotes and dashes: validate refuses data
+    whose markup cannot be printed, so a failure here is text a renderer or template composed."""
     try:
-        nodes = markup.parse(raw)
+        nodes = markup.parse(typographic(raw, state[2]))
     except markup.MarkupError as exc:
         raise UserError(f"{where}: text cannot be printed: {exc.message}") from None
     yield from _markup_atoms(nodes, style, where, state)
 
 
-def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, state: list[bool]) -> Iterator[text.Atom]:
+def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, state: list[Any]) -> Iterator[text.Atom]:
     for node in nodes:
         if isinstance(node, markup.Text):
             yield from _split(node.text, style, state)
@@ -410,6 +518,7 @@ def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, stat
         elif isinstance(node, markup.Icon):
             yield text.Atom("", style, icon=node.name, space=state[0], newline=state[1])
             state[0] = state[1] = False
+            state[2] = ICON_CHARACTER
         elif isinstance(node, markup.Break):
             state[1] = True
         else:
@@ -419,12 +528,14 @@ def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, stat
 _SPACES = re.compile(r"(\s+)")
 
 
-def _split(raw: str, style: str, state: list[bool]) -> Iterator[text.Atom]:
+def _split(raw: str, style: str, state: list[Any]) -> Iterator[text.Atom]:
     for piece in _SPACES.split(raw):
         if not piece:
             continue
         if piece.isspace():
             state[0] = True
+            state[2] = " "
             continue
         yield text.Atom(piece, style, space=state[0], newline=state[1])
         state[0] = state[1] = False
+        state[2] = piece[-1]

@@ -10,24 +10,22 @@ costs one ``Do`` on the page; a face placed once is drawn inline.
 """
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from lxml import etree
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
-from svglib.svglib import SvgRenderer
 
 from pipeline.core.errors import UserError
-from pipeline.core.render import artcache, fonts, text
+from pipeline.core.render import artcache, artmap, text
+from pipeline.core.render.imposition import Rect
 from pipeline.core.render.faces import HALF_TURN, FaceRecord, FaceRecords, IconSlot, Splitter, content_key, digest
+from pipeline.core.render.facts import Frame
 from pipeline.core.render.model import Face
-from pipeline.core.render.svgtemplates import SVG_NS, Templates
+from pipeline.core.render.svgtemplates import Templates
 from pipeline.core.render.units import mm
-
-logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
 
 @dataclass
@@ -53,12 +51,16 @@ class FaceForm:
         return self.record.trim_h
 
     @property
+    def frame(self) -> Frame:
+        return Frame(self.trim_w, self.trim_h, self.bleed)
+
+    @property
     def width_pt(self) -> float:
-        return mm(self.trim_w + 2 * self.bleed)
+        return self.frame.width_pt
 
     @property
     def height_pt(self) -> float:
-        return mm(self.trim_h + 2 * self.bleed)
+        return self.frame.height_pt
 
 
 class Forms:
@@ -115,17 +117,28 @@ class Forms:
         for key in record.art:
             if key not in self._arts:
                 root = roots.get(key)
-                convert = (lambda root=root: _checked_convert(root, where)) if root is not None else _no_art(key, where)
+                convert = self._converter(key, root, where)
                 artcache.shared().define_form(self.canvas, _art_name(key), key, convert)
                 self._arts.add(key)
         if record not in self._by_record:
             self._by_record[record] = FaceForm(where, record, self.bleed)
         return self._by_record[record]
 
-    def place(self, face: FaceForm, x: float, y: float, *, turned: bool = False) -> None:
-        """Draw ``face`` with its bleed box's bottom-left at (x, y) points, or turned 180 degrees in that box."""
+    def _converter(self, key: str, root: Any, where: str) -> Callable[[], Drawing]:
+        """How to convert the art of ``key`` should the art cache not have it (the splitter's Drawing)."""
+        if root is None:
+            return _no_art(key, where)
+        return lambda: self._splitter.drawing(key, root, where)
+
+    def place(self, face: FaceForm, x: float, y: float, *, turned: bool = False, clip: Optional[Rect] = None) -> None:
+        """Draw ``face`` with its bleed box's bottom-left at (x, y) points, or turned 180 degrees in that box;
+        ``clip`` (x, y, width, height on the page) limits what it paints."""
         canvas = self.canvas
         canvas.saveState()
+        if clip is not None:
+            path = canvas.beginPath()
+            path.rect(*clip)
+            canvas.clipPath(path, stroke=0, fill=0)
         if turned:
             canvas.translate(x + face.width_pt, y + face.height_pt)
             canvas.rotate(float(HALF_TURN))
@@ -185,15 +198,11 @@ class Forms:
     def _icon_form(self, name: str, where: str) -> str:
         if name in self._icons:
             return self._icons[name]
-        icon = self.templates.icons.get(name, where)
-        svg = (
-            f'<svg xmlns="{SVG_NS}" width="{icon.width}mm" height="{icon.height}mm" '
-            f'viewBox="0 0 {icon.width} {icon.height}">{icon.markup}</svg>'
-        )
+        svg = self.templates.icons.get(name, where).svg()
         form = f"icon_{re.sub('[^a-z0-9]', '_', name)}"
         # reportlab allows a form to be defined while another one is open (it stacks them),
         # so an icon met first inside a face is defined right there.
-        convert = lambda: _checked_convert(etree.fromstring(svg.encode()), f"icon {name}")  # noqa: E731
+        convert = lambda: artmap.convert(etree.fromstring(svg.encode()), f"icon {name}")  # noqa: E731
         artcache.shared().define_form(self.canvas, form, digest(svg), convert)
         self._icons[name] = form
         return form
@@ -210,14 +219,3 @@ def _no_art(key: str, where: str) -> Any:
         raise UserError(f"{where}: art {key} left the cache during the build; run the build again")
 
     return convert
-
-
-def _checked_convert(root: Any, where: str) -> Drawing:
-    """Convert art after checking that the font has every character its text uses."""
-    for node in root.iter(f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}tspan"):
-        style = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
-        fonts.check_glyphs(node.text or "", f"{where} (template art)", style)
-    try:
-        return SvgRenderer("").render(root)
-    except Exception as exc:  # svglib raises many kinds for malformed art
-        raise UserError(f"{where}: cannot convert the template art: {type(exc).__name__}: {exc}") from None

@@ -14,6 +14,20 @@ class Face:
 
 
 @dataclass(frozen=True)
+class ColourKey:
+    """What stands for a colour on a face besides its hue: a symbol (an icon of ``templates/icons``) and a word.
+
+    ``family`` names what the colours tell apart ("deck colour", "god", "house", "virtue"): within a
+    family every colour has one symbol, and no two colours' symbols have the same shape.
+    """
+
+    family: str
+    colour: str
+    symbol: str
+    word: str
+
+
+@dataclass(frozen=True)
 class PrintCard:
     """A card to print: its front, its back (None: blank), and how many copies.
 
@@ -22,6 +36,10 @@ class PrintCard:
     printing, both sides are still printed, as separate fronts.
     ``record`` names the data record the card prints, ``kind/id`` (default: the
     record whose id is the card's), so a build error can point at its file and line.
+    ``deck`` names the pile the card is shuffled into (or held in a hand with, face
+    down): every card of a deck must print the very same back. ``colours`` are the
+    colours its faces tell apart by hue; each face that shows them prints their
+    symbols and words too.
     """
 
     id: str
@@ -31,6 +49,8 @@ class PrintCard:
     double_sided: bool = False
     copies: int = 1
     record: Optional[str] = None
+    deck: Optional[str] = None
+    colours: tuple[ColourKey, ...] = ()
 
     def __post_init__(self) -> None:
         if self.copies < 1:

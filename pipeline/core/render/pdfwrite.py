@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import locks
 from pipeline.core.errors import UserError
+from pipeline.core.render import fonts
 
 PRODUCER = "Pantheon Press"
 TEMP_PREFIX = ".tmp-"
@@ -64,8 +65,12 @@ if getattr(pdfdoc.PDFFormXObject.format, "__name__", "") != _form_format_with_ex
 
 
 def new_canvas(buffer: io.BytesIO, meta: Metadata) -> Canvas:
-    """A canvas in invariant mode, with compressed pages and the document's metadata set."""
-    canvas = Canvas(buffer, invariant=1, pageCompression=1)
+    """A canvas in invariant mode, with compressed pages and the document's metadata set.
+
+    Its initial font is the embedded family's (reportlab's default, Helvetica, is one of the 14
+    standard fonts a PDF names without embedding, which pre-press checks refuse)."""
+    fonts.register()
+    canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=fonts.font_name())
     canvas.setTitle(meta.title)
     canvas.setAuthor(PRODUCER)
     canvas.setCreator(f"{PRODUCER} pantheon build")

@@ -7,8 +7,18 @@ past it. Autoescaping is on: a card named ``Salt & <Ash>`` cannot break the
 SVG. Undefined variables are errors, not blanks.
 
 Icons are plain SVG files in ``templates/icons/<name>.svg``. Templates draw
-them inline in art with ``icon(name, x, y, height)``; card text names them as
-``:name:`` tokens. Templates print data text as it is (autoescaped): the text
+them inline in art with ``icon(name, x, y, height)`` (marked with the icon's
+name and box, so the design checks can find it); card text names them as
+``:name:`` tokens.
+
+``ink_saver`` (a global, default False) asks every card template to leave
+out its full-bleed floods: backs and frames drawn as outline and emblem on
+white paper. ``readable(colour, background)`` gives a text colour for a
+background: the colour itself, or the nearest shade of it that meets the
+design rules' contrast (for text in a data-given colour, such as a
+player's); ``ink_on(background)`` gives white, or a dark shade of the
+background where white would not read; ``safe_margin`` is the design rules'
+distance (mm) decoration keeps from the cut. Templates print data text as it is (autoescaped): the text
 of every ``<pp:text>`` slot is read as markup (bold, italic, icons, line
 breaks, escapes; see :mod:`pipeline.core.markup`) when the slot is set, in
 ``faces.py``.
@@ -27,6 +37,7 @@ from markupsafe import Markup, escape
 
 from pipeline.core.errors import UserError
 from pipeline.core.cachestore import PROJECT_ROOT
+from pipeline.core.render import colours, design
 
 TEMPLATE_ROOT = PROJECT_ROOT / "templates"
 CARD_DIR = "cards"
@@ -48,6 +59,13 @@ class Icon:
     @property
     def aspect(self) -> float:
         return self.width / self.height
+
+    def svg(self) -> str:
+        """The icon as a standalone SVG document, its viewBox units as mm."""
+        return (
+            f'<svg xmlns="{SVG_NS}" width="{self.width}mm" height="{self.height}mm" '
+            f'viewBox="0 0 {self.width} {self.height}">{self.markup}</svg>'
+        )
 
 
 class IconLibrary:
@@ -90,12 +108,17 @@ class IconLibrary:
 class Templates:
     """Renders card-face templates to SVG text; every error names the card and the template line."""
 
-    def __init__(self, root: Path = TEMPLATE_ROOT, *, bleed_mm: float) -> None:
+    def __init__(self, root: Path = TEMPLATE_ROOT, *, bleed_mm: float, ink_saver: bool = False) -> None:
         self.root = root
         self.bleed_mm = bleed_mm
+        self.ink_saver = ink_saver
         self.icons = IconLibrary(root / ICON_DIR)
         self.env = _environment(root / CARD_DIR)
-        self.env.globals.update(bleed=bleed_mm, icon=self._inline_icon)
+        # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
+        self.env.globals.update(
+            bleed=bleed_mm, icon=self._inline_icon, ink_saver=ink_saver, readable=self._readable, ink_on=self._ink_on,
+            safe_margin=design.rules_for(root).safe_margin_mm,
+        )
         self.env.filters.update(mm=_fmt)
         self._where = ""
 
@@ -115,6 +138,22 @@ class Templates:
             place = f"{template}:{line}" if line else template
             raise UserError(f"{where}: template {place}: {type(exc).__name__}: {exc}") from None
 
+    def _readable(self, colour: str, background: str) -> str:
+        """``colour`` or the nearest shade of it with the design rules' text contrast against ``background``."""
+        fore, back = self._colours("readable", colour, background)
+        return colours.to_hex(colours.readable(fore, back, design.rules_for(self.root).min_contrast))
+
+    def _ink_on(self, background: str) -> str:
+        """White, or a dark shade of ``background`` where white lacks the design rules' text contrast."""
+        (back,) = self._colours("ink_on", background)
+        return colours.to_hex(colours.ink_on(back, design.rules_for(self.root).min_contrast))
+
+    def _colours(self, function: str, *specs: str) -> list[colours.RGB]:
+        try:
+            return [colours.parse(spec) for spec in specs]
+        except ValueError:
+            raise UserError(f"{self._where}: {function}({', '.join(map(repr, specs))}): not a colour") from None
+
     def has(self, template: str) -> bool:
         return (self.root / CARD_DIR / template).is_file()
 
@@ -128,8 +167,10 @@ class Templates:
         scale = height / icon.height
         extra = "".join(f' {k.replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
         # A layer of its own (when placed at the top level): converted once however the rest of the art varies.
+        box = f"{_fmt(x)} {_fmt(y)} {_fmt(height * icon.aspect)} {_fmt(height)}"
         return Markup(
-            f'<g pp:layer="icon" transform="translate({_fmt(x)} {_fmt(y)}) scale({scale:.6g})"{extra}>{icon.markup}</g>'
+            f'<g pp:layer="icon" pp:icon="{escape(name)}" pp:box="{box}" '
+            f'transform="translate({_fmt(x)} {_fmt(y)}) scale({scale:.6g})"{extra}>{icon.markup}</g>'
         )
 
 

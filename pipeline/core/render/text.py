@@ -26,6 +26,7 @@ ICON_EM = 1.05  # inline icon height as a multiple of the font size
 ICON_DROP = 0.17  # how far an inline icon sits below the baseline, in font sizes
 ICON_GAP = 0.06  # extra room either side of an inline icon, in font sizes
 ALIGNS = ("left", "center", "right")
+BALANCE_STEPS = 12  # halvings of the width when balancing centred lines (1/4096 of the box)
 VALIGNS = ("top", "middle", "bottom")
 
 
@@ -142,6 +143,22 @@ def _wrap(words: Sequence[tuple[list[Atom], list[float]]], limit: float) -> Opti
     return lines
 
 
+def _balanced(words: Sequence[tuple[list[Atom], list[float]]], limit: float, count: int) -> list[tuple[tuple[Placed, ...], float]]:
+    """The same number of lines as at ``limit``, wrapped at the narrowest width that keeps it: centred lines of
+    even length, not a full line and a stray word ("Gain 1 / Faith.")."""
+    narrow, wide = max(sum(widths) for _, widths in words), limit
+    best = _wrap(words, limit)
+    for _ in range(BALANCE_STEPS):
+        middle = (narrow + wide) / 2
+        lines = _wrap(words, middle)
+        if lines is not None and len(lines) <= count:
+            wide, best = middle, lines
+        else:
+            narrow = middle
+    assert best is not None
+    return best
+
+
 def fit(atoms: Sequence[Atom], box: Box, icons: IconAspects, where: str) -> Layout:
     """Wrap ``atoms`` into ``box`` at the largest size from ``box.size`` down to ``box.min_size`` that fits."""
     by_style: dict[str, list[str]] = {}
@@ -155,6 +172,8 @@ def fit(atoms: Sequence[Atom], box: Box, icons: IconAspects, where: str) -> Layo
     while size >= box.min_size - 1e-9:
         lines = _wrap(words, box.width / size)
         if lines is not None and len(lines) * size * LEADING <= box.height + 1e-6:
+            if box.align == "center" and len(lines) > 1:
+                lines = _balanced(words, box.width / size, len(lines))
             return Layout(size, tuple(lines))
         size -= SHRINK_STEP_PT
     plain = " ".join(a.text if a.icon is None else f"[{a.icon}]" for a in atoms)

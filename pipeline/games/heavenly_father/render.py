@@ -1,21 +1,26 @@
-"""Who's Your Heavenly Father?'s print sheet: 10 God cards (beige backs), 65 Moral Dilemmas (grey), 23 Philosophers (pink).
+"""Who's Your Heavenly Father?'s print sheet: 10 God cards, 65 Moral Dilemmas (grey fronts), 23 Philosophers (pink fronts).
 
-Dilemma consequences and Philosopher powers are rendered from the structured
-data by ``text.py``; each Virtue a consequence names is drawn as its token.
+The God cards are shuffled as one deck and the 88 Mortal cards (dilemmas and
+philosophers) as another, so each deck has one back; the rulebook's grey and
+pink backgrounds are on the Mortal fronts, with the kind's name. Dilemma
+consequences and Philosopher powers are rendered from the structured data by
+``text.py``; each Virtue a card names is drawn as its token (its colour, its
+letter) beside its name.
 """
 from __future__ import annotations
 
 from pipeline.core.dataset import GameData
-from pipeline.core.render.model import Face, PrintCard
-from pipeline.games.heavenly_father.model import God, HeavenlyFatherModel
+from pipeline.core.render.model import ColourKey, Face, PrintCard
+from pipeline.games.heavenly_father.model import Consequence, God, HeavenlyFatherModel, Virtue
 from pipeline.games.heavenly_father.text import consequence_text
 
 GOD_TEMPLATE = "heavenly-father/god.svg.j2"
 DILEMMA_TEMPLATE = "heavenly-father/dilemma.svg.j2"
 PHILOSOPHER_TEMPLATE = "heavenly-father/philosopher.svg.j2"
 BACK_TEMPLATE = "heavenly-father/back.svg.j2"
-GOD_DECK, DILEMMA_DECK, PHILOSOPHER_DECK = "god", "dilemma", "philosopher"
-BACK_LABELS = {GOD_DECK: "God", DILEMMA_DECK: "Moral Dilemma", PHILOSOPHER_DECK: "Philosopher"}
+GOD_DECK, MORTAL_DECK = "god", "mortal"  # the two shuffled decks, each with one back
+BACK_LABELS = {GOD_DECK: "God card", MORTAL_DECK: "Mortal card"}
+VIRTUE_FAMILY = "virtue"
 
 
 def virtue_icon(virtue_id: str) -> str:
@@ -26,10 +31,19 @@ def signed(points: int) -> str:
     return f"+{points}" if points > 0 else str(points)
 
 
+def virtue_key(virtue: Virtue) -> ColourKey:
+    """A Virtue is told by its token's colour, its letter (the token icon) and its name."""
+    return ColourKey(VIRTUE_FAMILY, virtue.colour, virtue_icon(virtue.id), virtue.name)
+
+
 def _god(god: God, model: HeavenlyFatherModel, back: Face) -> PrintCard:
     rows = [{"icon": virtue_icon(v.id), "name": v.name, "points": signed(god.points.get(v.id, 0))} for v in model.virtues]
     front = Face(GOD_TEMPLATE, {"card": {"name": god.name, "flavour": god.flavour, "rows": rows}})
-    return PrintCard(god.id, god.name, front, back)
+    return PrintCard(god.id, god.name, front, back, deck=GOD_DECK, colours=tuple(virtue_key(v) for v in model.virtues))
+
+
+def _named(consequence: Consequence) -> set[str]:
+    return set(consequence.gain) | set(consequence.lose)
 
 
 def print_cards(game: GameData) -> list[PrintCard]:
@@ -41,10 +55,13 @@ def print_cards(game: GameData) -> list[PrintCard]:
     for dilemma in model.dilemmas:
         options = [{"label": o.label, "consequence": consequence_text(o.consequence, names)} for o in dilemma.options]
         front = Face(DILEMMA_TEMPLATE, {"card": {"title": dilemma.title, "situation": dilemma.situation, "options": options}})
-        cards.append(PrintCard(dilemma.id, dilemma.title, front, backs[DILEMMA_DECK]))
+        named = set().union(*(_named(o.consequence) for o in dilemma.options))
+        keys = tuple(virtue_key(v) for v in model.virtues if v.id in named)
+        cards.append(PrintCard(dilemma.id, dilemma.title, front, backs[MORTAL_DECK], deck=MORTAL_DECK, colours=keys))
     kinds = {k.id: k for k in model.philosopher_kinds}
     for philosopher in model.philosophers:
         kind = kinds[philosopher.kind]
         context = {"kind": kind.name, "name": philosopher.name, "quote": philosopher.quote, "power": kind.text}
-        cards.append(PrintCard(philosopher.id, philosopher.name, Face(PHILOSOPHER_TEMPLATE, {"card": context}), backs[PHILOSOPHER_DECK]))
+        front = Face(PHILOSOPHER_TEMPLATE, {"card": context})
+        cards.append(PrintCard(philosopher.id, philosopher.name, front, backs[MORTAL_DECK], deck=MORTAL_DECK))
     return cards

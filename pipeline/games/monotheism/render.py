@@ -2,8 +2,12 @@
 
 Each god card shows its upright half on top (with the god's flavour line under
 its text) and its transformed half turned below; each worshiper side shows its upright state on top and its rotated
-state turned below, with the curse and bless symbols of each state. The card
-text is rendered from the effect structure (``text.py``), never typed twice.
+state turned below, with the curse and bless symbols of each state and, under
+them, what they do in words (turn upside down: the other half of the same face
+becomes active; turn over sideways, the top edge staying on top: the other
+face). The side and way up a worshiper starts on carries its name on the green
+name plate. The card text is rendered from the effect structure (``text.py``),
+never typed twice. The 29 gods are one shuffled deck with one (veiled) back.
 """
 from __future__ import annotations
 
@@ -23,6 +27,10 @@ SIDES = ("front", "back")
 UPRIGHT, ROTATED = "upright", "rotated"
 ACT, ESSENCE, NOTE = "act", "essence", "note"
 ASPECT_WORDS = re.compile(r"\b(an?) (sun|moon|death) aspect\b")
+GODS_DECK = "gods"
+# What a worshiper's curse or bless symbol does to the card, in words under the symbols.
+TURN_WORDS = {"rotate": "turn upside down", "flip": "turn over sideways", "void": "consumed by the void"}
+PLATE_HALVES = {UPRIGHT: "upright", ROTATED: "turned"}
 
 
 def iconize(text: str) -> str:
@@ -48,10 +56,11 @@ def worshiper_half(state: Optional[WorshiperState], note: Optional[str] = None) 
     if state is None:
         return None
     marks = [f"curse-{state.curse}"] + ([f"bless-{state.bless}"] if state.bless else [])
+    captions = [f"**Curse:** {TURN_WORDS[state.curse]}"] + ([f"**Bless:** {TURN_WORDS[state.bless]}"] if state.bless else [])
     boxes = [_box(ACT, act_text(state.act))] if state.act else []
     if note:
         boxes.append(_box(NOTE, note))
-    return {"numbers": list(state.numbers), "marks": marks, "boxes": boxes}
+    return {"numbers": list(state.numbers), "marks": marks, "captions": captions, "boxes": boxes}
 
 
 def _deity_card(deity: Deity, flavour: Optional[str], veiled: Face) -> PrintCard:
@@ -63,7 +72,7 @@ def _deity_card(deity: Deity, flavour: Optional[str], veiled: Face) -> PrintCard
         "upright": deity_half(upright),
         "transformed": deity_half(transformed),
     }
-    return PrintCard(f"deity-{deity.id}", deity.name, Face(DEITY_TEMPLATE, {"card": context}), veiled, record=f"deities/{deity.id}")
+    return PrintCard(f"deity-{deity.id}", deity.name, Face(DEITY_TEMPLATE, {"card": context}), veiled, record=f"deities/{deity.id}", deck=GODS_DECK)
 
 
 def _state(worshiper: Worshiper, side: str, orientation: str) -> Optional[WorshiperState]:
@@ -77,6 +86,7 @@ def _worshiper_side(worshiper: Worshiper, set_name: str, side: str, note: Option
         "name": worshiper.name,
         "set_name": set_name,
         "side": side,
+        "plate": PLATE_HALVES[first.orientation] if first.face == side else None,
         "upright": worshiper_half(upright, note if upright is first else None),
         "rotated": worshiper_half(rotated, note if rotated is first else None),
     }

@@ -10,7 +10,7 @@ from pipeline.core.documents.sheets import Token, cut_fold_legend, cut_line, sid
 from pipeline.core.documents.standard import DocContext
 from pipeline.games.monstrous.declared import describe_event
 from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario
-from pipeline.games.monstrous.palette import FRAME, INK, PALETTE
+from pipeline.games.monstrous.palette import EMBLEM, FRAME, INK, PALETTE
 
 # Faith token fills, smallest denomination first (god frame colours, so the tokens match the cards' palette).
 DENOMINATION_COLOURS = ("orange", "green", "blue", "purple")
@@ -189,7 +189,7 @@ def _scenarios(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[
 
 
 def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
-    entries = [m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"Frame pattern of the {g.colour} god's twelve Monsters, God Board and player aid.", PALETTE[g.colour][FRAME]) for g in model.gods]
+    entries = [m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"Emblem of the {g.colour} god's twelve Monsters, God Board and player aid.", PALETTE[g.colour][EMBLEM]) for g in model.gods]
     keywords = [m.LegendEntry(None, k["label"], ctx.text(k["meaning"]), "fill_light", "!") for k in ctx.data("player-aids")["keywords"]]
     return [m.Heading("Symbols and keywords", 1), m.Legend(tuple(entries + keywords))]
 

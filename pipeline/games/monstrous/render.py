@@ -3,7 +3,9 @@
 Colours, plates and layout live in ``templates/cards/monstrous/``; here the
 model is turned into what each face shows. Power text is printed as the data
 words it (checked there against the structured effects), with the trigger
-keyword set in bold.
+keyword set in bold. A god's cards show its colour, its emblem (distinct for
+each god) and its name; each god's twelve Monsters are one shuffled deck, so
+their common sides are one and the same.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from functools import partial
 from typing import Any, Callable
 
 from pipeline.core.dataset import GameData
-from pipeline.core.render.model import Face, PrintCard
+from pipeline.core.render.model import ColourKey, Face, PrintCard
 from pipeline.core.references import References
 from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side
 from pipeline.games.monstrous.palette import PALETTE
@@ -27,13 +29,22 @@ STEPS_TITLE, KEYWORDS_TITLE = "Throw Steps", "Power keywords"
 LOCATIONS_LIST, MONSTERS_LIST = "locations", "monsters"
 COMMON_ENTRY = "Every Monster (common side)"
 TRAP_MARK = " (Trap)"
+GOD_FAMILY = "god"
 Plain = Callable[[str], str]  # prose with [[kind/id]] references resolved to names
 KEYWORD = re.compile(r"^([A-Z][A-Z ]+:)")
 
 
 def god_context(god: God) -> dict[str, str]:
-    frame, ink, pale, text = PALETTE[god.colour]
-    return {"name": god.name, "colour": frame, "ink": ink, "pale": pale, "text": text, "pattern": god.pattern}
+    frame, ink, pale, text, emblem = PALETTE[god.colour]
+    return {
+        "name": god.name, "colour_name": god.colour, "colour": frame, "ink": ink, "pale": pale, "text": text,
+        "emblem": emblem, "pattern": god.pattern,
+    }
+
+
+def god_key(god: God) -> ColourKey:
+    """A god's cards are told apart by its colour, its emblem and its name."""
+    return ColourKey(GOD_FAMILY, god.colour, god.pattern, god.name)
 
 
 def power_text(text: str) -> str:
@@ -56,9 +67,9 @@ def _monster_cards(model: MonstrousModel) -> list[PrintCard]:
     for card in model.cards:
         god = god_context(card.god)
         front = Face(MONSTER_TEMPLATE, {"god": god, "card": side_context(card.design, card.design.unique_side)})
-        common = {**side_context(card.design, card.common_side), "name": "Monster"}
+        common = {**side_context(card.design, card.common_side), "name": "Monster", "trap": False}
         back = Face(MONSTER_TEMPLATE, {"god": god, "card": common})
-        cards.append(PrintCard(card.id, card.name, front, back, double_sided=True))
+        cards.append(PrintCard(card.id, card.name, front, back, double_sided=True, deck=f"{card.god.id}-monsters", colours=(god_key(card.god),)))
     return cards
 
 
@@ -70,6 +81,7 @@ def _locations(model: MonstrousModel) -> list[PrintCard]:
             loc.name,
             Face(LOCATION_TEMPLATE, {"card": {"name": loc.name, "faith": loc.faith, "power": power_text(loc.power.text)}}),
             back,
+            deck=LOCATIONS_LIST,
         )
         for loc in model.locations
     ]
@@ -98,7 +110,7 @@ def _boards(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCa
             for side in sorted(board["sides"], key=lambda s: not s["face_up_at_setup"])
         ]
         name = f"{god.name} {board['name']}"
-        cards.append(PrintCard(f"{god.id}-board", name, faces[0], faces[1], double_sided=True, record=f"gods/{god.id}"))
+        cards.append(PrintCard(f"{god.id}-board", name, faces[0], faces[1], double_sided=True, record=f"gods/{god.id}", colours=(god_key(god),)))
     return cards
 
 
@@ -113,7 +125,7 @@ def _aids(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard
         entries = [{"label": f"{steps[s]['number']}. {steps[s]['name']}", "text": plain(steps[s]["aid_text"])} for s in aid["steps"]]
         front = Face(AID_TEMPLATE, {"god": god_context(god), "aid": {"title": STEPS_TITLE, "entries": entries}})
         back = Face(AID_TEMPLATE, {"god": god_context(god), "aid": {"title": KEYWORDS_TITLE, "entries": keywords}})
-        cards.append(PrintCard(aid["id"], f"{god.name} player aid", front, back, double_sided=True))
+        cards.append(PrintCard(aid["id"], f"{god.name} · {god.colour} · player aid", front, back, double_sided=True, colours=(god_key(god),)))
     return cards
 
 

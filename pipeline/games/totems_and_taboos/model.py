@@ -40,6 +40,7 @@ def _ops(records: list[Mapping[str, Any]]) -> tuple[Op, ...]:
 class Colour:
     id: str
     name: str
+    symbol: str  # the icon printed with the colour (never hue alone)
     principle: str
     opposite: str
     adjacent: tuple[str, ...]
@@ -315,6 +316,7 @@ def _colour(record: Mapping[str, Any]) -> Colour:
     return Colour(
         id=record["id"],
         name=record["name"],
+        symbol=record["symbol"],
         principle=record["principle"],
         opposite=record["opposite"],
         adjacent=tuple(record["adjacent"]),

@@ -3,7 +3,10 @@
 Every face shows what the rulebook says a card carries: type, name, cost,
 level, effect and bonus colour. Effect and bonus wording comes from the data
 (checked there against the ops); clerics, servants and coloured blocks named
-in it are drawn as their symbols.
+in it are drawn as their symbols. A colour is never shown by hue alone: its
+symbol (``symbol`` in colours.yaml) and name are printed on every front, with
+every block of that colour and in every bonus line. Each colour deck is
+shuffled on its own, so its 27 cards share one back.
 """
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import re
 from typing import Any, Mapping, Optional
 
 from pipeline.core.dataset import GameData
-from pipeline.core.render.model import Face, PrintCard
+from pipeline.core.render.model import ColourKey, Face, PrintCard
 from pipeline.games.totems_and_taboos.model import MIRACLE, REACTION, Card, Colour, Cost, Guide
 
 COMMANDMENT_TEMPLATE = "totems-and-taboos/commandment.svg.j2"
@@ -20,7 +23,7 @@ BACK_TEMPLATE = "totems-and-taboos/back.svg.j2"
 # colour id -> card colour, ink on it, pale tint
 PALETTE: Mapping[str, tuple[str, str, str]] = {
     "yellow": ("#e3b521", "#2a2208", "#fbf1cf"),
-    "green": ("#3f8a3c", "#ffffff", "#e0efdc"),
+    "green": ("#37803a", "#ffffff", "#e0efdc"),
     "blue": ("#2c63a8", "#ffffff", "#dde7f5"),
     "purple": ("#6b3c8f", "#ffffff", "#ece1f3"),
     "red": ("#b3302c", "#ffffff", "#f6dedd"),
@@ -31,19 +34,30 @@ ROMAN = {1: "I", 2: "II", 3: "III"}
 ROLE_ICONS = {"cleric": "cleric", "servant": "servant"}
 GUIDE_BACK_LABEL = "Spiritual guide"
 ROLE_WORDS = re.compile(r"\b(\d+) (clerics?|servants?)\b")
-BLOCK_WORDS = re.compile(r"\b(yellow|green|blue|purple|red|orange) (blocks?)\b")
-BONUS_LEAD = re.compile(r"^(\w+) bonus:")
+BONUS_LEAD = re.compile(r"^\w+ bonus\b[^:]*:")  # "Red bonus:", "Red bonus instead:"
+COLOUR_FAMILY = "deck colour"
+Symbols = Mapping[str, str]  # colour id -> its symbol icon
 
 
-def iconize(text: str) -> str:
+def iconize(text: str, symbols: Symbols) -> str:
     """Draw the clerics, servants and coloured blocks that text names as their symbols."""
     text = ROLE_WORDS.sub(lambda m: f"{m[1]} :{ROLE_ICONS[m[2].rstrip('s')]}: {m[2]}", text)
-    return BLOCK_WORDS.sub(lambda m: f":block-{m[1]}: {m[1]} {m[2]}", text)
+    if not symbols:
+        return text
+    blocks = re.compile(rf"\b({'|'.join(map(re.escape, symbols))}) (blocks?)\b")
+    return blocks.sub(lambda m: f":{symbols[m[1]]}: {m[1]} {m[2]}", text)
+
+
+def colour_key(colour: Colour) -> ColourKey:
+    return ColourKey(COLOUR_FAMILY, colour.id, colour.symbol, colour.name)
 
 
 def colour_context(colour: Colour) -> dict[str, str]:
     hex_colour, ink, pale = PALETTE[colour.id]
-    return {"id": colour.id, "name": colour.name, "principle": colour.principle, "hex": hex_colour, "ink": ink, "pale": pale}
+    return {
+        "id": colour.id, "name": colour.name, "symbol": colour.symbol, "principle": colour.principle,
+        "hex": hex_colour, "ink": ink, "pale": pale,
+    }
 
 
 def cost_parts(cost: Optional[Cost]) -> list[dict[str, Any]]:
@@ -58,14 +72,15 @@ def cost_parts(cost: Optional[Cost]) -> list[dict[str, Any]]:
     return parts
 
 
-def _bonus(card: Card) -> Optional[dict[str, str]]:
+def _bonus(card: Card, symbols: Symbols) -> Optional[dict[str, str]]:
     if card.bonus is None:
         return None
-    text = BONUS_LEAD.sub(lambda m: f":block-{card.bonus.colour}: **{m[0]}**", card.bonus.text)  # type: ignore[union-attr]
-    return {"text": iconize(text), "hex": PALETTE[card.bonus.colour][0]}
+    colour = card.bonus.colour
+    text = BONUS_LEAD.sub(lambda m: f":{symbols[colour]}: **{m[0]}**", card.bonus.text)
+    return {"text": iconize(text, symbols), "hex": PALETTE[colour][0], "pale": PALETTE[colour][2]}
 
 
-def card_context(card: Card) -> dict[str, Any]:
+def card_context(card: Card, symbols: Symbols) -> dict[str, Any]:
     type_label = TYPE_LABELS[card.type]
     if card.timing == REACTION:
         type_label = f"Reaction · {type_label}"
@@ -75,31 +90,36 @@ def card_context(card: Card) -> dict[str, Any]:
         "type_label": type_label.upper(),
         "level": ROMAN.get(card.level) if card.level else None,
         "cost": cost_parts(card.cost),
-        "effect": iconize(card.text),
-        "bonus": _bonus(card),
+        "effect": iconize(card.text, symbols),
+        "bonus": _bonus(card, symbols),
         "flavour": card.flavour,
     }
 
 
-def _guide(guide: Guide, colour: dict[str, str], back: Face, description: str) -> PrintCard:
-    summon = f"Summoned by playing {guide.summon_cards} :block-{guide.summon_colour}: {guide.summon_colour} cards in one turn"
-    context = {"name": guide.name, "summon": summon, "ability": iconize(guide.text), "description": description}
+def _guide(guide: Guide, colour: dict[str, str], back: Face, description: str, symbols: Symbols, keys: tuple[ColourKey, ...]) -> PrintCard:
+    summon_colour = guide.summon_colour
+    summon = f"Summoned by playing {guide.summon_cards} :{symbols[summon_colour]}: {summon_colour} cards in one turn"
+    context = {"name": guide.name, "summon": summon, "ability": iconize(guide.text, symbols), "description": description}
     front = Face(GUIDE_TEMPLATE, {"colour": colour, "card": context})
-    return PrintCard(f"guide-{guide.id}", guide.name, front, back, record=f"guides/{guide.id}")
+    return PrintCard(f"guide-{guide.id}", guide.name, front, back, record=f"guides/{guide.id}", colours=keys)
 
 
 def print_cards(game: GameData) -> list[PrintCard]:
     """Deck by deck in wheel order: its commandments and miracle (each design as often as it has copies), then the guides."""
     model = game.model
     colours = {c.id: colour_context(c) for c in model.colours}
+    keys = {c.id: colour_key(c) for c in model.colours}
+    symbols = {c.id: c.symbol for c in model.colours}
     backs = {cid: Face(BACK_TEMPLATE, {"colour": ctx, "label": f"{ctx['name']} deck · {ctx['principle']}"}) for cid, ctx in colours.items()}
     cards = []
     for colour_id in model.wheel.order:
         for card in model.cards_of(colour_id):
-            front = Face(COMMANDMENT_TEMPLATE, {"colour": colours[colour_id], "card": card_context(card)})
-            cards.append(PrintCard(card.id, card.name, front, backs[colour_id], copies=card.copies))
+            front = Face(COMMANDMENT_TEMPLATE, {"colour": colours[colour_id], "card": card_context(card, symbols)})
+            shown = (keys[colour_id],) + ((keys[card.bonus.colour],) if card.bonus and card.bonus.colour != colour_id else ())
+            cards.append(PrintCard(card.id, card.name, front, backs[colour_id], copies=card.copies, deck=colour_id, colours=shown))
     descriptions = {g["id"]: g.get("description", "") for g in game.doc("guides").data["guides"]}  # not in the model
-    for guide in model.guides:
+    for guide in model.guides:  # guides lie open beside the decks: never shuffled
         back = Face(BACK_TEMPLATE, {"colour": colours[guide.colour], "label": GUIDE_BACK_LABEL})
-        cards.append(_guide(guide, colours[guide.colour], back, descriptions.get(guide.id, "")))
+        shown = tuple(dict.fromkeys((keys[guide.colour], keys[guide.summon_colour])))
+        cards.append(_guide(guide, colours[guide.colour], back, descriptions.get(guide.id, ""), symbols, shown))
     return cards

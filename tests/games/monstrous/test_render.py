@@ -1,6 +1,7 @@
 """Monstrous's card sheets: two-sided Monsters, large Locations, God Boards on pages of their own, player aids."""
 from __future__ import annotations
 
+from pipeline.core.render.faces import content_key
 from pipeline.games.monstrous.render import power_text
 
 
@@ -18,6 +19,16 @@ def test_every_component_is_printed(card_sheet) -> None:
     assert all(c.double_sided for c in by_template["monster.svg.j2"] + by_template["board.svg.j2"])
 
 
+def test_each_gods_monsters_are_one_deck_with_one_common_side(card_sheet) -> None:
+    cards = [c for c in card_sheet("monstrous").plan.cards if c.front.template.endswith("monster.svg.j2")]
+    decks: dict[str, set] = {}
+    for card in cards:
+        decks.setdefault(card.deck, set()).add(content_key(card.back))
+    assert len(decks) == 5 and all(len(backs) == 1 for backs in decks.values())
+    text = card_sheet("monstrous").text()
+    assert "unique side" not in text and "common side ·" not in text
+
+
 def test_large_cards_and_boards_get_pages_of_their_own(card_sheet) -> None:
     sheet = card_sheet("monstrous")
     sizes = {sheet.page_size_mm(i) for i in range(sheet.pages)}
@@ -25,8 +36,9 @@ def test_large_cards_and_boards_get_pages_of_their_own(card_sheet) -> None:
     location_pages = [i for i in range(0, sheet.pages, 2) if any("FAITH" in t for t in sheet.texts(i))]
     board_pages = [i for i in range(0, sheet.pages, 2) if any("God Board" in t or " · Locations" in t for t in sheet.texts(i))]
     assert location_pages and board_pages and not set(location_pages) & set(board_pages)
+    monsters = {card.front.context["card"]["name"] for card in sheet.plan.cards if card.front.template.endswith("monster.svg.j2")}
     for index in location_pages:  # no poker-size monster shares a page with a Location
-        assert not any(t.strip().endswith("unique side") for t in sheet.texts(index))
+        assert not any(t.strip() in monsters for t in sheet.texts(index))
 
 
 def test_trigger_keywords_are_bold() -> None:

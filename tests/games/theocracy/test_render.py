@@ -18,9 +18,16 @@ def test_five_powers_and_four_believers_per_player(card_sheet) -> None:
 
 def test_backs_say_whose_card_it_is(card_sheet, sheet_pairs) -> None:
     sheet = card_sheet("theocracy")
-    for fronts, backs in sheet_pairs(sheet):  # one back behind every front
-        front_count = sum(t.strip().endswith(("· Power", "· Believer")) for t in fronts)
-        assert sum(t.strip() == "THEOCRACY" for t in backs) == front_count > 0
+    houses = {f"{c.back.context['player']['name']} · {c.back.context['player']['lineage']}" for c in sheet.plan.cards}
+    for fronts, backs in sheet_pairs(sheet):  # one back behind every front, each naming the house
+        front_count = sum(t.strip() in houses for t in fronts)
+        assert sum(t.strip() == "THEOCRACY" for t in backs) == front_count == sum(t.strip() in houses for t in backs) > 0
     text = sheet.text()
-    for lineage in {card.back.context["player"]["lineage"] for card in sheet.plan.cards}:
-        assert f"{lineage} · Power" in text and f"{lineage} · Believer" in text
+    assert "Power card" in text and "Believer card" in text
+
+
+def test_a_players_power_cards_are_one_deck(card_sheet) -> None:
+    """Power cards are bid face down from the hand: a player's five must not be told apart by their backs."""
+    cards = card_sheet("theocracy").plan.cards
+    decks = Counter(card.deck for card in cards)
+    assert decks == {f"{p}-{kind}": count for p in ("gold", "crimson", "azure", "jade") for kind, count in (("power", 5), ("believers", 4))}

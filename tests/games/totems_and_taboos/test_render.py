@@ -30,8 +30,8 @@ def test_cards_show_type_level_cost_and_bonus(card_sheet) -> None:
 
 
 def test_roles_and_blocks_named_in_text_become_icons() -> None:
-    assert iconize("Gain 2 servants and 1 cleric per yellow block.") == (
-        "Gain 2 :servant: servants and 1 :cleric: cleric per :block-yellow: yellow block."
+    assert iconize("Gain 2 servants and 1 cleric per yellow block.", {"yellow": "colour-yellow"}) == (
+        "Gain 2 :servant: servants and 1 :cleric: cleric per :colour-yellow: yellow block."
     )
 
 

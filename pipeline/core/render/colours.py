@@ -1,0 +1,82 @@
+"""Colours as numbers: parsing, blending, and the WCAG 2 contrast ratio the design rules use.
+
+A colour is an ``(r, g, b)`` triple of floats in 0..1. Contrast follows WCAG
+2.x: the relative luminance of each colour (sRGB channels linearised), and
+``(lighter + 0.05) / (darker + 0.05)``, from 1:1 (the same colour) to 21:1
+(black on white).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from reportlab.lib.colors import Color, toColor
+
+RGB = tuple[float, float, float]
+WHITE: RGB = (1.0, 1.0, 1.0)
+# WCAG 2 relative luminance: channel linearisation and the weights of red, green and blue.
+SRGB_KNEE, SRGB_LOW_DIVISOR, SRGB_OFFSET, SRGB_SCALE, SRGB_GAMMA = 0.04045, 12.92, 0.055, 1.055, 2.4
+LUMINANCE_WEIGHTS = (0.2126, 0.7152, 0.0722)
+FLARE = 0.05  # WCAG's allowance for ambient light, added to both luminances
+CHANNEL_MAX = 255
+
+
+@lru_cache(maxsize=1024)
+def parse(spec: str) -> RGB:
+    """``'#rrggbb'``, ``'#rgb'`` or a colour name as an RGB triple; ValueError when it is none of these."""
+    colour: Color = toColor(spec)
+    return (float(colour.red), float(colour.green), float(colour.blue))
+
+
+def to_hex(colour: RGB) -> str:
+    return "#" + "".join(f"{round(max(0.0, min(1.0, c)) * CHANNEL_MAX):02x}" for c in colour)
+
+
+def blend(top: RGB, opacity: float, below: RGB) -> RGB:
+    """``top`` painted with ``opacity`` over ``below``."""
+    return (
+        top[0] * opacity + below[0] * (1 - opacity),
+        top[1] * opacity + below[1] * (1 - opacity),
+        top[2] * opacity + below[2] * (1 - opacity),
+    )
+
+
+def _linear(channel: float) -> float:
+    if channel <= SRGB_KNEE:
+        return channel / SRGB_LOW_DIVISOR
+    return float(((channel + SRGB_OFFSET) / SRGB_SCALE) ** SRGB_GAMMA)
+
+
+def luminance(colour: RGB) -> float:
+    """WCAG relative luminance, 0 (black) to 1 (white)."""
+    return sum(weight * _linear(channel) for weight, channel in zip(LUMINANCE_WEIGHTS, colour))
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """The WCAG contrast ratio of two colours, 1 to 21."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + FLARE) / (dark + FLARE)
+
+
+BLACK: RGB = (0.0, 0.0, 0.0)
+SHADE_STEPS = 100  # how finely ``readable`` darkens or lightens a colour
+
+
+def readable(colour: RGB, background: RGB, ratio: float) -> RGB:
+    """``colour`` itself when it has contrast ``ratio`` against ``background``; else the nearest shade of it
+    (mixed toward black or toward white, whichever gets there first) that has."""
+    for step in range(SHADE_STEPS + 1):
+        for toward in (BLACK, WHITE):
+            shade = blend(toward, step / SHADE_STEPS, colour)
+            if contrast(shade, background) >= ratio:
+                return shade
+    return BLACK if contrast(BLACK, background) >= contrast(WHITE, background) else WHITE
+
+
+def ink_on(background: RGB, ratio: float) -> RGB:
+    """Text for a coloured band: white when it reads, else a dark shade of the band's own colour."""
+    return WHITE if contrast(WHITE, background) >= ratio else readable(background, background, ratio)
+
+
+def distance(a: RGB, b: RGB) -> int:
+    """The largest difference of one channel, in 0..255 steps."""
+    return max(round(abs(x - y) * CHANNEL_MAX) for x, y in zip(a, b))

@@ -1,0 +1,49 @@
+"""Every PDF the project writes embeds every font it uses, and none of the standard 14 appears anywhere.
+
+A pre-press check refuses a PDF that names a font without embedding it, as
+reportlab does by default with Helvetica (the canvas's initial font, list
+bullets, table cells, the drawings' initial state).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from pipeline.core.dataset import default_data_root
+from pipeline.core.documents.build import build_documents
+from pipeline.core.render.build import BuildOptions, face_preview_pdf, render_pdf
+
+from .render_helpers import fonts_not_embedded, reader, toy_plan, toy_template_root
+
+
+def test_the_checker_sees_a_standard_font(tmp_path: Path) -> None:
+    from io import BytesIO
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = BytesIO()
+    canvas = Canvas(buffer)
+    canvas.drawString(10, 10, "plain")
+    canvas.showPage()
+    canvas.save()
+    assert fonts_not_embedded(reader(buffer.getvalue())) == {"Helvetica"}
+
+
+@pytest.mark.parametrize("ink_saver", [False, True])
+def test_card_sheets_with_registration_pages_and_previews(tmp_path: Path, ink_saver: bool) -> None:
+    templates = toy_template_root(tmp_path)
+    plan = toy_plan(3)
+    data, _ = render_pdf(plan, BuildOptions(calibration=True, ink_saver=ink_saver), template_root=templates)
+    assert fonts_not_embedded(reader(data)) == set()
+    preview = face_preview_pdf(plan, plan.cards[0].id, template_root=templates)
+    assert fonts_not_embedded(reader(preview)) == set()
+
+
+def test_every_document_of_every_game(tmp_path: Path) -> None:
+    written = build_documents(default_data_root(), None, out_dir=tmp_path)
+    pdfs = [p for p in written if p.suffix == ".pdf"]
+    assert len(pdfs) >= 10
+    bad = {str(p.relative_to(tmp_path)): fonts_not_embedded(PdfReader(p)) for p in pdfs}
+    assert {k: v for k, v in bad.items() if v} == {}
