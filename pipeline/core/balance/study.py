@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from pipeline.core.balance.figures import Section
 
 GAMES, WINS, ENDINGS, SHARED, UNFINISHED, LENGTH = "games", "wins", "endings", "shared", "unfinished", "length"
-STUDY_MODULE = "balance"
 
 
 @dataclass(frozen=True)
@@ -149,12 +148,10 @@ def load_study(data_root: Path, game: str) -> Study:
     """The study of ``game`` (its ``balance`` module's ``study``), built from its data under ``data_root``
     (which the caller has validated)."""
     from pipeline.core.dataset import load_game
-    from pipeline.core.validate import game_module
+    from pipeline.core.games import spec
 
-    module = game_module(game, STUDY_MODULE)
-    if module is None or not hasattr(module, "study"):
-        raise UserError(f"{game}: no balance study (pipeline/games/{game.replace('-', '_')}/balance.py with study(game))")
-    return module.study(load_game(data_root, game))
+    make_study = spec(game).part("balance")
+    return make_study(load_game(data_root, game))
 
 
 def pick_setups(study: Study, players: Optional[int], policy: Optional[str]) -> list[Setup]:

@@ -1,17 +1,16 @@
 """Building a game's card sheets: plan the cards, draw the faces once, impose, write atomically.
 
-The game says what to print in ``pipeline/games/<package>/render.py``
-(``print_cards(game) -> list[PrintCard]``); everything else is shared here.
+The game says what to print through its spec's ``cards`` part
+(``print_cards(game) -> list[PrintCard]``, see pipeline/core/gamespec.py);
+everything else is shared here.
 """
 from __future__ import annotations
 
 import gc
-import importlib
 import io
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Callable, Iterator, Optional, Sequence
 
 from pypdf import PdfReader
@@ -30,7 +29,6 @@ from pipeline.core.render.pdfcheck import fonts_not_embedded
 from pipeline.core.render.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.core.render.units import mm
-from pipeline.core.validate import game_module, package_name
 
 Progress = Callable[[int], None]
 PDF_NAME = "cards-{paper}.pdf"
@@ -108,23 +106,17 @@ class Plan:
         return f"{f'{source}: ' if source else ''}{self.game}: card {card.id} '{card.name}' ({side})"
 
 
-def renderer(game: str) -> ModuleType:
-    module = game_module(game, "render")
-    if module is None or not hasattr(module, "print_cards"):
-        raise UserError(f"{game}: no card renderer (pipeline/games/{game.replace('-', '_')}/render.py with print_cards)")
-    return module
+def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
+    """The cards of ``game`` as its spec's card plan lists them (call only on validated data).
 
-
-def plan(data_root: Path, game: str) -> Plan:
-    """The cards of ``game`` as its renderer lists them (call only on validated data)."""
-    module = renderer(game)
-    package = importlib.import_module(f"pipeline.games.{package_name(game)}")
-    title = getattr(package, "TITLE", game)
-    data = load_game(data_root, game)
-    cards = list(module.print_cards(data))
+    ``loaded``: the game's data as validation loaded it (handed on, so the files are not read again).
+    """
+    data = loaded if loaded is not None else load_game(data_root, game)
+    spec = data.spec
+    cards = list(spec.part("cards")(data))
     if not cards:
-        raise UserError(f"{game}: the renderer lists no cards to print")
-    return Plan(game, title, cards, _sources(data, cards))
+        raise UserError(f"{game}: the card plan lists no cards to print")
+    return Plan(game, spec.title, cards, _sources(data, cards))
 
 
 def _sources(data: GameData, cards: Sequence[PrintCard]) -> dict[str, str]:

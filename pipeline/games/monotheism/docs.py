@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.standard import DocContext
-from pipeline.games.monotheism.model import CardKind, Scenario, build
+from pipeline.games.monotheism.model import CardKind, Scenario
 
 # Swatch colours of the card boxes (as the card template draws them).
 PINK, BLUE, LAVENDER, GREEN, PLATE, NUMBERS = "#f8d7e2", "#d6e4f5", "#ece6f5", "#d9eed2", "#4b8a3f", "#f6f0e3"
@@ -37,10 +37,6 @@ ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-dea
 CARD_W, CARD_H, CARD_GAP, LABEL_ROOM, ICON = 12.0, 17.0, 1.6, 9.0, 3.6
 
 
-def _counts(ctx: DocContext) -> dict[str, int]:
-    cards = build(ctx.game).cards
-    assert cards is not None
-    return {"deity-cards": len(cards.deities), "worshiper-cards": len(cards.worshipers)}
 
 
 def _worshiper_name(ctx: DocContext, worshiper_id: str) -> str:
@@ -64,7 +60,7 @@ def _state(card: Any) -> str:
 
 def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
     """The scenario deck, top card on the left; veiled cards dark, transformed cards upside down."""
-    cards = build(ctx.game).cards
+    cards = ctx.game.model.cards
     assert cards is not None
     top_first = list(reversed(scenario.deck))
     shapes: list[m.Shape] = []
@@ -94,7 +90,7 @@ def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
 
 
 def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    model = build(ctx.game)
+    model = ctx.game.model
     out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in model.scenario_introduction]
     out += [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])[1:]]
     for scenario in model.scenarios:
@@ -113,7 +109,7 @@ def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> 
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(ctx))
+    return std.components_section(ctx, section)
 
 
 def rulebook(ctx: DocContext) -> m.Document:
