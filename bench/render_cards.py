@@ -155,11 +155,12 @@ def ours(count: int, root: Path) -> bytes:
 
 def import_games() -> None:
     """Import every game's renderer (and its model) before the clock starts, like the core's own imports."""
-    from pipeline.core.dataset import default_data_root, game_ids
-    from pipeline.core.validate import game_module
+    from pipeline.core.dataset import default_data_root
+    from pipeline.core.games import select, spec
 
-    for game in game_ids(default_data_root()):
-        game_module(game, "render")
+    for game in select(default_data_root()):
+        if spec(game).has("cards"):
+            spec(game).part("cards")
 
 
 def games(passes: int = 1, *, validation: bool = False) -> tuple[int, bytes]:
@@ -168,11 +169,12 @@ def games(passes: int = 1, *, validation: bool = False) -> tuple[int, bytes]:
     Loading the data is always included (it is part of a build); ``validation``
     also runs `pantheon validate` on the games first, as `pantheon build` does.
     """
-    from pipeline.core.dataset import default_data_root, game_ids
+    from pipeline.core.dataset import default_data_root
+    from pipeline.core.games import select, spec
     from pipeline.core.render.build import BuildOptions, plan, render_pdf
-    from pipeline.core.validate import game_module, validate
+    from pipeline.core.validate import validate
 
-    chosen = [g for g in game_ids(default_data_root()) if game_module(g, "render") is not None]
+    chosen = [g for g in select(default_data_root()) if spec(g).has("cards")]
     if validation and not validate(default_data_root(), chosen).ok:
         raise SystemExit("the data does not validate: run `pantheon validate`")
     total, data = 0, b""

@@ -1,4 +1,4 @@
 """`python -m pipeline` is the same as `pantheon`."""
-from pipeline.cli import app
+from pipeline.entry import run
 
-app(prog_name="pantheon")
+run()

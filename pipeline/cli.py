@@ -1,30 +1,31 @@
 """The `pantheon` command line: each stage of the pipeline runs on its own from here.
 
-Games mount their own commands (``pantheon theocracy bid ...``) from
-``pipeline/games/<package>/cli.py``. Bad input never shows a traceback: a
-UserError becomes one line on stderr and exit code 1.
+Each game's own command group (``pantheon theocracy bid ...``) is the
+``commands`` part of its spec (:mod:`pipeline.core.games`), imported only when
+that group is invoked; its one-line help comes from the spec. The stages are
+imported inside the commands that use them, so ``pantheon --help`` stays fast.
+Bad input never shows a traceback: a UserError becomes one line on stderr and
+exit code 1.
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import os
-import pkgutil
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional, Sequence
+from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
 
 import typer
+from typer.core import TyperGroup
 
-import pipeline.games
-from pipeline.core.dataset import default_data_root, display_path
+from pipeline.core import games as registry
 from pipeline.core.errors import UserError
-from pipeline.core.provenance import SOURCES, provenance_counts
 from pipeline.core.textsafety import one_line
-from pipeline.core.validate import select_games
-from pipeline.core.validate import validate as run_validation
+
+if TYPE_CHECKING:
+    from pipeline.core.gamespec import GameSpec
+    from pipeline.core.validate import RecordCatalogue, ValidationReport
 
 EXIT_PROBLEMS = 1
 EXIT_INTERNAL = 2
@@ -51,7 +52,51 @@ class PantheonApp(typer.Typer):
             sys.exit(EXIT_INTERNAL)
 
 
+class GameCommands(TyperGroup):
+    """A game's command group, standing in for it until it is used: listed with the spec's summary, the
+    game's CLI module imported only when the group is invoked (or asked for its commands)."""
+
+    def __init__(self, spec: "GameSpec") -> None:
+        super().__init__(name=spec.id, help=spec.summary, short_help=spec.summary, no_args_is_help=True)
+        self.spec = spec
+        self._loaded: Optional[TyperGroup] = None
+
+    def loaded(self) -> TyperGroup:
+        """The game's real command group (its spec's ``commands``, a typer.Typer), imported once."""
+        if self._loaded is None:
+            self._loaded = typer.main.get_group(self.spec.part("commands"))
+        return self._loaded
+
+    def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[Any] = None,
+                     **extra: Any) -> Any:
+        return self.loaded().make_context(info_name, args, parent=parent, **extra)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return self.loaded().list_commands(ctx)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return self.loaded().get_command(ctx, cmd_name)
+
+
+class PantheonGroup(TyperGroup):
+    """The top-level group: the core commands, then one command group per registered game (by id)."""
+
+    def _game_ids(self) -> list[str]:
+        return sorted(spec.id for spec in registry.specs() if spec.commands is not None)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return super().list_commands(ctx) + [game for game in self._game_ids() if game not in self.commands]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in self._game_ids():
+            found = GameCommands(registry.spec(cmd_name))
+            self.commands[cmd_name] = found
+        return found
+
+
 app = PantheonApp(
+    cls=PantheonGroup,
     help="Pantheon Press: validate card data and build print-and-play PDFs.",
     no_args_is_help=True,
     add_completion=False,
@@ -68,8 +113,44 @@ def say(line: str, *, err: bool = False) -> None:
     typer.echo(one_line(line), err=err)
 
 
+def _version(shown: bool) -> None:
+    """``--version`` after other options (``pantheon --version`` alone is answered by pipeline.entry)."""
+    if shown:
+        from pipeline.version import version_line
+
+        say(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Pantheon Press: validate card data and build print-and-play PDFs."""
+
+
 def _data_root(data: Optional[Path]) -> Path:
+    from pipeline.core.dataset import default_data_root
+
     return data if data is not None else default_data_root()
+
+
+def display_path(path: Path) -> str:
+    from pipeline.core.dataset import display_path as shown
+
+    return shown(path)
+
+
+def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
+    return registry.select(root, games)
+
+
+def run_validation(root: Path, games: Optional[Sequence[str]],
+                   loaded: Optional["RecordCatalogue"] = None) -> "ValidationReport":
+    from pipeline.core.validate import validate as run
+
+    return run(root, games, loaded)
 
 
 def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
@@ -99,6 +180,8 @@ def provenance(
     games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption, as_json: bool = JsonOption
 ) -> None:
     """Count each game's records by source: rulebook, inferred, authored."""
+    from pipeline.core.provenance import SOURCES, provenance_counts
+
     counts = provenance_counts(_data_root(data), games)
     if as_json:
         typer.echo(json.dumps(counts, indent=2, sort_keys=True))
@@ -186,7 +269,7 @@ def build(
     ),
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged card sheets are skipped."""
-    from pipeline.core.documents.build import games_to_validate
+    from pipeline.core.validate import RecordCatalogue
 
     from pipeline.core.render.build import check_options
 
@@ -194,16 +277,19 @@ def build(
     check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
     root = _data_root(data)
     chosen = select_games(root, games)
+    loaded = RecordCatalogue(root)  # every game read once; each stage below takes it from here
     validated = only is None  # both steps: validate once, up front, for what both need
     if validated:
-        report = run_validation(root, games_to_validate(root, chosen))
+        from pipeline.core.documents.build import games_to_validate
+
+        report = run_validation(root, games_to_validate(root, chosen), loaded)
         if not report.ok:
             _refuse(report.problems, "nothing built")
     with _output_folder(out):  # another build into the same folder waits: each PDF and its fingerprint are one build's
         if only in (None, OnlyChoice.cards):
-            _build_cards(root, chosen, bool(games), out, options, force, templates, validated=validated)
+            _build_cards(root, chosen, bool(games), out, options, force, templates, loaded, validated=validated)
         if only in (None, OnlyChoice.docs):
-            _build_docs(root, chosen, paper, out, FormatChoice.pdf, validated=validated)
+            _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated)
 
 
 def _output_folder(out: Path) -> Any:
@@ -214,13 +300,15 @@ def _output_folder(out: Path) -> Any:
 
 
 def _build_docs(
-    root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice, *, validated: bool = False
+    root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice,
+    loaded: Optional["RecordCatalogue"] = None, *, validated: bool = False
 ) -> None:
     """Write the documents of ``games`` (and the combined glossary when all games are chosen)."""
     from pipeline.core.documents.build import InvalidData, build_documents
 
     try:
-        written = build_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated)
+        written = build_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated,
+                                  catalogue=loaded)
     except InvalidData as exc:
         _refuse(exc.problems, "no documents written")
     for path in written:
@@ -262,15 +350,17 @@ def _build_cards(
     options: Any,
     force: bool,
     templates: Optional[Path],
+    loaded: "RecordCatalogue",
     *,
     validated: bool = False,
 ) -> None:
-    """Write card sheets for the games whose inputs changed since their last build."""
+    """Write card sheets for the games whose inputs changed since their last build (``loaded``: the games as
+    read once for this command)."""
     from pipeline.core.render import build as render_build
 
     stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
     for game in chosen:
-        if not explicit and render_build.game_module(game, "render") is None:
+        if not explicit and not registry.spec(game).has("cards"):
             say(f"note: {game}: no card renderer yet, skipped", err=True)
             continue
         print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
@@ -281,10 +371,10 @@ def _build_cards(
     if not stale:
         return
     if not validated:
-        report = run_validation(root, list(stale))
+        report = run_validation(root, list(stale), loaded)
         if not report.ok:
             _refuse(report.problems, "nothing built")
-    plans = [render_build.plan(root, game) for game in stale]
+    plans = [render_build.plan(root, game, loaded.game(game)) for game in stale]
     results = _build_with_progress(plans, stale, root, options, out, _template_root(templates))
     for result in results:
         say(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
@@ -329,7 +419,7 @@ def _validated_plan(root: Path, game: str, consequence: str) -> Any:
     report = run_validation(root, [game])
     if not report.ok:
         _refuse(report.problems, consequence)
-    return render_build.plan(root, game)
+    return render_build.plan(root, game, report.games[game])
 
 
 @app.command()
@@ -340,6 +430,7 @@ def preview(
     data: Optional[Path] = DataOption,
     dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
     templates: Optional[Path] = TemplatesOption,
+    ink_saver: bool = typer.Option(False, "--ink-saver", help="Show the card as `build --ink-saver` prints it."),
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
     from pipeline.core.render import build as render_build
@@ -347,7 +438,8 @@ def preview(
 
     the_plan = _validated_plan(_data_root(data), game, "no preview")
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
-    pdf_to_png(render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates)), target, dpi)
+    face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
+    pdf_to_png(face_pdf, target, dpi)
     say(f"wrote {target}")
 
 
@@ -419,9 +511,9 @@ def preflight(
     rules = checks.design_rules(template_root)
     findings: list[str] = []
     for game in chosen:
-        if not games and render_build.game_module(game, "render") is None:
+        if not games and not registry.spec(game).has("cards"):
             continue
-        the_plan = render_build.plan(root, game)
+        the_plan = render_build.plan(root, game, report.games[game])
         findings += checks.check_faces(the_plan, rules, template_root)
         findings += checks.check_target(the_plan, target.value, template_root)
     if findings:
@@ -458,17 +550,42 @@ def printer_list() -> None:
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
 
 
-def _mount_game_commands() -> None:
-    """Add each game's own command group, named by its game id."""
-    for module in pkgutil.iter_modules(pipeline.games.__path__):
-        if not module.ispkg:
-            continue
-        package = importlib.import_module(f"pipeline.games.{module.name}")
-        spec = importlib.util.find_spec(f"pipeline.games.{module.name}.cli")
-        if spec is None:
-            continue
-        game_cli = importlib.import_module(f"pipeline.games.{module.name}.cli")
-        app.add_typer(game_cli.app, name=package.GAME_ID)
+SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
+ProcessesOption = typer.Option(None, "--processes", help="Worker processes (default: every core); never changes the figures.")
 
 
-_mount_game_commands()
+@app.command()
+def report(
+    games: Optional[List[str]] = GamesArgument,
+    per_setup: Optional[int] = typer.Option(None, "--games", help="Games per set-up (default: each set-up's default size)."),
+    seed: int = SeedOption,
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/balance-<paper>.pdf."),
+    as_json: bool = typer.Option(False, "--json", help="Also print every figure as JSON on stdout."),
+    processes: Optional[int] = ProcessesOption,
+    data: Optional[Path] = DataOption,
+) -> None:
+    """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
+    from pipeline.core.balance.commands import report_command
+
+    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper, out=out,
+                   processes=processes, as_json=as_json, say=say)
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="Game id."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games per set-up (default: the report's size)."),
+    seed: int = SeedOption,
+    players: Optional[int] = typer.Option(None, "--players", help="Only set-ups for this many players."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="Only set-ups played by this policy (see the game's report)."),
+    as_json: bool = JsonOption,
+    processes: Optional[int] = ProcessesOption,
+    data: Optional[Path] = DataOption,
+) -> None:
+    """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
+    from pipeline.core.balance.commands import simulate_command
+
+    simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
+                     processes=processes, as_json=as_json, say=say)
+

@@ -1,7 +1,8 @@
 """A data root on disk: its games, their YAML documents, and where things are.
 
 Layout (see CONVENTIONS.md): ``<root>/<game>/<kind>.yaml`` with a schema at
-``<root>/schemas/<game>/<kind>.schema.json``.
+``<root>/schemas/<game>/<kind>.schema.json``. A loaded game (:class:`GameData`)
+also carries its model, built from its documents by the game's spec once per command.
 """
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union
 
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
 from pipeline.core.yamlmarks import MarkedData, PathKey, YamlLoadError, load_marked
+
+if TYPE_CHECKING:
+    from pipeline.core.gamespec import GameSpec
 
 SCHEMA_DIR = "schemas"
 DATA_SUFFIX = ".yaml"
@@ -73,13 +77,42 @@ class Document:
 
 @dataclass
 class GameData:
-    """Every document of one game that loaded, plus the problems of those that did not."""
+    """Every document of one game that loaded, plus the problems of those that did not.
+
+    ``model`` is the game's typed model, built by its spec's builder on first
+    use and kept: one build per command, whichever stage asks first. Ask for it
+    only on data that passed its schemas (validate, then hand the GameData on).
+    """
 
     game: str
     root: Path
     docs: dict[str, Document] = field(default_factory=dict)
     load_problems: list[Problem] = field(default_factory=list)
     unloadable: set[str] = field(default_factory=set)  # kinds whose file exists but did not load
+    known_spec: Optional["GameSpec"] = field(default=None, repr=False)
+    _model: Any = field(default=None, init=False, repr=False, compare=False)
+    _built: bool = field(default=False, init=False, repr=False, compare=False)
+
+    @property
+    def spec(self) -> "GameSpec":
+        """The game's spec (the one it was loaded with, else the registered one)."""
+        if self.known_spec is None:
+            from pipeline.core import games
+
+            self.known_spec = games.spec(self.game)
+        return self.known_spec
+
+    @property
+    def model(self) -> Any:
+        """The game's model, built once from these documents by the spec's model builder."""
+        if not self._built:
+            self._model = self.spec.part("model")(self)
+            self._built = True
+        return self._model
+
+    def edited(self) -> None:
+        """Say the documents were changed in memory: the model is built again when next asked for."""
+        self._model, self._built = None, False
 
     def doc(self, kind: str) -> Document:
         try:
@@ -117,10 +150,13 @@ def data_files(game_dir: Path) -> Iterator[Path]:
     return iter(sorted(game_dir.glob(f"*{DATA_SUFFIX}")))
 
 
-def load_game(data_root: Path, game: str) -> GameData:
-    """Load every YAML document of ``game``; unreadable or malformed files become problems."""
+def load_game(data_root: Path, game: str, spec: Optional["GameSpec"] = None) -> GameData:
+    """Load every YAML document of ``game``; unreadable or malformed files become problems.
+
+    ``spec`` builds its model (default: the spec registered for ``game``, looked up when the model is asked for).
+    """
     game_dir = data_root / game
-    loaded = GameData(game=game, root=game_dir)
+    loaded = GameData(game=game, root=game_dir, known_spec=spec)
     for path in data_files(game_dir):
         kind = path.name[: -len(DATA_SUFFIX)]
         try:

@@ -1,24 +1,31 @@
 """`pantheon validate`: schema checks, the checks every game shares, then each game's cross-checks.
 
 Every stage reports all of its problems; a game's cross-checks run only on
-documents that passed their schema, since they rely on its shape.
+documents that passed their schema, since they rely on its shape. Each game
+is loaded once (:class:`RecordCatalogue`); the report hands the loaded games
+on (``report.game(id)``), with the model their checks built, so the stages
+after validation (cards, documents, game commands) never read the data again.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
 from pipeline.core import markup
+from pipeline.core.components import COMPONENTS_KIND, count_problems
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
 from pipeline.core.errors import UserError
+from pipeline.core.games import select as select_games
+from pipeline.core.gamespec import GameSpec, SpecError
 from pipeline.core.names import NameRules, name_problems
 from pipeline.core.problems import Location, Problem
 from pipeline.core.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
+
+__all__ = ["ValidationReport", "validate", "load_valid_game", "select_games", "RecordCatalogue", "walk"]
 
 REFERENCE = markup.REFERENCE  # kept here for the games' checks that scan prose for references
 GLOSSARY_KIND = "glossary"  # every game's glossary.yaml has the common shape (common.schema.json)
@@ -29,54 +36,46 @@ INTERNAL_CHECK_ERROR = "internal error in the checks"
 
 @dataclass
 class ValidationReport:
-    """What `validate` found, per game, plus the games whose cross-checks could not run."""
+    """What `validate` found, per game, plus the games whose cross-checks could not run.
+
+    ``games`` holds every game validated, loaded once; ``catalogue`` every game
+    loaded on the way (references may reach other games). Hand them on: a
+    stage after validation takes ``report.game(id)``, never the files again.
+    """
 
     problems: list[Problem] = field(default_factory=list)
     skipped_cross_checks: list[str] = field(default_factory=list)
+    games: dict[str, GameData] = field(default_factory=dict)
+    catalogue: Optional["RecordCatalogue"] = None
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
-
-def package_name(game: str) -> str:
-    return game.replace("-", "_")
-
-
-def game_module(game: str, module: str) -> Optional[Any]:
-    """``pipeline.games.<game>.<module>`` if the game has it, else None."""
-    name = f"pipeline.games.{package_name(game)}.{module}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and name.startswith(exc.name):
-            return None
-        raise
+    def game(self, game: str) -> GameData:
+        """The vetted data of ``game`` (its model built on first use, once); only on a clean report."""
+        if self.problems:
+            raise UserError(f"{self.problems[0]} ({len(self.problems)} problem(s); run `pantheon validate {game}`)")
+        if game not in self.games:
+            raise UserError(f"{game}: not validated in this run")
+        return self.games[game]
 
 
-def select_games(data_root: Path, games: Optional[Iterable[str]]) -> list[str]:
-    known = game_ids(data_root)
-    if not games:
-        return known
-    chosen = list(dict.fromkeys(games))
-    unknown = [g for g in chosen if g not in known]
-    if unknown:
-        raise UserError(f"unknown game {', '.join(unknown)} (known: {', '.join(known)})")
-    return chosen
-
-
-def validate(data_root: Path, games: Optional[Iterable[str]] = None) -> ValidationReport:
-    """Validate ``games`` (all when None) under ``data_root``."""
+def validate(data_root: Path, games: Optional[Iterable[str]] = None,
+             catalogue: Optional["RecordCatalogue"] = None) -> ValidationReport:
+    """Validate ``games`` (all when None) under ``data_root``; ``catalogue``: games loaded already."""
     chosen = select_games(data_root, games)
     schemas = load_schemas(data_root)
-    report = ValidationReport()
-    catalogue = RecordCatalogue(data_root)
+    catalogue = catalogue or RecordCatalogue(data_root)
+    report = ValidationReport(catalogue=catalogue)
     printable = PrintableText()
     for game in chosen:
-        problems, cross_checked = game_problems(catalogue.game(game), schemas, catalogue, printable)
+        loaded = catalogue.game(game)
+        problems, cross_checked = game_problems(loaded, schemas, catalogue, printable)
         if not cross_checked:
             report.skipped_cross_checks.append(game)
         report.problems += problems
+        report.games[game] = loaded
     report.problems.sort()
     return report
 
@@ -102,7 +101,8 @@ def game_problems(
         if found or duplicates:
             unsettled.add(kind)
         problems += (found or []) + duplicates
-    checks = game_module(game, "checks")
+    spec = loaded.spec
+    checks = spec.checks_module()
     name_rules = NameRules.of(checks)
     for doc in loaded.docs.values():
         problems += guarded(loaded, reference_problems(doc, catalogue))
@@ -116,9 +116,24 @@ def game_problems(
         return problems, False
     if loaded.has(GLOSSARY_KIND):
         problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))
+    if spec.counts is not None and loaded.has(COMPONENTS_KIND):
+        problems += guarded(loaded, component_problems(loaded, spec))
     if checks is not None:
         problems += guarded(loaded, checks.cross_checks(loaded))
     return problems, True
+
+
+def component_problems(loaded: GameData, spec: GameSpec) -> Iterator[Problem]:
+    """components.yaml against the game's count (its spec's ``counts``), when the files it counts are there
+    (a missing document is reported by the game's own checks)."""
+    counter = spec.part("counts")
+    try:
+        inventory = counter(loaded)
+    except SpecError:
+        raise
+    except UserError:  # GameData.doc: a document the count reads is missing
+        return
+    yield from count_problems(loaded, inventory)
 
 
 def guarded(game: GameData, found: Iterable[Problem]) -> list[Problem]:
@@ -322,15 +337,13 @@ def _excerpt(text: str, offset: int) -> str:
 
 
 def load_valid_game(game: str, data_root: Optional[Path] = None) -> GameData:
-    """The loaded data of ``game``, refusing data that does not validate.
+    """The loaded data of ``game`` (its model built on first use), refusing data that does not validate.
 
     Raises UserError naming the first problem (and how many there are), so a
-    command that needs a model never works from broken data.
+    command that needs a model never works from broken data. The data is read
+    once: validation's GameData is the one returned.
     """
     from pipeline.core.dataset import default_data_root
 
     root = data_root if data_root is not None else default_data_root()
-    report = validate(root, [game])
-    if not report.ok:
-        raise UserError(f"{report.problems[0]} ({len(report.problems)} problem(s); run `pantheon validate {game}`)")
-    return load_game(root, game)
+    return validate(root, [game]).game(game)

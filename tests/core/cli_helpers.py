@@ -10,6 +10,7 @@ from typing import Callable, Optional
 
 from pipeline.core.dataset import default_data_root
 
+PROJECT = Path(__file__).resolve().parents[2]
 TOY = Path(__file__).resolve().parents[1] / "fixtures" / "toy-data"
 COMMON_SCHEMA = default_data_root() / "schemas" / "common.schema.json"
 
@@ -17,10 +18,12 @@ COMMON_SCHEMA = default_data_root() / "schemas" / "common.schema.json"
 def run_cli(
     *args: str, timeout: Optional[float] = None, preexec_fn: Optional[Callable[[], None]] = None
 ) -> subprocess.CompletedProcess[str]:
-    """``pantheon ARGS`` in a fresh process (without PANTHEON_DEBUG, so errors look as users see them)."""
+    """``pantheon ARGS`` in a fresh process (without PANTHEON_DEBUG, so errors look as users see them), with
+    the toy game registered besides the five (tests/core/toy_game.py)."""
     env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT), env.get("PYTHONPATH")]))
     return subprocess.run(
-        [sys.executable, "-m", "pipeline", *args],
+        [sys.executable, "-m", "tests.core.pantheon_with_toy", *args],
         capture_output=True, text=True, env=env, timeout=timeout, preexec_fn=preexec_fn,
     )
 

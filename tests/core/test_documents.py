@@ -114,7 +114,7 @@ def test_cli_docs_writes_markdown(tmp_path: Path) -> None:
 def test_combined_glossary_lists_every_term_with_computed_overlaps() -> None:
     root = default_data_root()
     games = ["heavenly-father", "monotheism", "monstrous", "theocracy", "totems-and-taboos"]
-    doc = combined_glossary(root, games, References(root))
+    doc = combined_glossary(games, References(root))
     rows = doc.blocks[-1].rows  # type: ignore[union-attr]
     terms = {(row[0], row[1]) for row in rows}
     total = sum(len(yaml.safe_load((root / g / "glossary.yaml").read_text())["terms"]) for g in games)

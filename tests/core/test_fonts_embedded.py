@@ -47,3 +47,20 @@ def test_every_document_of_every_game(tmp_path: Path) -> None:
     assert len(pdfs) >= 10
     bad = {str(p.relative_to(tmp_path)): fonts_not_embedded(PdfReader(p)) for p in pdfs}
     assert {k: v for k, v in bad.items() if v} == {}
+
+
+def test_a_card_sheet_naming_a_standard_font_is_refused_by_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Defence in depth: should any drawing code fall back to Helvetica, the build refuses the sheet."""
+    from pipeline.core.errors import UserError
+    from pipeline.core.render import build
+
+    real = build.draw_calibration
+
+    def careless_calibration(canvas, *args, **kwargs):  # type: ignore[no-untyped-def]
+        canvas.setFont("Helvetica", 8)
+        canvas.drawString(20, 20, "printed in a font nobody embedded")
+        return real(canvas, *args, **kwargs)
+
+    monkeypatch.setattr(build, "draw_calibration", careless_calibration)
+    with pytest.raises(UserError, match="card sheets: font Helvetica is not embedded"):
+        render_pdf(toy_plan(2), BuildOptions(calibration=True), template_root=toy_template_root(tmp_path))

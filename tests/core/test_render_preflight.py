@@ -17,7 +17,7 @@ RULES = Rules(min_text_pt=7.0, safe_margin_mm=3.0)
 GOOD = """{% from "_card.svg.j2" import card, frame %}
 {% call card(63, 88) %}
 {{ frame(63, 88, "#f4ecd8", "#6b4f2a") }}
-<pp:text name="title" x="7" y="8" width="49" height="8" size="10" min-size="8" align="center">{{ name }}</pp:text>
+<pp:text name="title" x="7" y="8" width="49" height="8" size="10" min-size="8" align="center" bg="#f4ecd8">{{ name }}</pp:text>
 {% endcall %}
 """
 TINY = GOOD.replace('size="10" min-size="8"', 'size="5" min-size="5"')

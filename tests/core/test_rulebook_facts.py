@@ -31,7 +31,7 @@ from pipeline.core.rulebook_facts import (
     show,
 )
 from pipeline.core.schemas import load_schemas
-from pipeline.core.validate import RecordCatalogue, game_module, game_problems, walk
+from pipeline.core.validate import RecordCatalogue, game_problems, walk
 from pipeline.core.yamlmarks import PathKey
 
 DATA = default_data_root()
@@ -102,7 +102,7 @@ ATTACKS = [
            f"win.immediate is false, but the rulebook says true (fact win-at-once, section \"4. Building your tower\"); {DEPART}"),
     Change("theocracy", "phases.yaml", "      optional: true", "      optional: false", 17,
            f"phase omen: prophecy.optional is false, but the rulebook says true (fact prophecy-optional, section \"TURN\"); {DEPART}"),
-    Change("theocracy", "components.yaml", "    count: 4", "    count: 5", 12, "component die: count 5, the rulebook gives 4"),
+    Change("theocracy", "components.yaml", "    count: 4", "    count: 5", 12, "component die: count 5, the rulebook says 4"),
 ]
 ATTACK_IDS = ["practice-throws", "level-six-at-once", "prophecy-optional", "four-dice"]
 
@@ -147,7 +147,7 @@ def test_theocracy_dice_are_ordinary_dice(data_copy: Path, faces: str, where: in
 # ---- per game: a rulebook-provenance value changed (with the attack's examples above) -----------------
 CHANGES = [
     Change("monotheism", "components.yaml", "    count: 29", "    count: 30", 12,
-           "component deity-cards: count 30 disagrees with the 29 deity ids #01..#29"),
+           "component deity-cards: count 30, but the data has 29 (deity ids #01..#29)"),
     Change("theocracy", "roles.yaml", "    order: 2", "    order: 3", 12,
            "role lukewarm: order is 3, but the rulebook says 2 (fact role-order, section \"GAME STRUCTURE\"); " + DEPART),
     Change("monstrous", "variants.yaml", "      starting_faith: 3", "      starting_faith: 4", 23,
@@ -373,12 +373,13 @@ def test_each_pinned_value_changed_is_caught(pinned: PinnedValue, loaded_games: 
     parent, key = node_at(doc.data, pinned.path[:-1]), pinned.path[-1]
     original = parent[key]
     parent[key] = _changed(original)
+    loaded.edited()
     try:
         if pinned.checked:
             problems, _ = game_problems(loaded, schemas, catalogue)
             assert problems, f"{pinned}: changing {original!r} went unnoticed by the game's checks"
         else:
-            problems = list(fact_problems(loaded, game_module(pinned.game, "checks")))
+            problems = list(fact_problems(loaded, loaded.spec.checks_module()))
             assert len(problems) == 1, "\n".join(map(str, problems))
             [problem] = problems
             assert problem.at == doc.at(*pinned.path)
@@ -386,6 +387,7 @@ def test_each_pinned_value_changed_is_caught(pinned: PinnedValue, loaded_games: 
             assert problem.message.endswith(DEPART)
     finally:
         parent[key] = original
+        loaded.edited()
 
 
 # ---- ranges: numbers our own records hold keep to the bounds the rules give ------------------------

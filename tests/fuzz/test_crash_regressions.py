@@ -36,8 +36,8 @@ def test_renamed_soul_cubes_component(data_copy: Path) -> None:
     components = data_copy / "totems-and-taboos" / "components.yaml"
     edit(components, "  - id: soul-cubes\n", "  - id: soul-cubez\n")
     assert problems(data_copy, "totems-and-taboos") == [
-        f"{components}:3:3: components: soul-cubes (60) is missing",
-        f"{components}:3:9: components: soul-cubez is not a component of the game "
+        f"{components}:3:3: component soul-cubes: missing (the rulebook lists 60)",
+        f"{components}:3:9: component soul-cubez: not in the rulebook's Contents "
         "(soul-cubes, totem-blocks, spiritual-guides, commandment-cards, solo-die, cheat-sheets)",
         f"{components}:5:12: component soul-cubez: count = 60 cites the rulebook, but no rulebook fact pins it; "
         "add a fact to rulebook-facts.yaml or set this record's provenance to inferred or authored",
@@ -46,7 +46,7 @@ def test_renamed_soul_cubes_component(data_copy: Path) -> None:
     ]
     done = validate_cli(data_copy, "totems-and-taboos")
     assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
-    assert done.stdout.splitlines()[0] == f"{components}:3:3: components: soul-cubes (60) is missing"
+    assert done.stdout.splitlines()[0] == f"{components}:3:3: component soul-cubes: missing (the rulebook lists 60)"
 
 
 def test_minimum_players_three(data_copy: Path) -> None:

@@ -7,7 +7,6 @@ paper white. Without ink saver the same faces do flood the bleed (so the test ca
 """
 from __future__ import annotations
 
-import functools
 import io
 import shutil
 import subprocess
@@ -18,7 +17,7 @@ from PIL import Image
 from pipeline.core.dataset import default_data_root
 from pipeline.core.render import build, design
 from pipeline.core.render.model import PrintCard
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
+from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 from pipeline.core.render.units import mm
 
 GAMES = ("heavenly-father", "monotheism", "monstrous", "theocracy", "totems-and-taboos")
@@ -38,12 +37,12 @@ def samples(game: str) -> list[PrintCard]:
     return list(chosen.values())
 
 
-def bleed_inks(card: PrintCard, plan: build.Plan) -> list[str]:
+def bleed_inks(card: PrintCard, plan: build.Plan, *, ink_saver: bool = False) -> list[str]:
     """Which faces of the card (front, back) print anything in the middle of their bleed band."""
-    pdf = build.face_preview_pdf(plan, card.id, GAP_MM)
+    pdf = build.face_preview_pdf(plan, card.id, GAP_MM, ink_saver=ink_saver)
     raster = subprocess.run(["pdftoppm", "-png", "-r", str(DPI), "-singlefile", "-"], input=pdf, capture_output=True, check=True)
     page = Image.open(io.BytesIO(raster.stdout)).convert("RGB")
-    doc = build._document(TEMPLATE_ROOT, "bleed", plan.game, {})
+    doc = build.open_document(TEMPLATE_ROOT, "bleed", plan.game, {})
     inked = []
     left = GAP_MM
     for side, face in (("front", card.front), ("back", card.back)):
@@ -63,14 +62,13 @@ def bleed_inks(card: PrintCard, plan: build.Plan) -> list[str]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_ink_saver_faces_print_nothing_in_the_bleed_and_keep_the_design_rules(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ink_saver_faces_print_nothing_in_the_bleed_and_keep_the_design_rules(game: str) -> None:
     plan = build.plan(default_data_root(), game)
     cards = samples(game)
     flooded = [(card.id, side) for card in cards for side in bleed_inks(card, plan)]
     assert flooded, f"{game}: no face floods the bleed even without ink saver"
-    monkeypatch.setattr(build, "Templates", functools.partial(Templates, ink_saver=True))
-    assert [(card.id, side) for card in cards for side in bleed_inks(card, plan)] == []
-    doc = build._document(TEMPLATE_ROOT, "ink saver", game, {})
+    assert [(card.id, side) for card in cards for side in bleed_inks(card, plan, ink_saver=True)] == []
+    doc = build.open_document(TEMPLATE_ROOT, "ink saver", game, {}, ink_saver=True)
     rules = design.rules_for(TEMPLATE_ROOT)
     for card in cards:
         for side, face in (("front", card.front), ("back", card.back)):

@@ -9,16 +9,13 @@ Totems + Taboos colour whose principle is Faith).
 """
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from pipeline.core.dataset import load_game
 from pipeline.core.documents import model as m
+from pipeline.core.games import spec
 from pipeline.core.references import References, display_name
-from pipeline.core.validate import package_name
 
 GLOSSARY_KIND = "glossary"
 # Fields whose value names a thing in a game (beyond display names): checked for overlaps.
@@ -61,7 +58,7 @@ class Naming:
 
 
 def game_title(game: str) -> str:
-    return str(importlib.import_module(f"pipeline.games.{package_name(game)}").TITLE)
+    return spec(game).title
 
 
 def _records(data: Any) -> Iterator[dict[str, Any]]:
@@ -71,13 +68,14 @@ def _records(data: Any) -> Iterator[dict[str, Any]]:
             yield from (r for r in value if isinstance(r, dict))
 
 
-def namings(data_root: Path, games: Iterable[str], refs: References) -> tuple[list[Entry], list[Naming]]:
-    """Every glossary entry, and every naming (glossary terms and record fields) of ``games``."""
+def namings(games: Iterable[str], refs: References) -> tuple[list[Entry], list[Naming]]:
+    """Every glossary entry, and every naming (glossary terms and record fields) of ``games`` (as loaded once by
+    ``refs.catalogue``)."""
     entries: list[Entry] = []
     names: list[Naming] = []
     for game in games:
         title = game_title(game)
-        for kind, doc in sorted(load_game(data_root, game).docs.items()):
+        for kind, doc in sorted(refs.catalogue.game(game).docs.items()):
             for record in _records(doc.data):
                 shown = display_name(record, str(record.get("id", "")))
                 for field_name in NAMING_FIELDS:
@@ -99,10 +97,10 @@ def overlaps(entry: Entry, names: list[Naming]) -> list[Naming]:
     return sorted(unique.values(), key=lambda n: (n.game_title, n.kind != GLOSSARY_KIND, n.kind, n.record))
 
 
-def combined_glossary(data_root: Path, games: Iterable[str], refs: References) -> m.Document:
+def combined_glossary(games: Iterable[str], refs: References) -> m.Document:
     """Every term of every game, alphabetically, with its game and computed see-alsos."""
     chosen = list(games)
-    entries, names = namings(data_root, chosen, refs)
+    entries, names = namings(chosen, refs)
     rows = []
     shared = []
     for entry in sorted(entries, key=lambda e: (word_key(e.term), e.game_title)):

@@ -8,7 +8,7 @@ and literal stars, underscores and backslashes are escaped the Markdown way.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterator, Optional
 
 from pipeline.core import markup
 from pipeline.core.documents import model as m
@@ -17,6 +17,7 @@ from pipeline.core.errors import UserError
 HEADING_MARKS = {1: "##", 2: "###", 3: "####"}
 EMPHASIS_MARKS = {markup.BOLD: "**", markup.ITALIC: "_"}
 _MARKDOWN_SPECIAL = re.compile(r"([\\*_])")
+PERCENT = 100
 
 
 def md(text: str) -> str:
@@ -54,6 +55,20 @@ def _table(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> list[s
     return lines
 
 
+def _number(value: Optional[float], percent: bool) -> str:
+    if value is None:
+        return ""
+    return f"{value * PERCENT:.1f}%" if percent else f"{value:.3g}"
+
+
+def _chart_table(first: str, labels: tuple[str, ...], series: tuple[m.ChartSeries, ...], percent: bool,
+                 caption: str) -> list[str]:
+    """A chart's numbers as a table: one row per category (or x), one column per series."""
+    rows = tuple((md(label), *(_number(s.values[i], percent) for s in series)) for i, label in enumerate(labels))
+    lines = [f"_Chart: {md(caption)}_", ""] if caption else ["_Chart_", ""]
+    return lines + _table((md(first), *(md(s.name) for s in series)), rows)
+
+
 def block_lines(block: m.Block) -> list[str]:
     """The Markdown of one block (without the blank line that separates blocks)."""
     if isinstance(block, m.Heading):
@@ -72,6 +87,10 @@ def block_lines(block: m.Block) -> list[str]:
     if isinstance(block, m.Diagram):
         caption = [f"_Diagram: {md(block.caption)}_", ""] if block.caption else ["_Diagram_", ""]
         return caption + [f"    {line}" for line in block.alt]
+    if isinstance(block, m.BarChart):
+        return _chart_table("", block.categories, block.series, block.percent, block.caption)
+    if isinstance(block, m.LineChart):
+        return _chart_table(block.x_label, tuple(f"{x:g}" for x in block.x), block.series, block.percent, block.caption)
     if isinstance(block, m.PageBreak):
         return ["---"]
     if isinstance(block, m.Group):

@@ -4,7 +4,9 @@ Inline text is markup (``**bold**``, ``_italic_``, icons, escapes; see
 :mod:`pipeline.core.markup`); references are already resolved to names when
 blocks are built (see :mod:`pipeline.core.references`).
 Diagrams are lists of vector shapes in millimetres, origin at the top-left,
-y growing downwards, with an ``alt`` text for Markdown.
+y growing downwards, with an ``alt`` text for Markdown. Charts (bar and line)
+hold their numbers; the PDF draws them with reportlab's charts, Markdown
+prints the numbers as a table.
 """
 from __future__ import annotations
 
@@ -145,6 +147,48 @@ class Diagram:
 
 
 @dataclass(frozen=True)
+class ChartSeries:
+    """One series of a chart: a value per category (bar chart) or per x (line chart), None where there is
+    none; ``low``/``high`` (when given) are each value's interval, drawn as whiskers on bars."""
+
+    name: str
+    values: tuple[Optional[float], ...]
+    low: tuple[Optional[float], ...] = ()
+    high: tuple[Optional[float], ...] = ()
+
+
+@dataclass(frozen=True)
+class BarChart:
+    """Bars per category, one per series (side by side), drawn with reportlab's charts.
+
+    ``percent``: values are shares (0-1) shown as percentages. ``reference``
+    draws a dashed line across at that value (a fair share, a pooled figure).
+    A horizontal chart taller than a page continues on the next.
+    """
+
+    categories: tuple[str, ...]
+    series: tuple[ChartSeries, ...]
+    value_label: str
+    percent: bool = False
+    horizontal: bool = False
+    reference: Optional[float] = None
+    reference_label: str = ""
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class LineChart:
+    """Lines over shared x values (one per series), drawn with reportlab's line plot."""
+
+    x: tuple[float, ...]
+    series: tuple[ChartSeries, ...]
+    x_label: str
+    y_label: str
+    percent: bool = False
+    caption: str = ""
+
+
+@dataclass(frozen=True)
 class PageBreak:
     pass
 
@@ -156,7 +200,7 @@ class Group:
     blocks: tuple["Block", ...]
 
 
-Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, PageBreak, Group]
+Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, BarChart, LineChart, PageBreak, Group]
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from svglib.svglib import svg2rlg
 
 from pipeline.core import markup
+from pipeline.core.documents import charts
 from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
 from pipeline.core.errors import UserError
@@ -179,6 +180,7 @@ class PdfRenderer:
         self.layout = layout
         self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
         self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}
+        self._chart_style: Optional[charts.ChartStyle] = None
 
     # ------------------------------------------------------------------ styles
 
@@ -315,6 +317,8 @@ class PdfRenderer:
             return self._legend(block, where)
         if isinstance(block, m.Diagram):
             return self._diagram(block, where)
+        if isinstance(block, (m.BarChart, m.LineChart)):
+            return self._chart(block, where)
         if isinstance(block, m.PageBreak):
             return [RLPageBreak()]
         if isinstance(block, m.Group):
@@ -471,6 +475,24 @@ class PdfRenderer:
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return [KeepTogether(out)]
+
+    def _chart(self, block: m.BarChart | m.LineChart, where: str) -> list[Flowable]:
+        """A chart across the text area, kept with its caption; a long horizontal bar chart fills pages in turn."""
+        if self._chart_style is None:
+            self._chart_style = charts.ChartStyle(self.layout)
+        frame_w, frame_h = self.layout.frame
+        room = mm(frame_h) - self.styles["caption"].leading * 2  # a page of chart leaves room for its caption
+        if isinstance(block, m.BarChart):  # the first page of a long chart leaves room for its heading too
+            drawings = charts.bar_chart(block, self._chart_style, mm(frame_w), (room - mm(HEADING_ROOM_MM), room), where)
+        else:
+            drawings = [charts.line_chart(block, self._chart_style, mm(frame_w), where)]
+        out: list[Flowable] = list(drawings[:-1])
+        last: list[Flowable] = [drawings[-1]]
+        if block.caption:
+            last.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+        else:
+            last.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
+        return out + [KeepTogether(last)]
 
     def _shape(self, s: m.Shape, height: float, where: str) -> Any:
         y = lambda v: height - mm(v)  # noqa: E731  (diagram y runs down, PDF y runs up)

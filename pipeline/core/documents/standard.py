@@ -7,17 +7,16 @@ prose passes through :class:`DocContext.text`, which resolves references.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
 
+from pipeline.core.components import data_counts
 from pipeline.core.dataset import GameData
 from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
 from pipeline.core.references import References
 from pipeline.core.markup import REFERENCE
-from pipeline.core.validate import package_name
 
 MAX_HEADING_LEVEL = 3
 RULES, GLOSSARY, COMPONENTS = "rules", "glossary", "components"
@@ -36,7 +35,7 @@ class DocContext:
 
     @property
     def title(self) -> str:
-        return str(importlib.import_module(f"pipeline.games.{package_name(self.game.game)}").TITLE)
+        return self.game.spec.title
 
     def data(self, kind: str) -> Any:
         return self.game.doc(kind).data
@@ -106,8 +105,9 @@ def section_text(ctx: DocContext, section_id: str) -> list[m.Block]:
 # --------------------------------------------------------------------------- components
 
 
-def components_table(ctx: DocContext, computed: Mapping[str, int]) -> m.Table:
-    """The box contents; counts in ``computed`` (from the card data) win over the listed ones."""
+def components_table(ctx: DocContext) -> m.Table:
+    """The box contents; the counts the game's data holds (its spec's ``counts``) win over the listed ones."""
+    computed = data_counts(ctx.game)
     rows = []
     for component in ctx.data(COMPONENTS)["components"]:
         count = computed.get(component["id"], component["count"])
@@ -153,13 +153,13 @@ def data_root_of(ctx: DocContext) -> Path:
     return ctx.game.root.parent
 
 
-def components_section(ctx: DocContext, section: Mapping[str, Any], computed: Mapping[str, int]) -> list[m.Block]:
+def components_section(ctx: DocContext, section: Mapping[str, Any]) -> list[m.Block]:
     """A rules 'components' section: the computed table, then the section's own prose.
 
     Count lines ("29 deity cards ...") are left out, since the table gives the
     computed count, unless they name records (those names must stay in print).
     """
-    out: list[m.Block] = [components_table(ctx, computed)]
+    out: list[m.Block] = [components_table(ctx)]
     out += [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])]
     items = [i for i in section.get("items", []) if not i[:1].isdigit() or REFERENCE.search(i)]
     if items:

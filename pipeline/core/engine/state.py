@@ -189,6 +189,12 @@ class State(ABC, Generic[A]):
                 return action
         raise IllegalAction(self._illegal_message(text, self.decision()))
 
+    def last_action(self) -> Optional[A]:
+        """The action that made this state (a declared chance outcome included); None for a first state.
+
+        With ``events``, what a statistics loop over :func:`~pipeline.core.engine.play.play` reads of each step."""
+        return self.trail.action if self.trail.parent is not None else None
+
     def history(self) -> list[A]:
         """The actions played since the setup, first to last (declared chance outcomes included)."""
         return [node.action for node in self.trail.nodes()]

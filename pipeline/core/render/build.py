@@ -1,19 +1,19 @@
 """Building a game's card sheets: plan the cards, draw the faces once, impose, write atomically.
 
-The game says what to print in ``pipeline/games/<package>/render.py``
-(``print_cards(game) -> list[PrintCard]``); everything else is shared here.
+The game says what to print through its spec's ``cards`` part
+(``print_cards(game) -> list[PrintCard]``, see pipeline/core/gamespec.py);
+everything else is shared here.
 """
 from __future__ import annotations
 
 import gc
-import importlib
 import io
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Callable, Iterator, Optional, Sequence
 
+from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.dataset import GameData, load_game
@@ -25,10 +25,10 @@ from pipeline.core.render.imposition import (
     SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, Layout, Page, Paper, Sheets, check_offsets, crop_marks, impose, load_sheets,
 )
 from pipeline.core.render.model import PrintCard
+from pipeline.core.render.pdfcheck import fonts_not_embedded
 from pipeline.core.render.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.core.render.units import mm
-from pipeline.core.validate import game_module, package_name
 
 Progress = Callable[[int], None]
 PDF_NAME = "cards-{paper}.pdf"
@@ -106,23 +106,17 @@ class Plan:
         return f"{f'{source}: ' if source else ''}{self.game}: card {card.id} '{card.name}' ({side})"
 
 
-def renderer(game: str) -> ModuleType:
-    module = game_module(game, "render")
-    if module is None or not hasattr(module, "print_cards"):
-        raise UserError(f"{game}: no card renderer (pipeline/games/{game.replace('-', '_')}/render.py with print_cards)")
-    return module
+def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
+    """The cards of ``game`` as its spec's card plan lists them (call only on validated data).
 
-
-def plan(data_root: Path, game: str) -> Plan:
-    """The cards of ``game`` as its renderer lists them (call only on validated data)."""
-    module = renderer(game)
-    package = importlib.import_module(f"pipeline.games.{package_name(game)}")
-    title = getattr(package, "TITLE", game)
-    data = load_game(data_root, game)
-    cards = list(module.print_cards(data))
+    ``loaded``: the game's data as validation loaded it (handed on, so the files are not read again).
+    """
+    data = loaded if loaded is not None else load_game(data_root, game)
+    spec = data.spec
+    cards = list(spec.part("cards")(data))
     if not cards:
-        raise UserError(f"{game}: the renderer lists no cards to print")
-    return Plan(game, title, cards, _sources(data, cards))
+        raise UserError(f"{game}: the card plan lists no cards to print")
+    return Plan(game, spec.title, cards, _sources(data, cards))
 
 
 def _sources(data: GameData, cards: Sequence[PrintCard]) -> dict[str, str]:
@@ -229,6 +223,8 @@ def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress],
         _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver)
     data = doc.finish()
     _refuse(decks.problems(data, _backs(pages, items, first_page)))
+    # the print-shop font check of `pantheon preflight`, on the very bytes this build publishes
+    _refuse(f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(PdfReader(io.BytesIO(data)))))
     return data, page_count
 
 
@@ -354,13 +350,15 @@ def is_fresh(out_dir: Path, game: str, options: BuildOptions, print_hash: str) -
     return cache.is_fresh(pdf_path(out_dir, game, options.paper), print_hash)
 
 
-def face_preview_pdf(plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_root: Path = TEMPLATE_ROOT) -> bytes:
+def face_preview_pdf(
+    plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_root: Path = TEMPLATE_ROOT, ink_saver: bool = False
+) -> bytes:
     """A one-page PDF showing one card's front and back side by side (for `pantheon preview`)."""
     card = next((c for c in plan.cards if c.id == card_id), None)
     if card is None:
         known = ", ".join(c.id for c in plan.cards[:12])
         raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
-    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id})
+    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id}, ink_saver=ink_saver)
     canvas, forms = doc.canvas, doc.forms
     faces = [forms.face(card.front, plan.label(card, "front"))]
     if card.back is not None:

@@ -4,7 +4,7 @@ Cards shuffled together (``PrintCard.deck``) must print the very same back,
 or the top of a draw pile gives away what it holds. The check reads the PDF
 the build wrote (pypdf): on each page of backs, every card is drawn in a
 page-level ``q ... Q`` block; a block's signature is its operators without
-the placement (the leading ``cm``), each form it draws replaced by a digest
+the placement (the leading clip to its slot and ``cm``), each form it draws replaced by a digest
 of that form's content (and of the forms it draws in turn). All cards of one
 deck must have one signature: byte-identical backs, whatever template or
 values produced them.
@@ -20,7 +20,9 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 RULE = "design rule one_back_per_deck"
-PLACEMENT = b"cm"
+# What places a card on the sheet, not what it prints: the move to its slot (``cm``) and the clip to
+# its slot (``re W n``: how much bleed shows depends on its neighbours, and is cut away).
+PLACEMENT = frozenset({b"cm", b"re", b"W", b"W*", b"n"})
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ def _blocks(page: Any, digests: dict[int, str]) -> Iterator[str]:
                 continue
         if current is None:
             continue
-        if placing and depth == 1 and operator == PLACEMENT:
+        if placing and depth == 1 and operator in PLACEMENT:
             continue
         placing = False
         current.update(operator + b"(")

@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequenc
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem
 from pipeline.core.validate import REFERENCE, walk
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.games.heavenly_father.model import (
     BALANCE,
     CHEAT_SHEETS,
@@ -37,7 +38,6 @@ from pipeline.games.heavenly_father.model import (
     Power,
     ScoringExample,
     Timing,
-    build,
 )
 from pipeline.games.heavenly_father.engine import apply_tokens, judge
 from pipeline.games.heavenly_father.text import power_text
@@ -222,10 +222,11 @@ def count_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
             yield game.doc(kind).problem((key,), f"{kind}: {found} {what}, the rulebook has {wanted}")
 
 
-def data_counts(game: GameData, model: HeavenlyFatherModel) -> Mapping[str, tuple[int, str]]:
-    """Component id -> (count found in the data, where it was counted)."""
+def component_counts(game: GameData) -> Inventory:
+    """The rulebook's Contents (the whole list), with the count the data holds of each it can count."""
+    model: HeavenlyFatherModel = game.model
     tokens = {t.virtue: t.count for t in model.tokens if t.virtue}
-    counts = {
+    found = {
         "god-cards": (len(model.gods), "gods.yaml"),
         "moral-dilemma-cards": (len(model.dilemmas), "dilemmas.yaml"),
         "philosopher-cards": (len(model.philosophers), "philosophers.yaml"),
@@ -234,29 +235,15 @@ def data_counts(game: GameData, model: HeavenlyFatherModel) -> Mapping[str, tupl
         "cheat-sheets": (sum(r["count"] for r in _records(game, CHEAT_SHEETS, "cheat_sheets")), "cheat-sheets.yaml"),
     }
     for virtue in model.virtue_order:
-        counts[f"{virtue}-tokens"] = (tokens.get(virtue, 0), "tokens.yaml")
-    return counts
+        found[f"{virtue}-tokens"] = (tokens.get(virtue, 0), "tokens.yaml")
+    return Inventory.of([ComponentCount(cid, *found.get(cid, (None, "")), rulebook=count)
+                         for cid, count in COMPONENT_FACTS.items()], closed=True)
 
 
-def component_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
-    """components.yaml lists the rulebook's Contents, and the data holds as many of each."""
+def mortal_card_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+    """The Mortal cards of the box (dilemmas + philosophers) add up to the rulebook's number."""
     doc = game.doc(COMPONENTS)
-    records = doc.data["components"]
-    present = {r["id"] for r in records}
-    for missing in [c for c in COMPONENT_FACTS if c not in present]:
-        yield doc.problem(("components",), f"component {missing}: missing (the rulebook lists {COMPONENT_FACTS[missing]})")
-    counted = data_counts(game, model)
-    for index, record in enumerate(records):
-        cid, count = record["id"], record["count"]
-        if cid not in COMPONENT_FACTS:
-            yield doc.problem(("components", index, "id"), f"component {cid}: not in the rulebook's Contents")
-            continue
-        if count != COMPONENT_FACTS[cid]:
-            yield doc.problem(("components", index, "count"), f"component {cid}: count {count}, the rulebook says {COMPONENT_FACTS[cid]}")
-        if cid in counted and counted[cid][0] != count:
-            found, where = counted[cid]
-            yield doc.problem(("components", index, "count"), f"component {cid}: count {count} but {where} has {found}")
-    mortal = sum(r["count"] for r in records if r["id"] in MORTAL_COMPONENTS)
+    mortal = sum(r["count"] for r in doc.data["components"] if r["id"] in MORTAL_COMPONENTS)
     if mortal != MORTAL_CARD_COUNT:
         yield doc.problem(("components",), f"components: {mortal} Mortal cards (dilemmas + philosophers), the rulebook has {MORTAL_CARD_COUNT}")
 
@@ -672,7 +659,7 @@ def prose_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
 
 
 CHECKS: tuple[Callable[[GameData, HeavenlyFatherModel], Iterator[Problem]], ...] = (
-    count_problems, component_problems, virtue_problems, god_problems, dilemma_problems,
+    count_problems, mortal_card_problems, virtue_problems, god_problems, dilemma_problems,
     philosopher_kind_problems, philosopher_problems, token_problems, envelope_problems,
     cheat_sheet_problems, parameter_problems, turn_action_problems, balance_problems, example_problems,
     prose_problems,
@@ -681,6 +668,6 @@ CHECKS: tuple[Callable[[GameData, HeavenlyFatherModel], Iterator[Problem]], ...]
 
 def cross_checks(game: GameData) -> Iterator[Problem]:
     """Every problem the schemas cannot see; run only on schema-valid data."""
-    model = build(game)
+    model = game.model
     for check in CHECKS:
         yield from check(game, model)

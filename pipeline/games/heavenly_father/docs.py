@@ -8,8 +8,7 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
 from pipeline.core.documents.standard import DocContext
-from pipeline.games.heavenly_father.checks import data_counts
-from pipeline.games.heavenly_father.model import HeavenlyFatherModel, build
+from pipeline.games.heavenly_father.model import HeavenlyFatherModel
 
 # Token fills by virtue colour name (virtues.yaml gives the colour names).
 COLOUR_HEX = {"green": "#3f7d3a", "yellow": "#d9b21f", "blue": "#2f5f9e", "red": "#b8322e"}
@@ -24,8 +23,6 @@ BEADS_HEX = "#5b2a4e"
 POCKET_W, POCKET_H, FLAP, SIDE_FLAP = 72.0, 97.0, 15.0, 12.0
 
 
-def _counts(ctx: DocContext, model: HeavenlyFatherModel) -> dict[str, int]:
-    return {cid: found for cid, (found, _where) in data_counts(ctx.game, model).items()}
 
 
 def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
@@ -36,7 +33,7 @@ def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(ctx, build(ctx.game)))
+    return std.components_section(ctx, section)
 
 
 def rulebook(ctx: DocContext) -> m.Document:
@@ -107,7 +104,7 @@ def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str,
 
 
 def cheatsheet(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     blocks: list[m.Block] = []
     for sheet in ctx.data("cheat-sheets")["cheat_sheets"]:
         hints = " ".join(f"**{mk['label']}:** {ctx.text(mk['hint'])}" for mk in sheet["mark_columns"])
@@ -179,7 +176,7 @@ def _wrapped(text: str, cx: float, y: float, width_chars: int = 40, line_mm: flo
 
 
 def extras(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     virtues = {v.id: v for v in model.virtues}
     tokens = [Token("", COLOUR_HEX[virtues[t.virtue].colour], icon=f"virtue-{t.virtue}")
               for t in model.tokens if t.virtue for _ in range(t.count)]

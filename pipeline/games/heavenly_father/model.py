@@ -351,4 +351,4 @@ def load_model(data_root: Optional[Path] = None) -> HeavenlyFatherModel:
     from pipeline.core.validate import load_valid_game
     from pipeline.games.heavenly_father import GAME_ID
 
-    return build(load_valid_game(GAME_ID, data_root))
+    return load_valid_game(GAME_ID, data_root).model

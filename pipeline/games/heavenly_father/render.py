@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pipeline.core.dataset import GameData
 from pipeline.core.render.model import ColourKey, Face, PrintCard
-from pipeline.games.heavenly_father.model import Consequence, God, HeavenlyFatherModel, Virtue, build
+from pipeline.games.heavenly_father.model import Consequence, God, HeavenlyFatherModel, Virtue
 from pipeline.games.heavenly_father.text import consequence_text
 
 GOD_TEMPLATE = "heavenly-father/god.svg.j2"
@@ -48,7 +48,7 @@ def _named(consequence: Consequence) -> set[str]:
 
 def print_cards(game: GameData) -> list[PrintCard]:
     """Gods, then Moral Dilemmas, then Philosophers (each kind's card as many times as it has copies)."""
-    model = build(game)
+    model = game.model
     backs = {deck: Face(BACK_TEMPLATE, {"deck": deck, "label": label}) for deck, label in BACK_LABELS.items()}
     names = {v.id: f":{virtue_icon(v.id)}: {v.name}" for v in model.virtues}
     cards = [_god(god, model, backs[GOD_DECK]) for god in model.gods]

@@ -9,14 +9,8 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
+from pipeline.core.wording import counted, number_word
 from pipeline.games.heavenly_father.model import Consequence, Op, Power, Timing
-
-NUMBER_WORDS: Mapping[int, str] = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
-
-
-def number_word(count: int) -> str:
-    """``one``, ``two``...; digits beyond the table."""
-    return NUMBER_WORDS.get(count, str(count))
 
 
 def _peek(op: Op) -> str:
@@ -100,9 +94,7 @@ def _amounts(amounts: Mapping[str, int], sign: str, names: Mapping[str, str]) ->
 
 
 def _cards(count: int, verb: str) -> list[str]:
-    if not count:
-        return []
-    return [f"{verb} {count} card" + ("" if count == 1 else "s")]
+    return [f"{verb} {counted(count, 'card')}"] if count else []
 
 
 def consequence_text(consequence: Consequence, names: Mapping[str, str]) -> str:

@@ -17,6 +17,7 @@ from pipeline.core.names import normal_name
 from pipeline.core.problems import Location, Problem
 from pipeline.core.schemas import describe_path
 from pipeline.core.validate import walk
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.games.monotheism import deck_checks
 from pipeline.games.monotheism.rating import SHARE_DIGITS, band
 from pipeline.games.monotheism.model import (
@@ -27,7 +28,6 @@ from pipeline.games.monotheism.model import (
     WORSHIPER_SETS,
     MonotheismModel,
     Scenario,
-    build,
 )
 
 PathKey = tuple[Union[str, int], ...]
@@ -105,8 +105,7 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
         yield Problem(Location(path, 1, 1), f"{game.game}: required file {kind}{DATA_SUFFIX} is missing")
     if missing:
         return
-    model = build(game)
-    yield from component_problems(game.doc(COMPONENTS), model)
+    model = game.model
     yield from worshiper_set_problems(game.doc(WORSHIPER_SETS), model)
     yield from scenario_problems(game.doc(SCENARIOS), model)
     yield from glossary_problems(game.doc(GLOSSARY))
@@ -143,19 +142,14 @@ def _problem(doc: Document, path: PathKey, message: str) -> Problem:
 
 
 # --- components.yaml ------------------------------------------------------------
-def component_problems(doc: Document, model: MonotheismModel) -> Iterator[Problem]:
-    """The box counts agree with the deity ids and the worshiper data."""
-    expected = {DEITY_COMPONENT: len(DEITY_IDS), WORSHIPER_COMPONENT: len(model.worshipers)}
-    source = {DEITY_COMPONENT: "deity ids #01..#29", WORSHIPER_COMPONENT: "worshipers in worshiper-sets.yaml"}
-    index = {component.id: i for i, component in enumerate(model.components)}
-    for component_id, count in expected.items():
-        if component_id not in index:
-            yield doc.problem(("components",), f"component {component_id} is missing")
-            continue
-        listed = model.components[index[component_id]].count
-        if listed != count:
-            path = ("components", index[component_id], "count")
-            yield _problem(doc, path, f"count {listed} disagrees with the {count} {source[component_id]}")
+def component_counts(game: GameData) -> Inventory:
+    """The box counts: the deity ids and the worshipers of worshiper-sets.yaml (none without that file)."""
+    if not game.has(WORSHIPER_SETS):  # cross_checks reports the file missing
+        return Inventory.of([])
+    return Inventory.of([
+        ComponentCount(DEITY_COMPONENT, len(DEITY_IDS), f"deity ids #{DEITY_IDS[0]}..#{DEITY_IDS[-1]}"),
+        ComponentCount(WORSHIPER_COMPONENT, len(game.model.worshipers), "worshiper-sets.yaml"),
+    ])
 
 
 # --- worshiper-sets.yaml --------------------------------------------------------

@@ -11,7 +11,7 @@ from pipeline.core.documents import standard as std
 from pipeline.core.documents.standard import DocContext
 from pipeline.games.monotheism.checks import RULEBOOK
 from pipeline.games.monotheism.engine import Game
-from pipeline.games.monotheism.model import CardKind, Scenario, build
+from pipeline.games.monotheism.model import CardKind, Scenario
 from pipeline.games.monotheism.rating import turns_of
 
 # Swatch colours of the card boxes (as the card template draws them).
@@ -45,10 +45,6 @@ DIFFICULTY_NOTE = ("Each scenario's difficulty is measured by the project's solv
 CARD_W, CARD_H, CARD_GAP, LABEL_ROOM, ICON = 12.0, 17.0, 1.6, 9.0, 3.6
 
 
-def _counts(ctx: DocContext) -> dict[str, int]:
-    cards = build(ctx.game).cards
-    assert cards is not None
-    return {"deity-cards": len(cards.deities), "worshiper-cards": len(cards.worshipers)}
 
 
 def _worshiper_name(ctx: DocContext, worshiper_id: str) -> str:
@@ -73,7 +69,7 @@ def _state(card: Any) -> str:
 def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
     """The scenario deck, top card on the left (in rows when it is wider than the page); veiled cards dark,
     transformed cards upside down."""
-    cards = build(ctx.game).cards
+    cards = ctx.game.model.cards
     assert cards is not None
     top_first = list(reversed(scenario.deck))
     per_row = max(1, int((ctx.layout.frame[0] + CARD_GAP) // (CARD_W + CARD_GAP)))
@@ -140,7 +136,7 @@ def _origin(scenario: Scenario) -> list[m.Block]:
 
 
 def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    model = build(ctx.game)
+    model = ctx.game.model
     out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in model.scenario_introduction]
     out += [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])[1:]]
     out.append(m.Paragraph(DIFFICULTY_NOTE, "note"))
@@ -162,7 +158,7 @@ def turn_text(ctx: DocContext, actions: tuple[str, ...]) -> str:
     for action in actions:
         verb, _, arg = action.partition(" ")
         if verb == "pick":
-            words.append(f"pick #{arg}" if arg in build(ctx.game).cards.deities else f"pick {_worshiper_name(ctx, arg)}")
+            words.append(f"pick #{arg}" if arg in ctx.game.model.cards.deities else f"pick {_worshiper_name(ctx, arg)}")
         elif verb == "place":
             words[-1] += f", the old top card {_ordinal(int(arg))}"
         elif verb == "submerge":
@@ -178,7 +174,7 @@ def _ordinal(n: int) -> str:
 
 
 def _goal(ctx: DocContext, scenario: Scenario) -> str:
-    model = build(ctx.game)
+    model = ctx.game.model
     zero = any(model.worshiper_set(model.worshiper(card.ref).set_id).zero_gods_victory for card in scenario.worshipers)
     tail = " (or no god at all: your worshiper is the Autotheistic Pretender)" if zero else ""
     return (f"**Goal:** leave exactly one god{tail} while a worshiper is still in the deck. Build the deck as drawn "
@@ -188,8 +184,8 @@ def _goal(ctx: DocContext, scenario: Scenario) -> str:
 def puzzle_sheets(ctx: DocContext) -> m.Document:
     """One page per scenario: the set-up, the goal, the measured difficulty, and the solution at the foot."""
     blocks: list[m.Block] = []
-    game_engine = Game(build(ctx.game).cards)  # type: ignore[arg-type]
-    for scenario in build(ctx.game).scenarios:
+    game_engine = Game(ctx.game.model.cards)  # type: ignore[arg-type]
+    for scenario in ctx.game.model.scenarios:
         if blocks:
             blocks.append(m.PageBreak())
         blocks.append(m.Heading(f"Puzzle {scenario.number}: {ctx.text(scenario.title)}", 1))
@@ -209,7 +205,7 @@ def puzzle_sheets(ctx: DocContext) -> m.Document:
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(ctx))
+    return std.components_section(ctx, section)
 
 
 def rulebook(ctx: DocContext) -> m.Document:

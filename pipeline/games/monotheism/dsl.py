@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Optional
 
+from pipeline.core.wording import number_word, plural
+
 OP = "op"
 SELECTOR = "selector"
 CONDITION = "condition"
@@ -111,18 +113,6 @@ def tag(node: Mapping[str, Any]) -> tuple[str, Any]:
 
 
 # ---------------------------------------------------------------- wording helpers
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten", "eleven", "twelve")
-
-
-def number_word(n: int) -> str:
-    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
-
-
-def plural(n: int, singular: str, many: Optional[str] = None) -> str:
-    return singular if n == 1 else (many or singular + "s")
-
-
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 

@@ -17,7 +17,6 @@ from typing import Any, Mapping, Optional
 from pipeline.core.dataset import GameData
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.games.monotheism.cards import Deity, Half, Worshiper, WorshiperState, cards_from
-from pipeline.games.monotheism.model import build
 from pipeline.games.monotheism.text import act_text, essence_text
 
 DEITY_TEMPLATE = "monotheism/deity.svg.j2"
@@ -96,7 +95,7 @@ def _worshiper_side(worshiper: Worshiper, set_name: str, side: str, note: Option
 
 def print_cards(game: GameData) -> list[PrintCard]:
     """Gods #01-#29 (veiled backs), then each worshiper with its two sides paired front to back."""
-    model = build(game)
+    model = game.model
     data: Mapping[str, Any] = {kind: game.doc(kind).data if game.has(kind) else {kind: []} for kind in ("deities", "worshipers")}
     cards = cards_from(data["deities"], data["worshipers"], game.doc("worshiper-sets").data)
     veiled = Face(VEILED_TEMPLATE, {})

@@ -13,8 +13,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem, checks_then_engine
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.games.monstrous import declared, engine
-from pipeline.games.monstrous.model import build
 from pipeline.games.monstrous.powers import (
     TRIGGER_LABELS, Owner, context_problems, op_problems, power_word_count, render_power,
 )
@@ -402,17 +402,12 @@ def check_faith_tokens(game: GameData) -> Iterator[Problem]:
                                              f"{doc.data['total_tokens']}, the rulebook {FAITH_TOKEN_COUNT}")
 
 
-def check_components(game: GameData) -> Iterator[Problem]:
-    doc = game.doc("components")
-    counts = {c["id"]: (i, c["count"]) for i, c in _enumerate(doc, "components")}
-    actual = {cid: len(game.doc(kind).data[key]) for cid, (kind, key) in COMPONENT_RECORDS.items()}
-    actual[FAITH_COMPONENT] = sum(t["count"] for t in game.doc("faith-tokens").data["tokens"])
-    for component_id, number in actual.items():
-        if component_id not in counts:
-            yield doc.problem(("components",), f"components: '{component_id}' is missing")
-        elif counts[component_id][1] != number:
-            index, listed = counts[component_id]
-            yield doc.problem(("components", index, "count"), f"component {component_id}: box lists {listed}, the data has {number}")
+def component_counts(game: GameData) -> Inventory:
+    """The box contents as the data holds them: records of each card and board file, and the faith tokens."""
+    counts = [ComponentCount(cid, len(game.doc(kind).data[key]), f"{kind}.yaml")
+              for cid, (kind, key) in COMPONENT_RECORDS.items()]
+    tokens = sum(t["count"] for t in game.doc("faith-tokens").data["tokens"])
+    return Inventory.of(counts + [ComponentCount(FAITH_COMPONENT, tokens, "faith-tokens.yaml")])
 
 
 # ---- variants, FAQ, glossary ---------------------------------------------------------------
@@ -570,7 +565,7 @@ def check_example_replays(game: GameData) -> Iterator[Problem]:
     """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated.
 
     One of ENGINE_CHECKS: the model and engine are built only from data every other check passed."""
-    rules = engine.Game(build(game))
+    rules = engine.Game(game.model)
     doc = game.doc("examples")
     for index, example in _enumerate(doc, "examples"):
         for where, message in declared.replay_example(rules, example):
@@ -592,7 +587,7 @@ def check_engine_rulings(game: GameData) -> Iterator[Problem]:
 CHECKS: Sequence[Check] = (
     check_gods, check_monster_designs, check_plates, check_powers, check_rulebook_wordings, check_face_lengths,
     check_cards, check_locations, check_card_formats, check_throw_steps, check_player_aids, check_setup,
-    check_scenarios, check_faith_tokens, check_components, check_variants, check_faq,
+    check_scenarios, check_faith_tokens, check_variants, check_faq,
     check_examples, check_engine_rulings,
 )
 # Run only on data every check above passed: the engine relies on what they vouch for.

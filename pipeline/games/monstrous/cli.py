@@ -13,7 +13,6 @@ from pipeline.core.validate import load_valid_game
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
 from pipeline.games.monstrous.engine import EngineError, Game, State
-from pipeline.games.monstrous.model import build
 from pipeline.games.monstrous.simulate import POLICIES, VARIANTS, Summary, simulate_games, summarise
 
 app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
@@ -25,7 +24,7 @@ JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
 
 def load_engine(root: Path) -> Game:
     """The rules engine built from validated data (bad data is a UserError, not a traceback)."""
-    return Game(build(load_valid_game(GAME_ID, root)))
+    return Game(load_valid_game(GAME_ID, root).model)
 
 
 @app.command()

@@ -9,7 +9,7 @@ from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import Token, cut_fold_legend, cut_line, side_by_side, token_pages
 from pipeline.core.documents.standard import DocContext
 from pipeline.games.monstrous.declared import describe_event
-from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario, build
+from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario
 from pipeline.games.monstrous.palette import EMBLEM, FRAME, INK, PALETTE
 
 # Faith token fills, smallest denomination first (god frame colours, so the tokens match the cards' palette).
@@ -22,14 +22,6 @@ TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
 
 
-def _counts(model: MonstrousModel, ctx: DocContext) -> dict[str, int]:
-    return {
-        "monster-cards": len(model.cards),
-        "location-cards": len(model.locations),
-        "god-boards": len(model.gods),
-        "player-aids": len(ctx.data("player-aids")["aids"]),
-        "faith-tokens": sum(t.count for t in model.faith_tokens),
-    }
 
 
 def layout_diagram(ctx: DocContext, scenario: Scenario, model: MonstrousModel) -> m.Diagram:
@@ -185,15 +177,15 @@ def example_blocks(ctx: DocContext, model: MonstrousModel, level: int) -> list[m
 
 
 def _examples(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.section_text(ctx, section["id"]) + example_blocks(ctx, build(ctx.game), min(level + 1, std.MAX_HEADING_LEVEL))
+    return std.section_text(ctx, section["id"]) + example_blocks(ctx, ctx.game.model, min(level + 1, std.MAX_HEADING_LEVEL))
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(build(ctx.game), ctx))
+    return std.components_section(ctx, section)
 
 
 def _scenarios(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.section_text(ctx, section["id"]) + _scenario_layouts(ctx, build(ctx.game), level + 1)
+    return std.section_text(ctx, section["id"]) + _scenario_layouts(ctx, ctx.game.model, level + 1)
 
 
 def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
@@ -203,7 +195,7 @@ def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
 
 
 def rulebook(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     blocks = std.rules_blocks(ctx, {"components": _components, "rulings": _faq, "scenarios": _scenarios, "examples": _examples})
     blocks += std.glossary_blocks(ctx)
     blocks += gods_legend(ctx, model)
@@ -236,7 +228,7 @@ def _aid(ctx: DocContext, god: Any, aid: Mapping[str, Any], steps: Mapping[str, 
 
 
 def reference(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     steps = {s["id"]: s for s in ctx.data("throw-steps")["steps"]}
     keywords = tuple((f"**{k['label']}**", ctx.text(k["meaning"])) for k in ctx.data("player-aids")["keywords"])
     gods = {g.id: g for g in model.gods}
@@ -251,7 +243,7 @@ def reference(ctx: DocContext) -> m.Document:
 
 
 def extras(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     values = sorted(t.value for t in model.faith_tokens)
     fill = {v: PALETTE[DENOMINATION_COLOURS[min(i, len(DENOMINATION_COLOURS) - 1)]][FRAME] for i, v in enumerate(values)}
     tokens = [Token(str(t.value), fill[t.value], sublabel="Faith") for t in model.faith_tokens for _ in range(t.count)]

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
+from pipeline.core.wording import counted
+
 ANY_AMOUNT = None  # marker: the parameter takes a positive integer
 
 # op name -> parameter -> allowed values (ANY_AMOUNT: positive int; bool: True/False)
@@ -76,10 +78,6 @@ class Owner:
 
 # ---------------------------------------------------------------- wording
 
-def _plural(amount: int, noun: str) -> str:
-    return f"{amount} {noun}" if amount == 1 else f"{amount} {noun}s"
-
-
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
@@ -132,11 +130,11 @@ def _move_monster(op: Mapping[str, Any], owner: Owner) -> str:
 
 
 def _gain_throw(op: Mapping[str, Any], owner: Owner) -> str:
-    return f"Gain {_plural(op['amount'], 'throw')}."
+    return f"Gain {counted(op['amount'], 'throw')}."
 
 
 def _draw_cards(op: Mapping[str, Any], owner: Owner) -> str:
-    return f"Draw {_plural(op['amount'], 'card')}."
+    return f"Draw {counted(op['amount'], 'card')}."
 
 
 def _choose_one(op: Mapping[str, Any], owner: Owner) -> str:

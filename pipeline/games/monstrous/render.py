@@ -16,7 +16,7 @@ from typing import Any, Callable
 from pipeline.core.dataset import GameData
 from pipeline.core.render.model import ColourKey, Face, PrintCard
 from pipeline.core.references import References
-from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side, build
+from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side
 from pipeline.games.monstrous.palette import PALETTE
 
 MONSTER_TEMPLATE = "monstrous/monster.svg.j2"
@@ -131,6 +131,6 @@ def _aids(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard
 
 def print_cards(game: GameData) -> list[PrintCard]:
     """Monsters (by god), player aids, Locations, then the God Boards on their own pages."""
-    model = build(game)
+    model = game.model
     plain: Plain = partial(References(game.root.parent).resolve, game=game.game)
     return [*_monster_cards(model), *_aids(game, model, plain), *_locations(model), *_boards(game, model, plain)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from pipeline.core.engine import Policy, random_policy
 from pipeline.core.engine import simulate as play_games
@@ -63,11 +63,13 @@ def _pending_kind(state: Any) -> Any:
 POLICIES: dict[str, Policy] = {"random": random_policy, "simple": simple_policy}
 
 
-def starter(game: Game, players: int, variant: str = STANDARD) -> Callable[[], State[Any]]:
+def starter(game: Game, players: int, variant: str = STANDARD,
+            locations: Optional[Sequence[str]] = None) -> Callable[[], State[Any]]:
     """What makes the first state of a game of ``players`` gods (the first gods of gods.yaml) with ``variant``.
 
     Team variants seat ``players`` gods in teams (their God Boards are the first ``players / team size``
-    colours); ValueError for a variant or a count the rules do not allow.
+    colours); ValueError for a variant or a count the rules do not allow. ``locations`` lays out the table
+    (default: the first game's); a Wars campaign draws its own scenarios and ignores it.
     """
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r} (variants: {', '.join(VARIANTS)})")
@@ -80,16 +82,16 @@ def starter(game: Game, players: int, variant: str = STANDARD) -> Callable[[], S
         colours = game.gods[:teams]
         if variant == TEAM_WARS:
             return WarsGame(game, teams=colours).new_initial_state
-        return lambda: game.new_team_state(colours)
+        return lambda: game.new_team_state(colours, locations)
     if not game.rules.min_players <= players <= game.rules.max_players:
         raise ValueError(f"{players} gods: Monstrous is for {game.rules.min_players} to {game.rules.max_players}")
     gods = game.gods[:players]
     if variant == WARS:
         return WarsGame(game, seats=gods).new_initial_state
     if variant == EPIC:
-        return lambda: game.new_initial_state(gods, underworld_cards=0)
+        return lambda: game.new_initial_state(gods, locations, underworld_cards=0)
     table = Table(young_gods=frozenset(gods)) if variant == YOUNG_GODS else Table()
-    return lambda: game.new_initial_state(gods, table=table)
+    return lambda: game.new_initial_state(gods, locations, table=table)
 
 
 def simulate_games(game: Game, *, players: int, variant: str = STANDARD, games: int, seed: int,

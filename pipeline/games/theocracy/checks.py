@@ -10,6 +10,7 @@ from collections import Counter
 from itertools import product
 from typing import Any, Callable, Iterator, Optional
 
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import GameData
 from pipeline.core.problems import Problem
 from pipeline.core.validate import REFERENCE
@@ -21,7 +22,6 @@ from pipeline.games.theocracy.model import (
     FATE_ID,
     TRANSCENDENCE_ID,
     TheocracyModel,
-    build,
     power_reminder,
 )
 
@@ -80,7 +80,7 @@ NodePath = tuple[Any, ...]
 
 def cross_checks(game: GameData) -> Iterator[Problem]:
     """Every problem in the Theocracy data that its schemas cannot see."""
-    model = build(game)
+    model = game.model
     for check in CHECKS:
         yield from check(game, model)
 
@@ -173,25 +173,14 @@ def check_dice(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
                       f"die {die.id}: {len(die.faces)} faces cannot give {model.turns_per_round} different values a round")
 
 
-def check_components(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
-    expected = {
-        "power-card": (len(model.power_cards), MAX_PLAYERS * len(POWER_VALUES)),
-        "believer-card": (len(model.believers), MAX_PLAYERS * BELIEVERS_PER_PLAYER),
-        "die": (len(model.dice), DICE_COUNT),
-    }
-    records = game.doc("components").data["components"]
-    listed = {c["id"]: (i, c["count"]) for i, c in enumerate(records)}
-    for component, (in_data, rulebook) in expected.items():
-        if component not in listed:
-            yield _at(game, "components", ("components",), f"component {component}: missing")
-            continue
-        i, count = listed[component]
-        if count != rulebook:
-            yield _at(game, "components", ("components", i, "count"),
-                      f"component {component}: count {count}, the rulebook gives {rulebook}")
-        if count != in_data:
-            yield _at(game, "components", ("components", i, "count"),
-                      f"component {component}: count {count}, but the card data has {in_data}")
+def component_counts(game: GameData) -> Inventory:
+    """The box contents as the rulebook states them and as the card data holds them."""
+    model: TheocracyModel = game.model
+    return Inventory.of([
+        ComponentCount("power-card", len(model.power_cards), "power-cards.yaml", MAX_PLAYERS * len(POWER_VALUES)),
+        ComponentCount("believer-card", len(model.believers), "believers.yaml", MAX_PLAYERS * BELIEVERS_PER_PLAYER),
+        ComponentCount("die", len(model.dice), "dice.yaml", DICE_COUNT),
+    ])
 
 
 # --------------------------------------------------------------------------- structure
@@ -430,7 +419,6 @@ CHECKS: tuple[Callable[[GameData, TheocracyModel], Iterator[Problem]], ...] = (
     check_power_cards,
     check_believers,
     check_dice,
-    check_components,
     check_roles,
     check_phases,
     check_prophecies,

@@ -9,15 +9,13 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.standard import DocContext
 from pipeline.games.theocracy.engine import resolve_bid
-from pipeline.games.theocracy.model import TheocracyModel, build
+from pipeline.games.theocracy.model import TheocracyModel
 
 SCORE_ROUNDS = 12  # rows on the score sheet: more rounds than a game of Theocracy usually lasts
 SCORE_ROW_MM, SCORE_HEAD_MM, SCORE_LABEL_MM = 9.0, 14.0, 22.0
 SCORE_TITLE_ROOM_MM = 40.0  # title and caption above and below the grid
 
 
-def _counts(model: TheocracyModel) -> dict[str, int]:
-    return {"power-card": len(model.power_cards), "believer-card": len(model.believers), "die": len(model.dice)}
 
 
 def _rule_names(ctx: DocContext) -> dict[str, str]:
@@ -78,7 +76,7 @@ def _rulings(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(build(ctx.game)))
+    return std.components_section(ctx, section)
 
 
 def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:
@@ -93,7 +91,7 @@ def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:
 
 
 def rulebook(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": _rulings})
     blocks += [m.Heading("Resolving bids", 1), *_bid_rules(ctx), *_bid_examples(ctx, model)]
     blocks += std.glossary_blocks(ctx)
@@ -101,7 +99,7 @@ def rulebook(ctx: DocContext) -> m.Document:
 
 
 def reference(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     b = m.Blocks()
     b.h("A turn: four phases").add(*_phases(ctx))
     b.h("Grace, in this order").add(*_grace(ctx))
@@ -138,7 +136,7 @@ def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
 
 
 def extras(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     blocks = [score_sheet(ctx, model)]
     return ctx.document("extras", "Score sheet", blocks)
 

@@ -264,4 +264,4 @@ def load_model(data_root: Optional[Path] = None) -> TheocracyModel:
     from pipeline.core.validate import load_valid_game
     from pipeline.games.theocracy import GAME_ID
 
-    return build(load_valid_game(GAME_ID, data_root))
+    return load_valid_game(GAME_ID, data_root).model

@@ -10,7 +10,7 @@ from dataclasses import asdict
 
 from pipeline.core.dataset import GameData
 from pipeline.core.render.model import ColourKey, Face, PrintCard
-from pipeline.games.theocracy.model import Player, build
+from pipeline.games.theocracy.model import Player
 
 POWER_TEMPLATE = "theocracy/power.svg.j2"
 BELIEVER_TEMPLATE = "theocracy/believer.svg.j2"
@@ -29,7 +29,7 @@ def _back(player: Player, kind: str) -> Face:
 
 def print_cards(game: GameData) -> list[PrintCard]:
     """Power cards then believers, player by player in seating order."""
-    model = build(game)
+    model = game.model
     cards: list[PrintCard] = []
     for player in sorted(model.players, key=lambda p: p.order):
         context = asdict(player)

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Iterator, Mapping, Optional, Sequence, Union
 
+from pipeline.core.components import ComponentCount, Inventory, count_problems
 from pipeline.core.dataset import DATA_SUFFIX, GameData, display_path
 from pipeline.core.problems import Location, Problem, checks_then_engine
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.model import (
     COLOURS,
     COMMANDMENTS,
-    COMPONENTS,
     DICE,
     GUIDES,
     KINDS,
@@ -32,7 +32,6 @@ from pipeline.games.totems_and_taboos.model import (
     Card,
     Guide,
     TotemsModel,
-    build,
 )
 
 PathKey = tuple[Union[str, int], ...]
@@ -130,12 +129,15 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
         yield report.file_problem(kind, f"{kind}.yaml is missing: the game needs it")
     if missing:
         return
-    model = build(game)
+    model = game.model
     problems = list(colour_reference_problems(model, report))
     yield from problems
     if problems:
         return  # the later checks look colours up on the wheel
-    yield from checks_then_engine(CHECKS, ENGINE_CHECKS, model, report)
+    # The engine reads the box counts (soul cubes): validate reports components.yaml against them, and
+    # the engine checks wait until it agrees.
+    counts_agree = not any(True for _ in count_problems(game, component_counts(game)))
+    yield from checks_then_engine(CHECKS, ENGINE_CHECKS if counts_agree else (), model, report)
     for check in CARD_CHECKS:
         yield from check(model, report)
 
@@ -322,9 +324,6 @@ def colour_deck_problems(model: TotemsModel, report: Reporter) -> Iterator[Probl
                 yield report(COMMANDMENTS, ("commandments",), f"colour {colour}: no commandment has {fx.article(other)} bonus (bonuses should reach every other colour)")
     if model.card_count != CARD_COUNT:
         yield report(COMMANDMENTS, ("commandments",), f"commandments: {model.card_count} cards in all, the rulebook has {CARD_COUNT}")
-    stated = model.components.get(CARD_COMPONENT)
-    if stated is not None and stated != model.card_count:
-        yield report(COMPONENTS, ("components",), f"components: {stated} commandment cards listed, but the decks hold {model.card_count}")
 
 
 def card_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
@@ -497,9 +496,6 @@ def guide_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
     yield from _covers_colours(model, report, [g.colour for g in model.guides], GUIDES, ("guides",), "guides")
     if model.summoning.cards_of_one_colour != SUMMON_CARDS:
         yield report(GUIDES, ("summoning", "cards_of_one_colour"), f"summoning: {SUMMON_CARDS} cards of one colour in the rulebook")
-    stated = model.components.get(GUIDE_COMPONENT)
-    if stated is not None and stated != len(model.guides):
-        yield report(COMPONENTS, ("components",), f"components: {stated} spiritual guides listed, but guides.yaml has {len(model.guides)}")
     for index, guide in enumerate(model.guides):
         for path, message in _guide_findings(model, guide):
             yield report(GUIDES, ("guides", index) + path, f"guide {guide.id} ({guide.colour}): {message}")
@@ -550,11 +546,9 @@ def turn_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
 
 
 def dice_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
-    colour_dice = 0
     for index, die in enumerate(model.dice):
         path: PathKey = ("dice", index, "faces")
         if die.face_kind == "colour":
-            colour_dice += 1
             if Counter(die.faces) != Counter(model.colour_ids):
                 yield report(DICE, path, f"die {die.id}: a colour die shows each of the {len(model.colour_ids)} colours once")
         else:
@@ -572,9 +566,6 @@ def dice_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
             yield report(DICE, ("dice", index, "reroll"), f"die {die.id}: every face is rolled again, so no roll ever ends")
     if model.solo.die not in {d.id for d in model.dice if d.face_kind == "colour"}:
         yield report(SOLO, ("between_turns", "die"), f"solo: die '{model.solo.die}' is not a colour die in dice.yaml")
-    stated = model.components.get(SOLO_DIE)
-    if stated is not None and stated != colour_dice:
-        yield report(COMPONENTS, ("components",), f"components: {stated} single-player die listed, dice.yaml has {colour_dice}")
 
 
 def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
@@ -583,7 +574,7 @@ def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
     for difficulty in SOLO_DIFFICULTIES:
         if seen[difficulty] != 1:
             yield report(SOLO, ("difficulties",), f"solo: expected one {difficulty} difficulty, found {seen[difficulty]}")
-    souls = model.components.get(SOUL_CUBES)  # component_problems reports it missing
+    souls = model.components.get(SOUL_CUBES)  # the component count reports it missing
     for index, diff in enumerate(solo.difficulties):
         path: PathKey = ("difficulties", index)
         label = f"difficulty {diff.id}"
@@ -608,17 +599,16 @@ def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
         yield report(SOLO, ("win", "tower_level"), f"solo: you win at tower level {model.tower.win_level}, as in tower.yaml")
 
 
-def component_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
-    for component, count in COMPONENT_COUNTS.items():
-        stated = model.components.get(component)
-        if stated is None:
-            yield report(COMPONENTS, ("components",), f"components: {component} ({count}) is missing")
-        elif stated != count:
-            yield report(COMPONENTS, ("components",), f"components: {component} is {stated}, the rulebook says {count}")
-    for index, component in enumerate(model.components):  # in the data's order
-        if component not in COMPONENT_COUNTS:
-            yield report(COMPONENTS, ("components", index, "id"),
-                         f"components: {component} is not a component of the game ({', '.join(COMPONENT_COUNTS)})")
+def component_counts(game: GameData) -> Inventory:
+    """The rulebook's Contents (the whole list), with what the data holds of the cards, guides and solo die."""
+    model: TotemsModel = game.model
+    found = {
+        CARD_COMPONENT: (model.card_count, "commandments.yaml"),
+        GUIDE_COMPONENT: (len(model.guides), "guides.yaml"),
+        SOLO_DIE: (sum(1 for die in model.dice if die.face_kind == "colour"), "colour dice in dice.yaml"),
+    }
+    return Inventory.of([ComponentCount(cid, *found.get(cid, (None, "")), rulebook=count)
+                         for cid, count in COMPONENT_COUNTS.items()], closed=True)
 
 
 # The rules: what the engine plays by.
@@ -632,7 +622,6 @@ CHECKS: tuple[Check, ...] = (
     turn_problems,
     dice_problems,
     solo_problems,
-    component_problems,
 )
 # The cards as printed and authored (wording, reach, power budget, the rulebook's example cards).
 CARD_CHECKS: tuple[Check, ...] = (card_problems, example_problems)

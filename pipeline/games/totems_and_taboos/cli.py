@@ -16,7 +16,7 @@ from pipeline.core.errors import UserError, plain_errors
 from pipeline.core.validate import load_valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import Game, can_build as check_build
-from pipeline.games.totems_and_taboos.model import TotemsModel, build
+from pipeline.games.totems_and_taboos.model import TotemsModel
 from pipeline.games.totems_and_taboos.lookahead import POLICIES
 from pipeline.games.totems_and_taboos.simulate import SoloSummary, simulate_solo, summary_json
 
@@ -30,7 +30,7 @@ app = typer.Typer(
 
 def load_model(data_root: Optional[Path] = None) -> TotemsModel:
     """Validate the game's data under ``data_root`` (default: the project's) and build the model."""
-    return build(load_valid_game(GAME_ID, data_root))
+    return load_valid_game(GAME_ID, data_root).model
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,7 +10,7 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import cut_fold_legend, flap
 from pipeline.core.documents.standard import DocContext
-from pipeline.games.totems_and_taboos.model import TotemsModel, build
+from pipeline.games.totems_and_taboos.model import TotemsModel
 
 COLOUR_HEX = {"yellow": "#e0b422", "green": "#3f8a3c", "blue": "#2f62a8", "purple": "#6b3d8c", "red": "#b8322e", "orange": "#d8711f"}
 WHEEL_R, WHEEL_NODE, WHEEL_SIZE = 30.0, 9.0, 84.0
@@ -32,12 +32,10 @@ ASSEMBLY = (
 )
 
 
-def _counts(model: TotemsModel) -> dict[str, int]:
-    return {"commandment-cards": sum(c.copies for c in model.cards)}
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section, _counts(build(ctx.game)))
+    return std.components_section(ctx, section)
 
 
 def rulebook(ctx: DocContext) -> m.Document:
@@ -95,7 +93,7 @@ def wheel_diagram(model: TotemsModel) -> m.Diagram:
 
 
 def cheatsheet(ctx: DocContext) -> m.Document:
-    model = build(ctx.game)
+    model = ctx.game.model
     colours = {c.id: c for c in model.colours}
     b = m.Blocks()
     b.h("Tower costs")

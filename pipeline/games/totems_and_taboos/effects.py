@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
+from pipeline.core.wording import counted, plural
+
 # --- Vocabulary -------------------------------------------------------------
 SELF, TARGET, EACH, OTHERS, OWNERS = "self", "target", "each", "others", "owners"
 WHO = (SELF, TARGET, EACH, OTHERS, OWNERS)
@@ -110,14 +112,6 @@ class Subject:
         return f"{self.name} {self.verb(base)}" if self.name else base
 
 
-def plural(word: str, count: int) -> str:
-    return word if count == 1 else f"{word}s"
-
-
-def counted(word: str, count: int) -> str:
-    return f"{count} {plural(word, count)}"
-
-
 def role_into(role: str, count: int) -> str:
     """'a cleric' or 'clerics'."""
     return f"a {role}" if count == 1 else f"{role}s"
@@ -156,7 +150,7 @@ def _drawn(op: Op, s: Subject) -> str:
         where = "any colour"
     else:
         where = f"colours in {s.possessive} tower" if op.count > 1 else f"a colour in {s.possessive} tower"
-    return f"{counted('card', op.count)} of {where}"
+    return f"{counted(op.count, 'card')} of {where}"
 
 
 def render_op(op: Op, colour_name: str) -> str:
@@ -164,9 +158,9 @@ def render_op(op: Op, colour_name: str) -> str:
     s = subject(op.who, colour_name, op.per_block)
     n = op.count
     if op.op == RECRUIT:
-        return f"{s.start('gain')} {counted(op.role or SERVANT, n)}{s.suffix}"
+        return f"{s.start('gain')} {counted(n, op.role or SERVANT)}{s.suffix}"
     if op.op == ROLL:
-        return f"{s.start('roll')} {counted('soul cube', n)}{s.suffix}"
+        return f"{s.start('roll')} {counted(n, 'soul cube')}{s.suffix}"
     if op.op == TRANSFORM:
         into = role_into(op.into or CLERIC, n)
         return f"{s.start('turn')} {n} of {s.possessive} {op.role}s into {into}{s.suffix}"
@@ -176,7 +170,7 @@ def render_op(op: Op, colour_name: str) -> str:
     if op.op == DESECRATE:
         return f"{s.start('return')} {n} of {s.possessive} shrines to the pile"
     if op.op == STEAL:
-        into = plural(op.into or SERVANT, n)
+        into = plural(n, op.into or SERVANT)
         if op.who == OTHERS:
             return f"Take {n} {op.role} from each other player as your {into}"
         return f"Take {n} of target player's {op.role}s as your {into}"
@@ -190,18 +184,18 @@ def render_op(op: Op, colour_name: str) -> str:
         return f"{s.start('draw')} {_drawn(op, s)}{s.suffix}"
     if op.op == DISCARD:
         if op.chooser == CHOOSER_YOU:
-            return f"Look at target player's hand and discard {counted('card', n)} of your choice from it"
+            return f"Look at target player's hand and discard {counted(n, 'card')} of your choice from it"
         how = "at random" if op.chooser == RANDOM else f"of {s.possessive} choice"
-        return f"{s.start('discard')} {counted('card', n)} {how}"
+        return f"{s.start('discard')} {counted(n, 'card')} {how}"
     if op.op == CYCLE:
-        return f"Discard up to {counted('card', n)}, then draw as many cards of colours in your tower"
+        return f"Discard up to {counted(n, 'card')}, then draw as many cards of colours in your tower"
     if op.op == DISCARD_HAND_DRAW:
         return f"{s.start('discard')} {s.possessive} hand and {s.verb('draw')} {_drawn(op, s)}"
     if op.op == TAKE_CARD:
-        return f"Take {n} random {plural('card', n)} from target player's hand"
+        return f"Take {n} random {plural(n, 'card')} from target player's hand"
     if op.op == BUILD:
-        parts = [f"{op.servants} fewer {plural('servant', op.servants)}"] if op.servants else []
-        parts += [f"{op.shrines} fewer {plural('shrine', op.shrines)}"] if op.shrines else []
+        parts = [f"{op.servants} fewer {plural(op.servants, 'servant')}"] if op.servants else []
+        parts += [f"{op.shrines} fewer {plural(op.shrines, 'shrine')}"] if op.shrines else []
         return f"Build a block now, needing {' and '.join(parts)} than usual"
     if op.op == CANCEL:
         return "Cancel that commandment's effect"
@@ -226,7 +220,7 @@ def render_ops(ops: Sequence[Op], colour_name: str) -> str:
     previous: Optional[Op] = None
     for op in ops:
         if previous is not None and _joins(previous, op):
-            sentences[-1] += f" and {counted(op.role or SERVANT, op.count)}"
+            sentences[-1] += f" and {counted(op.count, op.role or SERVANT)}"
         else:
             sentences.append(render_op(op, colour_name))
         previous = op

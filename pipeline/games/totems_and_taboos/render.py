@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional
 
 from pipeline.core.dataset import GameData
 from pipeline.core.render.model import ColourKey, Face, PrintCard
-from pipeline.games.totems_and_taboos.model import MIRACLE, REACTION, Card, Colour, Cost, Guide, build
+from pipeline.games.totems_and_taboos.model import MIRACLE, REACTION, Card, Colour, Cost, Guide
 
 COMMANDMENT_TEMPLATE = "totems-and-taboos/commandment.svg.j2"
 GUIDE_TEMPLATE = "totems-and-taboos/guide.svg.j2"
@@ -106,7 +106,7 @@ def _guide(guide: Guide, colour: dict[str, str], back: Face, description: str, s
 
 def print_cards(game: GameData) -> list[PrintCard]:
     """Deck by deck in wheel order: its commandments and miracle (each design as often as it has copies), then the guides."""
-    model = build(game)
+    model = game.model
     colours = {c.id: colour_context(c) for c in model.colours}
     keys = {c.id: colour_key(c) for c in model.colours}
     symbols = {c.id: c.symbol for c in model.colours}

@@ -154,9 +154,9 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     "philosopher count": (("philosophers", drop("philosophers", "@nihilist-the-cat")), "philosophers: 22 Philosopher cards, the rulebook has 23"),
     # components
     "component count vs rulebook": (("components", put("components", "@god-cards", "count", 11)), "component god-cards: count 11, the rulebook says 10"),
-    "component count vs data": (("components", put("components", "@god-cards", "count", 11)), "component god-cards: count 11 but gods.yaml has 10"),
-    "component vs cheat sheets": (("cheat-sheets", put("cheat_sheets", 0, "count", 6)), "component cheat-sheets: count 8 but cheat-sheets.yaml has 6"),
-    "component vs tokens": (("tokens", put("tokens", "@justice-token", "count", 25)), "component justice-tokens: count 30 but tokens.yaml has 25"),
+    "component count vs data": (("components", put("components", "@god-cards", "count", 11)), "component god-cards: count 11, but the data has 10 (gods.yaml)"),
+    "component vs cheat sheets": (("cheat-sheets", put("cheat_sheets", 0, "count", 6)), "component cheat-sheets: count 8, but the data has 6 (cheat-sheets.yaml)"),
+    "component vs tokens": (("tokens", put("tokens", "@justice-token", "count", 25)), "component justice-tokens: count 30, but the data has 25 (tokens.yaml)"),
     "component missing": (("components", drop("components", "@markers")), "component markers: missing (the rulebook lists 8)"),
     "component unknown": (("components", append("components", EXTRA_COMPONENT)), "component dice: not in the rulebook's Contents"),
     "mortal card total": (("components", put("components", "@philosopher-cards", "count", 24)), "components: 89 Mortal cards"),

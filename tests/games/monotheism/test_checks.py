@@ -189,7 +189,7 @@ def test_set_size_and_total(broken) -> None:
     problems = broken("worshiper-sets", lambda d: worshiper_set(d, "three-monks")["worshipers"].pop())
     find(problems, "worshiper set three-monks: has 2 worshipers; the rulebook gives 3")
     find(problems, "the sets hold 6 worshiper cards; the game has 7")
-    find(problems, "component worshiper-cards: count 7 disagrees with the 6 worshipers in worshiper-sets.yaml")
+    find(problems, "component worshiper-cards: count 7, but the data has 6 (worshiper-sets.yaml)")
     # Iwazaru is gone, so scenario 3 now names an unknown worshiper.
     find(problems, "scenario 3: card 10 from the bottom (iwazaru): no such worshiper")
 
@@ -245,18 +245,18 @@ def test_only_the_haruspex_is_easier(broken) -> None:
 # --- components.yaml --------------------------------------------------------------
 def test_deity_card_count(broken, data_copy: Path) -> None:
     problems = broken("components", lambda d: d["components"][0].update(count=30))
-    problem = find(problems, "component deity-cards: count 30 disagrees with the 29 deity ids #01..#29")
+    problem = find(problems, "component deity-cards: count 30, but the data has 29 (deity ids #01..#29)")
     assert problem.at.line == line_of(data_copy, "components", "components", 0, "count")
 
 
 def test_worshiper_card_count(broken) -> None:
     problems = broken("components", lambda d: d["components"][1].update(count=8))
-    find(problems, "component worshiper-cards: count 8 disagrees with the 7 worshipers in worshiper-sets.yaml")
+    find(problems, "component worshiper-cards: count 8, but the data has 7 (worshiper-sets.yaml)")
 
 
 def test_missing_component(broken) -> None:
     problems = broken("components", lambda d: d["components"].pop(0))
-    find(problems, "component deity-cards is missing")
+    find(problems, "component deity-cards: missing (the data has 29 (deity ids #01..#29))")
 
 
 # --- glossary.yaml and rules.yaml -------------------------------------------------

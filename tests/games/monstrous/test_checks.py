@@ -393,17 +393,17 @@ def test_faith_denominations(broken) -> None:
 def test_faith_token_total(broken) -> None:
     lines = broken("faith-tokens", lambda d: d["tokens"][0].update(count=25))
     assert has(lines, "faith tokens: counts add up to 57; total_tokens says 56, the rulebook 56", "faith-tokens")
-    assert has(lines, "component faith-tokens: box lists 56, the data has 57", "components")
+    assert has(lines, "component faith-tokens: count 56, but the data has 57 (faith-tokens.yaml)", "components")
 
 
 def test_component_counts(broken) -> None:
     lines = broken("components", lambda d: find(d["components"], "monster-cards").update(count=61))
-    assert has(lines, "component monster-cards: box lists 61, the data has 60", "components")
+    assert has(lines, "component monster-cards: count 61, but the data has 60 (monster-cards.yaml)", "components")
 
 
 def test_component_missing(broken) -> None:
     lines = broken("components", lambda d: d["components"].pop(4))
-    assert has(lines, "components: 'location-cards' is missing", "components")
+    assert has(lines, "component location-cards: missing (the data has 11 (locations.yaml))", "components")
 
 
 # ---------------------------------------------------------------- variants, FAQ, glossary, prose

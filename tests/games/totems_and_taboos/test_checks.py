@@ -168,7 +168,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
     ("bonus-coverage", "commandments", lambda d: card(d, "yellow-great-awakening")["bonus"].update(colour="green"),
      "colour yellow: no commandment has an orange bonus"),
     ("card-total", "commandments", remove("commandments", "yellow-open-arms"), "commandments: 157 cards in all, the rulebook has 162"),
-    ("card-components", "commandments", remove("commandments", "yellow-open-arms"), "components: 162 commandment cards listed, but the decks hold 157"),
+    ("card-components", "commandments", remove("commandments", "yellow-open-arms"), "component commandment-cards: count 162, but the data has 157 (commandments.yaml)"),
     ("card-names", "commandments", setter(y("green-shackles"), "name", "Call to the Light"), "commandment green-shackles: name 'Call to the Light' is also the name of commandment yellow-call-to-the-light"),
     # single cards
     ("card-id", "commandments", setter(y("green-shackles"), "id", "yellow-shackles"), "commandment yellow-shackles (green): id must start with its colour"),
@@ -222,7 +222,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
      "guide red (red): an effect that cancels must be a reaction"),
     ("guide-balance", "guides", lambda d: guide(d, "orange")["sacrifice"]["ops"][0].update(count=6),
      "guide orange (orange): sacrifice worth 7.2; a guide's ability should be worth 2.5 to 4.5"),
-    ("guide-components", "guides", remove("guides", "orange"), "components: 6 spiritual guides listed, but guides.yaml has 5"),
+    ("guide-components", "guides", remove("guides", "orange"), "component spiritual-guides: count 6, but the data has 5 (guides.yaml)"),
     # turn
     ("hand-limit", "turn", lambda d: d["end_of_turn"].update(hand_limit=7), "end of turn: the hand limit is 6 in the rulebook, not 7"),
     ("uses-per-piece", "turn", lambda d: d["actions"].update(uses_per_piece=2), "actions: each cleric and servant acts 1 time per turn"),
@@ -243,7 +243,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
     ("soul-cube-reroll-all", "dice", lambda d: record(d["dice"], "soul-cube").update(reroll=["cleric", "servant", "shrine"]),
      "die soul-cube: every face is rolled again, so no roll ever ends"),
     ("solo-die-ref", "solo", lambda d: d["between_turns"].update(die="soul-cube"), "solo: die 'soul-cube' is not a colour die in dice.yaml"),
-    ("solo-die-count", "components", setter(lambda d: record(d["components"], "solo-die"), "count", 2), "components: 2 single-player die listed, dice.yaml has 1"),
+    ("solo-die-count", "components", setter(lambda d: record(d["components"], "solo-die"), "count", 2), "component solo-die: count 2, but the data has 1 (colour dice in dice.yaml)"),
     # solo
     ("solo-missing", "solo", remove("difficulties", "hard"), "solo: expected one hard difficulty, found 0"),
     ("solo-stated", "solo", setter(lambda d: difficulty(d, "hard"), "name", "Road to ruin"),
@@ -256,8 +256,8 @@ CASES: list[tuple[str, str, Edit, str]] = [
     ("solo-removed", "solo", lambda d: d["setup"].update(remove_levels=[2]), "solo: the rulebook removes the level (3,) cards"),
     ("solo-win", "solo", lambda d: d["win"].update(tower_level=5), "solo: you win at tower level 6, as in tower.yaml"),
     # components and glossary
-    ("component-missing", "components", remove("components", "cheat-sheets"), "components: cheat-sheets (6) is missing"),
-    ("component-count", "components", setter(lambda d: record(d["components"], "soul-cubes"), "count", 50), "components: soul-cubes is 50, the rulebook says 60"),
+    ("component-missing", "components", remove("components", "cheat-sheets"), "component cheat-sheets: missing (the rulebook lists 6)"),
+    ("component-count", "components", setter(lambda d: record(d["components"], "soul-cubes"), "count", 50), "component soul-cubes: count 50, the rulebook says 60"),
     ("see-also-unknown", "glossary", lambda d: d["terms"][0]["see_also"].append("nirvana"), "term soul: see_also 'nirvana' is not a term"),
     ("see-also-self", "glossary", lambda d: d["terms"][0]["see_also"].append("soul"), "term soul: see_also names the term itself"),
 ]

@@ -17,7 +17,7 @@ from itertools import combinations
 import pytest
 from PIL import Image
 
-from pipeline.core.render.build import _document, face_preview_pdf
+from pipeline.core.render.build import face_preview_pdf, open_document
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 from pipeline.core.render.units import mm
 
@@ -64,7 +64,7 @@ def symbols(card_sheet, tmp_path_factory: pytest.TempPathFactory) -> dict[str, I
         if card.deck and card.deck not in firsts:
             firsts[card.deck] = card
     assert len(firsts) == 6
-    doc = _document(TEMPLATE_ROOT, "symbols", GAME, {})
+    doc = open_document(TEMPLATE_ROOT, "symbols", GAME, {})
     work = tmp_path_factory.mktemp("colour-blind")
     crops = {}
     for colour, card in firsts.items():

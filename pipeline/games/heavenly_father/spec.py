@@ -1,0 +1,22 @@
+"""The game contract of Who's Your Heavenly Father?: what this package gives the core (see pipeline/core/gamespec.py).
+
+Parts are named by import path and imported only when a stage asks for them.
+"""
+from __future__ import annotations
+
+from pipeline.core.gamespec import GameSpec, Part
+from pipeline.games.heavenly_father import GAME_ID, TITLE
+
+SPEC = GameSpec(
+    id=GAME_ID,
+    title=TITLE,
+    summary="Who's Your Heavenly Father?: score Judgment Day with the reference engine.",
+    model=Part("pipeline.games.heavenly_father.model:build"),
+    checks=Part("pipeline.games.heavenly_father.checks"),
+    counts=Part("pipeline.games.heavenly_father.checks:component_counts"),
+    cards=Part("pipeline.games.heavenly_father.render:print_cards"),
+    documents=Part("pipeline.games.heavenly_father.docs:documents"),
+    commands=Part("pipeline.games.heavenly_father.cli:app"),
+    balance=Part("pipeline.games.heavenly_father.balance:study"),
+    where=__file__,
+)

@@ -1,0 +1,22 @@
+"""The game contract of Monstrous: what this package gives the core (see pipeline/core/gamespec.py).
+
+Parts are named by import path and imported only when a stage asks for them.
+"""
+from __future__ import annotations
+
+from pipeline.core.gamespec import GameSpec, Part
+from pipeline.games.monstrous import GAME_ID, TITLE
+
+SPEC = GameSpec(
+    id=GAME_ID,
+    title=TITLE,
+    summary="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
+    model=Part("pipeline.games.monstrous.model:build"),
+    checks=Part("pipeline.games.monstrous.checks"),
+    counts=Part("pipeline.games.monstrous.checks:component_counts"),
+    cards=Part("pipeline.games.monstrous.render:print_cards"),
+    documents=Part("pipeline.games.monstrous.docs:documents"),
+    commands=Part("pipeline.games.monstrous.cli:app"),
+    balance=Part("pipeline.games.monstrous.balance:study"),
+    where=__file__,
+)

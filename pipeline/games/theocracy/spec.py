@@ -1,0 +1,22 @@
+"""The game contract of Theocracy: what this package gives the core (see pipeline/core/gamespec.py).
+
+Parts are named by import path and imported only when a stage asks for them.
+"""
+from __future__ import annotations
+
+from pipeline.core.gamespec import GameSpec, Part
+from pipeline.games.theocracy import GAME_ID, TITLE
+
+SPEC = GameSpec(
+    id=GAME_ID,
+    title=TITLE,
+    summary='Theocracy: resolve bids and simulate games with the reference engine.',
+    model=Part("pipeline.games.theocracy.model:build"),
+    checks=Part("pipeline.games.theocracy.checks"),
+    counts=Part("pipeline.games.theocracy.checks:component_counts"),
+    cards=Part("pipeline.games.theocracy.render:print_cards"),
+    documents=Part("pipeline.games.theocracy.docs:documents"),
+    commands=Part("pipeline.games.theocracy.cli:app"),
+    balance=Part("pipeline.games.theocracy.balance:study"),
+    where=__file__,
+)

@@ -1,0 +1,47 @@
+"""Who's Your Heavenly Father?'s balance study: the token replay behind "matters", against the engine."""
+from __future__ import annotations
+
+import random
+
+from pipeline.core.balance.study import load_study
+from pipeline.core.balance.tally import count, folder
+from pipeline.core.engine import play, random_policy
+from pipeline.games.heavenly_father.balance import MATTERS, SETTLED, Settlement, final_tokens, settlement_of
+from pipeline.games.heavenly_father.engine import judge
+from pipeline.games.heavenly_father.model import Consequence
+from tests.conftest import REPO_DATA
+
+STUDY = load_study(REPO_DATA, "heavenly-father")
+
+
+def test_replaying_the_settlements_gives_the_engines_final_tokens() -> None:
+    rng = random.Random(8)
+    for players in (2, 4, 6):
+        game = STUDY.games[players]
+        start = {v: game.starting_tokens for v in game.virtues}
+        for _ in range(6):
+            settled = []
+            for state in play(game.new_initial_state(), random_policy, rng):
+                settled += [settlement_of(e) for e in state.events if e.kind == "dilemma-scored"]
+            assert final_tokens(start, players, settled) == [dict(t) for t in state.tokens]
+
+
+def test_a_dilemma_matters_exactly_when_leaving_it_out_changes_the_winners() -> None:
+    god = STUDY.games[2].gods[STUDY.model.gods[0].id]
+    virtue = max(god.points, key=god.points.get)  # the virtue this god rewards most
+    start = {v: 0 for v in STUDY.games[2].virtues}
+    decisive = Settlement("a", 0, Consequence({virtue: 1}, {}))
+    idle = Settlement("b", 1, Consequence({}, {}))
+    settled = [decisive, idle]
+    assert judge(god, final_tokens(start, 2, settled)).winners == (0,)
+    assert judge(god, final_tokens(start, 2, settled, frozenset({"a"}))).winners == (0, 1)
+    assert judge(god, final_tokens(start, 2, settled, frozenset({"b"}))).winners == (0,)
+
+
+def test_matters_is_counted_only_for_settled_dilemmas() -> None:
+    tally = STUDY.play(STUDY.setups(players=3)[0], 10, seed=2)
+    dilemmas = {d.id for d in STUDY.model.dilemmas}
+    for card, n in folder(tally, MATTERS).items():
+        if card in dilemmas:
+            assert n <= count(tally, SETTLED, card)
+    assert sum(folder(tally, "true-god").values()) == count(tally, "games") - count(tally, "unfinished")

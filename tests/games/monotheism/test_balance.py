@@ -1,0 +1,63 @@
+"""Monotheism's balance study: card figures from events against the deck itself, the greedy player, scenarios."""
+from __future__ import annotations
+
+import random
+
+from pipeline.core.balance.study import load_study
+from pipeline.core.balance.tally import count
+from pipeline.core.engine import playout
+from pipeline.games.monotheism.balance import CONSUMED, MAX_ACTIONS, POLICIES, UNVEILED, VOIDED, scenario_figures
+from pipeline.games.monotheism.greedy import greedy_policy, judge
+from pipeline.games.monotheism.play import deal
+from tests.conftest import REPO_DATA
+
+STUDY = load_study(REPO_DATA, "monotheism")
+
+
+def test_gods_counted_consumed_or_voided_are_exactly_the_gods_gone_from_the_deck() -> None:
+    for setup in STUDY.setups()[:4]:
+        for seed in (1, 2, 3):
+            tally = STUDY.play(setup, 1, seed)
+            rng = random.Random(seed)
+            start = deal(STUDY.loaded, setup.param("set"), rng.getrandbits(64))
+            final = playout(start, POLICIES[setup.policy], rng, max_actions=MAX_ACTIONS)
+            left = {card[0] for card in final.deck}
+            for god in STUDY.gods:
+                gone = count(tally, CONSUMED, god) + count(tally, VOIDED, god)
+                assert gone == int(god not in left), (setup.id, seed, god)
+                assert count(tally, UNVEILED, god) in (0, 1)
+
+
+def test_the_greedy_player_takes_a_best_judged_turn() -> None:
+    rng = random.Random(4)
+    state = deal(STUDY.loaded, "three-monks", 9)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        action = greedy_policy(state, rng)
+        assert action in state.legal_actions()
+        if state.phase != "submerge":
+            best = max(judge(state.apply_action(a)) for a in state.legal_actions())
+            assert judge(state.apply_action(action)) == best
+        state = state.apply_action(action)
+
+
+def test_scenario_figures_agree_with_the_stored_line() -> None:
+    scenario = next(s for s in STUDY.loaded.model.scenarios if s.id == "1")
+    found = scenario_figures(STUDY.loaded.game, scenario)
+    assert found["status"] == "win" and found["stored_line"] == len(scenario.winning_line)
+    first_turn = []
+    for action in scenario.winning_line:
+        first_turn.append(action)
+        if action.startswith("place"):
+            break
+    assert ", ".join(first_turn) in found["winning"]
+    assert found["losing"] + found["undecided"] + len(found["winning"]) >= 2
+
+
+def test_the_losing_share_is_a_range_while_first_moves_are_open() -> None:
+    from pipeline.games.monotheism.balance import _losing_share
+
+    assert _losing_share(5, 0, 6) == "83%"
+    assert _losing_share(0, 7, 8) == "0% to 88%"
+    assert _losing_share(0, 0, 0) == "–"
