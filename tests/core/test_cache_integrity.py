@@ -225,10 +225,6 @@ def test_well_sealed_entries_of_the_wrong_types_are_misses(clean: Clean, tmp_pat
     assert_like_a_clean_run(clean, cache, tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pipeline/games/monotheism/deck_checks.py must pass decode= to resultcache.cached_json (its owner's change)",
-)
 def test_a_well_sealed_scenario_proof_of_the_wrong_shape_is_a_miss(clean: Clean, tmp_path: Path) -> None:
     cache = warm_copy(clean, tmp_path)
     proofs = [entry for entry in entries(cache) if namespace_of(cache, entry) == SCENARIO_PROOFS]

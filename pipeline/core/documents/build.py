@@ -1,6 +1,6 @@
 """Writing every document of the chosen games: validate, render all in memory, then write atomically.
 
-``output/<game>/{rulebook,reference,cheatsheet,extras}-<paper>.pdf`` per game
+``output/<game>/{rulebook,reference,cheatsheet,extras,puzzles}-<paper>.pdf`` per game
 (a game lists what it has through its spec's ``documents`` part:
 ``documents(ctx) -> dict[kind, Document]``) and ``output/glossary-<paper>.pdf``
 over every game. Invalid data writes nothing; nor does a failing render, since
@@ -25,7 +25,7 @@ from pipeline.core.render.pdfwrite import output_lock, write_atomic
 from pipeline.core.validate import RecordCatalogue, validate
 
 FORMATS = ("pdf", "md")
-DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras")
+DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras", "puzzles")
 GLOSSARY_KIND = "glossary"
 
 

@@ -10,7 +10,6 @@ to the puzzle solver's ratings in one place.
 """
 from __future__ import annotations
 
-import math
 import random
 from typing import Any, Optional
 
@@ -31,7 +30,6 @@ DEFAULT_GAMES = {"random": 300, "greedy": 120}  # per worshiper set (8 set-ups);
 MAX_ACTIONS = 2_000  # a deal still going after this many actions is cut off (random play can wander)
 SOLVE_NODES = 200_000  # the solver's budget for a scenario from its start
 FIRST_MOVE_NODES = 5_000  # and for judging each first move (the undecided are shown as such)
-NO_TIME_LIMIT = math.inf  # node limits only: a clock would make the figures depend on the machine's load
 POLICIES = {**estimate.POLICIES, "greedy": greedy_policy}
 REPORT_POLICIES = ("random", "greedy")
 SECONDS_PER_GAME = {"random": 0.006, "greedy": 0.05, "slow": 0.006}
@@ -53,8 +51,8 @@ def scenario_figures(game: Game, scenario: Scenario) -> dict[str, Any]:
     """What the solver says of one scenario: its answer from the start (line length, nodes) and every
     first move judged. The one place the report asks a solver (plain data, for the tally)."""
     start = game.scenario_state(scenario, track_history=False).with_events(False)
-    solved = solver.solve(start, max_nodes=SOLVE_NODES, max_seconds=NO_TIME_LIMIT)
-    moves = solver.first_moves(start, max_nodes=FIRST_MOVE_NODES, max_seconds=NO_TIME_LIMIT)
+    solved = solver.solve(start, max_nodes=SOLVE_NODES)
+    moves = solver.first_moves(start, max_nodes=FIRST_MOVE_NODES)
     return {"status": solved.status, "line": len(solved.line), "nodes": solved.nodes,
             "stored_line": len(scenario.winning_line), "winning": list(moves.winning), "losing": len(moves.losing),
             "undecided": len(moves.undecided)}

@@ -19,6 +19,7 @@ from pipeline.core.schemas import describe_path
 from pipeline.core.validate import walk
 from pipeline.core.components import ComponentCount, Inventory
 from pipeline.games.monotheism import deck_checks
+from pipeline.games.monotheism.rating import SHARE_DIGITS, band
 from pipeline.games.monotheism.model import (
     COMPONENTS,
     DEITIES,
@@ -64,6 +65,7 @@ STATED_SCENARIOS: Mapping[int, tuple[str, int]] = {
     5: ("A Light in the Dark Depths", 11),
 }
 MIN_SCENARIO_GODS = 2  # with fewer, the puzzle is over before it starts
+RULEBOOK = "rulebook"  # the provenance of the rulebook's own scenarios
 
 # --- What the documents must contain ------------------------------------------
 REQUIRED_SYMBOLS = (
@@ -221,9 +223,15 @@ def scenario_problems(doc: Document, model: MonotheismModel) -> Iterator[Problem
     for number in STATED_SCENARIOS:
         if numbers[number] == 0:
             yield doc.problem(("scenarios",), f"scenario number {number} is missing")
+    for i, scenario in enumerate(model.scenarios):
+        if numbers[scenario.number] > 1 and scenario.source != RULEBOOK:
+            yield _problem(doc, ("scenarios", i, "number"), f"number {scenario.number} is used by another scenario")
 
 
 def _stated_scenario_problems(doc: Document, base: PathKey, scenario: Scenario) -> Iterator[Problem]:
+    if scenario.source != RULEBOOK:
+        yield from _authored_scenario_problems(doc, base, scenario)
+        return
     stated = STATED_SCENARIOS.get(scenario.number) if scenario.number is not None else None
     if stated is None:
         yield _problem(doc, base + ("number",), f"number {scenario.number} is not one of the rulebook's scenarios 1..5")
@@ -234,6 +242,38 @@ def _stated_scenario_problems(doc: Document, base: PathKey, scenario: Scenario) 
     for key, listed, wanted in (("title", scenario.title, title), ("card_count", scenario.card_count, count)):
         if listed != wanted:
             yield _problem(doc, base + (key,), f"{key} {listed!r} is not the rulebook's {wanted!r}")
+
+
+def _authored_scenario_problems(doc: Document, base: PathKey, scenario: Scenario) -> Iterator[Problem]:
+    """A scenario added to the rulebook's five (``pantheon monotheism add``): numbered after them, rated."""
+    if scenario.number is not None and scenario.number in STATED_SCENARIOS:
+        yield _problem(doc, base + ("number",), f"number {scenario.number} is the rulebook's scenario "
+                                                 f"'{STATED_SCENARIOS[scenario.number][0]}'; number added ones "
+                                                 f"from {max(STATED_SCENARIOS) + 1}")
+    if scenario.rating is None:
+        yield _problem(doc, base + ("id",), "an added scenario needs its rating (pantheon monotheism rate --json)")
+
+
+def rating_findings(scenario: Scenario) -> Iterator[Finding]:
+    """A stored rating agrees with itself: counts add up, the share and the band follow from the figures."""
+    rated = scenario.rating
+    if rated is None:
+        return
+    path = ("rating",)
+    decided = rated.winning_first_moves + rated.losing_first_moves
+    if decided != rated.first_moves:
+        yield path + ("first_moves",), (f"rating: {rated.winning_first_moves} winning and {rated.losing_first_moves} "
+                                        f"losing first moves do not add up to {rated.first_moves}")
+        return
+    share = round(rated.losing_first_moves / rated.first_moves, SHARE_DIGITS)
+    if rated.losing_share != share:
+        yield path + ("losing_share",), f"rating: losing_share {rated.losing_share} should be {share}"
+    expected = band(rated.winning_first_moves, rated.first_moves, rated.solution_turns, rated.branching)
+    if rated.difficulty != expected:
+        yield path + ("difficulty",), (f"rating: difficulty {rated.difficulty!r} does not follow from the figures, "
+                                       f"which make it {expected!r} (see pipeline/games/monotheism/rating.py)")
+    if rated.most_choices < rated.branching:
+        yield path + ("most_choices",), f"rating: most_choices {rated.most_choices} is below the mean {rated.branching}"
 
 
 def scenario_findings(scenario: Scenario, set_of: Mapping[str, str]) -> Iterator[Finding]:
@@ -252,6 +292,7 @@ def scenario_findings(scenario: Scenario, set_of: Mapping[str, str]) -> Iterator
     sets = sorted({set_of[w.ref] for w in scenario.worshipers if w.ref in set_of})
     if len(sets) > 1:
         yield ("deck",), f"worshipers come from several sets ({', '.join(sets)}); worshipers join only within their set"
+    yield from rating_findings(scenario)
 
 
 def _card_findings(scenario: Scenario, set_of: Mapping[str, str]) -> Iterator[Finding]:

@@ -1,24 +1,34 @@
-"""`pantheon monotheism ...`: replay a scenario's stored line, solve a scenario, play a game, estimate #21."""
+"""`pantheon monotheism ...`: replay a scenario's stored line, solve, rate, generate and add puzzles, play a
+game, estimate #21."""
 from __future__ import annotations
 
 import json
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from pipeline.core.dataset import default_data_root
+from pipeline.core.dataset import default_data_root, display_path
 from pipeline.core.errors import UserError
-from pipeline.games.monotheism import estimate, solver
+from pipeline.games.monotheism import adding, estimate, rating, solver
+from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
+from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.engine import PLAYER
-from pipeline.games.monotheism.play import describe, deal, load, run, scenario_by_number, scenario_from_file
+from pipeline.games.monotheism.model import RATING_FIELDS, Scenario
+from pipeline.games.monotheism.play import (Loaded, describe, deal, load, run, scenario_by_number,
+                                            scenario_from_file)
+from pipeline.games.monotheism.rounds import default_processes
 
-app = typer.Typer(help="Monotheism: replay the scenarios' winning lines, solve puzzles, play a game.",
-                  no_args_is_help=True)
+app = typer.Typer(help="Monotheism: replay the scenarios' winning lines; solve, rate, generate and add puzzles; "
+                       "play a game.", no_args_is_help=True)
 
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
+BlessOption = typer.Option(False, "--bless-at-start", help="Easier game (rulebook advice): bless the worshipers "
+                           "at the start; a blessing on a starting side is kept and spent by the next curse.")
+Without21Option = typer.Option(False, "--without-21", help="Easier game (rulebook advice): remove #21 from the deck.")
 DEFAULT_SET = "haruspex-of-scriptures"
 
 
@@ -54,28 +64,39 @@ def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
     typer.echo("\n".join(text))
 
 
+ProcessesOption = typer.Option(None, "--processes", min=1,
+                               help="Processes to search with (default: both cores); the answer is the same.")
+
+
+def _processes(value: Optional[int]) -> int:
+    return value if value is not None else default_processes()
+
+
 @app.command()
 def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (1-5)."),
           file: Optional[Path] = typer.Option(None, "--file", help="A YAML file holding one scenario."),
-          max_nodes: int = typer.Option(solver.DEFAULT_MAX_NODES, "--max-nodes", min=1),
-          max_seconds: float = typer.Option(solver.DEFAULT_MAX_SECONDS, "--max-seconds", min=0.01),
+          max_nodes: int = typer.Option(solver.DEFAULT_MAX_NODES, "--max-nodes", min=1,
+                                        help="Node limit: past it the answer is 'limit' (the same on every machine)."),
           first: bool = typer.Option(False, "--first-moves", help="Also judge every possible first turn "
-                                     "(slow: proves each losing one lost)."),
+                                     "(slow: proves each losing one lost; --max-nodes for each)."),
+          processes: Optional[int] = ProcessesOption, bless_at_start: bool = BlessOption,
+          without_21: bool = Without21Option,
           as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
-    """Search for a winning line (depth-first, transposition table, node and time limits)."""
-    if (scenario is None) == (file is None):
-        raise UserError("give a scenario number or --file FILE (one of them)")
+    """Decide a scenario: a winning line, a proof that none exists (no-win), or the node limit (limit)."""
     root = _root(data)
     loaded = load(root)
-    chosen = scenario_from_file(file, root, loaded) if file is not None else scenario_by_number(loaded.model, scenario)
-    result = solver.solve(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
-                          max_nodes=max_nodes, max_seconds=max_seconds)
+    easier = Easier(bless_at_start, without_21)
+    chosen = easier_scenario(_chosen(loaded, root, scenario, file), easier)
+    game = easier_game(loaded.game, easier)
+    workers = _processes(processes)
+    result = solver.solve(game.scenario_state(chosen, track_history=False).with_events(False),
+                          max_nodes=max_nodes, processes=workers)
     report = {"scenario": chosen.id, "status": result.status, "line": list(result.line),
               "nodes": result.nodes, "seconds": result.seconds}
     moves = None
     if first:
-        moves = solver.first_moves(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
-                                   max_nodes=max_nodes, max_seconds=max_seconds)
+        moves = solver.first_moves(game.scenario_state(chosen, track_history=False).with_events(False),
+                                   max_nodes=max_nodes, processes=workers)
         report["first_moves"] = {"winning": list(moves.winning), "losing": list(moves.losing),
                                  "undecided": list(moves.undecided), "losing_share": round(moves.losing_share, 3)}
     if as_json:
@@ -86,22 +107,31 @@ def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (
     for number, action in enumerate(result.line, 1):
         typer.echo(f"{number:>3}. {action}")
     if moves is not None:
-        total = len(moves.winning) + len(moves.losing) + len(moves.undecided)
-        typer.echo(f"First turns: {len(moves.losing)} of {total} lose ({moves.losing_share:.0%}), "
+        typer.echo(f"First turns: {len(moves.losing)} of {moves.total} lose ({moves.losing_share:.0%}), "
                    f"{len(moves.winning)} can still win, {len(moves.undecided)} undecided")
         for line in moves.losing:
             typer.echo(f"  loses: {line}")
+
+
+def _chosen(loaded: Loaded, root: Path, scenario: Optional[str], file: Optional[Path]) -> Scenario:
+    """The scenario a command names: a number of the data's scenarios, or a file (one of them)."""
+    if (scenario is None) == (file is None):
+        raise UserError("give a scenario number or --file FILE (one of them)")
+    return scenario_from_file(file, root, loaded) if file is not None else scenario_by_number(loaded.model, scenario)
 
 
 @app.command()
 def play(worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper set id."),
          seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle seed (same seed, same deal)."),
          scenario: Optional[str] = typer.Option(None, "--scenario", help="Play a puzzle scenario instead."),
+         bless_at_start: bool = BlessOption, without_21: bool = Without21Option,
          data: Optional[Path] = DataOption) -> None:
     """Play in the terminal: veiled gods stay hidden; type a choice's key in brackets, 'u' to undo."""
     loaded = load(_root(data))
+    easier = Easier(bless_at_start, without_21)
+    loaded = Loaded(loaded.model, easier_game(loaded.game, easier))
     if scenario is not None:
-        chosen = scenario_by_number(loaded.model, scenario)
+        chosen = easier_scenario(scenario_by_number(loaded.model, scenario), easier)
         typer.echo(f"Scenario {chosen.id}: {chosen.title}")
         state = loaded.game.scenario_state(chosen)
     else:
@@ -155,3 +185,134 @@ def estimate_21(games: int = typer.Option(2_000, "--games", min=1, help="Deals p
 
 def _one_in(rate: float) -> str:
     return f"about 1 in {round(1 / rate)}" if rate else "never"
+
+
+# ------------------------------------------------------------------ the puzzle lab
+class Difficulty(str, Enum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+
+
+def _rating_report(chosen: Scenario, found: rating.Rating) -> dict:
+    report = {"scenario": chosen.id, "title": chosen.title, "status": found.status, **found.figures(),
+              "solution": list(found.solution), "choices_per_turn": list(found.branching),
+              "losing_first_move": list(found.losing_example)}
+    if chosen.rating is not None:
+        stored = {key: getattr(chosen.rating, key) for key in RATING_FIELDS}
+        report["matches_stored"] = all(report.get(key) == value for key, value in stored.items())
+    return report
+
+
+def _rating_lines(chosen: Scenario, found: rating.Rating) -> list[str]:
+    lines = [f"Scenario {chosen.id}: {chosen.title}: {found.status} ({found.nodes} nodes to decide)"]
+    if found.band is not None:
+        lines.append(f"  difficulty   {found.band}")
+    else:
+        lines.append("  difficulty   not rated (not winnable, or a figure hit the node limit)")
+    lines.append(f"  first moves  {found.first_moves}: {found.winning_first_moves} still win, "
+                 f"{found.losing_first_moves} lose ({found.losing_share:.0%})"
+                 + (f", {found.undecided_first_moves} undecided" if found.undecided_first_moves else ""))
+    if found.solution_turns is not None:
+        lines.append(f"  solution     {found.solution_turns} turns at the fewest, {found.mean_branching} choices a "
+                     f"turn on average along it (at most {max(found.branching, default=0)})")
+        lines.append(f"  line         {', '.join(found.solution)}")
+    if found.losing_example:
+        lines.append(f"  a trap       {', '.join(found.losing_example)}")
+    return lines
+
+
+@app.command()
+def rate(scenario: Optional[str] = typer.Argument(None, help="Scenario number."),
+         file: Optional[Path] = typer.Option(None, "--file", help="A YAML file holding one scenario."),
+         max_nodes: int = typer.Option(rating.RATE_NODES, "--max-nodes", min=1,
+                                       help="Node limit of each question (the answer, then each first move)."),
+         processes: Optional[int] = ProcessesOption,
+         as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
+    """Measure a scenario's difficulty: first moves that win and lose, shortest solution, branching, nodes."""
+    root = _root(data)
+    loaded = load(root)
+    chosen = _chosen(loaded, root, scenario, file)
+    found = rating.rate(loaded.game.scenario_state(chosen, track_history=False).with_events(False), max_nodes=max_nodes,
+                        processes=_processes(processes))
+    report = _rating_report(chosen, found)
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    typer.echo("\n".join(_rating_lines(chosen, found)))
+    if report.get("matches_stored") is False:
+        typer.echo("  note         these figures differ from the rating stored with the scenario")
+
+
+@app.command()
+def generate(cards: int = typer.Option(11, "--cards", min=3, help="Cards in each deck (one is the worshiper)."),
+             count: int = typer.Option(1, "--count", min=1, help="Puzzles to write."),
+             seed: int = typer.Option(0, "--seed", min=0, help="Same seed, same puzzles."),
+             worshiper_set: Optional[str] = typer.Option(None, "--set", help="Worshiper set id to draw the "
+                                                         "worshiper from (default: any)."),
+             difficulty: Optional[Difficulty] = typer.Option(None, "--difficulty", case_sensitive=False,
+                                                             help="Keep only puzzles of this band."),
+             out: Path = typer.Option(Path("puzzles"), "--out", help="Folder for the scenario files."),
+             max_nodes: int = typer.Option(generator.GENERATE_NODES, "--max-nodes", min=1,
+                                           help="Node limit of each question asked about a candidate deck."),
+             attempts: Optional[int] = typer.Option(None, "--attempts", min=1, help="Decks to draw at most "
+                                                    f"(default {generator.ATTEMPTS_PER_PUZZLE} per puzzle)."),
+             processes: Optional[int] = ProcessesOption,
+             data: Optional[Path] = DataOption) -> None:
+    """Write new scenarios, each proved winnable and rated, never repeating an existing deck."""
+    loaded = load(_root(data))
+    gods = len(loaded.game.cards.deities)
+    if cards - 1 > gods:
+        raise UserError(f"--cards {cards}: a deck holds one worshiper and at most {gods} gods")
+    worshipers = None
+    if worshiper_set is not None:
+        known = {s.id: s for s in loaded.model.worshiper_sets}
+        if worshiper_set not in known:
+            raise UserError(f"unknown worshiper set {worshiper_set!r} (known: {', '.join(known)})")
+        worshipers = tuple(w.id for w in known[worshiper_set].worshipers)
+    request = generator.Request(cards=cards, count=count, seed=seed, worshipers=worshipers,
+                                difficulty=difficulty.value if difficulty else None, max_nodes=max_nodes,
+                                attempts=attempts)
+    existing = [generator.signature(s.deck) for s in loaded.model.scenarios]
+    existing += _signatures_in(out, loaded, prefix=generator.puzzle_id(request, 0).rsplit("-", 1)[0] + "-")
+    reasons: dict[str, int] = {}
+
+    def tally(attempt: int, verdict: str) -> None:
+        reasons[verdict.split(" (")[0]] = reasons.get(verdict.split(" (")[0], 0) + 1
+
+    puzzles = generator.generate(loaded, request, existing=existing, processes=_processes(processes),
+                                 progress=tally)
+    for puzzle in puzzles:
+        path = generator.write_puzzle(out, puzzle)
+        found = puzzle.rating
+        typer.echo(f"wrote {display_path(path)}: {found.band}, {found.winning_first_moves} of {found.first_moves} "
+                   f"first moves win, {found.solution_turns} turns at the fewest, {found.nodes} nodes")
+    tried = sum(reasons.values())
+    typer.echo(f"{tried} {'deck' if tried == 1 else 'decks'} drawn: "
+               + ", ".join(f"{n} {why}" for why, n in sorted(reasons.items())))
+    if len(puzzles) < count:
+        raise UserError(f"found {len(puzzles)} of the {count} puzzles asked for in {tried} decks "
+                        "(raise --attempts or --max-nodes, or ask for another --difficulty)")
+
+
+def _signatures_in(folder: Path, loaded: Loaded, *, prefix: str) -> list:
+    """Decks of the scenario files already in ``folder`` (except those this run may rewrite)."""
+    if not folder.is_dir():
+        return []
+    return [generator.signature(scenario_from_file(path, _root(None), loaded).deck)
+            for path in sorted(folder.glob("*.yaml")) if not path.stem.startswith(prefix)]
+
+
+@app.command()
+def add(file: Path = typer.Argument(..., help="A scenario file (e.g. one written by generate)."),
+        max_nodes: int = typer.Option(rating.RATE_NODES, "--max-nodes", min=1,
+                                      help="Node limit of each question of the rating."),
+        processes: Optional[int] = ProcessesOption,
+        data: Optional[Path] = DataOption) -> None:
+    """Add a scenario to the data (numbered after the last, provenance authored, with its rating)."""
+    root = _root(data)
+    loaded = load(root)
+    path = adding.add_scenario(root, loaded, file, max_nodes=max_nodes, processes=_processes(processes))
+    added = adding.last_scenario(root)
+    typer.echo(f"added scenario {added['number']} ({added['title']}, {added['rating']['difficulty']}) to "
+               f"{display_path(path)}; `pantheon build monotheism` prints it in the rulebook and as a puzzle sheet")

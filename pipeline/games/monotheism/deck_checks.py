@@ -18,12 +18,14 @@ from typing import Any, Iterator, Mapping, Optional, Sequence
 from pipeline.core import resultcache
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Location, Problem
+from pipeline.core.shape import ShapeError, sequence, text
 from pipeline.games.monotheism import dsl, engine as _engine  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism import solver
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import Scenario, scenario_from_record
+from pipeline.games.monotheism.rating import RATE_NODES
 from pipeline.games.monotheism.text import face_text, word_count
 
 DEITIES = "deities"
@@ -49,12 +51,10 @@ FLIP_FACE = {"front": "back", "back": "front"}
 ROTATE = {"upright": "rotated", "rotated": "upright"}
 VOID = "void"
 
-# --- scenarios in play ------------------------------------------------------------
-SOLVE_NODES = 400_000
-SOLVE_SECONDS = 20.0
+# --- scenarios in play: node limits, never seconds, so the verdict is the same on every machine -------
+SOLVE_NODES = RATE_NODES  # the same limit as a rating, so a stored rating's node count can be checked here
 TRAP_NODES = 400_000
-TRAP_SECONDS = 20.0
-
+PROVER_ONLY = solver.Techniques(beam=False)  # a trap is expected lost: the beam finder would only double the nodes
 
 def card_problems(game: GameData) -> Iterator[Problem]:
     """Problems of deities.yaml and worshipers.yaml (run when both documents are present)."""
@@ -151,6 +151,7 @@ def _one_deity(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Pro
             if essence["when"] == "consumed" and record["id"] != ATLAS:
                 yield doc.problem(base + (key, "essence", "when"),
                                   f"{_label(record)} ({key}): only #{ATLAS} has a 'When this is consumed' essence")
+        yield from _meal_essence_problems(doc, base + (key,), f"{_label(record)} ({key})", half)
         if "attacker" in _selectors(half.get("act")) or (
                 essence and essence["when"] != "attempted" and "attacker" in _selectors(essence)):
             yield doc.problem(base + (key,), f"{_label(record)} ({key}): 'that god' only makes sense in a "
@@ -159,6 +160,23 @@ def _one_deity(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Pro
         if words > MAX_FACE_WORDS:
             yield doc.problem(base + (key,), f"{_label(record)} ({key}): {words} words of effect text; "
                                              f"at most {MAX_FACE_WORDS} fit a poker card")
+
+
+def _meal_essence_problems(doc: Document, path: tuple, label: str, half: Mapping[str, Any]) -> Iterator[Problem]:
+    """Rulebook: "A god with this condition [When this consumes one or more gods] does not normally have the
+    power to consume other gods": such an essence on a half whose own act consumes is an error, unless the
+    half lists the rule among its ``exceptions`` with a reason (and an exception the half does not need is one too)."""
+    excepted = [i for i, item in enumerate(half.get("exceptions") or ()) if item["rule"] == dsl.CONSUMES_ESSENCE_ON_AN_EATER]
+    breaks = (half.get("essence") or {}).get("when") == "consumes" and _consumes_itself(half.get("act"))
+    if breaks and not excepted:
+        yield doc.problem(path + ("essence", "when"),
+                          f"{label}: a 'When this consumes one or more gods' essence on a god whose own act consumes "
+                          f"(the rulebook: such a god does not normally have the power to consume); mark an intended "
+                          f"exception with exceptions: [{{rule: {dsl.CONSUMES_ESSENCE_ON_AN_EATER}, reason: ...}}]")
+    if excepted and not breaks:
+        yield doc.problem(path + ("exceptions", excepted[0]),
+                          f"{label}: exception {dsl.CONSUMES_ESSENCE_ON_AN_EATER} is marked but the half does not "
+                          "break that rule")
 
 
 def _named_deity_problems(doc: Document, records: Sequence[Mapping[str, Any]],
@@ -289,63 +307,110 @@ def _fingerprint(game: GameData) -> str:
 
 def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = "") -> list[tuple[tuple, str]]:
     """(path inside the scenario record, message) for each way the scenario fails in play."""
+    rated = scenario.rating
     key = (fingerprint, json.dumps([[c.ref, c.veiled, c.transformed, c.cursed] for c in scenario.deck]),
-           scenario.winning_line, scenario.losing_first_move)
+           scenario.winning_line, scenario.losing_first_move,
+           (rated.nodes, rated.first_moves) if rated is not None else None)
     if fingerprint:
         return list(_cached_findings(key, engine, scenario))
-    return list(_findings(engine, scenario))
+    return _findings(engine, scenario)[0]
 
 
 _CACHE: dict[tuple, tuple] = {}
 ENGINE_SOURCE = Path(__file__).resolve().parent
 
 
+class _Undecided(Exception):
+    """Raised out of a cache computation whose solver hit a node limit: such findings are not kept."""
+
+    def __init__(self, findings: list[list]) -> None:
+        super().__init__("a solver limit was hit")
+        self.findings = findings
+
+
 def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
     """Solving is the slow part of validate; the same data and engine code give the same answer.
 
     Kept in memory for this process and on disk across runs, keyed by the card
-    data, the scenario and a hash of this package's code.
+    data, the scenario and a hash of this package's code. Findings that rest on
+    a search that hit its node limit are reported but never kept: they are not facts.
     """
     if key not in _CACHE:
+        def compute() -> list[list]:
+            found, decided = _findings(engine, scenario)
+            plain = [[list(path), message] for path, message in found]
+            if not decided:
+                raise _Undecided(plain)
+            return plain
+
         parts = [resultcache.source_hash(ENGINE_SOURCE), *map(str, key)]
-        found = resultcache.cached_json(
-            "monotheism-scenarios", parts, lambda: [[list(path), message] for path, message in _findings(engine, scenario)]
-        )
+        try:
+            found = resultcache.cached_json("monotheism-scenarios", parts, compute, decode=_stored_findings)
+        except _Undecided as undecided:
+            found = undecided.findings
         _CACHE[key] = tuple((tuple(path), message) for path, message in found)
     return _CACHE[key]
 
 
-def _findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
+def _stored_findings(value: Any) -> list[list]:
+    """Findings read back from the cache, as ``compute`` writes them: [[path, message], ...], a path
+    being a list of keys and indices. Anything else raises ShapeError (the cache then counts a miss)."""
+    found = []
+    for item in sequence(value):
+        path, message = sequence(item, 2)
+        steps = sequence(path)
+        if not all(isinstance(step, (str, int)) and not isinstance(step, bool) for step in steps):
+            raise ShapeError("expected a path of keys and indices")
+        found.append([list(steps), text(message)])
+    return found
+
+
+def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
+    """(findings, decided): decided is False when a search stopped at its node limit."""
     state = engine.scenario_state(scenario)
+    found: list[tuple[tuple, str]] = []
     if not scenario.winning_line:
-        yield ("id",), "has no winning_line"
+        found.append((("id",), "has no winning_line"))
     else:
-        yield from _line_findings(state, scenario.winning_line)
-    result = solver.solve(engine.scenario_state(scenario, track_history=False).with_events(False),
-                          max_nodes=SOLVE_NODES, max_seconds=SOLVE_SECONDS)
+        found += _line_findings(state, scenario.winning_line)
+    result = solver.solve(engine.scenario_state(scenario, track_history=False).with_events(False), max_nodes=SOLVE_NODES)
+    decided = result.status != solver.LIMIT
     if result.status == solver.NO_WIN:
-        yield ("deck",), f"cannot be won: the solver searched {result.nodes} positions and found no winning line"
+        found.append((("deck",), f"cannot be won: the solver closed all {result.nodes} positions without a win"))
     elif result.status == solver.LIMIT:
-        yield ("deck",), f"the solver found no winning line within {result.nodes} positions"
+        found.append((("deck",), f"undecided: the solver reached its limit of {SOLVE_NODES} nodes without "
+                                 "finding a winning line"))
+    rated = scenario.rating
+    if rated is not None and decided and rated.nodes != result.nodes:
+        found.append((("rating", "nodes"), f"rating: the solver now decides the deck in {result.nodes} nodes, not "
+                                           f"{rated.nodes} (pantheon monotheism rate {scenario.id} measures it again)"))
+    turns = len(solver.first_turns(state)) if rated is not None else 0
+    if rated is not None and rated.first_moves != turns:
+        found.append((("rating", "first_moves"), f"rating: the deck has {turns} first moves, not {rated.first_moves}"))
     if not scenario.losing_first_move:
-        yield ("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)"
+        found.append((("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)"))
     else:
-        yield from _trap_findings(engine, scenario)
+        traps, trap_decided = _trap_findings(engine, scenario)
+        found += traps
+        decided = decided and trap_decided
+    return found, decided
 
 
-def _trap_findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
+def _trap_findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
     """The stored losing first move is one whole first turn, and no line wins after it."""
     start = engine.scenario_state(scenario, track_history=False).with_events(False)
-    turns = {line: child for line, child in solver.first_turns(start)}
-    child = turns.get(scenario.losing_first_move)
-    if child is None:
-        yield ("losing_first_move",), (f"losing_first_move {', '.join(scenario.losing_first_move)} is not one whole "
-                                       f"first turn (e.g. {', '.join(next(iter(turns), ()))})")
-        return
-    result = solver.solve(child, max_nodes=TRAP_NODES, max_seconds=TRAP_SECONDS, forbidden=(start.key(),))
-    if result.status != solver.NO_WIN:
-        found = "can still win" if result.status == solver.WIN else f"was not proved lost in {result.nodes} positions"
-        yield ("losing_first_move",), f"is not a real puzzle: the losing_first_move {found}"
+    result = solver.after_turn(start, scenario.losing_first_move, max_nodes=TRAP_NODES, techniques=PROVER_ONLY)
+    if result is None:
+        turns = solver.first_turns(start)
+        example = f" (e.g. {', '.join(turns[0][0])})" if turns else " (the game is over before any turn)"
+        return [(("losing_first_move",), f"losing_first_move {', '.join(scenario.losing_first_move)} is not one "
+                                          f"whole first turn{example}")], True
+    if result.status == solver.WIN:
+        return [(("losing_first_move",), "is not a real puzzle: the losing_first_move can still win")], True
+    if result.status == solver.LIMIT:
+        return [(("losing_first_move",), f"undecided: the losing_first_move was not proved lost within the "
+                                         f"limit of {TRAP_NODES} nodes")], False
+    return [], True
 
 
 def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str]]:

@@ -1,5 +1,6 @@
-"""Monotheism's documents: the rulebook (with the five scenarios and a deck diagram each) and the
-turn-and-timing reference sheet with the symbol legend. Everything comes from data/monotheism/."""
+"""Monotheism's documents: the rulebook (with its scenarios, a deck diagram and the measured difficulty
+each), the turn-and-timing reference sheet with the symbol legend, and the puzzle sheets (one page per
+scenario, solution at the foot). Everything comes from data/monotheism/."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -8,7 +9,10 @@ from typing import Any, Mapping
 from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.standard import DocContext
+from pipeline.games.monotheism.checks import RULEBOOK
+from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import CardKind, Scenario
+from pipeline.games.monotheism.rating import turns_of
 
 # Swatch colours of the card boxes (as the card template draws them).
 PINK, BLUE, LAVENDER, GREEN, PLATE, NUMBERS = "#f8d7e2", "#d6e4f5", "#ece6f5", "#d9eed2", "#4b8a3f", "#f6f0e3"
@@ -33,6 +37,10 @@ REFERENCE_LEGEND_COLUMNS = 2
 COMPACT = "compact"  # the layout's text style for dense reference sheets
 EXAMPLE_PREFIX = "Example"  # paragraphs of worked examples start so in rules.yaml
 ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-death"}
+DIFFICULTY_NOTE = ("Each scenario's difficulty is measured by the project's solver, not guessed: how many of the "
+                   "possible first turns can still win, the fewest turns that win, and how many different choices "
+                   "each turn of that solution offers. A puzzle where few first turns win and the solution takes "
+                   "several turns through many choices is hard.")
 # Deck diagram geometry (mm): card size, gap, room for labels.
 CARD_W, CARD_H, CARD_GAP, LABEL_ROOM, ICON = 12.0, 17.0, 1.6, 9.0, 3.6
 
@@ -59,53 +67,141 @@ def _state(card: Any) -> str:
 
 
 def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
-    """The scenario deck, top card on the left; veiled cards dark, transformed cards upside down."""
+    """The scenario deck, top card on the left (in rows when it is wider than the page); veiled cards dark,
+    transformed cards upside down."""
     cards = ctx.game.model.cards
     assert cards is not None
     top_first = list(reversed(scenario.deck))
+    per_row = max(1, int((ctx.layout.frame[0] + CARD_GAP) // (CARD_W + CARD_GAP)))
+    row_height = CARD_H + LABEL_ROOM / 2
     shapes: list[m.Shape] = []
     alt: list[str] = []
     for position, card in enumerate(top_first):
-        x = position * (CARD_W + CARD_GAP)
+        row, column = divmod(position, per_row)
+        x, top = column * (CARD_W + CARD_GAP), LABEL_ROOM / 2 + row * row_height
         is_deity = card.kind is CardKind.DEITY
         fill = VEILED_FILL if card.veiled else (NUMBERS if is_deity else "#e9dfc4")
         ink = "#ffffff" if card.veiled else "text"
-        shapes.append(m.Rect(x, LABEL_ROOM / 2, CARD_W, CARD_H, fill=fill, radius=1.2))
+        shapes.append(m.Rect(x, top, CARD_W, CARD_H, fill=fill, radius=1.2))
         short, name = (f"#{card.ref}", ctx.name("deities", card.ref)) if is_deity else ("W", _worshiper_name(ctx, card.ref))
         angle = 180.0 if card.transformed else 0.0
-        mid_y = LABEL_ROOM / 2 + CARD_H / 2
+        mid_y = top + CARD_H / 2
         shapes.append(m.Label(x + CARD_W / 2, mid_y + (-1.2 if card.transformed else 1.2), short, size=9, bold=True, colour=ink, angle=angle))
         if is_deity and not card.veiled:
             half = cards.deities[card.ref].halves[1 if card.transformed else 0]
             for i, aspect in enumerate(sorted(half.aspects)):
-                shapes.append(m.IconShape(ASPECT_ICONS[aspect], x + CARD_W / 2 + (i - (len(half.aspects) - 1) / 2) * (ICON + 0.4), LABEL_ROOM / 2 + CARD_H - ICON / 2 - 1.2, ICON))
+                shapes.append(m.IconShape(ASPECT_ICONS[aspect], x + CARD_W / 2 + (i - (len(half.aspects) - 1) / 2) * (ICON + 0.4), top + CARD_H - ICON / 2 - 1.2, ICON))
         if card.cursed:
-            shapes.append(m.Label(x + CARD_W / 2, LABEL_ROOM / 2 + CARD_H - 1.8, f"curse x{card.cursed}", size=5.5, colour=ink))
+            shapes.append(m.Label(x + CARD_W / 2, top + CARD_H - 1.8, f"curse x{card.cursed}", size=5.5, colour=ink))
         alt.append(f"{position + 1}{' (top)' if position == 0 else ''}: {short} {name} [{_state(card)}]")
-    width = len(top_first) * (CARD_W + CARD_GAP) - CARD_GAP
+    rows = -(-len(top_first) // per_row)
+    width = min(len(top_first), per_row) * (CARD_W + CARD_GAP) - CARD_GAP
+    last_x = ((len(top_first) - 1) % per_row + 1) * (CARD_W + CARD_GAP) - CARD_GAP
+    last_top = LABEL_ROOM / 2 + (rows - 1) * row_height
     shapes.append(m.Label(0, LABEL_ROOM / 2 - 1.2, "top", size=7, anchor="start", colour="muted"))
-    shapes.append(m.Label(width, LABEL_ROOM / 2 - 1.2, "bottom", size=7, anchor="end", colour="muted"))
+    shapes.append(m.Label(last_x, last_top - 1.2, "bottom", size=7, anchor="end", colour="muted"))
     shapes.append(m.Line(CARD_W, LABEL_ROOM / 2 - 2.2, width - CARD_W, LABEL_ROOM / 2 - 2.2, stroke="muted", line="thin", arrow=True))
-    return m.Diagram(width, CARD_H + LABEL_ROOM, tuple(shapes), tuple(alt), caption=f"Scenario {scenario.number}: {scenario.card_count} cards, from the top (left) to the bottom (right) of the deck.")
+    height = CARD_H + LABEL_ROOM + (rows - 1) * row_height
+    return m.Diagram(width, height, tuple(shapes), tuple(alt), caption=f"Scenario {scenario.number}: {scenario.card_count} cards, from the top (left) to the bottom (right) of the deck.")
+
+
+def deck_table(ctx: DocContext, scenario: Scenario) -> m.Table:
+    """The scenario's cards from the top, with the state each starts in."""
+    rows = []
+    for position, card in enumerate(reversed(scenario.deck), start=1):
+        is_deity = card.kind is CardKind.DEITY
+        label = f"#{card.ref}" if is_deity else "worshiper"
+        name = ctx.name("deities", card.ref) if is_deity else _worshiper_name(ctx, card.ref)
+        rows.append((str(position), label, name, _state(card)))
+    return m.Table(("From top", "Card", "Name", "Starts"), tuple(rows), (1.0, 1.2, 4.0, 2.0))
+
+
+def rating_text(scenario: Scenario) -> str:
+    """The measured difficulty in a sentence (empty for an unrated scenario)."""
+    rated = scenario.rating
+    if rated is None:
+        return ""
+    wins = "still wins" if rated.winning_first_moves == 1 else "still win"
+    return (f"**Difficulty: {rated.difficulty}.** {rated.winning_first_moves} of {rated.first_moves} possible first "
+            f"turns {wins} ({rated.losing_share:.0%} lose). The shortest solution takes {rated.solution_turns} "
+            f"turns, with {rated.branching:g} different choices a turn on average along it (at most "
+            f"{rated.most_choices}). The solver decides the deck in {rated.nodes:,} positions.")
+
+
+def _origin(scenario: Scenario) -> list[m.Block]:
+    if scenario.source == RULEBOOK:
+        return []
+    return [m.Paragraph("A puzzle added to the designer's five: generated, proved winnable and rated by "
+                        "the project's solver.", "note")]
 
 
 def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
     model = ctx.game.model
     out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in model.scenario_introduction]
     out += [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])[1:]]
+    out.append(m.Paragraph(DIFFICULTY_NOTE, "note"))
     for scenario in model.scenarios:
         parts: list[m.Block] = [m.Heading(f"Scenario {scenario.number}: {ctx.text(scenario.title)}", level + 1)]
+        parts += _origin(scenario)
         parts += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
         parts.append(deck_diagram(ctx, scenario))
-        rows = []
-        for position, card in enumerate(reversed(scenario.deck), start=1):
-            is_deity = card.kind is CardKind.DEITY
-            label = f"#{card.ref}" if is_deity else "worshiper"
-            name = ctx.name("deities", card.ref) if is_deity else _worshiper_name(ctx, card.ref)
-            rows.append((str(position), label, name, _state(card)))
-        parts.append(m.Table(("From top", "Card", "Name", "Starts"), tuple(rows), (1.0, 1.2, 4.0, 2.0)))
+        parts.append(deck_table(ctx, scenario))
+        if scenario.rating is not None:
+            parts.append(m.Paragraph(rating_text(scenario), "small"))
         out.append(m.Group(tuple(parts)))  # a scenario's deck drawing and its list stay on one page
     return out
+
+
+def turn_text(ctx: DocContext, actions: tuple[str, ...]) -> str:
+    """One turn of a solution in words: "pick #14; submerge 2, the old top card 2nd"."""
+    words = []
+    for action in actions:
+        verb, _, arg = action.partition(" ")
+        if verb == "pick":
+            words.append(f"pick #{arg}" if arg in ctx.game.model.cards.deities else f"pick {_worshiper_name(ctx, arg)}")
+        elif verb == "place":
+            words[-1] += f", the old top card {_ordinal(int(arg))}"
+        elif verb == "submerge":
+            words.append(f"submerge {arg}")
+        else:
+            words.append(f"{verb} the act")
+    return "; ".join(words)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _goal(ctx: DocContext, scenario: Scenario) -> str:
+    model = ctx.game.model
+    zero = any(model.worshiper_set(model.worshiper(card.ref).set_id).zero_gods_victory for card in scenario.worshipers)
+    tail = " (or no god at all: your worshiper is the Autotheistic Pretender)" if zero else ""
+    return (f"**Goal:** leave exactly one god{tail} while a worshiper is still in the deck. Build the deck as drawn "
+            "and listed, top card first; every card is unveiled and upright unless its listing says otherwise.")
+
+
+def puzzle_sheets(ctx: DocContext) -> m.Document:
+    """One page per scenario: the set-up, the goal, the measured difficulty, and the solution at the foot."""
+    blocks: list[m.Block] = []
+    game_engine = Game(ctx.game.model.cards)  # type: ignore[arg-type]
+    for scenario in ctx.game.model.scenarios:
+        if blocks:
+            blocks.append(m.PageBreak())
+        blocks.append(m.Heading(f"Puzzle {scenario.number}: {ctx.text(scenario.title)}", 1))
+        blocks += _origin(scenario)
+        blocks += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
+        blocks.append(m.Paragraph(_goal(ctx, scenario)))
+        blocks.append(deck_diagram(ctx, scenario))
+        blocks.append(deck_table(ctx, scenario))
+        if scenario.rating is not None:
+            blocks.append(m.Paragraph(rating_text(scenario)))
+        if scenario.winning_line:
+            start = game_engine.scenario_state(scenario, track_history=False)
+            turns = [turn_text(ctx, actions) for _, actions in turns_of(start, scenario.winning_line)]
+            blocks.append(m.Heading("Solution (try it first)", 2))
+            blocks.append(m.Paragraph(" ".join(f"**{i}.** {text}." for i, text in enumerate(turns, 1)), "small"))
+    return ctx.document("puzzles", "Puzzle sheets", blocks, subtitle="One scenario a page, with its solution")
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
@@ -152,5 +248,5 @@ def reference(ctx: DocContext) -> m.Document:
 
 
 def documents(ctx: DocContext) -> dict[str, m.Document]:
-    """Monotheism has a rulebook and a reference sheet (no cheat sheet or extras: the cards are all it needs)."""
-    return {"rulebook": rulebook(ctx), "reference": reference(ctx)}
+    """Monotheism has a rulebook, a reference sheet and the puzzle sheets (one page per scenario)."""
+    return {"rulebook": rulebook(ctx), "reference": reference(ctx), "puzzles": puzzle_sheets(ctx)}

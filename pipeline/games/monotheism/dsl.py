@@ -300,6 +300,9 @@ def selectors_of(params: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
 
 # ---------------------------------------------------------------- schema file
 DEITIES_SCHEMA_ID = "urn:pantheon:monotheism:deities"
+# Card rules a half may break on purpose when the data says so, with its reason ("exceptions" of a half).
+CONSUMES_ESSENCE_ON_AN_EATER = "consumes-essence-on-an-eater"
+EXCEPTION_RULES = (CONSUMES_ESSENCE_ON_AN_EATER,)
 ASPECT_DEF = {"enum": list(ASPECTS)}
 
 
@@ -308,7 +311,12 @@ def deities_schema() -> dict[str, Any]:
     half = _object({"numbers": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": MAX_COUNT},
                                 "minItems": 2, "maxItems": 2},
                     "aspects": {"type": "array", "items": ASPECT_DEF, "uniqueItems": True},
-                    "act": _ref("act"), "essence": _ref("essence")}, ["numbers", "aspects"])
+                    "act": _ref("act"), "essence": _ref("essence"),
+                    "exceptions": {"type": "array", "minItems": 1, "items": _ref("exception"),
+                                   "description": "Rules of validate this half breaks on purpose, each with its "
+                                                  "reason."}}, ["numbers", "aspects"])
+    exception = _object({"rule": {"enum": list(EXCEPTION_RULES)}, "reason": {"$ref": "urn:pantheon:common#/$defs/text"}},
+                        ["rule", "reason"])
     deity = _object({"id": {"type": "string", "pattern": "^[0-9]{2}$"},
                      "name": {"$ref": "urn:pantheon:common#/$defs/text"},
                      "flavour": {"$ref": "urn:pantheon:common#/$defs/text"},
@@ -325,7 +333,7 @@ def deities_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "required": ["deities"],
         "properties": {"deities": {"type": "array", "minItems": 1, "items": _ref("deity")}},
-        "$defs": {"deity": deity, "half": half, **effect_defs()},
+        "$defs": {"deity": deity, "half": half, "exception": exception, **effect_defs()},
     }
 
 

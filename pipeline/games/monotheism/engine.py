@@ -49,6 +49,7 @@ ACCEPT, DECLINE = "accept", "decline"
 PHASE_ACT, PHASE_SUBMERGE, PHASE_PLACE, PHASE_OVER = "act", "submerge", "place", "over"
 MAX_NESTING = 40  # essences answering essences deeper than this can only be a loop
 PLAYER = 0  # the one seat of this solitaire
+GRANTEE = "grantee"  # the grant op's key for the god that receives the power
 
 # How a game ends (the Outcome's termination); the first two are wins.
 ONE_GOD, NO_GOD_PRETENDER = "one-god", "no-god-pretender"
@@ -207,6 +208,11 @@ class State(EngineState[str]):
 
     def worshipers(self) -> int:
         return sum(1 for c in self.deck if not self.game.is_god(c[LABEL]))
+
+
+def moved_stack(stack: list[Card], position: int) -> list[Card]:
+    """The submerged stack as it goes to the bottom: the old top card ``position``-th, the rest in order."""
+    return stack[1:position] + [stack[0]] + stack[position:]
 
 
 @functools.lru_cache(maxsize=None)
@@ -369,7 +375,7 @@ class _Work:
         self.pending = ()
         self.emit("act", top[LABEL], choices=tuple(planner.bindings))
         try:
-            self.run_ops(ops, _Ctx(top[LABEL]), iter(planner.bindings))
+            self.run_ops(ops, _Ctx(top[LABEL], acting=True), iter(planner.bindings))
         except _Loop:
             self.lose(STALEMATE, "stalemate: the gods answer each other for ever")
         self.check_end()  # ruling 8: after the completed act
@@ -401,10 +407,14 @@ class _Work:
             self.deck.clear()
             self.lose(VOID_CONSUMES_ALL, f"submerging {n} cards from a deck of fewer: the void consumes them all")
             return
-        if n == 1 or self.curses_kill_all(n):
+        if self.placements(n) == 1:
             self.place(1, n)  # one card, or a loss whatever the placement: nothing left to choose
             return
         self.phase, self.number = PHASE_PLACE, n
+
+    def placements(self, n: int) -> int:
+        """How many placements of the old top card the player chooses among when submerging ``n``."""
+        return 1 if n == 1 or self.curses_kill_all(n) else n
 
     def curses_kill_all(self, n: int) -> bool:
         """Would submerging ``n`` cards consume every worshiper (so the placement cannot matter)?"""
@@ -418,12 +428,17 @@ class _Work:
 
     def place(self, position: int, n: Optional[int] = None) -> None:
         """Move the top ``n`` cards to the bottom, the old top card ``position``-th among them."""
+        self.submerge_stack(position, n)
+        if self.outcome is None:
+            self.settle()
+
+    def submerge_stack(self, position: int, n: Optional[int] = None) -> None:
+        """The submerge itself and its curses; the next turn starts from the deck it leaves."""
         n = n or self.number
         stack = self.deck[:n]
         if self.recording:
             self.emit("place", stack[0][LABEL], position=position, count=n)
-        moved = stack[1:position] + [stack[0]] + stack[position:]
-        self.deck = self.deck[n:] + moved
+        self.deck = self.deck[n:] + moved_stack(stack, position)
         self.number = 0
         for card in stack:  # ruling 4: top-most first, even when nothing moved
             if not self.is_god(card[LABEL]):
@@ -433,7 +448,6 @@ class _Work:
         self.began = not self.deck[0][VEILED]
         self.acted = False
         self.phase = PHASE_ACT
-        self.settle()
 
     # ------------------------------------------------------------- choices (ruling 5: chosen first)
     def plan(self) -> Optional[list[str]]:
@@ -455,10 +469,16 @@ class _Work:
     # ------------------------------------------------------------- ops
     def run_ops(self, ops: Sequence[Any], ctx: "_Ctx", bindings: Iterator[Any]) -> None:
         for op in ops:
-            if self.outcome is not None:
+            if self.stopped(ctx):
                 return
             name, params = tag(op)
             dsl.REGISTRY.get(OP, name).handler(self, ctx, params, bindings)
+
+    def stopped(self, ctx: "_Ctx") -> bool:
+        """The game is over, or the card whose act this is has been consumed: "If a card is itself
+        consumed while attempting to act, its act will cease." (A power it granted is not its act:
+        the grantee's meal goes on, ruling 7.)"""
+        return self.outcome is not None or (ctx.acting and self.pos(ctx.this) < 0)
 
     def resolve(self, selector: Mapping[str, Any], ctx: "_Ctx") -> list[str]:
         """The labels a (non-choice) selector names."""
@@ -598,6 +618,7 @@ class _Ctx:
     this: str
     attacker: Optional[str] = None
     where: int = -1
+    acting: bool = False  # an act (it ceases when its card is consumed), not an essence
 
 
 class _Planner:
@@ -623,11 +644,14 @@ class _Planner:
         return None
 
     def op(self, params: Mapping[str, Any], subject: str) -> Optional[list[str]]:
-        spec = _choice_spec(params)
+        choice = _choice_spec(params)
         optional = bool(params.get("optional"))
         accepted = True
-        if spec is not None:
-            candidates = self.work.candidates(spec, subject)
+        if choice is not None:
+            key, spec = choice
+            # "A god may grant this power to itself": a grant's chooser is among its grantees;
+            # "Gods cannot consume themselves": every other choice leaves the chooser out.
+            candidates = self.work.candidates(spec, subject, chooser_too=key == GRANTEE)
             need = min(spec["count"], len(candidates))
             picked: list[str] = []
             while len(picked) < need:
@@ -658,24 +682,25 @@ class _Planner:
         return ([DECLINE] if optional and not picked else []) + options
 
 
-def _choice_spec(params: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
-    """The parameters of the op's "choose" selector, if it has one."""
+def _choice_spec(params: Mapping[str, Any]) -> Optional[tuple[str, Mapping[str, Any]]]:
+    """(its key, its parameters) of the op's "choose" selector, if it has one."""
     for key in dsl.SELECTOR_KEYS:
         selector = params.get(key)
         if isinstance(selector, dict):
             name, param = tag(selector)
             if dsl.REGISTRY.get(SELECTOR, name).choice:
-                return param
+                return key, param
     return None
 
 
-def candidates(work: _Work, spec: Mapping[str, Any], subject: str) -> list[str]:
-    """Cards a "choose" selector may name: among the top K, of the right kind, never the chooser."""
+def candidates(work: _Work, spec: Mapping[str, Any], subject: str, *, chooser_too: bool = False) -> list[str]:
+    """Cards a "choose" selector may name: among the top K, of the right kind; the chooser only when
+    ``chooser_too`` (a grant: "A god may grant this power to itself")."""
     kind = spec["kind"]
     found = []
     for card in work.deck[: spec["among_top"]]:
         label = card[LABEL]
-        if label == subject:
+        if label == subject and not chooser_too:
             continue
         god = work.is_god(label)
         if (kind == "god" and god) or (kind == "worshiper" and not god) or kind == "card":
@@ -790,7 +815,7 @@ def _decide(work: _Work, params: Mapping[str, Any], ctx: _Ctx, bindings: Iterato
 
 
 def _follow(work: _Work, params: Mapping[str, Any], ctx: _Ctx, bindings: Iterator[Any]) -> None:
-    if params.get("if_so") and work.outcome is None:
+    if params.get("if_so") and not work.stopped(ctx):
         work.run_ops(params["if_so"], ctx, bindings)
 
 
@@ -813,7 +838,7 @@ def _op_consume(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Ite
 @handler(OP, "void")
 def _op_void(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
     for label in work.resolve(params["target"], ctx):
-        if work.outcome is not None:
+        if work.stopped(ctx):
             return
         work.remove(label)
 
@@ -844,6 +869,10 @@ def _flag_op(field: int, value: Optional[bool], event: str, detail: str) -> Any:
         if targets is None:
             return
         for label in _gods_only(work, targets):
+            if work.stopped(ctx):
+                return
+            if work.pos(label) < 0:  # an essence of a god unveiled just before took it away
+                continue
             card = list(work.card(label))  # type: ignore[arg-type]
             if field == VEILED and value is False:
                 work.unveil(label, on_top=work.pos(label) == 0)
@@ -899,8 +928,9 @@ def _op_move(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterat
 @handler(OP, "curse")
 def _op_curse(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterator[Any]) -> None:
     for label in work.resolve(params["target"], ctx):
-        if work.outcome is None:
-            work.curse(label)
+        if work.stopped(ctx):
+            return
+        work.curse(label)
 
 
 @handler(OP, "bless")
@@ -913,6 +943,43 @@ def _op_bless(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Itera
 for _trigger, _moment in (("attempted", _Work.attempt), ("consumed", _Work.remove),
                           ("consumes", _Work.meal), ("unveiled", _Work.unveil)):
     handler(dsl.TRIGGER, _trigger)(_moment)
+
+
+# ===================================================================== fast paths for the solver
+# Additive: the same resolution code as apply_action, without building the positions in between.
+def turn_ends(state: State) -> list[tuple[tuple[str, ...], Optional[tuple[Card, ...]]]]:
+    """From a position waiting for a submerge number: every way to finish the turn, as (actions, deck).
+
+    The deck is the one the next turn starts from (before its top card is unveiled or acts), or
+    None when the submerge loses (a number larger than the deck, or the last worshiper cursed away).
+    ``start_turn`` resolves it into the next position, as ``apply_action`` would have."""
+    found: list[tuple[tuple[str, ...], Optional[tuple[Card, ...]]]] = []
+    deck, is_god = state.deck, state.game.is_god
+    probe = _Work.from_state(state)
+    for n in submerge_options(state.game, deck):
+        action = f"{SUBMERGE} {n}"
+        if n > len(deck):
+            found.append(((action,), None))
+            continue
+        choices = probe.placements(n)
+        stack, rest = list(deck[:n]), deck[n:]
+        gods_only = all(is_god(card[LABEL]) for card in stack)  # no curse: nothing but the order changes
+        for position in range(1, choices + 1):
+            actions = (action,) if choices == 1 else (action, f"{PLACE} {position}")
+            if gods_only:
+                found.append((actions, rest + tuple(moved_stack(stack, position))))
+                continue
+            work = _Work.from_state(state)
+            work.submerge_stack(position, n)
+            found.append((actions, None if work.outcome is not None else tuple(work.deck)))
+    return found
+
+
+def start_turn(game: Game, deck: Sequence[Card], *, zero_ok: bool) -> State:
+    """The position a turn reaches from ``deck`` (a deck ``turn_ends`` gave): unveiled, acted, settled."""
+    work = _Work(game, list(deck), zero_ok=zero_ok, began=not deck[0][VEILED], recording=False)
+    work.settle()
+    return work.freeze(seen=None)
 
 
 def play_line(state: State, line: Sequence[str]) -> State:

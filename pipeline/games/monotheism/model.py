@@ -53,6 +53,24 @@ class ScenarioCard:
 
 
 @dataclass(frozen=True)
+class ScenarioRating:
+    """A scenario's difficulty as the solver measured it (``pantheon monotheism rate``; see rating.py)."""
+
+    difficulty: str
+    nodes: int
+    first_moves: int
+    winning_first_moves: int
+    losing_first_moves: int
+    losing_share: float
+    solution_turns: int
+    branching: float
+    most_choices: int
+
+
+RATING_FIELDS = tuple(ScenarioRating.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
 class Scenario:
     """A puzzle: a fixed deck, ``deck[0]`` at the bottom and ``deck[-1]`` on top."""
 
@@ -64,6 +82,8 @@ class Scenario:
     notes: tuple[str, ...] = ()
     winning_line: tuple[str, ...] = ()
     losing_first_move: tuple[str, ...] = ()
+    rating: Optional[ScenarioRating] = None
+    source: Optional[str] = None  # its provenance: rulebook, inferred or authored
 
     @property
     def top(self) -> ScenarioCard:
@@ -173,6 +193,8 @@ def scenario_from_record(record: Mapping[str, Any]) -> Scenario:
         notes=tuple(record.get("notes", ())),
         winning_line=tuple(record.get("winning_line", ())),
         losing_first_move=tuple(record.get("losing_first_move", ())),
+        rating=ScenarioRating(**{key: record["rating"][key] for key in RATING_FIELDS}) if "rating" in record else None,
+        source=record.get("provenance", {}).get("source"),
     )
 
 

@@ -16,6 +16,7 @@ from pipeline.core.errors import UserError
 from pipeline.core.schemas import load_schemas, schema_problems
 from pipeline.core.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monotheism import GAME_ID
+from pipeline.games.monotheism.checks import scenario_findings
 from pipeline.games.monotheism.engine import (ACCEPT, DECLINE, LABEL, PHASE_ACT, PHASE_PLACE, PLAYER, STAGE,
                                               TURNED, VEILED, Card, Game, State)
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, build, scenario_from_record
@@ -75,8 +76,9 @@ def scenario_from_file(path: Path, data_root: Path, loaded: Loaded) -> Scenario:
         if card.ref not in known:
             where = doc.at("deck", index)
             raise UserError(f"{where}: card {index + 1} from the bottom ({card.label()}) is not a known card")
-    if not any(card.is_worshiper for card in scenario.deck):
-        raise UserError(f"{doc.at('deck')}: the deck has no worshiper")
+    set_of = {w.id: w.set_id for w in loaded.model.worshipers}
+    for path, message in scenario_findings(scenario, set_of):  # the checks validate makes of every scenario
+        raise UserError(f"{doc.at(*path)}: scenario {scenario.id}: {message}")
     return scenario
 
 

@@ -1,24 +1,31 @@
-"""Find a winning line for a Monotheism position, or prove there is none.
+"""Decide Monotheism positions: a winning line, a proof that there is none, or the node limit.
 
-Depth-first search over the engine's actions with a transposition table. For a
-one-player game, a position that is winnable can be won without ever repeating
-a position, so one global "seen" set is both the transposition table and the
-cycle detection (a repeated position is a stalemate, ruling 9): the search is
-complete. A position with a single legal action is followed without branching.
-Children are tried best-first (wins, then fewer gods, then fewer curses).
+Every answer is ``win`` (with a line that ``verify`` replays to a win), ``no-win``
+(the whole game tree from the position was closed without a win) or ``limit``.
+Limits are counted in nodes, never seconds, so an answer is the same on every
+machine; the seconds are reported beside it.
+
+A question is answered by a depth-first prover and a beam finder run side
+by side (``search.py``), on one process or two (``rounds.py``): the answer, the
+line and the node count do not depend on the number of processes.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Optional, Sequence
 
-from pipeline.games.monotheism.engine import STAGE, State
+from pipeline.games.monotheism.engine import Game, State
+from pipeline.games.monotheism.positions import Child, Features, Move, Space, result
+from pipeline.games.monotheism.rounds import Spec, run_jobs
+from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, Beam, DepthFirst, Techniques
+from pipeline.games.monotheism.table import slots_for
 
-WIN, NO_WIN, LIMIT = "win", "no-win", "limit"
+__all__ = ["WIN", "NO_WIN", "LIMIT", "Techniques", "Features", "SolveResult", "FirstMoves", "solve",
+           "first_moves", "first_turns", "after_turn", "shortest_line", "verify", "simplify", "space_for"]
+
 DEFAULT_MAX_NODES = 2_000_000
-DEFAULT_MAX_SECONDS = 60.0
-PROBE_NODES = 4_000  # first_moves(stop_at_loss=True): the quick first look at every option
 
 
 @dataclass(frozen=True)
@@ -33,154 +40,185 @@ class SolveResult:
 
 @dataclass(frozen=True)
 class FirstMoves:
-    """The first real decision of a position, and which of its options still win."""
+    """Every first move (whole first turn) of a position, judged: can the game still be won after it?"""
 
-    prefix: tuple[str, ...]          # forced actions played before the decision
     winning: tuple[str, ...]
     losing: tuple[str, ...]
-    undecided: tuple[str, ...] = ()  # options whose search hit a limit
+    undecided: tuple[str, ...] = ()  # moves whose judgement hit the node limit
+    nodes: int = 0
+
+    @property
+    def total(self) -> int:
+        return len(self.winning) + len(self.losing) + len(self.undecided)
 
     @property
     def losing_share(self) -> float:
-        total = len(self.winning) + len(self.losing) + len(self.undecided)
-        return len(self.losing) / total if total else 0.0
+        return len(self.losing) / self.total if self.total else 0.0
 
 
-def _order(child: State) -> tuple:
-    outcome = child.outcome()
-    if outcome is not None:
-        return (0 if outcome.winners else 2, 0, 0)
-    curses = sum(card[STAGE] for card in child.deck if not child.game.is_god(card[0]))
-    return (1, child.gods(), curses)
+def space_for(game: Game, features: Features = Features()) -> Space:
+    """One :class:`Space` per game and features (it remembers card codes between searches)."""
+    return _space(game, features)
 
 
-@dataclass
-class _Search:
-    max_nodes: int
-    max_seconds: float
-    seen: set = field(default_factory=set)
-    nodes: int = 0
-    started: float = field(default_factory=time.perf_counter)
-
-    def children(self, state: State) -> list[tuple[str, State]]:
-        found = []
-        for action in state.legal_actions():
-            found.append((action, state.apply_action(action)))
-            self.nodes += 1
-        found.sort(key=lambda pair: _order(pair[1]))
-        return found
-
-    def out_of_budget(self) -> bool:
-        return self.nodes >= self.max_nodes or time.perf_counter() - self.started >= self.max_seconds
-
-    def run(self, root: State) -> tuple[str, tuple[str, ...]]:
-        """Iterative depth-first search; returns (status, line)."""
-        if root.is_terminal():
-            outcome = root.outcome()
-            return (WIN if outcome and outcome.winners else NO_WIN), ()
-        self.seen.add(root.key())
-        path: list[str] = []
-        stack = [iter(self.children(root))]
-        while stack:
-            if self.out_of_budget():
-                return LIMIT, ()
-            step = next(stack[-1], None)
-            if step is None:
-                stack.pop()
-                if path:
-                    path.pop()
-                continue
-            action, child = step
-            outcome = child.outcome()
-            if outcome is not None:
-                if outcome.winners:
-                    return WIN, tuple(path + [action])
-                continue
-            key = child.key()
-            if key in self.seen:
-                continue
-            self.seen.add(key)
-            path.append(action)
-            stack.append(iter(self.children(child)))
-        return NO_WIN, ()
+@lru_cache(maxsize=8)
+def _space(game: Game, features: Features) -> Space:
+    return Space(game, features)
 
 
-def solve(state: State, *, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float = DEFAULT_MAX_SECONDS,
-          forbidden: Sequence[tuple] = ()) -> SolveResult:
-    """Search for a winning line from ``state``. Positions in ``forbidden`` count as already seen."""
-    search = _Search(max_nodes, max_seconds)
-    search.seen.update(forbidden)
-    status, line = search.run(state)
-    return SolveResult(status, line, search.nodes, round(time.perf_counter() - search.started, 4))
+def _specs(space: Space, position: State, *, job: int, max_nodes: int, techniques: Techniques,
+           forbidden: frozenset[bytes], table_slots: Optional[int] = None) -> list[Spec]:
+    slots = table_slots or slots_for(max_nodes)
+
+    def prover(shared):  # type: ignore[no-untyped-def]
+        return DepthFirst(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
+                          shared=shared, table_slots=slots)
+
+    def finder(shared):  # type: ignore[no-untyped-def]
+        return Beam(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
+                    shared=shared, table_slots=slots)
+
+    return [Spec(prover, job)] + ([Spec(finder, job)] if techniques.beam else [])
+
+
+def solve(state: State, *, max_nodes: int = DEFAULT_MAX_NODES, processes: int = 1,
+          techniques: Techniques = Techniques(), features: Features = Features(),
+          forbidden: Sequence[State] = (), table_slots: Optional[int] = None) -> SolveResult:
+    """Decide ``state``. Positions in ``forbidden`` count as already seen (returning to one is a stalemate).
+    ``table_slots`` overrides the size of each search's table (a power of two; default from ``max_nodes``)."""
+    started = time.perf_counter()
+    space = space_for(state.game, features)
+    keys = frozenset(space.key(position) for position in forbidden)
+    specs = _specs(space, state, job=0, max_nodes=max_nodes, techniques=techniques, forbidden=keys,
+                   table_slots=table_slots)
+    verdict, = run_jobs(specs, [max_nodes], processes=processes, shared_slots=slots_for(max_nodes))
+    line = simplify(state, verdict.line) if verdict.status == WIN else ()
+    return SolveResult(verdict.status, line, verdict.nodes, round(time.perf_counter() - started, 4))
+
+
+def first_turns(state: State) -> list[tuple[Move, Child]]:
+    """Every way to play one whole turn from ``state``: (its actions, what follows: won/lost or a position)."""
+    space = space_for(state.game)
+    found = []
+    for move, child in space.turns(state):
+        if isinstance(child, bool):
+            found.append((move, child))
+            continue
+        position = space.resolve(child, zero_ok=state.zero_ok)
+        outcome = result(position)
+        found.append((move, position if outcome is None else outcome))
+    return found
+
+
+def first_moves(state: State, *, max_nodes: int = DEFAULT_MAX_NODES, processes: int = 1,
+                techniques: Techniques = Techniques(), features: Features = Features()) -> FirstMoves:
+    """Judge every first move: ``max_nodes`` for each; a move that comes back to ``state`` loses (stalemate)."""
+    space = space_for(state.game, features)
+    start = space.key(state)
+    forbidden = frozenset({start})
+    judged: dict[str, str] = {}
+    job_of: dict[bytes, int] = {}
+    waiting: list[tuple[str, int]] = []
+    specs: list[Spec] = []
+    turns = first_turns(state)
+    for move, child in turns:
+        name = ", ".join(move)
+        if isinstance(child, bool):
+            judged[name] = WIN if child else NO_WIN
+            continue
+        key = space.key(child)
+        if key == start:
+            judged[name] = NO_WIN
+            continue
+        if key not in job_of:
+            job_of[key] = len(job_of)
+            specs += _specs(space, child, job=job_of[key], max_nodes=max_nodes, techniques=techniques,
+                            forbidden=forbidden)
+        waiting.append((name, job_of[key]))
+    verdicts = run_jobs(specs, [max_nodes] * len(job_of), processes=processes,
+                        shared_slots=slots_for(max_nodes * max(1, len(job_of)))) if job_of else []
+    for name, job in waiting:
+        judged[name] = verdicts[job].status
+    order = [", ".join(move) for move, _ in turns]
+    return FirstMoves(
+        winning=tuple(name for name in order if judged[name] == WIN),
+        losing=tuple(name for name in order if judged[name] == NO_WIN),
+        undecided=tuple(name for name in order if judged[name] == LIMIT),
+        nodes=sum(verdict.nodes for verdict in verdicts),
+    )
+
+
+def after_turn(state: State, turn: Sequence[str], *, max_nodes: int = DEFAULT_MAX_NODES, processes: int = 1,
+               techniques: Techniques = Techniques()) -> Optional[SolveResult]:
+    """Can the game still be won after the whole first turn ``turn``? None when ``turn`` is not one."""
+    started = time.perf_counter()
+    for move, child in first_turns(state):
+        if move != tuple(turn):
+            continue
+        if isinstance(child, bool):
+            return SolveResult(WIN if child else NO_WIN, (), 1, 0.0)
+        found = solve(child, max_nodes=max_nodes, processes=processes, techniques=techniques, forbidden=(state,))
+        return replace(found, seconds=round(time.perf_counter() - started, 4))
+    return None
 
 
 def shortest_line(state: State, *, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
-    """Breadth-first: a winning line with the fewest actions (slower than ``solve``; for stored lines)."""
+    """Breadth-first over whole turns: a winning line with the fewest turns (``limit`` past ``max_nodes``)."""
     started = time.perf_counter()
-    parents: dict[tuple, Optional[tuple[tuple, str]]] = {state.key(): None}
-    frontier = [state]
-    nodes = 0
+    space = space_for(state.game)
+    outcome = result(state)
+    if outcome is not None:
+        return SolveResult(WIN if outcome else NO_WIN, (), 1, 0.0)
+    seen = {space.key(state)}
+    frontier: list[tuple[State, Move]] = [(state, ())]
+    nodes = 1
     while frontier and nodes < max_nodes:
-        following = []
-        for current in frontier:
-            for action in current.legal_actions():
-                child = current.apply_action(action)
+        following: list[tuple[State, Move]] = []
+        for position, line in frontier:
+            for move, child in space.moves(position):
                 nodes += 1
-                outcome = child.outcome()
-                if outcome is not None and outcome.winners:
-                    line = [action]
-                    key = current.key()
-                    while parents[key] is not None:
-                        key, step = parents[key]  # type: ignore[misc]
-                        line.append(step)
-                    return SolveResult(WIN, tuple(reversed(line)), nodes, round(time.perf_counter() - started, 4))
-                if outcome is None and child.key() not in parents:
-                    parents[child.key()] = (current.key(), action)
-                    following.append(child)
+                if child is False:
+                    continue
+                if child is True:
+                    return SolveResult(WIN, simplify(state, line + move), nodes,
+                                       round(time.perf_counter() - started, 4))
+                start_key = space.child_key(child)
+                if start_key in seen or space.dead(space.deck_of(child)):
+                    continue
+                seen.add(start_key)
+                reached = space.resolve(child, zero_ok=state.zero_ok)
+                outcome = result(reached)
+                if outcome:
+                    return SolveResult(WIN, simplify(state, line + move), nodes,
+                                       round(time.perf_counter() - started, 4))
+                reached_key = space.key(reached)
+                if outcome is False or reached_key in seen:
+                    continue
+                seen.add(reached_key)
+                following.append((reached, line + move))
         frontier = following
     status = LIMIT if frontier else NO_WIN
     return SolveResult(status, (), nodes, round(time.perf_counter() - started, 4))
 
 
-def first_turns(state: State) -> list[tuple[tuple[str, ...], State]]:
-    """Every way to play the first turn: its act choices, then a submerge number and placement."""
-    found: list[tuple[tuple[str, ...], State]] = []
-
-    def extend(line: tuple[str, ...], current: State) -> None:
-        for action in current.legal_actions():
-            child = current.apply_action(action)
-            done = action.startswith(("place", "submerge 1")) or child.is_terminal() or (
-                action.startswith("submerge") and int(action.split()[1]) > len(current.deck))
-            if done:
-                found.append((line + (action,), child))
-            else:
-                extend(line + (action,), child)
-
-    extend((), state)
-    return found
-
-
-def first_moves(state: State, *, max_nodes: int = DEFAULT_MAX_NODES,
-                max_seconds: float = DEFAULT_MAX_SECONDS, stop_at_loss: bool = False) -> FirstMoves:
-    """Judge every way to play the first turn (a "first move"): can the game still be won after it?
-
-    With ``stop_at_loss`` the turns that look worst are judged first and the
-    judging stops at the first proven loss (enough to call it a puzzle)."""
-    turns = first_turns(state)
-    winning: list[str] = []
-    losing: list[str] = []
-    undecided: list[str] = []
-    budgets = (PROBE_NODES, max_nodes) if stop_at_loss else (max_nodes,)
-    for budget in budgets:  # a cheap probe settles most wins; proofs of loss get the full budget
-        undecided = []
-        for line, child in turns:
-            result = solve(child, max_nodes=budget, max_seconds=max_seconds, forbidden=(state.key(),))
-            {WIN: winning, NO_WIN: losing, LIMIT: undecided}[result.status].append(", ".join(line))
-            if stop_at_loss and losing:
-                return FirstMoves((), tuple(winning), tuple(losing), ())
-        turns = sorted((turn for turn in turns if ", ".join(turn[0]) in undecided),
-                       key=lambda turn: _order(turn[1]), reverse=True)
-    return FirstMoves((), tuple(winning), tuple(losing), tuple(undecided))
+def simplify(state: State, line: Sequence[str]) -> tuple[str, ...]:
+    """``line`` without the detours that return to a position already passed (a stalemate in play)."""
+    line = list(line)
+    state = replace(state, seen=None)  # the replay itself must not end in a stalemate
+    while True:
+        seen: dict[tuple, int] = {state.key(): 0}
+        current = state
+        for number, action in enumerate(line, 1):
+            current = current.apply_action(action)
+            if current.is_terminal():
+                return tuple(line)
+            key = current.key()
+            if key in seen:
+                del line[seen[key]:number]
+                break
+            seen[key] = number
+        else:
+            return tuple(line)
 
 
 def verify(state: State, line: Sequence[str]) -> tuple[Optional[bool], str]:
@@ -192,7 +230,8 @@ def verify(state: State, line: Sequence[str]) -> tuple[Optional[bool], str]:
         if action not in state.legal_actions():
             return False, f"move {number} ({action}) is not legal here (legal: {', '.join(state.legal_actions())})"
         state = state.apply_action(action)
-    outcome = state.outcome()
-    if outcome is None:
+    found = result(state)
+    if found is None:
         return None, ""
-    return bool(outcome.winners), outcome.detail
+    outcome = state.outcome()
+    return found, outcome.detail if outcome is not None else ""

@@ -10,7 +10,7 @@ from pipeline.games.monotheism import GAME_ID, TITLE
 SPEC = GameSpec(
     id=GAME_ID,
     title=TITLE,
-    summary="Monotheism: replay the scenarios' winning lines, solve puzzles, play a game.",
+    summary="Monotheism: replay the scenarios' winning lines; solve, rate, generate and add puzzles; play a game.",
     model=Part("pipeline.games.monotheism.model:build"),
     checks=Part("pipeline.games.monotheism.checks"),
     counts=Part("pipeline.games.monotheism.checks:component_counts"),

@@ -27,6 +27,9 @@ def _set(path: list, value: Any) -> Callable[[Any], None]:
     return edit
 
 
+EAT_NEXT = {"if": {"next_to_aspect": "moon"}, "do": [{"consume": {"target": {"next": True}}}]}
+MEAL_EXCEPTION = {"rule": "consumes-essence-on-an-eater", "reason": "a test: this god feeds itself on purpose"}
+
 CASES = {
     "atlas wording": (DEITIES, lambda d: _deity(d, "07")["upright"]["essence"].update(
         do=[{"void": {"target": {"bottom": 3}}}]), "deity 07: must read 'When this is consumed"),
@@ -57,6 +60,13 @@ CASES = {
                                     for x in d["deities"] for h in (x["upright"], x["transformed"])
                                     if h.get("act") and "veil" in str(h["act"]) and "unveil" not in str(h["act"])],
                 "no god can veil another"),
+    # Rulebook: "A god with this condition [When this consumes one or more gods] does not normally have the
+    # power to consume other gods; its essence will trigger if it is granted the ability to consume gods by
+    # something else."
+    "eater with meal essence": (DEITIES, lambda d: _deity(d, "05")["upright"].update(act=EAT_NEXT),
+                                "a 'When this consumes one or more gods' essence on a god whose own act consumes"),
+    "exception not needed": (DEITIES, lambda d: _deity(d, "05")["upright"].update(exceptions=[MEAL_EXCEPTION]),
+                             "exception consumes-essence-on-an-eater is marked but the half does not break"),
     "missing deity": (DEITIES, lambda d: d["deities"].pop(), "deity 29 is missing"),
     "chain start": (WORSHIPERS, lambda d: _worshiper(d, "poet")["states"][0].update(face="back"),
                     "worshiper poet: the chain starts front side up and upright"),
@@ -88,3 +98,21 @@ def test_stale_schema_is_reported(data_copy: Path, validate) -> None:
     path.write_text(json.dumps(schema))
     messages = [p.message for p in validate(data_copy, ["monotheism"])]
     assert any("differ from the effects registry" in m for m in messages)
+
+
+def test_an_eater_with_a_meal_essence_is_allowed_when_the_data_marks_the_exception(data_copy: Path, edit_yaml,
+                                                                                  validate) -> None:
+    edit_yaml(data_copy / "monotheism" / DEITIES,
+              lambda d: [_deity(d, "05")["upright"].update(act=EAT_NEXT, exceptions=[MEAL_EXCEPTION]), None][1])
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert not any("consumes one or more gods" in m or "consumes-essence-on-an-eater" in m for m in messages), messages
+
+
+def test_the_endless_hunger_never_acts_and_feeds_only_on_a_granted_power() -> None:
+    """#05 upright keeps its "When this consumes one or more gods" essence and has no act of its own: the
+    rulebook's type of card that "will never perform an act when it reaches the top of the deck"."""
+    from pipeline.core.dataset import default_data_root
+    from pipeline.games.monotheism.play import load
+
+    hunger = load(default_data_root()).game.cards.deities["05"].halves[0]
+    assert hunger.act is None and hunger.essence is not None and hunger.essence["when"] == "consumes"

@@ -228,3 +228,70 @@ def test_events_can_be_left_out_for_search() -> None:
     after = quiet.apply_action("submerge 3").apply_action("place 2")
     assert after.events == () and not after.recording
     assert after.key() == start(g, ["01", "02", "w", "03"]).apply_action("submerge 3").apply_action("place 2").key()
+
+
+# ------------------------------------------------------------------ rulebook statements (issue #16)
+GRANT_CHOSEN = {"do": [{"grant": {"grantee": {"choose": {"count": 1, "among_top": 4, "kind": "god"}},
+                                  "consume": {"neighbours": True}}}]}
+EAT_CHOSEN = {"do": [{"consume": {"target": {"choose": {"count": 1, "among_top": 4, "kind": "card"}}}}]}
+
+
+def test_a_god_may_grant_this_power_to_itself() -> None:
+    """Rulebook: "Other gods act in ways that grant the power to consume. A god may grant this power to itself." """
+    g = game([deity("01", half(act=GRANT_CHOSEN)), *plain("02", "03")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "w"])
+    assert state.legal_actions() == ["pick 01", "pick 02", "pick 03"]
+    after = state.apply_action("pick 01")  # #01 takes the power itself: it eats its one neighbour, #02
+    assert labels(after) == ["01", "03", "w"] and after.phase == PHASE_SUBMERGE
+
+
+def test_gods_cannot_consume_themselves_when_choosing_what_to_eat() -> None:
+    """Rulebook: "Gods cannot consume themselves. If the top card is a god that may consume something from
+    among the top four cards, you must choose a card from the three cards beneath it." """
+    g = game([deity("01", half(act=EAT_CHOSEN)), *plain("02", "03")], [worshiper("w")])
+    assert start(g, ["01", "02", "03", "w"]).legal_actions() == ["pick 02", "pick 03", "pick w"]
+
+
+@pytest.mark.parametrize("granter", ["11", "24"])
+def test_the_real_granting_gods_offer_themselves(granter: str) -> None:
+    """#11 (upright) and #24 (upright) grant a chosen god the power: the granter itself is among the choices."""
+    from pipeline.core.dataset import default_data_root
+    from pipeline.games.monotheism.play import load
+
+    real = load(default_data_root()).game
+    others = [god for god in sorted(real.cards.deities) if god != granter][:3]
+    worshiper_id = sorted(real.cards.worshipers)[0]
+    state = start(real, [granter, *others, worshiper_id], track_history=False)
+    assert f"pick {granter}" in state.legal_actions()
+
+
+def test_a_card_consumed_while_attempting_to_act_stops_acting() -> None:
+    """Rulebook: "If a card is itself consumed while attempting to act, its act will cease. After being
+    consumed, a card can no longer effect the world." Fixture: #01 grants #02 the power to consume everything
+    next to itself (#02 eats #01 above it, then #03 below), then would transform the bottom card #04; #01 is
+    gone by then, so #04 stays as it was."""
+    act = {"do": [{"grant": {"grantee": NEXT, "consume": {"neighbours": True}}},
+                  {"transform": {"target": {"bottom": 1}}}]}
+    g = game([deity("01", half(act=act)), *plain("02", "03", "04")], [worshiper("w")])
+    state = start(g, ["01", "02", "03", "w", "04"])
+    assert labels(state) == ["02", "w", "04"] and not state.is_terminal()
+    assert all(not card[2] for card in state.deck), "the rest of a consumed card's act ran"
+
+
+def test_an_act_goes_on_while_its_card_survives() -> None:
+    """The same act when the grantee does not reach the granter: the rest of the act runs."""
+    act = {"do": [{"grant": {"grantee": {"bottom": 1}, "consume": {"neighbours": True}}},
+                  {"transform": {"target": NEXT}}]}
+    g = game([deity("01", half(act=act)), *plain("02", "03", "04")], [worshiper("w")])
+    state = start(g, ["01", "02", "w", "03", "04"])
+    assert labels(state) == ["01", "02", "w", "04"]
+    assert dict((card[0], card[2]) for card in state.deck)["02"] is True
+
+
+def test_an_essence_when_consumed_still_runs_after_its_card_is_gone() -> None:
+    """Only acts cease: "When this is consumed" runs once its card is gone (#02 voids every card above it)."""
+    atlas = {"when": "consumed", "do": [{"void": {"target": {"above": True}}}]}
+    g = game([deity("01", half(act=EAT_FOUR)), deity("02", half(essence=atlas)), *plain("03")],
+             [worshiper("w"), worshiper("v")])
+    state = start(g, ["01", "02", "w", "03", "v"])
+    assert labels(state) == ["w", "03", "v"]

@@ -53,7 +53,7 @@ def test_limits_are_reported() -> None:
 
 def test_some_first_moves_lose_in_scenario_1() -> None:
     moves = solver.first_moves(loaded().game.scenario_state(_scenario("1"), track_history=False),
-                               max_nodes=50_000, max_seconds=20)
+                               max_nodes=50_000)
     assert moves.losing and moves.winning
     assert 0 < moves.losing_share < 1
 
@@ -102,3 +102,14 @@ def test_a_trap_must_be_a_whole_first_turn(data_copy: Path, edit_yaml, validate)
     edit_yaml(data_copy / "monotheism" / "scenarios.yaml", half_turn)
     messages = [p.message for p in validate(data_copy, ["monotheism"])]
     assert any(m.startswith("scenario 5") and "is not one whole first turn" in m for m in messages)
+
+
+def test_picking_11_itself_wins_scenario_1() -> None:
+    """Rulebook: "A god may grant this power to itself." In scenario 1, #11 (unveiled on top) may take its
+    own grant and eat #27 beside it; that first turn can still win (a second idea besides the book's)."""
+    start = loaded().game.scenario_state(_scenario("1"), track_history=False).with_events(False)
+    assert "pick 11" in start.legal_actions()
+    found = solver.after_turn(start, ("pick 11", "submerge 3", "place 1"), max_nodes=50_000)
+    assert found is not None and found.status == solver.WIN
+    won, reason = solver.verify(start, ("pick 11", "submerge 3", "place 1", *found.line))
+    assert won, reason

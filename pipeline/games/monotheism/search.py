@@ -1,0 +1,345 @@
+"""The two searches behind the solver: a depth-first prover and a beam finder.
+
+Monotheism is a one-player game of perfect information for the solver, and a
+position seen twice is a stalemate (ruling 9), so "can it be won?" asks whether
+a winning end can be reached without repeating a position.
+
+* :class:`DepthFirst` answers it exactly. It never enters a position twice on
+  one path, and remembers every position it closed in a transposition table, so
+  when it ends without a win every reachable position has been entered: its
+  ``no-win`` is a proof. Children are tried most promising first (*ordering*).
+* :class:`Beam` looks at positions turn by turn, keeping the most promising
+  of each turn (fewest gods, the most life left in the worshipers), and widens
+  when it runs dry. Many wins need a few quiet turns of set-up that spend life
+  before one turn consumes half the deck; depth-first search and plain
+  best-first search both dive past them, a beam keeps them. It proves no-win
+  only when it never had to drop a position.
+
+Both drop, without searching them (*dominance*): children that lose at once,
+that repeat a sibling, that are *dead* (two or more gods left and no card that
+could ever take a card out of the game), or that are known closed; a child
+that wins ends the search at once. Moves are whole turns (``positions.py``).
+
+**Proofs shared.** A depth-first search closes some positions *independently*
+of its current path (see :class:`DepthFirst`). Such a position is lost for
+every search of the same *group* (same game, same forbidden positions). It goes
+into the search's ``outbox``; between rounds the solver hands every outbox, in
+a fixed order, to the ``shared`` table of every search of the group, so what a
+search sees never depends on how the searches were scheduled.
+
+A search runs for a given number of nodes and can be resumed. A node is one
+position generated (the start and every child, ended or not).
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from pipeline.games.monotheism.engine import State
+from pipeline.games.monotheism.positions import Move, Space, result
+from pipeline.games.monotheism.table import PositionTable, Print, fingerprint, slots_for
+
+WIN, NO_WIN, LIMIT = "win", "no-win", "limit"
+EXHAUSTED = "exhausted"  # a beam at its widest that dropped positions and has none left: it can say no more
+LOST = 1 << 30  # a position's standing when it is lost for sure: deeper than any path reaches
+DEPENDENT = -1  # the standing of a position closed by this search, lost only given the path it was closed on
+# Beam widths 256, 1024, 4096, 16384: the widest already costs millions of nodes a run, and its layers
+# (two widths of positions) are most of the solver's memory.
+BEAM_FIRST_WIDTH, BEAM_GROWTH, BEAM_MAX_WIDTH = 256, 4, 16_384
+# How promising a position looks (lower first): three per god left, minus three per curse the worshipers
+# can still survive, minus the highest worshiper's distance from the top, counted up to two cards.
+GOD_WEIGHT, LIFE_WEIGHT, WORSHIPER_DEPTH_CAP = 3, 3, 2
+
+
+@dataclass(frozen=True)
+class Techniques:
+    """The searches' own techniques (the space's are in ``positions.Features``); each can be turned off."""
+
+    ordering: bool = True      # children most promising first
+    dominance: bool = True     # drop dead and repeated children
+    collapse: bool = True      # a position with one live child is not stored
+    beam: bool = True          # a beam search runs beside the depth-first one
+    share: bool = True         # independently lost positions are shared between the searches
+
+
+def promise(space: Space, state: State) -> int:
+    """Lower is more promising: few gods, much life left in the worshipers, the highest worshiper far
+    from the top (the turns before it must be submerged)."""
+    deck = state.deck
+    god = space.god
+    depth = next((index for index, card in enumerate(deck) if not god[card]), 0)
+    return (GOD_WEIGHT * sum(map(god.__getitem__, deck)) - LIFE_WEIGHT * sum(map(space.life.__getitem__, deck))
+            - min(depth, WORSHIPER_DEPTH_CAP))
+
+
+class _Base:
+    """What both searches share: the start, the budget, the forbidden positions, the shared proofs."""
+
+    def __init__(self, space: Space, root: State, *, techniques: Techniques, forbidden: Iterable[bytes],
+                 shared: Optional[PositionTable]) -> None:
+        self.space = space
+        self.techniques = techniques
+        self.zero_ok = root.zero_ok
+        self.forbidden = frozenset(forbidden)
+        self.shared = shared if techniques.share else None
+        self.outbox: list[tuple[int, int, int]] = []  # (bucket bits, tag, work) of positions proved lost
+        self.nodes = 1
+        self.status: Optional[str] = None
+        self.line: Move = ()
+
+    def standing(self, key: bytes, print_: Print) -> Optional[int]:
+        """None while a position is open; LOST when it is forbidden or proved lost; else (depth-first
+        search only) the depth of the path position it repeats, or DEPENDENT."""
+        if key in self.forbidden or (self.shared is not None and self.shared.has(print_)):
+            return LOST
+        return None
+
+    def expand(self, state: State, move: Move) -> Optional[tuple[list, int]]:
+        """The live children of ``state``, and the lowest standing among the children it dropped as closed.
+
+        Returns None (with ``status`` WIN and ``line`` set by ``won``) when a child wins."""
+        space, dominance = self.space, self.techniques.dominance
+        moves = space.moves(state)
+        self.nodes += len(moves)
+        children = []
+        low = LOST
+        siblings: set[bytes] = set()
+        for actions, child in moves:
+            if child is True:
+                self.won(move + actions)
+                return None
+            if child is False:
+                continue
+            start_key = space.child_key(child)
+            if start_key in siblings:
+                continue
+            if dominance:
+                siblings.add(start_key)
+                if space.dead(space.deck_of(child)):
+                    continue
+            start_print = fingerprint(start_key)
+            standing = self.standing(start_key, start_print)
+            if standing is not None:
+                low = min(low, standing)
+                continue
+            position = space.resolve(child, zero_ok=self.zero_ok)
+            outcome = result(position)
+            if outcome:
+                self.won(move + actions)
+                return None
+            if outcome is False:
+                continue
+            keys: tuple[tuple[bytes, Print], ...] = ((start_key, start_print),)
+            position_key = space.key(position)
+            if position_key != start_key:
+                position_print = fingerprint(position_key)
+                standing = self.standing(position_key, position_print)
+                if standing is not None:
+                    low = min(low, standing)
+                    continue
+                keys += ((position_key, position_print),)
+            children.append((promise(space, position), len(children), actions, position, keys))
+        return children, low
+
+    def won(self, move: Move) -> None:
+        raise NotImplementedError
+
+
+class _Frame:
+    """A position being searched depth-first; ``low`` is the shallowest path position its subtree repeated."""
+
+    __slots__ = ("keys", "children", "next", "move", "entered", "forced", "depth", "low")
+
+    def __init__(self, keys: tuple, children: list, move: Move, entered: int, depth: int, low: int) -> None:
+        self.keys = keys
+        self.children = children
+        self.next = 0
+        self.move = move
+        self.entered = entered
+        self.forced = len(children) == 1
+        self.depth = depth
+        self.low = low
+
+
+class DepthFirst(_Base):
+    """A resumable, complete depth-first search from ``root``.
+
+    A position is known by two keys: the deck its turn started from (how a move's
+    child is recognised before its turn is resolved) and the position the turn
+    reached (how a position met through two turn starts is recognised).
+
+    A position is closed *independently* of the path (lost for sure) when nothing
+    in its subtree repeated a path position above it (Tarjan's low link: its
+    subtree is its own strongly connected part of the game). The table's work
+    count carries one more bit saying so."""
+
+    def __init__(self, space: Space, root: State, *, max_nodes: int, techniques: Techniques = Techniques(),
+                 forbidden: Iterable[bytes] = (), shared: Optional[PositionTable] = None,
+                 table_slots: Optional[int] = None) -> None:
+        super().__init__(space, root, techniques=techniques, forbidden=forbidden, shared=shared)
+        self.table = PositionTable(table_slots or slots_for(max_nodes))
+        self.path: dict[bytes, int] = {}
+        self.stack: list[_Frame] = []
+        outcome = result(root)
+        if outcome is not None:
+            self.status = WIN if outcome else NO_WIN
+            return
+        key = space.key(root)
+        self._enter(root, ((key, fingerprint(key)),), ())
+
+    def standing(self, key: bytes, print_: Print) -> Optional[int]:
+        found = super().standing(key, print_)
+        if found is not None:
+            return found
+        depth = self.path.get(key)
+        if depth is not None:
+            return depth
+        work = self.table.get(print_)
+        if work < 0:
+            return None
+        return LOST if work & 1 else DEPENDENT
+
+    def won(self, move: Move) -> None:
+        self.status = WIN
+        self.line = tuple(action for frame in self.stack for action in frame.move) + move
+
+    def _enter(self, state: State, keys: tuple, move: Move) -> None:
+        expanded = self.expand(state, move)
+        if expanded is None:
+            return
+        children, low = expanded
+        if self.techniques.ordering:
+            children.sort(key=lambda item: (item[0], item[1]))
+        depth = len(self.stack)
+        self.stack.append(_Frame(keys, children, move, self.nodes, depth, low))
+        for key, _ in keys:
+            self.path[key] = depth
+
+    def advance(self, budget: int) -> str:
+        """Search ``budget`` more nodes at most: WIN, NO_WIN, or LIMIT (then ``advance`` may be called again)."""
+        limit = self.nodes + budget
+        stack = self.stack
+        while self.status is None:
+            if not stack:
+                self.status = NO_WIN
+                break
+            if self.nodes >= limit:
+                return LIMIT
+            frame = stack[-1]
+            if frame.next < len(frame.children):
+                _, _, actions, position, keys = frame.children[frame.next]
+                frame.next += 1
+                standings = [self.standing(key, print_) for key, print_ in keys]
+                if all(standing is None for standing in standings):
+                    self._enter(position, keys, actions)
+                else:
+                    frame.low = min(frame.low, *(s for s in standings if s is not None))
+                continue
+            self._close(stack.pop())
+        return self.status
+
+    def _close(self, frame: _Frame) -> None:
+        work = self.nodes - frame.entered
+        independent = frame.low >= frame.depth
+        for key, print_ in frame.keys:
+            del self.path[key]
+            if not (self.techniques.collapse and frame.forced):
+                self.table.put(print_, (work << 1) | independent)
+            if independent and self.shared is not None:
+                self.outbox.append((print_[0], print_[1], (work << 1) | 1))
+        if self.stack:
+            parent = self.stack[-1]
+            parent.low = min(parent.low, frame.low if not independent else LOST)
+
+
+class Beam(_Base):
+    """A resumable beam search with widening: it finds wins that need several quiet turns of set-up.
+
+    Positions are taken layer by layer (a layer: the positions after the same number
+    of turns), and only the ``width`` most promising of a layer go on to the next.
+    Comparing positions after equally many turns is fair to a turn that spends life
+    to set up a later feast; a best-first search would rather go deeper. When a
+    layer dies out, the search starts again with ``growth`` times the width, up to
+    ``max_width``. A run that never dropped a position is a full breadth-first search,
+    so its end is a proof of no-win."""
+
+    def __init__(self, space: Space, root: State, *, max_nodes: int, techniques: Techniques = Techniques(),
+                 forbidden: Iterable[bytes] = (), shared: Optional[PositionTable] = None,
+                 table_slots: Optional[int] = None, first_width: int = BEAM_FIRST_WIDTH,
+                 growth: int = BEAM_GROWTH, max_width: int = BEAM_MAX_WIDTH) -> None:
+        super().__init__(space, root, techniques=techniques, forbidden=forbidden, shared=shared)
+        self.root, self.slots = root, table_slots or slots_for(max_nodes)
+        self.width, self.growth, self.max_width = first_width, growth, max_width
+        outcome = result(root)
+        if outcome is not None:
+            self.status = WIN if outcome else NO_WIN
+            return
+        self._restart()
+
+    def _restart(self) -> None:
+        self.closed = PositionTable(self.slots)
+        self.closed.add(self.space.key(self.root))
+        self.parents: list[int] = [-1]
+        self.moves: list[Move] = [()]
+        self.layer: list[tuple[State, int]] = [(self.root, 0)]
+        self.index = 0
+        self.following: list[tuple[int, int, State, int, Move]] = []
+        self.sequence = 0
+        self.dropped = False
+        self.current = 0
+
+    def standing(self, key: bytes, print_: Print) -> Optional[int]:
+        found = super().standing(key, print_)
+        return found if found is not None or not self.closed.has(print_) else DEPENDENT
+
+    def won(self, move: Move) -> None:
+        line: list[Move] = [move]
+        entry = self.current
+        while entry >= 0:
+            line.append(self.moves[entry])
+            entry = self.parents[entry]
+        self.status = WIN
+        self.line = tuple(action for step in reversed(line) for action in step)
+
+    def _trim(self) -> None:
+        if len(self.following) > self.width:
+            self.following = heapq.nsmallest(self.width, self.following)
+            self.dropped = True
+
+    def advance(self, budget: int) -> str:
+        limit = self.nodes + budget
+        while self.status is None:
+            if self.nodes >= limit:
+                return LIMIT
+            if self.index < len(self.layer):
+                state, self.current = self.layer[self.index]
+                self.index += 1
+                expanded = self.expand(state, ())
+                if expanded is None:
+                    break
+                for value, _, actions, position, keys in expanded[0]:
+                    for _, print_ in keys:
+                        self.closed.put(print_)
+                    self.sequence += 1
+                    self.following.append((value, self.sequence, position, self.current, actions))
+                if len(self.following) > 2 * self.width:
+                    self._trim()
+                continue
+            self._trim()
+            if self.following:
+                self.following.sort()
+                self.layer = []
+                for _, _, position, parent, actions in self.following:
+                    self.parents.append(parent)
+                    self.moves.append(actions)
+                    self.layer.append((position, len(self.parents) - 1))
+                self.following, self.index = [], 0
+            elif not self.dropped:
+                self.status = NO_WIN
+            elif self.width >= self.max_width:
+                self.status = EXHAUSTED
+            else:
+                self.width *= self.growth
+                self._restart()
+        return self.status

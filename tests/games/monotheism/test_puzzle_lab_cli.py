@@ -1,0 +1,188 @@
+"""`pantheon monotheism generate|rate|add` as a designer runs them, bad scenario files, and what validate
+checks of ratings and of solver limits."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.core import resultcache
+from pipeline.core.dataset import default_data_root
+from pipeline.games.monotheism import deck_checks, solver
+from pipeline.games.monotheism.play import load, scenario_from_file
+
+runner = CliRunner()
+PANTHEON = [sys.executable, "-m", "pipeline"]
+REPO = Path(__file__).resolve().parents[3]
+GENERATE = ["generate", "--cards", "7", "--count", "2", "--seed", "3"]
+
+
+def _run(*args: str) -> Any:
+    return runner.invoke(app, ["monotheism", *args])
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*PANTHEON, "monotheism", *args], capture_output=True, text=True, cwd=REPO)
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("puzzles")
+    result = _run(*GENERATE, "--out", str(out), "--processes", "1")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.glob("*.yaml"))}
+
+
+# ------------------------------------------------------------------ generate
+def test_generate_is_deterministic_per_seed_and_process_count(generated: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    result = _run(*GENERATE, "--out", str(again), "--processes", "2")
+    assert result.exit_code == 0, result.output
+    assert _bytes(again) == _bytes(generated) and len(_bytes(generated)) == 2
+    other = tmp_path / "other"
+    _run(*GENERATE[:-1], "4", "--out", str(other), "--processes", "1")
+    assert set(_bytes(other).values()).isdisjoint(_bytes(generated).values())
+
+
+def test_generated_scenarios_are_reproved_from_their_files(generated: Path) -> None:
+    loaded = load(default_data_root())
+    for path in sorted(generated.glob("*.yaml")):
+        scenario = scenario_from_file(path, default_data_root(), loaded)
+        assert scenario.rating is not None and scenario.losing_first_move
+        won, reason = solver.verify(loaded.game.scenario_state(scenario), scenario.winning_line)
+        assert won, reason
+        start = loaded.game.scenario_state(scenario, track_history=False)
+        assert solver.after_turn(start, scenario.losing_first_move).status == solver.NO_WIN
+        report = json.loads(_run("rate", "--file", str(path), "--json", "--processes", "1").output)
+        assert report["status"] == "win" and report["matches_stored"] is True
+        assert report["difficulty"] == scenario.rating.difficulty
+
+
+def test_generate_never_repeats_a_deck_already_in_the_folder(generated: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    first = sorted(generated.glob("*.yaml"))[0]
+    shutil.copy(first, folder / "kept-by-hand.yaml")
+    result = _run("generate", "--cards", "7", "--count", "1", "--seed", "3", "--out", str(folder), "--processes", "1")
+    assert result.exit_code == 0, result.output
+    written = _bytes(folder)
+    assert first.name not in written and "1 duplicate" in result.output
+    decks = [json.dumps(yaml.safe_load(data)["deck"]) for data in written.values()]
+    assert len(decks) == len(set(decks)) == 2
+
+
+def test_generate_asks_for_a_band_and_says_when_it_falls_short(tmp_path: Path) -> None:
+    result = _run("generate", "--cards", "5", "--count", "1", "--seed", "1", "--difficulty", "hard",
+                  "--attempts", "3", "--out", str(tmp_path), "--processes", "1")
+    assert result.exit_code == 1 and "found 0 of the 1 puzzles" in str(result.exception)
+    assert "3 decks drawn:" in result.output
+    bad = _cli("generate", "--difficulty", "fiendish", "--out", str(tmp_path))
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+# ------------------------------------------------------------------ add, and what the documents print
+def test_add_numbers_rates_and_prints_a_generated_scenario(generated: Path, data_copy: Path) -> None:
+    first = sorted(generated.glob("*.yaml"))[0]
+    result = _run("add", str(first), "--data", str(data_copy), "--processes", "1")
+    assert result.exit_code == 0, result.output
+    data = yaml.safe_load((data_copy / "monotheism" / "scenarios.yaml").read_text())
+    added = data["scenarios"][-1]
+    assert added["number"] == 6 and added["provenance"]["source"] == "authored" and added["rating"]["difficulty"]
+    again = _run("add", str(first), "--data", str(data_copy), "--processes", "1")
+    assert again.exit_code == 1 and "the same deck is already scenario 6" in str(again.exception)
+    from tests.core.docs_helpers import page_texts, render_game
+    docs = render_game(data_copy, "monotheism")
+    assert f"Scenario 6: {added['title']}" in " ".join(page_texts(docs["rulebook"][0]))
+    sheets = page_texts(docs["puzzles"][0])
+    assert len(sheets) == 6 and sheets[-1].count(f"Puzzle 6: {added['title']}") >= 1
+    assert f"Difficulty: {added['rating']['difficulty']}." in sheets[-1]
+
+
+# ------------------------------------------------------------------ bad scenario files
+HEAD = "id: mine\ntitle: Mine\ncard_count: {count}\ndeck:\n"
+GOOD_TOP = '  - deity: "10"\n    veiled: true\n'
+BAD_FILES = {
+    "unknown card": (HEAD.format(count=3) + '  - worshiper: haruspex\n  - deity: "77"\n' + GOOD_TOP, 6, "#77"),
+    "two worshipers of two sets": (HEAD.format(count=4) + '  - worshiper: haruspex\n  - worshiper: poet\n'
+                                   '  - deity: "14"\n' + GOOD_TOP, 5, "several sets"),
+    "one worshiper twice": (HEAD.format(count=4) + '  - worshiper: haruspex\n  - worshiper: haruspex\n'
+                            '  - deity: "14"\n' + GOOD_TOP, 6, "already in the deck"),
+    "empty deck": (HEAD.format(count=2) + "  []\n", 5, "deck"),
+    "no deck at all": ("id: mine\ntitle: Mine\ncard_count: 2\n", 1, "deck"),
+    "top not veiled": (HEAD.format(count=3) + '  - worshiper: haruspex\n  - deity: "14"\n  - deity: "10"\n', 7,
+                       "must be a veiled god"),
+    "wrong count": (HEAD.format(count=9) + '  - worshiper: haruspex\n  - deity: "14"\n' + GOOD_TOP, 3,
+                    "stated card count 9"),
+    "cursed too often": (HEAD.format(count=3) + '  - worshiper: haruspex\n    cursed: 2\n  - deity: "14"\n' + GOOD_TOP,
+                         6, "cursed 2 times"),
+    "not yaml": (HEAD.format(count=3) + '  - worshiper: [haruspex\n', 6, ""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+@pytest.mark.parametrize("command", ["solve", "rate", "add"])
+def test_bad_scenario_files_are_refused_with_file_and_line(case: str, command: str, tmp_path: Path) -> None:
+    text, line, words = BAD_FILES[case]
+    bad = tmp_path / "puzzle.yaml"
+    bad.write_text(text)
+    args = ("add", str(bad), "--data", str(tmp_path / "nowhere")) if command == "add" else (command, "--file", str(bad))
+    if command == "add":
+        shutil.copytree(default_data_root(), tmp_path / "nowhere")
+    done = _cli(*args)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    message = done.stderr.strip()
+    assert "\n" not in message and f"puzzle.yaml:{line}:" in message and words in message, message
+
+
+# ------------------------------------------------------------------ validate: ratings and limits
+def test_a_rating_whose_band_does_not_follow_is_refused(data_copy: Path, edit_yaml, validate) -> None:
+    def rate_wrongly(data):
+        data["scenarios"][4]["rating"] = {"difficulty": "easy", "nodes": 5, "first_moves": 12, "winning_first_moves": 2,
+                                          "losing_first_moves": 10, "losing_share": 0.5, "solution_turns": 5,
+                                          "branching": 7.4, "most_choices": 12}
+
+    edit_yaml(data_copy / "monotheism" / "scenarios.yaml", rate_wrongly)
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any("losing_share 0.5 should be 0.833" in m for m in messages), messages
+    assert any("difficulty 'easy' does not follow from the figures" in m for m in messages)
+    assert any("the solver now decides the deck in" in m and "not 5" in m for m in messages)
+
+
+def test_an_added_scenario_needs_a_number_after_the_rulebooks_and_a_rating(data_copy: Path, edit_yaml,
+                                                                           validate) -> None:
+    def add_bare(data):
+        extra = dict(data["scenarios"][4], id="extra", number=3, title="Extra", provenance={"source": "authored"})
+        del extra["rating"]
+        data["scenarios"].append(extra)
+
+    edit_yaml(data_copy / "monotheism" / "scenarios.yaml", add_bare)
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any("number 3 is the rulebook's scenario" in m for m in messages), messages
+    assert any("an added scenario needs its rating" in m for m in messages)
+
+
+def test_a_proof_that_hits_the_node_limit_says_undecided_and_is_not_cached(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(resultcache.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(deck_checks, "SOLVE_NODES", 10)
+    monkeypatch.setattr(deck_checks, "_CACHE", {})
+    loaded = load(default_data_root())
+    scenario = loaded.model.scenario(3)
+    findings = deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
+    assert any("undecided: the solver reached its limit of 10 nodes" in message for _, message in findings)
+    assert not list((tmp_path / resultcache.RESULTS_DIR / "monotheism-scenarios").rglob("*.json"))
+    monkeypatch.setattr(deck_checks, "SOLVE_NODES", 400_000)
+    monkeypatch.setattr(deck_checks, "_CACHE", {})
+    assert not deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
+    assert len(list((tmp_path / resultcache.RESULTS_DIR / "monotheism-scenarios").rglob("*.json"))) == 1
