@@ -146,21 +146,21 @@ class MonotheismStudy(Study):
                       "was found), lose (proved lost) or open (the limit was hit). With open moves the losing share "
                       "is a range: from none of the open moves losing to all of them. Exact figures: no interval.",
                       (2.4, 0.7, 0.9, 0.9, 0.9, 0.8, 0.6, 0.6, 0.6, 1.3))
-        winning = Table("winning-first-moves", "Winning first moves", ("scenario", "whole first turns that still win"),
+        winning_table = Table("winning-first-moves", "Winning first moves", ("scenario", "whole first turns that still win"),
                         tuple(moves), widths=(1.0, 3.0))
         return Section("scenarios", "Puzzle scenarios", "Exact figures from the solver (no simulation). A puzzle "
                        "whose first moves mostly lose asks for the one idea; one whose moves mostly win is forgiving.",
-                       (table, winning))
+                       (table, winning_table))
 
     def _wins(self, results: Results) -> Section:
         summaries = {s.id: Rate(count(results.tally(s), "wins", 0), count(results.tally(s), "games"))
                      for s in results.setups}
         sets = grouped(results.setups, lambda s: s.param("set"))
         policies = list(dict.fromkeys(s.policy for s in results.setups))
-        rows = []
+        rows: list[tuple[Any, ...]] = []
         for set_id, members in sets.items():
             by_policy = {s.policy: summaries[s.id] for s in members}
-            rows.append((self.loaded.model.worshiper_set(set_id).name, *(by_policy.get(p) for p in policies)))
+            rows.append((self.loaded.model.worshiper_set(str(set_id)).name, *(by_policy.get(p) for p in policies)))
         table = Table("wins", "Win rate per worshiper set", ("worshiper set", *policies), tuple(rows))
         chart = Bars("wins-chart", "Win rate per worshiper set", tuple(r[0] for r in rows),
                      tuple(Series(p, tuple(r[1 + i] for r in rows)) for i, p in enumerate(policies)), "games won")

@@ -75,7 +75,7 @@ def deity_from(record: Mapping[str, Any]) -> Deity:
 
 def worshiper_from(record: Mapping[str, Any], name: str, set_id: str, zero_gods_victory: bool) -> Worshiper:
     states = tuple(
-        WorshiperState(face=s["face"], orientation=s["orientation"], numbers=tuple(s["numbers"]),  # type: ignore[arg-type]
+        WorshiperState(face=s["face"], orientation=s["orientation"], numbers=tuple(s["numbers"]),
                        curse=s["curse"], bless=s.get("bless"), act=s.get("act"))
         for s in record["states"]
     )

@@ -60,7 +60,7 @@ def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
     if as_json:
         typer.echo(json.dumps({"scenario": chosen.id, "steps": steps, "outcome": result}, indent=2))
         return
-    text.append(("WIN: " if result["won"] else "NOT WON: ") + result["reason"])
+    text.append(("WIN: " if result["won"] else "NOT WON: ") + str(result["reason"]))
     typer.echo("\n".join(text))
 
 
@@ -115,9 +115,11 @@ def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (
 
 def _chosen(loaded: Loaded, root: Path, scenario: Optional[str], file: Optional[Path]) -> Scenario:
     """The scenario a command names: a number of the data's scenarios, or a file (one of them)."""
-    if (scenario is None) == (file is None):
-        raise UserError("give a scenario number or --file FILE (one of them)")
-    return scenario_from_file(file, root, loaded) if file is not None else scenario_by_number(loaded.model, scenario)
+    if scenario is not None and file is None:
+        return scenario_by_number(loaded.model, scenario)
+    if file is not None and scenario is None:
+        return scenario_from_file(file, root, loaded)
+    raise UserError("give a scenario number or --file FILE (one of them)")
 
 
 @app.command()

@@ -184,7 +184,7 @@ def _goal(ctx: DocContext, scenario: Scenario) -> str:
 def puzzle_sheets(ctx: DocContext) -> m.Document:
     """One page per scenario: the set-up, the goal, the measured difficulty, and the solution at the foot."""
     blocks: list[m.Block] = []
-    game_engine = Game(ctx.game.model.cards)  # type: ignore[arg-type]
+    game_engine = Game(ctx.game.model.cards)
     for scenario in ctx.game.model.scenarios:
         if blocks:
             blocks.append(m.PageBreak())

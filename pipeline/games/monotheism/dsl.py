@@ -35,7 +35,8 @@ CARD_KINDS = ("god", "card", "worshiper")
 MOVE_PLACES = ("top", "bottom")
 MAX_COUNT = 12  # the largest count a card may name (the largest deck in a scenario is 11 cards)
 
-Phrase = Callable[[Mapping[str, Any], "PhraseContext"], str]
+# A word's parameter is what its schema fragment allows: a mapping, a count, an enum value or true.
+Phrase = Callable[[Any, "PhraseContext"], str]
 
 
 class PhraseContext:
@@ -75,6 +76,13 @@ class Registry:
 
     def get(self, category: str, name: str) -> Entry:
         return self.entries[category][name]
+
+    def handler_of(self, category: str, name: str) -> Callable[..., Any]:
+        """The engine's handler of a word (``registry_problems`` reports a word without one)."""
+        found = self.get(category, name).handler
+        if found is None:
+            raise LookupError(f"{category} '{name}' has no engine handler")
+        return found
 
     def names(self, category: str) -> list[str]:
         return list(self.entries[category])

@@ -460,7 +460,7 @@ class _Work:
     # ------------------------------------------------------------- conditions
     def holds(self, condition: Mapping[str, Any], subject: str) -> bool:
         name, param = tag(condition)
-        return bool(dsl.REGISTRY.get(CONDITION, name).handler(self, subject, param))
+        return bool(dsl.REGISTRY.handler_of(CONDITION, name)(self, subject, param))
 
     def neighbours(self, label: str) -> list[Card]:
         i = self.pos(label)
@@ -472,7 +472,7 @@ class _Work:
             if self.stopped(ctx):
                 return
             name, params = tag(op)
-            dsl.REGISTRY.get(OP, name).handler(self, ctx, params, bindings)
+            dsl.REGISTRY.handler_of(OP, name)(self, ctx, params, bindings)
 
     def stopped(self, ctx: "_Ctx") -> bool:
         """The game is over, or the card whose act this is has been consumed: "If a card is itself
@@ -483,7 +483,7 @@ class _Work:
     def resolve(self, selector: Mapping[str, Any], ctx: "_Ctx") -> list[str]:
         """The labels a (non-choice) selector names."""
         name, param = tag(selector)
-        return dsl.REGISTRY.get(SELECTOR, name).handler(self, ctx, param)
+        return dsl.REGISTRY.handler_of(SELECTOR, name)(self, ctx, param)
 
     def ordered(self, labels: Sequence[str], subject: Optional[str]) -> list[str]:
         """Nearest to ``subject`` first, ties the upper card first (ruling 5)."""
@@ -651,7 +651,7 @@ class _Planner:
             key, spec = choice
             # "A god may grant this power to itself": a grant's chooser is among its grantees;
             # "Gods cannot consume themselves": every other choice leaves the chooser out.
-            candidates = self.work.candidates(spec, subject, chooser_too=key == GRANTEE)
+            candidates = choice_candidates(self.work, spec, subject, chooser_too=key == GRANTEE)
             need = min(spec["count"], len(candidates))
             picked: list[str] = []
             while len(picked) < need:
@@ -693,7 +693,7 @@ def _choice_spec(params: Mapping[str, Any]) -> Optional[tuple[str, Mapping[str, 
     return None
 
 
-def candidates(work: _Work, spec: Mapping[str, Any], subject: str, *, chooser_too: bool = False) -> list[str]:
+def choice_candidates(work: _Work, spec: Mapping[str, Any], subject: str, *, chooser_too: bool = False) -> list[str]:
     """Cards a "choose" selector may name: among the top K, of the right kind; the chooser only when
     ``chooser_too`` (a grant: "A god may grant this power to itself")."""
     kind = spec["kind"]
@@ -706,9 +706,6 @@ def candidates(work: _Work, spec: Mapping[str, Any], subject: str, *, chooser_to
         if (kind == "god" and god) or (kind == "worshiper" and not god) or kind == "card":
             found.append(label)
     return found
-
-
-_Work.candidates = candidates  # type: ignore[attr-defined]
 
 
 # ===================================================================== handlers: conditions

@@ -77,8 +77,8 @@ def scenario_from_file(path: Path, data_root: Path, loaded: Loaded) -> Scenario:
             where = doc.at("deck", index)
             raise UserError(f"{where}: card {index + 1} from the bottom ({card.label()}) is not a known card")
     set_of = {w.id: w.set_id for w in loaded.model.worshipers}
-    for path, message in scenario_findings(scenario, set_of):  # the checks validate makes of every scenario
-        raise UserError(f"{doc.at(*path)}: scenario {scenario.id}: {message}")
+    for field_path, message in scenario_findings(scenario, set_of):  # the checks validate makes of every scenario
+        raise UserError(f"{doc.at(*field_path)}: scenario {scenario.id}: {message}")
     return scenario
 
 

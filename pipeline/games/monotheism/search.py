@@ -63,6 +63,10 @@ class Techniques:
     share: bool = True         # independently lost positions are shared between the searches
 
 
+# A live child as ``expand`` lists it: (promise, order, its actions, its position, its keys and prints).
+ChildEntry = tuple[int, int, Move, State, tuple[tuple[bytes, Print], ...]]
+
+
 def promise(space: Space, state: State) -> int:
     """Lower is more promising: few gods, much life left in the worshipers, the highest worshiper far
     from the top (the turns before it must be submerged)."""
@@ -95,14 +99,14 @@ class _Base:
             return LOST
         return None
 
-    def expand(self, state: State, move: Move) -> Optional[tuple[list, int]]:
+    def expand(self, state: State, move: Move) -> Optional[tuple[list[ChildEntry], int]]:
         """The live children of ``state``, and the lowest standing among the children it dropped as closed.
 
         Returns None (with ``status`` WIN and ``line`` set by ``won``) when a child wins."""
         space, dominance = self.space, self.techniques.dominance
         moves = space.moves(state)
         self.nodes += len(moves)
-        children = []
+        children: list[ChildEntry] = []
         low = LOST
         siblings: set[bytes] = set()
         for actions, child in moves:
@@ -342,4 +346,4 @@ class Beam(_Base):
             else:
                 self.width *= self.growth
                 self._restart()
-        return self.status
+        return self.status or LIMIT  # the loop ends only once a status is set

@@ -14,10 +14,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 from pipeline.games.monotheism.engine import Game, State
-from pipeline.games.monotheism.positions import Child, Features, Move, Space, result
+from pipeline.games.monotheism.positions import Features, Move, Space, result
 from pipeline.games.monotheism.rounds import Spec, run_jobs
 from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, Beam, DepthFirst, Techniques
 from pipeline.games.monotheism.table import slots_for
@@ -70,11 +70,11 @@ def _specs(space: Space, position: State, *, job: int, max_nodes: int, technique
            forbidden: frozenset[bytes], table_slots: Optional[int] = None) -> list[Spec]:
     slots = table_slots or slots_for(max_nodes)
 
-    def prover(shared):  # type: ignore[no-untyped-def]
+    def prover(shared):
         return DepthFirst(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
                           shared=shared, table_slots=slots)
 
-    def finder(shared):  # type: ignore[no-untyped-def]
+    def finder(shared):
         return Beam(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
                     shared=shared, table_slots=slots)
 
@@ -96,10 +96,10 @@ def solve(state: State, *, max_nodes: int = DEFAULT_MAX_NODES, processes: int = 
     return SolveResult(verdict.status, line, verdict.nodes, round(time.perf_counter() - started, 4))
 
 
-def first_turns(state: State) -> list[tuple[Move, Child]]:
+def first_turns(state: State) -> list[tuple[Move, Union[bool, State]]]:
     """Every way to play one whole turn from ``state``: (its actions, what follows: won/lost or a position)."""
     space = space_for(state.game)
-    found = []
+    found: list[tuple[Move, Union[bool, State]]] = []
     for move, child in space.turns(state):
         if isinstance(child, bool):
             found.append((move, child))
