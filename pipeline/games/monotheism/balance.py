@@ -19,9 +19,9 @@ from pipeline.core.balance.stats import Rate
 from pipeline.core.balance.study import Exact, Results, Setup, Study, record_game
 from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.core.dataset import GameData
-from pipeline.core.engine import play, random_policy
+from pipeline.core.engine import play
 from pipeline.games.monotheism import GAME_ID, TITLE, estimate, solver
-from pipeline.games.monotheism.engine import Game, State
+from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.greedy import greedy_policy
 from pipeline.games.monotheism.model import MonotheismModel, Scenario, build
 from pipeline.games.monotheism.play import Loaded, deal

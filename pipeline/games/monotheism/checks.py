@@ -12,23 +12,23 @@ import re
 from collections import Counter
 from typing import Iterator, Mapping, Union
 
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path
 from pipeline.core.names import normal_name
 from pipeline.core.problems import Location, Problem
 from pipeline.core.schemas import describe_path
 from pipeline.core.validate import walk
-from pipeline.core.components import ComponentCount, Inventory
 from pipeline.games.monotheism import deck_checks
-from pipeline.games.monotheism.rating import SHARE_DIGITS, band
 from pipeline.games.monotheism.model import (
     COMPONENTS,
     DEITIES,
-    WORSHIPERS,
     SCENARIOS,
     WORSHIPER_SETS,
+    WORSHIPERS,
     MonotheismModel,
     Scenario,
 )
+from pipeline.games.monotheism.rating import SHARE_DIGITS, band
 
 PathKey = tuple[Union[str, int], ...]
 Finding = tuple[PathKey, str]  # (path inside a record, message without the record's label)

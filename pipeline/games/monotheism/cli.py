@@ -13,12 +13,11 @@ import typer
 from pipeline.core.dataset import default_data_root, display_path
 from pipeline.core.errors import UserError
 from pipeline.games.monotheism import adding, estimate, rating, solver
-from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism import generate as generator
+from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
 from pipeline.games.monotheism.model import RATING_FIELDS, Scenario
-from pipeline.games.monotheism.play import (Loaded, describe, deal, load, run, scenario_by_number,
-                                            scenario_from_file)
+from pipeline.games.monotheism.play import Loaded, deal, describe, load, run, scenario_by_number, scenario_from_file
 from pipeline.games.monotheism.rounds import default_processes
 
 app = typer.Typer(help="Monotheism: replay the scenarios' winning lines; solve, rate, generate and add puzzles; "

@@ -19,8 +19,7 @@ from pipeline.core import resultcache
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Location, Problem
 from pipeline.core.shape import ShapeError, sequence, text
-from pipeline.games.monotheism import dsl, engine as _engine  # noqa: F401  (registers the handlers)
-from pipeline.games.monotheism import solver
+from pipeline.games.monotheism import dsl, solver  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game

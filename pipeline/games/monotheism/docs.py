@@ -86,11 +86,13 @@ def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
         short, name = (f"#{card.ref}", ctx.name("deities", card.ref)) if is_deity else ("W", _worshiper_name(ctx, card.ref))
         angle = 180.0 if card.transformed else 0.0
         mid_y = top + CARD_H / 2
-        shapes.append(m.Label(x + CARD_W / 2, mid_y + (-1.2 if card.transformed else 1.2), short, size=9, bold=True, colour=ink, angle=angle))
+        label_y = mid_y + (-1.2 if card.transformed else 1.2)
+        shapes.append(m.Label(x + CARD_W / 2, label_y, short, size=9, bold=True, colour=ink, angle=angle))
         if is_deity and not card.veiled:
             half = cards.deities[card.ref].halves[1 if card.transformed else 0]
             for i, aspect in enumerate(sorted(half.aspects)):
-                shapes.append(m.IconShape(ASPECT_ICONS[aspect], x + CARD_W / 2 + (i - (len(half.aspects) - 1) / 2) * (ICON + 0.4), top + CARD_H - ICON / 2 - 1.2, ICON))
+                icon_x = x + CARD_W / 2 + (i - (len(half.aspects) - 1) / 2) * (ICON + 0.4)
+                shapes.append(m.IconShape(ASPECT_ICONS[aspect], icon_x, top + CARD_H - ICON / 2 - 1.2, ICON))
         if card.cursed:
             shapes.append(m.Label(x + CARD_W / 2, top + CARD_H - 1.8, f"curse x{card.cursed}", size=5.5, colour=ink))
         alt.append(f"{position + 1}{' (top)' if position == 0 else ''}: {short} {name} [{_state(card)}]")
@@ -102,7 +104,8 @@ def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
     shapes.append(m.Label(last_x, last_top - 1.2, "bottom", size=7, anchor="end", colour="muted"))
     shapes.append(m.Line(CARD_W, LABEL_ROOM / 2 - 2.2, width - CARD_W, LABEL_ROOM / 2 - 2.2, stroke="muted", line="thin", arrow=True))
     height = CARD_H + LABEL_ROOM + (rows - 1) * row_height
-    return m.Diagram(width, height, tuple(shapes), tuple(alt), caption=f"Scenario {scenario.number}: {scenario.card_count} cards, from the top (left) to the bottom (right) of the deck.")
+    caption = f"Scenario {scenario.number}: {scenario.card_count} cards, from the top (left) to the bottom (right) of the deck."
+    return m.Diagram(width, height, tuple(shapes), tuple(alt), caption=caption)
 
 
 def deck_table(ctx: DocContext, scenario: Scenario) -> m.Table:
@@ -230,7 +233,8 @@ def reference(ctx: DocContext) -> m.Document:
     b = m.Blocks()
     play = std.find_section(ctx, "play")
     b.h("Turn: unveil, act, submerge")
-    b.ul([f"**{ctx.text(s['title'])}.** {ctx.text(s['paragraphs'][0])}" for s in play["subsections"] if s["id"] in ("unveil", "act", "submerge")], numbered=True)
+    steps = [s for s in play["subsections"] if s["id"] in ("unveil", "act", "submerge")]
+    b.ul([f"**{ctx.text(s['title'])}.** {ctx.text(s['paragraphs'][0])}" for s in steps], numbered=True)
     b.ul([ctx.text(i) for i in std.find_section(ctx, "act").get("items", [])])
     b.h("Acts (top card only)")
     b.ul([f"**{ctx.text(s['title'])}:** {ctx.text(s['paragraphs'][0])}" for s in std.find_section(ctx, "acts").get("subsections", [])])

@@ -33,8 +33,8 @@ from pipeline.core.engine import State as EngineState
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.monotheism import GAME_ID, dsl
 from pipeline.games.monotheism.cards import TRANSFORMED, UPRIGHT, Cards, Half
-from pipeline.games.monotheism.model import Scenario, ScenarioCard
 from pipeline.games.monotheism.dsl import CONDITION, OP, SELECTOR, handler, tag
+from pipeline.games.monotheism.model import Scenario, ScenarioCard
 
 # A card in the deck: (label, veiled, transformed, curses suffered). Gods use the
 # first three fields, worshipers the first and last.

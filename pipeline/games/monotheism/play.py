@@ -17,8 +17,20 @@ from pipeline.core.schemas import load_schemas, schema_problems
 from pipeline.core.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monotheism import GAME_ID
 from pipeline.games.monotheism.checks import scenario_findings
-from pipeline.games.monotheism.engine import (ACCEPT, DECLINE, LABEL, PHASE_ACT, PHASE_PLACE, PLAYER, STAGE,
-                                              TURNED, VEILED, Card, Game, State)
+from pipeline.games.monotheism.engine import (
+    ACCEPT,
+    DECLINE,
+    LABEL,
+    PHASE_ACT,
+    PHASE_PLACE,
+    PLAYER,
+    STAGE,
+    TURNED,
+    VEILED,
+    Card,
+    Game,
+    State,
+)
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, build, scenario_from_record
 from pipeline.games.monotheism.text import act_text, essence_text
 

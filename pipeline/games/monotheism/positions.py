@@ -32,8 +32,22 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from pipeline.games.monotheism import dsl
 from pipeline.games.monotheism.cards import Cards
-from pipeline.games.monotheism.engine import (LABEL, PHASE_ACT, PHASE_PLACE, PHASE_SUBMERGE, PLACE, STAGE,
-                                              SUBMERGE, TURNED, VEILED, Card, Game, State, start_turn, turn_ends)
+from pipeline.games.monotheism.engine import (
+    LABEL,
+    PHASE_ACT,
+    PHASE_PLACE,
+    PHASE_SUBMERGE,
+    PLACE,
+    STAGE,
+    SUBMERGE,
+    TURNED,
+    VEILED,
+    Card,
+    Game,
+    State,
+    start_turn,
+    turn_ends,
+)
 
 Move = tuple[str, ...]                     # the engine actions of one move, in order
 Child = Union[bool, tuple[Card, ...], State]  # ended (won?), a next turn's starting deck, or a position

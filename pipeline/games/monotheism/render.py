@@ -72,7 +72,8 @@ def _deity_card(deity: Deity, flavour: Optional[str], veiled: Face) -> PrintCard
         "upright": deity_half(upright),
         "transformed": deity_half(transformed),
     }
-    return PrintCard(f"deity-{deity.id}", deity.name, Face(DEITY_TEMPLATE, {"card": context}), veiled, record=f"deities/{deity.id}", deck=GODS_DECK)
+    front = Face(DEITY_TEMPLATE, {"card": context})
+    return PrintCard(f"deity-{deity.id}", deity.name, front, veiled, record=f"deities/{deity.id}", deck=GODS_DECK)
 
 
 def _state(worshiper: Worshiper, side: str, orientation: str) -> Optional[WorshiperState]:
