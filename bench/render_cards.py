@@ -53,14 +53,14 @@ FRONT = """{% from "_card.svg.j2" import card, frame %}
 {% call card(63, 88) %}
 {{ frame(63, 88, "#f4ecd8", "#6b4f2a") }}
 {{ icon("aspect-sun", 51, 6, 7) }}
-<pp:text x="6" y="6" width="44" height="8" size="12" min-size="8" font-weight="bold">{{ title }}</pp:text>
-<pp:text x="6" y="20" width="51" height="60" size="8.5" min-size="6">{{ body }}</pp:text>
+<pp:text x="6" y="6" width="44" height="8" size="12" min-size="8" font-weight="bold" bg="#f4ecd8">{{ title }}</pp:text>
+<pp:text x="6" y="20" width="51" height="60" size="8.5" min-size="7" bg="#f4ecd8">{{ body }}</pp:text>
 {% endcall %}
 """
 BACK = """{% from "_card.svg.j2" import card, frame %}
 {% call card(63, 88) %}
 {{ frame(63, 88, "#2a3b5c", "#d9c38a") }}
-<pp:text x="6" y="40" width="51" height="8" size="12" min-size="8" align="center" fill="#ffffff" font-weight="bold">PANTHEON</pp:text>
+<pp:text x="6" y="40" width="51" height="8" size="12" min-size="8" align="center" fill="#ffffff" font-weight="bold" bg="#2a3b5c">PANTHEON</pp:text>
 {% endcall %}
 """
 
