@@ -32,12 +32,12 @@ from typing import (
 from pipeline.core.errors import UserError
 
 if TYPE_CHECKING:
+    from pipeline.core.balance.study import Study
     from pipeline.core.components import Inventory
     from pipeline.core.dataset import GameData
     from pipeline.core.documents.model import Document as PrintedDocument
     from pipeline.core.documents.standard import DocContext
     from pipeline.core.engine import Restorable
-    from pipeline.core.balance.study import Study
     from pipeline.core.render.model import PrintCard
 
 T = TypeVar("T")

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
-from svglib.svglib import SvgRenderer
 from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from svglib.svglib import SvgRenderer
 
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
@@ -90,7 +90,12 @@ def intersects(a: Box, b: Box) -> bool:
 
 
 def contains(outer: Box, inner: Box) -> bool:
-    return outer[0] <= inner[0] + EPSILON and outer[1] <= inner[1] + EPSILON and inner[2] <= outer[2] + EPSILON and inner[3] <= outer[3] + EPSILON
+    return (
+        outer[0] <= inner[0] + EPSILON
+        and outer[1] <= inner[1] + EPSILON
+        and inner[2] <= outer[2] + EPSILON
+        and inner[3] <= outer[3] + EPSILON
+    )
 
 
 def grow(box: Box, by: float) -> Box:
@@ -383,7 +388,11 @@ def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
 
 def _ellipse(node: rl.Ellipse, matrix: Matrix) -> Region:
     ring = [
-        apply(matrix, node.cx + node.rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS), node.cy + node.ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS))
+        apply(
+            matrix,
+            node.cx + node.rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS),
+            node.cy + node.ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS),
+        )
         for i in range(ELLIPSE_STEPS)
     ]
     return ConvexPolygon(box_of(ring), tuple(ring))

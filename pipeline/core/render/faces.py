@@ -32,7 +32,6 @@ from typing import Any, Iterator, NamedTuple, Optional, Union
 from lxml import etree
 
 from pipeline.core import cachestore, markup, shape
-from pipeline.core.shape import ShapeError
 from pipeline.core.errors import UserError
 from pipeline.core.render import artmap, cache, design, fonts, text
 from pipeline.core.render.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
@@ -41,6 +40,7 @@ from pipeline.core.render.model import Face
 from pipeline.core.render.svgtemplates import PP_NS, Templates
 from pipeline.core.render.units import mm
 from pipeline.core.resultcache import source_hash, value_digest
+from pipeline.core.shape import ShapeError
 from pipeline.core.typography import typographic
 
 PP = f"{{{PP_NS}}}"

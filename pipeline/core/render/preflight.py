@@ -168,7 +168,9 @@ def check_target(plan: Plan, target: str, template_root: Path = TEMPLATE_ROOT) -
     """Findings on the files made for ``target`` (built in a scratch folder, nothing kept)."""
     if target == "print":
         data, _ = render_pdf(plan, BuildOptions(), template_root=template_root)
-        return [f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(PdfReader(io.BytesIO(data))))]
+        return [
+            f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(PdfReader(io.BytesIO(data))))
+        ]
     findings: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
         folder = export(plan, target, Path(scratch), template_root=template_root).folder
@@ -191,7 +193,9 @@ def check_target(plan: Plan, target: str, template_root: Path = TEMPLATE_ROOT) -
                 card_id = png.stem.split("-", 1)[1].rsplit("-", 1)[0]
                 with Image.open(png) as image:
                     if image.mode != "RGB" or image.size != sizes.get(card_id, image.size):
-                        findings.append(f"{plan.game}: {png.name} is {image.size[0]}x{image.size[1]} {image.mode}, expected {sizes.get(card_id)} RGB")
+                        findings.append(
+                            f"{plan.game}: {png.name} is {image.size[0]}x{image.size[1]} {image.mode}, expected {sizes.get(card_id)} RGB"
+                        )
     return findings
 
 

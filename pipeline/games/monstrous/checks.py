@@ -11,12 +11,17 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem, checks_then_engine
-from pipeline.core.components import ComponentCount, Inventory
 from pipeline.games.monstrous import declared, engine
 from pipeline.games.monstrous.powers import (
-    TRIGGER_LABELS, Owner, context_problems, op_problems, power_word_count, render_power,
+    TRIGGER_LABELS,
+    Owner,
+    context_problems,
+    op_problems,
+    power_word_count,
+    render_power,
 )
 
 # ---- fixed facts from the rulebook -------------------------------------------------
@@ -337,8 +342,10 @@ def _deck_table_problems(doc: Document, low: int, high: int) -> Iterator[Problem
         if not low <= n <= high:
             yield doc.problem(("deck_table", "rows", index), f"deck table: {n} gods is outside {low}-{high}")
         if row["deck"] != MONSTER_DESIGN_COUNT - n:
-            yield doc.problem(("deck_table", "rows", index, "deck"),
-                              f"deck table, {n} gods: deck {row['deck']}, expected {MONSTER_DESIGN_COUNT} - {n} = {MONSTER_DESIGN_COUNT - n}")
+            yield doc.problem(
+                ("deck_table", "rows", index, "deck"),
+                f"deck table, {n} gods: deck {row['deck']}, expected {MONSTER_DESIGN_COUNT} - {n} = {MONSTER_DESIGN_COUNT - n}",
+            )
         if row["underworld"] != n:
             yield doc.problem(("deck_table", "rows", index, "underworld"),
                               f"deck table, {n} gods: Underworld {row['underworld']}, expected {n} (one per god)")

@@ -46,7 +46,12 @@ from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.model import MonsterCard, MonstrousModel, Op, Power, Side
 from pipeline.games.monstrous.powers import NEEDS_A_LOCATION
 from pipeline.games.monstrous.variants import (
-    HIT_NOTHING, NO_FINAL_TURNS, OFF_TABLE_LANDING, Table, VariantRules, variant_rules,
+    HIT_NOTHING,
+    NO_FINAL_TURNS,
+    OFF_TABLE_LANDING,
+    Table,
+    VariantRules,
+    variant_rules,
 )
 
 UNIQUE, COMMON = "unique", "common"

@@ -22,11 +22,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from pipeline.core.engine import Policy, random_policy
+from pipeline.core.engine import Policy, State, random_policy
 from pipeline.core.engine import simulate as play_games
-from pipeline.core.engine import State
 from pipeline.games.monstrous.campaign import WarsGame
-from pipeline.games.monstrous.engine import KEEP, Game, UNIQUE
+from pipeline.games.monstrous.engine import KEEP, UNIQUE, Game
 from pipeline.games.monstrous.variants import EPIC, STANDARD, TEAM, TEAM_WARS, WARS, YOUNG_GODS, Table
 
 VARIANTS = (STANDARD, EPIC, YOUNG_GODS, TEAM, WARS, TEAM_WARS)

@@ -12,16 +12,14 @@ import random
 from typing import Optional
 
 from pipeline.core.balance.figures import Bars, Section, Series, Table
-from pipeline.core.balance.standard import distribution, grouped, length_distribution, length_table, seat_charts, \
-    seat_name, seat_table
+from pipeline.core.balance.standard import distribution, grouped, length_distribution, length_table, seat_charts, seat_name, seat_table
 from pipeline.core.balance.stats import Rate
 from pipeline.core.balance.study import Results, Setup, Study, record_game
 from pipeline.core.balance.tally import Tally, bump, count, folder, mean, observe
 from pipeline.core.dataset import GameData
 from pipeline.core.engine import play
 from pipeline.games.theocracy import GAME_ID, TITLE
-from pipeline.games.theocracy.engine import (BID_RULE_IDS, RULE_HIGHER, RULE_OUROBOROS, RULE_RUIN, RULE_RUIN_VOID,
-                                             RULE_TIE, RULE_UPSET, Game)
+from pipeline.games.theocracy.engine import BID_RULE_IDS, RULE_HIGHER, RULE_OUROBOROS, RULE_RUIN, RULE_RUIN_VOID, RULE_TIE, RULE_UPSET, Game
 from pipeline.games.theocracy.model import build
 from pipeline.games.theocracy.simulate import POLICIES, PolicyName
 

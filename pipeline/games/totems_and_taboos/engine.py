@@ -26,8 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
-from pipeline.core.engine import CHANCE, Decision, IllegalAction, Outcome
-from pipeline.core.engine import InPlaceState
+from pipeline.core.engine import CHANCE, Decision, IllegalAction, InPlaceState, Outcome
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos import effects as fx
