@@ -95,7 +95,7 @@ class Part(Generic[T]):
                 raise SpecError(f"{_who(game)}the game spec names {role} {self.target}, but {self.module_name} "
                                 f"has no {self.attribute!r}")
             found = getattr(found, name)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def _module(self, game: str, role: str) -> ModuleType:
         try:
