@@ -635,12 +635,12 @@ def claim_failures(model: HeavenlyFatherModel, measure: str, comparison: str,
 def example_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
     """Every stored scoring and dilemma example gives its stated result when the engine replays it."""
     doc = game.doc(EXAMPLES)
-    for index, example in enumerate(model.scoring_examples):
-        yield from (doc.problem(("scoring_examples", index) + path, f"scoring example {example.id}: {message}")
-                    for path, message in _scoring_failures(model, example))
-    for index, example in enumerate(model.dilemma_examples):
-        yield from (doc.problem(("dilemma_examples", index) + path, f"dilemma example {example.id}: {message}")
-                    for path, message in _dilemma_failures(model, example))
+    for index, scoring in enumerate(model.scoring_examples):
+        yield from (doc.problem(("scoring_examples", index) + path, f"scoring example {scoring.id}: {message}")
+                    for path, message in _scoring_failures(model, scoring))
+    for index, dilemma in enumerate(model.dilemma_examples):
+        yield from (doc.problem(("dilemma_examples", index) + path, f"dilemma example {dilemma.id}: {message}")
+                    for path, message in _dilemma_failures(model, dilemma))
 
 
 Failure = tuple[tuple[Any, ...], str]

@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem, checks_then_engine
+from pipeline.core.yamlmarks import PathKey
 from pipeline.games.monstrous import declared, engine
 from pipeline.games.monstrous.powers import (
     TRIGGER_LABELS,
@@ -114,9 +115,9 @@ def check_monster_designs(game: GameData) -> Iterator[Problem]:
     ids = _ids(doc, "monsters")
     if len(ids) != MONSTER_DESIGN_COUNT:
         yield doc.problem(("monsters",), f"monsters: {len(ids)} designs, the rulebook has {MONSTER_DESIGN_COUNT} per deck")
-    for monster in RULEBOOK_MONSTERS:
-        if monster not in ids:
-            yield doc.problem(("monsters",), f"monsters: the rulebook's {monster} is missing")
+    for name in RULEBOOK_MONSTERS:
+        if name not in ids:
+            yield doc.problem(("monsters",), f"monsters: the rulebook's {name} is missing")
     for index, monster in _enumerate(doc, "monsters"):
         if monster["trap"] != (monster["id"] in TRAP_MONSTERS):
             should = "is" if monster["id"] in TRAP_MONSTERS else "is not"
@@ -195,7 +196,7 @@ def check_rulebook_wordings(game: GameData) -> Iterator[Problem]:
 
 def check_face_lengths(game: GameData) -> Iterator[Problem]:
     doc = game.doc("monsters")
-    faces = [(("common_side",), "common side", doc.data["common_side"])]
+    faces: list[tuple[PathKey, str, Any]] = [(("common_side",), "common side", doc.data["common_side"])]
     faces += [(("monsters", i, "unique_side"), f"monster {m['id']}", m["unique_side"]) for i, m in _enumerate(doc, "monsters")]
     for path, label, side in faces:
         words = power_word_count(side["powers"])

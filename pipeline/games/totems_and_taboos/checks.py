@@ -450,7 +450,7 @@ def _timing_findings(is_reaction: bool, ops: Sequence[fx.Op], trigger: Optional[
 def _balance_findings(card: Card) -> Iterator[Finding]:
     if card.cost is None or card.level is None:
         return
-    price = card.cost.clerics + card.cost.servants
+    price: float = card.cost.clerics + card.cost.servants
     if card.cost.sacrifice:
         role, count = card.cost.sacrifice
         price -= fx.op_value(fx.Op(fx.KILL, role=role, count=count))
@@ -571,14 +571,14 @@ def turn_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
         if option.draw > turn.hand_limit:
             yield report(TURN, ("end_of_turn", "options", index, "draw"), f"end-of-turn option {option.id}: draws more than the hand limit")
     choices = set()
-    for index, option in enumerate(turn.skip_options):
+    for index, skip in enumerate(turn.skip_options):
         path: PathKey = ("skip", "options", index)
-        expected = fx.render_ops(option.ops, "")
-        if option.text != expected:
-            yield report(TURN, path + ("text",), f"skip option {option.id}: text disagrees with its ops; expected: {expected!r}")
-        if len(option.ops) != 1 or option.ops[0].who != fx.SELF or option.ops[0].count != 1:
-            yield report(TURN, path + ("ops",), f"skip option {option.id}: a skip changes exactly one of your own souls")
-        choices |= {(op.op, op.role, op.into) for op in option.ops}
+        expected = fx.render_ops(skip.ops, "")
+        if skip.text != expected:
+            yield report(TURN, path + ("text",), f"skip option {skip.id}: text disagrees with its ops; expected: {expected!r}")
+        if len(skip.ops) != 1 or skip.ops[0].who != fx.SELF or skip.ops[0].count != 1:
+            yield report(TURN, path + ("ops",), f"skip option {skip.id}: a skip changes exactly one of your own souls")
+        choices |= {(op.op, op.role, op.into) for op in skip.ops}
     if choices != SKIP_CHOICES:
         yield report(
             TURN,
@@ -656,7 +656,7 @@ def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
 def component_counts(game: GameData) -> Inventory:
     """The rulebook's Contents (the whole list), with what the data holds of the cards, guides and solo die."""
     model: TotemsModel = game.model
-    found = {
+    found: dict[str, tuple[Optional[int], str]] = {
         CARD_COMPONENT: (model.card_count, "commandments.yaml"),
         GUIDE_COMPONENT: (len(model.guides), "guides.yaml"),
         SOLO_DIE: (sum(1 for die in model.dice if die.face_kind == "colour"), "colour dice in dice.yaml"),

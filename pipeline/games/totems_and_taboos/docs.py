@@ -189,8 +189,13 @@ def die_net(faces: list[str]) -> m.Diagram:
 
 def extras(ctx: DocContext) -> m.Document:
     die = next(d for d in ctx.data("dice")["dice"] if d["face_kind"] == "colour")
-    blocks = [m.Heading(die["name"], 1), m.Paragraph(ctx.text(die["use"])), cut_fold_legend(glue=True), die_net(list(die["faces"])),
-              m.ListBlock(ASSEMBLY, numbered=True)]
+    blocks: list[m.Block] = [
+        m.Heading(die["name"], 1),
+        m.Paragraph(ctx.text(die["use"])),
+        cut_fold_legend(glue=True),
+        die_net(list(die["faces"])),
+        m.ListBlock(ASSEMBLY, numbered=True),
+    ]
     return ctx.document("extras", "Solo die", blocks)
 
 
