@@ -269,9 +269,8 @@ def build(
     ),
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged card sheets are skipped."""
-    from pipeline.core.validate import RecordCatalogue
-
     from pipeline.core.render.build import check_options
+    from pipeline.core.validate import RecordCatalogue
 
     options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
     check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written

@@ -2,20 +2,21 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, TypeVar
+from typing import Callable, ParamSpec, TypeVar
 
 from pipeline.core.textsafety import one_line
 
 EXIT_BAD_INPUT = 1
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class UserError(Exception):
     """Bad input or an impossible request: the CLI prints the message and exits 1."""
 
 
-def plain_errors(command: F) -> F:
+def plain_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Turn a UserError into one ``error:`` line on stderr and exit 1.
 
     The main CLI does this for every command; game commands wear it too so
@@ -24,11 +25,11 @@ def plain_errors(command: F) -> F:
     import typer
 
     @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         except UserError as exc:
             typer.echo(one_line(f"error: {exc}"), err=True)  # one line, whatever values it quotes
             raise typer.Exit(EXIT_BAD_INPUT) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper

@@ -32,12 +32,12 @@ from typing import (
 from pipeline.core.errors import UserError
 
 if TYPE_CHECKING:
+    from pipeline.core.balance.study import Study
     from pipeline.core.components import Inventory
     from pipeline.core.dataset import GameData
     from pipeline.core.documents.model import Document as PrintedDocument
     from pipeline.core.documents.standard import DocContext
     from pipeline.core.engine import Restorable
-    from pipeline.core.balance.study import Study
     from pipeline.core.render.model import PrintCard
 
 T = TypeVar("T")
@@ -95,7 +95,7 @@ class Part(Generic[T]):
                 raise SpecError(f"{_who(game)}the game spec names {role} {self.target}, but {self.module_name} "
                                 f"has no {self.attribute!r}")
             found = getattr(found, name)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def _module(self, game: str, role: str) -> ModuleType:
         try:

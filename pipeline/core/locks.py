@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, Optional
+
+if TYPE_CHECKING:
+    import filelock
 
 # Waiting longer than this for a lock is worth telling the user (another build is running).
 NOTICE_AFTER_S = 0.5
@@ -21,7 +24,7 @@ class NotAcquired(Exception):
     """The lock was not taken: another process held it past the time allowed, or its file cannot be created."""
 
 
-def _lock(path: Path):  # type: ignore[no-untyped-def]
+def _lock(path: Path) -> filelock.FileLock:
     import filelock  # imported on first use: commands that take no lock do not pay for it
 
     return filelock.FileLock(str(path), is_singleton=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
 from pipeline.core import cachestore
+
 # CACHE_ENV, PROJECT_ROOT and cache_root are re-exported: callers name them from here too.
 from pipeline.core.cachestore import CACHE_ENV, PROJECT_ROOT, Decoder, cache_root, key_of  # noqa: F401
 from pipeline.core.shape import ShapeError

@@ -116,8 +116,8 @@ def run(studies: Mapping[str, Study], setups: Mapping[str, Sequence[Setup]], *, 
     for game, study in studies.items():
         per_setup = {s.id: merged(t for c, t in zip(chunks, tallies) if c.game == game and not c.exact and c.key == s.id)
                      for s in setups[game]}
-        exact = {c.key: t for c, t in zip(chunks, tallies) if c.game == game and c.exact}
-        results[game] = Results(tuple(setups[game]), per_setup, exact)
+        exact_tallies = {c.key: t for c, t in zip(chunks, tallies) if c.game == game and c.exact}
+        results[game] = Results(tuple(setups[game]), per_setup, exact_tallies)
     return results
 
 

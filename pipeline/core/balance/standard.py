@@ -6,7 +6,7 @@ same way for all of them.
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Hashable, Iterable, Mapping, Sequence, TypeVar
 
 from pipeline.core.balance.figures import Bars, Cell, Lines, Outlier, Series, Table, outliers
 from pipeline.core.balance.stats import Rate
@@ -14,6 +14,8 @@ from pipeline.core.balance.study import Results, Setup, Summary
 from pipeline.core.balance.tally import folder
 
 GroupKey = Callable[[Setup], object]
+Item = TypeVar("Item")
+Key = TypeVar("Key", bound=Hashable)
 LABEL_WIDTH, COUNT_WIDTH, FIGURE_WIDTH = 1.7, 0.75, 1.25  # relative column widths: a set-up, a count, a figure
 MAX_SEAT_COLUMNS = 6  # more seats than this and a per-seat table is turned sideways
 MAX_POINTS = 25  # a distribution shows at most this many points; wider spreads are binned
@@ -41,7 +43,7 @@ def seat_table(results: Results, *, id: str = "seat-wins", title: str = "Win rat
     shape); and the seats flagged per set-up."""
     chosen = list(setups if setups is not None else results.setups)
     found = {s.id: Summary.of(s, results.tally(s)) for s in chosen}
-    flagged = []
+    flagged: list[Outlier] = []
     for setup in chosen:
         flagged += outliers(f"seats, {setup.label}", [(f"{seat_name(i)}, {setup.label}", r)
                                                       for i, r in enumerate(found[setup.id].seat_wins)])
@@ -94,11 +96,11 @@ def seat_charts(results: Results, *, group: GroupKey, series: GroupKey, group_la
     return charts
 
 
-def grouped(setups: Sequence[Setup], key: GroupKey) -> dict[object, list[Setup]]:
-    """Set-ups by ``key``, in first-seen order."""
-    groups: dict[object, list[Setup]] = {}
-    for setup in setups:
-        groups.setdefault(key(setup), []).append(setup)
+def grouped(items: Iterable[Item], key: Callable[[Item], Key]) -> dict[Key, list[Item]]:
+    """Items (set-ups, cards) by ``key``, in first-seen order."""
+    groups: dict[Key, list[Item]] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
     return groups
 
 
@@ -108,7 +110,7 @@ def length_table(results: Results, unit: str, *, id: str = "length", title: str 
     reached, and the games cut off unfinished."""
     summaries_ = [Summary.of(s, results.tally(s)) for s in (setups if setups is not None else results.setups)]
     endings = sorted({name for s in summaries_ for name, _ in s.endings})
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for summary in summaries_:
         found = dict(summary.endings)
         rows.append((summary.setup.label, summary.games, summary.length,

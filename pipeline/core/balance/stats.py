@@ -90,12 +90,14 @@ Figure = Union[Rate, Mean]
 
 def pooled(members: Sequence[Figure]) -> Figure:
     """The family's figure: every member's hits over every member's trials (or all observations together)."""
-    if all(isinstance(m, Rate) for m in members):
-        return Rate(sum(m.hits for m in members), sum(m.trials for m in members))  # type: ignore[union-attr]
-    if all(isinstance(m, Mean) for m in members):
-        floors = {m.floor for m in members}  # type: ignore[union-attr]
-        return Mean(sum(m.count for m in members), sum(m.total for m in members),  # type: ignore[union-attr]
-                    sum(m.squares for m in members), floors.pop() if len(floors) == 1 else None)  # type: ignore[union-attr]
+    rates = [m for m in members if isinstance(m, Rate)]
+    if len(rates) == len(members):
+        return Rate(sum(r.hits for r in rates), sum(r.trials for r in rates))
+    means = [m for m in members if isinstance(m, Mean)]
+    if len(means) == len(members):
+        floors = {m.floor for m in means}
+        return Mean(sum(m.count for m in means), sum(m.total for m in means),
+                    sum(m.squares for m in means), floors.pop() if len(floors) == 1 else None)
     raise TypeError("a family mixes rates and means")
 
 

@@ -10,11 +10,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
-
 from pipeline.core.errors import UserError
-from pipeline.core.schemas import load_checked_yaml
 from pipeline.core.render.imposition import load_sheets
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from pipeline.core.schemas import load_checked_yaml
 
 LAYOUT_FILE = TEMPLATE_ROOT / "docs" / "layout.yaml"
 LAYOUT_SCHEMA = TEMPLATE_ROOT / "docs" / "layout.schema.json"

@@ -79,8 +79,8 @@ def block_lines(block: m.Block) -> list[str]:
         return [f"{i}. {md(item)}" if block.numbered else f"- {md(item)}" for i, item in enumerate(block.items, start=1)]
     if isinstance(block, m.Table):
         rows = tuple(tuple(md(c) for c in row) for row in block.rows)
-        lines = _table(tuple(md(h) for h in block.header), rows)
-        return lines + ([""] + [f"_{md(block.caption)}_"] if block.caption else [])
+        table = _table(tuple(md(h) for h in block.header), rows)
+        return table + ([""] + [f"_{md(block.caption)}_"] if block.caption else [])
     if isinstance(block, m.Legend):
         rows = tuple((f"`{e.icon or e.label or e.colour}`", md(e.name), md(e.meaning)) for e in block.entries)
         return _table(("Symbol", "Name", "Meaning"), rows)

@@ -11,7 +11,7 @@ prints the numbers as a table.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 # --------------------------------------------------------------------------- diagram shapes
 
@@ -238,7 +238,9 @@ class Blocks:
     def ul(self, items: list[str] | tuple[str, ...], numbered: bool = False, style: str = "body") -> "Blocks":
         return self.add(ListBlock(tuple(items), numbered, style)) if items else self
 
-    def table(self, header: tuple[str, ...], rows: list[tuple[str, ...]], widths: Optional[tuple[float, ...]] = None, caption: str = "") -> "Blocks":
+    def table(
+        self, header: tuple[str, ...], rows: Sequence[tuple[str, ...]], widths: Optional[tuple[float, ...]] = None, caption: str = ""
+    ) -> "Blocks":
         return self.add(Table(header, tuple(rows), widths, caption))
 
     def done(self) -> tuple[Block, ...]:

@@ -26,11 +26,11 @@ from reportlab.platypus import (
     KeepTogether,
     PageTemplate,
     Spacer,
-    Table as RLTable,
     TableStyle,
 )
 from reportlab.platypus import PageBreak as RLPageBreak
 from reportlab.platypus import Paragraph as RLParagraph
+from reportlab.platypus import Table as RLTable
 from reportlab.platypus.tableofcontents import TableOfContents
 from svglib.svglib import svg2rlg
 
@@ -40,7 +40,7 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
-from pipeline.core.render.svgtemplates import SVG_NS, IconLibrary, TEMPLATE_ROOT, ICON_DIR
+from pipeline.core.render.svgtemplates import ICON_DIR, SVG_NS, TEMPLATE_ROOT, IconLibrary
 from pipeline.core.render.units import mm
 from pipeline.core.typography import typographic
 
@@ -230,7 +230,17 @@ class PdfRenderer:
             pageCompression=1,
             initialFontName=fonts.font_name(),  # every font embedded: none of the standard 14
         )
-        frame = Frame(template.leftMargin, template.bottomMargin, template.width, template.height, id="body", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        frame = Frame(
+            template.leftMargin,
+            template.bottomMargin,
+            template.width,
+            template.height,
+            id="body",
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
         template.addPageTemplates([PageTemplate(id="page", frames=[frame], onPageEnd=lambda c, d: self._decorate(c, d, doc))])
         story = self._story(doc)
         try:
@@ -425,7 +435,11 @@ class PdfRenderer:
         self._stroke(swatch, "text", "thin")
         drawing.add(swatch)
         if entry.label:
-            drawing.add(self._label(m.Label(size_mm / 2, size_mm * 0.62, entry.label, size=SWATCH_LABEL_PT, bold=True), lambda v: side - mm(v), where))
+            drawing.add(
+                self._label(
+                    m.Label(size_mm / 2, size_mm * 0.62, entry.label, size=SWATCH_LABEL_PT, bold=True), lambda v: side - mm(v), where
+                )
+            )
         return drawing
 
     # ------------------------------------------------------------------ drawing
@@ -434,7 +448,10 @@ class PdfRenderer:
         """The icon as a reportlab group, ``size_mm`` tall, its bottom-left at the origin."""
         icon = self.icons.get(name, where)
         fill = self.layout.colour(colour)
-        svg = f'<svg xmlns="{SVG_NS}" viewBox="0 0 {icon.width:g} {icon.height:g}" width="{icon.width:g}" height="{icon.height:g}"><g fill="{fill}">{icon.markup}</g></svg>'
+        svg = (
+            f'<svg xmlns="{SVG_NS}" viewBox="0 0 {icon.width:g} {icon.height:g}" width="{icon.width:g}" height="{icon.height:g}">'
+            f'<g fill="{fill}">{icon.markup}</g></svg>'
+        )
         drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
         if drawing is None:
             raise UserError(f"{where}: icon '{name}' could not be drawn")
@@ -464,7 +481,10 @@ class PdfRenderer:
     def _diagram(self, block: m.Diagram, where: str) -> list[Flowable]:
         frame_w, frame_h = self.layout.frame
         if block.width > frame_w + 0.01 or block.height > frame_h + 0.01:
-            raise UserError(f"{where}: diagram '{block.caption or block.alt[:1]}' ({block.width:g} x {block.height:g} mm) does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)")
+            raise UserError(
+                f"{where}: diagram '{block.caption or block.alt[:1]}' ({block.width:g} x {block.height:g} mm) "
+                f"does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)"
+            )
         height = mm(block.height)
         drawing = _drawing(mm(block.width), height)
         for shape in block.shapes:

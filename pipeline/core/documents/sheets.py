@@ -31,7 +31,9 @@ class Token:
     sublabel: str = ""
 
 
-def token_pages(tokens: list[Token], frame: tuple[float, float], diameter: float, gap: float, caption: str, reserve: float = 30.0) -> list[m.Block]:
+def token_pages(
+    tokens: list[Token], frame: tuple[float, float], diameter: float, gap: float, caption: str, reserve: float = 30.0
+) -> list[m.Block]:
     """Tokens in rows (cut along the circles), as many diagrams as the pages need."""
     width, height = frame
     per_row = max(1, int((width + gap) // (diameter + gap)))
@@ -49,7 +51,9 @@ def token_pages(tokens: list[Token], frame: tuple[float, float], diameter: float
                 shapes.append(m.IconShape(token.icon, cx, cy - diameter * 0.08, diameter * ICON_RATIO, colour=token.ink))
             if token.label:
                 y = cy + diameter * (0.36 if token.icon else 0.12)
-                shapes.append(m.Label(cx, y, token.label, size=_label_size(token.label, diameter, bool(token.icon)), bold=True, colour=token.ink))
+                shapes.append(
+                    m.Label(cx, y, token.label, size=_label_size(token.label, diameter, bool(token.icon)), bold=True, colour=token.ink)
+                )
             if token.sublabel:
                 shapes.append(m.Label(cx, cy + diameter * 0.34, token.sublabel, size=diameter * SUBLABEL_RATIO, colour=token.ink))
         rows = (len(page) + per_row - 1) // per_row

@@ -15,8 +15,8 @@ from pipeline.core.components import data_counts
 from pipeline.core.dataset import GameData
 from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
-from pipeline.core.references import References
 from pipeline.core.markup import REFERENCE
+from pipeline.core.references import References
 
 MAX_HEADING_LEVEL = 3
 RULES, GLOSSARY, COMPONENTS = "rules", "glossary", "components"
@@ -132,7 +132,9 @@ def glossary_blocks(ctx: DocContext, level: int = 1) -> list[m.Block]:
     return [m.Heading("Glossary", level), m.Table(("Term", "Meaning"), tuple(rows), (1.0, 3.2))]
 
 
-def symbol_legend(ctx: DocContext, marks: Mapping[str, m.LegendEntry], level: int = 1, title: str = "Symbols", columns: int = 1) -> list[m.Block]:
+def symbol_legend(
+    ctx: DocContext, marks: Mapping[str, m.LegendEntry], level: int = 1, title: str = "Symbols", columns: int = 1
+) -> list[m.Block]:
     """The glossary's symbols, each drawn: ``marks`` gives the icon (or swatch) for each symbol id."""
     symbols = ctx.data(GLOSSARY).get("symbols", [])
     if not symbols:

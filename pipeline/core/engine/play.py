@@ -79,7 +79,7 @@ def playout(state: S, policy: Policy, rng: random.Random, *, max_actions: Option
             return state
         action = decision.pick(rng.random()) if decision.player == CHANCE else policy(state, rng)
         if private and in_place:
-            state._apply_in_place(action)  # type: ignore[attr-defined]
+            state._apply_in_place(action)  # type: ignore[attr-defined]  # in_place: the isinstance test, hoisted out of the loop
         else:
             state = state.apply_action(action)
             private = True

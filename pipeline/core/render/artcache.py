@@ -27,15 +27,15 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 from reportlab.graphics import renderPDF
-from reportlab.pdfbase import pdfmetrics
 from reportlab.graphics.shapes import Drawing
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import cachestore, shape
-from pipeline.core.render import fonts
 from pipeline.core.cachestore import cache_root, key_of
-from pipeline.core.shape import ShapeError
+from pipeline.core.render import fonts
 from pipeline.core.resultcache import file_hash
+from pipeline.core.shape import ShapeError
 
 ART_DIR = "art"
 # What makes the stream of an art besides its SVG: these libraries and this module.

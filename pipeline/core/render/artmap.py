@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
-from svglib.svglib import SvgRenderer
 from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from svglib.svglib import SvgRenderer
 
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
@@ -90,7 +90,12 @@ def intersects(a: Box, b: Box) -> bool:
 
 
 def contains(outer: Box, inner: Box) -> bool:
-    return outer[0] <= inner[0] + EPSILON and outer[1] <= inner[1] + EPSILON and inner[2] <= outer[2] + EPSILON and inner[3] <= outer[3] + EPSILON
+    return (
+        outer[0] <= inner[0] + EPSILON
+        and outer[1] <= inner[1] + EPSILON
+        and inner[2] <= outer[2] + EPSILON
+        and inner[3] <= outer[3] + EPSILON
+    )
 
 
 def grow(box: Box, by: float) -> Box:
@@ -279,7 +284,7 @@ def paints(drawings: Sequence[Any]) -> tuple[Paint, ...]:
 
 def _walk(node: Any, matrix: Matrix) -> Iterator[Paint]:
     if isinstance(node, (rl.Group, rl.Drawing)):
-        inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix  # type: ignore[arg-type]
+        inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix
         for child in node.contents:
             yield from _walk(child, inner)
         return
@@ -339,7 +344,7 @@ def _region(node: Any, matrix: Matrix) -> Optional[Region]:
     if isinstance(node, rl.String):
         return None
     bounds = node.getBounds() if hasattr(node, "getBounds") else None
-    return Region(transform_box(matrix, tuple(bounds))) if bounds else None  # type: ignore[arg-type]
+    return Region(transform_box(matrix, tuple(bounds))) if bounds else None
 
 
 def _path_region(path: rl.Path, matrix: Matrix) -> Optional[Region]:
@@ -358,16 +363,16 @@ def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
     points, at = path.points, 0
     current: list[tuple[float, float]] = []
     for op in path.operators:
-        count = rl._PATH_OP_ARG_COUNT[op]  # type: ignore[attr-defined]
+        count = rl._PATH_OP_ARG_COUNT[op]
         args = points[at : at + count]
         at += count
-        if op == rl._MOVETO:  # type: ignore[attr-defined]
+        if op == rl._MOVETO:
             if current:
                 rings.append(current)
             current = [(args[0], args[1])]
-        elif op == rl._LINETO:  # type: ignore[attr-defined]
+        elif op == rl._LINETO:
             current.append((args[0], args[1]))
-        elif op == rl._CURVETO and current:  # type: ignore[attr-defined]
+        elif op == rl._CURVETO and current:
             (x0, y0), (x1, y1, x2, y2, x3, y3) = current[-1], args
             for step in range(1, CURVE_STEPS + 1):
                 t = step / CURVE_STEPS
@@ -383,7 +388,11 @@ def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
 
 def _ellipse(node: rl.Ellipse, matrix: Matrix) -> Region:
     ring = [
-        apply(matrix, node.cx + node.rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS), node.cy + node.ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS))
+        apply(
+            matrix,
+            node.cx + node.rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS),
+            node.cy + node.ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS),
+        )
         for i in range(ELLIPSE_STEPS)
     ]
     return ConvexPolygon(box_of(ring), tuple(ring))
@@ -490,7 +499,7 @@ def letters(drawing: Any) -> tuple[Letter, ...]:
 
 def _letters(node: Any, matrix: Matrix, painted: list[Paint], found: list[Letter]) -> None:
     if isinstance(node, (rl.Group, rl.Drawing)):
-        inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix  # type: ignore[arg-type]
+        inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix
         for child in node.contents:
             _letters(child, inner, painted, found)
         return

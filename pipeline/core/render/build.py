@@ -22,7 +22,17 @@ from pipeline.core.render import cache, colourkeys, decks, design, fonts
 from pipeline.core.render.calibration import draw_calibration
 from pipeline.core.render.forms import FaceForm, Forms
 from pipeline.core.render.imposition import (
-    SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, Layout, Page, Paper, Sheets, check_offsets, crop_marks, impose, load_sheets,
+    SHEETS_NAME,
+    SHEETS_SCHEMA_NAME,
+    Duplex,
+    Layout,
+    Page,
+    Paper,
+    Sheets,
+    check_offsets,
+    crop_marks,
+    impose,
+    load_sheets,
 )
 from pipeline.core.render.model import PrintCard
 from pipeline.core.render.pdfcheck import fonts_not_embedded

@@ -13,7 +13,7 @@ from __future__ import annotations
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.render import fonts
-from pipeline.core.render.imposition import ACROSS, ALONG, LANDSCAPE, Duplex, Paper, Sheets, back_shift, paper_axes
+from pipeline.core.render.imposition import LANDSCAPE, Duplex, Paper, Sheets, back_shift, paper_axes
 from pipeline.core.render.units import mm
 
 TICK_MM = 1.0

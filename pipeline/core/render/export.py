@@ -34,14 +34,15 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Protocol, Sequence
 
 import pypdfium2
 from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.errors import UserError
 from pipeline.core.render.build import Plan, open_document
-from pipeline.core.render.forms import FaceForm
+from pipeline.core.render.forms import FaceForm, Forms
 from pipeline.core.render.pdfwrite import TEMP_PREFIX, ensure_dir, output_lock
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 from pipeline.core.render.units import MM_PER_INCH, PT_PER_INCH, mm
@@ -88,7 +89,8 @@ def image_px(spec: Target, trim_w_mm: float, trim_h_mm: float) -> tuple[int, int
     """The pixel size of a face image for ``spec``: the shop's poker size, else trim plus bleed at its dpi."""
     if spec.poker_px is not None and (trim_w_mm, trim_h_mm) == POKER_MM:
         return spec.poker_px
-    return tuple(round((side / MM_PER_INCH + 2 * spec.bleed_in) * spec.dpi) for side in (trim_w_mm, trim_h_mm))  # type: ignore[return-value]
+    width, height = (round((side / MM_PER_INCH + 2 * spec.bleed_in) * spec.dpi) for side in (trim_w_mm, trim_h_mm))
+    return width, height
 
 
 @dataclass(frozen=True)
@@ -100,20 +102,20 @@ class _Shot:
     trim_only: bool
 
 
-def _draw_shot(canvas: object, shot: _Shot, forms: object, dpi: int) -> None:
+def _draw_shot(canvas: Canvas, shot: _Shot, forms: Forms, dpi: int) -> None:
     """One PDF page of exactly the image's size (at ``dpi``) with the face scaled to cover it, centred."""
     width, height = (px * PT_PER_INCH / dpi for px in shot.size)
     face = shot.face
     inset = 0.0 if not shot.trim_only else mm(face.bleed)
     cover_w, cover_h = face.width_pt - 2 * inset, face.height_pt - 2 * inset
     scale = max(width / cover_w, height / cover_h)
-    canvas.setPageSize((width, height))  # type: ignore[attr-defined]
-    canvas.saveState()  # type: ignore[attr-defined]
-    canvas.translate((width - face.width_pt * scale) / 2, (height - face.height_pt * scale) / 2)  # type: ignore[attr-defined]
-    canvas.scale(scale, scale)  # type: ignore[attr-defined]
-    forms.place(face, 0, 0)  # type: ignore[attr-defined]
-    canvas.restoreState()  # type: ignore[attr-defined]
-    canvas.showPage()  # type: ignore[attr-defined]
+    canvas.setPageSize((width, height))
+    canvas.saveState()
+    canvas.translate((width - face.width_pt * scale) / 2, (height - face.height_pt * scale) / 2)
+    canvas.scale(scale, scale)
+    forms.place(face, 0, 0)
+    canvas.restoreState()
+    canvas.showPage()
 
 
 def _rasterise(pdf: bytes, shots: Sequence[_Shot], dpi: int, progress: Optional[Progress]) -> list[Image.Image]:
@@ -179,6 +181,7 @@ def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Pr
             shots[key] = _Shot(face, size, trim_only)
         return shots[key]
 
+    layout: _Layout
     if spec.id == "tts":
         layout = _TTS(plan, cards, shot)
     else:
@@ -189,6 +192,12 @@ def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Pr
         _draw_shot(canvas, item, forms, spec.dpi)
     pictures = dict(zip((id(s) for s in ordered), _rasterise(doc.finish(), ordered, spec.dpi, progress)))
     return layout.files(lambda s: pictures[id(s)])
+
+
+class _Layout(Protocol):
+    """How an export lays its face images out in files (one per face, or sheets of faces)."""
+
+    def files(self, picture: Callable[[_Shot], Image.Image]) -> dict[str, bytes]: ...
 
 
 class _Shops:

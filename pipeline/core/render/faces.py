@@ -32,7 +32,6 @@ from typing import Any, Iterator, NamedTuple, Optional, Union
 from lxml import etree
 
 from pipeline.core import cachestore, markup, shape
-from pipeline.core.shape import ShapeError
 from pipeline.core.errors import UserError
 from pipeline.core.render import artmap, cache, design, fonts, text
 from pipeline.core.render.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
@@ -41,6 +40,7 @@ from pipeline.core.render.model import Face
 from pipeline.core.render.svgtemplates import PP_NS, Templates
 from pipeline.core.render.units import mm
 from pipeline.core.resultcache import source_hash, value_digest
+from pipeline.core.shape import ShapeError
 from pipeline.core.typography import typographic
 
 PP = f"{{{PP_NS}}}"
@@ -207,7 +207,10 @@ class Splitter:
         frame = Frame(trim_w, trim_h, self.bleed)
         nodes = [el for el in root.iter(f"{PP}*") if _is_top_slot(el)]
         for node in nodes:
-            node.getparent().remove(node)
+            parent = node.getparent()
+            if parent is None:
+                raise UserError(f"{where}: template {template}: the root element cannot be a slot")
+            parent.remove(node)
         placed = [Placed(name, frame.from_mm(box)) for name, box in art_icons(root, where)]
         arts = self._art(root)
         slots: list[Slot] = []
@@ -471,13 +474,30 @@ def _choice(value: str, options: tuple[str, ...], attr: str, where: str) -> str:
     return value
 
 
-def _atoms(node: Any, style: str, where: str, pending: Optional[list[Any]] = None) -> Iterator[text.Atom]:
+@dataclass
+class _Flow:
+    """Where a text slot stands between its atoms: whitespace or a line break waiting to come before
+    the next atom, and the last character set (typographic quotes look back at it)."""
+
+    space: bool = False
+    newline: bool = False
+    last: str = ""
+
+    def take(self, piece: str, style: str, icon: Optional[str] = None) -> text.Atom:
+        """The next atom (a word piece, or an icon when ``icon`` is given), carrying what was waiting."""
+        atom = text.Atom(piece, style, icon=icon, space=self.space, newline=self.newline)
+        self.space = self.newline = False
+        self.last = ICON_CHARACTER if icon is not None else piece[-1]
+        return atom
+
+
+def _atoms(node: Any, style: str, where: str, pending: Optional[_Flow] = None) -> Iterator[text.Atom]:
     """The inline atoms of a text slot: words, icons and breaks, with the whitespace between them.
 
     Inline elements (pp:b, pp:i, pp:icon, pp:br) come from the template; the text between them is
     data, read as markup (see :mod:`pipeline.core.markup`).
     """
-    state = pending if pending is not None else [False, False, ""]  # [space before next, newline before next, last character]
+    state = pending if pending is not None else _Flow()
     yield from _text_atoms(node.text or "", style, where, state)
     for child in node:
         if not isinstance(child.tag, str):
@@ -485,11 +505,9 @@ def _atoms(node: Any, style: str, where: str, pending: Optional[list[Any]] = Non
             continue
         local = etree.QName(child).localname
         if local == "icon":
-            yield text.Atom("", style, icon=_required(child, "name", where), space=state[0], newline=state[1])
-            state[0] = state[1] = False
-            state[2] = ICON_CHARACTER
+            yield state.take("", style, icon=_required(child, "name", where))
         elif local == "br":
-            state[1] = True
+            state.newline = True
         elif local in STYLE_TAGS:
             bold, italic = STYLE_TAGS[local]
             yield from _atoms(child, fonts.with_emphasis(style, bold=bold, italic=italic), where, state)
@@ -498,17 +516,17 @@ def _atoms(node: Any, style: str, where: str, pending: Optional[list[Any]] = Non
         yield from _text_atoms(child.tail or "", style, where, state)
 
 
-def _text_atoms(raw: str, style: str, where: str, state: list[Any]) -> Iterator[text.Atom]:
+def _text_atoms(raw: str, style: str, where: str, state: _Flow) -> Iterator[text.Atom]:
     """One run of slot text read as markup, with typographic quotes and dashes: validate refuses data
     whose markup cannot be printed, so a failure here is text a renderer or template composed."""
     try:
-        nodes = markup.parse(typographic(raw, state[2]))
+        nodes = markup.parse(typographic(raw, state.last))
     except markup.MarkupError as exc:
         raise UserError(f"{where}: text cannot be printed: {exc.message}") from None
     yield from _markup_atoms(nodes, style, where, state)
 
 
-def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, state: list[Any]) -> Iterator[text.Atom]:
+def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, state: _Flow) -> Iterator[text.Atom]:
     for node in nodes:
         if isinstance(node, markup.Text):
             yield from _split(node.text, style, state)
@@ -516,11 +534,9 @@ def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, stat
             emphasis = fonts.with_emphasis(style, bold=node.style == markup.BOLD, italic=node.style == markup.ITALIC)
             yield from _markup_atoms(node.children, emphasis, where, state)
         elif isinstance(node, markup.Icon):
-            yield text.Atom("", style, icon=node.name, space=state[0], newline=state[1])
-            state[0] = state[1] = False
-            state[2] = ICON_CHARACTER
+            yield state.take("", style, icon=node.name)
         elif isinstance(node, markup.Break):
-            state[1] = True
+            state.newline = True
         else:
             raise UserError(f"{where}: {node.source} is an unresolved reference: the game's renderer must print names")
 
@@ -528,14 +544,12 @@ def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, stat
 _SPACES = re.compile(r"(\s+)")
 
 
-def _split(raw: str, style: str, state: list[Any]) -> Iterator[text.Atom]:
+def _split(raw: str, style: str, state: _Flow) -> Iterator[text.Atom]:
     for piece in _SPACES.split(raw):
         if not piece:
             continue
         if piece.isspace():
-            state[0] = True
-            state[2] = " "
+            state.space = True
+            state.last = " "
             continue
-        yield text.Atom(piece, style, space=state[0], newline=state[1])
-        state[0] = state[1] = False
-        state[2] = piece[-1]
+        yield state.take(piece, style)

@@ -193,7 +193,8 @@ class FactFinder:
                          tuple(sorted(base)), tuple(sorted(under)))
 
     def _colours(self, art: tuple[str, ...], painted: Sequence[Paint], box: Box) -> artmap.Under:
-        key = (art, tuple(round(v, ROUND_PT) for v in box))  # type: ignore[misc]
+        x0, y0, x1, y1 = (round(v, ROUND_PT) for v in box)
+        key = (art, (x0, y0, x1, y1))
         if key not in self._under:
             self._under[key] = artmap.colours_under(painted, box)
         return self._under[key]

@@ -20,9 +20,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.errors import UserError
 from pipeline.core.render import artcache, artmap, text
-from pipeline.core.render.imposition import Rect
 from pipeline.core.render.faces import HALF_TURN, FaceRecord, FaceRecords, IconSlot, Splitter, content_key, digest
 from pipeline.core.render.facts import Frame
+from pipeline.core.render.imposition import Rect
 from pipeline.core.render.model import Face
 from pipeline.core.render.svgtemplates import Templates
 from pipeline.core.render.units import mm

@@ -33,11 +33,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-
 from pipeline.core.errors import UserError
-from pipeline.core.schemas import load_checked_yaml
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 from pipeline.core.render.units import mm
+from pipeline.core.schemas import load_checked_yaml
 
 SHEETS_NAME = "sheets.yaml"
 SHEETS_SCHEMA_NAME = "sheets.schema.json"

@@ -1,7 +1,10 @@
 """What a pre-press check reads in a finished PDF: its fonts (every one embedded, none of the standard 14)."""
 from __future__ import annotations
 
+from typing import Optional
+
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject, PdfObject
 
 STANDARD_14 = {
     "Courier", "Courier-Bold", "Courier-BoldOblique", "Courier-Oblique",
@@ -16,11 +19,13 @@ def fonts_not_embedded(pdf: PdfReader) -> set[str]:
     bad: set[str] = set()
     seen: set[int] = set()  # forms already walked (a shared form is listed on many pages)
 
-    def visit(resources: object) -> None:
-        resources = resources.get_object() if resources is not None else None  # type: ignore[union-attr]
+    def visit(entry: Optional[PdfObject]) -> None:
+        resources = entry.get_object() if entry is not None else None
         if not resources:
             return
-        for ref in resources.get("/Font", {}).values():  # type: ignore[union-attr]
+        if not isinstance(resources, DictionaryObject):
+            raise TypeError(f"a /Resources entry is a {type(resources).__name__}, not a dictionary")
+        for ref in resources.get("/Font", {}).values():
             font = ref.get_object()
             name = str(font.get("/BaseFont", "?")).lstrip("/")
             described = font["/DescendantFonts"][0].get_object() if font.get("/Subtype") == "/Type0" else font
@@ -30,7 +35,7 @@ def fonts_not_embedded(pdf: PdfReader) -> set[str]:
             )
             if not embedded or name.split("+")[-1] in STANDARD_14:
                 bad.add(name)
-        for ref in resources.get("/XObject", {}).values():  # type: ignore[union-attr]
+        for ref in resources.get("/XObject", {}).values():
             xobject = ref.get_object()
             key = getattr(ref, "idnum", None) or id(xobject)
             if key in seen:
@@ -38,6 +43,6 @@ def fonts_not_embedded(pdf: PdfReader) -> set[str]:
             seen.add(key)
             visit(xobject.get("/Resources"))
 
-    for page in pdf.pages:  # type: ignore[attr-defined]
+    for page in pdf.pages:
         visit(page.get("/Resources"))
     return bad

@@ -61,7 +61,7 @@ def _form_format_with_extgstate(self: pdfdoc.PDFFormXObject, document: pdfdoc.PD
 
 _ORIGINAL_FORM_FORMAT = pdfdoc.PDFFormXObject.format
 if getattr(pdfdoc.PDFFormXObject.format, "__name__", "") != _form_format_with_extgstate.__name__:
-    pdfdoc.PDFFormXObject.format = _form_format_with_extgstate  # type: ignore[method-assign]
+    pdfdoc.PDFFormXObject.format = _form_format_with_extgstate
 
 
 def new_canvas(buffer: io.BytesIO, meta: Metadata) -> Canvas:

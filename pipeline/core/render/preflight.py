@@ -16,8 +16,9 @@ from __future__ import annotations
 import io
 import tempfile
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import pypdfium2
 import yaml
@@ -55,7 +56,7 @@ class Rules:
 def design_rules(template_root: Path = TEMPLATE_ROOT) -> Rules:
     """The design rules' numbers: from ``templates/design-rules.yaml`` when present, else the defaults."""
     path = template_root / DESIGN_RULES
-    data = {}
+    data: dict[str, Any] = {}
     if path.is_file():
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -71,7 +72,7 @@ def _extent(x: float, y: float, width: float, height: float, face: FaceForm, tur
     return x, y, x + width, y + height
 
 
-def face_findings(face: FaceForm, rules: Rules, icon_aspect: object) -> Iterator[str]:
+def face_findings(face: FaceForm, rules: Rules, icon_aspect: Callable[[str], float]) -> Iterator[str]:
     """What breaks the design rules on one face: small text, text or icons outside the safe area."""
     inset = mm(face.bleed + rules.safe_margin_mm)
     safe = (inset, inset, face.width_pt - inset, face.height_pt - inset)
@@ -83,7 +84,7 @@ def face_findings(face: FaceForm, rules: Rules, icon_aspect: object) -> Iterator
 
     for slot in face.record.slots:
         if isinstance(slot, IconSlot):
-            width = slot.height * icon_aspect(slot.name)  # type: ignore[operator]
+            width = slot.height * icon_aspect(slot.name)
             reach = outside(_extent(slot.x, slot.y, width, slot.height, face, slot.turned))
             if reach is not None:
                 yield f"icon '{slot.name}' reaches {reach:.1f} mm into the {rules.safe_margin_mm:g} mm safe margin"
@@ -101,7 +102,7 @@ def face_findings(face: FaceForm, rules: Rules, icon_aspect: object) -> Iterator
             if reach is not None:
                 yield f"text '{words}' reaches {reach:.1f} mm into the {rules.safe_margin_mm:g} mm safe margin"
         for name, x, y, height in slot.setting.icons:
-            reach = outside(_extent(x, y, height * icon_aspect(name), height, face, slot.turned))  # type: ignore[operator]
+            reach = outside(_extent(x, y, height * icon_aspect(name), height, face, slot.turned))
             if reach is not None:
                 yield f"icon '{name}' in text reaches {reach:.1f} mm into the {rules.safe_margin_mm:g} mm safe margin"
 
@@ -116,6 +117,8 @@ def missing_bleed(image: Image.Image, bleed_px: int) -> list[str]:
     """The edges of a face image (bleed box) whose art reaches the trim but not the bleed's outer edge."""
     width, height = image.size
     pixels = image.load()
+    if pixels is None:
+        raise ValueError(f"a {image.mode} face image of {width}x{height} has no pixels to read")
     inked = lambda p: min(p) < 255 - INK  # noqa: E731
 
     def edge(pairs: list[tuple[tuple[int, int], tuple[int, int]]]) -> bool:
@@ -147,7 +150,7 @@ def check_faces(plan: Plan, rules: Rules, template_root: Path = TEMPLATE_ROOT) -
     findings = []
     ordered = list(faces.values())
     for form, label in ordered:
-        findings += [f"{label}: {finding}" for finding in face_findings(form, rules, lambda n, w=label: forms.aspect(n, w))]
+        findings += [f"{label}: {finding}" for finding in face_findings(form, rules, partial(forms.aspect, where=label))]
         canvas.setPageSize((form.width_pt, form.height_pt))
         form.uses = max(form.uses, 1)
         forms.place(form, 0, 0)
@@ -168,7 +171,9 @@ def check_target(plan: Plan, target: str, template_root: Path = TEMPLATE_ROOT) -
     """Findings on the files made for ``target`` (built in a scratch folder, nothing kept)."""
     if target == "print":
         data, _ = render_pdf(plan, BuildOptions(), template_root=template_root)
-        return [f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(PdfReader(io.BytesIO(data))))]
+        return [
+            f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(PdfReader(io.BytesIO(data))))
+        ]
     findings: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
         folder = export(plan, target, Path(scratch), template_root=template_root).folder
@@ -191,7 +196,9 @@ def check_target(plan: Plan, target: str, template_root: Path = TEMPLATE_ROOT) -
                 card_id = png.stem.split("-", 1)[1].rsplit("-", 1)[0]
                 with Image.open(png) as image:
                     if image.mode != "RGB" or image.size != sizes.get(card_id, image.size):
-                        findings.append(f"{plan.game}: {png.name} is {image.size[0]}x{image.size[1]} {image.mode}, expected {sizes.get(card_id)} RGB")
+                        findings.append(
+                            f"{plan.game}: {png.name} is {image.size[0]}x{image.size[1]} {image.mode}, expected {sizes.get(card_id)} RGB"
+                        )
     return findings
 
 

@@ -35,8 +35,8 @@ import jinja2
 from lxml import etree
 from markupsafe import Markup, escape
 
-from pipeline.core.errors import UserError
 from pipeline.core.cachestore import PROJECT_ROOT
+from pipeline.core.errors import UserError
 from pipeline.core.render import colours, design
 
 TEMPLATE_ROOT = PROJECT_ROOT / "templates"
@@ -87,7 +87,9 @@ class IconLibrary:
         path = self.root / f"{name}.svg"
         prefix = f"{where}: " if where else ""
         if not path.is_file():
-            raise UserError(f"{prefix}icon '{name}' not found (no {path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path})")
+            raise UserError(
+                f"{prefix}icon '{name}' not found (no {path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path})"
+            )
         try:
             root = etree.fromstring(path.read_bytes())
         except etree.XMLSyntaxError as exc:

@@ -12,10 +12,11 @@ import re
 from collections import Counter
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem
 from pipeline.core.validate import REFERENCE, walk
-from pipeline.core.components import ComponentCount, Inventory
+from pipeline.games.heavenly_father.engine import apply_tokens, judge
 from pipeline.games.heavenly_father.model import (
     BALANCE,
     CHEAT_SHEETS,
@@ -39,7 +40,6 @@ from pipeline.games.heavenly_father.model import (
     ScoringExample,
     Timing,
 )
-from pipeline.games.heavenly_father.engine import apply_tokens, judge
 from pipeline.games.heavenly_father.text import power_text
 
 # --- Fixed facts from the rulebook ---------------------------------------------
@@ -245,7 +245,9 @@ def mortal_card_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
     doc = game.doc(COMPONENTS)
     mortal = sum(r["count"] for r in doc.data["components"] if r["id"] in MORTAL_COMPONENTS)
     if mortal != MORTAL_CARD_COUNT:
-        yield doc.problem(("components",), f"components: {mortal} Mortal cards (dilemmas + philosophers), the rulebook has {MORTAL_CARD_COUNT}")
+        yield doc.problem(
+            ("components",), f"components: {mortal} Mortal cards (dilemmas + philosophers), the rulebook has {MORTAL_CARD_COUNT}"
+        )
 
 
 # --- Virtues ---------------------------------------------------------------------------
@@ -255,7 +257,9 @@ def virtue_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Prob
     records = doc.data["virtues"]
     ids = [r["id"] for r in records]
     if ids != [fact[0] for fact in VIRTUE_FACTS]:
-        yield doc.problem(("virtues",), f"virtues: {', '.join(ids)}; the rulebook's are {', '.join(f[0] for f in VIRTUE_FACTS)}, in that order")
+        yield doc.problem(
+            ("virtues",), f"virtues: {', '.join(ids)}; the rulebook's are {', '.join(f[0] for f in VIRTUE_FACTS)}, in that order"
+        )
     facts = {vid: (name, colour) for vid, name, colour in VIRTUE_FACTS}
     for index, record in enumerate(records):
         vid = record["id"]
@@ -270,7 +274,9 @@ def virtue_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Prob
         if record["abbreviation"] != name[0]:
             yield doc.problem(("virtues", index, "abbreviation"), f"{label}: abbreviation {record['abbreviation']}, expected {name[0]}")
         if record["position"] != index + 1:
-            yield doc.problem(("virtues", index, "position"), f"{label}: position {record['position']}, but it is virtue number {index + 1} in the list")
+            yield doc.problem(
+                ("virtues", index, "position"), f"{label}: position {record['position']}, but it is virtue number {index + 1} in the list"
+            )
 
 
 # --- Gods -----------------------------------------------------------------------------
@@ -312,7 +318,9 @@ def _option_problems(doc: Document, model: HeavenlyFatherModel, index: int) -> I
     dilemma = model.dilemmas[index]
     virtues = set(model.virtue_order)
     if tuple(o.id for o in dilemma.options) != OPTION_IDS:
-        yield doc.problem(("dilemmas", index, "options"), f"dilemma {dilemma.id}: options must be {' and '.join(OPTION_IDS)}, in that order")
+        yield doc.problem(
+            ("dilemmas", index, "options"), f"dilemma {dilemma.id}: options must be {' and '.join(OPTION_IDS)}, in that order"
+        )
     for o_index, option in enumerate(dilemma.options):
         label = f"dilemma {dilemma.id} option {option.id}"
         path = ("dilemmas", index, "options", o_index)
@@ -338,7 +346,10 @@ def _situation_problems(doc: Document, model: HeavenlyFatherModel, index: int) -
     if not dilemma.situation.rstrip().endswith((".", "!", "?")):
         yield doc.problem(path, f"dilemma {dilemma.id}: situation must end with a full stop, ! or ?")
     if not MIN_SITUATION_SENTENCES <= sentences <= MAX_SITUATION_SENTENCES:
-        yield doc.problem(path, f"dilemma {dilemma.id}: situation has {sentences} sentences, expected {MIN_SITUATION_SENTENCES} to {MAX_SITUATION_SENTENCES}")
+        yield doc.problem(
+            path,
+            f"dilemma {dilemma.id}: situation has {sentences} sentences, expected {MIN_SITUATION_SENTENCES} to {MAX_SITUATION_SENTENCES}",
+        )
     if _words(dilemma.situation) > MAX_SITUATION_WORDS:
         yield doc.problem(path, f"dilemma {dilemma.id}: situation has {_words(dilemma.situation)} words, at most {MAX_SITUATION_WORDS} fit")
 
@@ -350,10 +361,15 @@ def _traffic_light_problems(doc: Document, model: HeavenlyFatherModel) -> Iterat
         return
     dilemma = model.dilemmas[index]
     if dilemma.title != TRAFFIC_LIGHT_TITLE:
-        yield doc.problem(("dilemmas", index, "title"), f"dilemma {dilemma.id}: title {dilemma.title!r}, the rulebook says {TRAFFIC_LIGHT_TITLE!r}")
+        yield doc.problem(
+            ("dilemmas", index, "title"), f"dilemma {dilemma.id}: title {dilemma.title!r}, the rulebook says {TRAFFIC_LIGHT_TITLE!r}"
+        )
     if not any(TRAFFIC_LIGHT_GAINS in o.consequence.gain and TRAFFIC_LIGHT_LOSES in o.consequence.lose for o in dilemma.options):
-        yield doc.problem(("dilemmas", index, "options"),
-                          f"dilemma {dilemma.id}: no option gains {TRAFFIC_LIGHT_GAINS} and loses {TRAFFIC_LIGHT_LOSES} (running the red light, per the rulebook)")
+        yield doc.problem(
+            ("dilemmas", index, "options"),
+            f"dilemma {dilemma.id}: no option gains {TRAFFIC_LIGHT_GAINS} and loses {TRAFFIC_LIGHT_LOSES} "
+            "(running the red light, per the rulebook)",
+        )
 
 
 def dilemma_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
@@ -367,7 +383,9 @@ def dilemma_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Pro
         yield doc.problem(("dilemmas", index, "situation"), f"dilemma {dilemmas[index].id}: same situation as dilemma {dilemmas[first].id}")
     pairs = [frozenset(o.consequence.key() for o in d.options) for d in dilemmas]
     for index, first in _duplicates(pairs):
-        yield doc.problem(("dilemmas", index, "options"), f"dilemma {dilemmas[index].id}: same pair of consequences as dilemma {dilemmas[first].id}")
+        yield doc.problem(
+            ("dilemmas", index, "options"), f"dilemma {dilemmas[index].id}: same pair of consequences as dilemma {dilemmas[first].id}"
+        )
     yield from _traffic_light_problems(doc, model)
 
 
@@ -396,7 +414,9 @@ def philosopher_kind_problems(game: GameData, model: HeavenlyFatherModel) -> Ite
         yield from _text_problems(doc, path, label, kind.power, kind.text)
     total = sum(k.count for k in model.philosopher_kinds)
     if total != PHILOSOPHER_COUNT:
-        yield doc.problem(("philosopher_kinds",), f"philosopher kinds: copies add up to {total}, the rulebook has {PHILOSOPHER_COUNT} Philosophers")
+        yield doc.problem(
+            ("philosopher_kinds",), f"philosopher kinds: copies add up to {total}, the rulebook has {PHILOSOPHER_COUNT} Philosophers"
+        )
 
 
 def _text_problems(doc: Document, path: tuple[Any, ...], label: str, power: Power, text: str) -> Iterator[Problem]:
@@ -421,7 +441,9 @@ def philosopher_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
             yield doc.problem(("philosophers", index, "kind"), f"philosopher {card.id}: unknown kind {card.kind!r}")
     for kind in model.philosopher_kinds:
         if per_kind[kind.id] != kind.count:
-            yield doc.problem(("philosophers",), f"philosophers: {per_kind[kind.id]} {kind.name} cards, philosopher-kinds.yaml says {kind.count}")
+            yield doc.problem(
+                ("philosophers",), f"philosophers: {per_kind[kind.id]} {kind.name} cards, philosopher-kinds.yaml says {kind.count}"
+            )
     cards = model.philosophers
     for index, first in _duplicates([c.quote for c in cards]):  # names: pipeline/core/names.py
         yield doc.problem(("philosophers", index, "quote"), f"philosopher {cards[index].id}: same quote as philosopher {cards[first].id}")
@@ -440,11 +462,16 @@ def token_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
         if token.virtue not in virtues:
             yield doc.problem(("tokens", index, "virtue"), f"{label}: unknown virtue {token.virtue!r}")
         elif token.virtue in seen:
-            yield doc.problem(("tokens", index, "virtue"), f"{label}: a second token kind for {token.virtue} (first: {model.tokens[seen[token.virtue]].id})")
+            yield doc.problem(
+                ("tokens", index, "virtue"),
+                f"{label}: a second token kind for {token.virtue} (first: {model.tokens[seen[token.virtue]].id})",
+            )
         else:
             seen[token.virtue] = index
         if token.count != TOKENS_PER_VIRTUE:
-            yield doc.problem(("tokens", index, "count"), f"{label}: {token.count} tokens, the rulebook has {TOKENS_PER_VIRTUE} of each colour")
+            yield doc.problem(
+                ("tokens", index, "count"), f"{label}: {token.count} tokens, the rulebook has {TOKENS_PER_VIRTUE} of each colour"
+            )
     for missing in [v for v in model.virtue_order if v not in seen]:
         yield doc.problem(("tokens",), f"tokens: no token for virtue {missing}")
     beads = [i for i, t in enumerate(model.tokens) if t.id == PRAYER_BEADS_ID]
@@ -468,10 +495,15 @@ def envelope_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Pr
             if side_id not in sides:
                 yield doc.problem(("envelopes", index, "sides"), f"{label}: no {side_id} side")
             elif sides[side_id][1]["shown"] != shown:
-                yield doc.problem(("envelopes", index, "sides", sides[side_id][0], "shown"), f"{label}: the {side_id} side must be shown {shown}")
+                yield doc.problem(
+                    ("envelopes", index, "sides", sides[side_id][0], "shown"), f"{label}: the {side_id} side must be shown {shown}"
+                )
         if JUDGMENT_DAY_SIDE in sides and JUDGMENT_DAY_HEADING not in sides[JUDGMENT_DAY_SIDE][1]["heading"]:
             s_index = sides[JUDGMENT_DAY_SIDE][0]
-            yield doc.problem(("envelopes", index, "sides", s_index, "heading"), f"{label}: the {JUDGMENT_DAY_SIDE} side must read {JUDGMENT_DAY_HEADING!r}")
+            yield doc.problem(
+                ("envelopes", index, "sides", s_index, "heading"),
+                f"{label}: the {JUDGMENT_DAY_SIDE} side must read {JUDGMENT_DAY_HEADING!r}",
+            )
 
 
 def cheat_sheet_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
@@ -509,7 +541,12 @@ def _supply_problems(doc: Document, model: HeavenlyFatherModel) -> Iterator[Prob
     p, c = model.parameters, model.components
     players = p["max-players"]
     needs = (
-        ("starting tokens", players * p["starting-tokens-per-virtue"], min((t.count for t in model.tokens if t.virtue), default=0), "tokens of the scarcest virtue"),
+        (
+            "starting tokens",
+            players * p["starting-tokens-per-virtue"],
+            min((t.count for t in model.tokens if t.virtue), default=0),
+            "tokens of the scarcest virtue",
+        ),
         ("God cards", players * p["gods-per-player"] + p["gods-in-envelope"], len(model.gods), "God cards"),
         ("starting hands", players * p["hand-size"], len(model.dilemmas) + len(model.philosophers), "Mortal cards"),
         ("cheat sheets", players, c.get(CHEAT_SHEET_COMPONENT, 0), "cheat sheets"),
@@ -526,7 +563,9 @@ def turn_action_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
     actions = model.turn_actions
     ids = tuple(a.id for a in actions)
     if ids != TURN_ACTION_IDS:
-        yield doc.problem(("turn_actions",), f"turn actions: {', '.join(ids)}; the rulebook's are {', '.join(TURN_ACTION_IDS)}, in that order")
+        yield doc.problem(
+            ("turn_actions",), f"turn actions: {', '.join(ids)}; the rulebook's are {', '.join(TURN_ACTION_IDS)}, in that order"
+        )
     for index, action in enumerate(actions):
         label = f"turn action {action.id}"
         path = ("turn_actions", index)
@@ -573,7 +612,10 @@ def _claim_problems(doc: Document, model: HeavenlyFatherModel, index: int, defin
         yield doc.problem(path, f"{label}: unknown virtue {virtue!r}")
     if unknown or claim.measure not in MEASURES:
         return
-    yield from (doc.problem(path, f"{label}: {failure}") for failure in claim_failures(model, claim.measure, claim.comparison, claim.higher, claim.lower))
+    yield from (
+        doc.problem(path, f"{label}: {failure}")
+        for failure in claim_failures(model, claim.measure, claim.comparison, claim.higher, claim.lower)
+    )
 
 
 def claim_failures(model: HeavenlyFatherModel, measure: str, comparison: str,
@@ -585,20 +627,20 @@ def claim_failures(model: HeavenlyFatherModel, measure: str, comparison: str,
             return []
         return [f"by {measure}, {high} records for {' or '.join(higher)} do not exceed {low} for {' or '.join(lower)}"]
     totals = measure_totals(model, measure)
-    return [f"by {measure}, {h} ({totals[h]}) does not exceed {l} ({totals[l]})"
-            for h in higher for l in lower if totals[h] <= totals[l]]
+    return [f"by {measure}, {high} ({totals[high]}) does not exceed {low} ({totals[low]})"
+            for high in higher for low in lower if totals[high] <= totals[low]]
 
 
 # --- Stored examples, replayed by the rules engine ---------------------------------------
 def example_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
     """Every stored scoring and dilemma example gives its stated result when the engine replays it."""
     doc = game.doc(EXAMPLES)
-    for index, example in enumerate(model.scoring_examples):
-        yield from (doc.problem(("scoring_examples", index) + path, f"scoring example {example.id}: {message}")
-                    for path, message in _scoring_failures(model, example))
-    for index, example in enumerate(model.dilemma_examples):
-        yield from (doc.problem(("dilemma_examples", index) + path, f"dilemma example {example.id}: {message}")
-                    for path, message in _dilemma_failures(model, example))
+    for index, scoring in enumerate(model.scoring_examples):
+        yield from (doc.problem(("scoring_examples", index) + path, f"scoring example {scoring.id}: {message}")
+                    for path, message in _scoring_failures(model, scoring))
+    for index, dilemma in enumerate(model.dilemma_examples):
+        yield from (doc.problem(("dilemma_examples", index) + path, f"dilemma example {dilemma.id}: {message}")
+                    for path, message in _dilemma_failures(model, dilemma))
 
 
 Failure = tuple[tuple[Any, ...], str]

@@ -48,10 +48,16 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("On your turn: do one thing")
     b.ul([f"**{a['name']}.** {ctx.text(a['summary'])}" for a in ctx.data("turn-actions")["turn_actions"]], numbered=True)
     b.h("Philosophers")
-    rows = [(f"**{k['name']}**", str(k["copies"]["count"]), ctx.text(k["text"])) for k in ctx.data("philosopher-kinds")["philosopher_kinds"]]
+    rows = [
+        (f"**{k['name']}**", str(k["copies"]["count"]), ctx.text(k["text"])) for k in ctx.data("philosopher-kinds")["philosopher_kinds"]
+    ]
     b.table(("Kind", "Cards", "Power"), rows, (1.7, 0.6, 6.0))
     b.h("Virtues")
-    b.add(std.legend((f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]), "text") for v in ctx.data("virtues")["virtues"]))
+    b.add(
+        std.legend(
+            (f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]), "text") for v in ctx.data("virtues")["virtues"]
+        )
+    )
     return ctx.document("reference", "Turn and Philosopher summary", b.done())
 
 
@@ -153,7 +159,8 @@ def envelope(ctx: DocContext) -> m.Diagram:
 
 
 ENVELOPE_STEPS = (
-    f"Print at 100% (no fit-to-page): the pocket comes out {POCKET_W:g} x {POCKET_H:g} mm, room for one God card. Cut along the solid lines.",
+    f"Print at 100% (no fit-to-page): the pocket comes out {POCKET_W:g} x {POCKET_H:g} mm, room for one God card. "
+    "Cut along the solid lines.",
     "Crease every dashed line backward, away from the printed side.",
     "Fold the two shaded glue flaps back, then put glue on them.",
     "Fold the Judgment Day panel behind the front panel along the middle fold and press: the glue flaps hold the far side "

@@ -26,8 +26,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any, Callable, Concatenate, Generic, Hashable, Mapping, Optional, ParamSpec, Sequence, TypeVar
 
-from pipeline.core.engine import Decision, IllegalAction, Outcome
-from pipeline.core.engine import InPlaceState
+from pipeline.core.engine import Decision, IllegalAction, InPlaceState, Outcome
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.model import (

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from types import MappingProxyType
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Mapping, Optional, Sequence
 
 from pipeline.core.dataset import GameData

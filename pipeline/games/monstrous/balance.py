@@ -27,7 +27,7 @@ from typing import Any, Mapping, Optional
 
 from pipeline.core.balance.figures import Bars, Item, Outlier, Section, Series, Table, outliers
 from pipeline.core.balance.standard import grouped, length_table, per_seat_table, seat_charts, seat_name, seat_table
-from pipeline.core.balance.stats import Mean, Rate
+from pipeline.core.balance.stats import Rate
 from pipeline.core.balance.study import Results, Setup, Study, record_game
 from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.core.dataset import GameData

@@ -11,12 +11,18 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem, checks_then_engine
-from pipeline.core.components import ComponentCount, Inventory
+from pipeline.core.yamlmarks import PathKey
 from pipeline.games.monstrous import declared, engine
 from pipeline.games.monstrous.powers import (
-    TRIGGER_LABELS, Owner, context_problems, op_problems, power_word_count, render_power,
+    TRIGGER_LABELS,
+    Owner,
+    context_problems,
+    op_problems,
+    power_word_count,
+    render_power,
 )
 
 # ---- fixed facts from the rulebook -------------------------------------------------
@@ -109,9 +115,9 @@ def check_monster_designs(game: GameData) -> Iterator[Problem]:
     ids = _ids(doc, "monsters")
     if len(ids) != MONSTER_DESIGN_COUNT:
         yield doc.problem(("monsters",), f"monsters: {len(ids)} designs, the rulebook has {MONSTER_DESIGN_COUNT} per deck")
-    for monster in RULEBOOK_MONSTERS:
-        if monster not in ids:
-            yield doc.problem(("monsters",), f"monsters: the rulebook's {monster} is missing")
+    for name in RULEBOOK_MONSTERS:
+        if name not in ids:
+            yield doc.problem(("monsters",), f"monsters: the rulebook's {name} is missing")
     for index, monster in _enumerate(doc, "monsters"):
         if monster["trap"] != (monster["id"] in TRAP_MONSTERS):
             should = "is" if monster["id"] in TRAP_MONSTERS else "is not"
@@ -190,7 +196,7 @@ def check_rulebook_wordings(game: GameData) -> Iterator[Problem]:
 
 def check_face_lengths(game: GameData) -> Iterator[Problem]:
     doc = game.doc("monsters")
-    faces = [(("common_side",), "common side", doc.data["common_side"])]
+    faces: list[tuple[PathKey, str, Any]] = [(("common_side",), "common side", doc.data["common_side"])]
     faces += [(("monsters", i, "unique_side"), f"monster {m['id']}", m["unique_side"]) for i, m in _enumerate(doc, "monsters")]
     for path, label, side in faces:
         words = power_word_count(side["powers"])
@@ -337,8 +343,10 @@ def _deck_table_problems(doc: Document, low: int, high: int) -> Iterator[Problem
         if not low <= n <= high:
             yield doc.problem(("deck_table", "rows", index), f"deck table: {n} gods is outside {low}-{high}")
         if row["deck"] != MONSTER_DESIGN_COUNT - n:
-            yield doc.problem(("deck_table", "rows", index, "deck"),
-                              f"deck table, {n} gods: deck {row['deck']}, expected {MONSTER_DESIGN_COUNT} - {n} = {MONSTER_DESIGN_COUNT - n}")
+            yield doc.problem(
+                ("deck_table", "rows", index, "deck"),
+                f"deck table, {n} gods: deck {row['deck']}, expected {MONSTER_DESIGN_COUNT} - {n} = {MONSTER_DESIGN_COUNT - n}",
+            )
         if row["underworld"] != n:
             yield doc.problem(("deck_table", "rows", index, "underworld"),
                               f"deck table, {n} gods: Underworld {row['underworld']}, expected {n} (one per god)")

@@ -19,7 +19,16 @@ from pipeline.core.errors import UserError
 from pipeline.core.schemas import SchemaValidator, load_schemas, schema_problems
 from pipeline.core.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monstrous.engine import (
-    GAIN_FAITH, LANDING, LOCATION_POWER, MONSTER_POWERS, ON_TABLE, TRAPS, EngineError, Game, Landing, State,
+    GAIN_FAITH,
+    LANDING,
+    LOCATION_POWER,
+    MONSTER_POWERS,
+    ON_TABLE,
+    TRAPS,
+    EngineError,
+    Game,
+    Landing,
+    State,
 )
 
 THROW_FILE_SCHEMA = "urn:pantheon:monstrous:examples#/$defs/throw_file"

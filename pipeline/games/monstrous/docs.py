@@ -160,7 +160,9 @@ class _ExampleText:
             extra = "An extra throw follows." if throw["extra_throw"] else "No extra throw."
             items.append(f"{self.step_label('extra-throw')} {extra}")
         end = example.end_turn
-        items.append(f"{self.step_label('end-turn')} {active} draws the {self.monster(end['draw'])}; play passes to {self.god(end['next'])}.")
+        items.append(
+            f"{self.step_label('end-turn')} {active} draws the {self.monster(end['draw'])}; play passes to {self.god(end['next'])}."
+        )
         return items
 
 
@@ -189,7 +191,15 @@ def _scenarios(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[
 
 
 def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
-    entries = [m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"Emblem of the {g.colour} god's twelve Monsters, God Board and player aid.", PALETTE[g.colour][EMBLEM]) for g in model.gods]
+    entries = [
+        m.LegendEntry(
+            g.pattern,
+            f"{g.name} ({g.colour})",
+            f"Emblem of the {g.colour} god's twelve Monsters, God Board and player aid.",
+            PALETTE[g.colour][EMBLEM],
+        )
+        for g in model.gods
+    ]
     keywords = [m.LegendEntry(None, k["label"], ctx.text(k["meaning"]), "fill_light", "!") for k in ctx.data("player-aids")["keywords"]]
     return [m.Heading("Symbols and keywords", 1), m.Legend(tuple(entries + keywords))]
 
@@ -248,7 +258,11 @@ def extras(ctx: DocContext) -> m.Document:
     fill = {v: PALETTE[DENOMINATION_COLOURS[min(i, len(DENOMINATION_COLOURS) - 1)]][FRAME] for i, v in enumerate(values)}
     tokens = [Token(str(t.value), fill[t.value], sublabel="Faith") for t in model.faith_tokens for _ in range(t.count)]
     counts = ", ".join(f"{t.count} x {t.value}" for t in model.faith_tokens)
-    blocks: list[m.Block] = [m.Heading("Faith tokens", 1), m.Paragraph(f"{len(tokens)} Faith tokens ({counts}). Cut along the circles."), cut_fold_legend(fold=False)]
+    blocks: list[m.Block] = [
+        m.Heading("Faith tokens", 1),
+        m.Paragraph(f"{len(tokens)} Faith tokens ({counts}). Cut along the circles."),
+        cut_fold_legend(fold=False),
+    ]
     blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Faith tokens")
     return ctx.document("extras", "Faith tokens", blocks)
 

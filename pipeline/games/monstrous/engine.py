@@ -46,7 +46,12 @@ from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.model import MonsterCard, MonstrousModel, Op, Power, Side
 from pipeline.games.monstrous.powers import NEEDS_A_LOCATION
 from pipeline.games.monstrous.variants import (
-    HIT_NOTHING, NO_FINAL_TURNS, OFF_TABLE_LANDING, Table, VariantRules, variant_rules,
+    HIT_NOTHING,
+    NO_FINAL_TURNS,
+    OFF_TABLE_LANDING,
+    Table,
+    VariantRules,
+    variant_rules,
 )
 
 UNIQUE, COMMON = "unique", "common"
@@ -656,6 +661,21 @@ def _thrown_on_table(b: Board) -> bool:
     return b.throw is not None and b.throw.card in b.table
 
 
+def _resolving(b: Board) -> Throw:
+    """The throw being resolved (the throw's own tasks run only while there is one)."""
+    if b.throw is None:
+        raise EngineError(f"{b.step}: no throw is being resolved")
+    return b.throw
+
+
+def _landing(b: Board) -> Landing:
+    """Where the throw being resolved came to rest (Steps 2 to 5 come after its landing)."""
+    throw = _resolving(b)
+    if throw.landing is None:
+        raise EngineError(f"{b.step}: {throw.card} has not landed yet")
+    return throw.landing
+
+
 def _check_on_table(b: Board, cards: Sequence[str], what: str) -> None:
     for card in cards:
         if card not in b.table:
@@ -670,11 +690,12 @@ def _check_locations(b: Board, locations: Sequence[str]) -> None:
 
 def _look(b: Board, declared: Optional[Locs]) -> Locs:
     """The Locations the thrown card hits at this step's check (declared, or as before)."""
-    placed = b.table[b.throw.card]
+    card = _resolving(b).card
+    placed = b.table[card]
     if declared is not None:
         _check_locations(b, declared)
-        b.table[b.throw.card] = replace(placed, locations=tuple(declared))
-    return b.table[b.throw.card].locations
+        b.table[card] = replace(placed, locations=tuple(declared))
+    return b.table[card].locations
 
 
 # --------------------------------------------------------------------------- setup and turns
@@ -824,13 +845,14 @@ def _rethrow(game: Game, b: Board, task: Task) -> None:
             _after_landing(b, together)
             return
         side = _value(task.picks[0])
-        thrower, card = b.throw.thrower, b.throw.card
+        throw = _resolving(b)
+        thrower, card = throw.thrower, throw.card
         cost = game.variants.young_gods.rethrow_cost
         b.faith[_god_of(b, thrower)] -= cost
         b.rethrows = MappingProxyType({**b.rethrows, thrower: b.rethrows.get(thrower, 0) + 1})
         if b.table.pop(card, None) is None:
             b.underworlds[game.owner(card)].remove(card)
-        b.throw.landing = None
+        throw.landing = None
         _emit(b, "rethrow", god=thrower, card=card, side=side, cost=cost)
         _chance(b, LANDING, landing_outcomes(game, b, side), task)
         return
@@ -840,7 +862,7 @@ def _rethrow(game: Game, b: Board, task: Task) -> None:
 def _may_rethrow(game: Game, b: Board, landing: Landing) -> bool:
     """Young Gods: the thrower is a young god with a re-throw left this turn and the Faith to pay, and the
     Monster hit nothing or landed off the table (lightning is a penalty, not a landing)."""
-    thrower = b.throw.thrower
+    thrower = _resolving(b).thrower
     if thrower not in b.variant.young_gods:
         return False
     rules = game.variants.young_gods
@@ -854,7 +876,7 @@ def _may_rethrow(game: Game, b: Board, landing: Landing) -> bool:
 def _after_landing(b: Board, together: bool) -> None:
     """A throw has landed for good: resolve it now, or (thrown together) once the team has thrown."""
     if together:
-        b.landed.append(b.throw)
+        b.landed.append(_resolving(b))
         b.throw = None
         return
     _push(b, Task("step", (TRAPS,)))
@@ -883,21 +905,22 @@ def _check_landing(b: Board, landing: Landing, *, thrown: Optional[str]) -> None
 
 
 def _land(game: Game, b: Board, landing: Landing, *, together: bool = False) -> None:
-    card = b.throw.card
+    throw = _resolving(b)
+    card = throw.card
     _check_landing(b, landing, thrown=card)
     for moved, locations in landing.shifted:
         b.table[moved] = replace(b.table[moved], locations=tuple(locations))
     for knocked in landing.knocked_off:  # FAQ off-the-table
         _to_underworld(game, b, knocked)
         _emit(b, "underworld", card=knocked, reason=OFF_TABLE)
-    b.throw.landing = landing
+    throw.landing = landing
     if landing.result == ON_TABLE:
         b.table[card] = Placed(landing.side, tuple(landing.locations))
     else:  # off the table, or struck by lightning: straight to its god's Underworld
         _to_underworld(game, b, card)
         _emit(b, "underworld", card=card, reason=landing.result)
     if _may_rethrow(game, b, landing):  # ruling young-rethrow-timing: decided before Step 2
-        _ask(b, b.throw.thrower, "rethrow", [KEEP] + [f"rethrow {side}" for side in SIDES], Task("rethrow", (together,)))
+        _ask(b, throw.thrower, "rethrow", [KEEP] + [f"rethrow {side}" for side in SIDES], Task("rethrow", (together,)))
         return
     _after_landing(b, together)
 
@@ -915,7 +938,7 @@ def _step_traps(game: Game, b: Board, task: Task) -> None:
     _push(b, Task("step", (MONSTER_POWERS,)))
     if not _thrown_on_table(b):  # ruling removed-monster-stops
         return
-    traps = [c for c in b.throw.landing.hits if c in b.table and game.is_trap_up(c, b.table[c].side)]
+    traps = [c for c in _landing(b).hits if c in b.table and game.is_trap_up(c, b.table[c].side)]
     groups = []
     for god in _in_turn_order(b, [game.owner(c) for c in traps]):
         mine = tuple(c for c in traps if game.owner(c) == god)
@@ -938,7 +961,7 @@ def _trap(game: Game, b: Board, task: Task) -> None:
     (card,) = task.args
     if card not in b.table:
         return
-    ctx = Ctx(user=_home(game, b, card), source=card, source_kind="monster", hitter=b.throw.card)
+    ctx = Ctx(user=_home(game, b, card), source=card, source_kind="monster", hitter=_resolving(b).card)
     powers = [p for p in game.side(card, b.table[card].side).powers if p.trigger == WHEN_HIT]
     _push(b, *(Task("power", (p, ctx)) for p in powers))
 
@@ -948,15 +971,16 @@ def _step_monster_powers(game: Game, b: Board, task: Task) -> None:
     _push(b, Task("step", (LOCATION_POWER,)))
     if not _thrown_on_table(b):
         return
-    landing, card = b.throw.landing, b.throw.card
+    throw, landing = _resolving(b), _landing(b)
+    card = throw.card
     if landing.step3_hits is not None:
         _check_on_table(b, landing.step3_hits, "hit")
         hits = tuple(c for c in landing.step3_hits if c != card)
     else:
         hits = tuple(c for c in landing.hits if c in b.table)
-    b.throw.hits = hits
+    throw.hits = hits
     locations = _look(b, landing.step3_locations)
-    ctx = Ctx(user=b.throw.thrower, source=card, source_kind="monster", hits=hits, hitter=card)
+    ctx = Ctx(user=throw.thrower, source=card, source_kind="monster", hits=hits, hitter=card)
     fired = [p for p in game.side(card, b.table[card].side).powers if _fires(p, hits, locations)]
     _push(b, *(Task("power", (p, ctx)) for p in fired))
 
@@ -973,17 +997,18 @@ def _step_location_power(game: Game, b: Board, task: Task) -> None:
         _push(b, Task("step", (GAIN_FAITH,)))
         if not _thrown_on_table(b):
             return
-        locations = _look(b, b.throw.landing.step4_locations)
+        locations = _look(b, _landing(b).step4_locations)
         usable = [loc for loc in locations if game.locations[loc].power.trigger == WHEN_HIT]
         if not usable:
             return
         if len(usable) > 1:
-            _ask(b, b.throw.thrower, "location", [f"location {loc}" for loc in usable], task)
+            _ask(b, _resolving(b).thrower, "location", [f"location {loc}" for loc in usable], task)
             return
         chosen = usable[0]
     else:
         chosen = _value(task.picks[0])
-    ctx = Ctx(user=b.throw.thrower, source=chosen, source_kind="location", location=chosen, hitter=b.throw.card)
+    throw = _resolving(b)
+    ctx = Ctx(user=throw.thrower, source=chosen, source_kind="location", location=chosen, hitter=throw.card)
     _push(b, Task("power", (game.locations[chosen].power, ctx)))
 
 
@@ -993,16 +1018,16 @@ def _step_gain_faith(game: Game, b: Board, task: Task) -> None:
         _push(b, Task("step", (EXTRA_THROW,)))
         if not _thrown_on_table(b):
             return
-        locations = _look(b, b.throw.landing.step5_locations)
+        locations = _look(b, _landing(b).step5_locations)
         if not locations:
             return
         if len(locations) > 1:
-            _ask(b, b.throw.thrower, "location", [f"location {loc}" for loc in locations], task)
+            _ask(b, _resolving(b).thrower, "location", [f"location {loc}" for loc in locations], task)
             return
         chosen = locations[0]
     else:
         chosen = _value(task.picks[0])
-    _gain(b, b.throw.thrower, game.locations[chosen].faith)  # ruling faith-pool-unlimited
+    _gain(b, _resolving(b).thrower, game.locations[chosen].faith)  # ruling faith-pool-unlimited
 
 
 def _step_extra_throw(game: Game, b: Board, task: Task) -> None:
@@ -1075,8 +1100,8 @@ def _wars_monsters(game: Game, b: Board, task: Task) -> None:
         return
     god, rest = gods[0], gods[1:]
     if not task.picks:
-        deck, underworld = b.decks[_players_of(b, god)[0]].middle, b.underworlds[god]
-        options = [KEEP] + [f"swap {d} {u}" for d in deck for u in underworld]
+        middle, underworld = b.decks[_players_of(b, god)[0]].middle, b.underworlds[god]
+        options = [KEEP] + [f"swap {d} {u}" for d in middle for u in underworld]
         _ask(b, winner, "swap", options, task)
         return
     _push(b, Task("wars_monsters", (winner, rest)))
@@ -1155,6 +1180,7 @@ def op_gain_faith(game: Game, b: Board, task: Task) -> None:
 
 def _victims(game: Game, b: Board, source: str, ctx: Ctx) -> list[str]:
     """Other gods named by a take_faith source (ruling take-faith-choice, each-god-once)."""
+    cards: Sequence[str]
     if source in ("one_hit_monster_god", "each_hit_monster_god"):
         cards = ctx.hits
     else:

@@ -14,8 +14,8 @@ from functools import partial
 from typing import Any, Callable
 
 from pipeline.core.dataset import GameData
-from pipeline.core.render.model import ColourKey, Face, PrintCard
 from pipeline.core.references import References
+from pipeline.core.render.model import ColourKey, Face, PrintCard
 from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side
 from pipeline.games.monstrous.palette import PALETTE
 
@@ -69,7 +69,9 @@ def _monster_cards(model: MonstrousModel) -> list[PrintCard]:
         front = Face(MONSTER_TEMPLATE, {"god": god, "card": side_context(card.design, card.design.unique_side)})
         common = {**side_context(card.design, card.common_side), "name": "Monster", "trap": False}
         back = Face(MONSTER_TEMPLATE, {"god": god, "card": common})
-        cards.append(PrintCard(card.id, card.name, front, back, double_sided=True, deck=f"{card.god.id}-monsters", colours=(god_key(card.god),)))
+        cards.append(
+            PrintCard(card.id, card.name, front, back, double_sided=True, deck=f"{card.god.id}-monsters", colours=(god_key(card.god),))
+        )
     return cards
 
 
@@ -110,7 +112,9 @@ def _boards(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCa
             for side in sorted(board["sides"], key=lambda s: not s["face_up_at_setup"])
         ]
         name = f"{god.name} {board['name']}"
-        cards.append(PrintCard(f"{god.id}-board", name, faces[0], faces[1], double_sided=True, record=f"gods/{god.id}", colours=(god_key(god),)))
+        cards.append(
+            PrintCard(f"{god.id}-board", name, faces[0], faces[1], double_sided=True, record=f"gods/{god.id}", colours=(god_key(god),))
+        )
     return cards
 
 
@@ -125,7 +129,9 @@ def _aids(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard
         entries = [{"label": f"{steps[s]['number']}. {steps[s]['name']}", "text": plain(steps[s]["aid_text"])} for s in aid["steps"]]
         front = Face(AID_TEMPLATE, {"god": god_context(god), "aid": {"title": STEPS_TITLE, "entries": entries}})
         back = Face(AID_TEMPLATE, {"god": god_context(god), "aid": {"title": KEYWORDS_TITLE, "entries": keywords}})
-        cards.append(PrintCard(aid["id"], f"{god.name} · {god.colour} · player aid", front, back, double_sided=True, colours=(god_key(god),)))
+        cards.append(
+            PrintCard(aid["id"], f"{god.name} · {god.colour} · player aid", front, back, double_sided=True, colours=(god_key(god),))
+        )
     return cards
 
 

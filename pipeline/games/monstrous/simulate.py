@@ -22,11 +22,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from pipeline.core.engine import Policy, random_policy
+from pipeline.core.engine import Outcome, Policy, State, random_policy
 from pipeline.core.engine import simulate as play_games
-from pipeline.core.engine import State
 from pipeline.games.monstrous.campaign import WarsGame
-from pipeline.games.monstrous.engine import KEEP, Game, UNIQUE
+from pipeline.games.monstrous.engine import KEEP, UNIQUE, Game
 from pipeline.games.monstrous.variants import EPIC, STANDARD, TEAM, TEAM_WARS, WARS, YOUNG_GODS, Table
 
 VARIANTS = (STANDARD, EPIC, YOUNG_GODS, TEAM, WARS, TEAM_WARS)
@@ -124,10 +123,10 @@ class Summary:
 
 def summarise(finals: Sequence[State[Any]], *, players: int, variant: str, seed: int, policy: str) -> Summary:
     """Mean scores and win shares per seat over finished games (a team's teammates share its figures)."""
-    seats = len(finals[0].outcome().scores)
+    seats = len(_finished(finals[0]).scores)
     score, share, actions = [0.0] * seats, [0.0] * seats, 0
     for final in finals:
-        outcome = final.outcome()
+        outcome = _finished(final)
         gods = {_god_label(final, seat) for seat in outcome.winners}
         for seat in range(seats):
             score[seat] += outcome.scores[seat]
@@ -137,6 +136,14 @@ def summarise(finals: Sequence[State[Any]], *, players: int, variant: str, seed:
     n = len(finals)
     return Summary(players, variant, n, seed, policy, _seat_names(finals[0]), tuple(s / n for s in score),
                    tuple(s / n for s in share), actions / n)
+
+
+def _finished(final: State[Any]) -> Outcome:
+    """The outcome of a game that is over (the simulation plays every game to its end)."""
+    outcome = final.outcome()
+    if outcome is None:
+        raise ValueError("summarise: a game in the list is not over")
+    return outcome
 
 
 def _seat_names(state: Any) -> tuple[str, ...]:

@@ -11,17 +11,15 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from pipeline.core.balance.figures import Bars, Section, Series, Table
-from pipeline.core.balance.standard import distribution, grouped, length_distribution, length_table, seat_charts, \
-    seat_name, seat_table
+from pipeline.core.balance.figures import Bars, Cell, Section, Series, Table
+from pipeline.core.balance.standard import distribution, grouped, length_distribution, length_table, seat_charts, seat_name, seat_table
 from pipeline.core.balance.stats import Rate
 from pipeline.core.balance.study import Results, Setup, Study, record_game
 from pipeline.core.balance.tally import Tally, bump, count, folder, mean, observe
 from pipeline.core.dataset import GameData
 from pipeline.core.engine import play
 from pipeline.games.theocracy import GAME_ID, TITLE
-from pipeline.games.theocracy.engine import (BID_RULE_IDS, RULE_HIGHER, RULE_OUROBOROS, RULE_RUIN, RULE_RUIN_VOID,
-                                             RULE_TIE, RULE_UPSET, Game)
+from pipeline.games.theocracy.engine import BID_RULE_IDS, RULE_HIGHER, RULE_OUROBOROS, RULE_RUIN, RULE_RUIN_VOID, RULE_TIE, RULE_UPSET, Game
 from pipeline.games.theocracy.model import build
 from pipeline.games.theocracy.simulate import POLICIES, PolicyName
 
@@ -97,7 +95,7 @@ class TheocracyStudy(Study):
                        "spread over every seat's final score.", (table, *lines))
 
     def _bids(self, results: Results) -> Section:
-        rows = []
+        rows: list[tuple[Cell, ...]] = []
         for setup in results.setups:
             tally = results.tally(setup)
             bids = count(tally, BIDS)

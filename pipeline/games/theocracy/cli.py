@@ -14,7 +14,8 @@ import typer
 from pipeline.core.errors import UserError, plain_errors
 from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel, load_model
-from pipeline.games.theocracy.simulate import PolicyName, Summary, simulate as run_simulation
+from pipeline.games.theocracy.simulate import PolicyName, Summary
+from pipeline.games.theocracy.simulate import simulate as run_simulation
 
 PERCENT = 100
 

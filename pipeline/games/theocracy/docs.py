@@ -120,19 +120,28 @@ def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
     shapes: list[m.Shape] = [m.Rect(0, 0, width, height, line="outline")]
     for i, player in enumerate(players):
         x = SCORE_LABEL_MM + i * col
-        shapes += [m.Rect(x, 0, col, SCORE_HEAD_MM, fill=player.colour, line="thin"),
-                   m.Label(x + col / 2, SCORE_HEAD_MM * 0.45, player.name, size=10, bold=True, colour="#ffffff"),
-                   m.Label(x + col / 4, SCORE_HEAD_MM * 0.85, "round", size=6.5, colour="#ffffff"),
-                   m.Label(x + 3 * col / 4, SCORE_HEAD_MM * 0.85, "memory", size=6.5, colour="#ffffff"),
-                   m.Line(x, 0, x, height, line="thin"), m.Line(x + col / 2, SCORE_HEAD_MM, x + col / 2, height, line="thin", stroke="rule")]
+        shapes += [
+            m.Rect(x, 0, col, SCORE_HEAD_MM, fill=player.colour, line="thin"),
+            m.Label(x + col / 2, SCORE_HEAD_MM * 0.45, player.name, size=10, bold=True, colour="#ffffff"),
+            m.Label(x + col / 4, SCORE_HEAD_MM * 0.85, "round", size=6.5, colour="#ffffff"),
+            m.Label(x + 3 * col / 4, SCORE_HEAD_MM * 0.85, "memory", size=6.5, colour="#ffffff"),
+            m.Line(x, 0, x, height, line="thin"),
+            m.Line(x + col / 2, SCORE_HEAD_MM, x + col / 2, height, line="thin", stroke="rule"),
+        ]
     for r in range(rows + 1):
         y = SCORE_HEAD_MM + r * SCORE_ROW_MM
         shapes.append(m.Line(0, y, width, y, line="thin"))
         label = f"Round {r + 1}" if r < rows else "Final"
         shapes.append(m.Label(2, y + SCORE_ROW_MM * 0.65, label, size=8, anchor="start", bold=r == rows))
     threshold = model.transcendence_threshold
-    return m.Diagram(width, height, tuple(shapes), (f"Score sheet: {rows} rounds x {len(players)} players (round score, eternal memory).",),
-                     caption=f"Add each round's dice to your eternal memory. {threshold} or more ends the game (Transcendence); otherwise Last rolls for Fate.")
+    return m.Diagram(
+        width,
+        height,
+        tuple(shapes),
+        (f"Score sheet: {rows} rounds x {len(players)} players (round score, eternal memory).",),
+        caption=f"Add each round's dice to your eternal memory. {threshold} or more ends the game (Transcendence); "
+        "otherwise Last rolls for Fate.",
+    )
 
 
 def extras(ctx: DocContext) -> m.Document:

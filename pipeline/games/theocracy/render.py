@@ -35,8 +35,19 @@ def print_cards(game: GameData) -> list[PrintCard]:
         context = asdict(player)
         for power in sorted((c for c in model.power_cards if c.player == player.id), key=lambda c: c.value):
             front = Face(POWER_TEMPLATE, {"card": asdict(power), "player": context})
-            cards.append(PrintCard(power.id, power.title, front, _back(player, POWER_KIND), deck=f"{player.id}-power", colours=(house_key(player),)))
+            cards.append(
+                PrintCard(power.id, power.title, front, _back(player, POWER_KIND), deck=f"{player.id}-power", colours=(house_key(player),))
+            )
         for believer in model.believers_of(player.id):
             front = Face(BELIEVER_TEMPLATE, {"card": asdict(believer), "player": context})
-            cards.append(PrintCard(believer.id, believer.name, front, _back(player, BELIEVER_KIND), deck=f"{player.id}-believers", colours=(house_key(player),)))
+            cards.append(
+                PrintCard(
+                    believer.id,
+                    believer.name,
+                    front,
+                    _back(player, BELIEVER_KIND),
+                    deck=f"{player.id}-believers",
+                    colours=(house_key(player),),
+                )
+            )
     return cards

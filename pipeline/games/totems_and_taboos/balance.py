@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any, Optional
 
-from pipeline.core.balance.figures import Bars, Section, Series, Table, outliers
+from pipeline.core.balance.figures import Bars, Cell, Outlier, Section, Series, Table, outliers
 from pipeline.core.balance.standard import grouped, length_table, seat_charts, seat_table
 from pipeline.core.balance.stats import Rate
 from pipeline.core.balance.study import Results, Setup, Study, record_game
@@ -122,7 +122,9 @@ class TotemsStudy(Study):
         return [Rate(count(tally, COLOUR_WINS, c), count(tally, COLOUR_GAMES, c)) for c in self.colours]
 
     def _solo(self, results: Results, setups: list[Setup]) -> Section:
-        rows, flagged, series = [], (), []
+        rows: list[tuple[Cell, ...]] = []
+        flagged: tuple[Outlier, ...] = ()
+        series: list[Series] = []
         for setup in setups:
             tally = results.tally(setup)
             games = count(tally, "games")
@@ -143,7 +145,8 @@ class TotemsStudy(Study):
         table, flagged = seat_table(view)
         charts = seat_charts(view, group=lambda s: s.players, series=lambda s: s.policy,
                              group_label=lambda n: f"{n} players")
-        rows, series = [], []
+        rows: list[tuple[Cell, ...]] = []
+        series: list[Series] = []
         for setup in setups:
             by_colour = self._colour_rates(results.tally(setup))
             rows.append((setup.label, *by_colour))
@@ -160,19 +163,21 @@ class TotemsStudy(Study):
         modes = [(SOLO, merged(results.tally(s) for s in solo)), (MULTI, merged(results.tally(s) for s in multi))]
         modes = [(name, tally) for name, tally in modes if count(tally, "games")]
         levels = grouped(sorted(self.model.cards, key=lambda c: (c.level is None, c.level or 0, c.colour, c.id)),
-                         lambda c: c.level)  # type: ignore[arg-type, return-value]
-        items, flagged = [], ()
+                         lambda c: c.level)
+        items: list[Table] = []
+        flagged: tuple[Outlier, ...] = ()
         for level, cards in levels.items():
             label = f"level {level}" if level is not None else "no level"
-            rows = tuple((c.name, c.colour, *(x for _, t in modes for x in (Rate(count(t, PLAYED, c.id), count(t, "games")),
-                                                                              mean(t, PLAYS, c.id)))) for c in cards)
+            rows: tuple[tuple[Cell, ...], ...] = tuple(
+                (c.name, c.colour, *(x for _, t in modes for x in (Rate(count(t, PLAYED, c.id), count(t, "games")), mean(t, PLAYS, c.id))))
+                for c in cards)
             header = ("card", "colour", *(x for name, _ in modes for x in (f"{name}: played in", f"{name}: plays per game")))
             items.append(Table(f"cards-{label}", f"Cards of {label}", header, rows))
             for name, tally in modes:
                 flagged += outliers(f"cards of {label}, {name}", [(f"{c.name} ({name})", Rate(count(tally, PLAYED, c.id),
                                                                                                 count(tally, "games")))
                                                                    for c in cards])
-        summary = tuple((f"level {lv}" if lv is not None else "no level", len(cards),
+        summary: tuple[tuple[Cell, ...], ...] = tuple((f"level {lv}" if lv is not None else "no level", len(cards),
                          *(sum(mean(t, PLAYS, c.id).total for c in cards) / max(1, count(t, "games")) for _, t in modes))
                         for lv, cards in levels.items())
         overview = Table("levels", "Plays per game by level", ("level", "cards", *(f"{name}: plays per game" for name, _ in modes)),

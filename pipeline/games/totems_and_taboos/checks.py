@@ -158,7 +158,9 @@ def colour_reference_problems(model: TotemsModel, report: Reporter) -> Iterator[
             out.append(report(COLOURS, ("wheel", "order", index), f"wheel: '{value}' is not a colour"))
     for index, card in enumerate(model.cards):
         if card.colour not in known:
-            out.append(report(COMMANDMENTS, ("commandments", index, "colour"), f"commandment {card.id}: colour '{card.colour}' is not a colour"))
+            out.append(
+                report(COMMANDMENTS, ("commandments", index, "colour"), f"commandment {card.id}: colour '{card.colour}' is not a colour")
+            )
         if card.bonus and card.bonus.colour not in known:
             out.append(report(COMMANDMENTS, ("commandments", index, "bonus", "colour"),
                               f"commandment {card.id} ({card.colour}): bonus colour '{card.bonus.colour}' is not a colour"))
@@ -168,7 +170,9 @@ def colour_reference_problems(model: TotemsModel, report: Reporter) -> Iterator[
                 out.append(report(GUIDES, ("guides", index, key), f"guide {guide.id}: {key} colour '{value}' is not a colour"))
     for index, res in enumerate(model.setup.resources):
         if res.colour not in known:
-            out.append(report(SETUP, ("starting_resources", index, "colour"), f"starting resources {res.colour}: '{res.colour}' is not a colour"))
+            out.append(
+                report(SETUP, ("starting_resources", index, "colour"), f"starting resources {res.colour}: '{res.colour}' is not a colour")
+            )
     for index, value in enumerate(model.setup.start_order):
         if value not in known:
             out.append(report(SETUP, ("start_order", "order", index), f"start order: '{value}' is not a colour"))
@@ -237,11 +241,16 @@ def tower_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
         yield report(TOWER, ("levels",), f"tower: expected {len(TOWER_TABLE)} levels, found {len(tower.levels)}")
     top = tower.levels[-1].level if tower.levels else 0
     if tower.win_level != WIN_LEVEL or tower.win_level != top:
-        yield report(TOWER, ("win", "level"), f"tower: the game is won at level {WIN_LEVEL}, the top of the table; data says {tower.win_level}")
+        yield report(
+            TOWER, ("win", "level"), f"tower: the game is won at level {WIN_LEVEL}, the top of the table; data says {tower.win_level}"
+        )
     blocks = model.components.get(TOTEM_BLOCKS)
     if blocks is not None and tower.blocks_per_colour * len(model.colours) != blocks:
-        yield report(TOWER, ("supply", "blocks_per_colour"),
-                     f"tower: {tower.blocks_per_colour} blocks x {len(model.colours)} colours is not the {blocks} totem blocks in components.yaml")
+        yield report(
+            TOWER,
+            ("supply", "blocks_per_colour"),
+            f"tower: {tower.blocks_per_colour} blocks x {len(model.colours)} colours is not the {blocks} totem blocks in components.yaml",
+        )
 
 
 # --- Set-up --------------------------------------------------------------------
@@ -281,21 +290,34 @@ def _covers_colours(
 def deck_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
     deck = model.deck
     if deck.cards_per_colour != CARDS_PER_COLOUR:
-        yield report(COMMANDMENTS, ("deck", "cards_per_colour"), f"deck: {CARDS_PER_COLOUR} cards per colour in the rulebook, not {deck.cards_per_colour}")
+        yield report(
+            COMMANDMENTS,
+            ("deck", "cards_per_colour"),
+            f"deck: {CARDS_PER_COLOUR} cards per colour in the rulebook, not {deck.cards_per_colour}",
+        )
     if tuple(row.level for row in deck.levels) != CARD_LEVELS:
         yield report(COMMANDMENTS, ("deck", "levels"), f"deck: levels must be {', '.join(map(str, CARD_LEVELS))}")
     for index, row in enumerate(deck.levels):
         path: PathKey = ("deck", "levels", index)
         if DESIGNS_PER_LEVEL.get(row.level) != row.designs:
-            yield report(COMMANDMENTS, path + ("designs",),
-                         f"deck level {row.level}: {DESIGNS_PER_LEVEL.get(row.level)} designs per colour in the rulebook, not {row.designs}")
+            yield report(
+                COMMANDMENTS,
+                path + ("designs",),
+                f"deck level {row.level}: {DESIGNS_PER_LEVEL.get(row.level)} designs per colour in the rulebook, not {row.designs}",
+            )
         if row.blocks_needed != row.level:
-            yield report(COMMANDMENTS, path + ("blocks_needed",), f"deck level {row.level}: a level-{row.level} card needs {row.level} blocks, not {row.blocks_needed}")
+            yield report(
+                COMMANDMENTS,
+                path + ("blocks_needed",),
+                f"deck level {row.level}: a level-{row.level} card needs {row.level} blocks, not {row.blocks_needed}",
+            )
     if deck.miracle_designs != MIRACLES_PER_COLOUR:
         yield report(COMMANDMENTS, ("deck", "miracle_designs"), f"deck: {MIRACLES_PER_COLOUR} miracle per colour in the rulebook")
     total = sum(row.designs * row.copies_per_design for row in deck.levels) + deck.miracle_designs * deck.miracle_copies
     if total != deck.cards_per_colour:
-        yield report(COMMANDMENTS, ("deck",), f"deck: the composition table adds up to {total} cards per colour, not {deck.cards_per_colour}")
+        yield report(
+            COMMANDMENTS, ("deck",), f"deck: the composition table adds up to {total} cards per colour, not {deck.cards_per_colour}"
+        )
     if sum(row.designs for row in deck.levels) != COMMANDMENTS_PER_COLOUR:
         yield report(COMMANDMENTS, ("deck", "levels"), f"deck: {COMMANDMENTS_PER_COLOUR} commandment designs per colour in the rulebook")
 
@@ -317,11 +339,19 @@ def colour_deck_problems(model: TotemsModel, report: Reporter) -> Iterator[Probl
             yield report(COMMANDMENTS, ("commandments",), f"colour {colour}: {miracles} miracles, expected {deck.miracle_designs}")
         types = {card.type for card in cards if not card.is_miracle}
         if len(types) < MIN_CARD_TYPES_PER_COLOUR:
-            yield report(COMMANDMENTS, ("commandments",), f"colour {colour}: commandments use only {', '.join(sorted(types))} (mix at least {MIN_CARD_TYPES_PER_COLOUR} types)")
+            yield report(
+                COMMANDMENTS,
+                ("commandments",),
+                f"colour {colour}: commandments use only {', '.join(sorted(types))} (mix at least {MIN_CARD_TYPES_PER_COLOUR} types)",
+            )
         bonus_colours = {card.bonus.colour for card in cards if card.bonus}
         for other in model.colour_ids:
             if other != colour and other not in bonus_colours:
-                yield report(COMMANDMENTS, ("commandments",), f"colour {colour}: no commandment has {fx.article(other)} bonus (bonuses should reach every other colour)")
+                yield report(
+                    COMMANDMENTS,
+                    ("commandments",),
+                    f"colour {colour}: no commandment has {fx.article(other)} bonus (bonuses should reach every other colour)",
+                )
     if model.card_count != CARD_COUNT:
         yield report(COMMANDMENTS, ("commandments",), f"commandments: {model.card_count} cards in all, the rulebook has {CARD_COUNT}")
 
@@ -400,7 +430,11 @@ def _op_findings(model: TotemsModel, ops: Sequence[fx.Op], path: PathKey, *, mir
         if op.op == fx.TRANSFORM and op.role == op.into:
             yield at + ("into",), f"transform: a {op.role} cannot turn into a {op.into}"
         if op.op == fx.BUILD and (op.servants > most_servants or op.shrines > most_shrines):
-            yield at, f"build: discounts of {op.servants} servants / {op.shrines} shrines exceed what any level needs ({most_servants} / {most_shrines})"
+            yield (
+                at,
+                f"build: discounts of {op.servants} servants / {op.shrines} shrines "
+                f"exceed what any level needs ({most_servants} / {most_shrines})",
+            )
         if op.op == fx.BUILD and not (op.servants or op.shrines):
             yield at, "build: a card that builds must lower the servants or shrines needed"
 
@@ -416,7 +450,7 @@ def _timing_findings(is_reaction: bool, ops: Sequence[fx.Op], trigger: Optional[
 def _balance_findings(card: Card) -> Iterator[Finding]:
     if card.cost is None or card.level is None:
         return
-    price = card.cost.clerics + card.cost.servants
+    price: float = card.cost.clerics + card.cost.servants
     if card.cost.sacrifice:
         role, count = card.cost.sacrifice
         price -= fx.op_value(fx.Op(fx.KILL, role=role, count=count))
@@ -524,25 +558,33 @@ def _guide_findings(model: TotemsModel, guide: Guide) -> Iterator[Finding]:
 def turn_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
     turn = model.turn
     if turn.hand_limit != HAND_LIMIT:
-        yield report(TURN, ("end_of_turn", "hand_limit"), f"end of turn: the hand limit is {HAND_LIMIT} in the rulebook, not {turn.hand_limit}")
+        yield report(
+            TURN, ("end_of_turn", "hand_limit"), f"end of turn: the hand limit is {HAND_LIMIT} in the rulebook, not {turn.hand_limit}"
+        )
     if turn.uses_per_piece != USES_PER_PIECE:
         yield report(TURN, ("actions", "uses_per_piece"), f"actions: each cleric and servant acts {USES_PER_PIECE} time per turn")
     if Counter(o.draw for o in turn.end_options) != END_OF_TURN_DRAWS:
-        yield report(TURN, ("end_of_turn", "options"), f"end of turn: the rulebook's options draw {sorted(END_OF_TURN_DRAWS.elements())} cards")
+        yield report(
+            TURN, ("end_of_turn", "options"), f"end of turn: the rulebook's options draw {sorted(END_OF_TURN_DRAWS.elements())} cards"
+        )
     for index, option in enumerate(turn.end_options):
         if option.draw > turn.hand_limit:
             yield report(TURN, ("end_of_turn", "options", index, "draw"), f"end-of-turn option {option.id}: draws more than the hand limit")
     choices = set()
-    for index, option in enumerate(turn.skip_options):
+    for index, skip in enumerate(turn.skip_options):
         path: PathKey = ("skip", "options", index)
-        expected = fx.render_ops(option.ops, "")
-        if option.text != expected:
-            yield report(TURN, path + ("text",), f"skip option {option.id}: text disagrees with its ops; expected: {expected!r}")
-        if len(option.ops) != 1 or option.ops[0].who != fx.SELF or option.ops[0].count != 1:
-            yield report(TURN, path + ("ops",), f"skip option {option.id}: a skip changes exactly one of your own souls")
-        choices |= {(op.op, op.role, op.into) for op in option.ops}
+        expected = fx.render_ops(skip.ops, "")
+        if skip.text != expected:
+            yield report(TURN, path + ("text",), f"skip option {skip.id}: text disagrees with its ops; expected: {expected!r}")
+        if len(skip.ops) != 1 or skip.ops[0].who != fx.SELF or skip.ops[0].count != 1:
+            yield report(TURN, path + ("ops",), f"skip option {skip.id}: a skip changes exactly one of your own souls")
+        choices |= {(op.op, op.role, op.into) for op in skip.ops}
     if choices != SKIP_CHOICES:
-        yield report(TURN, ("skip", "options"), "skip: the options must be the rulebook's three (convert a soul, promote a servant, sacrifice a cleric)")
+        yield report(
+            TURN,
+            ("skip", "options"),
+            "skip: the options must be the rulebook's three (convert a soul, promote a servant, sacrifice a cleric)",
+        )
 
 
 def dice_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
@@ -582,13 +624,25 @@ def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
         if stated is not None and stated != (diff.name, diff.passive_blocks, diff.passive_shrines):
             yield report(SOLO, path, f"{label}: the rulebook has {stated[0]} with {stated[1]} blocks and {stated[2]} shrines")
         if diff.passive_blocks > model.tower.blocks_per_colour:
-            yield report(SOLO, path + ("passive_blocks",), f"{label}: a one-colour passive tower cannot have more than {model.tower.blocks_per_colour} blocks")
+            yield report(
+                SOLO,
+                path + ("passive_blocks",),
+                f"{label}: a one-colour passive tower cannot have more than {model.tower.blocks_per_colour} blocks",
+            )
         row = model.tower.needs(diff.passive_blocks)
         if row is not None and row.shrines != diff.passive_shrines:
-            yield report(SOLO, path + ("passive_shrines",),
-                         f"{label}: passive towers of {diff.passive_blocks} blocks hold the {row.shrines} shrines that level needs, not {diff.passive_shrines}")
+            yield report(
+                SOLO,
+                path + ("passive_shrines",),
+                f"{label}: passive towers of {diff.passive_blocks} blocks hold the {row.shrines} shrines that level needs, "
+                f"not {diff.passive_shrines}",
+            )
         if souls is not None and diff.passive_shrines * len(model.colours) > souls:
-            yield report(SOLO, path + ("passive_shrines",), f"{label}: {len(model.colours)} x {diff.passive_shrines} shrines need more than the {souls} soul cubes")
+            yield report(
+                SOLO,
+                path + ("passive_shrines",),
+                f"{label}: {len(model.colours)} x {diff.passive_shrines} shrines need more than the {souls} soul cubes",
+            )
     by_difficulty = {d.difficulty: d for d in solo.difficulties}
     ordered = [by_difficulty[k] for k in SOLO_DIFFICULTIES if k in by_difficulty]
     if any(a.passive_shrines >= b.passive_shrines for a, b in zip(ordered, ordered[1:])):
@@ -602,7 +656,7 @@ def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
 def component_counts(game: GameData) -> Inventory:
     """The rulebook's Contents (the whole list), with what the data holds of the cards, guides and solo die."""
     model: TotemsModel = game.model
-    found = {
+    found: dict[str, tuple[Optional[int], str]] = {
         CARD_COMPONENT: (model.card_count, "commandments.yaml"),
         GUIDE_COMPONENT: (len(model.guides), "guides.yaml"),
         SOLO_DIE: (sum(1 for die in model.dice if die.face_kind == "colour"), "colour dice in dice.yaml"),

@@ -15,9 +15,10 @@ import typer
 from pipeline.core.errors import UserError, plain_errors
 from pipeline.core.validate import load_valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
-from pipeline.games.totems_and_taboos.engine import Game, can_build as check_build
-from pipeline.games.totems_and_taboos.model import TotemsModel
+from pipeline.games.totems_and_taboos.engine import Game
+from pipeline.games.totems_and_taboos.engine import can_build as check_build
 from pipeline.games.totems_and_taboos.lookahead import POLICIES
+from pipeline.games.totems_and_taboos.model import TotemsModel
 from pipeline.games.totems_and_taboos.simulate import SoloSummary, simulate_solo, summary_json
 
 PERCENT = 100

@@ -61,7 +61,11 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("Ending your turn: choose one", 1)
     rows = []
     for o in turn["end_of_turn"]["options"]:
-        what = ("Discard your hand, then draw " if o["discard_hand"] else "Draw ") + f"{o['draw']}" + (" (only with an empty hand)" if o["requires_empty_hand"] else "")
+        what = (
+            ("Discard your hand, then draw " if o["discard_hand"] else "Draw ")
+            + f"{o['draw']}"
+            + (" (only with an empty hand)" if o["requires_empty_hand"] else "")
+        )
         rows.append((f"**{o['name']}**", what))
     b.table(("Option", "What you do"), rows, (1.2, 4.0))
     b.add(*std.section_text(ctx, "ending"))
@@ -88,8 +92,18 @@ def wheel_diagram(model: TotemsModel) -> m.Diagram:
         shapes += [m.Circle(x, y, WHEEL_NODE, fill=COLOUR_HEX[cid]),
                    m.Label(x, y - 0.5, colours[cid].name, size=7, bold=True, colour="#ffffff"),
                    m.Label(x, y + 3.5, colours[cid].principle, size=6.5, colour="#ffffff")]
-    alt = tuple(f"{colours[c].name} ({colours[c].principle}): adjacent {', '.join(colours[a].name for a in colours[c].adjacent)}; opposite {colours[colours[c].opposite].name}" for c in model.wheel.order)
-    return m.Diagram(WHEEL_SIZE, WHEEL_SIZE, tuple(shapes), alt, caption="The colour wheel: solid lines join adjacent colours (you may stack them), dashed lines join opposites.")
+    alt = tuple(
+        f"{colours[c].name} ({colours[c].principle}): adjacent {', '.join(colours[a].name for a in colours[c].adjacent)}; "
+        f"opposite {colours[colours[c].opposite].name}"
+        for c in model.wheel.order
+    )
+    return m.Diagram(
+        WHEEL_SIZE,
+        WHEEL_SIZE,
+        tuple(shapes),
+        alt,
+        caption="The colour wheel: solid lines join adjacent colours (you may stack them), dashed lines join opposites.",
+    )
 
 
 def cheatsheet(ctx: DocContext) -> m.Document:
@@ -97,17 +111,33 @@ def cheatsheet(ctx: DocContext) -> m.Document:
     colours = {c.id: c for c in model.colours}
     b = m.Blocks()
     b.h("Tower costs")
-    b.table(("Level", "Shrines needed", "Available servants used"), [(l.numeral, str(l.shrines), str(l.servants)) for l in model.tower.levels])
+    b.table(
+        ("Level", "Shrines needed", "Available servants used"),
+        [(level.numeral, str(level.shrines), str(level.servants)) for level in model.tower.levels],
+    )
     b.p(f"Reach level {model.tower.win_level} and you win at once. A new block goes on a block of the same or an adjacent colour.", "note")
     b.h("Colour wheel").add(wheel_diagram(model))
     b.h("Card types")
     types = Counter((c.colour, c.type) for c in model.cards)
     kinds = sorted({t for _, t in types})
-    b.table(("Colour", *[k.capitalize() for k in kinds]), [(colours[cid].name, *[str(sum(c.copies for c in model.cards if c.colour == cid and c.type == k)) for k in kinds]) for cid in model.wheel.order])
+    b.table(
+        ("Colour", *[k.capitalize() for k in kinds]),
+        [
+            (colours[cid].name, *[str(sum(c.copies for c in model.cards if c.colour == cid and c.type == k)) for k in kinds])
+            for cid in model.wheel.order
+        ],
+    )
     b.h("Starting resources")
-    b.table(("Colour", "Clerics", "Servants", "Shrines", "Souls rolled"), [(colours[r.colour].name, str(r.clerics), str(r.servants), str(r.shrines), str(r.rolled_souls)) for r in model.setup.resources])
+    b.table(
+        ("Colour", "Clerics", "Servants", "Shrines", "Souls rolled"),
+        [(colours[r.colour].name, str(r.clerics), str(r.servants), str(r.shrines), str(r.rolled_souls)) for r in model.setup.resources],
+    )
     b.h("Spiritual guides")
-    b.table(("Colour", "Guide", "Sacrifice to"), [(colours[g.colour].name, f"**{g.name}**", ctx.text(g.text)) for g in model.guides], (1.0, 2.0, 5.0))
+    b.table(
+        ("Colour", "Guide", "Sacrifice to"),
+        [(colours[g.colour].name, f"**{g.name}**", ctx.text(g.text)) for g in model.guides],
+        (1.0, 2.0, 5.0),
+    )
     return ctx.document("cheatsheet", "Cheat sheet", b.done())
 
 
@@ -148,13 +178,24 @@ def die_net(faces: list[str]) -> m.Diagram:
                 shapes.append(m.Line(*a, *b, stroke="cut", line="cut"))
     width, height = 2 * GLUE_TAB + 4 * DIE_FACE, 2 * GLUE_TAB + 3 * DIE_FACE
     alt = tuple(f"face {i + 1}: {c}" for i, c in enumerate(faces)) + ("solid lines: cut; dashed lines: fold; shaded tabs: glue",)
-    return m.Diagram(width, height, tuple(shapes), alt, caption=f"Single-player die, {DIE_FACE:g} mm faces: cut the solid lines, fold the dashed ones, glue the shaded tabs.")
+    return m.Diagram(
+        width,
+        height,
+        tuple(shapes),
+        alt,
+        caption=f"Single-player die, {DIE_FACE:g} mm faces: cut the solid lines, fold the dashed ones, glue the shaded tabs.",
+    )
 
 
 def extras(ctx: DocContext) -> m.Document:
     die = next(d for d in ctx.data("dice")["dice"] if d["face_kind"] == "colour")
-    blocks = [m.Heading(die["name"], 1), m.Paragraph(ctx.text(die["use"])), cut_fold_legend(glue=True), die_net(list(die["faces"])),
-              m.ListBlock(ASSEMBLY, numbered=True)]
+    blocks: list[m.Block] = [
+        m.Heading(die["name"], 1),
+        m.Paragraph(ctx.text(die["use"])),
+        cut_fold_legend(glue=True),
+        die_net(list(die["faces"])),
+        m.ListBlock(ASSEMBLY, numbered=True),
+    ]
     return ctx.document("extras", "Solo die", blocks)
 
 

@@ -18,7 +18,7 @@ Who an op applies to:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from pipeline.core.wording import counted, plural
 
@@ -81,9 +81,9 @@ class Op:
     shrines: int = 0
 
 
-def op_from_record(record: Mapping[str, object]) -> Op:
+def op_from_record(record: Mapping[str, Any]) -> Op:
     """An ``Op`` from its validated YAML mapping."""
-    return Op(**{key: value for key, value in record.items()})  # type: ignore[arg-type]
+    return Op(**record)
 
 
 # --- Phrase table -----------------------------------------------------------

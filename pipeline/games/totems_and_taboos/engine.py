@@ -24,10 +24,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
+from typing import Any, Callable, Hashable, Mapping, Optional, Sequence, Union
 
-from pipeline.core.engine import CHANCE, Decision, IllegalAction, Outcome
-from pipeline.core.engine import InPlaceState
+from pipeline.core.engine import CHANCE, Decision, IllegalAction, InPlaceState, Outcome
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos import effects as fx
@@ -339,6 +338,9 @@ def _soul_faces(model: TotemsModel) -> tuple[str, ...]:
     return next(d.standing_faces for d in model.dice if d.face_kind == "role")
 
 
+Steal = tuple[str, int, str]  # ("steal", thief's seat, the role the pieces take)
+
+
 @dataclass(frozen=True)
 class Take(Step):
     """``count`` of ``player``'s pieces of ``role`` go somewhere; the owner picks available or used ones.
@@ -352,7 +354,7 @@ class Take(Step):
     player: int
     role: str
     count: int
-    then: Hashable
+    then: Union[str, Steal]
     reserve: int = 0
 
     def _bounds(self, s: "State") -> tuple[int, int]:
@@ -1092,7 +1094,7 @@ class State(InPlaceState[Action]):
 
     def build_actions(self, seat: int, servant_discount: int = 0, shrine_discount: int = 0) -> tuple[Action, ...]:
         r = self.religions[seat]
-        options = []
+        options: list[Action] = []
         for colour in self.game.model.colour_ids:
             sources = [PILE] if self.supply[colour] > 0 else []
             if self.game.solo:
