@@ -20,7 +20,10 @@ $(BUILD_STAMP): $(STAMP) $(BUILD_INPUTS)
 	$(BIN)/pantheon build --paper $(PAPER)
 	@mkdir -p $(dir $@) && touch $@
 
+# Lint (ruff, with import order) and type-check (mypy) the pipeline, then run the tests on every core.
 test: $(STAMP) tools
+	$(BIN)/ruff check pipeline
+	$(BIN)/mypy pipeline
 	$(BIN)/pytest -n auto
 
 # PDF tools the tests and `pantheon preview` use (Debian packages), installed where missing.
@@ -63,4 +66,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) output .cache .pytest_cache .hypothesis
+	rm -rf $(VENV) output .cache .pytest_cache .hypothesis .mypy_cache .ruff_cache
