@@ -16,7 +16,7 @@ from typing import Any, Iterable, Optional
 from pipeline.core.balance import runner
 from pipeline.core.balance.document import document
 from pipeline.core.balance.figures import GameFigures
-from pipeline.core.balance.study import Results, Setup, Study, load_study
+from pipeline.core.balance.study import Results, Setup, Study, study_of
 from pipeline.core.documents.build import render
 from pipeline.core.documents.layout import load_layout
 from pipeline.core.errors import UserError
@@ -55,7 +55,7 @@ def prepare(data_root: Path, games: Optional[Iterable[str]], paper: Optional[str
     checked = validate(data_root, chosen)
     if not checked.ok:
         raise InvalidData([str(p) for p in checked.problems])
-    return {game: load_study(data_root, game) for game in chosen}
+    return {game: study_of(checked.game(game)) for game in chosen}  # the data validate loaded, not read again
 
 
 def settings(study: Study, setups: list[Setup], options: Options) -> tuple[tuple[str, Any], ...]:

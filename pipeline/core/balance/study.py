@@ -23,6 +23,7 @@ from pipeline.core.errors import UserError
 
 if TYPE_CHECKING:
     from pipeline.core.balance.figures import Section
+    from pipeline.core.dataset import GameData
 
 GAMES, WINS, ENDINGS, SHARED, UNFINISHED, LENGTH = "games", "wins", "endings", "shared", "unfinished", "length"
 
@@ -144,14 +145,19 @@ def seat_win_rates(setup: Setup, tally: Tally) -> list[Rate]:
     return list(Summary.of(setup, tally).seat_wins)
 
 
-def load_study(data_root: Path, game: str) -> Study:
-    """The study of ``game`` (its ``balance`` module's ``study``), built from its data under ``data_root``
-    (which the caller has validated)."""
-    from pipeline.core.dataset import load_game
+def study_of(data: GameData) -> Study:
+    """The study of a loaded game (its spec's ``balance`` part), on data the caller has validated."""
     from pipeline.core.games import spec
 
-    make_study = spec(game).part("balance")
-    return make_study(load_game(data_root, game))
+    make_study = spec(data.game).part("balance")
+    return make_study(data)
+
+
+def load_study(data_root: Path, game: str) -> Study:
+    """The study of ``game``, loading its data under ``data_root`` (for a process that has not loaded it)."""
+    from pipeline.core.dataset import load_game
+
+    return study_of(load_game(data_root, game))
 
 
 def pick_setups(study: Study, players: Optional[int], policy: Optional[str]) -> list[Setup]:

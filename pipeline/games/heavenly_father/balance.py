@@ -34,7 +34,7 @@ from pipeline.core.dataset import GameData
 from pipeline.core.engine import play, random_policy
 from pipeline.games.heavenly_father import GAME_ID, TITLE
 from pipeline.games.heavenly_father.engine import P_MAX, P_MIN, Game, apply_tokens, judge
-from pipeline.games.heavenly_father.model import Consequence, HeavenlyFatherModel, build
+from pipeline.games.heavenly_father.model import Consequence, HeavenlyFatherModel
 
 DEFAULT_GAMES = 240  # per player count (5 set-ups): each dilemma is settled in about 200 games
 MAX_ACTIONS = 5_000
@@ -81,7 +81,7 @@ class HeavenlyFatherStudy(Study):
               "was invoked on), replaying every player's tokens from the start.")
 
     def __init__(self, data: GameData) -> None:
-        self.model: HeavenlyFatherModel = build(data)
+        self.model: HeavenlyFatherModel = data.model
         low, high = self.model.parameters[P_MIN], self.model.parameters[P_MAX]
         self.games = {n: Game.from_model(self.model, n) for n in range(low, high + 1)}
 

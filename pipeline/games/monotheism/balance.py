@@ -23,7 +23,7 @@ from pipeline.core.engine import play
 from pipeline.games.monotheism import GAME_ID, TITLE, estimate, solver
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.greedy import greedy_policy
-from pipeline.games.monotheism.model import MonotheismModel, Scenario, build
+from pipeline.games.monotheism.model import MonotheismModel, Scenario
 from pipeline.games.monotheism.play import Loaded, deal
 
 DEFAULT_GAMES = {"random": 300, "greedy": 120}  # per worshiper set (8 set-ups); the rest: greedy's
@@ -70,7 +70,7 @@ class MonotheismStudy(Study):
               "not simulated.")
 
     def __init__(self, data: GameData) -> None:
-        model: MonotheismModel = build(data)
+        model: MonotheismModel = data.model
         assert model.cards is not None, "validated Monotheism data has its cards"
         self.loaded = Loaded(model, Game(model.cards))
         self.gods = sorted(model.cards.deities)

@@ -34,7 +34,7 @@ from pipeline.core.dataset import GameData
 from pipeline.core.engine import play
 from pipeline.games.monstrous import GAME_ID, TITLE
 from pipeline.games.monstrous.engine import GAIN_FAITH, MONSTER_POWERS, TRAPS, Game, Landing
-from pipeline.games.monstrous.model import MonstrousModel, build
+from pipeline.games.monstrous.model import MonstrousModel
 from pipeline.games.monstrous.simulate import POLICIES, VARIANTS, starter
 from pipeline.games.monstrous.variants import STANDARD
 
@@ -89,7 +89,7 @@ class MonstrousStudy(Study):
               "throws first; in team games seats are players, teammates side by side.")
 
     def __init__(self, data: GameData) -> None:
-        self.model: MonstrousModel = build(data)
+        self.model: MonstrousModel = data.model
         self.game = Game(self.model)
         names = {v.id: v.name for v in self.model.variants}
         self.variants: dict[str, str] = {v: names.get(v, STANDARD_NAME if v == STANDARD else v) for v in VARIANTS}

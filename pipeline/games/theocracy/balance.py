@@ -20,7 +20,6 @@ from pipeline.core.dataset import GameData
 from pipeline.core.engine import play
 from pipeline.games.theocracy import GAME_ID, TITLE
 from pipeline.games.theocracy.engine import BID_RULE_IDS, RULE_HIGHER, RULE_OUROBOROS, RULE_RUIN, RULE_RUIN_VOID, RULE_TIE, RULE_UPSET, Game
-from pipeline.games.theocracy.model import build
 from pipeline.games.theocracy.simulate import POLICIES, PolicyName
 
 DEFAULT_GAMES = 300  # per set-up (6 set-ups): seat rates within about +/- 6 points
@@ -42,7 +41,7 @@ class TheocracyStudy(Study):
               "then rotate as the rules say. Chance (dice, fate) is drawn with the engine's exact probabilities.")
 
     def __init__(self, game: GameData) -> None:
-        model = build(game)
+        model = game.model
         self.games = {n: Game.from_model(model, n) for n in model.player_counts}
 
     def setups(self, *, players: Optional[int] = None, policy: Optional[str] = None) -> list[Setup]:

@@ -25,7 +25,7 @@ from pipeline.core.engine import Policy, play
 from pipeline.games.totems_and_taboos import GAME_ID, TITLE
 from pipeline.games.totems_and_taboos.engine import A_COLOUR, Game
 from pipeline.games.totems_and_taboos.lookahead import POLICIES
-from pipeline.games.totems_and_taboos.model import TotemsModel, build
+from pipeline.games.totems_and_taboos.model import TotemsModel
 from pipeline.games.totems_and_taboos.simulate import DEFAULT_MAX_TURNS
 
 SOLO_GAMES = 90  # per difficulty (3 set-ups): about 15 games per starting colour
@@ -59,7 +59,7 @@ class TotemsStudy(Study):
               f"{DEFAULT_MAX_TURNS} turns is cut off and counted unfinished: nobody won it. Seat 1 plays first.")
 
     def __init__(self, data: GameData) -> None:
-        self.model: TotemsModel = build(data)
+        self.model: TotemsModel = data.model
         self.colours = self.model.colour_ids
         self.difficulties = tuple(d.id for d in self.model.solo.difficulties)
 
