@@ -232,9 +232,10 @@ def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress],
     for page in pages:
         _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver)
     data = doc.finish()
-    _refuse(decks.problems(data, _backs(pages, items, first_page)))
-    # the print-shop font check of `pantheon preflight`, on the very bytes this build publishes
-    _refuse(f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(PdfReader(io.BytesIO(data)))))
+    written = PdfReader(io.BytesIO(data))  # both checks read the very bytes this build publishes
+    _refuse(decks.problems(written, _backs(pages, items, first_page)))
+    # the print-shop font check of `pantheon preflight`
+    _refuse(f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(written)))
     return data, page_count
 
 

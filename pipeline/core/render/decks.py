@@ -12,7 +12,6 @@ values produced them.
 from __future__ import annotations
 
 import hashlib
-import io
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Sequence
 
@@ -34,11 +33,11 @@ class BackPlacement:
     where: str
 
 
-def problems(pdf: bytes, placements: Sequence[BackPlacement]) -> Iterator[str]:
-    """For each deck whose backs differ: one line naming two of its cards with different backs."""
+def problems(reader: PdfReader, placements: Sequence[BackPlacement]) -> Iterator[str]:
+    """For each deck whose backs differ (read from the finished PDF): one line naming two of its cards with
+    different backs."""
     if not any(p.deck for p in placements):
         return
-    reader = PdfReader(io.BytesIO(pdf))
     digests: dict[int, str] = {}
     signatures: dict[int, list[str]] = {}
     for page in sorted({p.page for p in placements if p.deck}):
