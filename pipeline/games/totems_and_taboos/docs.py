@@ -10,6 +10,7 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import cut_fold_legend, flap
 from pipeline.core.documents.standard import DocContext
+from pipeline.games.totems_and_taboos import figures
 from pipeline.games.totems_and_taboos.model import TotemsModel
 
 COLOUR_HEX = {"yellow": "#e0b422", "green": "#3f8a3c", "blue": "#2f62a8", "purple": "#6b3d8c", "red": "#b8322e", "orange": "#d8711f"}
@@ -39,7 +40,7 @@ def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list
 
 
 def rulebook(ctx: DocContext) -> m.Document:
-    blocks = std.rules_blocks(ctx, {"components": _components})
+    blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += [m.Heading("Symbols", 1), std.legend([
         ("cleric", "Cleric", "A soul cube showing its cleric face.", "text"),
