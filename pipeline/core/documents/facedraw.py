@@ -56,15 +56,17 @@ class FaceSlots:
     slots: tuple[SlotBox, ...]
 
     def find(self, selector: str) -> Optional[SlotBox]:
-        """The slot a selector names: ``name`` is the first filled, unturned text slot of that name (else a
-        turned one); ``icon:N`` the N-th icon slot (from 0). None when the face has no such slot."""
+        """The slot a selector names: ``name`` is the first filled text slot of that name (unturned ones
+        first), ``name#N`` the N-th of them (from 0); ``icon:N`` the N-th icon slot. None when the face
+        has no such slot."""
         if selector.startswith(f"{ICON}:"):
             icons = [s for s in self.slots if s.kind == ICON]
             index = int(selector.split(":", 1)[1])
             return icons[index] if index < len(icons) else None
-        named = [s for s in self.slots if s.kind == TEXT and s.name == selector and s.filled]
-        named.sort(key=lambda s: s.turned)
-        return named[0] if named else None
+        name, _, nth = selector.partition("#")
+        named = sorted((s for s in self.slots if s.kind == TEXT and s.name == name and s.filled), key=lambda s: s.turned)
+        index = int(nth or 0)
+        return named[index] if index < len(named) else None
 
     def text_names(self) -> list[str]:
         """The names of the filled text slots, each once, in template order."""
