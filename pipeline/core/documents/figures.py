@@ -23,8 +23,8 @@ CALLOUT_R = 2.4  # mm: the radius of a numbered circle
 CALLOUT_GAP = 1.0  # mm between two circles on one side
 CALLOUT_PT = 7.5
 MARGIN = 9.0  # mm either side of the card for the circles
-ANCHOR_R = 0.7  # mm: the dot where a leader line meets its part
-ANCHOR_INSET = 0.8  # mm into the part from its edge on the callout's side (clear of centred text)
+ANCHOR_R = 0.6  # mm: the dot where a leader line meets its part
+ANCHOR_INSET = 0.0  # mm into the part from its edge on the callout's side (left-aligned text starts at the edge)
 
 
 @dataclass(frozen=True)
