@@ -43,12 +43,14 @@ def figure(
     width: float,
     where: str,
     caption: str = "",
+    card: str = "",
     unlisted: Optional[Callable[[str], Part]] = None,
 ) -> m.CardFigure:
     """The anatomy figure of ``face``, ``width`` mm wide (the card; the callouts take ``MARGIN`` each side).
 
-    ``unlisted`` (when given) makes a part of every other filled text slot of the face, so a box a
-    template gains is explained too. A figure with no part the face prints is an error naming ``where``.
+    ``card`` names the card for Markdown (default: ``where``). ``unlisted`` (when given) makes a part of
+    every other filled text slot of the face, so a box a template gains is explained too. A figure with
+    no part the face prints is an error naming ``where``.
     """
     slots = face_slots(face, where)
     found: list[tuple[Part, SlotBox]] = []
@@ -69,7 +71,7 @@ def figure(
         m.Callout(number, *_anchor(slot, slots.trim), f"**{part.name}**: {part.meaning}")
         for number, (part, slot) in enumerate(found, start=1)
     )
-    alt = (f"Card: {where}",) + tuple(f"({c.number}) {c.key}" for c in callouts)
+    alt = (f"Card: {card or where}",) + tuple(f"({c.number}) {c.key}" for c in callouts)
     return m.CardFigure(face, slots.trim, width, callouts, alt, caption)
 
 
@@ -154,7 +156,7 @@ def anatomy(ctx: DocContext, kinds: Sequence["Kind"], width: float = 52.0) -> li
         face = card.back if kind.back and card.back is not None else card.front
         caption = f"{kind.title}: {card.name}" if not kind.back else kind.title
         out.append(figure(face, kind.parts, width=width, where=f"{ctx.game.game}: card {card.id} '{card.name}'",
-                          caption=caption, unlisted=kind.unlisted))
+                          caption=caption, card=f"{card.name} ({kind.title.lower()})", unlisted=kind.unlisted))
     return out
 
 

@@ -6,7 +6,7 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents.figures import Kind, Part, anatomy, inserted
 from pipeline.core.documents.standard import SectionOverride
 from pipeline.games.theocracy.engine import RULEBOOK_UPSET, resolve_bid
-from pipeline.games.theocracy.model import TheocracyModel
+from pipeline.games.theocracy.model import Player, TheocracyModel
 from pipeline.games.theocracy.render import BELIEVER_TEMPLATE, POWER_TEMPLATE
 
 POWER = Kind(
@@ -36,6 +36,11 @@ EXAMPLE_PROPHECIES = (("wins", 0), ("loses", 0))
 COLUMN_W, CARD_W, CARD_H, LINE = 80.0, 16.0, 22.0, 4.2
 
 
+def _house(player: Player) -> str:
+    """A house as its cards name it (see the cards' footer)."""
+    return f"{player.name} · {player.lineage}"
+
+
 def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
                 prophecies: tuple[tuple[str, int], ...] = EXAMPLE_PROPHECIES) -> m.Diagram:
     """Two houses' bid resolved by the engine (``resolve_bid``), with what Grace does for each."""
@@ -48,7 +53,7 @@ def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
         won = result.winner == seat
         true = (result.winner == about) == (kind == "wins") and result.winner is not None
         shapes += [
-            m.Label(x, 4, f"{house.name} · {house.lineage}", size=8, bold=True, anchor="start"),
+            m.Label(x, 4, _house(house), size=8, bold=True, anchor="start"),
             m.Rect(x, 7, CARD_W, CARD_H, fill=house.colour, stroke="text", radius=1.5),
             m.Label(x + CARD_W / 2, 7 + CARD_H / 2 + 3, str(value), size=20, bold=True, colour="#ffffff"),
         ]
@@ -65,7 +70,7 @@ def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
             shapes.append(m.Label(x + CARD_W + 3, 11 + i * LINE, text, size=7.5, anchor="start", bold=i == 0))
         alt.append(f"{house.name} · {house.lineage}: " + "; ".join(lines))
     caption = (f"A bid played out: {bids[0]} against {bids[1]}. The engine's rule ({result.rule}) gives the bid to "
-               f"{houses[result.winner].name if result.winner is not None else 'nobody'}; then Grace settles the prophecies.")
+               f"{_house(houses[result.winner]) if result.winner is not None else 'nobody'}; then Grace settles the prophecies.")
     return m.Diagram(len(bids) * COLUMN_W - 8, 7 + CARD_H + 3, tuple(shapes), tuple(alt), caption=caption)
 
 
