@@ -51,7 +51,7 @@ def soul_tokens(count: int, rim: tuple[str, ...], per_row: int) -> m.Diagram:
 
 def blocks(ctx: DocContext) -> list[m.Block]:
     """The kit's pages: soul tokens, totem tokens and the soul cube's die net."""
-    from pipeline.games.totems_and_taboos.docs import COLOUR_HEX, die_net  # docs imports this module
+    from pipeline.games.totems_and_taboos.docs import ASSEMBLY, COLOUR_HEX, die_net  # docs imports this module
 
     model: TotemsModel = ctx.game.model
     width, height = ctx.layout.frame
@@ -74,6 +74,6 @@ def blocks(ctx: DocContext) -> list[m.Block]:
     out += token_pages(totems, (width, height), TOTEM_TOKEN, TOKEN_GAP, "Totem tokens: cut along the circles.", PAGE_RESERVE)
     out += [m.PageBreak(), m.Heading(record["name"], 1),
             m.Paragraph(f"The soul cube as a die, for rolling souls ({', '.join(die.faces)})."),
-            cut_fold_legend(glue=True), die_net(list(die.faces), ROLE_FILL, record["name"])]
+            cut_fold_legend(glue=True), die_net(list(die.faces), ROLE_FILL, record["name"]), m.ListBlock(ASSEMBLY, numbered=True)]
     return out
 
