@@ -20,7 +20,7 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.platypus import Flowable
 
 from pipeline.core.errors import UserError
-from pipeline.core.render.faces import HALF_TURN, PP, _is_top_slot
+from pipeline.core.render.faces import HALF_TURN, PP, FaceRecord, Splitter, _is_top_slot
 from pipeline.core.render.forms import Forms
 from pipeline.core.render.imposition import load_sheets
 from pipeline.core.render.model import Face
@@ -127,6 +127,15 @@ class FaceFlowable(Flowable):
         self.card_x, self.card_w, self.card_h = card_x, card_w, card_h
         self.overlay = overlay
         self.width, self.height = overlay.width, overlay.height
+        self._split: Optional[tuple[FaceRecord, dict[str, Any]]] = None
+
+    def _record(self) -> tuple[FaceRecord, dict[str, Any]]:
+        """The face rendered and split once per document: each layout pass draws on a new canvas, but the
+        record (text set, art split) is the same."""
+        if self._split is None:
+            svg = templates().render(self.face.template, self.face.context, self.where)
+            self._split = Splitter(templates()).split(svg, self.face.template, self.where)
+        return self._split
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         return self.width, self.height
@@ -134,7 +143,7 @@ class FaceFlowable(Flowable):
     def draw(self) -> None:
         canvas = self.canv
         forms = _forms(canvas)
-        form = forms.face(self.face, self.where)
+        form = forms._form(*self._record(), self.where)  # this canvas's forms for the record split once
         scale = self.card_w / mm(form.trim_w)
         bleed = mm(forms.bleed)
         canvas.saveState()
