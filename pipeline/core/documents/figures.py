@@ -17,7 +17,9 @@ from pipeline.core.documents import standard as std
 from pipeline.core.documents.facedraw import SlotBox, face_slots
 from pipeline.core.documents.standard import DocContext, SectionOverride
 from pipeline.core.errors import UserError
+from pipeline.core.render import colours, design
 from pipeline.core.render.model import Face, PrintCard
+from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 
 CALLOUT_R = 2.4  # mm: the radius of a numbered circle
 CALLOUT_GAP = 1.0  # mm between two circles on one side
@@ -176,3 +178,10 @@ class Kind:
     pick: Callable[[PrintCard], bool] = _any
     back: bool = False
     unlisted: Optional[Callable[[str], Part]] = None
+
+
+def ink_on(fill: str) -> str:
+    """Label colour for text on ``fill`` (a '#rrggbb' hex): white where it reads, else a dark shade of the
+    fill, by the design rules' contrast for bold labels (as the cards' own coloured bands do)."""
+    ratio = design.rules_for(TEMPLATE_ROOT).min_contrast_large
+    return colours.to_hex(colours.ink_on(colours.parse(fill), ratio))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.core.documents import model as m
-from pipeline.core.documents.figures import Kind, Part, anatomy, inserted
+from pipeline.core.documents.figures import Kind, Part, anatomy, ink_on, inserted
 from pipeline.core.documents.standard import SectionOverride
 from pipeline.games.theocracy.engine import RULEBOOK_UPSET, resolve_bid
 from pipeline.games.theocracy.model import Player, TheocracyModel
@@ -55,7 +55,7 @@ def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
         shapes += [
             m.Label(x, 4, _house(house), size=8, bold=True, anchor="start"),
             m.Rect(x, 7, CARD_W, CARD_H, fill=house.colour, stroke="text", radius=1.5),
-            m.Label(x + CARD_W / 2, 7 + CARD_H / 2 + 3, str(value), size=20, bold=True, colour="#ffffff"),
+            m.Label(x + CARD_W / 2, 7 + CARD_H / 2 + 3, str(value), size=20, bold=True, colour=ink_on(house.colour)),
         ]
         if won:
             shapes.append(m.Rect(x - 1.2, 5.8, CARD_W + 2.4, CARD_H + 2.4, stroke="accent", line="arrow", radius=2))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from pipeline.core.documents import model as m
-from pipeline.core.documents.figures import Kind, Part, anatomy, inserted
+from pipeline.core.documents.figures import Kind, Part, anatomy, ink_on, inserted
 from pipeline.core.documents.standard import DocContext, SectionOverride
 from pipeline.games.totems_and_taboos.engine import can_build
 from pipeline.games.totems_and_taboos.model import TotemsModel
@@ -57,8 +57,9 @@ def tower_example(model: TotemsModel, colour_hex: Mapping[str, str]) -> m.Diagra
     height = (len(tower) + 1) * BLOCK_H
     for i, colour in enumerate(tower):  # the tower, bottom block lowest
         y = height - (i + 1) * BLOCK_H
-        shapes += [m.Rect(0, y, BLOCK_W, BLOCK_H, fill=colour_hex[colour], line="thin"),
-                   m.Label(BLOCK_W / 2, y + BLOCK_H / 2 + 1.2, f"{levels[i]} {names[colour]}", size=ROW_PT, bold=True, colour="#ffffff")]
+        fill = colour_hex[colour]
+        shapes += [m.Rect(0, y, BLOCK_W, BLOCK_H, fill=fill, line="thin"),
+                   m.Label(BLOCK_W / 2, y + BLOCK_H / 2 + 1.2, f"{levels[i]} {names[colour]}", size=ROW_PT, bold=True, colour=ink_on(fill))]
     top = 0.0
     shapes += [m.Rect(0, top, BLOCK_W, BLOCK_H, stroke="rule", line="fold"),
                m.Label(BLOCK_W / 2, top + BLOCK_H / 2 + 1.2, f"{levels[len(tower)]} ?", size=ROW_PT, bold=True, colour="muted")]
@@ -66,8 +67,9 @@ def tower_example(model: TotemsModel, colour_hex: Mapping[str, str]) -> m.Diagra
     for k, colour in enumerate(model.wheel.order):
         x = BLOCK_W + TOWER_GAP + k * (BLOCK_W + BLOCK_GAP)
         check = can_build(model, tower, shrines, servants, colour)
-        shapes += [m.Rect(x, top, BLOCK_W, BLOCK_H, fill=colour_hex[colour], line="thin"),
-                   m.Label(x + BLOCK_W / 2, top + BLOCK_H / 2 + 1.2, names[colour], size=ROW_PT, bold=True, colour="#ffffff"),
+        fill = colour_hex[colour]
+        shapes += [m.Rect(x, top, BLOCK_W, BLOCK_H, fill=fill, line="thin"),
+                   m.Label(x + BLOCK_W / 2, top + BLOCK_H / 2 + 1.2, names[colour], size=ROW_PT, bold=True, colour=ink_on(fill)),
                    m.Label(x + BLOCK_W / 2, top + BLOCK_H + 4, "may go on top" if check.can_build else "may not", size=ROW_PT,
                            bold=check.can_build, colour="text" if check.can_build else "muted")]
         if not check.can_build:
