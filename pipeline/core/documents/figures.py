@@ -157,7 +157,7 @@ def anatomy(ctx: DocContext, kinds: Sequence["Kind"], width: float = 52.0) -> li
             raise UserError(f"{ctx.game.game}: no card printed with {kind.template} for the '{kind.title}' anatomy figure")
         face = card.back if kind.back and card.back is not None else card.front
         caption = f"{kind.title}: {card.name}" if not kind.back else kind.title
-        out.append(figure(face, kind.parts, width=width, where=f"{ctx.game.game}: card {card.id} '{card.name}'",
+        out.append(figure(face, kind.parts, width=kind.width or width, where=f"{ctx.game.game}: card {card.id} '{card.name}'",
                           caption=caption, card=f"{card.name} ({kind.title.lower()})", unlisted=kind.unlisted))
     return out
 
@@ -178,6 +178,7 @@ class Kind:
     pick: Callable[[PrintCard], bool] = _any
     back: bool = False
     unlisted: Optional[Callable[[str], Part]] = None
+    width: Optional[float] = None  # mm the card is drawn (None: anatomy's default, for a poker card)
 
 
 def ink_on(fill: str) -> str:
