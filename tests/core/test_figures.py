@@ -7,10 +7,11 @@ import pytest
 from pipeline.core.dataset import default_data_root, game_ids
 from pipeline.core.documents import model as m
 from pipeline.core.documents.build import game_documents
-from pipeline.core.documents.facedraw import face_slots
+from pipeline.core.documents.facedraw import face_slots, templates
 from pipeline.core.documents.figures import CALLOUT_GAP, CALLOUT_R, Part, _spread, figure
 from pipeline.core.errors import UserError
 from pipeline.core.references import References
+from pipeline.core.render.faces import Splitter, TextSlot
 from tests.core.docs_helpers import page_texts, render_game
 
 ROOT = default_data_root()
@@ -44,6 +45,15 @@ def test_rulebook_shows_card_faces_of_the_card_plan_with_a_numbered_key(game: st
         for callout in fig.callouts:
             name = callout.key.split("**")[1]
             assert f"{callout.number}. {name}" in page, f"{game}: key entry {callout.number} ({name}) not beside its figure"
+        drawn = [run[4] for run in _face_runs(fig) if len(run[4]) > 3]
+        assert drawn and sum(words in page for words in drawn) >= len(drawn) * 0.8, f"{game}: {fig.caption}: the card's text is not drawn"
+
+
+def _face_runs(fig: m.CardFigure) -> list[tuple[str, float, float, float, str]]:
+    """The text runs the card build sets on the figure's face (its words as the card sheets print them)."""
+    svg = templates().render(fig.face.template, fig.face.context, "test")
+    record, _ = Splitter(templates()).split(svg, fig.face.template, "test")
+    return [run for slot in record.slots if isinstance(slot, TextSlot) and not slot.turned for run in slot.setting.runs]
 
 
 def test_callouts_point_inside_the_slots_of_the_face() -> None:
