@@ -32,7 +32,8 @@ WORSHIPER = Kind(
     (
         Part("icon:0", "Curse mark", "how the card turns when it is cursed (a submerge that carries it down)."),
         Part("caption", "Curse and bless in words", "the same turns, spelt out."),
-        Part("start", "Start", "the side and way up the worshiper starts the game on, its name on the green plate."),
+        Part("start", "Start", "marks the side and way up the worshiper starts the game on."),
+        Part("plate", "Name plate", "the worshiper's name on the green plate, beside its start mark."),
         *COMMON,
     ),
     pick=lambda card: "act" in _kinds(card) and card.front.context["card"].get("plate") == "upright",
