@@ -75,3 +75,14 @@ def test_callout_circles_keep_apart_and_inside_the_card() -> None:
     ys = _spread([10.0, 10.5, 11.0, 79.0, 80.0], 80.0)
     assert all(b - a >= 2 * CALLOUT_R + CALLOUT_GAP - 1e-9 for a, b in zip(ys, ys[1:]))
     assert ys[0] >= CALLOUT_R and ys[-1] <= 80.0 - CALLOUT_R + 1e-9
+
+
+def test_unlisted_slots_get_callouts_so_new_template_boxes_are_explained() -> None:
+    refs = References(ROOT)
+    loaded = refs.catalogue.game("monotheism")
+    card = next(c for c in loaded.spec.part("cards")(loaded) if c.front.template.endswith("deity.svg.j2"))
+    names = face_slots(card.front, "test").text_names()
+    fig = figure(card.front, (Part("band", "Band", "b."),), width=50, where="test", unlisted=lambda n: Part(n, f"Slot {n}", "x."))
+    keyed = {c.key.split("**")[1] for c in fig.callouts}
+    assert keyed == {"Band"} | {f"Slot {n}" for n in names if n != "band"}
+    assert len(fig.callouts) == len(names)
