@@ -26,6 +26,7 @@ CALLOUT_GAP = 1.0  # mm between two circles on one side
 CALLOUT_PT = 7.5
 MARGIN = 9.0  # mm either side of the card for the circles
 ANCHOR_R = 0.6  # mm: the dot where a leader line meets its part
+CARD_WIDTH = 52.0  # mm a poker card is drawn in a figure (its key takes the rest of the text width)
 ANCHOR_INSET = 0.0  # mm into the part from its edge on the callout's side (left-aligned text starts at the edge)
 
 
@@ -146,7 +147,7 @@ def inserted(extras: Mapping[str, Extra]) -> dict[str, SectionOverride]:
     return overrides
 
 
-def anatomy(ctx: DocContext, kinds: Sequence["Kind"], width: float = 52.0) -> list[m.Block]:
+def anatomy(ctx: DocContext, kinds: Sequence["Kind"], width: float = CARD_WIDTH) -> list[m.Block]:
     """One anatomy figure per kind of card, each drawn from the first card of the game's card plan that
     ``kind.pick`` accepts (the very faces the card sheets print)."""
     cards = list(ctx.game.spec.part("cards")(ctx.game))
@@ -155,10 +156,8 @@ def anatomy(ctx: DocContext, kinds: Sequence["Kind"], width: float = 52.0) -> li
         card = next((c for c in cards if c.front.template == kind.template and kind.pick(c)), None)
         if card is None:
             raise UserError(f"{ctx.game.game}: no card printed with {kind.template} for the '{kind.title}' anatomy figure")
-        face = card.back if kind.back and card.back is not None else card.front
-        caption = f"{kind.title}: {card.name}" if not kind.back else kind.title
-        out.append(figure(face, kind.parts, width=kind.width or width, where=f"{ctx.game.game}: card {card.id} '{card.name}'",
-                          caption=caption, card=f"{card.name} ({kind.title.lower()})", unlisted=kind.unlisted))
+        out.append(figure(card.front, kind.parts, width=kind.width or width, where=f"{ctx.game.game}: card {card.id} '{card.name}'",
+                          caption=f"{kind.title}: {card.name}", card=f"{card.name} ({kind.title.lower()})", unlisted=kind.unlisted))
     return out
 
 
@@ -169,14 +168,13 @@ def _any(card: PrintCard) -> bool:
 @dataclass(frozen=True)
 class Kind:
     """A kind of card to show: its front template, a title for the caption, the parts to point at, which
-    card of that kind to show (``pick``), whether to show its back instead, and how to name slots
-    the parts do not list (None: leave them out)."""
+    card of that kind to show (``pick``), how to name slots the parts do not list (None: leave them
+    out) and, for a large card, how wide to draw it."""
 
     template: str
     title: str
     parts: tuple[Part, ...]
     pick: Callable[[PrintCard], bool] = _any
-    back: bool = False
     unlisted: Optional[Callable[[str], Part]] = None
     width: Optional[float] = None  # mm the card is drawn (None: anatomy's default, for a poker card)
 
