@@ -31,6 +31,7 @@ PHILOSOPHER = Kind(
     PHILOSOPHER_TEMPLATE,
     "A philosopher",
     (
+        Part("title", "Kind", "which of the six kinds of philosopher this is; the kinds are listed below."),
         Part("name", "Name", "the philosopher."),
         Part("quote", "Quote", "words of the philosopher; no effect."),
         Part("power", "Power", "what the philosopher lets you do."),
