@@ -87,6 +87,9 @@ def block_lines(block: m.Block) -> list[str]:
     if isinstance(block, m.Diagram):
         caption = [f"_Diagram: {md(block.caption)}_", ""] if block.caption else ["_Diagram_", ""]
         return caption + [f"    {line}" for line in block.alt]
+    if isinstance(block, m.CardFigure):
+        caption = [f"_Figure: {md(block.caption)}_", ""] if block.caption else ["_Figure_", ""]
+        return caption + [f"    {block.alt[0]}", ""] + [f"{c.number}. {md(c.key)}" for c in block.callouts]
     if isinstance(block, m.BarChart):
         return _chart_table("", block.categories, block.series, block.percent, block.caption)
     if isinstance(block, m.LineChart):

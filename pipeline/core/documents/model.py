@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
+from pipeline.core.render.model import Face
+
 # --------------------------------------------------------------------------- diagram shapes
 
 
@@ -189,6 +191,30 @@ class LineChart:
 
 
 @dataclass(frozen=True)
+class Callout:
+    """A numbered pointer at a part of a card: ``x``, ``y`` (mm from the trim's top-left) is where its
+    leader line ends; ``key`` is what the text key says of that part."""
+
+    number: int
+    x: float
+    y: float
+    key: str
+
+
+@dataclass(frozen=True)
+class CardFigure:
+    """A card face drawn as the card sheets draw it, ``width`` mm wide, with numbered callouts and their
+    key beside it (see :mod:`pipeline.core.documents.figures`); Markdown prints ``alt`` and the key."""
+
+    face: Face
+    trim: tuple[float, float]  # the card's trim size, mm
+    width: float
+    callouts: tuple[Callout, ...]
+    alt: tuple[str, ...]
+    caption: str = ""
+
+
+@dataclass(frozen=True)
 class PageBreak:
     pass
 
@@ -200,7 +226,7 @@ class Group:
     blocks: tuple["Block", ...]
 
 
-Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, BarChart, LineChart, PageBreak, Group]
+Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure, BarChart, LineChart, PageBreak, Group]
 
 
 @dataclass(frozen=True)

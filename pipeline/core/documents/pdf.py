@@ -35,7 +35,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from svglib.svglib import svg2rlg
 
 from pipeline.core import markup
-from pipeline.core.documents import charts
+from pipeline.core.documents import charts, facedraw, figures
 from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
 from pipeline.core.errors import UserError
@@ -329,6 +329,8 @@ class PdfRenderer:
             return self._diagram(block, where)
         if isinstance(block, (m.BarChart, m.LineChart)):
             return self._chart(block, where)
+        if isinstance(block, m.CardFigure):
+            return self._card_figure(block, where)
         if isinstance(block, m.PageBreak):
             return [RLPageBreak()]
         if isinstance(block, m.Group):
@@ -490,6 +492,24 @@ class PdfRenderer:
         for shape in block.shapes:
             drawing.add(self._shape(shape, height, where))
         out: list[Flowable] = [drawing]
+        if block.caption:
+            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+        else:
+            out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
+        return [KeepTogether(out)]
+
+    def _card_figure(self, block: m.CardFigure, where: str) -> list[Flowable]:
+        """The card with its callouts, its numbered key beside it, kept together with its caption."""
+        width, height, shapes = figures.layout(block)
+        overlay = _drawing(mm(width), mm(height))
+        for shape in shapes:
+            overlay.add(self._shape(shape, mm(height), where))
+        card = facedraw.FaceFlowable(block.face, f"{where}: {block.alt[0]}", mm(figures.MARGIN), mm(block.width), mm(height), overlay)
+        key = _flat(self._list(m.ListBlock(tuple(c.key for c in block.callouts), numbered=True, style="compact"), where))
+        table = RLTable([[card, key]], colWidths=[mm(width), mm(self.layout.frame[0] - width)])
+        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name()),
+                                  ("LEFTPADDING", (0, 0), (0, 0), 0), ("RIGHTPADDING", (0, 0), (0, 0), 0)]))
+        out: list[Flowable] = [table]
         if block.caption:
             out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:

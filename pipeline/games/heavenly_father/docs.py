@@ -8,6 +8,7 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
 from pipeline.core.documents.standard import DocContext
+from pipeline.games.heavenly_father import figures
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel
 
 # Token fills by virtue colour name (virtues.yaml gives the colour names).
@@ -37,7 +38,7 @@ def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list
 
 
 def rulebook(ctx: DocContext) -> m.Document:
-    blocks = std.rules_blocks(ctx, {"components": _components})
+    blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += std.symbol_legend(ctx, _symbol_marks(ctx), title="Tokens and card backs")
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="A party game of moral dilemmas", toc=True)

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.standard import DocContext
+from pipeline.games.monotheism import figures
 from pipeline.games.monotheism.checks import RULEBOOK
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import CardKind, Scenario
@@ -212,7 +213,7 @@ def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list
 
 
 def rulebook(ctx: DocContext) -> m.Document:
-    overrides = {"scenarios": scenario_blocks, "components": _components}
+    overrides = {"scenarios": scenario_blocks, "components": _components, **figures.sections()}
     blocks = std.rules_blocks(ctx, overrides)
     blocks += std.glossary_blocks(ctx)
     blocks += std.symbol_legend(ctx, SYMBOL_MARKS, title="Symbol legend")

@@ -8,6 +8,7 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import Token, cut_fold_legend, cut_line, side_by_side, token_pages
 from pipeline.core.documents.standard import DocContext
+from pipeline.games.monstrous import figures
 from pipeline.games.monstrous.declared import describe_event
 from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario
 from pipeline.games.monstrous.palette import EMBLEM, FRAME, INK, PALETTE
@@ -206,7 +207,8 @@ def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
 
 def rulebook(ctx: DocContext) -> m.Document:
     model = ctx.game.model
-    blocks = std.rules_blocks(ctx, {"components": _components, "rulings": _faq, "scenarios": _scenarios, "examples": _examples})
+    overrides = {"components": _components, "rulings": _faq, "scenarios": _scenarios, "examples": _examples}
+    blocks = std.rules_blocks(ctx, {**overrides, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += gods_legend(ctx, model)
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="Throw your Monsters, win back the mortals' Faith", toc=True)

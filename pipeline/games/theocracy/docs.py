@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.standard import DocContext
+from pipeline.games.theocracy import figures
 from pipeline.games.theocracy.engine import resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel
 
@@ -92,7 +93,7 @@ def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:
 
 def rulebook(ctx: DocContext) -> m.Document:
     model = ctx.game.model
-    blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": _rulings})
+    blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": _rulings, **figures.sections()})
     blocks += [m.Heading("Resolving bids", 1), *_bid_rules(ctx), *_bid_examples(ctx, model)]
     blocks += std.glossary_blocks(ctx)
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="Priest-kings bid for the believers' memory", toc=True)

@@ -10,6 +10,7 @@ from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import cut_fold_legend, flap
 from pipeline.core.documents.standard import DocContext
+from pipeline.games.totems_and_taboos import figures, kit
 from pipeline.games.totems_and_taboos.model import TotemsModel
 
 COLOUR_HEX = {"yellow": "#e0b422", "green": "#3f8a3c", "blue": "#2f62a8", "purple": "#6b3d8c", "red": "#b8322e", "orange": "#d8711f"}
@@ -39,7 +40,7 @@ def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list
 
 
 def rulebook(ctx: DocContext) -> m.Document:
-    blocks = std.rules_blocks(ctx, {"components": _components})
+    blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += [m.Heading("Symbols", 1), std.legend([
         ("cleric", "Cleric", "A soul cube showing its cleric face.", "text"),
@@ -150,7 +151,7 @@ def _edge(face: tuple[int, int], side: str) -> tuple[tuple[float, float], tuple[
     return corners[side]
 
 
-def die_net(faces: list[str]) -> m.Diagram:
+def die_net(faces: list[str], fills: Mapping[str, str] = COLOUR_HEX, name: str = "Single-player die") -> m.Diagram:
     """The single-player die as a cube net: six coloured faces and seven glue tabs.
 
     Edges between two faces, and where a tab meets its face, are folds (dashed); every
@@ -159,7 +160,7 @@ def die_net(faces: list[str]) -> m.Diagram:
     shapes: list[m.Shape] = []
     for (col, row), colour in zip(NET, faces):
         x, y = GLUE_TAB + col * DIE_FACE, GLUE_TAB + row * DIE_FACE
-        shapes += [m.Rect(x, y, DIE_FACE, DIE_FACE, fill=COLOUR_HEX[colour], stroke=None),
+        shapes += [m.Rect(x, y, DIE_FACE, DIE_FACE, fill=fills[colour], stroke=None),
                    m.Label(x + DIE_FACE / 2, y + DIE_FACE / 2 + 2, colour.capitalize(), size=10, bold=True, colour="#ffffff")]
     cells = set(NET)
     tabs = {(face, side) for face, side in TABS}
@@ -183,7 +184,7 @@ def die_net(faces: list[str]) -> m.Diagram:
         height,
         tuple(shapes),
         alt,
-        caption=f"Single-player die, {DIE_FACE:g} mm faces: cut the solid lines, fold the dashed ones, glue the shaded tabs.",
+        caption=f"{name}, {DIE_FACE:g} mm faces: cut the solid lines, fold the dashed ones, glue the shaded tabs.",
     )
 
 
@@ -195,8 +196,9 @@ def extras(ctx: DocContext) -> m.Document:
         cut_fold_legend(glue=True),
         die_net(list(die["faces"])),
         m.ListBlock(ASSEMBLY, numbered=True),
+        *kit.blocks(ctx),
     ]
-    return ctx.document("extras", "Solo die", blocks)
+    return ctx.document("extras", "Print-and-play kit", blocks)
 
 
 def documents(ctx: DocContext) -> dict[str, m.Document]:

@@ -1,0 +1,82 @@
+"""Theocracy's rulebook figures: the anatomy of a power card and a believer, and a bid played out
+(cards played, prophecies, who wins the bid and the believers), resolved by the engine's own rule."""
+from __future__ import annotations
+
+from pipeline.core.documents import model as m
+from pipeline.core.documents.figures import Kind, Part, anatomy, ink_on, inserted
+from pipeline.core.documents.standard import SectionOverride
+from pipeline.games.theocracy.engine import RULEBOOK_UPSET, resolve_bid
+from pipeline.games.theocracy.model import Player, TheocracyModel
+from pipeline.games.theocracy.render import BELIEVER_TEMPLATE, POWER_TEMPLATE
+
+POWER = Kind(
+    POWER_TEMPLATE,
+    "A power card",
+    (
+        Part("title", "Title", "the card's name."),
+        Part("corner", "Value", "the card's strength in a bid, repeated in both corners."),
+        Part("value", "Value, large", "the same value, read across the table at Revelation."),
+        Part("reminder", "Reminder", "a rule the value carries (the 1 topples the 5)."),
+        Part("footer", "House", "the house the card belongs to."),
+    ),
+    pick=lambda card: bool(card.front.context["card"].get("reminder")),
+)
+BELIEVER = Kind(
+    BELIEVER_TEMPLATE,
+    "A believer",
+    (
+        Part("name", "Name", "the believer."),
+        Part("die-hint", "Die space", "where a die rests; a believer holds one die at most."),
+        Part("footer", "House", "the house the believer starts with."),
+    ),
+)
+# The worked bid: each house's card and prophecy ("wins" or "loses", about the house named by index).
+EXAMPLE_BIDS = (RULEBOOK_UPSET.strong, RULEBOOK_UPSET.weak)
+EXAMPLE_PROPHECIES = (("wins", 0), ("loses", 0))
+COLUMN_W, CARD_W, CARD_H, LINE = 80.0, 16.0, 22.0, 4.2
+
+
+def _house(player: Player) -> str:
+    """A house as its cards name it (see the cards' footer)."""
+    return f"{player.name} · {player.lineage}"
+
+
+def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
+                prophecies: tuple[tuple[str, int], ...] = EXAMPLE_PROPHECIES) -> m.Diagram:
+    """Two houses' bid resolved by the engine (``resolve_bid``), with what Grace does for each."""
+    houses = sorted(model.players, key=lambda p: p.order)[: len(bids)]
+    result = resolve_bid(bids)
+    shapes: list[m.Shape] = []
+    alt: list[str] = []
+    for seat, (house, value, (kind, about)) in enumerate(zip(houses, bids, prophecies)):
+        x = seat * COLUMN_W
+        won = result.winner == seat
+        true = (result.winner == about) == (kind == "wins") and result.winner is not None
+        shapes += [
+            m.Label(x, 4, _house(house), size=8, bold=True, anchor="start"),
+            m.Rect(x, 7, CARD_W, CARD_H, fill=house.colour, stroke="text", radius=1.5),
+            m.Label(x + CARD_W / 2, 7 + CARD_H / 2 + 3, str(value), size=20, bold=True, colour=ink_on(house.colour)),
+        ]
+        if won:
+            shapes.append(m.Rect(x - 1.2, 5.8, CARD_W + 2.4, CARD_H + 2.4, stroke="accent", line="arrow", radius=2))
+        lines = [
+            f"Bids {value}: {'wins the bid' if won else 'loses the bid'}",
+            f"Foretold: {houses[about].name} {kind}",
+            f"Prophecy {'true: takes a believer' if true else 'false: gives up a believer'}",
+        ]
+        if won:
+            lines.append("Rests the die on a free believer")
+        for i, text in enumerate(lines):
+            shapes.append(m.Label(x + CARD_W + 3, 11 + i * LINE, text, size=7.5, anchor="start", bold=i == 0))
+        alt.append(f"{house.name} · {house.lineage}: " + "; ".join(lines))
+    caption = (f"A bid played out: {bids[0]} against {bids[1]}. The engine's rule ({result.rule}) gives the bid to "
+               f"{_house(houses[result.winner]) if result.winner is not None else 'nobody'}; then Grace settles the prophecies.")
+    return m.Diagram(len(bids) * COLUMN_W - 8, 7 + CARD_H + 3, tuple(shapes), tuple(alt), caption=caption)
+
+
+def sections() -> dict[str, SectionOverride]:
+    """The rulebook sections that carry a figure, as overrides of their body."""
+    return inserted({
+        "game-structure": lambda ctx: anatomy(ctx, (POWER, BELIEVER)),
+        "grace": lambda ctx: [bid_example(ctx.game.model)],
+    })
