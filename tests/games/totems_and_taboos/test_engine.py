@@ -558,6 +558,28 @@ def test_the_die_needs_only_the_souls_the_rolled_religion_keeps() -> None:
     assert not blue.is_terminal() and blue.pile == 1
 
 
+@pytest.mark.parametrize("colour, faces_survived", [("yellow", 3), ("green", 4), ("blue", 3), ("purple", 4),
+                                                    ("red", 4), ("orange", 3)])
+def test_hard_first_roll_survives_most_faces(colour: str, faces_survived: int) -> None:
+    """'Highway to hell': 10 shrines each leave a pile of 2 (the shrines your starting block frees). Full
+    religions ask only for their servants (yellow 2; green 4 and red's 3 rolled are too many); the religion you
+    took your block from has room and asks for its whole package. Asking every package in full, only purple's 2
+    would fit; read literally (no passive_towers ruling) the pile is empty and every face loses."""
+    def survived(model) -> tuple[int, int]:
+        s = Game.solo_game(model, "hard").new_initial_state().apply_action(Action(en.A_COLOUR, (colour,)))
+        while s.phase != en.START:
+            s = s.apply_action(s.chance_outcomes()[0][0])
+        s = s.apply_action(Action(en.A_PLAY_TURN)).apply_action(Action(en.A_END_MAIN))
+        s = s.apply_action(Action(en.A_END, ("draw-one",)))
+        card = next(a for a, _ in s.chance_outcomes() if s.game.card(a.args[0]).level is not None)
+        s = s.apply_action(card)  # a commandment: a miracle drawn would feed the passive religions first
+        return s.pile, sum(not s.apply_action(a).is_terminal() for a, _ in s.chance_outcomes())
+
+    assert survived(the_model()) == (2, faces_survived)
+    pile, faces = survived(literal_solo_model())  # literally: no shrines freed, every package asked in full
+    assert pile == 0 and faces == 0
+
+
 def test_a_passive_religion_without_blocks_gains_nothing() -> None:
     s = solo_state("normal", hand=["green-shackles"] * 6)
     s.religions[s.passive_seat("purple")].tower.clear()
