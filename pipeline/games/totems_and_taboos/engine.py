@@ -30,7 +30,7 @@ from pipeline.core.engine import CHANCE, Decision, IllegalAction, InPlaceState, 
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos import effects as fx
-from pipeline.games.totems_and_taboos.model import REACTION, Card, Guide, TotemsModel
+from pipeline.games.totems_and_taboos.model import REACTION, Card, Guide, StartingResources, TotemsModel
 
 SIDE = None  # holder of a guide at the side of the table
 PILE = -1  # build source: the shared pile of blocks
@@ -1120,7 +1120,7 @@ class State(InPlaceState[Action]):
         self.religions[seat].tower.pop()
         self.free_passive_shrines(seat, builder)
 
-    def souls_kept(self, seat: int, package) -> int:
+    def souls_kept(self, seat: int, package: StartingResources) -> int:
         """The souls a passive religion keeps of ``package``: what the die needs the pile to hold.
 
         Solo ruling (solo.yaml 'passive_towers'): a religion whose shrines already fill its tower's level keeps
