@@ -30,7 +30,7 @@ from pipeline.core.engine import CHANCE, Decision, IllegalAction, InPlaceState, 
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos import effects as fx
-from pipeline.games.totems_and_taboos.model import REACTION, Card, Guide, TotemsModel
+from pipeline.games.totems_and_taboos.model import REACTION, Card, Guide, StartingResources, TotemsModel
 
 SIDE = None  # holder of a guide at the side of the table
 PILE = -1  # build source: the shared pile of blocks
@@ -757,7 +757,7 @@ class SoloDie(Step):
         if gone:
             return  # ruling: a passive religion whose every block you took is gone, and gains nothing
         package = s.package(colour)
-        if s.pile < package.souls:
+        if s.pile < s.souls_kept(s.passive_seat(colour), package):
             s.finish(None, SOULS_DEPLETED)
             return
         s.push(*s.package_steps(s.passive_seat(colour), package))
@@ -1119,6 +1119,20 @@ class State(InPlaceState[Action]):
         """
         self.religions[seat].tower.pop()
         self.free_passive_shrines(seat, builder)
+
+    def souls_kept(self, seat: int, package: StartingResources) -> int:
+        """The souls a passive religion keeps of ``package``: what the die needs the pile to hold.
+
+        Solo ruling (solo.yaml 'passive_towers'): a religion whose shrines already fill its tower's level keeps
+        only the servants; its clerics (dying into shrines) and shrines go straight back, so they never leave
+        the pile. Rolled souls are counted in full: what they show is not known before they are rolled.
+        """
+        if not self.game.model.solo.shrines_follow_tower:
+            return package.souls
+        r = self.religions[seat]
+        row = self.game.level_row(len(r.tower))
+        room = max(0, (row.shrines if row else 0) - r.shrines)
+        return package.servants + min(package.clerics + package.shrines, room) + package.rolled_souls
 
     def arriving_role(self, seat: int, role: str) -> str:
         """The role of a soul joining ``seat``: solo ruling, a cleric joining a passive religion dies into a shrine."""

@@ -97,11 +97,19 @@ def _card_worth(state: State, seat: int, card: Card) -> float:
 
 
 def loss_chance(state: State) -> float:
-    """Chance that the next roll of the solo die finds the pile too short for the rolled religion."""
+    """Chance that the next roll of the solo die finds the pile too short for the rolled religion.
+
+    The same test the die makes (``SoloDie``): a religion with no blocks left gains nothing, and the pile must
+    hold the souls the rolled religion keeps.
+    """
     model = state.game.model
     faces = next(d.faces for d in model.dice if d.id == model.solo.die)
-    souls = {p.colour: p.souls for p in model.setup.resources}
-    return sum(1 for face in faces if souls[face] > state.pile) / len(faces)
+
+    def short(colour: str) -> bool:
+        seat = state.passive_seat(colour)
+        return bool(state.religions[seat].tower) and state.souls_kept(seat, state.package(colour)) > state.pile
+
+    return sum(1 for face in faces if short(face)) / len(faces)
 
 
 def solo_value(state: State, seat: int = SOLO_SEAT) -> float:

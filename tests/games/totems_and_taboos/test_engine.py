@@ -523,19 +523,61 @@ def test_solo_die_gives_the_rolled_religion_its_package_or_ends_the_game() -> No
     assert {a.args[0] for a, _ in s.chance_outcomes()} == set(the_model().colour_ids)
     s = s.apply_action(Action(en.A_DIE, ("green",)))
     assert s.religions[s.passive_seat("green")].servants == 4 and s.pile == 14 - 4
-    s.pile = 4
-    for colour in ("orange", "orange"):  # needs 4, has 4: fine, and a full orange sends them back
+    s.pile = 2
+    for colour in ("yellow", "purple"):  # yellow keeps its 2 servants; a full purple keeps nothing
         s = s.apply_action(Action(en.A_PLAY_TURN))
         s = s.apply_action(Action(en.A_END_MAIN))
         s = s.apply_action(Action(en.A_END, ("draw-one",)))
         s = s.apply_action(Action(en.A_DIE, (colour,)))
-    assert not s.is_terminal() and s.pile == 4
+    assert not s.is_terminal() and s.pile == 0
     s.pile = 1
     s = s.apply_action(Action(en.A_PLAY_TURN))
     s = s.apply_action(Action(en.A_END_MAIN))
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
-    s = s.apply_action(Action(en.A_DIE, ("purple",)))
+    s = s.apply_action(Action(en.A_DIE, ("yellow",)))  # 2 servants to keep, 1 soul in the pile
     assert (s.outcome().termination, s.outcome().winners) == (en.SOULS_DEPLETED, ())  # the solo god loses
+
+
+def test_the_die_needs_only_the_souls_the_rolled_religion_keeps() -> None:
+    """'When you roll the single player die between your turns, and there are not enough souls to give that
+    passive religion its resources, you lose the game.' (8.4) A full religion is given only its servants
+    (ruling passive_towers); read literally, it needs its whole package."""
+    def roll(model, colour: str, pile: int) -> State:
+        s = solo_state("hard", model=model, hand=["green-shackles"] * 6)
+        s.pile = pile
+        s = s.apply_action(Action(en.A_END_MAIN))
+        s = s.apply_action(Action(en.A_END, ("draw-one",)))
+        return s.apply_action(Action(en.A_DIE, (colour,)))
+
+    full = roll(None, "orange", 0)  # orange holds 10 shrines: its 4 clerics would die and come straight back
+    assert not full.is_terminal() and full.religions[full.passive_seat("orange")].shrines == 10
+    assert roll(literal_solo_model(), "orange", 3).is_terminal()
+    # the religion you took your starting block from has room (4 of its level's 8 shrines): it keeps them
+    assert roll(None, "green", 3).is_terminal() and not roll(None, "green", 4).is_terminal()
+    blue = roll(None, "blue", 1)  # full: needs nothing, and the 1 soul comes back
+    assert not blue.is_terminal() and blue.pile == 1
+
+
+@pytest.mark.parametrize("colour, faces_survived", [("yellow", 3), ("green", 4), ("blue", 3), ("purple", 4),
+                                                    ("red", 4), ("orange", 3)])
+def test_hard_first_roll_survives_most_faces(colour: str, faces_survived: int) -> None:
+    """'Highway to hell': 10 shrines each leave a pile of 2 (the shrines your starting block frees). Full
+    religions ask only for their servants (yellow 2; green 4 and red's 3 rolled are too many); the religion you
+    took your block from has room and asks for its whole package. Asking every package in full, only purple's 2
+    would fit; read literally (no passive_towers ruling) the pile is empty and every face loses."""
+    def survived(model) -> tuple[int, int]:
+        s = Game.solo_game(model, "hard").new_initial_state().apply_action(Action(en.A_COLOUR, (colour,)))
+        while s.phase != en.START:
+            s = s.apply_action(s.chance_outcomes()[0][0])
+        s = s.apply_action(Action(en.A_PLAY_TURN)).apply_action(Action(en.A_END_MAIN))
+        s = s.apply_action(Action(en.A_END, ("draw-one",)))
+        card = next(a for a, _ in s.chance_outcomes() if s.game.card(a.args[0]).level is not None)
+        s = s.apply_action(card)  # a commandment: a miracle drawn would feed the passive religions first
+        return s.pile, sum(not s.apply_action(a).is_terminal() for a, _ in s.chance_outcomes())
+
+    assert survived(the_model()) == (2, faces_survived)
+    pile, faces = survived(literal_solo_model())  # literally: no shrines freed, every package asked in full
+    assert pile == 0 and faces == 0
 
 
 def test_a_passive_religion_without_blocks_gains_nothing() -> None:

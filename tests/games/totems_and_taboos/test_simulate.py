@@ -53,3 +53,31 @@ def test_simulate_solo_games_fixes_the_starting_colour() -> None:
     assert len(finals) == 3 and all(f.start_colours == ["orange"] for f in finals)
     again = simulate_solo_games(game, 3, 4, policy=simple_policy, start_colour="orange")
     assert [f.turns for f in finals] == [f.turns for f in again]
+
+
+def test_the_look_ahead_fears_the_die_as_the_rules_do() -> None:
+    """The look-ahead's loss estimate makes the die's own test (8.4, ruling passive_towers): a full passive
+    religion keeps only its servants, and a religion with no blocks left gains nothing."""
+    from pipeline.games.totems_and_taboos.lookahead import loss_chance
+
+    s = Game.solo_game(the_model(), "hard").new_initial_state()
+    s.pile = 0
+    # all six towers full: only yellow (2 servants), green (4) and red (3 rolled) need souls from the pile
+    assert loss_chance(s) == 3 / 6
+    s.pile = 2
+    assert loss_chance(s) == 2 / 6  # yellow's 2 servants fit
+    s.religions[s.passive_seat("green")].tower.clear()
+    assert loss_chance(s) == 1 / 6  # a gone religion gains nothing: only red is short
+
+
+VIABLE_GAMES = 6  # seeded easy games per starting colour
+
+
+def test_every_starting_colour_wins_easy_games() -> None:
+    """'Try this easy to win mode to get to know the cards' (8.5): whichever colour you start with, the
+    look-ahead player wins easy games (at least half of a small seeded run per colour)."""
+    game = Game.solo_game(the_model(), "easy")
+    for colour in the_model().colour_ids:
+        finals = simulate_solo_games(game, VIABLE_GAMES, 16, policy=lookahead_policy, start_colour=colour)
+        wins = sum(1 for f in finals if f.outcome() is not None and f.outcome().winners)
+        assert wins * 2 >= VIABLE_GAMES, f"{colour}: {wins} of {VIABLE_GAMES} easy games won"
