@@ -47,8 +47,10 @@ class DocContext:
     def name(self, kind: str, record_id: str) -> str:
         return self.refs.name(self.game.game, kind, record_id)
 
-    def document(self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False) -> m.Document:
-        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc)
+    def document(
+        self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None
+    ) -> m.Document:
+        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget)
 
 
 # --------------------------------------------------------------------------- rules
