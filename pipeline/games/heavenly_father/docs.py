@@ -18,6 +18,7 @@ NAME_COL_MM, HEAD_MM, SHEET_TOP_MM, SHEET_FOOT_MM = 46.0, 12.0, 6.0, 8.0
 MIN_ROW_MM, MAX_ROW_MM, MARK_BOX_MM = 6.5, 9.5, 5.0
 FIRST_PAGE_ROOM_MM = 38.0  # the title and the note above the first two sheets
 TOKEN_MM, TOKEN_GAP_MM, BEADS_MM = 16.0, 1.5, 30.0
+TOKEN_PAGE_RESERVE_MM = 45.0  # the title, heading and note above the first page of tokens (so they share it on Letter)
 BEADS_HEX = "#5b2a4e"
 # Envelope net (mm): each panel of the pocket holds one poker card (63 x 88) with room; flap depths.
 POCKET_W, POCKET_H, FLAP, SIDE_FLAP = 72.0, 97.0, 15.0, 12.0
@@ -58,7 +59,7 @@ def reference(ctx: DocContext) -> m.Document:
             (f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]), "text") for v in ctx.data("virtues")["virtues"]
         )
     )
-    return ctx.document("reference", "Turn and Philosopher summary", b.done())
+    return ctx.document("reference", "Turn and Philosopher summary", b.done(), page_budget=1)
 
 
 def _row_height(ctx: DocContext, rows: int) -> float:
@@ -68,7 +69,7 @@ def _row_height(ctx: DocContext, rows: int) -> float:
     return max(MIN_ROW_MM, min(MAX_ROW_MM, (sheet - SHEET_TOP_MM - HEAD_MM - SHEET_FOOT_MM) / rows))
 
 
-def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str, Any], copy: int, total: int) -> m.Diagram:
+def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str, Any]) -> m.Diagram:
     """One cheat sheet: a row per possible god with its points per virtue and boxes to mark."""
     width, _ = ctx.layout.frame
     virtues = sorted(model.virtues, key=lambda v: v.position)
@@ -78,7 +79,7 @@ def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str,
     rows = [model.god(g) for g in sheet["rows"]]
     row_mm = _row_height(ctx, len(rows))
     top = SHEET_TOP_MM
-    shapes: list[m.Shape] = [m.Label(0, top - 2.0, f"{sheet['heading']}  ({copy} of {total})", size=10, bold=True, anchor="start")]
+    shapes: list[m.Shape] = [m.Label(0, top - 2.0, sheet["heading"], size=10, bold=True, anchor="start")]
     x = NAME_COL_MM
     for v in virtues:
         shapes += [m.Rect(x, top, point_col, HEAD_MM, fill=COLOUR_HEX[v.colour], line="thin"),
@@ -110,18 +111,19 @@ def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str,
 
 
 def cheatsheet(ctx: DocContext) -> m.Document:
+    """One page, two identical sheets: the game needs ``count`` of them, so the page says how often to print it."""
     model = ctx.game.model
     blocks: list[m.Block] = []
     for sheet in ctx.data("cheat-sheets")["cheat_sheets"]:
+        prints = -(-sheet["count"] // SHEETS_PER_PAGE)
         hints = " ".join(f"**{mk['label']}:** {ctx.text(mk['hint'])}" for mk in sheet["mark_columns"])
-        blocks.append(m.Paragraph(f"{sheet['count']} copies, {SHEETS_PER_PAGE} to a page: cut along the solid line. {hints}", "small"))
-        for copy in range(1, sheet["count"] + 1):
-            blocks.append(cheat_sheet(ctx, model, sheet, copy, sheet["count"]))
-            if copy % SHEETS_PER_PAGE:
+        blocks.append(m.Paragraph(f"The game needs {sheet['count']} sheets, {SHEETS_PER_PAGE} to a page: print this page "
+                                  f"{prints} times and cut along the solid line. {hints}", "small"))
+        for copy in range(SHEETS_PER_PAGE):
+            blocks.append(cheat_sheet(ctx, model, sheet))
+            if copy < SHEETS_PER_PAGE - 1:
                 blocks.append(cut_line(ctx.layout.frame[0]))
-            elif copy < sheet["count"]:
-                blocks.append(m.PageBreak())
-    return ctx.document("cheatsheet", "Cheat sheets", blocks)
+    return ctx.document("cheatsheet", "Cheat sheets", blocks, page_budget=1)
 
 
 def envelope(ctx: DocContext) -> m.Diagram:
@@ -189,9 +191,10 @@ def extras(ctx: DocContext) -> m.Document:
               for t in model.tokens if t.virtue for _ in range(t.count)]
     counts = ", ".join(f"{t.count} {virtues[t.virtue].name}" for t in model.tokens if t.virtue)
     blocks: list[m.Block] = [m.Heading("Virtue tokens", 1), m.Paragraph(f"{len(tokens)} tokens: {counts}. Cut along the solid circles.")]
-    blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Virtue tokens")
+    blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Virtue tokens", TOKEN_PAGE_RESERVE_MM)
     beads = [Token("Prayer Beads", BEADS_HEX, icon="laurel") for t in model.tokens if not t.virtue for _ in range(t.count)]
-    blocks += [m.PageBreak(), m.Heading("Judgment Day envelope", 1), cut_fold_legend(glue=True), envelope(ctx),
+    # no page break: on Letter the last row of tokens shares its page with the envelope
+    blocks += [m.Heading("Judgment Day envelope", 1), cut_fold_legend(glue=True), envelope(ctx),
                m.ListBlock(ENVELOPE_STEPS, numbered=True)]
     purpose = [m.Paragraph(ctx.text(t["purpose"])) for t in ctx.data("tokens")["tokens"] if "virtue" not in t]
     blocks.append(m.Group((m.Heading("Prayer Beads", 1), *purpose, *token_pages(beads, ctx.layout.frame, BEADS_MM, TOKEN_GAP_MM, ""))))
