@@ -106,7 +106,7 @@ def test_invalid_data_is_refused_and_nothing_written(docs_data: Path, tmp_path: 
 def test_cli_docs_writes_markdown(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["docs", "theocracy", "--format", "md", "--paper", "letter", "--data", str(DOCS_DATA), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "theocracy" / "rulebook-letter.md").read_text(encoding="utf-8").startswith("# Theocracy: Rulebook")
+    assert (tmp_path / "theocracy" / "rulebook.md").read_text(encoding="utf-8").startswith("# Theocracy: Rulebook")
 
 
 def test_combined_glossary_lists_every_term_with_computed_overlaps() -> None:

@@ -2,6 +2,7 @@
 sheets (as many as the box holds) and the extras (virtue tokens, Prayer Beads, Judgment Day envelope)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
@@ -119,10 +120,10 @@ def cheatsheet(ctx: DocContext) -> m.Document:
         hints = " ".join(f"**{mk['label']}:** {ctx.text(mk['hint'])}" for mk in sheet["mark_columns"])
         blocks.append(m.Paragraph(f"The game needs {sheet['count']} sheets, {SHEETS_PER_PAGE} to a page: print this page "
                                   f"{prints} times and cut along the solid line. {hints}", "small"))
-        for copy in range(SHEETS_PER_PAGE):
-            blocks.append(cheat_sheet(ctx, model, sheet))
-            if copy < SHEETS_PER_PAGE - 1:
-                blocks.append(cut_line(ctx.layout.frame[0]))
+        drawn = cheat_sheet(ctx, model, sheet)
+        blocks.append(drawn)
+        for _ in range(SHEETS_PER_PAGE - 1):  # Markdown names the copy rather than listing the sheet again
+            blocks += [cut_line(ctx.layout.frame[0]), replace(drawn, alt=("The same sheet again, to cut off.",))]
     return ctx.document("cheatsheet", "Cheat sheets", blocks, page_budget=1)
 
 

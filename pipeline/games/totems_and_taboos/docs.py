@@ -39,8 +39,45 @@ def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list
     return std.components_section(ctx, section)
 
 
+def _plural(count: int, word: str, plural: str = "") -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def deck_sentence(model: TotemsModel) -> str:
+    """What one colour's deck holds, counted from the cards, so the parts always add up to the total.
+
+    "Every colour has a deck of 27 cards: 15 commandments at level I (3 designs, 5 copies each), ... and 1 miracle."
+    Colours whose decks differ get a sentence each.
+    """
+    numerals = {level.level: level.numeral for level in model.tower.levels}
+    by_colour: dict[str, str] = {}
+    for colour in model.wheel.order:
+        cards = [c for c in model.cards if c.colour == colour]
+        parts = []
+        for level in sorted({c.level for c in cards if not c.is_miracle and c.level is not None}):
+            designs = [c for c in cards if not c.is_miracle and c.level == level]
+            copies = sorted({c.copies for c in designs})
+            each = f", {_plural(copies[0], 'copy', 'copies')} each" if len(copies) == 1 else ""
+            parts.append(f"{_plural(sum(c.copies for c in designs), 'commandment')} at level {numerals[level]} "
+                         f"({_plural(len(designs), 'design')}{each})")
+        miracles = sum(c.copies for c in cards if c.is_miracle)
+        parts.append(_plural(miracles, "miracle"))
+        by_colour[colour] = f"a deck of {_plural(sum(c.copies for c in cards), 'card')}: {', '.join(parts[:-1])} and {parts[-1]}"
+    names = {c.id: c.name for c in model.colours}
+    if len(set(by_colour.values())) == 1:
+        return f"Every colour has {next(iter(by_colour.values()))}."
+    return " ".join(f"{names[colour]} has {text}." for colour, text in by_colour.items())
+
+
+def _cards(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    """Playing your cards: the deck's make-up counted from the card data, then the section's own text."""
+    out: list[m.Block] = [m.Paragraph(deck_sentence(ctx.game.model))]
+    out += std.section_text(ctx, section["id"])
+    return out + [b for sub in section.get("subsections", []) for b in std.section_blocks(ctx, sub, level + 1)]
+
+
 def rulebook(ctx: DocContext) -> m.Document:
-    blocks = std.rules_blocks(ctx, {"components": _components})
+    blocks = std.rules_blocks(ctx, {"components": _components, "cards": _cards})
     blocks += std.glossary_blocks(ctx)
     blocks += [m.Heading("Symbols", 1), std.legend([
         ("cleric", "Cleric", "A soul cube showing its cleric face.", "text"),
