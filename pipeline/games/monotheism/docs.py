@@ -34,8 +34,6 @@ SYMBOL_MARKS: Mapping[str, m.LegendEntry] = {
     "name-plate": m.LegendEntry(None, "", "", PLATE, ""),
 }
 REFERENCE_LEGEND_COLUMNS = 2
-SHEET_HEADING = 2  # a one-page sheet's sections take the smaller heading
-COMPACT = "compact"  # the layout's text style for dense reference sheets
 EXAMPLE_PREFIX = "Example"  # paragraphs of worked examples start so in rules.yaml
 ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-death"}
 DIFFICULTY_NOTE = ("Each scenario's difficulty is measured by the project's solver, not guessed: how many of the "
@@ -220,11 +218,6 @@ def rulebook(ctx: DocContext) -> m.Document:
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="A solitaire game of deck destruction", toc=True)
 
 
-def _compact(block: m.Block) -> m.Block:
-    """Reference-sheet text: the same words, set in the layout's compact style."""
-    return replace(block, style=COMPACT) if isinstance(block, (m.Paragraph, m.ListBlock)) else block
-
-
 def _summary(ctx: DocContext, section_id: str) -> list[m.Block]:
     """A section's own text for the reference sheet: worked examples stay in the rulebook."""
     return [b for b in std.section_text(ctx, section_id) if not (isinstance(b, m.Paragraph) and b.text.startswith(EXAMPLE_PREFIX))]
@@ -238,15 +231,15 @@ def _abilities(ctx: DocContext, section_id: str) -> list[str]:
 def reference(ctx: DocContext) -> m.Document:
     """One page on what the cards say: the kinds of god, each act and essence, winning and losing."""
     b = m.Blocks()
-    b.h("Acts (top card only)", SHEET_HEADING)
+    b.h("Acts (top card only)", std.SHEET_HEADING)
     b.ul([ctx.text(i) for i in std.find_section(ctx, "act").get("items", [])])
     b.ul(_abilities(ctx, "acts"))
-    b.h("Essences (wherever the card is)", SHEET_HEADING).add(*_summary(ctx, "essences-in-play"))
+    b.h("Essences (wherever the card is)", std.SHEET_HEADING).add(*_summary(ctx, "essences-in-play"))
     b.ul(_abilities(ctx, "essences"))
-    b.h("Winning and losing", SHEET_HEADING)
+    b.h("Winning and losing", std.SHEET_HEADING)
     for sub in std.find_section(ctx, "ending-the-game").get("subsections", []):
         b.h(ctx.text(sub["title"]), 3).add(*_summary(ctx, sub["id"]))
-    return ctx.document("reference", "Card reference", [_compact(block) for block in b.done()], page_budget=1)
+    return ctx.document("reference", "Card reference", std.compact(b.done()), page_budget=1)
 
 
 def _run_in(title: str, blocks: list[m.Block]) -> list[m.Block]:
@@ -272,16 +265,16 @@ def cheatsheet(ctx: DocContext) -> m.Document:
     """One page for the table: the turn with the submerge in full, the timing rules and every symbol."""
     play = std.find_section(ctx, "play")
     b = m.Blocks()
-    b.h("Turn: unveil, act, submerge", SHEET_HEADING)
+    b.h("Turn: unveil, act, submerge", std.SHEET_HEADING)
     steps = [s for s in play["subsections"] if s["id"] in ("unveil", "act", "submerge")]
     b.ul([f"**{ctx.text(s['title'])}.** {_without_lead_in(ctx.text(s['paragraphs'][0]))}" for s in steps], numbered=True)
     b.add(*_run_in("Submerging", _summary(ctx, "submerge")[1:]))
     b.add(*_run_in(ctx.text(std.find_section(ctx, "starting-over")["title"]), _summary(ctx, "starting-over")))
-    b.h("Timing", SHEET_HEADING).add(*_summary(ctx, "timing"))
+    b.h("Timing", std.SHEET_HEADING).add(*_summary(ctx, "timing"))
     for sub in std.find_section(ctx, "timing").get("subsections", []):
         b.add(*_run_in(ctx.text(sub["title"]), _summary(ctx, sub["id"])))
-    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, SHEET_HEADING, title="Symbols", columns=REFERENCE_LEGEND_COLUMNS))
-    return ctx.document("cheatsheet", "Cheat sheet", [_compact(block) for block in b.done()], page_budget=1)
+    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, std.SHEET_HEADING, title="Symbols", columns=REFERENCE_LEGEND_COLUMNS))
+    return ctx.document("cheatsheet", "Cheat sheet", std.compact(b.done()), page_budget=1)
 
 
 def documents(ctx: DocContext) -> dict[str, m.Document]:

@@ -3,7 +3,6 @@ reference (turn, the seven Throw Steps, power keywords with their symbols, the g
 scoring) and the Faith tokens to print. The player aids themselves are cards (render.py)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
@@ -23,8 +22,6 @@ BANNER_H, BANNER_ICON = 12.0, 8.0
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
 KEYWORD_ICON_PREFIX = "keyword-"
-COMPACT = "compact"  # the layout's text style for dense reference sheets
-SHEET_HEADING = 2  # a one-page sheet's sections take the smaller heading
 REFERENCE_LEGEND_COLUMNS = 2
 
 
@@ -235,15 +232,14 @@ def reference(ctx: DocContext) -> m.Document:
     gods = [m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"The emblem on the {g.colour} god's cards.", PALETTE[g.colour][EMBLEM])
             for g in model.gods]
     b = m.Blocks()
-    b.h("Your turn", SHEET_HEADING).add(*std.section_text(ctx, "turns"))
-    b.h("The seven Throw Steps", SHEET_HEADING)
+    b.h("Your turn", std.SHEET_HEADING).add(*std.section_text(ctx, "turns"))
+    b.h("The seven Throw Steps", std.SHEET_HEADING)
     b.ul([f"**{_sentence(s['name'])}** {ctx.text(s['aid_text'])}" for s in steps], numbered=True)
-    b.h("Hitting", SHEET_HEADING).add(*std.section_text(ctx, "hitting"))
-    b.h("Power keywords", SHEET_HEADING).add(m.Legend(tuple(keyword_entries(ctx)), REFERENCE_LEGEND_COLUMNS))
-    b.h("The gods", SHEET_HEADING).add(m.Legend(tuple(gods), REFERENCE_LEGEND_COLUMNS))
-    b.h("End of the game and scoring", SHEET_HEADING).add(*std.section_text(ctx, "end-and-scoring"))
-    blocks = [replace(x, style=COMPACT) if isinstance(x, (m.Paragraph, m.ListBlock)) else x for x in b.done()]
-    return ctx.document("reference", "Reference", blocks, page_budget=1)
+    b.h("Hitting", std.SHEET_HEADING).add(*std.section_text(ctx, "hitting"))
+    b.h("Power keywords", std.SHEET_HEADING).add(m.Legend(tuple(keyword_entries(ctx)), REFERENCE_LEGEND_COLUMNS))
+    b.h("The gods", std.SHEET_HEADING).add(m.Legend(tuple(gods), REFERENCE_LEGEND_COLUMNS))
+    b.h("End of the game and scoring", std.SHEET_HEADING).add(*std.section_text(ctx, "end-and-scoring"))
+    return ctx.document("reference", "Reference", std.compact(b.done()), page_budget=1)
 
 
 def extras(ctx: DocContext) -> m.Document:

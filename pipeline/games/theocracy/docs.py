@@ -2,7 +2,6 @@
 rules, end of a round and of the game) and a score sheet headed by the houses the cards name."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
@@ -15,8 +14,6 @@ SCORE_ROUNDS = 12  # rows on the score sheet: more rounds than a game of Theocra
 SCORE_ROW_MM, SCORE_HEAD_MM, SCORE_LABEL_MM = 9.0, 14.0, 22.0
 HOUSE_PT = 8.5  # a house's name ("House of the Dawn") across its column
 SCORE_TITLE_ROOM_MM = 40.0  # title and caption above and below the grid
-COMPACT = "compact"  # the layout's text style for dense reference sheets
-SHEET_HEADING = 2  # a one-page sheet's sections take the smaller heading, to keep it to one page on Letter
 
 
 
@@ -93,12 +90,11 @@ def rulebook(ctx: DocContext) -> m.Document:
 def reference(ctx: DocContext) -> m.Document:
     """One page at the table: the turn, Grace in its numbered order, the bid rules, and how rounds and the game end."""
     b = m.Blocks()
-    b.h("A turn: four phases", SHEET_HEADING).add(*_phases(ctx))
-    b.h("Grace, in this order", SHEET_HEADING).add(*_grace(ctx))
-    b.h("Bid rules", SHEET_HEADING).add(*_bid_rules(ctx))
-    b.h("End of a round and of the game", SHEET_HEADING).add(*_end(ctx))
-    blocks = [replace(block, style=COMPACT) if isinstance(block, m.ListBlock) else block for block in b.done()]
-    return ctx.document("reference", "Player aid", blocks, page_budget=1)
+    b.h("A turn: four phases", std.SHEET_HEADING).add(*_phases(ctx))
+    b.h("Grace, in this order", std.SHEET_HEADING).add(*_grace(ctx))
+    b.h("Bid rules", std.SHEET_HEADING).add(*_bid_rules(ctx))
+    b.h("End of a round and of the game", std.SHEET_HEADING).add(*_end(ctx))
+    return ctx.document("reference", "Player aid", std.compact(b.done()), page_budget=1)
 
 
 def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:

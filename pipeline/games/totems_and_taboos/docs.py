@@ -14,7 +14,6 @@ from pipeline.games.totems_and_taboos.model import TotemsModel
 COLOUR_HEX = {"yellow": "#e0b422", "green": "#3f8a3c", "blue": "#2f62a8", "purple": "#6b3d8c", "red": "#b8322e", "orange": "#d8711f"}
 WHEEL_R, WHEEL_NODE, WHEEL_SIZE = 30.0, 9.0, 84.0
 CHEAT_WHEEL_MM = 66.0  # the wheel on the one-page cheat sheet
-SHEET_HEADING = 2  # a one-page sheet's sections take the smaller heading
 DIE_FACE = 30.0  # mm: one face of the printed solo die
 # Cube net: face positions (column, row) of a cross-shaped net.
 NET = ((1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2))
@@ -152,7 +151,7 @@ def cheatsheet(ctx: DocContext) -> m.Document:
     kinds = sorted({c.type for c in model.cards})
     resources = {r.colour: r for r in model.setup.resources}
     b = m.Blocks()
-    b.h("Tower costs", SHEET_HEADING)
+    b.h("Tower costs", std.SHEET_HEADING)
     levels = model.tower.levels
     b.table(  # levels across, so the costs take three rows
         ("Level", *(level.numeral for level in levels)),
@@ -161,8 +160,8 @@ def cheatsheet(ctx: DocContext) -> m.Document:
         (3.0, *(1.0 for _ in levels)),
     )
     b.p(f"Reach level {model.tower.win_level} and you win at once. A new block goes on a block of the same or an adjacent colour.", "note")
-    b.h("Colour wheel", SHEET_HEADING).add(wheel_diagram(model, CHEAT_WHEEL_MM))
-    b.h("Each colour: its cards and starting resources", SHEET_HEADING)
+    b.h("Colour wheel", std.SHEET_HEADING).add(wheel_diagram(model, CHEAT_WHEEL_MM))
+    b.h("Each colour: its cards and starting resources", std.SHEET_HEADING)
     rows = []
     for cid in model.wheel.order:
         copies = [sum(c.copies for c in model.cards if c.colour == cid and c.type == k) for k in kinds]
@@ -170,7 +169,7 @@ def cheatsheet(ctx: DocContext) -> m.Document:
         rows.append((f"**{colours[cid].name}**", *(str(n) for n in copies),
                      str(start.clerics), str(start.servants), str(start.shrines), str(start.rolled_souls)))
     b.table(("Colour", *(f"{k.capitalize()} cards" for k in kinds), "Clerics", "Servants", "Shrines", "Souls rolled"), rows)
-    b.h("Spiritual guides", SHEET_HEADING)
+    b.h("Spiritual guides", std.SHEET_HEADING)
     b.table(
         ("Colour", "Guide", "Sacrifice to"),
         [(colours[g.colour].name, f"**{g.name}**", ctx.text(g.text)) for g in model.guides],
