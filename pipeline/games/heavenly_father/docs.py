@@ -18,8 +18,9 @@ SHEETS_PER_PAGE = 2
 NAME_COL_MM, HEAD_MM, SHEET_TOP_MM, SHEET_FOOT_MM = 46.0, 12.0, 6.0, 8.0
 MIN_ROW_MM, MAX_ROW_MM, MARK_BOX_MM = 6.5, 9.5, 5.0
 FIRST_PAGE_ROOM_MM = 38.0  # the title and the note above the first two sheets
-TOKEN_MM, TOKEN_GAP_MM, BEADS_MM = 16.0, 1.5, 30.0
-TOKEN_PAGE_RESERVE_MM = 45.0  # the title, heading and note above the first page of tokens (so they share it on Letter)
+# 15 mm virtue tokens: all 120 fit one page under the title and note, on A4 and on Letter.
+TOKEN_MM, TOKEN_GAP_MM, BEADS_MM = 15.0, 1.5, 30.0
+TOKEN_PAGE_RESERVE_MM = 45.0  # the title, heading and note above the first page of tokens
 BEADS_HEX = "#5b2a4e"
 # Envelope net (mm): each panel of the pocket holds one poker card (63 x 88) with room; flap depths.
 POCKET_W, POCKET_H, FLAP, SIDE_FLAP = 72.0, 97.0, 15.0, 12.0
