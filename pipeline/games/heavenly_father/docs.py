@@ -15,6 +15,10 @@ from pipeline.games.heavenly_father.model import HeavenlyFatherModel
 COLOUR_HEX = {"green": "#3f7d3a", "yellow": "#d9b21f", "blue": "#2f5f9e", "red": "#b8322e"}
 BACK_HEX = {"beige-back": "#d9c9a3", "grey-back": "#9a9a9a", "pink-back": "#e7a9bf"}
 SHEETS_PER_PAGE = 2
+REFERENCE_LEGEND_COLUMNS = 2
+# The paragraphs of rules.yaml the one-page reference prints on the end of the game (section id, paragraph indexes):
+# calling Judgment Day is the turn list's last item, so the sheet adds the other way it comes, and the scoring.
+SHEET_END_PARAGRAPHS = (("empty-draw-pile", (0,)), ("scoring", (0, 2)))
 NAME_COL_MM, HEAD_MM, SHEET_TOP_MM, SHEET_FOOT_MM = 46.0, 12.0, 6.0, 8.0
 MIN_ROW_MM, MAX_ROW_MM, MARK_BOX_MM = 6.5, 9.5, 5.0
 FIRST_PAGE_ROOM_MM = 38.0  # the title and the note above the first two sheets
@@ -47,21 +51,23 @@ def rulebook(ctx: DocContext) -> m.Document:
 
 
 def reference(ctx: DocContext) -> m.Document:
+    """One page at the table: the six things a turn may be, the Philosophers, the Virtues, and how the game ends and scores."""
     b = m.Blocks()
-    b.h("On your turn: do one thing")
+    b.h("On your turn: do one thing", std.SHEET_HEADING)
     b.ul([f"**{a['name']}.** {ctx.text(a['summary'])}" for a in ctx.data("turn-actions")["turn_actions"]], numbered=True)
-    b.h("Philosophers")
+    b.h("Philosophers", std.SHEET_HEADING)
     rows = [
         (f"**{k['name']}**", str(k["copies"]["count"]), ctx.text(k["text"])) for k in ctx.data("philosopher-kinds")["philosopher_kinds"]
     ]
     b.table(("Kind", "Cards", "Power"), rows, (1.7, 0.6, 6.0))
-    b.h("Virtues")
-    b.add(
-        std.legend(
-            (f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]), "text") for v in ctx.data("virtues")["virtues"]
-        )
-    )
-    return ctx.document("reference", "Turn and Philosopher summary", b.done(), page_budget=1)
+    b.h("Virtues", std.SHEET_HEADING)
+    virtues = [m.LegendEntry(f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]))
+               for v in ctx.data("virtues")["virtues"]]
+    b.add(m.Legend(tuple(virtues), REFERENCE_LEGEND_COLUMNS))
+    b.h("Judgment Day and scoring", std.SHEET_HEADING)
+    end = [(std.find_section(ctx, sid)["paragraphs"], picks) for sid, picks in SHEET_END_PARAGRAPHS]
+    b.add(*(m.Paragraph(ctx.text(paragraphs[i])) for paragraphs, picks in end for i in picks))
+    return ctx.document("reference", "Turn and Philosopher summary", std.compact(b.done()), page_budget=1)
 
 
 def _row_height(ctx: DocContext, rows: int) -> float:
