@@ -154,7 +154,7 @@ def test_documents_print_literals_and_escapes_as_written(data_copy: Path, tmp_pa
         result = cli("docs", "theocracy", "--format", fmt, "--data", str(data_copy), "--out", str(out))
         assert result.returncode == 0, result.stdout + result.stderr
     assert f"{SAMPLE_LITERAL} bold italic {PRINTED_ESCAPED}." in pdf_text(out / "theocracy" / "rulebook-a4.pdf")
-    markdown = (out / "theocracy" / "rulebook-a4.md").read_text(encoding="utf-8")
+    markdown = (out / "theocracy" / "rulebook.md").read_text(encoding="utf-8")
     assert r"5 \*\* 2 \*\* 3 at 10:30:45; x.\_\_class\_\_ and snake\_case **bold** _italic_ \*\*lit\*\* \_u\_ :c: [[r/s]] a\\b." in markdown
 
 

@@ -1,6 +1,6 @@
 """Writing every document of the chosen games: validate, render all in memory, then write atomically.
 
-``output/<game>/{rulebook,reference,cheatsheet,extras,puzzles}-<paper>.pdf`` per game
+``output/<game>/{rulebook,reference,cheatsheet,extras,puzzles}-<paper>.pdf`` (or ``<kind>.md``) per game
 (a game lists what it has through its spec's ``documents`` part:
 ``documents(ctx) -> dict[kind, Document]``) and ``output/glossary-<paper>.pdf``
 over every game. Invalid data writes nothing; nor does a failing render, since
@@ -49,8 +49,9 @@ def game_documents(data_root: Path, game: str, paper: str, refs: Optional[Refere
 
 
 def document_path(out_dir: Path, game: Optional[str], kind: str, paper: str, fmt: str) -> Path:
+    """``<kind>-<paper>.pdf``; Markdown has no paper, so one ``<kind>.md`` per document."""
     folder = out_dir / game if game else out_dir
-    return folder / f"{kind}-{paper}.{fmt}"
+    return folder / (f"{kind}.{fmt}" if fmt == "md" else f"{kind}-{paper}.{fmt}")
 
 
 def render(doc: m.Document, paper: str, fmt: str) -> bytes:

@@ -15,9 +15,12 @@ from pipeline.core.documents import model as m
 from pipeline.core.errors import UserError
 
 HEADING_MARKS = {1: "##", 2: "###", 3: "####"}
+_NOT_IN_SLUG = re.compile(r"[^\w\- ]")
 EMPHASIS_MARKS = {markup.BOLD: "**", markup.ITALIC: "_"}
 _MARKDOWN_SPECIAL = re.compile(r"([\\*_])")
 PERCENT = 100
+CONTENTS = "Contents"
+TOC_LEVELS = 2  # headings of levels 1 and 2 are listed, as in the PDF
 
 
 def md(text: str) -> str:
@@ -104,6 +107,42 @@ def block_lines(block: m.Block) -> list[str]:
     raise TypeError(f"unknown block {block!r}")
 
 
+def slug(text: str) -> str:
+    """A heading's anchor as GitHub and most Markdown viewers make it: lower case, punctuation dropped, spaces as hyphens."""
+    return _NOT_IN_SLUG.sub("", text.strip().lower()).replace(" ", "-")
+
+
+def _anchors(headings: list[str]) -> list[str]:
+    """The anchor of each heading in order; a repeated one gets -1, -2, ... as the viewers number them."""
+    seen: dict[str, int] = {}
+    out = []
+    for text in headings:
+        base = slug(text)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        out.append(base if count == 0 else f"{base}-{count}")
+    return out
+
+
+def _headings(blocks: tuple[m.Block, ...]) -> Iterator[tuple[int, str, str]]:
+    """Every heading's level, Markdown text and plain text in print order, those inside groups included."""
+    for block in blocks:
+        if isinstance(block, m.Heading):
+            yield block.level, md(block.text), markup.plain(markup.parse(block.text))
+        elif isinstance(block, m.Group):
+            yield from _headings(block.blocks)
+
+
+def _contents(doc: m.Document) -> list[str]:
+    """The table of contents: a link to each heading of levels 1 and 2 (the title and this list's own heading
+    come first in the file, so they take part in numbering repeated anchors)."""
+    title = markup.plain(markup.parse(doc.title))
+    headings = [(0, "", title), (0, "", CONTENTS), *_headings(doc.blocks)]
+    anchors = _anchors([plain for _, _, plain in headings])
+    return [f"{'  ' * (level - 1)}- [{text}](#{anchor})"
+            for (level, text, _), anchor in zip(headings, anchors) if 1 <= level <= TOC_LEVELS]
+
+
 def render_markdown(doc: m.Document) -> str:
     """The whole document as Markdown text (ends with one newline)."""
     try:
@@ -111,10 +150,9 @@ def render_markdown(doc: m.Document) -> str:
         if doc.subtitle:
             parts.append([f"_{md(doc.subtitle)}_"])
         if doc.toc:
-            parts.append(["## Contents"])
-            toc = [f"{'  ' * (h.level - 1)}- {md(h.text)}" for h in doc.headings if h.level <= 2]
-            parts.append(toc)
+            parts.append([f"## {CONTENTS}"])
+            parts.append(_contents(doc))
         parts += [block_lines(b) for b in doc.blocks]
     except markup.MarkupError as exc:  # validate refuses such data text; this is text a document composed
-        raise UserError(f"{doc.title}: text cannot be printed: {exc.message}") from None
+        raise UserError(f"{doc.title}: text cannot be printed: {exc}") from None
     return "\n\n".join("\n".join(p) for p in parts if p) + "\n"

@@ -239,6 +239,7 @@ class Document:
     blocks: tuple[Block, ...]
     subtitle: str = ""
     toc: bool = False
+    page_budget: Optional[int] = None  # at most this many pages (a sheet for the table: 1); checked when set in PDF
 
     @property
     def headings(self) -> list[Heading]:

@@ -38,6 +38,7 @@ from pipeline.core import markup
 from pipeline.core.documents import charts, facedraw, figures
 from pipeline.core.documents import model as m
 from pipeline.core.documents.layout import Layout
+from pipeline.core.documents.pagecheck import PageContent, check_pages
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
 from pipeline.core.render.svgtemplates import ICON_DIR, SVG_NS, TEMPLATE_ROOT, IconLibrary
@@ -57,6 +58,7 @@ HEADING_ROOM_MM = 45.0
 BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this share of the page is still free
 SWATCH_LABEL_PT = 5.5
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
+TITLE_STYLES = ("title", "subtitle")  # the document's own title counts as a heading on its page
 PARAGRAPH_TAGS = {markup.BOLD: "b", markup.ITALIC: "i"}
 
 
@@ -139,15 +141,24 @@ class _DocTemplate(BaseDocTemplate):
         self.section_on_page: dict[int, str] = {}
         self.last_on_page: dict[int, str] = {}
         self.toc_entries: list[TocEntry] = []
+        self.page_content: dict[int, PageContent] = {}
         self._keys = 0
+        self._outline_level = -1
 
     def beforeDocument(self) -> None:
         self.section_on_page = {}
         self.last_on_page = {}
         self.toc_entries = []
+        self.page_content = {}
         self._keys = 0
+        self._outline_level = -1
+
+    def pages(self) -> list[PageContent]:
+        """What each page of the finished document holds, for the page check."""
+        return [self.page_content.get(n, PageContent()) for n in range(1, self.page + 1)]
 
     def afterFlowable(self, flowable: Flowable) -> None:
+        _note(self.page_content.setdefault(self.page, PageContent()), flowable)
         if not isinstance(flowable, _Heading):
             return
         page = self.page
@@ -158,7 +169,9 @@ class _DocTemplate(BaseDocTemplate):
             self._keys += 1
             key = f"h{self._keys}"
             self.canv.bookmarkPage(key)
-            self.canv.addOutlineEntry(flowable.plain, key, level=flowable.level - 1, closed=flowable.level > 1)
+            # the PDF outline cannot skip a level (a sheet may start at level 2): nest at most one below the last entry
+            self._outline_level = min(flowable.level - 1, self._outline_level + 1)
+            self.canv.addOutlineEntry(flowable.plain, key, level=self._outline_level, closed=flowable.level > 1)
             self.toc_entries.append(TocEntry(flowable.level, flowable.plain, page))
             self.notify("TOCEntry", (flowable.level - 1, flowable.plain, page, key))
 
@@ -170,6 +183,19 @@ class _DocTemplate(BaseDocTemplate):
             if number in self.last_on_page:
                 return self.last_on_page[number]
         return ""
+
+
+def _note(page: PageContent, flowable: Flowable) -> None:
+    """Count what a flowable adds to its page: a heading, table rows, text height or a drawing."""
+    if isinstance(flowable, _Heading) or (isinstance(flowable, RLParagraph) and flowable.style.name in TITLE_STYLES):
+        page.headings += 1
+    elif isinstance(flowable, RLTable):
+        repeated = flowable.repeatRows if isinstance(flowable.repeatRows, int) else len(flowable.repeatRows)
+        page.table_rows += len(flowable._cellvalues) - repeated
+    elif isinstance(flowable, RLParagraph):
+        page.text_pt += flowable.height
+    elif isinstance(flowable, (rl.Drawing, TableOfContents)):
+        page.drawings += 1
 
 
 class PdfRenderer:
@@ -247,6 +273,7 @@ class PdfRenderer:
             template.multiBuild(story, maxPasses=MAX_PASSES)
         except IndexError as exc:  # reportlab's way of saying the contents never settled
             raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
+        check_pages(doc.title, self.layout.paper, template.pages(), doc.page_budget)
         return buffer.getvalue(), list(template.toc_entries)
 
     def _decorate(self, canvas: Any, template: _DocTemplate, doc: m.Document) -> None:

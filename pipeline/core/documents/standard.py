@@ -7,7 +7,7 @@ prose passes through :class:`DocContext.text`, which resolves references.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
 
@@ -47,8 +47,21 @@ class DocContext:
     def name(self, kind: str, record_id: str) -> str:
         return self.refs.name(self.game.game, kind, record_id)
 
-    def document(self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False) -> m.Document:
-        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc)
+    def document(
+        self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None
+    ) -> m.Document:
+        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget)
+
+
+# --------------------------------------------------------------------------- one-page sheets
+
+SHEET_HEADING = 2  # a sheet's sections take the smaller heading: room a one-page sheet needs on Letter
+COMPACT = "compact"  # the layout's text style for dense reference and cheat sheets
+
+
+def compact(blocks: Iterable[m.Block]) -> list[m.Block]:
+    """Sheet text: the same words, its paragraphs and lists set in the layout's compact style."""
+    return [replace(b, style=COMPACT) if isinstance(b, (m.Paragraph, m.ListBlock)) else b for b in blocks]
 
 
 # --------------------------------------------------------------------------- rules

@@ -2,6 +2,7 @@
 sheets (as many as the box holds) and the extras (virtue tokens, Prayer Beads, Judgment Day envelope)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
@@ -15,10 +16,16 @@ from pipeline.games.heavenly_father.model import HeavenlyFatherModel
 COLOUR_HEX = {"green": "#3f7d3a", "yellow": "#d9b21f", "blue": "#2f5f9e", "red": "#b8322e"}
 BACK_HEX = {"beige-back": "#d9c9a3", "grey-back": "#9a9a9a", "pink-back": "#e7a9bf"}
 SHEETS_PER_PAGE = 2
+REFERENCE_LEGEND_COLUMNS = 2
+# The paragraphs of rules.yaml the one-page reference prints on the end of the game (section id, paragraph indexes):
+# calling Judgment Day is the turn list's last item, so the sheet adds the other way it comes, and the scoring.
+SHEET_END_PARAGRAPHS = (("empty-draw-pile", (0,)), ("scoring", (0, 2)))
 NAME_COL_MM, HEAD_MM, SHEET_TOP_MM, SHEET_FOOT_MM = 46.0, 12.0, 6.0, 8.0
 MIN_ROW_MM, MAX_ROW_MM, MARK_BOX_MM = 6.5, 9.5, 5.0
 FIRST_PAGE_ROOM_MM = 38.0  # the title and the note above the first two sheets
-TOKEN_MM, TOKEN_GAP_MM, BEADS_MM = 16.0, 1.5, 30.0
+# 15 mm virtue tokens: all 120 fit one page under the title and note, on A4 and on Letter.
+TOKEN_MM, TOKEN_GAP_MM, BEADS_MM = 15.0, 1.5, 30.0
+TOKEN_PAGE_RESERVE_MM = 45.0  # the title, heading and note above the first page of tokens
 BEADS_HEX = "#5b2a4e"
 # Envelope net (mm): each panel of the pocket holds one poker card (63 x 88) with room; flap depths.
 POCKET_W, POCKET_H, FLAP, SIDE_FLAP = 72.0, 97.0, 15.0, 12.0
@@ -45,21 +52,23 @@ def rulebook(ctx: DocContext) -> m.Document:
 
 
 def reference(ctx: DocContext) -> m.Document:
+    """One page at the table: the six things a turn may be, the Philosophers, the Virtues, and how the game ends and scores."""
     b = m.Blocks()
-    b.h("On your turn: do one thing")
+    b.h("On your turn: do one thing", std.SHEET_HEADING)
     b.ul([f"**{a['name']}.** {ctx.text(a['summary'])}" for a in ctx.data("turn-actions")["turn_actions"]], numbered=True)
-    b.h("Philosophers")
+    b.h("Philosophers", std.SHEET_HEADING)
     rows = [
         (f"**{k['name']}**", str(k["copies"]["count"]), ctx.text(k["text"])) for k in ctx.data("philosopher-kinds")["philosopher_kinds"]
     ]
     b.table(("Kind", "Cards", "Power"), rows, (1.7, 0.6, 6.0))
-    b.h("Virtues")
-    b.add(
-        std.legend(
-            (f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]), "text") for v in ctx.data("virtues")["virtues"]
-        )
-    )
-    return ctx.document("reference", "Turn and Philosopher summary", b.done())
+    b.h("Virtues", std.SHEET_HEADING)
+    virtues = [m.LegendEntry(f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]))
+               for v in ctx.data("virtues")["virtues"]]
+    b.add(m.Legend(tuple(virtues), REFERENCE_LEGEND_COLUMNS))
+    b.h("Judgment Day and scoring", std.SHEET_HEADING)
+    end = [(std.find_section(ctx, sid)["paragraphs"], picks) for sid, picks in SHEET_END_PARAGRAPHS]
+    b.add(*(m.Paragraph(ctx.text(paragraphs[i])) for paragraphs, picks in end for i in picks))
+    return ctx.document("reference", "Turn and Philosopher summary", std.compact(b.done()), page_budget=1)
 
 
 def _row_height(ctx: DocContext, rows: int) -> float:
@@ -69,7 +78,7 @@ def _row_height(ctx: DocContext, rows: int) -> float:
     return max(MIN_ROW_MM, min(MAX_ROW_MM, (sheet - SHEET_TOP_MM - HEAD_MM - SHEET_FOOT_MM) / rows))
 
 
-def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str, Any], copy: int, total: int) -> m.Diagram:
+def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str, Any]) -> m.Diagram:
     """One cheat sheet: a row per possible god with its points per virtue and boxes to mark."""
     width, _ = ctx.layout.frame
     virtues = sorted(model.virtues, key=lambda v: v.position)
@@ -79,7 +88,7 @@ def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str,
     rows = [model.god(g) for g in sheet["rows"]]
     row_mm = _row_height(ctx, len(rows))
     top = SHEET_TOP_MM
-    shapes: list[m.Shape] = [m.Label(0, top - 2.0, f"{sheet['heading']}  ({copy} of {total})", size=10, bold=True, anchor="start")]
+    shapes: list[m.Shape] = [m.Label(0, top - 2.0, sheet["heading"], size=10, bold=True, anchor="start")]
     x = NAME_COL_MM
     for v in virtues:
         shapes += [m.Rect(x, top, point_col, HEAD_MM, fill=COLOUR_HEX[v.colour], line="thin"),
@@ -111,18 +120,19 @@ def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str,
 
 
 def cheatsheet(ctx: DocContext) -> m.Document:
+    """One page, two identical sheets: the game needs ``count`` of them, so the page says how often to print it."""
     model = ctx.game.model
     blocks: list[m.Block] = []
     for sheet in ctx.data("cheat-sheets")["cheat_sheets"]:
+        prints = -(-sheet["count"] // SHEETS_PER_PAGE)
         hints = " ".join(f"**{mk['label']}:** {ctx.text(mk['hint'])}" for mk in sheet["mark_columns"])
-        blocks.append(m.Paragraph(f"{sheet['count']} copies, {SHEETS_PER_PAGE} to a page: cut along the solid line. {hints}", "small"))
-        for copy in range(1, sheet["count"] + 1):
-            blocks.append(cheat_sheet(ctx, model, sheet, copy, sheet["count"]))
-            if copy % SHEETS_PER_PAGE:
-                blocks.append(cut_line(ctx.layout.frame[0]))
-            elif copy < sheet["count"]:
-                blocks.append(m.PageBreak())
-    return ctx.document("cheatsheet", "Cheat sheets", blocks)
+        blocks.append(m.Paragraph(f"The game needs {sheet['count']} sheets, {SHEETS_PER_PAGE} to a page: print this page "
+                                  f"{prints} times and cut along the solid line. {hints}", "small"))
+        drawn = cheat_sheet(ctx, model, sheet)
+        blocks.append(drawn)
+        for _ in range(SHEETS_PER_PAGE - 1):  # Markdown names the copy rather than listing the sheet again
+            blocks += [cut_line(ctx.layout.frame[0]), replace(drawn, alt=("The same sheet again, to cut off.",))]
+    return ctx.document("cheatsheet", "Cheat sheets", blocks, page_budget=1)
 
 
 def envelope(ctx: DocContext) -> m.Diagram:
@@ -190,9 +200,10 @@ def extras(ctx: DocContext) -> m.Document:
               for t in model.tokens if t.virtue for _ in range(t.count)]
     counts = ", ".join(f"{t.count} {virtues[t.virtue].name}" for t in model.tokens if t.virtue)
     blocks: list[m.Block] = [m.Heading("Virtue tokens", 1), m.Paragraph(f"{len(tokens)} tokens: {counts}. Cut along the solid circles.")]
-    blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Virtue tokens")
+    blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Virtue tokens", TOKEN_PAGE_RESERVE_MM)
     beads = [Token("Prayer Beads", BEADS_HEX, icon="laurel") for t in model.tokens if not t.virtue for _ in range(t.count)]
-    blocks += [m.PageBreak(), m.Heading("Judgment Day envelope", 1), cut_fold_legend(glue=True), envelope(ctx),
+    # no page break: on Letter the last row of tokens shares its page with the envelope
+    blocks += [m.Heading("Judgment Day envelope", 1), cut_fold_legend(glue=True), envelope(ctx),
                m.ListBlock(ENVELOPE_STEPS, numbered=True)]
     purpose = [m.Paragraph(ctx.text(t["purpose"])) for t in ctx.data("tokens")["tokens"] if "virtue" not in t]
     blocks.append(m.Group((m.Heading("Prayer Beads", 1), *purpose, *token_pages(beads, ctx.layout.frame, BEADS_MM, TOKEN_GAP_MM, ""))))

@@ -1,6 +1,7 @@
 """Monotheism's documents: the rulebook (with its scenarios, a deck diagram and the measured difficulty
-each), the turn-and-timing reference sheet with the symbol legend, and the puzzle sheets (one page per
-scenario, solution at the foot). Everything comes from data/monotheism/."""
+each), the one-page card reference (acts, essences, the end), the one-page cheat sheet (turn, submerge,
+timing, symbols) and the puzzle sheets (one page per scenario, solution at the foot). Everything comes
+from data/monotheism/."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -15,8 +16,8 @@ from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import CardKind, Scenario
 from pipeline.games.monotheism.rating import turns_of
 
-# Swatch colours of the card boxes (as the card template draws them).
-PINK, BLUE, LAVENDER, GREEN, PLATE, NUMBERS = "#f8d7e2", "#d6e4f5", "#ece6f5", "#d9eed2", "#4b8a3f", "#f6f0e3"
+# Swatch colours of the card boxes, as templates/cards/monotheism/_layout.svg.j2 fills them (act, note, essence).
+PINK, LAVENDER, GREEN, PLATE, NUMBERS = "#f8d7e2", "#ece6f5", "#d9eed2", "#4b8a3f", "#f6f0e3"
 VEILED_FILL = "#1d1727"
 SYMBOL_MARKS: Mapping[str, m.LegendEntry] = {
     "curse-void": m.LegendEntry("curse-void", "", ""),
@@ -28,14 +29,12 @@ SYMBOL_MARKS: Mapping[str, m.LegendEntry] = {
     "sun": m.LegendEntry("aspect-sun", "", ""),
     "moon": m.LegendEntry("aspect-moon", "", ""),
     "act-box": m.LegendEntry(None, "", "", PINK, "If"),
-    "act-result-box": m.LegendEntry(None, "", "", BLUE, "Do"),
-    "otherwise-box": m.LegendEntry(None, "", "", LAVENDER, "Else"),
     "essence-box": m.LegendEntry(None, "", "", GREEN, "When"),
+    "note-box": m.LegendEntry(None, "", "", LAVENDER, "Note"),
     "numbers": m.LegendEntry(None, "", "", NUMBERS, "2 5"),
     "name-plate": m.LegendEntry(None, "", "", PLATE, ""),
 }
 REFERENCE_LEGEND_COLUMNS = 2
-COMPACT = "compact"  # the layout's text style for dense reference sheets
 EXAMPLE_PREFIX = "Example"  # paragraphs of worked examples start so in rules.yaml
 ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-death"}
 DIFFICULTY_NOTE = ("Each scenario's difficulty is measured by the project's solver, not guessed: how many of the "
@@ -76,7 +75,6 @@ def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
     per_row = max(1, int((ctx.layout.frame[0] + CARD_GAP) // (CARD_W + CARD_GAP)))
     row_height = CARD_H + LABEL_ROOM / 2
     shapes: list[m.Shape] = []
-    alt: list[str] = []
     for position, card in enumerate(top_first):
         row, column = divmod(position, per_row)
         x, top = column * (CARD_W + CARD_GAP), LABEL_ROOM / 2 + row * row_height
@@ -84,7 +82,7 @@ def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
         fill = VEILED_FILL if card.veiled else (NUMBERS if is_deity else "#e9dfc4")
         ink = "#ffffff" if card.veiled else "text"
         shapes.append(m.Rect(x, top, CARD_W, CARD_H, fill=fill, radius=1.2))
-        short, name = (f"#{card.ref}", ctx.name("deities", card.ref)) if is_deity else ("W", _worshiper_name(ctx, card.ref))
+        short = f"#{card.ref}" if is_deity else "W"
         angle = 180.0 if card.transformed else 0.0
         mid_y = top + CARD_H / 2
         label_y = mid_y + (-1.2 if card.transformed else 1.2)
@@ -96,7 +94,6 @@ def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
                 shapes.append(m.IconShape(ASPECT_ICONS[aspect], icon_x, top + CARD_H - ICON / 2 - 1.2, ICON))
         if card.cursed:
             shapes.append(m.Label(x + CARD_W / 2, top + CARD_H - 1.8, f"curse x{card.cursed}", size=5.5, colour=ink))
-        alt.append(f"{position + 1}{' (top)' if position == 0 else ''}: {short} {name} [{_state(card)}]")
     rows = -(-len(top_first) // per_row)
     width = min(len(top_first), per_row) * (CARD_W + CARD_GAP) - CARD_GAP
     last_x = ((len(top_first) - 1) % per_row + 1) * (CARD_W + CARD_GAP) - CARD_GAP
@@ -106,7 +103,9 @@ def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
     shapes.append(m.Line(CARD_W, LABEL_ROOM / 2 - 2.2, width - CARD_W, LABEL_ROOM / 2 - 2.2, stroke="muted", line="thin", arrow=True))
     height = CARD_H + LABEL_ROOM + (rows - 1) * row_height
     caption = f"Scenario {scenario.number}: {scenario.card_count} cards, from the top (left) to the bottom (right) of the deck."
-    return m.Diagram(width, height, tuple(shapes), tuple(alt), caption=caption)
+    # Markdown gets a pointer, not the card list: the deck table printed under every drawing lists each card
+    listed = (f"The {scenario.card_count} cards as drawn; the table below lists each, top first, with the state it starts in.",)
+    return m.Diagram(width, height, tuple(shapes), listed, caption=caption)
 
 
 def deck_table(ctx: DocContext, scenario: Scenario) -> m.Table:
@@ -220,38 +219,66 @@ def rulebook(ctx: DocContext) -> m.Document:
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="A solitaire game of deck destruction", toc=True)
 
 
-def _compact(block: m.Block) -> m.Block:
-    """Reference-sheet text: the same words, set in the layout's compact style."""
-    return replace(block, style=COMPACT) if isinstance(block, (m.Paragraph, m.ListBlock)) else block
-
-
 def _summary(ctx: DocContext, section_id: str) -> list[m.Block]:
     """A section's own text for the reference sheet: worked examples stay in the rulebook."""
     return [b for b in std.section_text(ctx, section_id) if not (isinstance(b, m.Paragraph) and b.text.startswith(EXAMPLE_PREFIX))]
 
 
+def _abilities(ctx: DocContext, section_id: str) -> list[str]:
+    """Each ability of a rules section (the acts, the essences) as a run-in item: "**If ...:** what it does"."""
+    return [f"**{ctx.text(s['title'])}:** {ctx.text(s['paragraphs'][0])}" for s in std.find_section(ctx, section_id).get("subsections", [])]
+
+
 def reference(ctx: DocContext) -> m.Document:
+    """One page on what the cards say: the kinds of god, each act and essence, winning and losing."""
     b = m.Blocks()
-    play = std.find_section(ctx, "play")
-    b.h("Turn: unveil, act, submerge")
-    steps = [s for s in play["subsections"] if s["id"] in ("unveil", "act", "submerge")]
-    b.ul([f"**{ctx.text(s['title'])}.** {ctx.text(s['paragraphs'][0])}" for s in steps], numbered=True)
+    b.h("Acts (top card only)", std.SHEET_HEADING)
     b.ul([ctx.text(i) for i in std.find_section(ctx, "act").get("items", [])])
-    b.h("Acts (top card only)")
-    b.ul([f"**{ctx.text(s['title'])}:** {ctx.text(s['paragraphs'][0])}" for s in std.find_section(ctx, "acts").get("subsections", [])])
-    b.h("Essences (wherever the card is)")
-    b.ul([f"**{ctx.text(s['title'])}:** {ctx.text(s['paragraphs'][0])}" for s in std.find_section(ctx, "essences").get("subsections", [])])
-    b.h("Timing")
-    b.add(*_summary(ctx, "timing"))
-    for sub in std.find_section(ctx, "timing").get("subsections", []):
-        b.h(ctx.text(sub["title"]), 3).add(*_summary(ctx, sub["id"]))
-    b.h("Winning and losing")
+    b.ul(_abilities(ctx, "acts"))
+    b.h("Essences (wherever the card is)", std.SHEET_HEADING).add(*_summary(ctx, "essences-in-play"))
+    b.ul(_abilities(ctx, "essences"))
+    b.h("Winning and losing", std.SHEET_HEADING)
     for sub in std.find_section(ctx, "ending-the-game").get("subsections", []):
         b.h(ctx.text(sub["title"]), 3).add(*_summary(ctx, sub["id"]))
-    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, title="Symbol legend", columns=REFERENCE_LEGEND_COLUMNS))
-    return ctx.document("reference", "Turn and timing summary", [_compact(block) for block in b.done()])
+    return ctx.document("reference", "Card reference", std.compact(b.done()), page_budget=1)
+
+
+def _run_in(title: str, blocks: list[m.Block]) -> list[m.Block]:
+    """A subsection on a sheet: its title run into its first paragraph (a heading line is room the page lacks)."""
+    if not blocks or not isinstance(blocks[0], m.Paragraph):
+        return [m.Heading(title, 3), *blocks]
+    return [replace(blocks[0], text=f"**{_sentence_end(title)}** {blocks[0].text}"), *blocks[1:]]
+
+
+def _without_lead_in(text: str) -> str:
+    """A paragraph without its closing lead-in to a list ("Gods come in three kinds:") when the list is not printed."""
+    if not text.endswith(":"):
+        return text
+    cut = text.rfind(". ")
+    return text[:cut + 1] if cut > 0 else text
+
+
+def _sentence_end(title: str) -> str:
+    return title if title[-1:] in ".?!:" else f"{title}."
+
+
+def cheatsheet(ctx: DocContext) -> m.Document:
+    """One page for the table: the turn with the submerge in full, the timing rules and every symbol."""
+    play = std.find_section(ctx, "play")
+    b = m.Blocks()
+    b.h("Turn: unveil, act, submerge", std.SHEET_HEADING)
+    steps = [s for s in play["subsections"] if s["id"] in ("unveil", "act", "submerge")]
+    b.ul([f"**{ctx.text(s['title'])}.** {_without_lead_in(ctx.text(s['paragraphs'][0]))}" for s in steps], numbered=True)
+    b.add(*_run_in("Submerging", _summary(ctx, "submerge")[1:]))
+    b.add(*_run_in(ctx.text(std.find_section(ctx, "starting-over")["title"]), _summary(ctx, "starting-over")))
+    b.h("Timing", std.SHEET_HEADING).add(*_summary(ctx, "timing"))
+    for sub in std.find_section(ctx, "timing").get("subsections", []):
+        b.add(*_run_in(ctx.text(sub["title"]), _summary(ctx, sub["id"])))
+    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, std.SHEET_HEADING, title="Symbols", columns=REFERENCE_LEGEND_COLUMNS))
+    return ctx.document("cheatsheet", "Cheat sheet", std.compact(b.done()), page_budget=1)
 
 
 def documents(ctx: DocContext) -> dict[str, m.Document]:
-    """Monotheism has a rulebook, a reference sheet and the puzzle sheets (one page per scenario)."""
-    return {"rulebook": rulebook(ctx), "reference": reference(ctx), "puzzles": puzzle_sheets(ctx)}
+    """Monotheism has a rulebook, a reference sheet (acts, essences, the end), a cheat sheet (turn, timing,
+    symbols) and the puzzle sheets (one page per scenario)."""
+    return {"rulebook": rulebook(ctx), "reference": reference(ctx), "cheatsheet": cheatsheet(ctx), "puzzles": puzzle_sheets(ctx)}

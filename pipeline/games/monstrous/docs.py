@@ -1,17 +1,18 @@
-"""Monstrous's documents: rulebook, player aids (the seven Throw Steps, one per god colour, and the
-scenario layouts drawn centre plus four) and the Faith tokens to print."""
+"""Monstrous's documents: rulebook (with the scenario layouts drawn centre plus four), the one-page
+reference (turn, the seven Throw Steps, power keywords with their symbols, the gods' emblems, end and
+scoring) and the Faith tokens to print. The player aids themselves are cards (render.py)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
 from pipeline.core.documents import standard as std
-from pipeline.core.documents.sheets import Token, cut_fold_legend, cut_line, side_by_side, token_pages
+from pipeline.core.documents.sheets import Token, cut_fold_legend, side_by_side, token_pages
 from pipeline.core.documents.standard import DocContext
 from pipeline.games.monstrous import figures
 from pipeline.games.monstrous.declared import describe_event
 from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario
-from pipeline.games.monstrous.palette import EMBLEM, FRAME, INK, PALETTE
+from pipeline.games.monstrous.palette import EMBLEM, FRAME, PALETTE
 
 # Faith token fills, smallest denomination first (god frame colours, so the tokens match the cards' palette).
 DENOMINATION_COLOURS = ("orange", "green", "blue", "purple")
@@ -21,6 +22,8 @@ POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-
 BANNER_H, BANNER_ICON = 12.0, 8.0
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
+KEYWORD_ICON_PREFIX = "keyword-"
+REFERENCE_LEGEND_COLUMNS = 2
 
 
 
@@ -201,8 +204,13 @@ def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
         )
         for g in model.gods
     ]
-    keywords = [m.LegendEntry(None, k["label"], ctx.text(k["meaning"]), "fill_light", "!") for k in ctx.data("player-aids")["keywords"]]
-    return [m.Heading("Symbols and keywords", 1), m.Legend(tuple(entries + keywords))]
+    return [m.Heading("Symbols and keywords", 1), m.Legend(tuple(entries + keyword_entries(ctx)))]
+
+
+def keyword_entries(ctx: DocContext) -> list[m.LegendEntry]:
+    """Each power keyword with its own symbol (templates/icons/keyword-<id>.svg)."""
+    return [m.LegendEntry(f"{KEYWORD_ICON_PREFIX}{k['id']}", k["label"], ctx.text(k["meaning"]))
+            for k in ctx.data("player-aids")["keywords"]]
 
 
 def rulebook(ctx: DocContext) -> m.Document:
@@ -214,44 +222,26 @@ def rulebook(ctx: DocContext) -> m.Document:
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="Throw your Monsters, win back the mortals' Faith", toc=True)
 
 
-def _banner(god: Any, width: float) -> m.Diagram:
-    frame, ink = PALETTE[god.colour][FRAME], PALETTE[god.colour][INK]
-    title = f"Player aid: {god.name} ({god.colour})"
-    shapes = (m.Rect(0, 0, width, BANNER_H, fill=frame, stroke=None, radius=2),
-              m.IconShape(god.pattern, BANNER_ICON / 2 + 2, BANNER_H / 2, BANNER_ICON, colour=ink),
-              m.Label(BANNER_ICON + 5, BANNER_H * 0.66, title, size=12, bold=True, anchor="start", colour=ink),
-              m.Label(width - 3, BANNER_H * 0.66, "The seven Throw Steps", size=9, anchor="end", colour=ink))
-    return m.Diagram(width, BANNER_H, shapes, (title,))
-
-
 def _sentence(name: str) -> str:
     """A step name as a run-in heading: ends with a full stop unless it already ends with punctuation."""
     return name if name[-1:] in ".?!" else f"{name}."
 
 
-def _aid(ctx: DocContext, god: Any, aid: Mapping[str, Any], steps: Mapping[str, Any], keywords: tuple[tuple[str, str], ...]) -> m.Group:
-    """One player aid, printed whole: the god's banner, the seven Throw Steps and the power keywords."""
-    return m.Group((
-        _banner(god, ctx.layout.frame[0]),
-        m.ListBlock(tuple(f"**{_sentence(steps[s]['name'])}** {ctx.text(steps[s]['aid_text'])}" for s in aid["steps"]), numbered=True),
-        m.Heading("Power keywords", 3),
-        m.Table(("Keyword", "When"), keywords, (1.0, 3.0)),
-    ))
-
-
 def reference(ctx: DocContext) -> m.Document:
+    """One page at the table: whose turn, the seven Throw Steps, what a hit is, each keyword, the gods, the end."""
     model = ctx.game.model
-    steps = {s["id"]: s for s in ctx.data("throw-steps")["steps"]}
-    keywords = tuple((f"**{k['label']}**", ctx.text(k["meaning"])) for k in ctx.data("player-aids")["keywords"])
-    gods = {g.id: g for g in model.gods}
-    aids = ctx.data("player-aids")["aids"]
+    steps = sorted(ctx.data("throw-steps")["steps"], key=lambda s: s["number"])
+    gods = [m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"The emblem on the {g.colour} god's cards.", PALETTE[g.colour][EMBLEM])
+            for g in model.gods]
     b = m.Blocks()
-    b.p(f"{len(aids)} player aids, one per god colour, as many to a page as fit (two on A4): cut along the solid lines.", "small")
-    for aid in aids:  # each aid stays whole; they flow on, so the paper size decides how many share a page
-        b.add(_aid(ctx, gods[aid["god"]], aid, steps, keywords), cut_line(ctx.layout.frame[0]))
-    b.h("Scenario layouts")
-    b.add(*_scenario_layouts(ctx, model, 2))
-    return ctx.document("reference", "Player aids", b.done())
+    b.h("Your turn", std.SHEET_HEADING).add(*std.section_text(ctx, "turns"))
+    b.h("The seven Throw Steps", std.SHEET_HEADING)
+    b.ul([f"**{_sentence(s['name'])}** {ctx.text(s['aid_text'])}" for s in steps], numbered=True)
+    b.h("Hitting", std.SHEET_HEADING).add(*std.section_text(ctx, "hitting"))
+    b.h("Power keywords", std.SHEET_HEADING).add(m.Legend(tuple(keyword_entries(ctx)), REFERENCE_LEGEND_COLUMNS))
+    b.h("The gods", std.SHEET_HEADING).add(m.Legend(tuple(gods), REFERENCE_LEGEND_COLUMNS))
+    b.h("End of the game and scoring", std.SHEET_HEADING).add(*std.section_text(ctx, "end-and-scoring"))
+    return ctx.document("reference", "Reference", std.compact(b.done()), page_budget=1)
 
 
 def extras(ctx: DocContext) -> m.Document:

@@ -1,8 +1,7 @@
-"""Theocracy's documents: rulebook, reference sheet (phases, Grace order, bid-resolution tables for
-2, 3 and 4 players computed with the engine's ``resolve_bid``) and a score sheet."""
+"""Theocracy's documents: rulebook, the one-page player aid (phases, the numbered Grace steps, bid
+rules, end of a round and of the game) and a score sheet headed by the houses the cards name."""
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
 from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
@@ -14,6 +13,7 @@ from pipeline.games.theocracy.model import TheocracyModel
 
 SCORE_ROUNDS = 12  # rows on the score sheet: more rounds than a game of Theocracy usually lasts
 SCORE_ROW_MM, SCORE_HEAD_MM, SCORE_LABEL_MM = 9.0, 14.0, 22.0
+HOUSE_PT = 8.5  # a house's name ("House of the Dawn") across its column
 SCORE_TITLE_ROOM_MM = 40.0  # title and caption above and below the grid
 
 
@@ -33,18 +33,6 @@ def bid_outcome(values: tuple[int, ...], names: Mapping[str, str], model: Theocr
     return f"{prefix}**{values[result.winner]} wins** ({names[result.rule]})"
 
 
-def bid_table(ctx: DocContext, model: TheocracyModel, players: int) -> m.Table:
-    """Every combination of card values bid by ``players`` players (order does not matter)."""
-    values = sorted({card.value for card in model.power_cards})
-    names = _rule_names(ctx)
-    rows = [(" vs ".join(str(v) for v in reversed(combo)), bid_outcome(tuple(reversed(combo)), names, model))
-            for combo in combinations_with_replacement(values, players)]
-    half = (len(rows) + 1) // 2
-    left, right = rows[:half], rows[half:] + [("", "")] * (half * 2 - len(rows))
-    return m.Table(("Cards", "Result", "Cards", "Result"), tuple(a + b for a, b in zip(left, right)), (1.2, 2.6, 1.2, 2.6),
-                   caption=f"{players} players: {len(rows)} combinations, resolved by the rules engine.")
-
-
 def _phases(ctx: DocContext) -> list[m.Block]:
     phases = sorted(ctx.data("phases")["phases"], key=lambda p: p["order"])
     roles = {r["id"]: r["name"] for r in ctx.data("roles")["roles"]}
@@ -54,7 +42,7 @@ def _phases(ctx: DocContext) -> list[m.Block]:
 
 def _grace(ctx: DocContext) -> list[m.Block]:
     steps = sorted(ctx.data("phases")["grace_steps"], key=lambda s: s["order"])
-    return [m.ListBlock(tuple(f"**{s['id']})** {ctx.text(s['text'])}" for s in steps), numbered=False)]
+    return [m.ListBlock(tuple(ctx.text(s["text"]) for s in steps), numbered=True)]  # numbered as the rulebook's Grace list
 
 
 def _bid_rules(ctx: DocContext) -> list[m.Block]:
@@ -70,7 +58,8 @@ def _end(ctx: DocContext) -> list[m.Block]:
 
 
 def _rulings(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    out = std.section_text(ctx, section["id"])
+    """The section's introduction, then each ruling under its title (the section's list of titles would print them twice)."""
+    out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])]
     for ruling in ctx.data("rulings")["rulings"]:
         out += [m.Heading(ctx.text(ruling["title"]), level + 1), m.Paragraph(ctx.text(ruling["ruling"]))]
     return out
@@ -100,19 +89,17 @@ def rulebook(ctx: DocContext) -> m.Document:
 
 
 def reference(ctx: DocContext) -> m.Document:
-    model = ctx.game.model
+    """One page at the table: the turn, Grace in its numbered order, the bid rules, and how rounds and the game end."""
     b = m.Blocks()
-    b.h("A turn: four phases").add(*_phases(ctx))
-    b.h("Grace, in this order").add(*_grace(ctx))
-    b.h("Bid rules").add(*_bid_rules(ctx))
-    b.h("End of a round and of the game").add(*_end(ctx))
-    for players in model.player_counts:
-        b.h(f"Bid results: {players} players").add(bid_table(ctx, model, players))
-    return ctx.document("reference", "Player aid", b.done())
+    b.h("A turn: four phases", std.SHEET_HEADING).add(*_phases(ctx))
+    b.h("Grace, in this order", std.SHEET_HEADING).add(*_grace(ctx))
+    b.h("Bid rules", std.SHEET_HEADING).add(*_bid_rules(ctx))
+    b.h("End of a round and of the game", std.SHEET_HEADING).add(*_end(ctx))
+    return ctx.document("reference", "Player aid", std.compact(b.done()), page_budget=1)
 
 
 def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
-    """A grid: one row per round, one column pair (round, total) per player colour."""
+    """A grid: one row per round, one column pair (round, total) per house, named as its cards name it."""
     width, _ = ctx.layout.frame
     players = model.players
     col = (width - SCORE_LABEL_MM) / len(players)
@@ -123,7 +110,7 @@ def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
         x = SCORE_LABEL_MM + i * col
         shapes += [
             m.Rect(x, 0, col, SCORE_HEAD_MM, fill=player.colour, line="thin"),
-            m.Label(x + col / 2, SCORE_HEAD_MM * 0.45, player.name, size=10, bold=True, colour="#ffffff"),
+            m.Label(x + col / 2, SCORE_HEAD_MM * 0.45, player.lineage, size=HOUSE_PT, bold=True, colour="#ffffff"),
             m.Label(x + col / 4, SCORE_HEAD_MM * 0.85, "round", size=6.5, colour="#ffffff"),
             m.Label(x + 3 * col / 4, SCORE_HEAD_MM * 0.85, "memory", size=6.5, colour="#ffffff"),
             m.Line(x, 0, x, height, line="thin"),
@@ -139,7 +126,7 @@ def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
         width,
         height,
         tuple(shapes),
-        (f"Score sheet: {rows} rounds x {len(players)} players (round score, eternal memory).",),
+        (f"Score sheet: {rows} rounds x {len(players)} houses ({', '.join(p.lineage for p in players)}): round score, eternal memory.",),
         caption=f"Add each round's dice to your eternal memory. {threshold} or more ends the game (Transcendence); "
         "otherwise Last rolls for Fate.",
     )

@@ -3,7 +3,6 @@ costs, colour wheel with adjacency, card types, starting resources, guides) and 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from typing import Any, Mapping
 
 from pipeline.core.documents import model as m
@@ -15,6 +14,7 @@ from pipeline.games.totems_and_taboos.model import TotemsModel
 
 COLOUR_HEX = {"yellow": "#e0b422", "green": "#3f8a3c", "blue": "#2f62a8", "purple": "#6b3d8c", "red": "#b8322e", "orange": "#d8711f"}
 WHEEL_R, WHEEL_NODE, WHEEL_SIZE = 30.0, 9.0, 84.0
+CHEAT_WHEEL_MM = 66.0  # the wheel on the one-page cheat sheet
 DIE_FACE = 30.0  # mm: one face of the printed solo die
 # Cube net: face positions (column, row) of a cross-shaped net.
 NET = ((1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2))
@@ -39,8 +39,46 @@ def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list
     return std.components_section(ctx, section)
 
 
+def _plural(count: int, word: str, plural: str = "") -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def deck_sentence(model: TotemsModel) -> str:
+    """What one colour's deck holds, counted from the cards, so the parts always add up to the total.
+
+    "Every colour has a deck of 27 cards: 15 commandments at level I (3 designs, 5 copies each), ... and 1 miracle."
+    Colours whose decks differ get a sentence each.
+    """
+    numerals = {level.level: level.numeral for level in model.tower.levels}
+    by_colour: dict[str, str] = {}
+    for colour in model.wheel.order:
+        cards = [c for c in model.cards if c.colour == colour]
+        parts = []
+        for level in sorted({c.level for c in cards if not c.is_miracle and c.level is not None}):
+            designs = [c for c in cards if not c.is_miracle and c.level == level]
+            copies = sorted({c.copies for c in designs})
+            each = f", {_plural(copies[0], 'copy', 'copies')} each" if len(copies) == 1 else ""
+            parts.append(f"{_plural(sum(c.copies for c in designs), 'commandment')} at level {numerals[level]} "
+                         f"({_plural(len(designs), 'design')}{each})")
+        miracles = sum(c.copies for c in cards if c.is_miracle)
+        parts.append(_plural(miracles, "miracle"))
+        by_colour[colour] = f"a deck of {_plural(sum(c.copies for c in cards), 'card')}: {', '.join(parts[:-1])} and {parts[-1]}"
+    names = {c.id: c.name for c in model.colours}
+    if len(set(by_colour.values())) == 1:
+        return f"Every colour has {next(iter(by_colour.values()))}."
+    return " ".join(f"{names[colour]} has {text}." for colour, text in by_colour.items())
+
+
+def _cards(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    """Playing your cards: the deck's make-up counted from the card data, the section's own text, then the
+    anatomy figures of a commandment card and a spiritual guide."""
+    out: list[m.Block] = [m.Paragraph(deck_sentence(ctx.game.model))]
+    out += std.section_text(ctx, section["id"]) + figures.card_anatomy(ctx)
+    return out + [b for sub in section.get("subsections", []) for b in std.section_blocks(ctx, sub, level + 1)]
+
+
 def rulebook(ctx: DocContext) -> m.Document:
-    blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections()})
+    blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections(), "cards": _cards})
     blocks += std.glossary_blocks(ctx)
     blocks += [m.Heading("Symbols", 1), std.legend([
         ("cleric", "Cleric", "A soul cube showing its cleric face.", "text"),
@@ -71,16 +109,17 @@ def reference(ctx: DocContext) -> m.Document:
     b.table(("Option", "What you do"), rows, (1.2, 4.0))
     b.add(*std.section_text(ctx, "ending"))
     b.p(f"Hand limit: {turn['end_of_turn']['hand_limit']} cards.", "note")
-    return ctx.document("reference", "Turn summary", b.done())
+    return ctx.document("reference", "Turn summary", b.done(), page_budget=1)
 
 
-def wheel_diagram(model: TotemsModel) -> m.Diagram:
-    """The six colours around the wheel; solid links join adjacent colours, dashed ones opposites."""
-    centre = WHEEL_SIZE / 2
+def wheel_diagram(model: TotemsModel, size: float = WHEEL_SIZE) -> m.Diagram:
+    """The six colours around the wheel, ``size`` mm square; solid links join adjacent colours, dashed ones opposites."""
+    scale = size / WHEEL_SIZE
+    centre = size / 2
     points = {}
     for i, cid in enumerate(model.wheel.order):
         angle = math.radians(-90 + 360 * i / len(model.wheel.order))
-        points[cid] = (centre + WHEEL_R * math.cos(angle), centre + WHEEL_R * math.sin(angle))
+        points[cid] = (centre + WHEEL_R * scale * math.cos(angle), centre + WHEEL_R * scale * math.sin(angle))
     colours = {c.id: c for c in model.colours}
     shapes: list[m.Shape] = []
     for c in model.colours:
@@ -90,7 +129,7 @@ def wheel_diagram(model: TotemsModel) -> m.Diagram:
         if c.id < c.opposite:
             shapes.append(m.Line(*points[c.id], *points[c.opposite], stroke="rule", line="fold"))
     for cid, (x, y) in points.items():
-        shapes += [m.Circle(x, y, WHEEL_NODE, fill=COLOUR_HEX[cid]),
+        shapes += [m.Circle(x, y, WHEEL_NODE * scale, fill=COLOUR_HEX[cid]),
                    m.Label(x, y - 0.5, colours[cid].name, size=7, bold=True, colour="#ffffff"),
                    m.Label(x, y + 3.5, colours[cid].principle, size=6.5, colour="#ffffff")]
     alt = tuple(
@@ -99,8 +138,8 @@ def wheel_diagram(model: TotemsModel) -> m.Diagram:
         for c in model.wheel.order
     )
     return m.Diagram(
-        WHEEL_SIZE,
-        WHEEL_SIZE,
+        size,
+        size,
         tuple(shapes),
         alt,
         caption="The colour wheel: solid lines join adjacent colours (you may stack them), dashed lines join opposites.",
@@ -108,38 +147,37 @@ def wheel_diagram(model: TotemsModel) -> m.Diagram:
 
 
 def cheatsheet(ctx: DocContext) -> m.Document:
+    """One page: what a tower level costs, the colour wheel, and per colour its cards, starting resources and guide."""
     model = ctx.game.model
     colours = {c.id: c for c in model.colours}
+    kinds = sorted({c.type for c in model.cards})
+    resources = {r.colour: r for r in model.setup.resources}
     b = m.Blocks()
-    b.h("Tower costs")
-    b.table(
-        ("Level", "Shrines needed", "Available servants used"),
-        [(level.numeral, str(level.shrines), str(level.servants)) for level in model.tower.levels],
+    b.h("Tower costs", std.SHEET_HEADING)
+    levels = model.tower.levels
+    b.table(  # levels across, so the costs take three rows
+        ("Level", *(level.numeral for level in levels)),
+        [("Shrines needed", *(str(level.shrines) for level in levels)),
+         ("Available servants used", *(str(level.servants) for level in levels))],
+        (3.0, *(1.0 for _ in levels)),
     )
     b.p(f"Reach level {model.tower.win_level} and you win at once. A new block goes on a block of the same or an adjacent colour.", "note")
-    b.h("Colour wheel").add(wheel_diagram(model))
-    b.h("Card types")
-    types = Counter((c.colour, c.type) for c in model.cards)
-    kinds = sorted({t for _, t in types})
-    b.table(
-        ("Colour", *[k.capitalize() for k in kinds]),
-        [
-            (colours[cid].name, *[str(sum(c.copies for c in model.cards if c.colour == cid and c.type == k)) for k in kinds])
-            for cid in model.wheel.order
-        ],
-    )
-    b.h("Starting resources")
-    b.table(
-        ("Colour", "Clerics", "Servants", "Shrines", "Souls rolled"),
-        [(colours[r.colour].name, str(r.clerics), str(r.servants), str(r.shrines), str(r.rolled_souls)) for r in model.setup.resources],
-    )
-    b.h("Spiritual guides")
+    b.h("Colour wheel", std.SHEET_HEADING).add(wheel_diagram(model, CHEAT_WHEEL_MM))
+    b.h("Each colour: its cards and starting resources", std.SHEET_HEADING)
+    rows = []
+    for cid in model.wheel.order:
+        copies = [sum(c.copies for c in model.cards if c.colour == cid and c.type == k) for k in kinds]
+        start = resources[cid]
+        rows.append((f"**{colours[cid].name}**", *(str(n) for n in copies),
+                     str(start.clerics), str(start.servants), str(start.shrines), str(start.rolled_souls)))
+    b.table(("Colour", *(f"{k.capitalize()} cards" for k in kinds), "Clerics", "Servants", "Shrines", "Souls rolled"), rows)
+    b.h("Spiritual guides", std.SHEET_HEADING)
     b.table(
         ("Colour", "Guide", "Sacrifice to"),
         [(colours[g.colour].name, f"**{g.name}**", ctx.text(g.text)) for g in model.guides],
         (1.0, 2.0, 5.0),
     )
-    return ctx.document("cheatsheet", "Cheat sheet", b.done())
+    return ctx.document("cheatsheet", "Cheat sheet", b.done(), page_budget=1)
 
 
 def _edge(face: tuple[int, int], side: str) -> tuple[tuple[float, float], tuple[float, float]]:

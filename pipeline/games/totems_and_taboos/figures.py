@@ -40,7 +40,7 @@ GUIDE = Kind(
 )
 
 
-def _cards(ctx: DocContext) -> list[m.Block]:
+def card_anatomy(ctx: DocContext) -> list[m.Block]:
     return anatomy(ctx, (COMMANDMENT, GUIDE))
 
 
@@ -95,6 +95,6 @@ def _tower(ctx: DocContext) -> list[m.Block]:
 
 def sections() -> dict[str, SectionOverride]:
     """The rulebook sections that carry a figure, as overrides of their body."""
-    return inserted({"cards": _cards, "colours": _wheel, "tower-example": _tower})
+    return inserted({"cards": card_anatomy, "colours": _wheel, "tower-example": _tower})
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from pipeline.core.dataset import default_data_root
 from pipeline.core.references import References
+from pipeline.core.render.svgtemplates import ICON_DIR, TEMPLATE_ROOT
 from tests.core.docs_helpers import project_texts, project_yaml, squash
 
 GAME = "monstrous"
@@ -21,13 +22,23 @@ def _yaml(kind: str) -> Any:
     return project_yaml(GAME, kind)
 
 
-def test_one_aid_per_god_and_faith_tokens() -> None:
-    reference = texts()["reference"]
+def test_reference_holds_the_throw_steps_keywords_and_gods_and_rulebook_the_scenarios() -> None:
+    reference, rulebook = texts()["reference"], texts()["rulebook"]
+    for step in _yaml("throw-steps")["steps"]:
+        assert step["name"] in reference
+    for keyword in _yaml("player-aids")["keywords"]:
+        assert keyword["label"] in reference
     for god in _yaml("gods")["gods"]:
-        assert f"Player aid: {god['name']} ({god['colour']})" in reference
+        assert f"{god['name']} ({god['colour']})" in reference
+        assert "Player aid:" not in reference  # the aids are cards; the sheet does not repeat them
     for scenario in _yaml("scenarios")["scenarios"]:
-        assert scenario["name"] in reference
+        assert scenario["name"] in rulebook and scenario["name"] not in reference
     assert "56 Faith tokens" in texts()["extras"]
+
+
+def test_every_keyword_has_its_own_symbol() -> None:
+    drawn = [(TEMPLATE_ROOT / ICON_DIR / f"keyword-{k['id']}.svg").read_bytes() for k in _yaml("player-aids")["keywords"]]
+    assert len(set(drawn)) == len(drawn)
 
 
 def test_worked_examples_are_printed_with_their_final_faith() -> None:
