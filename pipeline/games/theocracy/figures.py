@@ -37,8 +37,8 @@ COLUMN_W, CARD_W, CARD_H, LINE = 80.0, 16.0, 22.0, 4.2
 
 
 def _house(player: Player) -> str:
-    """A house as its cards name it (see the cards' footer)."""
-    return f"{player.name} · {player.lineage}"
+    """A house as its cards name it (see the cards' footer): House of the Dawn, never the colour word."""
+    return player.lineage
 
 
 def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
@@ -61,14 +61,14 @@ def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
             shapes.append(m.Rect(x - 1.2, 5.8, CARD_W + 2.4, CARD_H + 2.4, stroke="accent", line="arrow", radius=2))
         lines = [
             f"Bids {value}: {'wins the bid' if won else 'loses the bid'}",
-            f"Foretold: {houses[about].name} {kind}",
+            f"Foretold: {_house(houses[about])} {kind}",
             f"Prophecy {'true: takes a believer' if true else 'false: gives up a believer'}",
         ]
         if won:
             lines.append("Rests the die on a free believer")
         for i, text in enumerate(lines):
             shapes.append(m.Label(x + CARD_W + 3, 11 + i * LINE, text, size=7.5, anchor="start", bold=i == 0))
-        alt.append(f"{house.name} · {house.lineage}: " + "; ".join(lines))
+        alt.append(f"{_house(house)}: " + "; ".join(lines))
     caption = (f"A bid played out: {bids[0]} against {bids[1]}. The engine's rule ({result.rule}) gives the bid to "
                f"{_house(houses[result.winner]) if result.winner is not None else 'nobody'}; then Grace settles the prophecies.")
     return m.Diagram(len(bids) * COLUMN_W - 8, 7 + CARD_H + 3, tuple(shapes), tuple(alt), caption=caption)
