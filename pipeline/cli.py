@@ -10,8 +10,6 @@ exit code 1.
 from __future__ import annotations
 
 import json
-import os
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
@@ -20,7 +18,6 @@ import typer
 from typer.core import TyperGroup
 
 from pipeline.core import games as registry
-from pipeline.core.errors import UserError
 from pipeline.core.textsafety import one_line
 
 if TYPE_CHECKING:
@@ -28,28 +25,16 @@ if TYPE_CHECKING:
     from pipeline.core.validate import RecordCatalogue, ValidationReport
 
 EXIT_PROBLEMS = 1
-EXIT_INTERNAL = 2
 EXIT_USAGE = 2  # the command line itself is wrong (as click's own usage errors)
-DEBUG_ENV = "PANTHEON_DEBUG"
 
 
 class PantheonApp(typer.Typer):
-    """A Typer app that turns errors into one plain line instead of a traceback."""
+    """A Typer app whose every run ends in pipeline.core.commandline: exit codes 1/2/70/130, one line, no traceback."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().__call__(*args, **kwargs)
-        except UserError as exc:
-            say(f"error: {exc}", err=True)
-            sys.exit(EXIT_PROBLEMS)
-        except KeyboardInterrupt:
-            say("interrupted", err=True)
-            sys.exit(130)
-        except Exception as exc:  # a bug of ours: say so plainly, keep the traceback for developers
-            if os.environ.get(DEBUG_ENV):
-                raise
-            say(f"internal error: {type(exc).__name__}: {exc} (set {DEBUG_ENV}=1 for details)", err=True)
-            sys.exit(EXIT_INTERNAL)
+        from pipeline.core.commandline import run
+
+        run(lambda **more: super(PantheonApp, self).__call__(*args, **kwargs, **more))
 
 
 class GameCommands(TyperGroup):
@@ -65,6 +50,7 @@ class GameCommands(TyperGroup):
         """The game's real command group (its spec's ``commands``, a typer.Typer), imported once."""
         if self._loaded is None:
             self._loaded = typer.main.get_group(self.spec.part("commands"))
+            _plain_help(self._loaded)
         return self._loaded
 
     def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[Any] = None,
@@ -76,6 +62,13 @@ class GameCommands(TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         return self.loaded().get_command(ctx, cmd_name)
+
+
+def _plain_help(command: Any) -> None:
+    """Help as plain text, as the top level's (rich_markup_mode=None), for a game's group and its commands."""
+    command.rich_markup_mode = None
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
 
 
 class PantheonGroup(TyperGroup):
@@ -99,8 +92,8 @@ app = PantheonApp(
     cls=PantheonGroup,
     help="Pantheon Press: validate card data and build print-and-play PDFs.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: flags shown as flags, no box drawing in pipes and logs
 )
 
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/ (same layout).")
@@ -164,7 +157,10 @@ def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
 @app.command()
 def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption) -> None:
     """Check data against the schemas and every game's cross-checks; list every problem."""
-    report = run_validation(_data_root(data), games)
+    from pipeline.core.progress import working
+
+    with working("validating"):
+        report = run_validation(_data_root(data), games)
     for problem in report.problems:
         say(str(problem))
     for game in report.skipped_cross_checks:
@@ -330,8 +326,9 @@ def _card_options(
     from pipeline.core.render.imposition import Duplex
 
     if printer is not None and (offset_across is not None or offset_along is not None):
-        say("error: give either --printer or --offset-across/--offset-along, not both", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        from pipeline.core.commandline import UsageProblem
+
+        raise UsageProblem("give either --printer or --offset-across/--offset-along, not both")
     if printer is not None:
         profile = printers.profile(printer)
         offset_across, offset_along = profile.offset_across_mm, profile.offset_along_mm
@@ -439,7 +436,7 @@ def preview(
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
     face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
     pdf_to_png(face_pdf, target, dpi)
-    say(f"wrote {target}")
+    say(f"wrote {display_path(target)}")
 
 
 @app.command()
@@ -534,7 +531,7 @@ def printer_set(
     from pipeline.core.render import printers
 
     path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
-    say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {path}")
+    say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {display_path(path)}")
 
 
 @printer_app.command("list")
@@ -544,7 +541,7 @@ def printer_list() -> None:
 
     path = printers.profiles_path()
     profiles = printers.load_profiles(path)
-    say(f"printer profiles in {path}: {len(profiles)}")
+    say(f"printer profiles in {display_path(path)}: {len(profiles)}")
     for profile in profiles.values():
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
 
@@ -566,9 +563,11 @@ def report(
 ) -> None:
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
     from pipeline.core.balance.commands import report_command
+    from pipeline.core.progress import working
 
-    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper, out=out,
-                   processes=processes, as_json=as_json, say=say)
+    with working("simulating") as spinner:
+        report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper, out=out,
+                       processes=processes, as_json=as_json, say=spinner.before(say))
 
 
 @app.command()
@@ -584,7 +583,9 @@ def simulate(
 ) -> None:
     """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
     from pipeline.core.balance.commands import simulate_command
+    from pipeline.core.progress import working
 
-    simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
-                     processes=processes, as_json=as_json, say=say)
+    with working("simulating") as spinner:
+        simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
+                         processes=processes, as_json=as_json, say=spinner.before(say))
 

@@ -7,6 +7,7 @@ from typing import Callable, ParamSpec, TypeVar
 from pipeline.core.textsafety import one_line
 
 EXIT_BAD_INPUT = 1
+HANDED_UP = False  # set by pipeline.core.commandline.run, which ends every `pantheon` run in one place
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -29,6 +30,8 @@ def plain_errors(command: Callable[P, R]) -> Callable[P, R]:
         try:
             return command(*args, **kwargs)
         except UserError as exc:
+            if HANDED_UP:
+                raise
             typer.echo(one_line(f"error: {exc}"), err=True)  # one line, whatever values it quotes
             raise typer.Exit(EXIT_BAD_INPUT) from None
 

@@ -19,7 +19,6 @@ from pipeline.core.balance import runner
 from pipeline.core.balance.simulate import summaries, summary_data, summary_lines
 from pipeline.core.dataset import display_path
 from pipeline.core.render.imposition import load_sheets
-from pipeline.core.textsafety import one_line
 
 EXIT_USAGE = 2
 MIN_GAMES = 1
@@ -28,9 +27,10 @@ Say = Callable[..., None]
 
 
 def usage_error(message: str) -> NoReturn:
-    """One ``error:`` line on stderr and exit 2 (a value the command cannot take)."""
-    typer.echo(one_line(f"error: {message}"), err=True)
-    raise typer.Exit(EXIT_USAGE)
+    """One ``error:`` line on stderr and exit 2 (a value the command cannot take): pipeline.core.commandline ends it."""
+    from pipeline.core.commandline import UsageProblem
+
+    raise UsageProblem(message)
 
 
 def check_options(games: Optional[int], processes: Optional[int], paper: Optional[str] = None) -> int:

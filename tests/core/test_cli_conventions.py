@@ -1,0 +1,126 @@
+"""The command line's conventions, as a user or a script meets them (each run in a fresh process)."""
+from __future__ import annotations
+
+import json
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.commandline import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_USAGE
+from tests.core.cli_helpers import PROJECT, run_cli
+
+
+def one_error_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("args, says", [
+    (("build", "--paper", "a5"), "'a5' is not one of"),
+    (("preview", "monotheism", "01", "--dpi", "5"), "greater than or equal to 30"),
+    (("no-such-command",), "No such command"),
+    (("validate", "--no-such-flag"), "No such option"),
+    (("build", "--printer", "x", "--offset-across", "1"), "give either --printer or --offset-across"),
+])
+def test_usage_errors_exit_2_in_one_line(args: tuple[str, ...], says: str) -> None:
+    done = run_cli(*args)
+    assert done.returncode == EXIT_USAGE, done.stderr
+    line = one_error_line(done.stderr)
+    assert line.startswith("error: ") and says in line
+    assert not done.stdout
+
+
+def test_data_problems_exit_1() -> None:
+    done = run_cli("validate", "no-such-game")
+    assert done.returncode == EXIT_PROBLEMS
+    assert one_error_line(done.stderr).startswith("error: unknown game no-such-game")
+
+
+@pytest.mark.parametrize("args, code", [(("provenance", "no-such-game", "--json"), EXIT_PROBLEMS),
+                                        (("provenance", "--json", "--no-such-flag"), EXIT_USAGE)])
+def test_with_json_errors_are_json_on_stdout(args: tuple[str, ...], code: int) -> None:
+    done = run_cli(*args)
+    assert done.returncode == code
+    answer = json.loads(done.stdout)
+    assert answer["exit_code"] == code and answer["error"]
+    assert not done.stderr
+
+
+def test_game_commands_hand_their_errors_up_as_json() -> None:
+    done = run_cli("monotheism", "replay", "99", "--json")
+    assert done.returncode == EXIT_PROBLEMS, done.stderr
+    assert json.loads(done.stdout)["exit_code"] == EXIT_PROBLEMS
+
+
+def _crash(debug: bool) -> subprocess.CompletedProcess[str]:
+    code = ("from pipeline.core.commandline import run\n"
+            "def main(**_):\n    raise ZeroDivisionError('a bug')\n"
+            "run(main, argv=[])\n")
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    if debug:
+        env["PANTHEON_DEBUG"] = "1"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, env=env)
+
+
+def test_a_bug_is_one_line_and_exit_70_with_the_traceback_on_request() -> None:
+    quiet = _crash(debug=False)
+    assert quiet.returncode == EXIT_INTERNAL
+    assert one_error_line(quiet.stderr) == ("internal error: ZeroDivisionError: a bug "
+                                            "(set PANTHEON_DEBUG=1 for the traceback)")
+    loud = _crash(debug=True)
+    assert loud.returncode != 0 and "Traceback" in loud.stderr
+
+
+def test_ctrl_c_exits_130_without_a_traceback() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    env["PYTHONPATH"] = str(PROJECT)
+    proc = subprocess.Popen([sys.executable, "-m", "tests.core.pantheon_with_toy", "simulate", "theocracy",
+                             "--games", "1000000", "--processes", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=PROJECT)
+    time.sleep(4)  # past start-up, inside the simulation
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == EXIT_INTERRUPTED, err
+    assert one_error_line(err) == "interrupted"
+
+
+def test_version_and_completion() -> None:
+    assert run_cli("--version").stdout.startswith("pantheon ")
+    shown = run_cli("--help").stdout
+    assert "--install-completion" in shown and "--show-completion" in shown
+
+
+def test_help_shows_flags_as_flags() -> None:
+    shown = run_cli("monotheism", "play", "--help").stdout
+    assert "--bless-at-start " in shown and "<bool>" not in shown and "╭" not in shown
+
+
+def test_paths_are_printed_relative_to_the_working_directory(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    env["PYTHONPATH"] = str(PROJECT)
+    done = subprocess.run([sys.executable, "-m", "pipeline", "docs", "monstrous", "--format", "md",
+                           "--out", "out"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    written = [line.split(" ", 1)[1] for line in done.stdout.splitlines() if line.startswith("wrote ")]
+    assert written and all(path.startswith("out/monstrous/") for path in written), done.stdout
+
+
+def test_spinner_only_on_a_terminal_and_only_after_its_delay() -> None:
+    from pipeline.core.progress import working
+
+    leader, follower = pty.openpty()
+    with os.fdopen(follower, "w") as terminal:
+        with working("thinking", stream=terminal, delay_s=0.2):
+            time.sleep(0.6)
+        with working("quick", stream=terminal, delay_s=5):
+            pass
+    shown = os.read(leader, 4096).decode()
+    os.close(leader)
+    assert "thinking (0 s)" in shown and "quick" not in shown
