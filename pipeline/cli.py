@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from pipeline.core import games as registry
+from pipeline.core import locations
 from pipeline.core.textsafety import one_line
 
 if TYPE_CHECKING:
@@ -188,7 +189,7 @@ def provenance(
         say(f"{game:<20}" + "".join(f"{row[c]:>10}" for c in columns))
 
 
-PROJECT_OUTPUT = Path(__file__).resolve().parents[1] / "output"
+PROJECT_OUTPUT = locations.output_root()
 
 
 TemplatesOption = typer.Option(None, "--templates", help="Templates folder to use instead of the project's templates/.")

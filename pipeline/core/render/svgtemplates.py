@@ -35,11 +35,12 @@ import jinja2
 from lxml import etree
 from markupsafe import Markup, escape
 
+from pipeline.core import locations
 from pipeline.core.cachestore import PROJECT_ROOT
 from pipeline.core.errors import UserError
 from pipeline.core.render import colours, design
 
-TEMPLATE_ROOT = PROJECT_ROOT / "templates"
+TEMPLATE_ROOT = locations.template_root()
 CARD_DIR = "cards"
 ICON_DIR = "icons"
 SVG_NS = "http://www.w3.org/2000/svg"
