@@ -327,7 +327,7 @@ def _card_options(
     from pipeline.core.render.imposition import Duplex
 
     if printer is not None and (offset_across is not None or offset_along is not None):
-        from pipeline.core.commandline import UsageProblem
+        from pipeline.core.errors import UsageProblem
 
         raise UsageProblem("give either --printer or --offset-across/--offset-along, not both")
     if printer is not None:
@@ -548,15 +548,15 @@ def printer_list() -> None:
 
 
 SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
-ProcessesOption = typer.Option(None, "--processes", help="Worker processes (default: every core); never changes the figures.")
+ProcessesOption = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core); never changes the figures.")
 
 
 @app.command()
 def report(
     games: Optional[List[str]] = GamesArgument,
-    per_setup: Optional[int] = typer.Option(None, "--games", help="Games per set-up (default: each set-up's default size)."),
+    per_setup: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: each set-up's default size)."),
     seed: int = SeedOption,
-    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/balance-<paper>.pdf."),
     as_json: bool = typer.Option(False, "--json", help="Also print every figure as JSON on stdout."),
     processes: Optional[int] = ProcessesOption,
@@ -567,16 +567,16 @@ def report(
     from pipeline.core.progress import working
 
     with working("simulating") as spinner:
-        report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper, out=out,
+        report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
                        processes=processes, as_json=as_json, say=spinner.before(say))
 
 
 @app.command()
 def simulate(
     game: str = typer.Argument(..., help="Game id."),
-    games: Optional[int] = typer.Option(None, "--games", help="Games per set-up (default: the report's size)."),
+    games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: the report's size)."),
     seed: int = SeedOption,
-    players: Optional[int] = typer.Option(None, "--players", help="Only set-ups for this many players."),
+    players: Optional[int] = typer.Option(None, "--players", min=1, help="Only set-ups for this many players."),
     policy: Optional[str] = typer.Option(None, "--policy", help="Only set-ups played by this policy (see the game's report)."),
     as_json: bool = JsonOption,
     processes: Optional[int] = ProcessesOption,

@@ -27,7 +27,7 @@ import typer
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError  # typer's own (vendored) click
 
 from pipeline.core import errors
-from pipeline.core.errors import UserError
+from pipeline.core.errors import UsageProblem, UserError
 from pipeline.core.textsafety import one_line
 
 EXIT_OK = 0
@@ -37,10 +37,6 @@ EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 DEBUG_ENV = "PANTHEON_DEBUG"
 JSON_FLAG = "--json"
-
-
-class UsageProblem(Exception):
-    """A combination of options no run can take (checked after typer's own checks of each value): exit 2."""
 
 
 def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> NoReturn:

@@ -28,7 +28,7 @@ Say = Callable[..., None]
 
 def usage_error(message: str) -> NoReturn:
     """One ``error:`` line on stderr and exit 2 (a value the command cannot take): pipeline.core.commandline ends it."""
-    from pipeline.core.commandline import UsageProblem
+    from pipeline.core.errors import UsageProblem
 
     raise UsageProblem(message)
 

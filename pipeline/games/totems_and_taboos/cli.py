@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from pipeline.core.errors import UserError, plain_errors
+from pipeline.core.errors import UsageProblem, UserError, plain_errors
 from pipeline.core.validate import load_valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import Game
@@ -108,11 +108,11 @@ def simulate_solo_command(
     model = project_model()
     known = [d.id for d in model.solo.difficulties]
     if difficulty not in known:
-        raise UserError(f"--difficulty must be one of {', '.join(known)}, got {difficulty!r}")
+        raise UsageProblem(f"--difficulty must be one of {', '.join(known)}, got {difficulty!r}")
     if games < 1:
-        raise UserError(f"--games must be at least 1, got {games}")
+        raise UsageProblem(f"--games must be at least 1, got {games}")
     if policy not in POLICIES:
-        raise UserError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        raise UsageProblem(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     colour = parse_colour(start_colour, model, "--start-colour") if start_colour is not None else None
     summary = simulate_solo(lambda d: Game.solo_game(model, d), difficulty, games, seed, policy=POLICIES[policy],
                             start_colour=colour)

@@ -111,4 +111,4 @@ def test_simulate_bad_input_is_one_line() -> None:
                           (("--players", "3", "--variant", "solo"), "error: --variant must be one of standard, epic"),
                           (("--players", "3", "--games", "0"), "error: --games must be at least 1, got 0")]:
         result = run("simulate", *args)
-        assert result.exit_code == 1 and said(result).strip().startswith(message), said(result)
+        assert result.exit_code == 2 and said(result).strip().startswith(message), said(result)  # usage errors

@@ -76,4 +76,4 @@ def test_simulate_text_is_reproducible() -> None:
                                            (["--games", "0"], "--games must be at least 1")])
 def test_simulate_bad_input(args: list[str], message: str) -> None:
     result = run("simulate", *args)
-    assert result.exit_code == 1 and message in result.stderr
+    assert result.exit_code == 2 and message in result.stderr  # a usage error
