@@ -124,3 +124,53 @@ def test_spinner_only_on_a_terminal_and_only_after_its_delay() -> None:
     shown = os.read(leader, 4096).decode()
     os.close(leader)
     assert "thinking (0 s)" in shown and "quick" not in shown
+
+
+def _commands() -> list[tuple[str, object]]:
+    """Every runnable command of ``pantheon``, as (path after 'pantheon', click command), game groups included."""
+    import typer
+
+    from pipeline.cli import GameCommands, app
+
+    found: list[tuple[str, object]] = []
+
+    def walk(path: str, command: object) -> None:
+        group = command.loaded() if isinstance(command, GameCommands) else command
+        subcommands = getattr(group, "commands", None)
+        if subcommands is None:
+            found.append((path, group))
+            return
+        for name in group.list_commands(None):  # type: ignore[attr-defined]
+            walk(f"{path} {name}".strip(), group.get_command(None, name))  # type: ignore[attr-defined]
+
+    walk("", typer.main.get_command(app))
+    return found
+
+
+def _usage_block(readme: str, path: str) -> str:
+    """The README's usage lines of ``pantheon PATH``: its line and the indented continuation lines below it."""
+    lines = readme.splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith(f"pantheon {path} ") or line == f"pantheon {path}":
+            block = [line]
+            for more in lines[index + 1:]:
+                if not more.startswith(" "):
+                    break
+                block.append(more)
+            return "\n".join(block)
+    return ""
+
+
+def test_readme_documents_every_command_and_option() -> None:
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    missing = []
+    for path, command in _commands():
+        block = _usage_block(readme, path)
+        if not block:
+            missing.append(f"pantheon {path}")
+            continue
+        for param in command.params:  # type: ignore[attr-defined]
+            for flag in param.opts:
+                if flag.startswith("--") and flag != "--help" and flag not in block:
+                    missing.append(f"pantheon {path} {flag}")
+    assert not missing, "README lacks: " + ", ".join(missing)
