@@ -158,10 +158,7 @@ def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
 @app.command()
 def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption) -> None:
     """Check data against the schemas and every game's cross-checks; list every problem."""
-    from pipeline.core.progress import working
-
-    with working("validating"):
-        report = run_validation(_data_root(data), games)
+    report = run_validation(_data_root(data), games)
     for problem in report.problems:
         say(str(problem))
     for game in report.skipped_cross_checks:
@@ -564,11 +561,9 @@ def report(
 ) -> None:
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
     from pipeline.core.balance.commands import report_command
-    from pipeline.core.progress import working
 
-    with working("simulating") as spinner:
-        report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
-                       processes=processes, as_json=as_json, say=spinner.before(say))
+    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
+                   processes=processes, as_json=as_json, say=say)
 
 
 @app.command()
@@ -584,9 +579,7 @@ def simulate(
 ) -> None:
     """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
     from pipeline.core.balance.commands import simulate_command
-    from pipeline.core.progress import working
 
-    with working("simulating") as spinner:
-        simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
-                         processes=processes, as_json=as_json, say=spinner.before(say))
+    simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
+                     processes=processes, as_json=as_json, say=say)
 

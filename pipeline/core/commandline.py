@@ -12,7 +12,8 @@ Exit codes (the conventions of sysexits and of shells):
 
 With ``--json`` anywhere on the command line an error is one JSON object on
 stdout, ``{"error": message, "exit_code": n}``, so a script that reads the
-command's JSON reads its failure too. Commands raise; they never print their
+command's JSON reads its failure too. A run still silent after 1.5 s shows a
+spinner (pipeline.core.progress). Commands raise; they never print their
 own ending (game commands wearing :func:`pipeline.core.errors.plain_errors`
 hand their UserError up here when run under this function).
 """
@@ -28,6 +29,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageErro
 
 from pipeline.core import errors
 from pipeline.core.errors import UsageProblem, UserError
+from pipeline.core.progress import until_output
 from pipeline.core.textsafety import one_line
 
 EXIT_OK = 0
@@ -37,6 +39,7 @@ EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 DEBUG_ENV = "PANTHEON_DEBUG"
 JSON_FLAG = "--json"
+LABEL_WORDS = 2
 
 
 def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> NoReturn:
@@ -45,7 +48,8 @@ def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> No
     as_json = JSON_FLAG in args
     errors.HANDED_UP = True
     try:
-        outcome = main(args=args, standalone_mode=False)
+        with until_output(_label(args)):  # a spinner on a terminal, should the run stay silent for a while
+            outcome = main(args=args, standalone_mode=False)
     except NoArgsIsHelpError as exc:  # a group called with nothing to do: its help, as click does
         typer.echo(exc.format_message(), err=True)
         sys.exit(EXIT_USAGE)
@@ -71,6 +75,16 @@ def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> No
     if outcome == EXIT_INTERRUPTED:  # typer turns a Ctrl-C inside a command into Exit(130)
         _interrupted()
     sys.exit(outcome if isinstance(outcome, int) else EXIT_OK)
+
+
+def _label(args: Sequence[str]) -> str:
+    """What the spinner says: the command's words (``monotheism solve``), without options or values."""
+    words = []
+    for arg in args[:LABEL_WORDS]:
+        if arg.startswith("-"):
+            break
+        words.append(arg)
+    return " ".join(["pantheon", *words])
 
 
 def _fail(message: str, code: int, as_json: bool, *, prefix: str = "error: ") -> NoReturn:

@@ -1,10 +1,11 @@
-"""A spinner for runs that take a while, so a silent terminal never looks hung.
+"""A spinner for every run that takes a while, so a silent terminal never looks hung.
 
-``working("validating")`` shows nothing for the first ``SPINNER_DELAY_S``
+:func:`until_output` wraps a whole command (pipeline.core.commandline does it
+for every ``pantheon`` run): nothing for the first ``SPINNER_DELAY_S``
 seconds (most runs finish sooner and print no noise), then a spinner with the
-elapsed time on stderr, only when stderr is a terminal: pipes, logs and tests
-see no change. Commands with their own progress bar (build, export) do not
-wear it.
+elapsed time on stderr until the command first writes anything (its result, a
+prompt, its own progress bar) or ends. Only when stderr is a terminal: pipes,
+logs and tests see no change. Commands need not know about it.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional, TextIO
+from typing import Any, Iterable, Iterator, Optional, TextIO
 
 SPINNER_DELAY_S = 1.5
 FRAME_S = 0.1
@@ -21,40 +22,63 @@ CLEAR_LINE = "\r\x1b[2K"
 
 
 class Spinner:
-    """A running spinner; ``stop()`` (idempotent) clears it, ``before(say)`` stops it before the first line printed."""
+    """A spinner on ``out`` from ``delay_s`` seconds after it is made until ``stop()`` (idempotent)."""
 
     def __init__(self, out: TextIO, label: str, delay_s: float) -> None:
         self._done = threading.Event()
         self._thread: Optional[threading.Thread] = None
-        if _is_terminal(out):
+        if is_terminal(out):
             self._thread = threading.Thread(target=_spin, args=(out, label, self._done, delay_s), daemon=True,
                                             name="pantheon-spinner")
             self._thread.start()
 
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and not self._done.is_set()
+
     def stop(self) -> None:
         self._done.set()
-        if self._thread is not None:
+        if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
 
-    def before(self, say: Callable[..., None]) -> Callable[..., None]:
-        def said(*args: Any, **kwargs: Any) -> None:
-            self.stop()
-            say(*args, **kwargs)
 
-        return said
+class _StopOnWrite:
+    """A text stream that stops the spinner before anything is written through it (else it is the stream)."""
+
+    def __init__(self, stream: TextIO, spinner: Spinner) -> None:
+        self._stream = stream
+        self._spinner = spinner
+
+    def write(self, text: str) -> int:
+        self._spinner.stop()
+        return self._stream.write(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        self._spinner.stop()
+        self._stream.writelines(lines)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 @contextmanager
-def working(label: str, *, stream: Optional[TextIO] = None, delay_s: float = SPINNER_DELAY_S) -> Iterator[Spinner]:
-    """Show ``label`` with a spinner on ``stream`` (stderr) from ``delay_s`` seconds into the block until it ends."""
-    spinner = Spinner(stream if stream is not None else sys.stderr, label, delay_s)
+def until_output(label: str, *, delay_s: float = SPINNER_DELAY_S) -> Iterator[Spinner]:
+    """Show ``label`` with a spinner on stderr from ``delay_s`` seconds in until the block first prints or ends."""
+    spinner = Spinner(sys.stderr, label, delay_s)
+    if not spinner.running:
+        yield spinner
+        return
+    saved = sys.stdout, sys.stderr
+    sys.stdout = _StopOnWrite(sys.stdout, spinner)
+    sys.stderr = _StopOnWrite(sys.stderr, spinner)
     try:
         yield spinner
     finally:
         spinner.stop()
+        sys.stdout, sys.stderr = saved
 
 
-def _is_terminal(stream: TextIO) -> bool:
+def is_terminal(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):  # a replaced or closed stream

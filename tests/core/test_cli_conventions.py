@@ -112,18 +112,39 @@ def test_paths_are_printed_relative_to_the_working_directory(tmp_path: Path) -> 
     assert written and all(path.startswith("out/monstrous/") for path in written), done.stdout
 
 
-def test_spinner_only_on_a_terminal_and_only_after_its_delay() -> None:
-    from pipeline.core.progress import working
+def test_spinner_only_on_a_terminal_after_its_delay_and_gone_once_the_command_prints(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.core.progress import until_output
 
     leader, follower = pty.openpty()
     with os.fdopen(follower, "w") as terminal:
-        with working("thinking", stream=terminal, delay_s=0.2):
+        monkeypatch.setattr(sys, "stdout", terminal)
+        monkeypatch.setattr(sys, "stderr", terminal)
+        with until_output("thinking", delay_s=0.2):
             time.sleep(0.6)
-        with working("quick", stream=terminal, delay_s=5):
+            print("result", flush=True)
+            time.sleep(0.3)  # the spinner stays stopped after the first output
+        with until_output("quick", delay_s=5):
             pass
-    shown = os.read(leader, 4096).decode()
+        assert sys.stdout is terminal and sys.stderr is terminal
+    shown = os.read(leader, 65536).decode()
     os.close(leader)
-    assert "thinking (0 s)" in shown and "quick" not in shown
+    before, after = shown.split("result")
+    assert "thinking (0 s)" in before and before.endswith("\r\x1b[2K") and after.strip() == ""
+    assert "quick" not in shown
+
+
+def test_no_spinner_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from pipeline.core.progress import until_output
+
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    with until_output("thinking", delay_s=0.05):
+        assert sys.stderr is log  # not even wrapped
+        time.sleep(0.2)
+    assert log.getvalue() == ""
 
 
 def _commands() -> list[tuple[str, object]]:

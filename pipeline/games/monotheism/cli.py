@@ -12,7 +12,6 @@ import typer
 
 from pipeline.core.dataset import default_data_root, display_path
 from pipeline.core.errors import UsageProblem, UserError
-from pipeline.core.progress import working
 from pipeline.games.monotheism import adding, estimate, rating, solver
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
@@ -89,16 +88,14 @@ def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (
     chosen = easier_scenario(_chosen(loaded, root, scenario, file), easier)
     game = easier_game(loaded.game, easier)
     workers = _processes(processes)
-    with working("solving"):
-        result = solver.solve(game.scenario_state(chosen, track_history=False).with_events(False),
-                              max_nodes=max_nodes, processes=workers)
-        moves = None
-        if first:
-            moves = solver.first_moves(game.scenario_state(chosen, track_history=False).with_events(False),
-                                       max_nodes=max_nodes, processes=workers)
+    result = solver.solve(game.scenario_state(chosen, track_history=False).with_events(False),
+                          max_nodes=max_nodes, processes=workers)
     report = {"scenario": chosen.id, "status": result.status, "line": list(result.line),
               "nodes": result.nodes, "seconds": result.seconds}
-    if moves is not None:
+    moves = None
+    if first:
+        moves = solver.first_moves(game.scenario_state(chosen, track_history=False).with_events(False),
+                                   max_nodes=max_nodes, processes=workers)
         report["first_moves"] = {"winning": list(moves.winning), "losing": list(moves.losing),
                                  "undecided": list(moves.undecided), "losing_share": round(moves.losing_share, 3)}
     if as_json:
@@ -237,9 +234,8 @@ def rate(scenario: Optional[str] = typer.Argument(None, help="Scenario number.")
     root = _root(data)
     loaded = load(root)
     chosen = _chosen(loaded, root, scenario, file)
-    with working("rating"):
-        found = rating.rate(loaded.game.scenario_state(chosen, track_history=False).with_events(False),
-                            max_nodes=max_nodes, processes=_processes(processes))
+    found = rating.rate(loaded.game.scenario_state(chosen, track_history=False).with_events(False), max_nodes=max_nodes,
+                        processes=_processes(processes))
     report = _rating_report(chosen, found)
     if as_json:
         typer.echo(json.dumps(report))
