@@ -11,7 +11,8 @@ Exit codes (the conventions of sysexits and of shells):
 ====  =====================================================================
 
 With ``--json`` anywhere on the command line an error is one JSON object on
-stdout, ``{"error": message, "exit_code": n}``, so a script that reads the
+stdout, ``{"error": message, "exit_code": n}`` (plus ``"problems"``, every
+problem found, when the data did not validate), so a script that reads the
 command's JSON reads its failure too. A run still silent after 1.5 s shows a
 spinner (pipeline.core.progress). Commands raise; they never print their
 own ending (game commands wearing :func:`pipeline.core.errors.plain_errors`
@@ -59,7 +60,8 @@ def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> No
     except UsageProblem as exc:
         _fail(str(exc), EXIT_USAGE, as_json)
     except UserError as exc:
-        _fail(str(exc), EXIT_PROBLEMS, as_json)
+        problems = getattr(exc, "problems", None)  # an error that lists every problem found (InvalidData)
+        _fail(str(exc), EXIT_PROBLEMS, as_json, problems=[str(p) for p in problems] if problems else None)
     except ClickException as exc:  # a click error that is not about usage (a file that cannot be opened)
         _fail(exc.format_message(), exc.exit_code, as_json)
     except (KeyboardInterrupt, typer.Abort):
@@ -87,9 +89,13 @@ def _label(args: Sequence[str]) -> str:
     return " ".join(["pantheon", *words])
 
 
-def _fail(message: str, code: int, as_json: bool, *, prefix: str = "error: ") -> NoReturn:
+def _fail(message: str, code: int, as_json: bool, *, prefix: str = "error: ",
+          problems: Optional[list[str]] = None) -> NoReturn:
     if as_json:
-        typer.echo(json.dumps({"error": one_line(message), "exit_code": code}, sort_keys=True))
+        answer: dict[str, Any] = {"error": one_line(message), "exit_code": code}
+        if problems:
+            answer["problems"] = problems
+        typer.echo(json.dumps(answer, sort_keys=True))
     else:
         typer.echo(one_line(prefix + message), err=True)
     sys.exit(code)

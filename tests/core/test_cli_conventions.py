@@ -195,3 +195,18 @@ def test_readme_documents_every_command_and_option() -> None:
                 if flag.startswith("--") and flag != "--help" and flag not in block:
                     missing.append(f"pantheon {path} {flag}")
     assert not missing, "README lacks: " + ", ".join(missing)
+
+
+def test_with_json_the_data_problems_travel_in_the_error(tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "data"
+    for folder in ("schemas", "theocracy"):
+        shutil.copytree(PROJECT / "data" / folder, root / folder)
+    with (root / "theocracy" / "components.yaml").open("a", encoding="utf-8") as components:
+        components.write("bogus: 1\n")
+    done = run_cli("simulate", "theocracy", "--games", "2", "--json", "--data", str(root))
+    assert done.returncode == EXIT_PROBLEMS, done.stderr
+    answer = json.loads(done.stdout)  # the whole of stdout is the one JSON object
+    assert answer["exit_code"] == EXIT_PROBLEMS
+    assert any("components.yaml" in p and "unknown key 'bogus'" in p for p in answer["problems"])

@@ -53,8 +53,9 @@ def report_command(data_root: Path, games: Optional[Sequence[str]], *, per_setup
     try:
         studies = reporting.prepare(data_root, games, paper)
     except reporting.InvalidData as exc:
-        for problem in exc.problems:
-            say(problem)
+        if not as_json:  # with --json the problems travel in the error object (pipeline.core.commandline)
+            for problem in exc.problems:
+                say(problem)
         raise
     options = reporting.Options(per_setup, seed, paper, used)
     found = reporting.figures(studies, options, data_root)
