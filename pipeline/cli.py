@@ -359,7 +359,7 @@ def _build_cards(
             continue
         print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
         if not force and render_build.is_fresh(out, game, options, print_hash):
-            say(f"up to date: {render_build.pdf_path(out, game, options.paper)}")
+            say(f"up to date: {display_path(render_build.pdf_path(out, game, options.paper))}")
         else:
             stale[game] = print_hash
     if not stale:
