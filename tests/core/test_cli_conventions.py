@@ -95,6 +95,12 @@ def test_version_and_completion() -> None:
     assert run_cli("--version").stdout.startswith("pantheon ")
     shown = run_cli("--help").stdout
     assert "--install-completion" in shown and "--show-completion" in shown
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    env.update(PYTHONPATH=str(PROJECT), _PANTHEON_COMPLETE="complete_bash", COMP_CWORD="2",
+               COMP_WORDS="pantheon monotheism so")  # what bash asks when tab is pressed after "so"
+    done = subprocess.run([sys.executable, "-c", "from pipeline.cli import app; app(prog_name='pantheon')"],
+                          capture_output=True, text=True, env=env, cwd=PROJECT)
+    assert done.stdout.split() == ["solve"], done.stdout + done.stderr
 
 
 def test_help_shows_flags_as_flags() -> None:
