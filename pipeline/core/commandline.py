@@ -46,8 +46,15 @@ LABEL_WORDS = 2
 def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> NoReturn:
     """Run a typer/click ``main`` (in non-standalone mode) and exit with the code its outcome calls for."""
     args = list(sys.argv[1:] if argv is None else argv)
-    as_json = JSON_FLAG in args
-    errors.HANDED_UP = True
+    previous, errors.HANDED_UP = errors.HANDED_UP, True
+    try:
+        _end(main, args, as_json=JSON_FLAG in args)
+    finally:  # a caller that goes on (a test catching SystemExit) gets plain_errors back as it was
+        errors.HANDED_UP = previous
+
+
+def _end(main: Callable[..., Any], args: list[str], *, as_json: bool) -> NoReturn:
+    """Run ``main`` on ``args`` and exit: the mapping of every outcome to its exit code and message."""
     try:
         with until_output(_label(args)):  # a spinner on a terminal, should the run stay silent for a while
             outcome = main(args=args, standalone_mode=False)

@@ -216,3 +216,17 @@ def test_with_json_the_data_problems_travel_in_the_error(tmp_path: Path) -> None
     answer = json.loads(done.stdout)  # the whole of stdout is the one JSON object
     assert answer["exit_code"] == EXIT_PROBLEMS
     assert any("components.yaml" in p and "unknown key 'bogus'" in p for p in answer["problems"])
+
+
+def test_run_in_process_ends_with_the_code_and_leaves_plain_errors_as_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.core import errors
+    from pipeline.core.commandline import run
+
+    def main(**_: object) -> None:
+        assert errors.HANDED_UP  # game commands hand their errors up while run() is in charge
+        raise errors.UserError("deity 13: aspect 'solar' is not one of sun, moon, death")
+
+    with pytest.raises(SystemExit) as ended:
+        run(main, argv=["validate"])
+    assert ended.value.code == EXIT_PROBLEMS and not errors.HANDED_UP
+    assert capsys.readouterr().err == "error: deity 13: aspect 'solar' is not one of sun, moon, death\n"
