@@ -32,10 +32,10 @@ EXIT_USAGE = 2  # the command line itself is wrong (as click's own usage errors)
 class PantheonApp(typer.Typer):
     """A Typer app whose every run ends in pipeline.core.commandline: exit codes 1/2/70/130, one line, no traceback."""
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, args: Optional[Sequence[str]] = None, **kwargs: Any) -> Any:
         from pipeline.core.commandline import run
 
-        run(lambda **more: super(PantheonApp, self).__call__(*args, **kwargs, **more))
+        run(lambda **more: super(PantheonApp, self).__call__(**kwargs, **more), argv=args)
 
 
 class GameCommands(TyperGroup):
