@@ -85,7 +85,7 @@ def _text(game: Game, state: State, report: TurnReport) -> list[str]:
 @plain_errors
 def simulate(players: int = typer.Option(..., "--players", help="Gods at the table (team variants: 4-10, in twos)."),
              variant: str = typer.Option("standard", "--variant", help=f"One of: {', '.join(VARIANTS)}."),
-             games: int = typer.Option(100, "--games", help="Number of games (campaigns, for Wars) to play."),
+             games: int = typer.Option(100, "--games", min=1, help="Number of games (campaigns, for Wars) to play."),
              seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
              policy: str = typer.Option("random", "--policy", help=f"One of: {', '.join(POLICIES)}."),
              as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
@@ -94,8 +94,6 @@ def simulate(players: int = typer.Option(..., "--players", help="Gods at the tab
         raise UsageProblem(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     if policy not in POLICIES:
         raise UsageProblem(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    if games < 1:
-        raise UsageProblem(f"--games must be at least 1, got {games}")
     game = load_engine(data if data is not None else default_data_root())
     try:
         finals = simulate_games(game, players=players, variant=variant, games=games, seed=seed,

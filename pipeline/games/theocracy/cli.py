@@ -89,7 +89,7 @@ def summary_text(summary: Summary) -> list[str]:
 @plain_errors
 def simulate(
     players: int = typer.Option(2, "--players", help="Number of players."),
-    games: int = typer.Option(1000, "--games", help="Number of games to play."),
+    games: int = typer.Option(1000, "--games", min=1, help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
     policy: PolicyName = typer.Option(PolicyName.RANDOM, "--policy", help="How every seat plays."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
@@ -99,8 +99,6 @@ def simulate(
     if players not in model.player_counts:
         counts = ", ".join(str(c) for c in model.player_counts)
         raise UsageProblem(f"--players must be one of {counts}, got {players}")
-    if games < 1:
-        raise UsageProblem(f"--games must be at least 1, got {games}")
     summary = run_simulation(Game.from_model(model, players), games, policy, seed)
     if as_json:
         typer.echo(json.dumps(summary.as_json(), indent=2))
