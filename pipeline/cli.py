@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from pipeline.core.validate import RecordCatalogue, ValidationReport
 
 EXIT_PROBLEMS = 1
-EXIT_USAGE = 2  # the command line itself is wrong (as click's own usage errors)
 
 
 class PantheonApp(typer.Typer):

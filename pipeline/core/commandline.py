@@ -34,8 +34,8 @@ from pipeline.core.progress import until_output
 from pipeline.core.textsafety import one_line
 
 EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_USAGE = 2
+EXIT_PROBLEMS = errors.EXIT_BAD_INPUT
+EXIT_USAGE = errors.EXIT_USAGE
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 DEBUG_ENV = "PANTHEON_DEBUG"

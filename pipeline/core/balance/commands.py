@@ -20,7 +20,6 @@ from pipeline.core.balance.simulate import summaries, summary_data, summary_line
 from pipeline.core.dataset import display_path
 from pipeline.core.render.imposition import load_sheets
 
-EXIT_USAGE = 2
 MIN_GAMES = 1
 MIN_PROCESSES = 1
 Say = Callable[..., None]
