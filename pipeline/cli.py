@@ -10,8 +10,6 @@ exit code 1.
 from __future__ import annotations
 
 import json
-import os
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
@@ -20,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from pipeline.core import games as registry
-from pipeline.core.errors import UserError
+from pipeline.core import locations
 from pipeline.core.textsafety import one_line
 
 if TYPE_CHECKING:
@@ -28,28 +26,15 @@ if TYPE_CHECKING:
     from pipeline.core.validate import RecordCatalogue, ValidationReport
 
 EXIT_PROBLEMS = 1
-EXIT_INTERNAL = 2
-EXIT_USAGE = 2  # the command line itself is wrong (as click's own usage errors)
-DEBUG_ENV = "PANTHEON_DEBUG"
 
 
 class PantheonApp(typer.Typer):
-    """A Typer app that turns errors into one plain line instead of a traceback."""
+    """A Typer app whose every run ends in pipeline.core.commandline: exit codes 1/2/70/130, one line, no traceback."""
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().__call__(*args, **kwargs)
-        except UserError as exc:
-            say(f"error: {exc}", err=True)
-            sys.exit(EXIT_PROBLEMS)
-        except KeyboardInterrupt:
-            say("interrupted", err=True)
-            sys.exit(130)
-        except Exception as exc:  # a bug of ours: say so plainly, keep the traceback for developers
-            if os.environ.get(DEBUG_ENV):
-                raise
-            say(f"internal error: {type(exc).__name__}: {exc} (set {DEBUG_ENV}=1 for details)", err=True)
-            sys.exit(EXIT_INTERNAL)
+    def __call__(self, args: Optional[Sequence[str]] = None, **kwargs: Any) -> Any:
+        from pipeline.core.commandline import run
+
+        run(lambda **more: super(PantheonApp, self).__call__(**kwargs, **more), argv=args)
 
 
 class GameCommands(TyperGroup):
@@ -65,6 +50,7 @@ class GameCommands(TyperGroup):
         """The game's real command group (its spec's ``commands``, a typer.Typer), imported once."""
         if self._loaded is None:
             self._loaded = typer.main.get_group(self.spec.part("commands"))
+            _plain_help(self._loaded)
         return self._loaded
 
     def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[Any] = None,
@@ -76,6 +62,13 @@ class GameCommands(TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         return self.loaded().get_command(ctx, cmd_name)
+
+
+def _plain_help(command: Any) -> None:
+    """Help as plain text, as the top level's (rich_markup_mode=None), for a game's group and its commands."""
+    command.rich_markup_mode = None
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
 
 
 class PantheonGroup(TyperGroup):
@@ -99,8 +92,8 @@ app = PantheonApp(
     cls=PantheonGroup,
     help="Pantheon Press: validate card data and build print-and-play PDFs.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: flags shown as flags, no box drawing in pipes and logs
 )
 
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/ (same layout).")
@@ -192,7 +185,7 @@ def provenance(
         say(f"{game:<20}" + "".join(f"{row[c]:>10}" for c in columns))
 
 
-PROJECT_OUTPUT = Path(__file__).resolve().parents[1] / "output"
+PROJECT_OUTPUT = locations.output_root()
 
 
 TemplatesOption = typer.Option(None, "--templates", help="Templates folder to use instead of the project's templates/.")
@@ -330,8 +323,9 @@ def _card_options(
     from pipeline.core.render.imposition import Duplex
 
     if printer is not None and (offset_across is not None or offset_along is not None):
-        say("error: give either --printer or --offset-across/--offset-along, not both", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        from pipeline.core.errors import UsageProblem
+
+        raise UsageProblem("give either --printer or --offset-across/--offset-along, not both")
     if printer is not None:
         profile = printers.profile(printer)
         offset_across, offset_along = profile.offset_across_mm, profile.offset_along_mm
@@ -364,7 +358,7 @@ def _build_cards(
             continue
         print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
         if not force and render_build.is_fresh(out, game, options, print_hash):
-            say(f"up to date: {render_build.pdf_path(out, game, options.paper)}")
+            say(f"up to date: {display_path(render_build.pdf_path(out, game, options.paper))}")
         else:
             stale[game] = print_hash
     if not stale:
@@ -439,7 +433,7 @@ def preview(
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
     face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
     pdf_to_png(face_pdf, target, dpi)
-    say(f"wrote {target}")
+    say(f"wrote {display_path(target)}")
 
 
 @app.command()
@@ -534,7 +528,7 @@ def printer_set(
     from pipeline.core.render import printers
 
     path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
-    say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {path}")
+    say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {display_path(path)}")
 
 
 @printer_app.command("list")
@@ -544,21 +538,21 @@ def printer_list() -> None:
 
     path = printers.profiles_path()
     profiles = printers.load_profiles(path)
-    say(f"printer profiles in {path}: {len(profiles)}")
+    say(f"printer profiles in {display_path(path)}: {len(profiles)}")
     for profile in profiles.values():
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
 
 
 SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
-ProcessesOption = typer.Option(None, "--processes", help="Worker processes (default: every core); never changes the figures.")
+ProcessesOption = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core); never changes the figures.")
 
 
 @app.command()
 def report(
     games: Optional[List[str]] = GamesArgument,
-    per_setup: Optional[int] = typer.Option(None, "--games", help="Games per set-up (default: each set-up's default size)."),
+    per_setup: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: each set-up's default size)."),
     seed: int = SeedOption,
-    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/balance-<paper>.pdf."),
     as_json: bool = typer.Option(False, "--json", help="Also print every figure as JSON on stdout."),
     processes: Optional[int] = ProcessesOption,
@@ -567,16 +561,16 @@ def report(
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
     from pipeline.core.balance.commands import report_command
 
-    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper, out=out,
+    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
                    processes=processes, as_json=as_json, say=say)
 
 
 @app.command()
 def simulate(
     game: str = typer.Argument(..., help="Game id."),
-    games: Optional[int] = typer.Option(None, "--games", help="Games per set-up (default: the report's size)."),
+    games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: the report's size)."),
     seed: int = SeedOption,
-    players: Optional[int] = typer.Option(None, "--players", help="Only set-ups for this many players."),
+    players: Optional[int] = typer.Option(None, "--players", min=1, help="Only set-ups for this many players."),
     policy: Optional[str] = typer.Option(None, "--policy", help="Only set-ups played by this policy (see the game's report)."),
     as_json: bool = JsonOption,
     processes: Optional[int] = ProcessesOption,

@@ -34,7 +34,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, TypeVar
 
-from pipeline.core import locks
+from pipeline.core import locations, locks
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CACHE_ENV = "PANTHEON_CACHE"
@@ -53,9 +53,10 @@ Decoder = Callable[[Any], T]
 
 
 def cache_root() -> Path:
-    """Where caches live: $PANTHEON_CACHE, else the project's .cache/ (git-ignored)."""
+    """Where caches live: $PANTHEON_CACHE, else the project's .cache/ (git-ignored), else the user cache directory
+    (an installed package, or a project folder that cannot be written)."""
     configured = os.environ.get(CACHE_ENV)
-    return Path(configured) if configured else PROJECT_ROOT / ".cache"
+    return Path(configured) if configured else locations.cache_root()
 
 
 def key_of(parts: Iterable[str]) -> str:

@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union
 
+from pipeline.core import locations
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
 from pipeline.core.yamlmarks import MarkedData, PathKey, YamlLoadError, load_marked
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 SCHEMA_DIR = "schemas"
 DATA_SUFFIX = ".yaml"
 SCHEMA_SUFFIX = ".schema.json"
-PROJECT_DATA = Path(__file__).resolve().parents[2] / "data"
+PROJECT_DATA = locations.data_root()
 
 
 def default_data_root() -> Path:

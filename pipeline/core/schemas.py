@@ -17,6 +17,7 @@ from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional
+from urllib.parse import urljoin
 
 import regress
 from jsonschema import Draft202012Validator, validators
@@ -87,7 +88,14 @@ SchemaValidator = validators.extend(
 
 @dataclass
 class SchemaSet:
-    """Every schema under ``<data root>/schemas``, linked by their ``$id``s; ``fingerprint`` hashes them all."""
+    """Every schema under ``<data root>/schemas``, linked by their file URIs; ``fingerprint`` hashes them all.
+
+    The schema files carry no ``$id`` and refer to each other by relative file
+    references (``../common.schema.json#/$defs/text``), so editors and
+    ``check-jsonschema`` resolve them as files. Each is registered under its
+    file URI and under its legacy name, ``urn:pantheon:<game>:<kind>``
+    (``urn:pantheon:common``), which code may keep using in its own ``$ref``s.
+    """
 
     root: Path
     registry: Registry
@@ -149,13 +157,43 @@ def load_schemas(data_root: Path) -> SchemaSet:
             schema = json.loads(raw.decode("utf-8"))
         except (FileRefused, ValueError, RecursionError) as exc:
             raise UserError(f"{display_path(path)}: cannot read schema: {exc}") from None
-        if not isinstance(schema, dict) or "$id" not in schema:
-            raise UserError(f"{display_path(path)}: a schema must be an object with an $id")
+        if not isinstance(schema, dict):
+            raise UserError(f"{display_path(path)}: a schema must be a JSON object")
         # Checking each schema against the meta-schema costs more than validating
         # all the data, so the test suite does it (tests/core/test_schemas.py).
+        uri = path.resolve().as_uri()
+        if "$id" in schema:  # a schema that names itself resolves its references against that name
+            uri = str(schema["$id"])
+        else:
+            schema = {**schema, "$id": uri}  # the base its relative references resolve against
+            legacy = _absolute_refs(schema, uri)
+            resources.append((legacy_id(path.relative_to(root)), Resource.from_contents(legacy, default_specification=DRAFT202012)))
         by_path[path] = schema
-        resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
+        resources.append((uri, Resource.from_contents(schema, default_specification=DRAFT202012)))
     return SchemaSet(root, Registry().with_resources(resources), by_path, fingerprint.hexdigest())
+
+
+LEGACY_PREFIX = "urn:pantheon:"
+
+
+def legacy_id(relative: Path) -> str:
+    """The name a schema file had as its ``$id`` before the files were linked by path: ``urn:pantheon:monotheism:deities``."""
+    return LEGACY_PREFIX + ":".join((*relative.parent.parts, relative.name[: -len(SCHEMA_SUFFIX)]))
+
+
+def _absolute_refs(node: Any, base: str) -> Any:
+    """``node`` with every relative ``$ref`` made absolute against ``base``.
+
+    A lookup by legacy name resolves nested references against that name (a
+    URN, against which no relative path resolves), so that copy names its
+    targets by full file URI.
+    """
+    if isinstance(node, dict):
+        return {key: (urljoin(base, value) if key == "$ref" and isinstance(value, str) and not value.startswith("#")
+                      else _absolute_refs(value, base)) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_absolute_refs(item, base) for item in node]
+    return node
 
 
 def check_schema_file(path: Path, schema: dict[str, Any]) -> None:

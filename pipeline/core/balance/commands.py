@@ -19,18 +19,17 @@ from pipeline.core.balance import runner
 from pipeline.core.balance.simulate import summaries, summary_data, summary_lines
 from pipeline.core.dataset import display_path
 from pipeline.core.render.imposition import load_sheets
-from pipeline.core.textsafety import one_line
 
-EXIT_USAGE = 2
 MIN_GAMES = 1
 MIN_PROCESSES = 1
 Say = Callable[..., None]
 
 
 def usage_error(message: str) -> NoReturn:
-    """One ``error:`` line on stderr and exit 2 (a value the command cannot take)."""
-    typer.echo(one_line(f"error: {message}"), err=True)
-    raise typer.Exit(EXIT_USAGE)
+    """One ``error:`` line on stderr and exit 2 (a value the command cannot take): pipeline.core.commandline ends it."""
+    from pipeline.core.errors import UsageProblem
+
+    raise UsageProblem(message)
 
 
 def check_options(games: Optional[int], processes: Optional[int], paper: Optional[str] = None) -> int:
@@ -53,8 +52,9 @@ def report_command(data_root: Path, games: Optional[Sequence[str]], *, per_setup
     try:
         studies = reporting.prepare(data_root, games, paper)
     except reporting.InvalidData as exc:
-        for problem in exc.problems:
-            say(problem)
+        if not as_json:  # with --json the problems travel in the error object (pipeline.core.commandline)
+            for problem in exc.problems:
+                say(problem)
         raise
     options = reporting.Options(per_setup, seed, paper, used)
     found = reporting.figures(studies, options, data_root)

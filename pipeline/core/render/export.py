@@ -40,6 +40,7 @@ import pypdfium2
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline.core.dataset import display_path
 from pipeline.core.errors import UserError
 from pipeline.core.render.build import Plan, open_document
 from pipeline.core.render.forms import FaceForm, Forms
@@ -349,5 +350,5 @@ def _replace_folder(folder: Path, files: dict[str, bytes]) -> None:
             shutil.rmtree(old, ignore_errors=True)
     except OSError as exc:
         shutil.rmtree(fresh, ignore_errors=True)
-        raise UserError(f"cannot write {folder}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot write {display_path(folder)}: {exc.strerror or exc}") from None
 

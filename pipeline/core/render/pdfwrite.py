@@ -24,6 +24,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import locks
+from pipeline.core.dataset import display_path
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
 
@@ -84,9 +85,9 @@ def ensure_dir(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"cannot create output folder {folder}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot create output folder {display_path(folder)}: {exc.strerror or exc}") from None
     if not os.access(folder, os.W_OK):
-        raise UserError(f"cannot write to output folder {folder}: permission denied")
+        raise UserError(f"cannot write to output folder {display_path(folder)}: permission denied")
 
 
 def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
@@ -110,7 +111,7 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
         os.replace(temp, path)
         temp = None
     except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from None
     finally:
         if handle is not None:
             os.close(handle)
@@ -136,7 +137,7 @@ def output_lock(out_dir: Path, *, on_wait: Optional[Callable[[], None]] = None) 
         try:
             held.enter_context(locks.holding(out_dir, OUTPUT_LOCK, on_wait=on_wait))
         except locks.NotAcquired as exc:
-            raise UserError(f"cannot lock output folder {out_dir}: {exc}") from None
+            raise UserError(f"cannot lock output folder {display_path(out_dir)}: {exc}") from None
         _sweep_temporaries(out_dir)
         yield
 

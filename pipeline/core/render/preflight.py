@@ -25,6 +25,7 @@ from PIL import Image
 from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
+from pipeline.core.dataset import display_path
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
 from pipeline.core.render.build import BuildOptions, Plan, open_document, render_pdf
@@ -60,7 +61,7 @@ def design_rules(template_root: Path = TEMPLATE_ROOT) -> Rules:
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except (OSError, yaml.YAMLError) as exc:
-            raise UserError(f"{path}: cannot read the design rules: {exc}") from None
+            raise UserError(f"{display_path(path)}: cannot read the design rules: {exc}") from None
     return Rules(float(data.get("min_text_pt", DEFAULT_MIN_TEXT_PT)), float(data.get("safe_margin_mm", DEFAULT_SAFE_MARGIN_MM)))
 
 

@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from pipeline.core.dataset import display_path
 from pipeline.core.errors import UserError
 from pipeline.core.render.pdfwrite import ensure_dir
 
@@ -37,4 +38,4 @@ def pdf_to_png(pdf: bytes, target: Path, dpi: int = DEFAULT_DPI) -> None:
         try:
             stem.with_suffix(".png").replace(target)
         except OSError as exc:
-            raise UserError(f"cannot write {target}: {exc.strerror or exc}") from None
+            raise UserError(f"cannot write {display_path(target)}: {exc.strerror or exc}") from None

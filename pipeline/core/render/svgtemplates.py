@@ -35,11 +35,13 @@ import jinja2
 from lxml import etree
 from markupsafe import Markup, escape
 
+from pipeline.core import locations
 from pipeline.core.cachestore import PROJECT_ROOT
+from pipeline.core.dataset import display_path
 from pipeline.core.errors import UserError
 from pipeline.core.render import colours, design
 
-TEMPLATE_ROOT = PROJECT_ROOT / "templates"
+TEMPLATE_ROOT = locations.template_root()
 CARD_DIR = "cards"
 ICON_DIR = "icons"
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -93,10 +95,10 @@ class IconLibrary:
         try:
             root = etree.fromstring(path.read_bytes())
         except etree.XMLSyntaxError as exc:
-            raise UserError(f"{path}: not valid SVG: {exc}") from None
+            raise UserError(f"{display_path(path)}: not valid SVG: {exc}") from None
         box = [float(v) for v in (root.get("viewBox") or "").replace(",", " ").split()]
         if len(box) != 4 or box[2] <= 0 or box[3] <= 0:
-            raise UserError(f"{path}: an icon needs a viewBox='0 0 W H'")
+            raise UserError(f"{display_path(path)}: an icon needs a viewBox='0 0 W H'")
         inner = "".join(etree.tostring(child, encoding="unicode") for child in root)
         inner = inner.replace(f' xmlns="{SVG_NS}"', "")
         if box[0] or box[1]:
@@ -134,7 +136,7 @@ class Templates:
         except jinja2.TemplateSyntaxError as exc:
             raise UserError(f"{where}: template {exc.name or template}:{exc.lineno}: {exc.message}") from None
         except jinja2.TemplateNotFound as exc:
-            raise UserError(f"{where}: template {exc.name} not found under {self.root / CARD_DIR}") from None
+            raise UserError(f"{where}: template {exc.name} not found under {display_path(self.root / CARD_DIR)}") from None
         except Exception as exc:  # an undefined name or a failing expression inside the template
             line = _template_line(exc.__traceback__)
             place = f"{template}:{line}" if line else template

@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from pipeline.core.dataset import default_data_root, display_path
-from pipeline.core.errors import UserError
+from pipeline.core.errors import UsageProblem, UserError
 from pipeline.games.monotheism import adding, estimate, rating, solver
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
@@ -118,7 +118,7 @@ def _chosen(loaded: Loaded, root: Path, scenario: Optional[str], file: Optional[
         return scenario_by_number(loaded.model, scenario)
     if file is not None and scenario is None:
         return scenario_from_file(file, root, loaded)
-    raise UserError("give a scenario number or --file FILE (one of them)")
+    raise UsageProblem("give a scenario number or --file FILE (one of them)")
 
 
 @app.command()
@@ -163,7 +163,7 @@ def estimate_21(games: int = typer.Option(2_000, "--games", min=1, help="Deals p
     submerged (or the game ends). The rulebook says about once in five hundred games.
     """
     if policy not in estimate.POLICIES:
-        raise UserError(f"unknown policy {policy!r} (known: {', '.join(estimate.POLICIES)})")
+        raise UsageProblem(f"unknown policy {policy!r} (known: {', '.join(estimate.POLICIES)})")
     loaded = load(_root(data))
     known = [s.id for s in loaded.model.worshiper_sets]
     sets = worshiper_set or known
@@ -264,7 +264,7 @@ def generate(cards: int = typer.Option(11, "--cards", min=3, help="Cards in each
     loaded = load(_root(data))
     gods = len(loaded.game.cards.deities)
     if cards - 1 > gods:
-        raise UserError(f"--cards {cards}: a deck holds one worshiper and at most {gods} gods")
+        raise UsageProblem(f"--cards {cards}: a deck holds one worshiper and at most {gods} gods")
     worshipers = None
     if worshiper_set is not None:
         known = {s.id: s for s in loaded.model.worshiper_sets}

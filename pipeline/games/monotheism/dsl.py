@@ -307,7 +307,7 @@ def selectors_of(params: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
 
 
 # ---------------------------------------------------------------- schema file
-DEITIES_SCHEMA_ID = "urn:pantheon:monotheism:deities"
+COMMON_DEFS = "../common.schema.json#/$defs/"  # relative file references, so editors and check-jsonschema resolve them
 # Card rules a half may break on purpose when the data says so, with its reason ("exceptions" of a half).
 CONSUMES_ESSENCE_ON_AN_EATER = "consumes-essence-on-an-eater"
 EXCEPTION_RULES = (CONSUMES_ESSENCE_ON_AN_EATER,)
@@ -323,17 +323,16 @@ def deities_schema() -> dict[str, Any]:
                     "exceptions": {"type": "array", "minItems": 1, "items": _ref("exception"),
                                    "description": "Rules of validate this half breaks on purpose, each with its "
                                                   "reason."}}, ["numbers", "aspects"])
-    exception = _object({"rule": {"enum": list(EXCEPTION_RULES)}, "reason": {"$ref": "urn:pantheon:common#/$defs/text"}},
+    exception = _object({"rule": {"enum": list(EXCEPTION_RULES)}, "reason": {"$ref": COMMON_DEFS + "text"}},
                         ["rule", "reason"])
     deity = _object({"id": {"type": "string", "pattern": "^[0-9]{2}$"},
-                     "name": {"$ref": "urn:pantheon:common#/$defs/text"},
-                     "flavour": {"$ref": "urn:pantheon:common#/$defs/text"},
+                     "name": {"$ref": COMMON_DEFS + "text"},
+                     "flavour": {"$ref": COMMON_DEFS + "text"},
                      "upright": _ref("half"), "transformed": _ref("half"),
-                     "provenance": {"$ref": "urn:pantheon:common#/$defs/provenance"}},
+                     "provenance": {"$ref": COMMON_DEFS + "provenance"}},
                     ["id", "name", "flavour", "upright", "transformed", "provenance"])
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": DEITIES_SCHEMA_ID,
         "title": "Monotheism deity cards",
         "description": "GENERATED from pipeline/games/monotheism/dsl.py (python -m pipeline.games.monotheism.dsl); "
                        "do not edit by hand. Each deity has two halves; effects are tagged ops.",

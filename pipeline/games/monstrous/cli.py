@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from pipeline.core.dataset import default_data_root
-from pipeline.core.errors import UserError, plain_errors
+from pipeline.core.errors import UsageProblem, UserError, plain_errors
 from pipeline.core.validate import load_valid_game
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
@@ -85,23 +85,21 @@ def _text(game: Game, state: State, report: TurnReport) -> list[str]:
 @plain_errors
 def simulate(players: int = typer.Option(..., "--players", help="Gods at the table (team variants: 4-10, in twos)."),
              variant: str = typer.Option("standard", "--variant", help=f"One of: {', '.join(VARIANTS)}."),
-             games: int = typer.Option(100, "--games", help="Number of games (campaigns, for Wars) to play."),
+             games: int = typer.Option(100, "--games", min=1, help="Number of games (campaigns, for Wars) to play."),
              seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
              policy: str = typer.Option("random", "--policy", help=f"One of: {', '.join(POLICIES)}."),
              as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Play seeded games of a variant: each seat's mean final score and share of wins."""
     if variant not in VARIANTS:
-        raise UserError(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise UsageProblem(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     if policy not in POLICIES:
-        raise UserError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    if games < 1:
-        raise UserError(f"--games must be at least 1, got {games}")
+        raise UsageProblem(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     game = load_engine(data if data is not None else default_data_root())
     try:
         finals = simulate_games(game, players=players, variant=variant, games=games, seed=seed,
                                 policy=POLICIES[policy])
     except ValueError as exc:
-        raise UserError(f"--players {players}: {exc}") from None
+        raise UsageProblem(f"--players {players}: {exc}") from None
     summary = summarise(finals, players=players, variant=variant, seed=seed, policy=policy)
     if as_json:
         typer.echo(json.dumps(summary.as_json(), indent=2))

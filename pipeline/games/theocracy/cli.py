@@ -11,7 +11,7 @@ from typing import List
 
 import typer
 
-from pipeline.core.errors import UserError, plain_errors
+from pipeline.core.errors import UsageProblem, UserError, plain_errors
 from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel, load_model
 from pipeline.games.theocracy.simulate import PolicyName, Summary
@@ -89,7 +89,7 @@ def summary_text(summary: Summary) -> list[str]:
 @plain_errors
 def simulate(
     players: int = typer.Option(2, "--players", help="Number of players."),
-    games: int = typer.Option(1000, "--games", help="Number of games to play."),
+    games: int = typer.Option(1000, "--games", min=1, help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
     policy: PolicyName = typer.Option(PolicyName.RANDOM, "--policy", help="How every seat plays."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
@@ -98,9 +98,7 @@ def simulate(
     model = project_model()
     if players not in model.player_counts:
         counts = ", ".join(str(c) for c in model.player_counts)
-        raise UserError(f"--players must be one of {counts}, got {players}")
-    if games < 1:
-        raise UserError(f"--games must be at least 1, got {games}")
+        raise UsageProblem(f"--players must be one of {counts}, got {players}")
     summary = run_simulation(Game.from_model(model, players), games, policy, seed)
     if as_json:
         typer.echo(json.dumps(summary.as_json(), indent=2))

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from pipeline.core.errors import UserError, plain_errors
+from pipeline.core.errors import UsageProblem, UserError, plain_errors
 from pipeline.core.validate import load_valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import Game
@@ -97,7 +97,7 @@ def summary_text(summary: SoloSummary, seed: int) -> list[str]:
 @plain_errors
 def simulate_solo_command(
     difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
-    games: int = typer.Option(100, "--games", help="Number of games to play."),
+    games: int = typer.Option(100, "--games", min=1, help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
     policy: str = typer.Option("simple", "--policy", help="simple (greedy) or lookahead (stronger, slower)."),
     start_colour: Optional[str] = typer.Option(None, "--start-colour",
@@ -108,11 +108,9 @@ def simulate_solo_command(
     model = project_model()
     known = [d.id for d in model.solo.difficulties]
     if difficulty not in known:
-        raise UserError(f"--difficulty must be one of {', '.join(known)}, got {difficulty!r}")
-    if games < 1:
-        raise UserError(f"--games must be at least 1, got {games}")
+        raise UsageProblem(f"--difficulty must be one of {', '.join(known)}, got {difficulty!r}")
     if policy not in POLICIES:
-        raise UserError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        raise UsageProblem(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     colour = parse_colour(start_colour, model, "--start-colour") if start_colour is not None else None
     summary = simulate_solo(lambda d: Game.solo_game(model, d), difficulty, games, seed, policy=POLICIES[policy],
                             start_colour=colour)

@@ -73,7 +73,7 @@ def test_simulate_text_is_reproducible() -> None:
 
 
 @pytest.mark.parametrize("args, message", [(["--players", "5"], "--players must be one of 2, 3, 4"),
-                                           (["--games", "0"], "--games must be at least 1")])
+                                           (["--games", "0"], "'--games': Input should be greater than or equal to 1")])
 def test_simulate_bad_input(args: list[str], message: str) -> None:
     result = run("simulate", *args)
-    assert result.exit_code == 1 and message in result.stderr
+    assert result.exit_code == 2 and message in result.stderr  # a usage error

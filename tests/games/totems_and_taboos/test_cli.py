@@ -57,7 +57,7 @@ def test_simulate_solo_is_seeded() -> None:
 
 def test_simulate_solo_bad_difficulty() -> None:
     result = run("simulate-solo", "--difficulty", "nightmare", "--games", "5")
-    assert result.exit_code == 1 and result.stderr.strip() == (
+    assert result.exit_code == 2 and result.stderr.strip() == (  # a usage error
         "error: --difficulty must be one of easy, normal, hard, got 'nightmare'")
 
 
@@ -66,7 +66,7 @@ def test_simulate_solo_policy_choice() -> None:
     data = json.loads(result.stdout)
     assert result.exit_code == 0 and data["policy"] == "lookahead" and data["games"] == 3
     bad = run("simulate-solo", "--games", "3", "--policy", "oracle")
-    assert bad.exit_code == 1 and bad.stderr.strip() == "error: --policy must be one of simple, lookahead, got 'oracle'"
+    assert bad.exit_code == 2 and bad.stderr.strip() == "error: --policy must be one of simple, lookahead, got 'oracle'"
 
 
 def test_simulate_solo_start_colour() -> None:

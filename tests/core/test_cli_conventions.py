@@ -1,0 +1,232 @@
+"""The command line's conventions, as a user or a script meets them (each run in a fresh process)."""
+from __future__ import annotations
+
+import json
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.commandline import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_USAGE
+from tests.core.cli_helpers import PROJECT, run_cli
+
+
+def one_error_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("args, says", [
+    (("build", "--paper", "a5"), "'a5' is not one of"),
+    (("preview", "monotheism", "01", "--dpi", "5"), "greater than or equal to 30"),
+    (("no-such-command",), "No such command"),
+    (("validate", "--no-such-flag"), "No such option"),
+    (("build", "--printer", "x", "--offset-across", "1"), "give either --printer or --offset-across"),
+])
+def test_usage_errors_exit_2_in_one_line(args: tuple[str, ...], says: str) -> None:
+    done = run_cli(*args)
+    assert done.returncode == EXIT_USAGE, done.stderr
+    line = one_error_line(done.stderr)
+    assert line.startswith("error: ") and says in line
+    assert not done.stdout
+
+
+def test_data_problems_exit_1() -> None:
+    done = run_cli("validate", "no-such-game")
+    assert done.returncode == EXIT_PROBLEMS
+    assert one_error_line(done.stderr).startswith("error: unknown game no-such-game")
+
+
+@pytest.mark.parametrize("args, code", [(("provenance", "no-such-game", "--json"), EXIT_PROBLEMS),
+                                        (("provenance", "--json", "--no-such-flag"), EXIT_USAGE)])
+def test_with_json_errors_are_json_on_stdout(args: tuple[str, ...], code: int) -> None:
+    done = run_cli(*args)
+    assert done.returncode == code
+    answer = json.loads(done.stdout)
+    assert answer["exit_code"] == code and answer["error"]
+    assert not done.stderr
+
+
+def test_game_commands_hand_their_errors_up_as_json() -> None:
+    done = run_cli("monotheism", "replay", "99", "--json")
+    assert done.returncode == EXIT_PROBLEMS, done.stderr
+    assert json.loads(done.stdout)["exit_code"] == EXIT_PROBLEMS
+
+
+def _crash(debug: bool) -> subprocess.CompletedProcess[str]:
+    code = ("from pipeline.core.commandline import run\n"
+            "def main(**_):\n    raise ZeroDivisionError('a bug')\n"
+            "run(main, argv=[])\n")
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    if debug:
+        env["PANTHEON_DEBUG"] = "1"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, env=env)
+
+
+def test_a_bug_is_one_line_and_exit_70_with_the_traceback_on_request() -> None:
+    quiet = _crash(debug=False)
+    assert quiet.returncode == EXIT_INTERNAL
+    assert one_error_line(quiet.stderr) == ("internal error: ZeroDivisionError: a bug "
+                                            "(set PANTHEON_DEBUG=1 for the traceback)")
+    loud = _crash(debug=True)
+    assert loud.returncode != 0 and "Traceback" in loud.stderr
+
+
+def test_ctrl_c_exits_130_without_a_traceback() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    env["PYTHONPATH"] = str(PROJECT)
+    proc = subprocess.Popen([sys.executable, "-m", "tests.core.pantheon_with_toy", "simulate", "theocracy",
+                             "--games", "1000000", "--processes", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=PROJECT)
+    time.sleep(4)  # past start-up, inside the simulation
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == EXIT_INTERRUPTED, err
+    assert one_error_line(err) == "interrupted"
+
+
+def test_version_and_completion() -> None:
+    assert run_cli("--version").stdout.startswith("pantheon ")
+    shown = run_cli("--help").stdout
+    assert "--install-completion" in shown and "--show-completion" in shown
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    env.update(PYTHONPATH=str(PROJECT), _PANTHEON_COMPLETE="complete_bash", COMP_CWORD="2",
+               COMP_WORDS="pantheon monotheism so")  # what bash asks when tab is pressed after "so"
+    done = subprocess.run([sys.executable, "-c", "from pipeline.cli import app; app(prog_name='pantheon')"],
+                          capture_output=True, text=True, env=env, cwd=PROJECT)
+    assert done.stdout.split() == ["solve"], done.stdout + done.stderr
+
+
+def test_help_shows_flags_as_flags() -> None:
+    shown = run_cli("monotheism", "play", "--help").stdout
+    assert "--bless-at-start " in shown and "<bool>" not in shown and "╭" not in shown
+
+
+def test_paths_are_printed_relative_to_the_working_directory(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    env["PYTHONPATH"] = str(PROJECT)
+    done = subprocess.run([sys.executable, "-m", "pipeline", "docs", "monstrous", "--format", "md",
+                           "--out", "out"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    written = [line.split(" ", 1)[1] for line in done.stdout.splitlines() if line.startswith("wrote ")]
+    assert written and all(path.startswith("out/monstrous/") for path in written), done.stdout
+
+
+def test_spinner_only_on_a_terminal_after_its_delay_and_gone_once_the_command_prints(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.core.progress import until_output
+
+    leader, follower = pty.openpty()
+    with os.fdopen(follower, "w") as terminal:
+        monkeypatch.setattr(sys, "stdout", terminal)
+        monkeypatch.setattr(sys, "stderr", terminal)
+        with until_output("thinking", delay_s=0.2):
+            time.sleep(0.6)
+            print("result", flush=True)
+            time.sleep(0.3)  # the spinner stays stopped after the first output
+        with until_output("quick", delay_s=5):
+            pass
+        assert sys.stdout is terminal and sys.stderr is terminal
+    shown = os.read(leader, 65536).decode()
+    os.close(leader)
+    before, after = shown.split("result")
+    assert "thinking (0 s)" in before and before.endswith("\r\x1b[2K") and after.strip() == ""
+    assert "quick" not in shown
+
+
+def test_no_spinner_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from pipeline.core.progress import until_output
+
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    with until_output("thinking", delay_s=0.05):
+        assert sys.stderr is log  # not even wrapped
+        time.sleep(0.2)
+    assert log.getvalue() == ""
+
+
+def _commands() -> list[tuple[str, object]]:
+    """Every runnable command of ``pantheon``, as (path after 'pantheon', click command), game groups included."""
+    import typer
+
+    from pipeline.cli import GameCommands, app
+
+    found: list[tuple[str, object]] = []
+
+    def walk(path: str, command: object) -> None:
+        group = command.loaded() if isinstance(command, GameCommands) else command
+        subcommands = getattr(group, "commands", None)
+        if subcommands is None:
+            found.append((path, group))
+            return
+        for name in group.list_commands(None):  # type: ignore[attr-defined]
+            walk(f"{path} {name}".strip(), group.get_command(None, name))  # type: ignore[attr-defined]
+
+    walk("", typer.main.get_command(app))
+    return found
+
+
+def _usage_block(readme: str, path: str) -> str:
+    """The README's usage lines of ``pantheon PATH``: its line and the indented continuation lines below it."""
+    lines = readme.splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith(f"pantheon {path} ") or line == f"pantheon {path}":
+            block = [line]
+            for more in lines[index + 1:]:
+                if not more.startswith(" "):
+                    break
+                block.append(more)
+            return "\n".join(block)
+    return ""
+
+
+def test_readme_documents_every_command_and_option() -> None:
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    missing = []
+    for path, command in _commands():
+        block = _usage_block(readme, path)
+        if not block:
+            missing.append(f"pantheon {path}")
+            continue
+        for param in command.params:  # type: ignore[attr-defined]
+            for flag in param.opts:
+                if flag.startswith("--") and flag != "--help" and flag not in block:
+                    missing.append(f"pantheon {path} {flag}")
+    assert not missing, "README lacks: " + ", ".join(missing)
+
+
+def test_with_json_the_data_problems_travel_in_the_error(tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "data"
+    for folder in ("schemas", "theocracy"):
+        shutil.copytree(PROJECT / "data" / folder, root / folder)
+    with (root / "theocracy" / "components.yaml").open("a", encoding="utf-8") as components:
+        components.write("bogus: 1\n")
+    done = run_cli("simulate", "theocracy", "--games", "2", "--json", "--data", str(root))
+    assert done.returncode == EXIT_PROBLEMS, done.stderr
+    answer = json.loads(done.stdout)  # the whole of stdout is the one JSON object
+    assert answer["exit_code"] == EXIT_PROBLEMS
+    assert any("components.yaml" in p and "unknown key 'bogus'" in p for p in answer["problems"])
+
+
+def test_run_in_process_ends_with_the_code_and_leaves_plain_errors_as_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.core import errors
+    from pipeline.core.commandline import run
+
+    def main(**_: object) -> None:
+        assert errors.HANDED_UP  # game commands hand their errors up while run() is in charge
+        raise errors.UserError("deity 13: aspect 'solar' is not one of sun, moon, death")
+
+    with pytest.raises(SystemExit) as ended:
+        run(main, argv=["validate"])
+    assert ended.value.code == EXIT_PROBLEMS and not errors.HANDED_UP
+    assert capsys.readouterr().err == "error: deity 13: aspect 'solar' is not one of sun, moon, death\n"
