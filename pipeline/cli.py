@@ -288,7 +288,7 @@ def build(
         if only in (None, OnlyChoice.cards):
             _build_cards(root, chosen, bool(games), out, options, force, templates, loaded, validated=validated)
         if only in (None, OnlyChoice.docs):
-            _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated)
+            _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated, force=force)
 
 
 def _output_folder(out: Path) -> Any:
@@ -300,18 +300,22 @@ def _output_folder(out: Path) -> Any:
 
 def _build_docs(
     root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice,
-    loaded: Optional["RecordCatalogue"] = None, *, validated: bool = False
-) -> None:
-    """Write the documents of ``games`` (and the combined glossary when all games are chosen)."""
-    from pipeline.core.documents.build import InvalidData, build_documents
+    loaded: Optional["RecordCatalogue"] = None, *, validated: bool = False, force: bool = True
+) -> list[Path]:
+    """Write the documents of ``games`` (and the combined glossary when all games are chosen); unless
+    ``force``, those whose inputs did not change are left as they are. Every document's path."""
+    from pipeline.core.documents.build import InvalidData, update_documents
 
     try:
-        written = build_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated,
-                                  catalogue=loaded)
+        done = update_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated,
+                                catalogue=loaded, force=force)
     except InvalidData as exc:
         _refuse(exc.problems, "no documents written")
-    for path in written:
+    for path in done.up_to_date:
+        say(f"up to date: {display_path(path)}")
+    for path in done.written:
         say(f"wrote {display_path(path)}")
+    return done.up_to_date + done.written
 
 
 def _card_options(
