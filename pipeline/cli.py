@@ -302,7 +302,9 @@ def build(
             outputs += _build_cards(root, chosen, bool(games), out, options, force, templates, loaded, validated=validated)
         if only in (None, OnlyChoice.docs):
             outputs += _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated, force=force)
-        stamp.record(inputs, outputs)
+        from pipeline.core.render.cache import stamp_path
+
+        stamp.record(inputs, outputs, [stamp_path(path) for path in outputs if stamp_path(path).exists()])
 
 
 def _printer_profiles() -> Path:

@@ -13,13 +13,15 @@ a missing stamp or a damaged one (entries go through :mod:`pipeline.core.cachest
 sealed and checked) means the ordinary build runs, which decides per card
 sheet and per document what to redo, and writes a new stamp at its end.
 
-Stamps live in ``<out>/.build-stamps/`` beside what they describe, so they
-stay small and the check reads nothing else.
+Stamps live in ``<out>/.build-stamps/`` beside what they describe. Temporary
+files a killed run left (in the output folder or the cache) also send the
+build the ordinary way, which sweeps them.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -32,6 +34,7 @@ NAMESPACE = "build"
 PIPELINE_ROOT = Path(__file__).resolve().parents[1]
 # svgtemplates.TEMPLATE_ROOT, named here so the check does not import the renderer (a test holds them equal)
 DEFAULT_TEMPLATES = PIPELINE_ROOT.parent / "templates"
+OUTPUT_TEMP_PREFIX = ".tmp-"  # pdfwrite.TEMP_PREFIX (a test holds them equal)
 
 
 def options_key(options: Mapping[str, Any]) -> dict[str, str]:
@@ -84,30 +87,45 @@ def _digest(path: Path) -> Optional[str]:
         return None
 
 
-def _decode(raw: Any) -> tuple[str, dict[str, str]]:
-    return str(raw["inputs"]), {str(path): str(digest) for path, digest in raw["outputs"].items()}
+def _decode(raw: Any) -> tuple[str, dict[str, str], dict[str, str]]:
+    def files(found: Any) -> dict[str, str]:
+        return {str(path): str(digest) for path, digest in found.items()}
+
+    return str(raw["inputs"]), files(raw["outputs"]), files(raw["also"])
 
 
 class BuildStamp:
     """The stamp of one output folder and one set of options."""
 
     def __init__(self, out_dir: Path, options: Mapping[str, str]) -> None:
+        self.out_dir = out_dir
         self.root = out_dir / STAMP_DIR
         self.name = cachestore.key_of([str(out_dir.resolve()), json.dumps(dict(options), sort_keys=True)])
 
     def up_to_date(self, inputs: str) -> Optional[list[Path]]:
         """The outputs of the last build when its inputs were ``inputs`` and every output is still
-        the file it wrote; else None."""
+        the file it wrote, and no killed run left temporary files (the ordinary build sweeps those); else None."""
+        if self._killed_run_left():
+            return None
         stored = cachestore.read(NAMESPACE, self.name, _decode, root=self.root)
         if stored is None or stored[0] != inputs or not stored[1]:
             return None
-        outputs = stored[1]
-        if any(_digest(Path(path)) != digest for path, digest in outputs.items()):
+        _, outputs, also = stored
+        if any(_digest(Path(path)) != digest for path, digest in [*outputs.items(), *also.items()]):
             return None
         return [Path(path) for path in outputs]
 
-    def record(self, inputs: str, outputs: Iterable[Path]) -> None:
-        """Stamp a finished build: taken from ``inputs`` (digested before they were read), it left ``outputs``."""
+    def _killed_run_left(self) -> bool:
+        """Whether the output folder (where ``output_lock`` sweeps) or the cache holds a killed run's temporaries."""
+        folder = self.out_dir
+        if any(True for _ in [*folder.glob(f"{OUTPUT_TEMP_PREFIX}*"), *folder.glob(f"*/{OUTPUT_TEMP_PREFIX}*")]):
+            return True
+        return any(name.endswith(cachestore.TEMP_SUFFIX) for _, _, names in os.walk(cachestore.cache_root()) for name in names)
+
+    def record(self, inputs: str, outputs: Iterable[Path], also: Iterable[Path] = ()) -> None:
+        """Stamp a finished build: taken from ``inputs`` (digested before they were read), it left ``outputs``
+        (``also``: files it keeps beside them, such as their own fingerprints, checked but not listed)."""
         found = {str(path): _digest(path) for path in outputs}
-        if all(found.values()):
-            cachestore.write(NAMESPACE, self.name, {"inputs": inputs, "outputs": found}, root=self.root)
+        kept = {str(path): _digest(path) for path in also}
+        if all(found.values()) and all(kept.values()):
+            cachestore.write(NAMESPACE, self.name, {"inputs": inputs, "outputs": found, "also": kept}, root=self.root)

@@ -16,7 +16,7 @@ import pytest
 from pipeline import cli
 from pipeline.core import buildstamp
 from pipeline.core.dataset import default_data_root
-from pipeline.core.render.pdfwrite import OUTPUT_LOCK
+from pipeline.core.render.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 
 from .data_edits import edit
@@ -95,8 +95,9 @@ def test_stamp_checks_inputs_options_and_outputs(tmp_path: Path) -> None:
     assert stamp.up_to_date(inputs) is None  # a damaged stamp is a miss
 
 
-def test_the_stamp_sees_the_renderers_templates() -> None:
+def test_the_stamp_sees_the_renderers_templates_and_temporaries() -> None:
     assert buildstamp.DEFAULT_TEMPLATES == TEMPLATE_ROOT
+    assert buildstamp.OUTPUT_TEMP_PREFIX == TEMP_PREFIX
 
 
 def test_every_build_option_is_in_the_stamp_key() -> None:
