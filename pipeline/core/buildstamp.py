@@ -52,7 +52,8 @@ def options_key(options: Mapping[str, Any]) -> dict[str, str]:
     return {name: text(value) for name, value in sorted(options.items())}
 
 
-def _files(folder: Path, pattern: str = "*") -> list[Path]:
+def files_under(folder: Path, pattern: str = "*") -> list[Path]:
+    """The files below ``folder`` matching ``pattern``, sorted (no bytecode folders; none when it is missing)."""
     return sorted(p for p in folder.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts) if folder.is_dir() else []
 
 
@@ -70,14 +71,19 @@ def inputs_digest(data_root: Path, template_root: Path, extra_files: Iterable[Pa
     """The digest of every input a build reads (see the module docstring)."""
     digest = hashlib.sha256(f"python {sys.version}\0".encode())
     digest.update(json.dumps(_libraries()).encode())
-    for path in [*_files(data_root), *_files(template_root), *_files(PIPELINE_ROOT, "*.py"), *extra_files]:
+    feed_files(digest, [*files_under(data_root), *files_under(template_root), *files_under(PIPELINE_ROOT, "*.py"), *extra_files])
+    return digest.hexdigest()
+
+
+def feed_files(digest: Any, paths: Iterable[Path]) -> None:
+    """Add each file's path and bytes to ``digest`` (a missing file as a mark of its own)."""
+    for path in paths:
         digest.update(str(path).encode() + b"\0")
         try:
             digest.update(path.read_bytes())
         except OSError:
             digest.update(b"\0missing")
         digest.update(b"\0")
-    return digest.hexdigest()
 
 
 def _digest(path: Path) -> Optional[str]:

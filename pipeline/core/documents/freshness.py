@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from pipeline.core import cachestore
+from pipeline.core.buildstamp import feed_files, files_under
 from pipeline.core.dataset import GameData, data_files
 from pipeline.core.render import fonts
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
@@ -75,24 +76,10 @@ def _hash_json(digest: Any, value: Any) -> None:
     digest.update(b"\0")
 
 
-def _hash_file(digest: Any, path: Path) -> None:
-    digest.update(str(path).encode() + b"\0")
-    try:
-        digest.update(path.read_bytes())
-    except OSError:
-        digest.update(b"\0missing")
-    digest.update(b"\0")
-
-
-def _files(folder: Path, pattern: str) -> list[Path]:
-    return sorted(p for p in folder.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts) if folder.is_dir() else []
-
-
 def look_hash(template_root: Path = TEMPLATE_ROOT) -> str:
     """What decides how any document looks, whatever its data: code, templates, fonts, library versions."""
     digest = hashlib.sha256(cachestore.library_versions(*LIBRARIES).encode())
-    for path in [*_files(PIPELINE_ROOT, "*.py"), *_files(template_root, "*"), *fonts.font_files()]:
-        _hash_file(digest, path)
+    feed_files(digest, [*files_under(PIPELINE_ROOT, "*.py"), *files_under(template_root), *fonts.font_files()])
     return digest.hexdigest()
 
 
