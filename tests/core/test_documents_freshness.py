@@ -72,7 +72,7 @@ def test_a_record_named_across_games_is_a_read_of_that_kind_only(root: Path, tmp
     naming = "As the [[theocracy:roles/first]] player knows, one of ten possible gods"
     edit(root / "heavenly-father" / "rules.yaml", CROSS_REFERENCE, naming)
     update(root, out)
-    entry = freshness.Freshness(None, root, out, {"paper": "a4", "format": "md"}).entry("heavenly-father")  # type: ignore[arg-type]
+    entry = freshness.Freshness(None, root, {"paper": "a4", "format": "md"}).entry("heavenly-father")  # type: ignore[arg-type]
     assert entry is not None and ("theocracy", "roles") in entry.reads and ("theocracy", "*") not in entry.reads
 
     edit(root / "theocracy" / "power-cards.yaml", "The smallest spark", "The faintest spark")  # not read by heavenly-father
@@ -127,3 +127,22 @@ def test_content_key_covers_every_field_and_refuses_unknown_values() -> None:
     assert freshness.content_key(a) == freshness.content_key(m.Document("T", "G", "rulebook", (m.Paragraph("one"),)))
     assert freshness.content_key(a) != freshness.content_key(m.Document("T", "G", "rulebook", (m.Paragraph("one", "small"),)))
     assert freshness.content_key(m.Document("T", "G", "rulebook", (object(),))) is None  # type: ignore[arg-type]
+
+
+def test_entries_hold_for_any_output_folder(root: Path, tmp_path: Path) -> None:
+    """Builds are deterministic: a folder is up to date when its files have the bytes these inputs make."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    update(root, a)
+    assert update(root, b).up_to_date == []  # nothing there yet
+    assert update(root, a).written == []  # b's build did not make a stale
+    edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")
+    changed = of(update(root, b).written, "theocracy")
+    assert changed and of(update(root, a).written, "theocracy") == changed  # a is behind: rebuilt the same way
+
+
+def test_a_read_the_recorder_cannot_name_counts_as_reading_everything(root: Path) -> None:
+    from pipeline.core.validate import RecordCatalogue
+
+    recorder = freshness.ReadRecorder(RecordCatalogue(root))
+    recorder._known  # noqa: B018  (an attribute only the inner catalogue has)
+    assert (freshness.EVERY_GAME, freshness.WHOLE_GAME) in recorder.reads

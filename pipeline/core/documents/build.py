@@ -129,7 +129,7 @@ def update_documents(
         report = validate(data_root, games_to_validate(data_root, chosen, glossary), catalogue)
         if not report.ok:
             raise InvalidData([str(p) for p in report.problems])
-    fresh = Freshness(catalogue, data_root, out_dir, {"paper": paper, "format": fmt})
+    fresh = Freshness(catalogue, data_root, {"paper": paper, "format": fmt})
     owners: list[tuple[str, Callable[[References], dict[str, m.Document]], Callable[[str], Path]]] = [
         (game, _game_maker(data_root, game, paper), _path_maker(out_dir, game, paper, fmt)) for game in chosen
     ]

@@ -45,6 +45,7 @@ from pipeline.core.validate import RecordCatalogue
 NAMESPACE = "documents"
 ENTRY_VERSION = 1
 WHOLE_GAME = "*"  # a read of a whole game (its GameData: every document, the model)
+EVERY_GAME = "*"  # with WHOLE_GAME: a read of all the data
 PIPELINE_ROOT = Path(__file__).resolve().parents[2]
 # The libraries whose output ends up in a document (layout, fonts, SVG icons, YAML and schema reading).
 LIBRARIES = ("reportlab", "rl_accel", "svglib", "lxml", "cssselect2", "tinycss2", "pillow", "pyyaml", "jsonschema")
@@ -69,6 +70,11 @@ class ReadRecorder(RecordCatalogue):
     def find(self, game: str, kind: str, record_id: str) -> Optional[dict[str, Any]]:
         self.reads.add((game, kind))
         return self.inner.find(game, kind, record_id)
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other way into the catalogue counts as reading every game (a safe over-estimate)."""
+        self.reads.add((EVERY_GAME, WHOLE_GAME))
+        return getattr(self.inner, name)
 
 
 def _hash_json(digest: Any, value: Any) -> None:
@@ -169,15 +175,16 @@ class GameEntry:
 
 
 class Freshness:
-    """The document entries of one output folder, paper and format, for one command.
+    """The document entries of one paper and format, for one command.
 
     ``catalogue``: the games as loaded for the command (reads are hashed as that data, not re-read).
+    Entries are not per output folder: builds are deterministic, so an entry says which bytes these
+    inputs make, and a document in any folder is up to date when its file has those bytes.
     """
 
-    def __init__(self, catalogue: RecordCatalogue, data_root: Path, out_dir: Path, options: dict[str, str]) -> None:
+    def __init__(self, catalogue: RecordCatalogue, data_root: Path, options: dict[str, str]) -> None:
         self.catalogue = catalogue
         self.data_root = data_root
-        self.out_dir = out_dir.resolve()
         self.options = options
         self._look: Optional[str] = None
 
@@ -188,7 +195,7 @@ class Freshness:
         return self._look
 
     def _name(self, owner: str) -> str:
-        return cachestore.key_of([str(self.out_dir), owner, json.dumps(self.options, sort_keys=True)])
+        return cachestore.key_of([owner, json.dumps(self.options, sort_keys=True)])
 
     def entry(self, owner: str) -> Optional[GameEntry]:
         """The stored entry of ``owner`` (a game id, or the glossary's name), or None."""
@@ -202,7 +209,10 @@ class Freshness:
         digest = hashlib.sha256(self.look.encode())
         _hash_json(digest, self.options)
         _hash_json(digest, sorted(p.name for p in self.data_root.iterdir() if p.is_dir()))  # which games exist
-        for game, kind in sorted(set(reads)):
+        wanted = set(reads)
+        if (EVERY_GAME, WHOLE_GAME) in wanted:
+            wanted |= {(p.name, WHOLE_GAME) for p in self.data_root.iterdir() if p.is_dir()}
+        for game, kind in sorted(wanted):
             _hash_json(digest, [game, kind])
             if (self.data_root / game).is_dir():
                 loaded = self.catalogue.game(game)
