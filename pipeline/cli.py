@@ -261,13 +261,25 @@ def build(
         None, "--only", help="cards: card sheets only; docs: rulebooks, reference and cheat sheets, extras, glossary only."
     ),
 ) -> None:
-    """Validate, then write each game's card sheets and documents (PDF); unchanged card sheets are skipped."""
+    """Validate, then write each game's card sheets and documents (PDF); unchanged ones are skipped."""
+    given = dict(locals())  # every option of this command, so a new option is part of the stamp's key by itself
+    from pipeline.core import buildstamp
+
+    root = _data_root(data)
+    printer_files = [_printer_profiles()] if printer is not None else []
+    stamp = buildstamp.BuildStamp(out, buildstamp.options_key(given))
+    template_root = templates if templates is not None else buildstamp.DEFAULT_TEMPLATES
+    inputs = buildstamp.inputs_digest(root, template_root, printer_files)  # before anything is read
+    done = None if force else stamp.up_to_date(inputs)
+    if done is not None:  # nothing changed since the last build with these options: not even the data is read
+        for path in done:
+            say(f"up to date: {display_path(path)}")
+        return
     from pipeline.core.render.build import check_options
     from pipeline.core.validate import RecordCatalogue
 
     options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
     check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
-    root = _data_root(data)
     chosen = select_games(root, games)
     loaded = RecordCatalogue(root)  # every game read once; each stage below takes it from here
     validated = only is None  # both steps: validate once, up front, for what both need
@@ -278,10 +290,20 @@ def build(
         if not report.ok:
             _refuse(report.problems, "nothing built")
     with _output_folder(out):  # another build into the same folder waits: each PDF and its fingerprint are one build's
+        outputs: list[Path] = []
         if only in (None, OnlyChoice.cards):
-            _build_cards(root, chosen, bool(games), out, options, force, templates, loaded, validated=validated)
+            outputs += _build_cards(root, chosen, bool(games), out, options, force, templates, loaded, validated=validated)
         if only in (None, OnlyChoice.docs):
-            _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated)
+            outputs += _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated, force=force)
+        from pipeline.core.render.cache import stamp_path
+
+        stamp.record(inputs, outputs, [stamp_path(path) for path in outputs if stamp_path(path).exists()])
+
+
+def _printer_profiles() -> Path:
+    from pipeline.core.render.printers import profiles_path
+
+    return profiles_path()
 
 
 def _output_folder(out: Path) -> Any:
@@ -293,18 +315,22 @@ def _output_folder(out: Path) -> Any:
 
 def _build_docs(
     root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice,
-    loaded: Optional["RecordCatalogue"] = None, *, validated: bool = False
-) -> None:
-    """Write the documents of ``games`` (and the combined glossary when all games are chosen)."""
-    from pipeline.core.documents.build import InvalidData, build_documents
+    loaded: Optional["RecordCatalogue"] = None, *, validated: bool = False, force: bool = True
+) -> list[Path]:
+    """Write the documents of ``games`` (and the combined glossary when all games are chosen); unless
+    ``force``, those whose inputs did not change are left as they are. Every document's path."""
+    from pipeline.core.documents.build import InvalidData, update_documents
 
     try:
-        written = build_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated,
-                                  catalogue=loaded)
+        done = update_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated,
+                                catalogue=loaded, force=force)
     except InvalidData as exc:
         _refuse(exc.problems, "no documents written")
-    for path in written:
+    for path in done.up_to_date:
+        say(f"up to date: {display_path(path)}")
+    for path in done.written:
         say(f"wrote {display_path(path)}")
+    return done.up_to_date + done.written
 
 
 def _card_options(
@@ -346,11 +372,12 @@ def _build_cards(
     loaded: "RecordCatalogue",
     *,
     validated: bool = False,
-) -> None:
+) -> list[Path]:
     """Write card sheets for the games whose inputs changed since their last build (``loaded``: the games as
-    read once for this command)."""
+    read once for this command). Every card sheet's path, written or up to date."""
     from pipeline.core.render import build as render_build
 
+    fresh: list[Path] = []
     stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
     for game in chosen:
         if not explicit and not registry.spec(game).has("cards"):
@@ -358,11 +385,12 @@ def _build_cards(
             continue
         print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
         if not force and render_build.is_fresh(out, game, options, print_hash):
-            say(f"up to date: {display_path(render_build.pdf_path(out, game, options.paper))}")
+            fresh.append(render_build.pdf_path(out, game, options.paper))
+            say(f"up to date: {display_path(fresh[-1])}")
         else:
             stale[game] = print_hash
     if not stale:
-        return
+        return fresh
     if not validated:
         report = run_validation(root, list(stale), loaded)
         if not report.ok:
@@ -371,6 +399,7 @@ def _build_cards(
     results = _build_with_progress(plans, stale, root, options, out, _template_root(templates))
     for result in results:
         say(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
+    return fresh + [result.pdf for result in results]
 
 
 def _build_with_progress(

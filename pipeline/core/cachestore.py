@@ -30,7 +30,6 @@ import json
 import os
 import sys
 from functools import lru_cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, TypeVar
 
@@ -72,6 +71,8 @@ def key_of(parts: Iterable[str]) -> str:
 def library_versions(*distributions: str) -> str:
     """Python's version and the installed versions of ``distributions``: part of a key whenever
     those libraries compute the result."""
+    from importlib.metadata import PackageNotFoundError, version  # slow to import: only when a key needs it
+
     found = []
     for name in distributions:
         try:

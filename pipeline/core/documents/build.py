@@ -8,15 +8,18 @@ all files are rendered before the first is written.
 """
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from pipeline.core.dataset import game_ids
 from pipeline.core.documents import model as m
+from pipeline.core.documents.freshness import DocEntry, Freshness, GameEntry, ReadRecorder, TocGuess
 from pipeline.core.documents.glossary import combined_glossary
 from pipeline.core.documents.layout import load_layout
 from pipeline.core.documents.markdown import render_markdown
-from pipeline.core.documents.pdf import PdfRenderer
+from pipeline.core.documents.pdf import PdfRenderer, TocEntry
 from pipeline.core.documents.standard import DocContext
 from pipeline.core.errors import UserError
 from pipeline.core.games import select as select_games
@@ -87,7 +90,36 @@ def build_documents(
     ``glossary`` (default: when every game is chosen) adds the combined glossary of all games.
     ``validated``: the caller has already validated ``games_to_validate(data_root, games)``.
     ``catalogue``: the games as the caller's validation loaded them (else they are loaded here, once).
+    Every document is rendered and written (``update_documents`` skips those that are up to date).
     """
+    return update_documents(
+        data_root, games, paper=paper, out_dir=out_dir, fmt=fmt, glossary=glossary, validated=validated,
+        catalogue=catalogue, force=True,
+    ).written
+
+
+@dataclass(frozen=True)
+class DocumentsBuilt:
+    """What ``update_documents`` did: the files it wrote and those that were already up to date."""
+
+    written: list[Path]
+    up_to_date: list[Path]
+
+
+def update_documents(
+    data_root: Path,
+    games: Optional[Iterable[str]] = None,
+    *,
+    paper: str = "a4",
+    out_dir: Path,
+    fmt: str = "pdf",
+    glossary: Optional[bool] = None,
+    validated: bool = False,
+    catalogue: Optional[RecordCatalogue] = None,
+    force: bool = False,
+) -> DocumentsBuilt:
+    """As ``build_documents``, but a document whose inputs did not change since it was written is left
+    as it is (see :mod:`pipeline.core.documents.freshness`); ``force`` renders every one."""
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})")
     load_layout(paper)  # an unknown paper fails before any work
@@ -98,15 +130,89 @@ def build_documents(
         report = validate(data_root, games_to_validate(data_root, chosen, glossary), catalogue)
         if not report.ok:
             raise InvalidData([str(p) for p in report.problems])
-    refs = References(data_root, catalogue)
-    rendered: list[tuple[Path, bytes]] = []
-    for game in chosen:
-        for kind, doc in game_documents(data_root, game, paper, refs).items():
-            rendered.append((document_path(out_dir, game, kind, paper, fmt), render(doc, paper, fmt)))
+    fresh = Freshness(catalogue, data_root, {"paper": paper, "format": fmt})
+    owners: list[tuple[str, Callable[[References], dict[str, m.Document]], Callable[[str], Path]]] = [
+        (game, _game_maker(data_root, game, paper), _path_maker(out_dir, game, paper, fmt)) for game in chosen
+    ]
     if with_glossary:
-        doc = combined_glossary(game_ids(data_root), refs)
-        rendered.append((document_path(out_dir, None, GLOSSARY_KIND, paper, fmt), render(doc, paper, fmt)))
+        everyone = game_ids(data_root)
+        owners.append((
+            f"/{GLOSSARY_KIND}",  # not a game id (those are folder names)
+            lambda refs: {GLOSSARY_KIND: combined_glossary(everyone, refs)},
+            _path_maker(out_dir, None, paper, fmt),
+        ))
+    rendered: list[tuple[Path, bytes]] = []
+    up_to_date: list[Path] = []
+    entries: list[tuple[str, GameEntry]] = []
+    for owner, make, path_of in owners:
+        done = _owner_documents(fresh, owner, make, path_of, paper, fmt, force)
+        rendered += done.rendered
+        up_to_date += done.up_to_date
+        if done.entry is not None:
+            entries.append((owner, done.entry))
     with output_lock(out_dir):
         for path, data in rendered:
             write_atomic(path, data)
-    return [path for path, _ in rendered]
+        for owner, entry in entries:
+            fresh.store(owner, entry)
+    return DocumentsBuilt([path for path, _ in rendered], up_to_date)
+
+
+def _game_maker(data_root: Path, game: str, paper: str) -> Callable[[References], dict[str, m.Document]]:
+    return lambda refs: game_documents(data_root, game, paper, refs)
+
+
+def _path_maker(out_dir: Path, game: Optional[str], paper: str, fmt: str) -> Callable[[str], Path]:
+    return lambda kind: document_path(out_dir, game, kind, paper, fmt)
+
+
+@dataclass
+class _OwnerDone:
+    rendered: list[tuple[Path, bytes]]
+    up_to_date: list[Path]
+    entry: Optional[GameEntry]  # to store once the files are written (None: nothing changed)
+
+
+def _owner_documents(
+    fresh: Freshness,
+    owner: str,
+    make: Callable[[References], dict[str, m.Document]],
+    path_of: Callable[[str], Path],
+    paper: str,
+    fmt: str,
+    force: bool,
+) -> _OwnerDone:
+    """The documents of one game (or the glossary) that need writing, and those that are up to date."""
+    entry = None if force else fresh.entry(owner)
+    if (
+        entry is not None
+        and entry.docs
+        and fresh.inputs(entry.reads) == entry.inputs
+        and all(fresh.still_written(path_of(kind), doc) for kind, doc in entry.docs.items())
+    ):
+        return _OwnerDone([], [path_of(kind) for kind in entry.docs], None)
+    recorder = ReadRecorder(fresh.catalogue)
+    docs = make(References(fresh.data_root, recorder))
+    done = _OwnerDone([], [], None)
+    kept: dict[str, DocEntry] = {}
+    for kind, doc in docs.items():
+        path, content = path_of(kind), fresh.content(kind, doc)
+        old = entry.docs.get(kind) if entry is not None else None
+        if old is not None and content and old.content == content and fresh.still_written(path, old):
+            kept[kind] = old
+            done.up_to_date.append(path)
+            continue
+        data, toc = _render(doc, paper, fmt, old.toc if old is not None else None)
+        kept[kind] = DocEntry(content, hashlib.sha256(data).hexdigest(), toc)
+        done.rendered.append((path, data))
+    done.entry = GameEntry(sorted(recorder.reads), fresh.inputs(recorder.reads), kept)
+    return done
+
+
+def _render(doc: m.Document, paper: str, fmt: str, toc_guess: Optional[TocGuess]) -> tuple[bytes, TocGuess]:
+    """One document's bytes, and where its contents entries landed (PDF only)."""
+    if fmt == "md":
+        return render_markdown(doc).encode("utf-8"), []
+    guess = [TocEntry(level, text, page) for level, text, page in toc_guess] if toc_guess is not None else None
+    pdf, toc = PdfRenderer(load_layout(paper)).render(doc, toc_guess=guess)
+    return pdf, [(e.level, e.text, e.page) for e in toc]

@@ -101,11 +101,14 @@ def combined_glossary(games: Iterable[str], refs: References) -> m.Document:
     """Every term of every game, alphabetically, with its game and computed see-alsos."""
     chosen = list(games)
     entries, names = namings(chosen, refs)
+    by_word: dict[str, list[Naming]] = {}  # each entry is matched against the namings of its own word only
+    for naming in names:
+        by_word.setdefault(word_key(naming.value), []).append(naming)
     rows = []
     shared = []
     for entry in sorted(entries, key=lambda e: (word_key(e.term), e.game_title)):
         meaning = entry.definition
-        others = overlaps(entry, names)
+        others = overlaps(entry, by_word.get(word_key(entry.term), []))
         if others:
             meaning += " _See also: " + "; ".join(n.describe() for n in others) + "._"
             shared.append((f"**{entry.term}**", entry.game_title, "; ".join(n.describe() for n in others)))

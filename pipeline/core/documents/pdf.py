@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
 from reportlab.lib import colors
@@ -235,8 +235,15 @@ class PdfRenderer:
 
     # ------------------------------------------------------------------ document
 
-    def render(self, doc: m.Document) -> tuple[bytes, list[TocEntry]]:
-        """The PDF bytes of ``doc`` and where its contents entries landed."""
+    def render(self, doc: m.Document, *, toc_guess: Optional[Sequence[TocEntry]] = None) -> tuple[bytes, list[TocEntry]]:
+        """The PDF bytes of ``doc`` and where its contents entries landed.
+
+        The contents list its page numbers only once a pass has laid the text out, so reportlab
+        lays a document with contents out until they settle. ``toc_guess`` (where the entries
+        landed last time; else every heading on page 0, which takes the room of the real list)
+        fills the contents of the first pass: a right guess is the one and only pass, a wrong one
+        costs one more. The settled output is the same either way.
+        """
         buffer = io.BytesIO()
         margins = self.layout.margins
         width, height = mm(self.layout.page_width), mm(self.layout.page_height)
@@ -269,12 +276,21 @@ class PdfRenderer:
         )
         template.addPageTemplates([PageTemplate(id="page", frames=[frame], onPageEnd=lambda c, d: self._decorate(c, d, doc))])
         story = self._story(doc)
+        for flowable in story:
+            if isinstance(flowable, TableOfContents):
+                guess = toc_guess if toc_guess is not None else self._toc_entries(doc)
+                flowable._entries = [(e.level - 1, e.text, e.page, f"h{n}") for n, e in enumerate(guess, 1)]
         try:
             template.multiBuild(story, maxPasses=MAX_PASSES)
         except IndexError as exc:  # reportlab's way of saying the contents never settled
             raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
         check_pages(doc.title, self.layout.paper, template.pages(), doc.page_budget)
         return buffer.getvalue(), list(template.toc_entries)
+
+    @staticmethod
+    def _toc_entries(doc: m.Document) -> list[TocEntry]:
+        """The contents entries the headings of ``doc`` make, all on page 0."""
+        return [TocEntry(h.level, plain(h.text, doc.title), 0) for h in doc.headings if h.level <= TOC_LEVELS]
 
     def _decorate(self, canvas: Any, template: _DocTemplate, doc: m.Document) -> None:
         """Running header (document, section) and page number."""

@@ -297,11 +297,21 @@ def playable(scenario: Scenario, cards: Cards) -> bool:
     return bool(scenario.deck) and any(card.is_worshiper for card in scenario.deck)
 
 
+# Deity fields only the card face prints: the model does not carry them, so play cannot depend on them
+# (a reworded flavour line must not send every scenario back to the solver).
+PRINT_ONLY_FIELDS = ("flavour",)
+
+
 def _fingerprint(game: GameData) -> str:
-    """What play depends on: the card faces and which sets win with zero gods (not names or notes)."""
+    """What play depends on: the card faces and which sets win with zero gods (not flavour or notes)."""
     zero = {s["id"]: s["zero_gods_victory"] for s in game.doc(WORSHIPER_SETS).data["worshiper_sets"]}
     members = {w["id"]: zero[s["id"]] for s in game.doc(WORSHIPER_SETS).data["worshiper_sets"] for w in s["worshipers"]}
-    return json.dumps([game.doc(DEITIES).data, game.doc(WORSHIPERS).data, members], sort_keys=True)
+    deities = {
+        key: [{k: v for k, v in d.items() if k not in PRINT_ONLY_FIELDS} if isinstance(d, dict) else d for d in value]
+        if isinstance(value, list) else value
+        for key, value in game.doc(DEITIES).data.items()
+    }
+    return json.dumps([deities, game.doc(WORSHIPERS).data, members], sort_keys=True)
 
 
 def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = "") -> list[tuple[tuple, str]]:

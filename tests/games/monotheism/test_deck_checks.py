@@ -116,3 +116,24 @@ def test_the_endless_hunger_never_acts_and_feeds_only_on_a_granted_power() -> No
 
     hunger = load(default_data_root()).game.cards.deities["05"].halves[0]
     assert hunger.act is None and hunger.essence is not None and hunger.essence["when"] == "consumes"
+
+
+def test_scenario_proofs_are_keyed_by_play_not_by_flavour() -> None:
+    """A reworded flavour line (the model never carries it) keeps every scenario proof; a number does not."""
+    import copy
+
+    from pipeline.core.dataset import default_data_root, load_game
+    from pipeline.games.monotheism.deck_checks import _fingerprint
+
+    game = load_game(default_data_root(), "monotheism")
+    before = _fingerprint(game)
+    deities = game.docs["deities"].marked
+    original = copy.deepcopy(deities.data)
+    try:
+        deities.data["deities"][0]["flavour"] = "Reworded."
+        assert _fingerprint(game) == before
+        deities.data["deities"][0]["upright"]["numbers"][0] += 1
+        assert _fingerprint(game) != before
+    finally:
+        deities.data.clear()
+        deities.data.update(original)

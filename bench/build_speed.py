@@ -1,0 +1,125 @@
+"""Whole `pantheon build` commands against the plain reportlab baseline drawing 400 cards, in the same run.
+
+Every figure is a whole command in a fresh process, start-up included, best
+of three, wall clock and CPU (user + system of the child). The baseline is
+bench/render_cards.py's plain reportlab script drawing 400 cards and writing
+the PDF. Ours run on a scratch copy of data/ with their own output folder and
+cache, after one untimed full build:
+
+- no-op: `pantheon build` again, nothing changed (issue #14: <= 1.25x baseline);
+- one card edited: a Monotheism deity's flavour text changes (a real edit each
+  run), then `pantheon build`: validate, that game's card sheet, its documents
+  (issue #14: <= 2.5x baseline);
+- card sheets: `pantheon build --only cards --force`, every game's cards drawn
+  (warm caches), as cost per card against the baseline's per card
+  (issue #12: <= 1.5x).
+
+Run: `make bench` (or `.venv/bin/python bench/build_speed.py`).
+"""
+from __future__ import annotations
+
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = Path(__file__).resolve().parent
+PANTHEON = Path(sys.executable).parent / "pantheon"
+BASELINE_CARDS = 400
+RUNS = 3
+NOOP_TARGET, EDIT_TARGET, PER_CARD_TARGET = 1.25, 2.5, 1.5
+EDITED_FILE = Path("monotheism") / "deities.yaml"
+EDITED_TEXT = "Patient as millstones, and as hungry."  # a deity's flavour line; each run words it anew
+CARDS_LINE = re.compile(r"\((\d+) cards, ")
+
+
+def baseline_command(out: Path) -> None:
+    """The baseline as a command of its own (run in a child): draw 400 cards, write the PDF."""
+    sys.path.insert(0, str(BENCH))
+    sys.path.insert(0, str(ROOT))
+    from render_cards import baseline  # type: ignore[import-not-found]
+
+    out.write_bytes(baseline(BASELINE_CARDS))
+
+
+def timed(command: list[str], env: dict[str, str], before: Optional[Callable[[], None]] = None) -> tuple[float, float, str]:
+    """Best of RUNS: (wall s, CPU s, stdout of the best run); ``before`` runs untimed ahead of each."""
+    best: Optional[tuple[float, float, str]] = None
+    for _ in range(RUNS):
+        if before is not None:
+            before()
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, env=env)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
+        cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
+        if best is None or wall < best[0]:
+            best = (wall, cpu, done.stdout)
+    assert best is not None
+    return best
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        work = Path(scratch)
+        data, out = work / "data", work / "out"
+        shutil.copytree(ROOT / "data", data)
+        env = {**os.environ, "PANTHEON_CACHE": str(work / "cache")}
+        env.pop("PANTHEON_DEBUG", None)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules compiled once (the untimed build), not per run
+        build = [str(PANTHEON), "build", "--data", str(data), "--out", str(out)]
+
+        base_wall, base_cpu, _ = timed([sys.executable, __file__, "--baseline", str(work / "baseline.pdf")], env)
+        subprocess.run(build, check=True, capture_output=True, env=env)  # the first build, untimed
+
+        noop = timed(build, env)
+        state = {"text": EDITED_TEXT}
+
+        def edit_one_card() -> None:
+            """A wording the card never had: no cache can hold a result for it."""
+            path = data / EDITED_FILE
+            new = EDITED_TEXT.replace("hungry", f"hungry {time.time_ns()}")
+            path.write_text(path.read_text(encoding="utf-8").replace(state["text"], new), encoding="utf-8")
+            state["text"] = new
+
+        edited = timed(build, env, edit_one_card)
+        sheets = timed([*build, "--only", "cards", "--force"], env)
+        cards = sum(int(n) for n in CARDS_LINE.findall(sheets[2]))
+        rebuilt = [str(Path(line.split(" ")[1]).relative_to(out)) for line in edited[2].splitlines() if line.startswith("wrote")]
+
+    def line(label: str, wall: float, cpu: float, target: float, per: float = 1.0) -> str:
+        ratio_wall, ratio_cpu = (wall / per) / base_wall, (cpu / per) / base_cpu
+        def verdict(ratio: float) -> str:
+            return "met" if ratio <= target else "NOT met"
+
+        return (f"{label:<44}{wall:>8.3f}{cpu:>8.3f}{ratio_wall:>8.2f}x{ratio_cpu:>7.2f}x   "
+                f"target <= {target}x: wall {verdict(ratio_wall)}, cpu {verdict(ratio_cpu)}")
+
+    print(f"{'':<44}{'wall s':>8}{'cpu s':>8}{'wall':>9}{'cpu':>8}")
+    print(f"{'plain reportlab baseline, 400 cards':<44}{base_wall:>8.3f}{base_cpu:>8.3f}")
+    print(line("no-op `pantheon build`", noop[0], noop[1], NOOP_TARGET))
+    print(line("one card's text edited, `pantheon build`", edited[0], edited[1], EDIT_TARGET))
+    print(f"    rebuilt: {', '.join(rebuilt) or 'nothing'}")
+    per = cards / BASELINE_CARDS
+    print(line(f"card sheets, {cards} cards, per card (x{per:.2f})", sheets[0], sheets[1], PER_CARD_TARGET, per))
+    print("  (whole commands, start-up included, best of 3; ratios against the baseline in this run; each edit")
+    print("   is a wording the card never had; the card-sheet line is `build --only cards --force` (validation")
+    print("   of every game included) per card against the baseline per card; on a busy machine wall time")
+    print("   includes waiting for a core, so CPU is the steadier figure)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--baseline":
+        baseline_command(Path(sys.argv[2]))
+    else:
+        main()

@@ -1,0 +1,237 @@
+"""Which documents need building again: a fingerprint per document from what its last build read.
+
+A game's documents are made by one call of its spec's ``documents`` part,
+which reads records through the :class:`~pipeline.core.references.References`
+catalogue: the whole of its own game (``ctx.game``, the model) and single
+record kinds of other games (a ``[[other-game/kind/id]]`` reference). A
+:class:`ReadRecorder` notes every such read, so the fingerprint covers exactly
+what the documents read, and new document content is covered without a list
+to keep up to date. The fingerprint also covers what decides how any document
+looks: the pipeline's code, every template, the fonts, the libraries' versions,
+and the build options (paper, format, kind).
+
+Two checks, cheapest first, both stored per game under the cache
+(:mod:`pipeline.core.cachestore`, namespace ``documents``):
+
+1. *Reads*: the data each recorded read returned (hashed as loaded, so a
+   comment-only edit changes nothing) and the look are what the last build
+   saw, and every document is still the file it wrote: the game's documents
+   are not even assembled.
+2. *Content*: the assembled document (a tree of frozen dataclasses) hashes to
+   what the last build rendered, and its file is still that build's: it is
+   not laid out again (most documents of a game do not show a given card).
+
+A missing, damaged or mismatching entry is a miss: the document is rendered.
+Each entry also keeps where the contents entries landed last time, which the
+renderer takes as its first guess (see ``PdfRenderer.render``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from pipeline.core import cachestore
+from pipeline.core.buildstamp import feed_files, files_under
+from pipeline.core.dataset import GameData, data_files
+from pipeline.core.render import fonts
+from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from pipeline.core.validate import RecordCatalogue
+
+NAMESPACE = "documents"
+ENTRY_VERSION = 1
+WHOLE_GAME = "*"  # a read of a whole game (its GameData: every document, the model)
+EVERY_GAME = "*"  # with WHOLE_GAME: a read of all the data
+PIPELINE_ROOT = Path(__file__).resolve().parents[2]
+# The libraries whose output ends up in a document (layout, fonts, SVG icons, YAML and schema reading).
+LIBRARIES = ("reportlab", "rl_accel", "svglib", "lxml", "cssselect2", "tinycss2", "pillow", "pyyaml", "jsonschema")
+TocGuess = list[tuple[int, str, int]]
+
+
+class ReadRecorder(RecordCatalogue):
+    """A view of a catalogue that notes each game and record kind it is asked for.
+
+    Reads go to the catalogue it wraps (the games loaded once for the command);
+    a read of a whole game is noted as ``(game, "*")``, a record look-up as ``(game, kind)``.
+    """
+
+    def __init__(self, inner: RecordCatalogue) -> None:  # no super().__init__: the inner catalogue holds the data
+        self.inner = inner
+        self.reads: set[tuple[str, str]] = set()
+
+    def game(self, game: str) -> GameData:
+        self.reads.add((game, WHOLE_GAME))
+        return self.inner.game(game)
+
+    def find(self, game: str, kind: str, record_id: str) -> Optional[dict[str, Any]]:
+        self.reads.add((game, kind))
+        return self.inner.find(game, kind, record_id)
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other way into the catalogue counts as reading every game (a safe over-estimate)."""
+        self.reads.add((EVERY_GAME, WHOLE_GAME))
+        return getattr(self.inner, name)
+
+
+def _hash_json(digest: Any, value: Any) -> None:
+    digest.update(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":")).encode())
+    digest.update(b"\0")
+
+
+def look_hash(template_root: Path = TEMPLATE_ROOT) -> str:
+    """What decides how any document looks, whatever its data: code, templates, fonts, library versions."""
+    digest = hashlib.sha256(cachestore.library_versions(*LIBRARIES).encode())
+    feed_files(digest, [*files_under(PIPELINE_ROOT, "*.py"), *files_under(template_root), *fonts.font_files()])
+    return digest.hexdigest()
+
+
+def content_key(value: Any) -> Optional[str]:
+    """A digest of a document tree (dataclasses, tuples, lists, dicts, text and numbers), every field
+    included; None when it holds anything else (such a document cannot be matched and is always laid out)."""
+    digest = hashlib.sha256()
+    try:
+        _feed(digest, value)
+    except _Unkeyable:
+        return None
+    return digest.hexdigest()
+
+
+class _Unkeyable(Exception):
+    pass
+
+
+def _feed(digest: Any, value: Any) -> None:
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        digest.update(f"{type(value).__name__}:{value!r};".encode())
+    elif isinstance(value, enum.Enum):
+        digest.update(f"{type(value).__qualname__}.{value.name};".encode())
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        digest.update(f"{type(value).__module__}.{type(value).__qualname__}(".encode())
+        for item in dataclasses.fields(value):
+            digest.update(f"{item.name}=".encode())
+            _feed(digest, getattr(value, item.name))
+        digest.update(b")")
+    elif isinstance(value, (tuple, list)):
+        digest.update(f"{type(value).__name__}[".encode())
+        for item in value:
+            _feed(digest, item)
+        digest.update(b"]")
+    elif isinstance(value, dict):
+        digest.update(b"{")
+        for key, item in value.items():
+            _feed(digest, key)
+            _feed(digest, item)
+        digest.update(b"}")
+    else:
+        raise _Unkeyable(type(value).__name__)
+
+
+def file_digest(path: Path) -> Optional[str]:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+@dataclass
+class DocEntry:
+    """What the last build of one document saw and wrote."""
+
+    content: str  # content_key of the document with the look and options, "" when it had none
+    output: str  # sha256 of the file written
+    toc: TocGuess = field(default_factory=list)  # where its contents entries landed
+
+
+@dataclass
+class GameEntry:
+    """The last build of one game's documents (or of the combined glossary)."""
+
+    reads: list[tuple[str, str]]
+    inputs: str  # digest of the reads' data, the look and the options
+    docs: dict[str, DocEntry]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": ENTRY_VERSION,
+            "reads": [list(read) for read in self.reads],
+            "inputs": self.inputs,
+            "docs": {kind: {"content": d.content, "output": d.output, "toc": [list(t) for t in d.toc]} for kind, d in self.docs.items()},
+        }
+
+    @staticmethod
+    def from_json(raw: Any) -> "GameEntry":
+        if raw["version"] != ENTRY_VERSION:
+            raise ValueError("old entry")
+        reads = [(str(game), str(kind)) for game, kind in raw["reads"]]
+        docs = {
+            str(kind): DocEntry(str(d["content"]), str(d["output"]), [(int(a), str(b), int(c)) for a, b, c in d["toc"]])
+            for kind, d in raw["docs"].items()
+        }
+        return GameEntry(reads, str(raw["inputs"]), docs)
+
+
+class Freshness:
+    """The document entries of one paper and format, for one command.
+
+    ``catalogue``: the games as loaded for the command (reads are hashed as that data, not re-read).
+    Entries are not per output folder: builds are deterministic, so an entry says which bytes these
+    inputs make, and a document in any folder is up to date when its file has those bytes.
+    """
+
+    def __init__(self, catalogue: RecordCatalogue, data_root: Path, options: dict[str, str]) -> None:
+        self.catalogue = catalogue
+        self.data_root = data_root
+        self.options = options
+        self._look: Optional[str] = None
+
+    @property
+    def look(self) -> str:
+        if self._look is None:
+            self._look = look_hash()
+        return self._look
+
+    def _name(self, owner: str) -> str:
+        return cachestore.key_of([owner, json.dumps(self.options, sort_keys=True)])
+
+    def entry(self, owner: str) -> Optional[GameEntry]:
+        """The stored entry of ``owner`` (a game id, or the glossary's name), or None."""
+        return cachestore.read(NAMESPACE, self._name(owner), GameEntry.from_json)
+
+    def store(self, owner: str, entry: GameEntry) -> None:
+        cachestore.write(NAMESPACE, self._name(owner), entry.to_json())
+
+    def inputs(self, reads: Iterable[tuple[str, str]]) -> str:
+        """The digest of what ``reads`` return today, with the look and the options."""
+        digest = hashlib.sha256(self.look.encode())
+        _hash_json(digest, self.options)
+        _hash_json(digest, sorted(p.name for p in self.data_root.iterdir() if p.is_dir()))  # which games exist
+        wanted = set(reads)
+        if (EVERY_GAME, WHOLE_GAME) in wanted:
+            wanted |= {(p.name, WHOLE_GAME) for p in self.data_root.iterdir() if p.is_dir()}
+        for game, kind in sorted(wanted):
+            _hash_json(digest, [game, kind])
+            if (self.data_root / game).is_dir():
+                loaded = self.catalogue.game(game)
+                kinds = [kind] if kind != WHOLE_GAME else sorted(loaded.docs)
+                if kind == WHOLE_GAME:
+                    _hash_json(digest, [p.name for p in data_files(self.data_root / game)])
+                for name in kinds:
+                    document = loaded.docs.get(name)
+                    _hash_json(digest, document.data if document is not None else None)
+        return digest.hexdigest()
+
+    def content(self, kind: str, document: Any) -> str:
+        """The content key of one assembled document with the look and options ("" when it has none)."""
+        key = content_key(document)
+        if key is None:
+            return ""
+        return hashlib.sha256(f"{self.look}\0{json.dumps(self.options, sort_keys=True)}\0{kind}\0{key}".encode()).hexdigest()
+
+    @staticmethod
+    def still_written(path: Path, doc: DocEntry) -> bool:
+        """Whether ``path`` is still the file the entry's build wrote."""
+        return file_digest(path) == doc.output

@@ -1,0 +1,148 @@
+"""A document is rebuilt exactly when something it reads changes, and the skip leaves the same bytes.
+
+Two games' real data in a scratch root (theocracy, heavenly-father), Markdown
+for speed where the format does not matter, PDF where bytes and layout passes do.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.dataset import default_data_root
+from pipeline.core.documents import freshness
+from pipeline.core.documents.build import DocumentsBuilt, update_documents
+
+from .data_edits import edit
+
+GAMES = ("theocracy", "heavenly-father")
+CROSS_REFERENCE = "One of ten possible gods"  # a heavenly-father rules sentence we make name a theocracy role
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / "cache"))
+    source = default_data_root()
+    target = tmp_path / "data"
+    for game in GAMES:
+        shutil.copytree(source / game, target / game)
+        shutil.copytree(source / "schemas" / game, target / "schemas" / game)
+    shutil.copy(source / "schemas" / "common.schema.json", target / "schemas" / "common.schema.json")
+    return target
+
+
+def update(root: Path, out: Path, fmt: str = "md", **extra: object) -> DocumentsBuilt:
+    return update_documents(root, list(GAMES), out_dir=out, fmt=fmt, glossary=False, **extra)  # type: ignore[arg-type]
+
+
+def of(paths: list[Path], game: str) -> set[str]:
+    return {p.name for p in paths if p.parent.name == game}
+
+
+def snapshot(out: Path) -> dict[Path, tuple[int, bytes]]:
+    return {p: (p.stat().st_ino, p.read_bytes()) for p in sorted(out.rglob("*.md"))}
+
+
+def test_second_build_writes_nothing(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = update(root, out)
+    assert first.written and not first.up_to_date
+    before = snapshot(out)
+    second = update(root, out)
+    assert second.written == [] and sorted(second.up_to_date) == sorted(first.written)
+    assert snapshot(out) == before  # the very same files, untouched
+
+
+def test_an_edit_rebuilds_the_documents_that_show_it_and_no_other_game(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    update(root, out)
+    other = snapshot(out / "heavenly-father")
+    edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")
+    done = update(root, out)
+    showing = {p.name for p in (out / "theocracy").iterdir() if "tally of the faithful" in p.read_text(encoding="utf-8")}
+    assert showing and of(done.written, "theocracy") == showing  # rebuilt: exactly those that now show it
+    assert of(done.up_to_date, "theocracy") == {p.name for p in (out / "theocracy").iterdir()} - showing
+    assert of(done.written, "heavenly-father") == set()
+    assert snapshot(out / "heavenly-father") == other
+
+
+def test_a_record_named_across_games_is_a_read_of_that_kind_only(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    naming = "As the [[theocracy:roles/first]] player knows, one of ten possible gods"
+    edit(root / "heavenly-father" / "rules.yaml", CROSS_REFERENCE, naming)
+    update(root, out)
+    entry = freshness.Freshness(None, root, {"paper": "a4", "format": "md"}).entry("heavenly-father")  # type: ignore[arg-type]
+    assert entry is not None and ("theocracy", "roles") in entry.reads and ("theocracy", "*") not in entry.reads
+
+    edit(root / "theocracy" / "power-cards.yaml", "The smallest spark", "The faintest spark")  # not read by heavenly-father
+    assert of(update(root, out).written, "heavenly-father") == set()
+
+    edit(root / "theocracy" / "roles.yaml", "name: First\n", "name: Foremost\n")  # read by heavenly-father
+    done = update(root, out)
+    assert of(done.written, "heavenly-father")
+    assert all("Foremost" in (out / "heavenly-father" / name).read_text(encoding="utf-8") for name in of(done.written, "heavenly-father"))
+
+
+def test_a_damaged_or_missing_document_is_rebuilt(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = update(root, out)
+    damaged, missing = first.written[0], first.written[1]
+    good = damaged.read_bytes()
+    damaged.write_bytes(good + b"x")
+    missing.unlink()
+    done = update(root, out)
+    assert set(done.written) == {damaged, missing}
+    assert damaged.read_bytes() == good
+
+
+def test_a_layout_change_rebuilds_every_document(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    first = update(root, out)
+    monkeypatch.setattr(freshness, "look_hash", lambda: "another look")  # as a template, font or code edit does
+    assert sorted(update(root, out).written) == sorted(first.written)
+
+
+def test_pdf_skip_and_rebuild_give_the_same_bytes(root: Path, tmp_path: Path) -> None:
+    """A rebuild laid out from last time's contents (one pass) equals a cold one (from predicted headings)."""
+    out, cold = tmp_path / "out", tmp_path / "cold"
+    update(root, out, fmt="pdf")
+    edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")
+    warm = update(root, out, fmt="pdf")
+    assert warm.written
+    fresh = update(root, cold, fmt="pdf", force=True)
+    assert fresh.up_to_date == []
+    for path in cold.rglob("*.pdf"):
+        assert path.read_bytes() == (out / path.relative_to(cold)).read_bytes(), path.name
+    forced = update(root, out, fmt="pdf", force=True)
+    assert sorted(forced.written) == sorted(p for p in out.rglob("*.pdf"))
+    for path in cold.rglob("*.pdf"):
+        assert path.read_bytes() == (out / path.relative_to(cold)).read_bytes(), path.name
+
+
+def test_content_key_covers_every_field_and_refuses_unknown_values() -> None:
+    from pipeline.core.documents import model as m
+
+    a = m.Document("T", "G", "rulebook", (m.Paragraph("one"),))
+    assert freshness.content_key(a) == freshness.content_key(m.Document("T", "G", "rulebook", (m.Paragraph("one"),)))
+    assert freshness.content_key(a) != freshness.content_key(m.Document("T", "G", "rulebook", (m.Paragraph("one", "small"),)))
+    assert freshness.content_key(m.Document("T", "G", "rulebook", (object(),))) is None  # type: ignore[arg-type]
+
+
+def test_entries_hold_for_any_output_folder(root: Path, tmp_path: Path) -> None:
+    """Builds are deterministic: a folder is up to date when its files have the bytes these inputs make."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    update(root, a)
+    assert update(root, b).up_to_date == []  # nothing there yet
+    assert update(root, a).written == []  # b's build did not make a stale
+    edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")
+    changed = of(update(root, b).written, "theocracy")
+    assert changed and of(update(root, a).written, "theocracy") == changed  # a is behind: rebuilt the same way
+
+
+def test_a_read_the_recorder_cannot_name_counts_as_reading_everything(root: Path) -> None:
+    from pipeline.core.validate import RecordCatalogue
+
+    recorder = freshness.ReadRecorder(RecordCatalogue(root))
+    recorder._known  # noqa: B018  (an attribute only the inner catalogue has)
+    assert (freshness.EVERY_GAME, freshness.WHOLE_GAME) in recorder.reads
