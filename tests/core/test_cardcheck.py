@@ -75,3 +75,14 @@ def test_a_game_checked_clean_is_not_laid_out_again_until_it_changes(data_copy: 
     path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     found = cardcheck.card_problems(load_game(data_copy, GAME))
     assert found and all(p.message.endswith("laid out again") for p in found)
+
+
+def test_too_many_words_points_at_the_longest_field(data_copy: Path) -> None:
+    path = data_copy / POWER_CARDS
+    text = path.read_text(encoding="utf-8")
+    flavour = "flavour: The smallest spark still opens the sky."
+    assert text.count(flavour) == 1
+    path.write_text(text.replace(flavour, "flavour: " + " ".join(["word"] * 46)), encoding="utf-8")
+    result = validate_cli(data_copy, GAME)
+    words = [line for line in result.stdout.splitlines() if "words of text" in line]
+    assert len(words) == 1 and "power-cards.yaml:8:14: power card gold-power-1 (gold): 48 words of text" in words[0], words

@@ -6,8 +6,10 @@ cannot be printed, a design rule, a colour shown without its symbol) is
 found here first, with the very message the build gives: both go through
 ``build.checked_faces``, the one place those checks are made.
 
-A face the build has laid out before is taken from its face records
-(``faces.FaceRecords``, read only: those records passed when they were made).
+A face laid out before (by a build, or by this check) is taken from the
+game's face records (``faces.FaceRecords``: those records passed when they
+were made); after a clean check the records are kept, just as a build keeps
+them, so the check after an edit lays out only the faces that changed.
 A game whose card inputs are unchanged since its last clean check is not
 checked again: a stamp (a hash of the game's data files, the templates that
 decide its look, and the pipeline's code) is kept in the results cache.
@@ -50,15 +52,23 @@ class Layouts:
         if record is None:
             svg = self.templates.render(face.template, face.context, where)
             record, _ = self._splitter.split(svg, face.template, where)
+            if key is not None:
+                self._records.put(key, record)
         form = FaceForm(where, record, self.templates.bleed_mm)
         if key is not None:
             self._by_content[key] = form
         return form
 
+    def save(self) -> None:
+        """Keep the records of the faces laid out, as a build keeps them (only after every card passed:
+        the build then finds the same faces; after an edit, only the changed faces are laid out again)."""
+        self._records.save()
+
 
 def card_problems(data: GameData, template_root: Path = TEMPLATE_ROOT) -> list[Problem]:
     """Every card of ``data`` (validated, cross-checks passed) that its build would refuse, one problem
-    per card, at the data field the failing text shows (else the card's record)."""
+    per card, at the data field the failing text shows (else the card's record). A game whose card
+    templates are not under ``template_root`` (a game of another template folder) is not laid out."""
     if not data.spec.has("cards"):
         return []
     stamp = _stamp(data, template_root)
@@ -80,16 +90,24 @@ def _problems(data: GameData, template_root: Path) -> Iterable[Problem]:
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     templates = Templates(template_root, bleed_mm=sheets.bleed_mm)
+    faces = (face for card in plan.cards for face in (card.front, card.back) if face is not None)
+    if not all(templates.has(face.template) for face in faces):
+        return  # the game's card templates live elsewhere (`build --templates`): its build lays the cards out
     layouts = Layouts(templates, data.game)
     rules = design.rules_for(template_root)
     checked: set[int] = set()
+    clean = True
     for card in plan.cards:
         try:
             build.checked_faces(plan, layouts, card, rules, checked)
         except UserError as exc:
+            clean = False
             yield _problem(str(exc), game_at)
     for message in build.colour_key_problems(plan, templates):
+        clean = False
         yield Problem(game_at, message)
+    if clean:
+        layouts.save()
 
 
 def _problem(message: str, fallback: Location) -> Problem:

@@ -100,6 +100,11 @@ def _words(*texts: Optional[str]) -> int:
     return sum(len(t.split()) for t in texts if t)
 
 
+def _longest(**fields: Optional[str]) -> str:
+    """The field holding the most words (where a card with too many words is blamed: the likeliest edit)."""
+    return max(fields, key=lambda name: _words(fields[name]))
+
+
 # --------------------------------------------------------------------------- cards
 
 
@@ -130,7 +135,8 @@ def check_power_cards(game: GameData, model: TheocracyModel) -> Iterator[Problem
                       f"{label}: reminder {card.reminder!r} does not match the upset rule (expected {want})")
         words = _words(card.title, card.reminder, card.flavour)
         if words > MAX_CARD_WORDS:
-            yield _at(game, "power-cards", ("power_cards", i),
+            longest = _longest(title=card.title, reminder=card.reminder, flavour=card.flavour)
+            yield _at(game, "power-cards", ("power_cards", i, longest),
                       f"{label}: {words} words of text, more than {MAX_CARD_WORDS} fit a card")
     for player in model.players:
         values = model.power_values(player.id)
@@ -174,7 +180,7 @@ def check_believers(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
             yield _at(game, "believers", ("believers", i, "player"), f"{label}: no player colour '{believer.player}'")
         words = _words(believer.name, believer.flavour)
         if words > MAX_CARD_WORDS:
-            yield _at(game, "believers", ("believers", i),
+            yield _at(game, "believers", ("believers", i, _longest(name=believer.name, flavour=believer.flavour)),
                       f"{label}: {words} words of text, more than {MAX_CARD_WORDS} fit a card")
     expected = list(range(1, BELIEVERS_PER_PLAYER + 1))
     for player in model.players:
