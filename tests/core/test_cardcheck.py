@@ -85,4 +85,4 @@ def test_too_many_words_points_at_the_longest_field(data_copy: Path) -> None:
     path.write_text(text.replace(flavour, "flavour: " + " ".join(["word"] * 46)), encoding="utf-8")
     result = validate_cli(data_copy, GAME)
     words = [line for line in result.stdout.splitlines() if "words of text" in line]
-    assert len(words) == 1 and "power-cards.yaml:8:14: power card gold-power-1 (gold): 48 words of text" in words[0], words
+    assert len(words) == 1 and "power-cards.yaml:8:14: power card gold-power-1 (gold): 50 words of text" in words[0], words

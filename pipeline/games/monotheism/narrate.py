@@ -131,9 +131,8 @@ def option_key(action: str, state: State, *, reveal: bool = False) -> str:
     if action == DECLINE:
         return "n"
     verb, _, arg = action.partition(" ")
-    if verb == PICK and Namer(state.game, state, reveal=reveal).hidden(arg):
-        return Namer(state.game, state, reveal=reveal).place(arg)
-    return arg
+    name = Namer(state.game, state, reveal=reveal)
+    return name.place(arg) if verb == PICK and name.hidden(arg) else arg
 
 
 def option_words(action: str, state: State, *, reveal: bool = False) -> str:
