@@ -86,3 +86,9 @@ def test_too_many_words_points_at_the_longest_field(data_copy: Path) -> None:
     result = validate_cli(data_copy, GAME)
     words = [line for line in result.stdout.splitlines() if "words of text" in line]
     assert len(words) == 1 and "power-cards.yaml:8:14: power card gold-power-1 (gold): 50 words of text" in words[0], words
+
+
+def test_the_card_check_names_the_project_templates_without_loading_the_renderer() -> None:
+    from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+
+    assert cardcheck.TEMPLATES == TEMPLATE_ROOT
