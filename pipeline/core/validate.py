@@ -120,6 +120,10 @@ def game_problems(
         problems += guarded(loaded, component_problems(loaded, spec))
     if checks is not None:
         problems += guarded(loaded, checks.cross_checks(loaded))
+    if not problems:  # the cards are laid out only from data every check vouched for
+        from pipeline.core.render.cardcheck import card_problems
+
+        problems += guarded(loaded, card_problems(loaded))
     return problems, True
 
 

@@ -104,8 +104,10 @@ def test_card_text_that_cannot_fit_names_the_data_file_and_line(
     word = "Unquenchable" * 6  # one word wider than the box at any size
     edit(data_copy / GAME / "power-cards.yaml", "flavour: The smallest spark still opens the sky.", f"flavour: {word}")
     result = build_again(data_copy, templates, out)
-    assert_clean_failure(result, "does not fit", pdf, before)
-    assert re.search(r"power-cards\.yaml:3: theocracy: card gold-power-1 'Humility' \(front\) \(flavour\): text", result.stderr)
+    assert_clean_failure(result, "nothing built", pdf, before)  # validate's card check refuses it first
+    # the line and column of the flavour field itself, not the record's first line
+    assert re.search(r"power-cards\.yaml:8:14: theocracy: card gold-power-1 'Humility' \(front\) \(flavour\): text .* does not fit",
+                     result.stdout)
 
 
 def test_an_unwritable_output_folder_is_a_clear_error(data_copy: Path, templates: Path, tmp_path: Path) -> None:

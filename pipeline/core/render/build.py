@@ -11,15 +11,17 @@ import io
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Callable, Iterator, Optional, Protocol, Sequence
 
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline.core import dataset
 from pipeline.core.dataset import GameData, load_game
 from pipeline.core.errors import UserError
-from pipeline.core.render import cache, colourkeys, decks, design, fonts
+from pipeline.core.render import blame, cache, colourkeys, decks, design, fonts
 from pipeline.core.render.calibration import draw_calibration
+from pipeline.core.render.faces import SlotError
 from pipeline.core.render.forms import FaceForm, Forms
 from pipeline.core.render.imposition import (
     SHEETS_NAME,
@@ -34,11 +36,12 @@ from pipeline.core.render.imposition import (
     impose,
     load_sheets,
 )
-from pipeline.core.render.model import PrintCard
+from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.render.pdfcheck import fonts_not_embedded
 from pipeline.core.render.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.core.render.units import mm
+from pipeline.core.yamlmarks import PathKey
 
 Progress = Callable[[int], None]
 PDF_NAME = "cards-{paper}.pdf"
@@ -104,7 +107,8 @@ class Plan:
     game: str
     title: str
     cards: list[PrintCard] = field(default_factory=list)
-    sources: dict[str, str] = field(default_factory=dict)  # card id -> "file:line" of its data record
+    sources: dict[str, str] = field(default_factory=dict)  # card id -> "file:line:column" of its data record
+    records: dict[str, tuple[dataset.Document, PathKey]] = field(default_factory=dict)  # card id -> its record's document and path
 
     @property
     def card_count(self) -> int:
@@ -114,6 +118,14 @@ class Plan:
         """How errors name a card: where its record is written, the game, id, name and side."""
         source = self.sources.get(card.id)
         return f"{f'{source}: ' if source else ''}{self.game}: card {card.id} '{card.name}' ({side})"
+
+    def blame(self, card: PrintCard, error: SlotError) -> str:
+        """``error`` (raised for a face of ``card``) pointing at the data field its slot prints, when found."""
+        message, source, record = str(error), self.sources.get(card.id), self.records.get(card.id)
+        if source is None or record is None or not message.startswith(f"{source}: "):
+            return message
+        doc, path = record
+        return f"{blame.field_location(doc, path, error.printed, error.slot)}{message[len(source):]}"
 
 
 def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
@@ -126,19 +138,28 @@ def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
     cards = list(spec.part("cards")(data))
     if not cards:
         raise UserError(f"{game}: the card plan lists no cards to print")
-    return Plan(game, spec.title, cards, _sources(data, cards))
+    records = _records(data, cards)
+    sources = {card: str(doc.at(*path)) for card, (doc, path) in records.items()}
+    return Plan(game, spec.title, cards, sources, records)
 
 
-def _sources(data: GameData, cards: Sequence[PrintCard]) -> dict[str, str]:
-    """Where each card's data record is written ("file:line"), for the cards whose record is found."""
-    sources: dict[str, str] = {}
-    locations = data.record_locations()
+def _records(data: GameData, cards: Sequence[PrintCard]) -> dict[str, tuple[dataset.Document, PathKey]]:
+    """The document and path of each card's data record, for the cards whose record is found
+    (by kind and id, else the first record of that id in any kind)."""
+    found: dict[tuple[Optional[str], str], tuple[dataset.Document, PathKey]] = {}
+    for kind, doc in data.docs.items():
+        for key, value in doc.data.items() if isinstance(doc.data, dict) else ():
+            for index, record in enumerate(value if isinstance(value, list) else ()):
+                if isinstance(record, dict) and "id" in record:
+                    found.setdefault((kind, str(record["id"])), (doc, (key, index)))
+                    found.setdefault((None, str(record["id"])), (doc, (key, index)))
+    records: dict[str, tuple[dataset.Document, PathKey]] = {}
     for card in cards:
         kind, _, record_id = (card.record or "").rpartition("/")
-        location = locations.get((kind or None, record_id or card.id))
-        if location is not None:
-            sources[card.id] = f"{location.file}:{location.line}"
-    return sources
+        where = found.get((kind or None, record_id or card.id))
+        if where is not None:
+            records[card.id] = where
+    return records
 
 
 def pdf_path(out_dir: Path, game: str, paper: str) -> Path:
@@ -258,6 +279,44 @@ def _backs(pages: Sequence[Page], items: Sequence[_Item], first_page: int) -> li
     ]
 
 
+class FaceMaker(Protocol):
+    """What lays out a face: the build's forms, or validate's card check (no PDF)."""
+
+    def face(self, face: Face, where: str) -> FaceForm: ...
+
+
+def card_face(plan: Plan, faces: FaceMaker, card: PrintCard, side: str) -> FaceForm:
+    """One face of ``card`` laid out; a text that cannot be printed names the data field it shows."""
+    face = card.front if side == "front" else card.back
+    assert face is not None
+    try:
+        return faces.face(face, plan.label(card, side))
+    except SlotError as exc:
+        raise UserError(plan.blame(card, exc)) from None
+
+
+def checked_faces(
+    plan: Plan, faces: FaceMaker, card: PrintCard, rules: design.DesignRules, checked: set[int]
+) -> tuple[FaceForm, Optional[FaceForm]]:
+    """The faces of ``card`` laid out and held to every rule a build holds them to (each distinct face
+    once, ``checked``): text fit, glyphs, icons, the design rules, colours shown with their symbols.
+    The one place these checks are made: the build calls it, and so does validate (cardcheck.py)."""
+    front = card_face(plan, faces, card, "front")
+    back = card_face(plan, faces, card, "back") if card.back is not None else None
+    if back is not None and (back.trim_w, back.trim_h) != (front.trim_w, front.trim_h):
+        raise UserError(
+            f"{plan.label(card, 'back')}: back is {back.trim_w:g}x{back.trim_h:g} mm "
+            f"but the front is {front.trim_w:g}x{front.trim_h:g} mm"
+        )
+    _check_card(card, front, back, rules, checked, (plan.label(card, "front"), plan.label(card, "back")))
+    return front, back
+
+
+def colour_key_problems(plan: Plan, icons: Templates) -> Iterator[str]:
+    """Each family of colours printed inconsistently across the plan's cards (see colourkeys.key_problems)."""
+    return colourkeys.key_problems((key for card in plan.cards for key in card.colours), icons.icons.get)
+
+
 def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
     """Every face to place, rendered, split and held to the design rules once per distinct face,
     with its number of uses."""
@@ -266,14 +325,7 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
     checked: set[int] = set()
     for card in plan.cards:
         front_label, back_label = plan.label(card, "front"), plan.label(card, "back")
-        front = forms.face(card.front, front_label)
-        back = forms.face(card.back, back_label) if card.back is not None else None
-        if back is not None and (back.trim_w, back.trim_h) != (front.trim_w, front.trim_h):
-            raise UserError(
-                f"{back_label}: back is {back.trim_w:g}x{back.trim_h:g} mm "
-                f"but the front is {front.trim_w:g}x{front.trim_h:g} mm"
-            )
-        _check_card(card, front, back, rules, checked, (front_label, back_label))
+        front, back = checked_faces(plan, forms, card, rules, checked)
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
                 items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label))
@@ -281,7 +333,7 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
                 items.append(_Item(front_label, front))
                 if card.double_sided and back is not None:
                     items.append(_Item(back_label, back, counts=False))
-    _refuse(colourkeys.key_problems((key for card in plan.cards for key in card.colours), forms.templates.icons.get))
+    _refuse(colour_key_problems(plan, forms.templates))
     for item in items:
         item.front.uses += 1
         if item.back is not None:
@@ -371,9 +423,9 @@ def face_preview_pdf(
         raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
     doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id}, ink_saver=ink_saver)
     canvas, forms = doc.canvas, doc.forms
-    faces = [forms.face(card.front, plan.label(card, "front"))]
+    faces = [card_face(plan, forms, card, "front")]
     if card.back is not None:
-        faces.append(forms.face(card.back, plan.label(card, "back")))
+        faces.append(card_face(plan, forms, card, "back"))
     gap = mm(gap_mm)
     width = sum(f.width_pt for f in faces) + gap * (len(faces) + 1)
     height = max(f.height_pt for f in faces) + 2 * gap

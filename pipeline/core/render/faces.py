@@ -57,6 +57,16 @@ _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=Fal
 RENDER_CODE = Path(__file__).resolve().parent
 
 
+class SlotError(UserError):
+    """A text slot that cannot be printed (it does not fit, a glyph or icon is missing, bad markup),
+    with the slot's name and its text as the template composed it (to find the data field it shows)."""
+
+    def __init__(self, message: str, *, slot: str, printed: str) -> None:
+        super().__init__(message)
+        self.slot = slot
+        self.printed = printed
+
+
 class TextSlot(NamedTuple):
     turned: bool
     setting: text.SetText
@@ -312,11 +322,14 @@ class Splitter:
         if bg:
             text.check_colour(bg, where)
         base = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
-        atoms = list(_atoms(node, base, where))
-        if not atoms:
-            return None
         label = node.get("name")
-        layout = text.fit(atoms, box, self, f"{where}{f' ({label})' if label else ''}")
+        try:
+            atoms = list(_atoms(node, base, where))
+            if not atoms:
+                return None
+            layout = text.fit(atoms, box, self, f"{where}{f' ({label})' if label else ''}")
+        except UserError as exc:
+            raise SlotError(str(exc), slot=label or "", printed="".join(node.itertext())) from None
         spec = TextSpec(label or "", role, box.color, bg, size, min_size, (x, y, x + width, y + height), turned)
         return text.set_text(layout, box), spec
 

@@ -17,6 +17,7 @@ from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
 from pipeline.games.monotheism.model import RATING_FIELDS, Scenario
+from pipeline.games.monotheism.narrate import narrate, option_words
 from pipeline.games.monotheism.play import Loaded, deal, describe, load, run, scenario_by_number, scenario_from_file
 from pipeline.games.monotheism.rounds import default_processes
 
@@ -35,24 +36,33 @@ def _root(data: Optional[Path]) -> Path:
     return data if data is not None else default_data_root()
 
 
+RevealOption = typer.Option(False, "--reveal", help="Show everything, veiled gods too (for designers).")
+
+
 @app.command()
 def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
-           as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
-    """Replay a scenario's stored winning line on a fresh deck, step by step."""
+           reveal: bool = RevealOption, as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
+    """Replay a scenario's stored winning line on a fresh deck, saying what each move does."""
     loaded = load(_root(data))
     chosen = scenario_by_number(loaded.model, scenario)
     if not chosen.winning_line:
         raise UserError(f"scenario {chosen.id} has no stored winning line")
     state = loaded.game.scenario_state(chosen)
     steps = []
-    text = [f"Scenario {chosen.id}: {chosen.title}", *describe(state, reveal=True, detail=0)]
+    text = [f"Scenario {chosen.id}: {chosen.title}", *narrate(state, state, reveal=reveal),
+            *describe(state, reveal=reveal, detail=0)]
     for number, action in enumerate(chosen.winning_line, 1):
-        if state.is_terminal() or action not in state.legal_actions():
-            raise UserError(f"scenario {chosen.id}: stored move {number} ({action}) is not legal here")
-        state = state.apply_action(action)
+        why = state.why_illegal(action)
+        if why is not None:
+            raise UserError(f"scenario {chosen.id}: stored move {number} ({action}) is not legal here: {why}")
+        shown = option_words(action, state, reveal=reveal)
+        before, state = state, state.apply_action(action)
         deck = [card[0] for card in state.deck]
         steps.append({"move": number, "action": action, "deck": deck})
-        text.append(f"{number:>3}. {action:<12} -> {' '.join(deck)}")
+        text.append(f"{number:>3}. {shown}")
+        text += narrate(before, state, reveal=reveal)
+        if reveal:
+            text.append(f"       deck: {' '.join(deck)}")
     outcome = state.outcome()
     result = {"won": bool(outcome and outcome.won_by(PLAYER)),
               "reason": outcome.detail if outcome else "the line stops mid-game"}
@@ -125,9 +135,10 @@ def _chosen(loaded: Loaded, root: Path, scenario: Optional[str], file: Optional[
 def play(worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper set id."),
          seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle seed (same seed, same deal)."),
          scenario: Optional[str] = typer.Option(None, "--scenario", help="Play a puzzle scenario instead."),
-         bless_at_start: bool = BlessOption, without_21: bool = Without21Option,
+         bless_at_start: bool = BlessOption, without_21: bool = Without21Option, reveal: bool = RevealOption,
          data: Optional[Path] = DataOption) -> None:
-    """Play in the terminal: veiled gods stay hidden; type a choice's key in brackets, 'u' to undo."""
+    """Play in the terminal, told what each move does: veiled gods stay hidden (unless --reveal); type a
+    choice's key in brackets, 'u' to undo."""
     loaded = load(_root(data))
     easier = Easier(bless_at_start, without_21)
     loaded = Loaded(loaded.model, easier_game(loaded.game, easier))
@@ -146,7 +157,7 @@ def play(worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper
         except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: leave quietly
             return None
 
-    run(state, ask, typer.echo, interactive=interactive)
+    run(state, ask, typer.echo, interactive=interactive, reveal=reveal)
 
 
 @app.command("estimate-21")

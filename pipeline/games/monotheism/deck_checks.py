@@ -19,7 +19,7 @@ from pipeline.core import resultcache
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Location, Problem
 from pipeline.core.shape import ShapeError, sequence, text
-from pipeline.games.monotheism import dsl, solver  # noqa: F401  (registers the handlers)
+from pipeline.games.monotheism import dsl, proofs, solver  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
@@ -49,6 +49,11 @@ START_FACE, START_ORIENTATION = "front", "upright"
 FLIP_FACE = {"front": "back", "back": "front"}
 ROTATE = {"upright": "rotated", "rotated": "upright"}
 VOID = "void"
+
+# --- scenarios in play: how the findings that a scenario broke begin (they name the cards changed since its last proof)
+CANNOT_WIN = "cannot be won"
+LINE_BREAKS = "the stored winning line breaks"
+BROKEN = (CANNOT_WIN, LINE_BREAKS)
 
 # --- scenarios in play: node limits, never seconds, so the verdict is the same on every machine -------
 SOLVE_NODES = RATE_NODES  # the same limit as a rating, so a stored rating's node count can be checked here
@@ -282,8 +287,14 @@ def scenario_play_problems(game: GameData, cards: Cards) -> Iterator[Problem]:
         if not playable(scenario, cards):
             continue  # scenario_findings in checks.py reports the unknown card or impossible curse
         label = f"scenario {scenario.id} ({scenario.title})"
-        for path, message in scenario_play_findings(engine, scenario, fingerprint):
-            yield doc.problem(("scenarios", i, *path), f"{label}: {message}")
+        findings = scenario_play_findings(engine, scenario, fingerprint)
+        if not findings:
+            proofs.remember(game, scenario)
+            continue
+        changed = proofs.changes(game, scenario) if any(m.startswith(BROKEN) for _, m in findings) else []
+        since = f"; changed since the last good proof: {'; '.join(changed)}" if changed else ""
+        for path, message in findings:
+            yield doc.problem(("scenarios", i, *path), f"{label}: {message}{since if message.startswith(BROKEN) else ''}")
 
 
 def playable(scenario: Scenario, cards: Cards) -> bool:
@@ -385,7 +396,7 @@ def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]]
     result = solver.solve(engine.scenario_state(scenario, track_history=False).with_events(False), max_nodes=SOLVE_NODES)
     decided = result.status != solver.LIMIT
     if result.status == solver.NO_WIN:
-        found.append((("deck",), f"cannot be won: the solver closed all {result.nodes} positions without a win"))
+        found.append((("deck",), f"{CANNOT_WIN}: the solver closed all {result.nodes} positions without a win"))
     elif result.status == solver.LIMIT:
         found.append((("deck",), f"undecided: the solver reached its limit of {SOLVE_NODES} nodes without "
                                  "finding a winning line"))
@@ -430,10 +441,9 @@ def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str
             yield path, f"the stored winning line ends the game before move {number} ({action}): " \
                         f"{state.outcome().detail}, with {top} on top"
             return
-        legal = state.legal_actions()
-        if action not in legal:
-            yield path, f"the stored winning line breaks at move {number}: {action!r} is not legal with {top} " \
-                        f"on top (legal: {', '.join(legal)})"
+        why = state.why_illegal(action)
+        if why is not None:
+            yield path, f"{LINE_BREAKS} at move {number}: {action!r} is not legal with {top} on top: {why}"
             return
         state = state.apply_action(action)
     outcome = state.outcome()

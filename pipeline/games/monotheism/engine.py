@@ -198,6 +198,34 @@ class State(EngineState[str]):
             new = work.freeze(seen=seen)
         return new
 
+    def why_illegal(self, action: str) -> Optional[str]:
+        """Why ``action`` cannot be taken here, in words (None when it is legal). Reads the position
+        only: the rules are those of ``legal_actions``, explained."""
+        if self.is_terminal():
+            return f"the game is already over ({self.outcome_.detail if self.outcome_ else 'ended'})"
+        options = self.legal_actions()
+        if action in options:
+            return None
+        verb, _, arg = action.partition(" ")
+        top = self.deck[0][LABEL]
+        wanted = {PHASE_SUBMERGE: "how many cards to submerge", PHASE_PLACE: "where the old top card goes",
+                  PHASE_ACT: f"a choice for the act of {_called(self.game, top)}"}[self.phase]
+        asked = f"the game asks {wanted} ({', '.join(options)})"
+        if self.phase == PHASE_SUBMERGE and verb == SUBMERGE:
+            first, second = self.game.numbers(self.deck[0]), self.game.numbers(self.deck[1]) if len(self.deck) > 1 else ()
+            shown = " and ".join(str(n) for n in first) or "no numbers"
+            also = f", the left-most of the second card is {second[0]}" if second else ", the second card shows no number"
+            return f"{arg} is not a number to submerge: the top card {_called(self.game, top)} shows {shown}{also}"
+        if self.phase == PHASE_PLACE and verb == PLACE:
+            return f"place {arg} is out of range: {self.number} cards are being submerged ({asked})"
+        if self.phase != PHASE_ACT and verb in (PICK, ACCEPT, DECLINE):
+            return f"nothing is to be chosen now: {_called(self.game, top)} has no act waiting for a choice; {asked}"
+        if self.phase == PHASE_ACT and verb == PICK:
+            if all(card[LABEL] != arg for card in self.deck):
+                return f"{_called(self.game, arg)} is not in the deck any more; {asked}"
+            return f"{_called(self.game, arg)} is not one of the cards this act may pick; {asked}"
+        return asked
+
     # ------------------------------------------------------------- views
     def submerge_options(self) -> list[int]:
         """Ruling 3: both numbers of the top card, and the left-most number of the second."""
@@ -219,6 +247,14 @@ def moved_stack(stack: list[Card], position: int) -> list[Card]:
 def _choice(verb: str, numbers: tuple[int, ...]) -> Decision[str]:
     """The player's choice of a number (``submerge 4``, ``place 2``): the same few, shared."""
     return Decision(PLAYER, tuple(f"{verb} {n}" for n in numbers))
+
+
+def _called(game: Game, label: str) -> str:
+    """A card as the engine's explanations name it: #07 and its name, or a worshiper's name."""
+    if game.is_god(label) and label in game.cards.deities:
+        return f"#{label} {game.cards.deities[label].name}"
+    worshiper = game.cards.worshipers.get(label)
+    return worshiper.name if worshiper is not None else label
 
 
 def submerge_options(game: Game, deck: Sequence[Card]) -> list[int]:

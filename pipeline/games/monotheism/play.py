@@ -32,6 +32,7 @@ from pipeline.games.monotheism.engine import (
     State,
 )
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, build, scenario_from_record
+from pipeline.games.monotheism.narrate import narrate, option_key, option_words
 from pipeline.games.monotheism.text import act_text, essence_text
 
 SCENARIO_DEF = "urn:pantheon:monotheism:scenarios#/$defs/scenario"
@@ -204,24 +205,46 @@ def key_of(action: str) -> str:
     return action.split(" ", 1)[1]
 
 
+@dataclass(frozen=True)
+class Choices:
+    """The options of a decision as the player sees them: each action's key and words. A veiled god
+    is shown by its place (p3), never its number, unless ``reveal``."""
+
+    keys: dict[str, str]
+    words: dict[str, str]
+
+    @classmethod
+    def of(cls, state: State, *, reveal: bool = False) -> "Choices":
+        options = state.legal_actions()
+        return cls({o: option_key(o, state, reveal=reveal) for o in options},
+                   {o: option_words(o, state, reveal=reveal) for o in options})
+
+    def line(self) -> str:
+        return "Choose: " + "   ".join(f"[{self.keys[o]}] {self.words[o]}" for o in self.keys)
+
+
 def choices_line(options: list[str]) -> str:
     return "Choose: " + "   ".join(f"[{key_of(option)}] {option}" for option in options)
 
 
 def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], None], *,
-        interactive: bool) -> Optional[bool]:
-    """The game loop: show, ask, apply; undo with a stack of states. Returns won/lost/None (quit)."""
+        interactive: bool, reveal: bool = False) -> Optional[bool]:
+    """The game loop: show, ask, apply, say what happened; undo with a stack of states. Returns
+    won/lost/None (quit). ``reveal`` shows veiled gods too (for designers)."""
     history: list[State] = []
     say(HELP)
+    for line in narrate(state, state, reveal=reveal):  # what the setup did (a god unveiled on top)
+        say(line)
     show = True
     while not state.is_terminal():
         options = state.legal_actions()
+        choices = Choices.of(state, reveal=reveal)
         if show:
             say("")
-            for line in describe(state, reveal=False):
+            for line in describe(state, reveal=reveal):
                 say(line)
             say(explain(state))
-        say(choices_line(options))
+        say(choices.line())
         show = False
         answer = ask("> ")
         if answer is None:
@@ -239,22 +262,26 @@ def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], 
                 say("Nothing to undo yet.")
             continue
         if answer in COMMANDS["deck"]:
-            for line in describe(state, reveal=False, detail=len(state.deck)):
+            for line in describe(state, reveal=reveal, detail=len(state.deck)):
                 say(line)
             continue
         if answer in COMMANDS["help"]:
             say(HELP)
             continue
-        action = parse(answer, options)
+        action = parse(answer, options, choices)
         if action is None:
-            keys = ", ".join(key_of(option) for option in options)
+            keys = ", ".join(choices.keys.values())
             message = f"not a move here: {answer!r} (type one of {keys}; or u, d, h, q)"
             if not interactive:
                 raise UserError(message)
             say(message)
             continue
         history.append(state)
-        state, show = state.apply_action(action), True
+        before, state, show = state, state.apply_action(action), True
+        say("")
+        say(f"You: {choices.words[action]}")
+        for line in narrate(before, state, reveal=reveal):
+            say(line)
     outcome = state.outcome()
     assert outcome is not None
     say("")
@@ -265,13 +292,17 @@ def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], 
     return won
 
 
-def parse(answer: str, options: list[str]) -> Optional[str]:
-    """The action ``answer`` names: a key (``4``, ``07``, ``7``, ``#07``, ``y``), or the action's words."""
+def parse(answer: str, options: list[str], choices: Optional[Choices] = None) -> Optional[str]:
+    """The action ``answer`` names: a key (``4``, ``07``, ``7``, ``#07``, ``y``, ``p3``), or the action's
+    words. With ``choices``, only what the prompt shows counts (a veiled god's number is not a key)."""
     answer = " ".join(answer.split())
     for option in options:
-        key = key_of(option)
+        key = choices.keys[option] if choices is not None else key_of(option)
+        shown = choices.words[option] if choices is not None else option
         words = YES_NO.get(option, ())
-        if answer in (option, key, *words) or _same_number(answer.lstrip("#"), key):
+        if key == option.partition(" ")[2]:  # not a hidden card: the action's own words work too
+            words = (*words, option)
+        if answer in (shown, key, *words) or _same_number(answer.lstrip("#"), key):
             return option
     return None
 

@@ -227,8 +227,9 @@ def verify(state: State, line: Sequence[str]) -> tuple[Optional[bool], str]:
     for number, action in enumerate(line, 1):
         if state.is_terminal():
             return False, f"the game ended before move {number} ({action})"
-        if action not in state.legal_actions():
-            return False, f"move {number} ({action}) is not legal here (legal: {', '.join(state.legal_actions())})"
+        why = state.why_illegal(action)
+        if why is not None:
+            return False, f"move {number} ({action}) is not legal here: {why}"
         state = state.apply_action(action)
     found = result(state)
     if found is None:

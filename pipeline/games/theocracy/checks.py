@@ -100,6 +100,11 @@ def _words(*texts: Optional[str]) -> int:
     return sum(len(t.split()) for t in texts if t)
 
 
+def _longest(**fields: Optional[str]) -> str:
+    """The field holding the most words (where a card with too many words is blamed: the likeliest edit)."""
+    return max(fields, key=lambda name: _words(fields[name]))
+
+
 # --------------------------------------------------------------------------- cards
 
 
@@ -118,7 +123,7 @@ def check_players(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
 
 def check_power_cards(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
     known = {p.id for p in model.players}
-    titles: dict[int, str] = {}
+    yield from _twin_title_problems(game, model)
     for i, card in enumerate(model.power_cards):
         label = f"power card {card.id} ({card.player})"
         if card.player not in known:
@@ -128,19 +133,43 @@ def check_power_cards(game: GameData, model: TheocracyModel) -> Iterator[Problem
             want = f"'{expected}'" if expected else "no reminder"
             yield _at(game, "power-cards", ("power_cards", i, "reminder"),
                       f"{label}: reminder {card.reminder!r} does not match the upset rule (expected {want})")
-        title = titles.setdefault(card.value, card.title)
-        if card.title != title:
-            yield _at(game, "power-cards", ("power_cards", i, "title"),
-                      f"{label}: title '{card.title}' differs from '{title}' on other value-{card.value} cards")
         words = _words(card.title, card.reminder, card.flavour)
         if words > MAX_CARD_WORDS:
-            yield _at(game, "power-cards", ("power_cards", i),
+            longest = _longest(title=card.title, reminder=card.reminder, flavour=card.flavour)
+            yield _at(game, "power-cards", ("power_cards", i, longest),
                       f"{label}: {words} words of text, more than {MAX_CARD_WORDS} fit a card")
     for player in model.players:
         values = model.power_values(player.id)
         if values != POWER_VALUES:
             yield _at(game, "players", ("players", _index(game, "players", "players", player.id)),
                       f"player {player.id}: power card values {list(values)}, expected {list(POWER_VALUES)}")
+
+
+def _twin_title_problems(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+    """The power cards of one value are twins (one per house) and share a title. The cards whose title
+    differs from the majority's are blamed, each naming the twins it disagrees with; with no majority
+    (two against two), every card is named with the titles in play."""
+    by_value: dict[int, list[tuple[int, Any]]] = {}
+    for i, card in enumerate(model.power_cards):
+        by_value.setdefault(card.value, []).append((i, card))
+    for value, twins in sorted(by_value.items()):
+        counts = Counter(card.title for _, card in twins)
+        if len(counts) < 2:
+            continue
+        (top, top_count), (_, second_count) = counts.most_common(2)
+        for i, card in twins:
+            label = f"power card {card.id} ({card.player})"
+            where = ("power_cards", i, "title")
+            if top_count > second_count:
+                if card.title != top:
+                    agree = ", ".join(c.id for _, c in twins if c.title == top)
+                    yield _at(game, "power-cards", where,
+                              f"{label}: title '{card.title}' differs from '{top}' on the other value-{value} cards "
+                              f"({agree}): this card's title changed")
+            else:
+                titles = "; ".join(f"'{t}' on {', '.join(c.id for _, c in twins if c.title == t)}" for t in counts)
+                yield _at(game, "power-cards", where,
+                          f"{label}: the value-{value} cards of the houses must share a title, found {titles}")
 
 
 def check_believers(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
@@ -151,7 +180,7 @@ def check_believers(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
             yield _at(game, "believers", ("believers", i, "player"), f"{label}: no player colour '{believer.player}'")
         words = _words(believer.name, believer.flavour)
         if words > MAX_CARD_WORDS:
-            yield _at(game, "believers", ("believers", i),
+            yield _at(game, "believers", ("believers", i, _longest(name=believer.name, flavour=believer.flavour)),
                       f"{label}: {words} words of text, more than {MAX_CARD_WORDS} fit a card")
     expected = list(range(1, BELIEVERS_PER_PLAYER + 1))
     for player in model.players:
