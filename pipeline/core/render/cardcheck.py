@@ -20,15 +20,14 @@ import hashlib
 from pathlib import Path
 from typing import Optional
 
-from pipeline.core import resultcache
-from pipeline.core.cachestore import PROJECT_ROOT
+from pipeline.core import locations, resultcache
 from pipeline.core.dataset import GameData
 from pipeline.core.problems import Problem
 
 STAMPS = "cardcheck"
-# svgtemplates.TEMPLATE_ROOT, named here without importing the renderer: a stamped game (the usual
-# validate) never loads reportlab, lxml or jinja2 (a test holds the two equal)
-TEMPLATES = PROJECT_ROOT / "templates"
+# svgtemplates.TEMPLATE_ROOT, found the same light way without importing the renderer: a stamped game
+# (the usual validate) never loads reportlab, lxml or jinja2 (a test holds the two equal)
+TEMPLATES = locations.template_root()
 CODE = Path(__file__).resolve().parents[2]  # the pipeline package
 
 
