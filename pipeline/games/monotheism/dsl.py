@@ -34,6 +34,7 @@ ASPECTS = ("sun", "moon", "death")
 CARD_KINDS = ("god", "card", "worshiper")
 MOVE_PLACES = ("top", "bottom")
 MAX_COUNT = 12  # the largest count a card may name (the largest deck in a scenario is 11 cards)
+MAX_DISTANCE = 29 + 3  # the farthest a card may move: through a full deal (29 gods, at most 3 worshipers)
 
 # A word's parameter is what its schema fragment allows: a mapping, a count, an enum value or true.
 Phrase = Callable[[Any, "PhraseContext"], str]
@@ -262,8 +263,8 @@ def _move_phrase(p: Mapping[str, Any], c: PhraseContext) -> str:
 
 
 _op("move", {**TARGET, "to": {"oneOf": [{"enum": list(MOVE_PLACES)},
-                                         _object({"down": _count()}, ["down"]),
-                                         _object({"up": _count()}, ["up"])]}},
+                                         _object({"down": _count(MAX_DISTANCE)}, ["down"]),
+                                         _object({"up": _count(MAX_DISTANCE)}, ["up"])]}},
     ["target", "to"], _move_phrase)
 
 
