@@ -26,7 +26,7 @@ def test_21_veils_itself_and_sinks_after_cursing(loaded: Loaded) -> None:
     deck = [ScenarioCard(CardKind.DEITY, label, veiled=True) for label in ("21", "01", "02", "03")]
     state = loaded.game.state_for(deck + [ScenarioCard(CardKind.WORSHIPER, "haruspex")])
     assert [e.subject for e in state.events if e.kind == "unveil"] == ["21", "01"]
-    assert state.deck[-1][LABEL] == "21" and state.deck[-1][VEILED]  # down twelve stops at the bottom
+    assert state.deck[-1][LABEL] == "21" and state.deck[-1][VEILED]  # down fourteen stops at the bottom
     assert state.deck[-2][LABEL] == "haruspex" and state.deck[-2][STAGE] == 1  # cursed once by #21
 
 
