@@ -284,6 +284,7 @@ def _validate_game(root: Path, game: str) -> ValidationReport:
 
 # --------------------------------------------------------------------------- bounded search
 SEARCH_NODES = 3_000  # per Monotheism solve while fuzzing: the engine still plays every edited deck
+GUEST_DEALS = 5  # deals per worshiper set of validate's #21 run while fuzzing (the engine still plays them)
 
 
 @contextmanager
@@ -291,7 +292,8 @@ def bounded_search(cache_dir: Path, max_nodes: int = SEARCH_NODES, *, prove_ship
     """Monotheism's scenario proofs with a small node budget, cached only under ``cache_dir``.
 
     Validate solves the five scenarios afresh whenever card data changes (seconds
-    each); fuzzing needs the engine to play the edited cards, not full proofs.
+    each), and plays its seeded deals for #21; fuzzing needs the engine to play the
+    edited cards, not full proofs or rates (so only a few deals).
     Results found under the small budget never reach the real caches.
     ``prove_shipped`` first proves the shipped scenarios in full (seconds), so
     edits that leave the cards alone are not reported as unproved.
@@ -299,9 +301,10 @@ def bounded_search(cache_dir: Path, max_nodes: int = SEARCH_NODES, *, prove_ship
     import os
 
     from pipeline.core.resultcache import CACHE_ENV
-    from pipeline.games.monotheism import deck_checks, solver
+    from pipeline.games.monotheism import deck_checks, guest_check, solver
 
     real_solve, saved_cache, saved_env = solver.solve, dict(deck_checks._CACHE), os.environ.get(CACHE_ENV)
+    real_deals = guest_check.GAMES_PER_SET
 
     def solve(*args: Any, **kwargs: Any) -> Any:
         kwargs["max_nodes"] = min(kwargs.get("max_nodes", max_nodes), max_nodes)
@@ -312,10 +315,12 @@ def bounded_search(cache_dir: Path, max_nodes: int = SEARCH_NODES, *, prove_ship
     if prove_shipped:
         validate(default_data_root(), ["monotheism"])
     solver.solve = solve  # type: ignore[assignment]
+    guest_check.GAMES_PER_SET = GUEST_DEALS
     try:
         yield
     finally:
         solver.solve = real_solve  # type: ignore[assignment]
+        guest_check.GAMES_PER_SET = real_deals
         deck_checks._CACHE.clear()
         deck_checks._CACHE.update(saved_cache)
         if saved_env is None:

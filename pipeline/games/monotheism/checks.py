@@ -120,8 +120,11 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
         return
     card_problems = [*deity_id_problems(game.doc(DEITIES)), *deck_checks.card_problems(game)]
     yield from card_problems
-    if not card_problems and model.cards is not None:  # play the scenarios only with sound cards
+    if not card_problems and model.cards is not None:  # play the scenarios (and deals) only with sound cards
         yield from deck_checks.scenario_play_problems(game, model.cards)
+        from pipeline.games.monotheism import guest_check  # it plays deals (play.py), which imports this module
+
+        yield from guest_check.rate_problems(game, model.cards)
 
 
 def deity_id_problems(doc: Document) -> Iterator[Problem]:

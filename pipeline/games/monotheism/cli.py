@@ -191,8 +191,11 @@ def estimate_21(games: int = typer.Option(2_000, "--games", min=1, help="Deals p
         histogram = ", ".join(f"{k}x: {n}" for k, n in sorted(result.histogram[set_id].items()))
         typer.echo(f"  {set_id:<24} {result.hits[set_id]:>5} of {result.games[set_id]} "
                    f"({_one_in(result.rate(set_id))})   unveilings {histogram}")
-    typer.echo(f"  {'all sets':<24} {result.total_hits:>5} of {result.total_games} ({_one_in(result.rate())}); "
-               f"the rulebook says about 1 in {round(1 / estimate.RULEBOOK_RATE)}")
+    low, high = result.interval()
+    typer.echo(f"  {'all sets':<24} {result.total_hits:>5} of {result.total_games} ({_one_in(result.rate())}; "
+               f"95% interval {_one_in(high)} to {_one_in(low)}); the rulebook says about 1 in "
+               f"{round(1 / estimate.RULEBOOK_RATE)} (agrees within {estimate.RATE_TOLERANCE}x: "
+               f"{'yes' if result.agrees_with_rulebook() else 'no'})")
 
 
 def _one_in(rate: float) -> str:

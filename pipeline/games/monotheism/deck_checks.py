@@ -156,6 +156,7 @@ def _one_deity(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Pro
                 yield doc.problem(base + (key, "essence", "when"),
                                   f"{_label(record)} ({key}): only #{ATLAS} has a 'When this is consumed' essence")
         yield from _meal_essence_problems(doc, base + (key,), f"{_label(record)} ({key})", half)
+        yield from act_type_problems(doc, base + (key, "act"), f"{_label(record)} ({key})", half.get("act"))
         if "attacker" in _selectors(half.get("act")) or (
                 essence and essence["when"] != "attempted" and "attacker" in _selectors(essence)):
             yield doc.problem(base + (key,), f"{_label(record)} ({key}): 'that god' only makes sense in a "
@@ -164,6 +165,15 @@ def _one_deity(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Pro
         if words > MAX_FACE_WORDS:
             yield doc.problem(base + (key,), f"{_label(record)} ({key}): {words} words of effect text; "
                                              f"at most {MAX_FACE_WORDS} fit a poker card")
+
+
+def act_type_problems(doc: Document, path: tuple, label: str, act: Optional[Mapping[str, Any]]) -> Iterator[Problem]:
+    """Rulebook: "There are three types of cards": every act is conditional ("If ..."), always acting
+    ("If ..." with "otherwise"), or a choice (a single "This may ..." op); see ``dsl.act_type``."""
+    if act and dsl.act_type(act) is None:
+        yield doc.problem(path, f"{label}: the act is none of the rulebook's three types: give it a condition "
+                                f"('if'), a condition and an 'otherwise' (it always acts), or make it one 'may' op "
+                                f"(a choice the player may decline)")
 
 
 def _meal_essence_problems(doc: Document, path: tuple, label: str, half: Mapping[str, Any]) -> Iterator[Problem]:
@@ -245,6 +255,9 @@ def worshiper_problems(faces: Document, sets: Document) -> Iterator[Problem]:
         if record["id"] not in members:
             yield faces.problem(("worshipers", i, "id"), f"worshiper {record['id']}: not in any worshiper set")
         yield from _chain_problems(faces, i, record)
+        for j, state in enumerate(record["states"]):
+            yield from act_type_problems(faces, ("worshipers", i, "states", j, "act"),
+                                         f"worshiper {record['id']} (state {j + 1})", state.get("act"))
 
 
 def _apply(symbol: str, face: str, orientation: str) -> tuple[str, str]:

@@ -34,6 +34,7 @@ ASPECTS = ("sun", "moon", "death")
 CARD_KINDS = ("god", "card", "worshiper")
 MOVE_PLACES = ("top", "bottom")
 MAX_COUNT = 12  # the largest count a card may name (the largest deck in a scenario is 11 cards)
+MAX_DISTANCE = 29 + 3  # the farthest a card may move: through a full deal (29 gods, at most 3 worshipers)
 
 # A word's parameter is what its schema fragment allows: a mapping, a count, an enum value or true.
 Phrase = Callable[[Any, "PhraseContext"], str]
@@ -262,9 +263,36 @@ def _move_phrase(p: Mapping[str, Any], c: PhraseContext) -> str:
 
 
 _op("move", {**TARGET, "to": {"oneOf": [{"enum": list(MOVE_PLACES)},
-                                         _object({"down": _count()}, ["down"]),
-                                         _object({"up": _count()}, ["up"])]}},
+                                         _object({"down": _count(MAX_DISTANCE)}, ["down"]),
+                                         _object({"up": _count(MAX_DISTANCE)}, ["up"])]}},
     ["target", "to"], _move_phrase)
+
+
+# ---------------------------------------------------------------- the three types of act
+# Rulebook, "The top card might act": "There are three types of cards": one acts "if the condition described
+# in the pink box is met"; one "will perform an act every time it reaches the top of the deck" ("If ..." then,
+# when the condition is not met, "the act described in the bottom box"); and, under Acts, "a condition that
+# asks the player to make a choice" ("This may ...": declined, "the top card will not act").
+CONDITIONAL, ALWAYS, CHOICE = "conditional", "always acting", "choice"
+ACT_TYPES = (CONDITIONAL, ALWAYS, CHOICE)
+# The words that frame an act's boxes (the phrase table of the act's own structure, not of a word inside it).
+ACT_FRAMES: dict[str, Callable[[str], str]] = {
+    "if": lambda condition: f"If {condition}:",
+    "otherwise": lambda body: f"Otherwise: {body}",
+}
+
+
+def act_type(act: Mapping[str, Any]) -> Optional[str]:
+    """The rulebook type of an act, or None when it is none of the three.
+
+    A choice is a single "may" op (a choice of targets offered with "may" included): declining it leaves the
+    card without an act, which is what makes the choice the act's condition."""
+    if "if" in act:
+        return ALWAYS if act.get("otherwise") else CONDITIONAL
+    if "otherwise" in act or len(act["do"]) != 1:
+        return None
+    _, params = tag(act["do"][0])
+    return CHOICE if params.get("optional") else None
 
 
 # ---------------------------------------------------------------- the generated schema

@@ -21,6 +21,12 @@ Definitions used here:
   lowest in the moved stack, so as many cards as possible reach the top in the
   first cycle (the most chances to meet #21 again); picks and "may" take the
   first option offered.
+
+**The stated policy** (data/README.md): the rulebook's "games" are random deals
+played by the ``random`` policy, the same number of deals with each worshiper
+set. Under it the rate must lie within ``RATE_TOLERANCE`` of the rulebook's one
+in five hundred (``pantheon validate`` checks a seeded run, see
+``guest_check.py``). ``slow`` is an upper bound for study, not the policy.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+from pipeline.core.balance.stats import wilson
 from pipeline.core.engine import Policy, play, random_policy
 from pipeline.games.monotheism.engine import LABEL, PHASE_SUBMERGE, State
 from pipeline.games.monotheism.play import Loaded, deal
@@ -36,7 +43,8 @@ from pipeline.games.monotheism.play import Loaded, deal
 UNBIDDEN_GUEST = "21"     # the god that curses your worshiper whenever it is unveiled
 FATAL_UNVEILINGS = 3      # the rulebook's "three times"
 RULEBOOK_RATE = 1 / 500   # "once every five hundred games or so"
-RATE_TOLERANCE = 4        # "or so": a measured rate within this factor of the rulebook's agrees with it
+RATE_TOLERANCE = 1.5      # "or so": a measured rate within this factor of the rulebook's agrees with it
+STATED_POLICY = "random"  # the policy the rulebook's rate is held to (see the module docstring)
 MAX_ACTIONS = 5_000       # a first cycle longer than this is cut off (and counted as such)
 
 
@@ -84,17 +92,30 @@ class Estimate:
         hits = self.hits[set_id] if set_id else self.total_hits
         return hits / games if games else 0.0
 
+    def interval(self, set_id: Optional[str] = None) -> tuple[float, float]:
+        """The 95% (Wilson) interval of ``rate``."""
+        games = self.games[set_id] if set_id else self.total_games
+        hits = self.hits[set_id] if set_id else self.total_hits
+        return wilson(hits, games)
+
     def agrees_with_rulebook(self) -> bool:
-        return RULEBOOK_RATE / RATE_TOLERANCE <= self.rate() <= RULEBOOK_RATE * RATE_TOLERANCE
+        return agrees(self.rate())
 
     def as_dict(self) -> dict:
         return {
             "policy": self.policy, "seed": self.seed, "games": self.total_games, "hits": self.total_hits,
-            "rate": self.rate(), "rulebook_rate": RULEBOOK_RATE, "agrees": self.agrees_with_rulebook(),
+            "rate": self.rate(), "interval": list(self.interval()), "rulebook_rate": RULEBOOK_RATE,
+            "tolerance": RATE_TOLERANCE, "agrees": self.agrees_with_rulebook(),
             "by_set": {s: {"games": self.games[s], "hits": self.hits[s], "rate": self.rate(s),
+                           "interval": list(self.interval(s)),
                            "unveilings": {str(k): v for k, v in sorted(self.histogram[s].items())},
                            "ended_by": dict(self.endings[s])} for s in self.games},
         }
+
+
+def agrees(rate: float) -> bool:
+    """A rate within ``RATE_TOLERANCE`` of the rulebook's, either way."""
+    return RULEBOOK_RATE / RATE_TOLERANCE <= rate <= RULEBOOK_RATE * RATE_TOLERANCE
 
 
 def _worshiper_on_top(state: State) -> bool:

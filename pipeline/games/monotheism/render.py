@@ -17,7 +17,7 @@ from typing import Any, Mapping, Optional
 from pipeline.core.dataset import GameData
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.games.monotheism.cards import Deity, Half, Worshiper, WorshiperState, cards_from
-from pipeline.games.monotheism.text import act_text, essence_text
+from pipeline.games.monotheism.text import act_parts, act_text, essence_text
 
 DEITY_TEMPLATE = "monotheism/deity.svg.j2"
 WORSHIPER_TEMPLATE = "monotheism/worshiper.svg.j2"
@@ -26,6 +26,9 @@ ASPECT_ORDER = ("sun", "moon", "death")
 SIDES = ("front", "back")
 UPRIGHT, ROTATED = "upright", "rotated"
 ACT, ESSENCE, NOTE = "act", "essence", "note"
+RESULT, OTHERWISE = "result", "otherwise"  # the blue and bottom boxes of an always-acting act
+LINE_CHARS = 34  # characters of rules text a box's line holds at its smallest size (8 pt across 51 mm)
+SHARE_PAD = 0.3  # lines' worth of height a shared-out box gets besides its text (its padding)
 ASPECT_WORDS = re.compile(r"\b(an?) (sun|moon|death) aspect\b")
 GODS_DECK = "gods"
 # What a worshiper's curse or bless symbol does to the card, in words under the symbols.
@@ -38,16 +41,38 @@ def iconize(text: str) -> str:
     return ASPECT_WORDS.sub(lambda m: f"{m[1]} :aspect-{m[2]}: {m[2]} aspect", text)
 
 
-def _box(kind: str, text: str) -> dict[str, str]:
-    return {"kind": kind, "text": iconize(text)}
+def _box(kind: str, text: str) -> dict[str, Any]:
+    return {"kind": kind, "text": iconize(text), "plain": text}
+
+
+def act_boxes(act: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One pink box for a conditional act or a choice; an always-acting act prints as the rulebook shows it:
+    the condition in the pink box, its act in the blue box under it, and the "otherwise" act in the bottom box."""
+    condition, body, otherwise = act_parts(act)
+    if otherwise is None:
+        return [_box(ACT, act_text(act))]
+    return [_box(ACT, condition or ""), _box(RESULT, body), _box(OTHERWISE, otherwise)]
+
+
+def _shared_out(boxes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Boxes of a half with an always-acting act share its height by the lines their text needs (three or
+    four boxes of very different lengths); every other half keeps equal boxes."""
+    if any(box["kind"] == OTHERWISE for box in boxes):
+        for box in boxes:
+            box["share"] = -(-len(box.pop("plain")) // LINE_CHARS) + SHARE_PAD
+    else:
+        for box in boxes:
+            del box["plain"]
+    return boxes
 
 
 def deity_half(half: Half) -> dict[str, Any]:
     boxes = []
     if half.act:
-        boxes.append(_box(ACT, act_text(half.act)))
+        boxes.extend(act_boxes(half.act))
     if half.essence:
         boxes.append(_box(ESSENCE, essence_text(half.essence)))
+    boxes = _shared_out(boxes)
     marks = [f"aspect-{a}" for a in ASPECT_ORDER if a in half.aspects]
     return {"numbers": list(half.numbers), "marks": marks, "boxes": boxes}
 
@@ -57,9 +82,10 @@ def worshiper_half(state: Optional[WorshiperState], note: Optional[str] = None) 
         return None
     marks = [f"curse-{state.curse}"] + ([f"bless-{state.bless}"] if state.bless else [])
     captions = [f"**Curse:** {TURN_WORDS[state.curse]}"] + ([f"**Bless:** {TURN_WORDS[state.bless]}"] if state.bless else [])
-    boxes = [_box(ACT, act_text(state.act))] if state.act else []
+    boxes = act_boxes(state.act) if state.act else []
     if note:
         boxes.append(_box(NOTE, note))
+    boxes = _shared_out(boxes)
     return {"numbers": list(state.numbers), "marks": marks, "captions": captions, "boxes": boxes}
 
 

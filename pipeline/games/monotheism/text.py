@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
-from pipeline.games.monotheism.dsl import CONDITION, OP, REGISTRY, SELECTOR, TRIGGER, PhraseContext, tag
+from pipeline.games.monotheism.dsl import ACT_FRAMES, CONDITION, OP, REGISTRY, SELECTOR, TRIGGER, PhraseContext, tag
 
 
 def _phrase(category: str, name: str, param: Any) -> str:
@@ -33,15 +33,17 @@ def ops_text(ops: Sequence[Mapping[str, Any]]) -> str:
 CONTEXT = PhraseContext(selector_text, ops_text, condition_text)
 
 
+def act_parts(act: Mapping[str, Any]) -> tuple[Optional[str], str, Optional[str]]:
+    """An act's printed boxes: ("If ...:" or None, what it does, "Otherwise: ..." or None), framed by the
+    phrase table of ``dsl.ACT_FRAMES``."""
+    condition = ACT_FRAMES["if"](condition_text(act["if"])) if "if" in act else None
+    otherwise = ACT_FRAMES["otherwise"](ops_text(act["otherwise"])) if act.get("otherwise") else None
+    return condition, ops_text(act["do"]), otherwise
+
+
 def act_text(act: Mapping[str, Any]) -> str:
-    """An act (pink box): "If ...: ... Otherwise: ..." or its ops alone when it always acts."""
-    body = ops_text(act["do"])
-    if "if" not in act:
-        return body
-    text = f"If {condition_text(act['if'])}: {body}"
-    if act.get("otherwise"):
-        text += f" Otherwise: {ops_text(act['otherwise'])}"
-    return text
+    """An act (pink box) in one line: "If ...: ... Otherwise: ..." or its ops alone for a choice."""
+    return " ".join(part for part in act_parts(act) if part)
 
 
 def essence_text(essence: Mapping[str, Any]) -> str:

@@ -26,7 +26,7 @@ def test_21_veils_itself_and_sinks_after_cursing(loaded: Loaded) -> None:
     deck = [ScenarioCard(CardKind.DEITY, label, veiled=True) for label in ("21", "01", "02", "03")]
     state = loaded.game.state_for(deck + [ScenarioCard(CardKind.WORSHIPER, "haruspex")])
     assert [e.subject for e in state.events if e.kind == "unveil"] == ["21", "01"]
-    assert state.deck[-1][LABEL] == "21" and state.deck[-1][VEILED]  # down twelve stops at the bottom
+    assert state.deck[-1][LABEL] == "21" and state.deck[-1][VEILED]  # down fourteen stops at the bottom
     assert state.deck[-2][LABEL] == "haruspex" and state.deck[-2][STAGE] == 1  # cursed once by #21
 
 
@@ -56,3 +56,40 @@ def test_cli_estimate_json() -> None:
 def test_cli_estimate_unknown_policy() -> None:
     result = CliRunner().invoke(app, ["monotheism", "estimate-21", "--policy", "greedy"])
     assert result.exit_code == 1 and "unknown policy 'greedy'" in str(result.exception)
+
+
+def test_estimate_gives_the_95_percent_interval_of_its_rate(loaded: Loaded) -> None:
+    result = estimate.estimate(loaded, games=200, seed=SEED, sets=["three-monks"], policy="random").as_dict()
+    low, high = result["interval"]
+    assert low <= result["rate"] <= high and high > low
+    assert result["tolerance"] == estimate.RATE_TOLERANCE == 1.5
+
+
+def test_rulebook_rate_of_21_is_checked_by_validate_within_one_and_a_half_times(data_copy, edit_yaml,
+                                                                                 validate) -> None:
+    """Rulebook (Scenarios): unveiling #21 three times during the first cycle "happens once every five hundred
+    games or so". #21 as it was (moving down twelve cards) gave about 1 in 267 under the stated policy."""
+    def down_twelve(data: dict) -> None:
+        guest = next(d for d in data["deities"] if d["id"] == estimate.UNBIDDEN_GUEST)
+        guest["upright"]["act"]["do"][1]["move"]["to"] = {"down": 12}
+
+    edit_yaml(data_copy / "monotheism" / "deities.yaml", lambda data: [down_twelve(data), None][1])
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any(m.startswith("deity 21: unveiled three times in the first cycle") and "1 in 333 to 1 in 750" in m
+               for m in messages), messages
+
+
+def test_the_seeded_check_is_cached_by_content(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.core.dataset import load_game
+    from pipeline.games.monotheism import guest_check
+
+    game = load_game(default_data_root(), "monotheism")
+    hits, games = guest_check.seeded_tally(game, game.model.cards)
+    assert games == guest_check.GAMES_PER_SET * len(game.model.worshiper_sets)
+    assert estimate.agrees(hits / games)
+
+    def no_second_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the seeded run was computed again for the same cards and code")
+
+    monkeypatch.setattr(estimate, "estimate", no_second_run)
+    assert guest_check.seeded_tally(game, game.model.cards) == (hits, games)

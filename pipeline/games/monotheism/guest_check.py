@@ -1,0 +1,74 @@
+"""validate's check of #21 against the rulebook: three unveilings in the first cycle "once every five hundred
+games or so".
+
+A seeded run of the stated policy (``estimate.STATED_POLICY``, the same number of deals with each worshiper
+set) must give a rate within ``estimate.RATE_TOLERANCE`` of one in five hundred. The run is modest (a few
+seconds) and its tally is kept in the result cache, keyed by the card data and this package's code, so
+validate pays for it once per change of the cards or the engine. The figure data/README.md states comes
+from a larger run of ``pantheon monotheism estimate-21``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+from pipeline.core import resultcache
+from pipeline.core.balance.stats import wilson
+from pipeline.core.dataset import GameData
+from pipeline.core.problems import Problem
+from pipeline.core.shape import ShapeError
+from pipeline.games.monotheism import estimate
+from pipeline.games.monotheism.cards import Cards
+from pipeline.games.monotheism.engine import Game
+from pipeline.games.monotheism.play import Loaded
+
+GAMES_PER_SET = 5_000  # 20,000 deals with the four sets: about forty hits at the rulebook's rate
+SEED = 0
+NAMESPACE = "monotheism-21"
+PLAY_KINDS = ("deities", "worshipers", "worshiper-sets")  # what the deals and their play depend on
+PACKAGE = Path(__file__).resolve().parent
+
+
+def seeded_tally(game: GameData, cards: Cards) -> tuple[int, int]:
+    """(hits, games) of the seeded run, from the cache when the cards and the code are unchanged."""
+    sets = [s.id for s in game.model.worshiper_sets]
+    data = json.dumps([game.doc(kind).data for kind in PLAY_KINDS], sort_keys=True)
+    parts = [resultcache.source_hash(PACKAGE), data, str(GAMES_PER_SET), str(SEED), estimate.STATED_POLICY]
+
+    def compute() -> list[int]:
+        result = estimate.estimate(Loaded(game.model, Game(cards)), games=GAMES_PER_SET, seed=SEED, sets=sets,
+                                   policy=estimate.STATED_POLICY)
+        return [result.total_hits, result.total_games]
+
+    hits, games = resultcache.cached_json(NAMESPACE, parts, compute, decode=_tally)
+    return hits, games
+
+
+def _tally(value: Any) -> list[int]:
+    if not (isinstance(value, list) and len(value) == 2 and all(type(n) is int and n >= 0 for n in value)):
+        raise ShapeError("expected [hits, games]")
+    return value
+
+
+def _one_in(rate: float) -> str:
+    return f"1 in {round(1 / rate)}" if rate else "never"
+
+
+def rate_problems(game: GameData, cards: Cards) -> Iterator[Problem]:
+    """A problem at #21 when the seeded rate is not within the tolerance of the rulebook's."""
+    if estimate.UNBIDDEN_GUEST not in cards.deities or not game.model.worshiper_sets:
+        return  # deity_id_problems and the schema report a missing card or set
+    hits, games = seeded_tally(game, cards)
+    rate = hits / games
+    if estimate.agrees(rate):
+        return
+    low, high = wilson(hits, games)
+    doc = game.doc("deities")
+    index = next(i for i, record in enumerate(doc.data["deities"]) if record["id"] == estimate.UNBIDDEN_GUEST)
+    tolerance = estimate.RATE_TOLERANCE
+    yield doc.problem(("deities", index),
+                      f"deity {estimate.UNBIDDEN_GUEST}: unveiled three times in the first cycle in {hits} of {games} "
+                      f"seeded {estimate.STATED_POLICY} deals ({_one_in(rate)}, 95% interval {_one_in(high)} to "
+                      f"{_one_in(low)}); the rulebook says once every five hundred games or so (within {tolerance}x: "
+                      f"{_one_in(estimate.RULEBOOK_RATE * tolerance)} to {_one_in(estimate.RULEBOOK_RATE / tolerance)})")
