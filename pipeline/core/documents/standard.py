@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Optional
+from typing import Any, Callable, Collection, Iterable, Mapping, Optional
 
 from pipeline.core.components import data_counts
 from pipeline.core.dataset import GameData
@@ -146,10 +146,12 @@ def glossary_blocks(ctx: DocContext, level: int = 1) -> list[m.Block]:
 
 
 def symbol_legend(
-    ctx: DocContext, marks: Mapping[str, m.LegendEntry], level: int = 1, title: str = "Symbols", columns: int = 1
+    ctx: DocContext, marks: Mapping[str, m.LegendEntry], level: int = 1, title: str = "Symbols", columns: int = 1,
+    leave_out: Collection[str] = (),
 ) -> list[m.Block]:
-    """The glossary's symbols, each drawn: ``marks`` gives the icon (or swatch) for each symbol id."""
-    symbols = ctx.data(GLOSSARY).get("symbols", [])
+    """The glossary's symbols, each drawn: ``marks`` gives the icon (or swatch) for each symbol id; a sheet
+    short of room may ``leave_out`` symbols its reader does not need (the rulebook keeps them all)."""
+    symbols = [s for s in ctx.data(GLOSSARY).get("symbols", []) if s["id"] not in leave_out]
     if not symbols:
         return []
     entries = []

@@ -16,8 +16,10 @@ from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import CardKind, Scenario
 from pipeline.games.monotheism.rating import turns_of
 
-# Swatch colours of the card boxes, as templates/cards/monotheism/_layout.svg.j2 fills them (act, note, essence).
+# Swatch colours of the card boxes, as templates/cards/monotheism/_layout.svg.j2 fills them (act, note, essence,
+# an always-acting god's result and otherwise).
 PINK, LAVENDER, GREEN, PLATE, NUMBERS = "#f8d7e2", "#ece6f5", "#d9eed2", "#4b8a3f", "#f6f0e3"
+BLUE, GREY = "#d6e4f5", "#e6e1ea"
 VEILED_FILL = "#1d1727"
 SYMBOL_MARKS: Mapping[str, m.LegendEntry] = {
     "curse-void": m.LegendEntry("curse-void", "", ""),
@@ -29,12 +31,15 @@ SYMBOL_MARKS: Mapping[str, m.LegendEntry] = {
     "sun": m.LegendEntry("aspect-sun", "", ""),
     "moon": m.LegendEntry("aspect-moon", "", ""),
     "act-box": m.LegendEntry(None, "", "", PINK, "If"),
+    "result-box": m.LegendEntry(None, "", "", BLUE, "Then"),
+    "otherwise-box": m.LegendEntry(None, "", "", GREY, "Else"),
     "essence-box": m.LegendEntry(None, "", "", GREEN, "When"),
     "note-box": m.LegendEntry(None, "", "", LAVENDER, "Note"),
     "numbers": m.LegendEntry(None, "", "", NUMBERS, "2 5"),
     "name-plate": m.LegendEntry(None, "", "", PLATE, ""),
 }
 REFERENCE_LEGEND_COLUMNS = 2
+SET_UP_SYMBOLS = ("name-plate", "note-box")  # read once at set-up: the one-page cheat sheet leaves them to the rulebook
 EXAMPLE_PREFIX = "Example"  # paragraphs of worked examples start so in rules.yaml
 ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-death"}
 DIFFICULTY_NOTE = ("Each scenario's difficulty is measured by the project's solver, not guessed: how many of the "
@@ -274,7 +279,8 @@ def cheatsheet(ctx: DocContext) -> m.Document:
     b.h("Timing", std.SHEET_HEADING).add(*_summary(ctx, "timing"))
     for sub in std.find_section(ctx, "timing").get("subsections", []):
         b.add(*_run_in(ctx.text(sub["title"]), _summary(ctx, sub["id"])))
-    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, std.SHEET_HEADING, title="Symbols", columns=REFERENCE_LEGEND_COLUMNS))
+    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, std.SHEET_HEADING, title="Symbols",
+                                 columns=REFERENCE_LEGEND_COLUMNS, leave_out=SET_UP_SYMBOLS))
     return ctx.document("cheatsheet", "Cheat sheet", std.compact(b.done()), page_budget=1)
 
 
