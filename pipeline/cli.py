@@ -588,3 +588,32 @@ def simulate(
     simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
                      processes=processes, as_json=as_json, say=say)
 
+
+
+@app.command("diff")
+def diff_command(
+    args: Optional[List[str]] = typer.Argument(None, help="[REV_A [REV_B]] [GAME ...]: git revisions (default HEAD "
+                                               "and the working tree), then games (default: all)."),
+    data_a: Optional[Path] = typer.Option(None, "--data-a", help="Compare this data folder (old side) ..."),
+    data_b: Optional[Path] = typer.Option(None, "--data-b", help="... with this one (new side), instead of revisions."),
+    as_json: bool = JsonOption,
+    pdf: Optional[Path] = typer.Option(None, "--pdf", help="Also write a proof PDF: old and new faces side by side, "
+                                       "a reprint sheet of the changed cards, a changelog."),
+    engines: bool = typer.Option(True, "--engines/--no-engines", help="Ask each changed game's engine figures "
+                                 "(Monotheism: each scenario's status and losing first moves) before and after."),
+    engine_nodes: Optional[int] = typer.Option(None, "--engine-nodes", min=1, help="Node limit of each engine search."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper of the proof PDF."),
+    templates: Optional[Path] = TemplatesOption,
+    data: Optional[Path] = typer.Option(None, "--data", help="The working tree's data folder (default the project's "
+                                        "data/); revisions are read from its git repository."),
+) -> None:
+    """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
+    from pipeline.core.diff.commands import diff_command as run
+    from pipeline.core.diff.sources import UsageError
+
+    try:
+        run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
+            engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say)
+    except UsageError as exc:
+        say(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
