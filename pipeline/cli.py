@@ -267,12 +267,20 @@ def build(
     only: Optional[OnlyChoice] = typer.Option(
         None, "--only", help="cards: card sheets only; docs: rulebooks, reference and cheat sheets, extras, glossary only."
     ),
+    stamp: bool = typer.Option(False, "--stamp", help="Print a version line (git describe or --version-label, the "
+                               "data's last commit date, a hash of the data) on every card and sheet."),
+    version_label: Optional[str] = typer.Option(None, "--version-label", help="The version the stamp prints (implies --stamp)."),
+    watermark: Optional[str] = typer.Option(None, "--watermark", help="Text across every face, e.g. PLAYTEST (implies --stamp)."),
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged card sheets are skipped."""
     from pipeline.core.render.build import check_options
     from pipeline.core.validate import RecordCatalogue
 
     options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
+    if stamp or version_label is not None or watermark is not None:
+        from pipeline.core.render.stamp import with_stamp
+
+        options = with_stamp(options, _data_root(data), label=version_label, watermark=watermark)
     check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
     root = _data_root(data)
     chosen = select_games(root, games)
@@ -617,3 +625,38 @@ def diff_command(
     except UsageError as exc:
         say(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+
+
+@app.command()
+def watch(
+    games: Optional[List[str]] = GamesArgument,
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder the builds write to (as `build --out`)."),
+    only: Optional[OnlyChoice] = typer.Option(None, "--only", help="cards or docs only (as `build --only`)."),
+    interval: float = typer.Option(1.0, "--interval", min=0.05, help="Seconds between two looks at the files."),
+    once: bool = typer.Option(False, "--once", help="Build once and stop (as `build`, for scripts and tests)."),
+    max_cycles: Optional[int] = typer.Option(None, "--max-cycles", min=0, help="Stop after this many looks."),
+) -> None:
+    """Rebuild a game whenever its data or templates change: validate, then the files written or the problems."""
+    from pipeline.core.watch import EXIT_INTERRUPTED, Watched
+    from pipeline.core.watch import watch as run
+
+    root = _data_root(data)
+    watched = Watched(root, _template_root(templates), select_games(root, games))
+
+    def rebuild(game: str) -> None:
+        args = ["build", game, "--data", str(root), "--out", str(out), "--templates", str(watched.template_root)]
+        try:
+            app(args + (["--only", only.value] if only is not None else []), standalone_mode=False)
+        except SystemExit as exc:  # the build said why on stderr; an interrupt stops the watch
+            if exc.code == EXIT_INTERRUPTED:
+                raise KeyboardInterrupt from None
+        except typer.Exit:
+            pass
+
+    try:
+        run(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
+    except KeyboardInterrupt:
+        say("stopped watching", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
