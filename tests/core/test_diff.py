@@ -5,11 +5,16 @@ import io
 import json
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
 
+from pipeline.core.dataset import load_game
+from pipeline.core.diff.compare import Consequence, consequences
+from pipeline.core.gamespec import Part, Question
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.render_helpers import toy_template_root
 
@@ -109,3 +114,18 @@ def test_bad_input_is_one_line(args: list[str], code: int, message: str, tmp_pat
     assert result.returncode == code
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def _toy_questions(game: Any, *, budget: Any = None) -> list[Question]:
+    """The toy's engine figure for the test below: the deck's total cost (its inputs, the costs)."""
+    costs = tuple(card["cost"] for card in game.doc("cards").data["cards"])
+    return [Question("deck", costs, lambda: {"total cost": sum(costs), "cards": len(costs)})]
+
+
+def test_consequences_report_the_figures_that_moved_and_only_those(two_folders: tuple[Path, Path]) -> None:
+    from tests.core.toy_game import SPEC
+
+    spec = replace(SPEC, consequences=Part("tests.core.test_diff:_toy_questions"))
+    old, new = (load_game(root, "toy", spec) for root in two_folders)
+    assert list(consequences(old, new, None)) == [Consequence("deck", "total cost", 3, 6)]
+    assert list(consequences(old, load_game(two_folders[0], "toy", spec), None)) == []

@@ -2,11 +2,12 @@
 share of its first moves that lose, measured by the solver within a node budget.
 
 A scenario's answer depends on its starting deck and on the engine definitions
-of the cards in it, so those are its inputs: editing a god that is not in a
-scenario's deck does not ask that scenario again.
+of the cards in it (not their names), so those are its inputs: renaming a god,
+or editing one that is not in a scenario's deck, does not ask that scenario again.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Optional
 
 from pipeline.core.dataset import GameData
@@ -34,9 +35,16 @@ def consequences(game: GameData, *, budget: Optional[int] = None) -> list[Questi
 
 def _inputs(model: MonotheismModel, scenario: Scenario) -> Any:
     assert model.cards is not None
-    deities = tuple(model.cards.deities.get(card.ref) for card in scenario.deities)
-    worshipers = tuple(model.cards.worshipers.get(card.ref) for card in scenario.worshipers)
+    deities = tuple(_play(model.cards.deities.get(card.ref)) for card in scenario.deities)
+    worshipers = tuple(_play(model.cards.worshipers.get(card.ref)) for card in scenario.worshipers)
     return (scenario.deck, deities, worshipers)
+
+
+def _play(card: Any) -> Any:
+    """What of a card's engine definition play depends on: not its name (a renamed god plays the same)."""
+    if card is None:
+        return None
+    return replace(card, name="")
 
 
 def _asker(engine: Game, scenario: Scenario, nodes: int) -> Any:

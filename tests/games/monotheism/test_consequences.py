@@ -14,7 +14,7 @@ def _questions(root: Path) -> dict[str, Any]:  # read, not validated: the edits 
     return {q.name: q for q in consequences(load_game(root, "monotheism"), budget=2_000)}
 
 
-def test_a_god_outside_a_scenario_leaves_it_unasked(data_copy: Path, edit_yaml: Callable[..., None]) -> None:
+def test_a_renamed_god_or_one_outside_a_scenario_leaves_it_unasked(data_copy: Path, edit_yaml: Callable[..., None]) -> None:
     before = _questions(data_copy)
     scenario = load_game(data_copy, "monotheism").model.scenarios[0]
     inside = scenario.deities[0].ref
@@ -31,6 +31,12 @@ def test_a_god_outside_a_scenario_leaves_it_unasked(data_copy: Path, edit_yaml: 
     after_outside = _questions(data_copy)
     name = f"scenario {scenario.id}"
     assert after_outside[name].inputs == before[name].inputs
+
+    def rename(data: Any) -> None:
+        next(d for d in data["deities"] if d["id"] == inside)["name"] = "A Brand New Name"
+
+    edit_yaml(data_copy / "monotheism" / "deities.yaml", rename)  # a renamed god plays the same
+    assert _questions(data_copy)[name].inputs == before[name].inputs
     edit_yaml(data_copy / "monotheism" / "deities.yaml", swap_numbers(inside))
     assert _questions(data_copy)[name].inputs != before[name].inputs
 
