@@ -71,6 +71,10 @@ def test_proof_pdf_shows_the_changed_card_not_the_unchanged(tmp_path: Path) -> N
     # faces page(s), the reprint sheet (front and back pages) and the changelog
     assert "Changelog" in reader.pages[-1].extract_text()
     assert len(reader.pages) >= 3
+    again = tmp_path / "again.pdf"
+    run_cli("diff", "--data-a", str(old), "--data-b", str(new), "--no-engines", "--pdf", str(again),
+            "--templates", str(toy_template_root(tmp_path / "t2")), "toy")
+    assert again.read_bytes() == target.read_bytes()  # deterministic
 
 
 def test_git_revisions_of_a_scratch_repository(tmp_path: Path) -> None:
