@@ -280,7 +280,8 @@ def build(
     if stamp or version_label is not None or watermark is not None:
         from pipeline.core.render.stamp import with_stamp
 
-        options = with_stamp(options, _data_root(data), label=version_label, watermark=watermark)
+        options = with_stamp(options, _data_root(data), _template_root(templates), label=version_label,
+                             watermark=watermark)
     check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
     root = _data_root(data)
     chosen = select_games(root, games)
