@@ -33,8 +33,9 @@ def split_arguments(data_root: Path, args: Sequence[str]) -> tuple[list[str], li
 def diff_command(data_root: Path, args: Sequence[str], *, data_a: Optional[Path], data_b: Optional[Path],
                  as_json: bool, pdf: Optional[Path], engines: bool, budget: Optional[int], paper: str,
                  template_root: Path, say: Say) -> None:
+    revs: list[str] = []
     if data_a is not None or data_b is not None:  # two folders: every argument is a game
-        revs, games = [], list(args)
+        games = list(args)
     else:
         revs, games = split_arguments(data_root, args)
     with ExitStack() as stack:  # removes the revisions' extracted folders, whatever happens
