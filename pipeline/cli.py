@@ -640,24 +640,33 @@ def watch(
     max_cycles: Optional[int] = typer.Option(None, "--max-cycles", min=0, help="Stop after this many looks."),
 ) -> None:
     """Rebuild a game whenever its data or templates change: validate, then the files written or the problems."""
+    import signal
+
     from pipeline.core.watch import EXIT_INTERRUPTED, Watched
     from pipeline.core.watch import watch as run
 
     root = _data_root(data)
     watched = Watched(root, _template_root(templates), select_games(root, games))
+    interrupted: list[int] = []  # Ctrl-C seen: a build may turn its KeyboardInterrupt into an exit or an Abort
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        interrupted.append(signum)
+        raise KeyboardInterrupt
 
     def rebuild(game: str) -> None:
         args = ["build", game, "--data", str(root), "--out", str(out), "--templates", str(watched.template_root)]
         try:
             app(args + (["--only", only.value] if only is not None else []), standalone_mode=False)
-        except SystemExit as exc:  # the build said why on stderr; an interrupt stops the watch
-            if exc.code == EXIT_INTERRUPTED:
-                raise KeyboardInterrupt from None
-        except typer.Exit:
+        except (SystemExit, typer.Exit, typer.Abort):  # the build said why on stderr
             pass
+        if interrupted:
+            raise KeyboardInterrupt
 
+    previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
         run(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
     except KeyboardInterrupt:
         say("stopped watching", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        signal.signal(signal.SIGINT, previous)

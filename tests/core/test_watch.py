@@ -58,7 +58,7 @@ def _wait_for(lines: "queue.Queue[str]", text: str, seen: list[str]) -> None:
         seen.append(line)
         if text in line:
             return
-    raise AssertionError(f"no {text!r} in {seen}")
+    raise AssertionError(f"no {text!r} in:\n{''.join(seen)}")
 
 
 def test_watch_rebuilds_after_a_write_and_survives_bad_data(tmp_path: Path) -> None:
@@ -83,8 +83,8 @@ def test_watch_rebuilds_after_a_write_and_survives_bad_data(tmp_path: Path) -> N
         _wait_for(lines, "wrote", seen)
         assert process.poll() is None  # still watching
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=WAIT) == 130
         _wait_for(lines, "stopped watching", seen)
+        assert process.wait(timeout=WAIT) == 130, seen
     finally:
         if process.poll() is None:
             process.kill()
