@@ -260,6 +260,10 @@ def build(
     only: Optional[OnlyChoice] = typer.Option(
         None, "--only", help="cards: card sheets only; docs: rulebooks, reference and cheat sheets, extras, glossary only."
     ),
+    stamp: bool = typer.Option(False, "--stamp", help="Print a version line (git describe or --version-label, the "
+                               "data's last commit date, a hash of the data) on every card and sheet."),
+    version_label: Optional[str] = typer.Option(None, "--version-label", help="The version the stamp prints (implies --stamp)."),
+    watermark: Optional[str] = typer.Option(None, "--watermark", help="Text across every face, e.g. PLAYTEST (implies --stamp)."),
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged ones are skipped."""
     given = dict(locals())  # every option of this command, so a new option is part of the stamp's key by itself
@@ -279,6 +283,11 @@ def build(
     from pipeline.core.validate import RecordCatalogue
 
     options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
+    if stamp or version_label is not None or watermark is not None:
+        from pipeline.core.render.stamp import with_stamp
+
+        options = with_stamp(options, _data_root(data), _template_root(templates), label=version_label,
+                             watermark=watermark)
     check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
     chosen = select_games(root, games)
     loaded = RecordCatalogue(root)  # every game read once; each stage below takes it from here
@@ -611,3 +620,76 @@ def simulate(
     simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
                      processes=processes, as_json=as_json, say=say)
 
+
+
+@app.command("diff")
+def diff_command(
+    args: Optional[List[str]] = typer.Argument(None, help="[REV_A [REV_B]] [GAME ...]: git revisions (default HEAD "
+                                               "and the working tree), then games (default: all)."),
+    data_a: Optional[Path] = typer.Option(None, "--data-a", help="Compare this data folder (old side) ..."),
+    data_b: Optional[Path] = typer.Option(None, "--data-b", help="... with this one (new side), instead of revisions."),
+    as_json: bool = JsonOption,
+    pdf: Optional[Path] = typer.Option(None, "--pdf", help="Also write a proof PDF: old and new faces side by side, "
+                                       "a reprint sheet of the changed cards, a changelog."),
+    engines: bool = typer.Option(True, "--engines/--no-engines", help="Ask each changed game's engine figures "
+                                 "(Monotheism: each scenario's status and losing first moves) before and after."),
+    engine_nodes: Optional[int] = typer.Option(None, "--engine-nodes", min=1, help="Node limit of each engine search."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper of the proof PDF."),
+    templates: Optional[Path] = TemplatesOption,
+    data: Optional[Path] = typer.Option(None, "--data", help="The working tree's data folder (default the project's "
+                                        "data/); revisions are read from its git repository."),
+) -> None:
+    """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
+    from pipeline.core.diff.commands import diff_command as run
+    from pipeline.core.diff.sources import UsageError
+
+    try:
+        run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
+            engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say)
+    except UsageError as exc:
+        say(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+
+
+@app.command()
+def watch(
+    games: Optional[List[str]] = GamesArgument,
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder the builds write to (as `build --out`)."),
+    only: Optional[OnlyChoice] = typer.Option(None, "--only", help="cards or docs only (as `build --only`)."),
+    interval: float = typer.Option(1.0, "--interval", min=0.05, help="Seconds between two looks at the files."),
+    once: bool = typer.Option(False, "--once", help="Build once and stop (as `build`, for scripts and tests)."),
+    max_cycles: Optional[int] = typer.Option(None, "--max-cycles", min=0, help="Stop after this many looks."),
+) -> None:
+    """Rebuild a game whenever its data or templates change: validate, then the files written or the problems."""
+    import signal
+
+    from pipeline.core.watch import EXIT_INTERRUPTED, Watched
+    from pipeline.core.watch import watch as run
+
+    root = _data_root(data)
+    watched = Watched(root, _template_root(templates), select_games(root, games))
+    interrupted: list[int] = []  # Ctrl-C seen: a build may turn its KeyboardInterrupt into an exit or an Abort
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+
+    def rebuild(game: str) -> None:
+        args = ["build", game, "--data", str(root), "--out", str(out), "--templates", str(watched.template_root)]
+        try:
+            app(args + (["--only", only.value] if only is not None else []), standalone_mode=False)
+        except (SystemExit, typer.Exit, typer.Abort):  # the build said why on stderr
+            pass
+        if interrupted:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        run(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
+    except KeyboardInterrupt:
+        say("stopped watching", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -55,7 +55,22 @@ EngineFactory = Callable[..., "Restorable"]
 BalanceStudy = Callable[["GameData"], "Study"]
 
 
-ROLES = ("model", "checks", "counts", "cards", "documents", "commands", "balance", "engine")
+@dataclass(frozen=True)
+class Question:
+    """One engine question a data change may answer differently (``pantheon diff``): ``name`` says what
+    is asked ("scenario 1"), ``inputs`` holds everything the answer depends on, compared with ``==``
+    (equal inputs on both sides, equal answers: it is not asked), ``answer()`` measures the figures by name."""
+
+    name: str
+    inputs: Any
+    answer: Callable[[], Mapping[str, Any]]
+
+
+# ``consequences(game, *, budget=None) -> [Question]``; ``budget`` caps each search (None: the game's default).
+Consequences = Callable[..., Sequence[Question]]
+
+
+ROLES = ("model", "checks", "counts", "cards", "documents", "commands", "balance", "engine", "consequences")
 
 
 class SpecError(UserError):
@@ -141,6 +156,8 @@ class GameSpec:
     * ``engine``: ``factory(model, **options) -> Restorable`` (the kit's
       :class:`pipeline.core.engine.Restorable`), making the game's rules engine
       (a slot for the engine kit; no stage asks for it yet).
+    * ``consequences``: ``consequences(game, *, budget=None) -> [Question]``:
+      the engine figures ``pantheon diff`` compares before and after an edit.
     """
 
     id: str
@@ -154,6 +171,7 @@ class GameSpec:
     commands: Optional[Part[Any]] = None
     balance: Optional[Part[BalanceStudy]] = None
     engine: Optional[Part[EngineFactory]] = None
+    consequences: Optional[Part[Consequences]] = None
     where: str = field(default="", compare=False)  # the file that defines the spec, for messages
 
     def __post_init__(self) -> None:

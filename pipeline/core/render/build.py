@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import io
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Protocol, Sequence
 
@@ -39,6 +39,7 @@ from pipeline.core.render.imposition import (
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.render.pdfcheck import fonts_not_embedded
 from pipeline.core.render.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
+from pipeline.core.render.stamp import Stamp, draw_footer, place_stamped
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.core.render.units import mm
 from pipeline.core.yamlmarks import PathKey
@@ -57,6 +58,7 @@ class BuildOptions:
     Offsets are in paper terms (see ``imposition.back_shift``): ``across`` along the sheet's short
     edge, ``along`` along its long edge. ``layout`` None is the sheets' default (butted).
     ``ink_saver`` prints backs and frames without full-bleed floods, white between cards.
+    ``stamp`` (None: no stamp, the PDF as ever) prints a version line on every card and sheet.
     """
 
     paper: str = "a4"
@@ -66,9 +68,12 @@ class BuildOptions:
     calibration: bool = False
     layout: Optional[str] = None
     ink_saver: bool = False
+    stamp: Optional[Stamp] = None
 
     def as_dict(self) -> dict[str, str]:
+        stamped = self.stamp.as_dict() if self.stamp is not None else {}
         return {
+            **stamped,
             "paper": self.paper,
             "duplex": self.duplex.value,
             "offset-across": f"{self.offset_across_mm:g}mm",
@@ -250,8 +255,9 @@ def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress],
                 canvas, sheets, paper, orientation, options.duplex, options.offset_across_mm, options.offset_along_mm
             )
     first_page = page_count - len(pages)
-    for page in pages:
-        _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver)
+    for number, page in enumerate(pages, 1):
+        _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver, stamp=options.stamp,
+                   number=number)
     data = doc.finish()
     written = PdfReader(io.BytesIO(data))  # both checks read the very bytes this build publishes
     _refuse(decks.problems(written, _backs(pages, items, first_page)))
@@ -361,9 +367,10 @@ def _check_card(
 
 def _draw_page(
     canvas: Canvas, forms: Forms, sheets: Sheets, page: Page, items: Sequence[_Item], progress: Optional[Progress],
-    *, trim_only: bool = False,
+    *, trim_only: bool = False, stamp: Optional[Stamp] = None, number: int = 0,
 ) -> None:
-    """One page of faces and its crop marks; ``trim_only`` paints no bleed at all (white between cards)."""
+    """One page of faces and its crop marks; ``trim_only`` paints no bleed at all (white between cards);
+    ``stamp`` adds the version line on each face and in the footer (``number``: the sheet's number)."""
     canvas.setPageSize((page.grid.page_width, page.grid.page_height))
     bleed = page.grid.bleed
     for placement in page.placements:
@@ -372,7 +379,10 @@ def _draw_page(
         slot = placement.slot
         if face is not None:
             clip = slot.trim(bleed) if trim_only else slot.clip
-            forms.place(face, slot.x, slot.y, turned=slot.turned, clip=clip)
+            if stamp is not None:
+                place_stamped(canvas, forms, face, slot, clip, stamp, bleed)
+            else:
+                forms.place(face, slot.x, slot.y, turned=slot.turned, clip=clip)
         if progress is not None and page.side == "front" and item.counts:
             progress(1)
     canvas.setLineWidth(sheets.mark_stroke_pt)
@@ -380,6 +390,8 @@ def _draw_page(
     slots = [p.slot for p in page.placements]
     for x1, y1, x2, y2 in crop_marks(sheets, slots, bleed, page.grid.page_width, page.grid.page_height):
         canvas.line(x1, y1, x2, y2)
+    if stamp is not None:
+        draw_footer(canvas, stamp, page.grid.page_width, number)
     canvas.showPage()
 
 
@@ -401,6 +413,8 @@ def build_game(
     with output_lock(out_dir):
         print_hash = print_hash or fingerprint(data_root, game, options, template_root)
         the_plan = known_plan or plan(data_root, game)
+        if options.stamp is not None:  # the hash of this game's data (the fingerprint covers its files already)
+            options = replace(options, stamp=options.stamp.for_game(data_root / game))
         data, pages = render_pdf(the_plan, options, progress, template_root=template_root)
         write_atomic(target, data)
         cache.record(target, print_hash, data)

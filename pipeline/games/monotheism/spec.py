@@ -18,5 +18,6 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.monotheism.docs:documents"),
     commands=Part("pipeline.games.monotheism.cli:app"),
     balance=Part("pipeline.games.monotheism.balance:study"),
+    consequences=Part("pipeline.games.monotheism.consequences:consequences"),
     where=__file__,
 )

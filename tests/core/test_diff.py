@@ -1,0 +1,136 @@
+"""`pantheon diff`: two folders or two git revisions compared card by card, as text, JSON and a proof PDF."""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from pipeline.core.dataset import load_game
+from pipeline.core.diff.compare import Consequence, consequences
+from pipeline.core.gamespec import Part, Question
+from tests.core.cli_helpers import copy_toy, run_cli
+from tests.core.render_helpers import toy_template_root
+
+
+def _edit(root: Path, old: str, new: str) -> None:
+    path = root / "toy" / "cards.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.fixture
+def two_folders(tmp_path: Path) -> tuple[Path, Path]:
+    old = copy_toy(tmp_path / "a")
+    new = tmp_path / "b" / "data"
+    shutil.copytree(old, new)
+    _edit(new, "name: Lantern\n    cost: 1", "name: Lantern\n    cost: 4")
+    return old, new
+
+
+def test_json_names_the_changed_card_and_only_it(two_folders: tuple[Path, Path]) -> None:
+    old, new = two_folders
+    result = run_cli("diff", "--data-a", str(old), "--data-b", str(new), "--json", "toy")
+    assert result.returncode == 0, result.stderr
+    cards = json.loads(result.stdout)["games"]["toy"]["cards"]
+    assert [(c["id"], c["status"]) for c in cards] == [("lantern", "changed")]
+    assert cards[0]["fields"] == [{"field": "cost", "old": 1, "new": 4}]
+
+
+def test_added_and_removed_cards_and_the_text_report(two_folders: tuple[Path, Path]) -> None:
+    old, new = two_folders
+    _edit(new, "  - id: skull\n    name: Skull\n", "  - id: bone\n    name: Bone\n")
+    result = run_cli("diff", "--data-a", str(old), "--data-b", str(new), "toy")
+    assert result.returncode == 0, result.stderr
+    assert "card lantern 'Lantern' changed (cards/lantern, faces unchanged)" in result.stdout
+    assert "    cost: 1 -> 4" in result.stdout
+    assert "card skull 'Skull' removed" in result.stdout
+    assert "card bone 'Bone' added" in result.stdout
+    assert "owl" not in result.stdout
+
+
+def test_proof_pdf_shows_the_changed_card_not_the_unchanged(tmp_path: Path) -> None:
+    old = copy_toy(tmp_path / "a")
+    new = tmp_path / "b" / "data"
+    shutil.copytree(old, new)
+    _edit(new, "name: Skull\n", "name: Grinning Skull\n")
+    target = tmp_path / "proof.pdf"
+    result = run_cli("diff", "--data-a", str(old), "--data-b", str(new), "--no-engines", "--pdf", str(target),
+                     "--templates", str(toy_template_root(tmp_path)), "toy")
+    assert result.returncode == 0, result.stderr
+    reader = PdfReader(io.BytesIO(target.read_bytes()))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    assert "Grinning Skull" in text and "Owl" not in text and "Lantern" not in text
+    # faces page(s), the reprint sheet (front and back pages) and the changelog
+    assert "Changelog" in reader.pages[-1].extract_text()
+    assert len(reader.pages) >= 3
+    again = tmp_path / "again.pdf"
+    run_cli("diff", "--data-a", str(old), "--data-b", str(new), "--no-engines", "--pdf", str(again),
+            "--templates", str(toy_template_root(tmp_path / "t2")), "toy")
+    assert again.read_bytes() == target.read_bytes()  # deterministic
+
+
+def test_git_revisions_of_a_scratch_repository(tmp_path: Path) -> None:
+    root = copy_toy(tmp_path / "repo")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path / "repo"), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    _edit(root, "name: Skull\n    cost: 0", "name: Skull\n    cost: 1")
+    working = run_cli("diff", "--data", str(root), "--json", "toy")  # HEAD against the working tree
+    assert working.returncode == 0, working.stderr
+    assert [c["id"] for c in json.loads(working.stdout)["games"]["toy"]["cards"]] == ["skull"]
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "two")
+    between = run_cli("diff", "HEAD~1", "HEAD", "--data", str(root), "--json", "toy")
+    assert between.returncode == 0, between.stderr
+    report = json.loads(between.stdout)
+    assert (report["old"], report["new"]) == ("HEAD~1", "HEAD")
+    assert report["games"]["toy"]["cards"][0]["fields"] == [{"field": "cost", "old": 0, "new": 1}]
+    same = run_cli("diff", "HEAD", "--data", str(root), "toy")
+    assert "toy: no changes" in same.stdout
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["no-such-rev"], 1, "bad revision 'no-such-rev'"),
+    (["HEAD"], 1, "revision 'HEAD' has no data/ in it"),
+    (["HEAD", "nope"], 1, "bad revision 'nope'"),  # a word that is no game is a revision
+    (["toy", "HEAD"], 2, "'HEAD' after the games is not a game"),
+    (["--data-a", "/no/such/folder", "--data-b", "/no/such/folder"], 1, "no such data folder"),
+    (["a", "b", "c"], 2, "at most two revisions"),
+    (["--data-a", "DATA", "--data-b", "DATA", "nope"], 1, "unknown game nope"),
+    (["--data-a", "/tmp"], 2, "give both --data-a and --data-b"),
+])
+def test_bad_input_is_one_line(args: list[str], code: int, message: str, tmp_path: Path) -> None:
+    root = copy_toy(tmp_path)
+    subprocess.run(["git", "-C", str(tmp_path), "init", "-q"], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+                    "--allow-empty", "-m", "empty"], check=True)  # a revision without data/
+    result = run_cli("diff", "--data", str(root), *(str(root) if arg == "DATA" else arg for arg in args))
+    assert result.returncode == code
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def _toy_questions(game: Any, *, budget: Any = None) -> list[Question]:
+    """The toy's engine figure for the test below: the deck's total cost (its inputs, the costs)."""
+    costs = tuple(card["cost"] for card in game.doc("cards").data["cards"])
+    return [Question("deck", costs, lambda: {"total cost": sum(costs), "cards": len(costs)})]
+
+
+def test_consequences_report_the_figures_that_moved_and_only_those(two_folders: tuple[Path, Path]) -> None:
+    from tests.core.toy_game import SPEC
+
+    spec = replace(SPEC, consequences=Part("tests.core.test_diff:_toy_questions"))
+    old, new = (load_game(root, "toy", spec) for root in two_folders)
+    assert list(consequences(old, new, None)) == [Consequence("deck", "total cost", 3, 6)]
+    assert list(consequences(old, load_game(two_folders[0], "toy", spec), None)) == []
