@@ -271,10 +271,12 @@ def build(
 
     root = _data_root(data)
     printer_files = [_printer_profiles()] if printer is not None else []
-    stamp = buildstamp.BuildStamp(out, buildstamp.options_key(given))
+    build_stamp = buildstamp.BuildStamp(out, buildstamp.options_key(given))
     template_root = templates if templates is not None else buildstamp.DEFAULT_TEMPLATES
     inputs = buildstamp.inputs_digest(root, template_root, printer_files)  # before anything is read
-    done = None if force else stamp.up_to_date(inputs)
+    stamped = stamp or version_label is not None or watermark is not None
+    # a version stamp also reads git (describe, the data's last commit), which the inputs digest does not cover
+    done = None if force or stamped else build_stamp.up_to_date(inputs)
     if done is not None:  # nothing changed since the last build with these options: not even the data is read
         for path in done:
             say(f"up to date: {display_path(path)}")
@@ -283,7 +285,7 @@ def build(
     from pipeline.core.validate import RecordCatalogue
 
     options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
-    if stamp or version_label is not None or watermark is not None:
+    if stamped:
         from pipeline.core.render.stamp import with_stamp
 
         options = with_stamp(options, _data_root(data), _template_root(templates), label=version_label,
@@ -306,7 +308,7 @@ def build(
             outputs += _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated, force=force)
         from pipeline.core.render.cache import stamp_path
 
-        stamp.record(inputs, outputs, [stamp_path(path) for path in outputs if stamp_path(path).exists()])
+        build_stamp.record(inputs, outputs, [stamp_path(path) for path in outputs if stamp_path(path).exists()])
 
 
 def _printer_profiles() -> Path:
@@ -641,14 +643,9 @@ def diff_command(
 ) -> None:
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
     from pipeline.core.diff.commands import diff_command as run
-    from pipeline.core.diff.sources import UsageError
 
-    try:
-        run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
-            engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say)
-    except UsageError as exc:
-        say(f"error: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+    run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
+        engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say)
 
 
 @app.command()
@@ -665,7 +662,8 @@ def watch(
     """Rebuild a game whenever its data or templates change: validate, then the files written or the problems."""
     import signal
 
-    from pipeline.core.watch import EXIT_INTERRUPTED, Watched
+    from pipeline.core.commandline import EXIT_INTERRUPTED
+    from pipeline.core.watch import Watched
     from pipeline.core.watch import watch as run
 
     root = _data_root(data)

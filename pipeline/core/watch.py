@@ -20,7 +20,6 @@ from pipeline.core.dataset import SCHEMA_DIR
 from pipeline.core.render.svgtemplates import CARD_DIR
 
 Snapshot = Mapping[Path, tuple[int, int]]  # file -> (modification time in ns, size)
-EXIT_INTERRUPTED = 130
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from pipeline.core import games as registry
 from pipeline.core.dataset import display_path, game_ids
 from pipeline.core.diff import report, sources
 from pipeline.core.diff.compare import compare
+from pipeline.core.errors import UsageProblem
 
 Say = Callable[..., None]  # (line, *, err=False)
 
@@ -24,7 +25,7 @@ def split_arguments(data_root: Path, args: Sequence[str]) -> tuple[list[str], li
         if arg in known:
             games.append(arg)
         elif games:
-            raise sources.UsageError(f"'{arg}' after the games is not a game (revisions come first)")
+            raise UsageProblem(f"'{arg}' after the games is not a game (revisions come first)")
         else:
             revs.append(arg)
     return revs, games

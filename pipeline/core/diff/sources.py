@@ -16,12 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 from pipeline.core.dataset import display_path
-from pipeline.core.errors import UserError
-
-
-class UsageError(UserError):
-    """The command line asks for something that is not a diff (the CLI exits 2)."""
-
+from pipeline.core.errors import UsageProblem, UserError
 
 WORKING_TREE = "working tree"
 
@@ -91,10 +86,10 @@ def sides(data_root: Path, revs: list[str], data_a: Optional[Path], data_b: Opti
     """Side A and side B of a diff: two folders, or revisions (A default HEAD, B default the working tree)."""
     if data_a is not None or data_b is not None:
         if data_a is None or data_b is None or revs:
-            raise UsageError("give both --data-a and --data-b, and no revision")
+            raise UsageProblem("give both --data-a and --data-b, and no revision")
         return folder(data_a), folder(data_b)
     if len(revs) > 2:
-        raise UsageError(f"at most two revisions, not {len(revs)}: {' '.join(revs)}")
+        raise UsageProblem(f"at most two revisions, not {len(revs)}: {' '.join(revs)}")
     revs = revs or ["HEAD"]
     for rev in revs:  # every revision named is checked before any is read
         check_revision(_repository(data_root)[0], rev)
