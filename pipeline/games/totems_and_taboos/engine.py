@@ -1132,10 +1132,7 @@ class State(InPlaceState[Action]):
         r = self.religions[seat]
         row = self.game.level_row(len(r.tower))
         room = max(0, (row.shrines if row else 0) - r.shrines)
-        servants = package.servants
-        if self.game.model.solo.servants_follow_tower:
-            servants = min(servants, max(0, (row.servants if row else 0) - r.count(fx.SERVANT)))
-        return servants + min(package.clerics + package.shrines, room) + package.rolled_souls
+        return package.servants + min(package.clerics + package.shrines, room) + package.rolled_souls
 
     def arriving_role(self, seat: int, role: str) -> str:
         """The role of a soul joining ``seat``: solo ruling, a cleric joining a passive religion dies into a shrine."""
@@ -1151,17 +1148,11 @@ class State(InPlaceState[Action]):
             return
         row = self.game.level_row(len(r.tower)) if r.tower else None
         freed = max(0, r.shrines - (row.shrines if row else 0))
-        if freed:
-            r.shrines -= freed
-            self.pile += freed
-            self._emit("shrines-freed", seat, count=freed, to="pile")
-        if self.game.model.solo.servants_follow_tower:
-            # Its servants are never used, so none is ever in the used pool.
-            spare = max(0, r.servants - (row.servants if row else 0))
-            if spare:
-                r.servants -= spare
-                self.pile += spare
-                self._emit("servants-freed", seat, count=spare, to="pile")
+        if not freed:
+            return
+        r.shrines -= freed
+        self.pile += freed
+        self._emit("shrines-freed", seat, count=freed, to="pile")
 
     def do_build(self, seat: int, colour: str, source: int, *, servant_discount: int = 0, shrine_discount: int = 0) -> None:
         r = self.religions[seat]

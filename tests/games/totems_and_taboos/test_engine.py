@@ -507,9 +507,9 @@ def test_passive_clerics_die_into_shrines_and_a_full_religion_sends_them_to_the_
     s = s.apply_action(Action(en.A_PLAY_TURN))
     s = s.apply_action(Action(en.A_END_MAIN))
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
-    s = s.apply_action(Action(en.A_DIE, ("green",)))  # green's servants stay, up to the 3 of a level IV
+    s = s.apply_action(Action(en.A_DIE, ("green",)))  # green's 4 servants stay servants
     green = s.religions[s.passive_seat("green")]
-    assert (green.shrines, green.servants, s.pile) == (2, 3, pile - 3)
+    assert (green.shrines, green.servants, s.pile) == (2, 4, pile - 4)
 
 
 def test_solo_building_from_a_passive_religion_draws_a_card() -> None:
@@ -526,8 +526,7 @@ def test_solo_die_gives_the_rolled_religion_its_package_or_ends_the_game() -> No
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
     assert {a.args[0] for a, _ in s.chance_outcomes()} == set(the_model().colour_ids)
     s = s.apply_action(Action(en.A_DIE, ("green",)))
-    # a level-IV religion holds the 3 servants its level needs (ruling passive_towers): the fourth stays in the pile
-    assert s.religions[s.passive_seat("green")].servants == 3 and s.pile == 14 - 3
+    assert s.religions[s.passive_seat("green")].servants == 4 and s.pile == 14 - 4
     s.pile = 2
     for colour in ("yellow", "purple"):  # yellow keeps its 2 servants; a full purple keeps nothing
         s = s.apply_action(Action(en.A_PLAY_TURN))
@@ -539,7 +538,7 @@ def test_solo_die_gives_the_rolled_religion_its_package_or_ends_the_game() -> No
     s = s.apply_action(Action(en.A_PLAY_TURN))
     s = s.apply_action(Action(en.A_END_MAIN))
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
-    s = s.apply_action(Action(en.A_DIE, ("red",)))  # 3 rolled souls to keep, 1 soul in the pile
+    s = s.apply_action(Action(en.A_DIE, ("yellow",)))  # 2 servants to keep, 1 soul in the pile
     assert (s.outcome().termination, s.outcome().winners) == (en.SOULS_DEPLETED, ())  # the solo god loses
 
 
@@ -660,19 +659,6 @@ def test_idle_solo_length_matches_the_hand_computation() -> None:
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
     s.pile = 7  # keep the tree small: a few rolls
     assert engine_expectation(s) == expected_turns(7)
-
-
-def test_a_passive_religion_holds_the_servants_of_its_level() -> None:
-    """Ruling passive_towers: a passive religion never builds, so it holds the servants its tower's level needs
-    (3 at level IV, 4 at V) and no more; taking its block sends the spare ones back to the pile."""
-    s = solo_state("normal", shrines=2, servants=5)
-    model = the_model()
-    seat = s.passive_seat("blue")
-    s.religions[seat].servants = model.tower.needs(5).servants
-    pile = s.pile
-    s = s.apply_action(Action(en.A_BUILD, ("blue", seat)))
-    assert s.religions[seat].servants == model.tower.needs(4).servants == 3 and s.pile == pile + 2 + 1
-    assert s.souls_kept(seat, s.package("yellow")) == 0  # its level's servants are all there
 
 
 ITEM9_GAMES = 12  # seeded random solo games per difficulty
