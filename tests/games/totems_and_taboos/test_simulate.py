@@ -72,17 +72,18 @@ def test_the_look_ahead_fears_the_die_as_the_rules_do() -> None:
     assert loss_chance(s) == 1 / 6  # a gone religion gains nothing: only red is short
 
 
-VIABLE_GAMES = 6  # seeded easy games per starting colour
+VIABLE_GAMES = 15  # seeded easy games per starting colour
+VIABLE_SHARE = 0.4  # every colour viable: the issue's bar for the weakest colours (the mean is about 64%)
 
 
 def test_every_starting_colour_wins_easy_games() -> None:
     """'Try this easy to win mode to get to know the cards' (8.5): whichever colour you start with, the
-    look-ahead player wins easy games (at least half of a small seeded run per colour)."""
+    look-ahead player wins easy games (at least 40% of a small seeded run per colour)."""
     game = Game.solo_game(the_model(), "easy")
     for colour in the_model().colour_ids:
         finals = simulate_solo_games(game, VIABLE_GAMES, 16, policy=lookahead_policy, start_colour=colour)
         wins = sum(1 for f in finals if f.outcome() is not None and f.outcome().winners)
-        assert wins * 2 >= VIABLE_GAMES, f"{colour}: {wins} of {VIABLE_GAMES} easy games won"
+        assert wins >= VIABLE_SHARE * VIABLE_GAMES, f"{colour}: {wins} of {VIABLE_GAMES} easy games won"
 
 
 HARD_WINS = (("blue", 12), ("green", 21))  # (starting colour, seed) of look-ahead games won on hard (a seed search)
