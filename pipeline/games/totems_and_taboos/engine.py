@@ -1109,16 +1109,16 @@ class State(InPlaceState[Action]):
                 options.extend(Action(A_BUILD, (colour, src)) for src in sources)
         return tuple(options)
 
-    def take_passive_block(self, seat: int, builder: Optional[int] = None) -> None:
-        """Take the top block of a passive religion (solo) to build with (``builder``) or to start with (None).
+    def take_passive_block(self, seat: int) -> None:
+        """Take the top block of a passive religion (solo), to build with or to start with.
 
         Ruling (solo.yaml 'passive_towers'): a passive religion holds the shrines of its tower's level (the
         set-ups give 4, 5 and 6 blocks exactly the 6, 8 and 10 shrines the tower table asks of those levels).
-        The shrines its lower tower no longer needs come with a block taken to upgrade your tower; those of
-        your starting block go back to the pile.
+        The shrines its lower tower no longer needs go back to the pile, whoever took the block: a shrine only
+        ever comes from one of your clerics dying ('2. Souls, servants, clerics, and shrines').
         """
         self.religions[seat].tower.pop()
-        self.free_passive_shrines(seat, builder)
+        self.free_passive_shrines(seat)
 
     def souls_kept(self, seat: int, package: StartingResources) -> int:
         """The souls a passive religion keeps of ``package``: what the die needs the pile to hold.
@@ -1140,11 +1140,9 @@ class State(InPlaceState[Action]):
             return fx.SHRINE
         return role
 
-    def free_passive_shrines(self, seat: int, to: Optional[int] = None) -> None:
-        """Solo ruling: a passive religion holds no more shrines than its tower's level needs.
-
-        The rest go to religion ``to`` (a builder who took its block), or else back to the pile.
-        """
+    def free_passive_shrines(self, seat: int) -> None:
+        """Solo ruling: a passive religion holds no more shrines than its tower's level needs; the rest go back
+        to the pile (never to another god: only a dying cleric makes a shrine)."""
         r = self.religions[seat]
         if not r.passive or not self.game.model.solo.shrines_follow_tower:
             return
@@ -1153,11 +1151,8 @@ class State(InPlaceState[Action]):
         if not freed:
             return
         r.shrines -= freed
-        if to is None:
-            self.pile += freed
-        else:
-            self.religions[to].shrines += freed
-        self._emit("shrines-freed", seat, count=freed, to="pile" if to is None else to)
+        self.pile += freed
+        self._emit("shrines-freed", seat, count=freed, to="pile")
 
     def do_build(self, seat: int, colour: str, source: int, *, servant_discount: int = 0, shrine_discount: int = 0) -> None:
         r = self.religions[seat]
@@ -1168,7 +1163,7 @@ class State(InPlaceState[Action]):
         if source == PILE:
             self.supply[colour] -= 1
         else:
-            self.take_passive_block(source, seat)
+            self.take_passive_block(source)
             self.push(*(Draw(seat, colour) for _ in range(self.game.model.solo.draw_on_take)))
         r.tower.append(colour)
         self._emit("block-built", colour, seat=seat, level=len(r.tower), source="pile" if source == PILE else source)

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import random
 
-from pipeline.core.engine import playout, random_policy
+import pytest
+
+from pipeline.core.engine import playout, random_policy, restore
 from pipeline.games.totems_and_taboos.engine import Game, State
 from pipeline.games.totems_and_taboos.lookahead import lookahead_policy
 from pipeline.games.totems_and_taboos.simulate import simple_policy, simulate_solo, simulate_solo_games
@@ -70,14 +72,29 @@ def test_the_look_ahead_fears_the_die_as_the_rules_do() -> None:
     assert loss_chance(s) == 1 / 6  # a gone religion gains nothing: only red is short
 
 
-VIABLE_GAMES = 6  # seeded easy games per starting colour
+VIABLE_GAMES = 15  # seeded easy games per starting colour
+VIABLE_SHARE = 0.4  # every colour viable: the issue's bar for the weakest colours (the mean is about 64%)
 
 
 def test_every_starting_colour_wins_easy_games() -> None:
     """'Try this easy to win mode to get to know the cards' (8.5): whichever colour you start with, the
-    look-ahead player wins easy games (at least half of a small seeded run per colour)."""
+    look-ahead player wins easy games (at least 40% of a small seeded run per colour)."""
     game = Game.solo_game(the_model(), "easy")
     for colour in the_model().colour_ids:
         finals = simulate_solo_games(game, VIABLE_GAMES, 16, policy=lookahead_policy, start_colour=colour)
         wins = sum(1 for f in finals if f.outcome() is not None and f.outcome().winners)
-        assert wins * 2 >= VIABLE_GAMES, f"{colour}: {wins} of {VIABLE_GAMES} easy games won"
+        assert wins >= VIABLE_SHARE * VIABLE_GAMES, f"{colour}: {wins} of {VIABLE_GAMES} easy games won"
+
+
+HARD_WINS = (("blue", 12), ("green", 21))  # (starting colour, seed) of look-ahead games won on hard (a seed search)
+
+
+@pytest.mark.parametrize("colour, seed", HARD_WINS)
+def test_a_hard_game_can_be_won_and_replayed(colour: str, seed: int) -> None:
+    """'Highway to hell ... Only a few have succeeded' (8.5): seeded look-ahead games win on hard from more than
+    one starting colour, and their recorded actions replay to the same win on a fresh game."""
+    game = Game.solo_game(the_model(), "hard")
+    final = simulate_solo_games(game, 1, seed, policy=lookahead_policy, start_colour=colour)[0]
+    assert final.outcome() is not None and final.outcome().won_by(0)
+    replayed = restore(game, final.to_data())
+    assert replayed.outcome() == final.outcome() and len(replayed.religions[0].tower) == game.win_level
