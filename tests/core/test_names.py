@@ -46,7 +46,8 @@ def test_markup_in_a_name(data_copy: Path, name: str) -> None:
 
 def test_plain_punctuation_is_fine(data_copy: Path) -> None:
     deities = data_copy / "monotheism" / "deities.yaml"
-    edit(deities, "    name: The Eldest Ember\n", "    name: \"The Eldest Ember: 10:30, Salt & <Ash>\"\n")
+    # short enough for the card's name band, which validate now lays out as the build does
+    edit(deities, "    name: The Eldest Ember\n", "    name: \"Ember: 10:30, Salt & <Ash>\"\n")
     assert messages(data_copy, "monotheism") == []
 
 
