@@ -677,7 +677,7 @@ def watch(
     def rebuild(game: str) -> None:
         args = ["build", game, "--data", str(root), "--out", str(out), "--templates", str(watched.template_root)]
         try:
-            app(args + (["--only", only.value] if only is not None else []), standalone_mode=False)
+            app(args + (["--only", only.value] if only is not None else []))  # ends in commandline: always exits
         except (SystemExit, typer.Exit, typer.Abort):  # the build said why on stderr
             pass
         if interrupted:

@@ -20,7 +20,8 @@ PANTHEON = [sys.executable, "-m", "pipeline"]
 SET = "haruspex-of-scriptures"
 CHERUBIM_ACT = """      act:
         do:
-          - grant: {grantee: {choose: {count: 1, among_top: 4, kind: god}}, consume: {neighbours: true}}
+          - grant: {grantee: {choose: {count: 1, among_top: 4, kind: god}}, consume: {neighbours: true},
+                    optional: true}
     transformed:
       numbers: [4, 2]"""
 
@@ -70,7 +71,7 @@ def test_play_on_a_terminal_narrates_and_never_names_a_veiled_god() -> None:
     assert "#26 The Hourglass goes under as card 1 of 4" in shown
     assert "#11 The Cherubim unveils on top" in shown
     assert "[p2] pick the veiled god at p2" in shown
-    assert "#11 The Cherubim acts: This grants any god" in shown
+    assert "#11 The Cherubim acts: This may grant any god" in shown
     # the picked god is unveiled on top by the end of the move, so the narration may name it; the
     # neighbour it consumed stays veiled, named by its place
     assert "#11 The Cherubim grants #06 The Tidekeeper the power to consume" in shown
@@ -125,13 +126,16 @@ def test_why_illegal_explains_in_words() -> None:
 def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path) -> None:
     game = load_game(data_copy, "monotheism")
     proofs.remember(game, scenario_by_number(game.model, "1"))  # the last good proof, as a clean validate keeps it
-    edit(data_copy / "monotheism" / "deities.yaml", CHERUBIM_ACT, CHERUBIM_ACT.split("\n", 3)[3])
+    edit(data_copy / "monotheism" / "deities.yaml", CHERUBIM_ACT, CHERUBIM_ACT[CHERUBIM_ACT.index("    transformed:"):])
     result = validate_cli(data_copy, "monotheism")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     lines = result.stdout.splitlines()
     cannot = next(line for line in lines if "cannot be won" in line)
     assert "changed since the last good proof: #11 The Cherubim (" in cannot
-    assert "deities.yaml:183:5: upright.act removed)" in cannot
+    lines_of_deities = (data_copy / "monotheism" / "deities.yaml").read_text(encoding="utf-8").splitlines()
+    upright = lines_of_deities.index('  - id: "11"') + 4  # the Cherubim's `upright:` line, 1-based
+    assert lines_of_deities[upright - 1] == "    upright:"
+    assert f"deities.yaml:{upright}:5: upright.act removed)" in cannot
     breaks = next(line for line in lines if "stored winning line breaks at move 1" in line)
     assert "'pick 14' is not legal with #11 The Cherubim on top: nothing is to be chosen now" in breaks
     replay = subprocess.run([*PANTHEON, "monotheism", "replay", "1", "--data", str(data_copy)],
