@@ -17,6 +17,7 @@ from typing import Optional
 
 from pipeline.core.dataset import display_path
 from pipeline.core.errors import UsageProblem, UserError
+from pipeline.core.git import run_git
 
 WORKING_TREE = "working tree"
 
@@ -43,10 +44,10 @@ def working_tree(data_root: Path) -> Side:
 
 
 def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    try:
-        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
-    except FileNotFoundError:
-        raise UserError("git is not installed: compare two folders with --data-a and --data-b") from None
+    done = run_git(repo, *args)
+    if done is None:
+        raise UserError("git is not installed: compare two folders with --data-a and --data-b")
+    return done
 
 
 def _repository(data_root: Path) -> tuple[Path, str]:

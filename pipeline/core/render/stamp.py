@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -26,6 +25,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.errors import UserError
+from pipeline.core.git import git_text
 from pipeline.core.render import fonts
 from pipeline.core.render.units import mm
 
@@ -71,22 +71,14 @@ class Stamp:
         return replace(self, data_hash=data_hash(game_dir))
 
 
-def _git(folder: Path, *args: str) -> str:
-    try:
-        done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, check=False)
-    except FileNotFoundError:
-        return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
-
-
 def stamp_for(data_root: Path, template_root: Path, *, label: Optional[str], watermark: Optional[str]) -> Stamp:
     """The stamp of a build of ``data_root``: ``label`` or git describe, the date of the data's last commit,
     set at the smallest text size and inside the safe margin of the templates' design rules."""
     from pipeline.core.render.design import rules_for
 
     rules = rules_for(template_root)
-    version = label or _git(data_root, "describe", "--tags", "--always", "--dirty")
-    date = _git(data_root, "log", "-1", "--format=%cs", "--", ".")
+    version = label or git_text(data_root, "describe", "--tags", "--always", "--dirty")
+    date = git_text(data_root, "log", "-1", "--format=%cs", "--", ".")
     return Stamp(version, date, "", watermark or None, rules.min_text_pt, rules.safe_margin_mm)
 
 
