@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
+import sysconfig
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
@@ -58,10 +59,12 @@ def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
 
 @lru_cache(maxsize=None)
 def libraries() -> str:
-    """The installed distributions (their dist-info folder names carry the versions) and Python's version:
-    cheaper than asking importlib.metadata for each library the checks use."""
+    """The distributions installed in this environment (their dist-info folder names carry the versions) and
+    Python's version: cheaper than asking importlib.metadata for each library the checks use. Only the
+    environment's site-packages, not sys.path, which differs between `pantheon` and `python -m pipeline`."""
+    folders = sorted({Path(sysconfig.get_paths()[kind]) for kind in ("purelib", "platlib")})
     names = sorted(
-        entry.name for folder in map(Path, sys.path) if folder.is_dir()
+        entry.name for folder in folders if folder.is_dir()
         for entry in folder.iterdir() if entry.name.endswith((".dist-info", ".egg-info"))
     )
     return "\n".join([sys.version, *names])
