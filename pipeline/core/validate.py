@@ -67,7 +67,7 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None,
     from pipeline.core.validcache import ValidationMemo
 
     chosen = select_games(data_root, games)
-    schemas = load_schemas(data_root)
+    schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
     catalogue = catalogue or RecordCatalogue(data_root)
     report = ValidationReport(catalogue=catalogue)
     printable = PrintableText()
@@ -77,6 +77,8 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None,
         if memo.clean(loaded):  # passed every check with exactly these inputs: loaded, not checked again
             report.games[game] = loaded
             continue
+        if schemas is None:
+            schemas = load_schemas(data_root)
         catalogue.requested.clear()
         problems, cross_checked = game_problems(loaded, schemas, catalogue, printable)
         if not cross_checked:

@@ -53,8 +53,21 @@ def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
     for path in sorted(folder.rglob("*")):
         if not path.is_file() or any(parent in skipped for parent in path.parents):
             continue
-        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + _file_digest(path) + b"\0")
     return digest.hexdigest()
+
+
+def _file_digest(path: Path) -> bytes:
+    """A file's hash, read in chunks (a huge file is refused by the loader, not held here); a file that
+    cannot be read hashes as such, and its game is checked (which reports it) and never remembered."""
+    try:
+        digest = hashlib.blake2b(digest_size=20)
+        with path.open("rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.digest()
+    except OSError as exc:
+        return f"unreadable: {type(exc).__name__}".encode()
 
 
 @lru_cache(maxsize=None)
