@@ -69,7 +69,12 @@ def timed(command: list[str], env: dict[str, str], before: Optional[Callable[[],
     return best
 
 
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def main() -> None:
+    load_before = load()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
         data, out = work / "data", work / "out"
@@ -116,6 +121,7 @@ def main() -> None:
     print("   is a wording the card never had; the card-sheet line is `build --only cards --force` (validation")
     print("   of every game included) per card against the baseline per card; on a busy machine wall time")
     print("   includes waiting for a core, so CPU is the steadier figure)")
+    print(f"  load average (1, 5, 15 min): {load_before} before, {load()} after")
 
 
 if __name__ == "__main__":

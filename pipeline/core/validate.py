@@ -64,16 +64,27 @@ class ValidationReport:
 def validate(data_root: Path, games: Optional[Iterable[str]] = None,
              catalogue: Optional["RecordCatalogue"] = None) -> ValidationReport:
     """Validate ``games`` (all when None) under ``data_root``; ``catalogue``: games loaded already."""
+    from pipeline.core.validcache import ValidationMemo
+
     chosen = select_games(data_root, games)
-    schemas = load_schemas(data_root)
+    schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
     catalogue = catalogue or RecordCatalogue(data_root)
     report = ValidationReport(catalogue=catalogue)
     printable = PrintableText()
+    memo = ValidationMemo(data_root, game_ids(data_root))
     for game in chosen:
         loaded = catalogue.game(game)
+        if memo.clean(loaded):  # passed every check with exactly these inputs: loaded, not checked again
+            report.games[game] = loaded
+            continue
+        if schemas is None:
+            schemas = load_schemas(data_root)
+        catalogue.requested.clear()
         problems, cross_checked = game_problems(loaded, schemas, catalogue, printable)
         if not cross_checked:
             report.skipped_cross_checks.append(game)
+        elif not problems:
+            memo.remember(loaded, catalogue.requested)
         report.problems += problems
         report.games[game] = loaded
     report.problems.sort()
@@ -238,8 +249,10 @@ class RecordCatalogue:
         self._root = data_root
         self._games: dict[str, GameData] = {}
         self._known = set(game_ids(data_root))
+        self.requested: set[str] = set()  # every game asked for (validate: which games a game's checks read)
 
     def game(self, game: str) -> GameData:
+        self.requested.add(game)
         if game not in self._games:
             self._games[game] = load_game(self._root, game)
         return self._games[game]

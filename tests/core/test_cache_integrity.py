@@ -22,13 +22,14 @@ import jinja2
 import pytest
 from jinja2 import bccache
 
-from pipeline.core import cachestore
+from pipeline.core import cachestore, validcache
 from pipeline.core.render.svgtemplates import CARD_DIR, TEMPLATE_ROOT
 
 from .render_helpers import PickleBomb, pdfs, run_cli, temporaries
 
 GAME = "theocracy"
 SCENARIO_PROOFS = "results/monotheism-scenarios"
+VALIDATED = validcache.NAMESPACE
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,9 @@ def test_a_well_sealed_scenario_proof_of_the_wrong_shape_is_a_miss(clean: Clean,
     assert proofs
     for entry in proofs:
         forge(cache, entry, lambda plain: {"forged": [1, 2, 3]})
+    for entry in entries(cache):  # a game remembered clean (core/validcache.py) is not checked: the proofs go unread
+        if namespace_of(cache, entry) == VALIDATED:
+            entry.unlink()
     assert_like_a_clean_run(clean, cache, tmp_path)
 
 

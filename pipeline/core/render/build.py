@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Protocol, Sequence
 
-from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import dataset
@@ -37,8 +36,8 @@ from pipeline.core.render.imposition import (
     load_sheets,
 )
 from pipeline.core.render.model import Face, PrintCard
-from pipeline.core.render.pdfcheck import fonts_not_embedded
 from pipeline.core.render.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
+from pipeline.core.render.sheetcheck import sheet_problems
 from pipeline.core.render.stamp import Stamp, draw_footer, place_stamped
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.core.render.units import mm
@@ -259,10 +258,9 @@ def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress],
         _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver, stamp=options.stamp,
                    number=number)
     data = doc.finish()
-    written = PdfReader(io.BytesIO(data))  # both checks read the very bytes this build publishes
-    _refuse(decks.problems(written, _backs(pages, items, first_page)))
-    # the print-shop font check of `pantheon preflight`
-    _refuse(f"{plan.game}: card sheets: font {name} is not embedded" for name in sorted(fonts_not_embedded(written)))
+    different, missing = sheet_problems(data, plan.game, _backs(pages, items, first_page))  # the very bytes published
+    _refuse(iter(different))
+    _refuse(iter(missing))
     return data, page_count
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
-from pypdf import PdfReader
-from pypdf.generic import ContentStream
+if TYPE_CHECKING:  # pypdf is imported where a PDF is read, not by every build that imports this module
+    from pypdf import PdfReader
 
 RULE = "design rule one_back_per_deck"
 # What places a card on the sheet, not what it prints: the move to its slot (``cm``) and the clip to
@@ -61,6 +61,8 @@ def problems(reader: PdfReader, placements: Sequence[BackPlacement]) -> Iterator
 
 def _blocks(page: Any, digests: dict[int, str]) -> Iterator[str]:
     """The signature of each page-level q..Q block of a page, in drawing order."""
+    from pypdf.generic import ContentStream
+
     resources = page.get("/Resources")
     operations = ContentStream(page.get_contents(), page.pdf).operations
     depth = 0

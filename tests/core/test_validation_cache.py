@@ -1,0 +1,118 @@
+"""validate remembers a clean game (core/validcache.py): an unchanged game is loaded but not checked again,
+and any change to what its checks read checks it again."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from pipeline.core import cachestore
+from pipeline.core import validate as validation
+from pipeline.core.validcache import NAMESPACE
+
+GAMES = ["heavenly-father", "theocracy", "monstrous"]  # not monotheism: its first check plays 20,000 deals
+Edit = Callable[[Path, Callable[[Any], Any]], None]
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
+    """The games whose checks ran, in order; each test starts from an empty cache of its own."""
+    monkeypatch.setenv(cachestore.CACHE_ENV, str(tmp_path / "cache"))
+    ran: list[str] = []
+    real = validation.game_problems
+
+    def recording(loaded: Any, *args: Any, **kwargs: Any) -> Any:
+        ran.append(loaded.game)
+        return real(loaded, *args, **kwargs)
+
+    monkeypatch.setattr(validation, "game_problems", recording)
+    return ran
+
+
+def _validate(root: Path, checked: list[str]) -> list[str]:
+    checked.clear()
+    report = validation.validate(root, GAMES)
+    assert report.ok, report.problems
+    assert sorted(report.games) == sorted(GAMES)  # a remembered game is still handed on, loaded
+    return sorted(checked)
+
+
+def _reword(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_an_unchanged_game_is_not_checked_again(data_copy: Path, checked: list[str]) -> None:
+    assert _validate(data_copy, checked) == sorted(GAMES)
+    assert _validate(data_copy, checked) == []
+
+
+def test_an_edited_game_is_checked_again_and_only_it(data_copy: Path, checked: list[str]) -> None:
+    _validate(data_copy, checked)
+    _reword(data_copy / "theocracy" / "glossary.yaml", "The score.", "The score, kept.")
+    assert _validate(data_copy, checked) == ["theocracy"]
+    assert _validate(data_copy, checked) == []
+
+
+def test_an_edit_that_breaks_a_game_is_reported(data_copy: Path, checked: list[str]) -> None:
+    _validate(data_copy, checked)
+    _reword(data_copy / "theocracy" / "glossary.yaml", "see_also: [transcendence]", "see_also: [nowhere]")
+    found = validation.validate(data_copy, GAMES).problems
+    assert [p.message for p in found] == ["term eternal-memory: see_also 'nowhere' is not a term"]
+
+
+def test_a_shared_schema_edit_checks_every_game(data_copy: Path, checked: list[str]) -> None:
+    _validate(data_copy, checked)
+    schema = data_copy / "schemas" / "common.schema.json"
+    schema.write_text(json.dumps(json.loads(schema.read_text(encoding="utf-8")), indent=1), encoding="utf-8")
+    assert _validate(data_copy, checked) == sorted(GAMES)
+
+
+def test_a_template_edit_checks_every_game(data_copy: Path, checked: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from pipeline.core import locations, validcache
+
+    templates = data_copy.parent / "templates"
+    shutil.copytree(locations.template_root(), templates)
+    real = validcache.ValidationMemo.__init__
+
+    def with_copy(self: Any, root: Path, games: Any, template_root: Any = None) -> None:
+        real(self, root, games, templates)
+
+    monkeypatch.setattr(validcache.ValidationMemo, "__init__", with_copy)
+    _validate(data_copy, checked)
+    icon = next((templates / "icons").glob("*.svg"))
+    icon.write_bytes(icon.read_bytes() + b"\n")
+    assert _validate(data_copy, checked) == sorted(GAMES)
+
+
+def test_a_game_that_refers_to_an_edited_game_is_checked_again(data_copy: Path, checked: list[str]) -> None:
+    _reword(data_copy / "theocracy" / "glossary.yaml", "The score.",
+            "The score (compare [[heavenly-father:glossary/one-true-god]]).")
+    _validate(data_copy, checked)
+    _reword(data_copy / "heavenly-father" / "glossary.yaml", "Only its scores count", "Only its scores ever count")
+    assert _validate(data_copy, checked) == ["heavenly-father", "theocracy"]
+
+
+def test_a_damaged_entry_is_not_trusted(data_copy: Path, checked: list[str]) -> None:
+    _validate(data_copy, checked)
+    entries = sorted((cachestore.cache_root() / NAMESPACE).glob("*.json"))
+    assert len(entries) == len(GAMES)
+    for entry in entries:
+        raw = bytearray(entry.read_bytes())
+        raw[-3] ^= 1  # one bit of the payload
+        entry.write_bytes(bytes(raw))
+    assert _validate(data_copy, checked) == sorted(GAMES)
+    assert _validate(data_copy, checked) == []  # rewritten sound
+
+
+def test_a_game_with_problems_is_checked_every_time(data_copy: Path, checked: list[str]) -> None:
+    _reword(data_copy / "theocracy" / "glossary.yaml", "see_also: [transcendence]", "see_also: [nowhere]")
+    for _ in range(2):
+        checked.clear()
+        assert validation.validate(data_copy, GAMES).problems
+        assert "theocracy" in checked
