@@ -10,6 +10,7 @@ exit code 1.
 from __future__ import annotations
 
 import json
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
@@ -434,8 +435,29 @@ def _build_with_progress(
     return results
 
 
+class _NoProgress:
+    """What a progress bar does where nobody watches: nothing (rich is not even imported)."""
+
+    def __enter__(self) -> "_NoProgress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: int) -> int:
+        return 0
+
+    def update(self, task: int, **fields: Any) -> None:
+        return None
+
+    def advance(self, task: int, amount: float = 1) -> None:
+        return None
+
+
 def _progress_bar() -> Any:
-    """A rich progress bar on stderr (silent when stderr is not a terminal)."""
+    """A rich progress bar on stderr; none at all when stderr is not a terminal (a pipe, a log, a script)."""
+    if not sys.stderr.isatty():
+        return _NoProgress()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
