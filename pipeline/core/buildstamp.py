@@ -57,20 +57,10 @@ def files_under(folder: Path, pattern: str = "*") -> list[Path]:
     return sorted(p for p in folder.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts) if folder.is_dir() else []
 
 
-def _libraries() -> list[str]:
-    """Every installed distribution with its version (the names of the ``*.dist-info`` folders on the path)."""
-    found: set[str] = set()
-    for entry in sys.path:
-        folder = Path(entry or ".")
-        if folder.is_dir() and folder.name in ("site-packages", "dist-packages"):
-            found.update(p.name for p in folder.glob("*.dist-info"))
-    return sorted(found)
-
-
 def inputs_digest(data_root: Path, template_root: Path, extra_files: Iterable[Path] = ()) -> str:
     """The digest of every input a build reads (see the module docstring)."""
     digest = hashlib.sha256(f"python {sys.version}\0".encode())
-    digest.update(json.dumps(_libraries()).encode())
+    digest.update(cachestore.installed_libraries().encode())
     feed_files(digest, [*files_under(data_root), *files_under(template_root), *files_under(PIPELINE_ROOT, "*.py"), *extra_files])
     return digest.hexdigest()
 
@@ -84,13 +74,6 @@ def feed_files(digest: Any, paths: Iterable[Path]) -> None:
         except OSError:
             digest.update(b"\0missing")
         digest.update(b"\0")
-
-
-def _digest(path: Path) -> Optional[str]:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
 
 
 def _decode(raw: Any) -> tuple[str, dict[str, str], dict[str, str]]:
@@ -117,7 +100,7 @@ class BuildStamp:
         if stored is None or stored[0] != inputs or not stored[1]:
             return None
         _, outputs, also = stored
-        if any(_digest(Path(path)) != digest for path, digest in [*outputs.items(), *also.items()]):
+        if any(cachestore.file_digest(Path(path)) != digest for path, digest in [*outputs.items(), *also.items()]):
             return None
         return [Path(path) for path in outputs]
 
@@ -131,7 +114,7 @@ class BuildStamp:
     def record(self, inputs: str, outputs: Iterable[Path], also: Iterable[Path] = ()) -> None:
         """Stamp a finished build: taken from ``inputs`` (digested before they were read), it left ``outputs``
         (``also``: files it keeps beside them, such as their own fingerprints, checked but not listed)."""
-        found = {str(path): _digest(path) for path in outputs}
-        kept = {str(path): _digest(path) for path in also}
+        found = {str(path): cachestore.file_digest(path) for path in outputs}
+        kept = {str(path): cachestore.file_digest(path) for path in also}
         if all(found.values()) and all(kept.values()):
             cachestore.write(NAMESPACE, self.name, {"inputs": inputs, "outputs": found, "also": kept}, root=self.root)

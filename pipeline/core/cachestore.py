@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import sys
+import sysconfig
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, TypeVar
@@ -68,6 +69,31 @@ def key_of(parts: Iterable[str]) -> str:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
+def installed_libraries() -> str:
+    """The distributions installed in this environment (their dist-info folder names carry the versions) and
+    Python's version: cheaper than asking importlib.metadata for each library the checks use. Only the
+    environment's site-packages, not sys.path, which differs between `pantheon` and `python -m pipeline`."""
+    folders = sorted({Path(sysconfig.get_paths()[kind]) for kind in ("purelib", "platlib")})
+    names = sorted(
+        entry.name for folder in folders if folder.is_dir()
+        for entry in folder.iterdir() if entry.name.endswith((".dist-info", ".egg-info"))
+    )
+    return "\n".join([sys.version, *names])
+
+
+def file_digest(path: Path) -> Optional[str]:
+    """A file's SHA-256 (read in blocks), or None when it cannot be read: for keys that notice a file changed."""
+    try:
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        return digest.hexdigest()
+    except OSError:
+        return None
+
+
 def library_versions(*distributions: str) -> str:
     """Python's version and the installed versions of ``distributions``: part of a key whenever
     those libraries compute the result."""

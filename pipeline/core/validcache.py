@@ -27,10 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import sys
-import sysconfig
 from dataclasses import fields
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -70,19 +67,6 @@ def _file_digest(path: Path) -> bytes:
         return f"unreadable: {type(exc).__name__}".encode()
 
 
-@lru_cache(maxsize=None)
-def libraries() -> str:
-    """The distributions installed in this environment (their dist-info folder names carry the versions) and
-    Python's version: cheaper than asking importlib.metadata for each library the checks use. Only the
-    environment's site-packages, not sys.path, which differs between `pantheon` and `python -m pipeline`."""
-    folders = sorted({Path(sysconfig.get_paths()[kind]) for kind in ("purelib", "platlib")})
-    names = sorted(
-        entry.name for folder in folders if folder.is_dir()
-        for entry in folder.iterdir() if entry.name.endswith((".dist-info", ".egg-info"))
-    )
-    return "\n".join([sys.version, *names])
-
-
 def spec_digest(spec: GameSpec) -> str:
     """The game's spec (which module is each part) and the source of each part's module that lies outside
     the pipeline package (whose code is hashed whole)."""
@@ -117,7 +101,7 @@ class ValidationMemo:
         if self._shared is None:
             outside = folder_digest(self._root, skip=[self._root / g for g in self._games])
             self._shared = cachestore.key_of([outside, *self._games, folder_digest(self._templates),
-                                              resultcache.source_hash(CODE), libraries()])
+                                              resultcache.source_hash(CODE), cachestore.installed_libraries()])
         game = loaded.game
         return cachestore.key_of([game, self.game_digest(game), spec_digest(loaded.spec), self._shared])
 

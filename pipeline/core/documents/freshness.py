@@ -130,13 +130,6 @@ def _feed(digest: Any, value: Any) -> None:
         raise _Unkeyable(type(value).__name__)
 
 
-def file_digest(path: Path) -> Optional[str]:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
 @dataclass
 class DocEntry:
     """What the last build of one document saw and wrote."""
@@ -234,4 +227,4 @@ class Freshness:
     @staticmethod
     def still_written(path: Path, doc: DocEntry) -> bool:
         """Whether ``path`` is still the file the entry's build wrote."""
-        return file_digest(path) == doc.output
+        return cachestore.file_digest(path) == doc.output

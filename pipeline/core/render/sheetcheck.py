@@ -16,9 +16,8 @@ import io
 from pathlib import Path
 from typing import Sequence
 
-from pipeline.core import resultcache
+from pipeline.core import cachestore, resultcache
 from pipeline.core.render import decks
-from pipeline.core.validcache import libraries
 
 NAMESPACE = "sheetcheck"
 HERE = Path(__file__).resolve().parent
@@ -28,7 +27,7 @@ CHECKING_CODE = (HERE / "sheetcheck.py", HERE / "decks.py", HERE / "pdfcheck.py"
 def sheet_problems(data: bytes, game: str, backs: Sequence[decks.BackPlacement]) -> tuple[list[str], list[str]]:
     """(backs that differ within a deck, fonts not embedded) in the PDF ``data``, one line each."""
     key = [hashlib.blake2b(data, digest_size=32).hexdigest(), game, repr(list(backs)),
-           *(resultcache.file_hash(path) for path in CHECKING_CODE), libraries()]
+           *(resultcache.file_hash(path) for path in CHECKING_CODE), cachestore.installed_libraries()]
     if resultcache.known(NAMESPACE, key):
         return [], []
     from pypdf import PdfReader  # only when the sheet is new: reading a PDF is what is remembered
