@@ -16,13 +16,13 @@ decide its look, and the pipeline's code) is kept in the results cache.
 """
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Optional
 
 from pipeline.core import locations, resultcache
 from pipeline.core.dataset import GameData
 from pipeline.core.problems import Problem
+from pipeline.core.validcache import folder_digest
 
 STAMPS = "cardcheck"
 # svgtemplates.TEMPLATE_ROOT, found the same light way without importing the renderer: a stamped game
@@ -54,9 +54,5 @@ def _stamp(data: GameData, template_root: Path) -> list[str]:
     definition (any game's: a shared template may change), and the code; the fonts are reportlab's, whose
     version the results cache keys hold. Hashed by content and relative name, so a copy of unchanged
     data in another folder is known too."""
-    digest = hashlib.blake2b(digest_size=20)
-    templates = sorted(p for p in template_root.rglob("*") if p.is_file() and p.relative_to(template_root).parts[0] != "docs")
-    for base, files in ((data.root, sorted(data.root.glob("*.yaml"))), (template_root, templates)):
-        for path in files:
-            digest.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return [data.game, digest.hexdigest(), resultcache.source_hash(CODE)]
+    digests = [folder_digest(data.root), folder_digest(template_root, skip=[template_root / "docs"])]
+    return [data.game, *digests, resultcache.source_hash(CODE)]
