@@ -124,21 +124,6 @@ class GameData:
     def has(self, kind: str) -> bool:
         return kind in self.docs
 
-    def record_locations(self) -> dict[tuple[Optional[str], str], Location]:
-        """Where each record in a document's top-level lists starts, by (kind, id) and by (None, id)
-        (the first of that id in any kind)."""
-        found: dict[tuple[Optional[str], str], Location] = {}
-        for kind, doc in self.docs.items():
-            for key, value in doc.data.items() if isinstance(doc.data, dict) else ():
-                if not isinstance(value, list):
-                    continue
-                for index, record in enumerate(value):
-                    if isinstance(record, dict) and "id" in record:
-                        location = doc.at(key, index)
-                        found.setdefault((kind, str(record["id"])), location)
-                        found.setdefault((None, str(record["id"])), location)
-        return found
-
 
 def game_ids(data_root: Path) -> list[str]:
     """The games present under a data root (every folder except schemas/), sorted."""

@@ -53,7 +53,6 @@ INT_RANGE = (-(2**63), 2**63 - 1)
 MAX_NUMBER_TEXT = 100  # characters of an integer literal (with sign, prefix and '_' separators)
 YAML_TAG_PREFIX = "tag:yaml.org,2002:"
 Mark = tuple[int, int]  # 1-based line, column
-PARSED_NAMESPACE = "yaml"
 # The deepest data file (monotheism/deities.yaml) nests 12 collections; twice that is plenty, and
 # small enough that nothing downstream (schema checks, walks over the data) can run out of stack.
 MAX_NESTING = 24

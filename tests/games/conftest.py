@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Callable
 
 import pytest
 from pypdf import PdfReader
@@ -89,8 +89,3 @@ def pairs(sheet: CardSheet) -> list[tuple[list[str], list[str]]]:
 @pytest.fixture
 def sheet_pairs() -> Callable[[CardSheet], list[tuple[list[str], list[str]]]]:
     return pairs
-
-
-def context_of(card: Any, side: str = "front") -> dict[str, Any]:
-    face = card.front if side == "front" else card.back
-    return dict(face.context)

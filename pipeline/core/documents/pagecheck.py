@@ -45,7 +45,6 @@ class PageContent:
         if self.table_rows:
             return "only a single table row"
         return "only a title or heading" if self.text_pt == 0 else "only a heading and a line or two of text"
-        return None
 
 
 def check_pages(title: str, paper: str, pages: list[PageContent], budget: Optional[int]) -> None:

@@ -8,7 +8,6 @@ prose passes through :class:`DocContext.text`, which resolves references.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Callable, Collection, Iterable, Mapping, Optional
 
 from pipeline.core.components import data_counts
@@ -164,10 +163,6 @@ def symbol_legend(
 def legend(entries: Iterable[tuple[Optional[str], str, str, str]]) -> m.Legend:
     """A legend from (icon, name, meaning, colour) tuples."""
     return m.Legend(tuple(m.LegendEntry(icon, name, meaning, colour) for icon, name, meaning, colour in entries))
-
-
-def data_root_of(ctx: DocContext) -> Path:
-    return ctx.game.root.parent
 
 
 def components_section(ctx: DocContext, section: Mapping[str, Any]) -> list[m.Block]:

@@ -467,13 +467,6 @@ def inside(painted: Sequence[Paint], trim: Box) -> Iterator[tuple[Paint, float]]
             yield paint, min(bounds[0] - trim[0], bounds[1] - trim[1], trim[2] - bounds[2], trim[3] - bounds[3])
 
 
-def bleeding(painted: Sequence[Paint], trim: Box) -> Iterator[Paint]:
-    """Each paint that reaches past the trim into the bleed (a full-bleed flood, a pattern running off the card)."""
-    for paint in painted:
-        if not contains(trim, paint.region.bounds):
-            yield paint
-
-
 @dataclass(frozen=True)
 class Letter:
     """Text drawn inside art (a letter on an icon): its box (advance width by cap height: icons print

@@ -40,7 +40,6 @@ DESIGN_RULES = "design-rules.yaml"
 # Used only when templates/design-rules.yaml (the design rules as data) is missing a key:
 DEFAULT_MIN_TEXT_PT = 7.0  # the smallest legible print size (DESIGN.md: text at least 7 pt)
 DEFAULT_SAFE_MARGIN_MM = 3.0  # DESIGN.md: nothing but art within 3 mm of the cut
-TARGET_NAMES = ("print", *TARGETS)
 BLEED_CHECK_DPI = 100  # enough pixels across a 3 mm bleed (about 12)
 INK = 24  # a pixel differs from paper white when a channel is this far below 255
 MISSING_SHARE = 0.05  # an edge lacks bleed when this share of its inked trim pixels have white beyond them

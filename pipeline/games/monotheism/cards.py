@@ -11,10 +11,6 @@ from typing import Any, Mapping, Optional
 
 UPRIGHT, TRANSFORMED = 0, 1
 HALF_KEYS = ("upright", "transformed")
-CURSE_SYMBOLS = ("rotate", "flip", "void")
-BLESS_SYMBOLS = ("rotate", "flip")
-FACES = ("front", "back")
-ORIENTATIONS = ("upright", "rotated")
 
 
 @dataclass(frozen=True)

@@ -223,10 +223,6 @@ class Choices:
         return "Choose: " + "   ".join(f"[{self.keys[o]}] {self.words[o]}" for o in self.keys)
 
 
-def choices_line(options: list[str]) -> str:
-    return "Choose: " + "   ".join(f"[{key_of(option)}] {option}" for option in options)
-
-
 def run(state: State, ask: Callable[[str], Optional[str]], say: Callable[[str], None], *,
         interactive: bool, reveal: bool = False) -> Optional[bool]:
     """The game loop: show, ask, apply, say what happened; undo with a stack of states. Returns

@@ -33,7 +33,6 @@ from pipeline.games.monotheism.positions import ends_turn
 from pipeline.games.monotheism.solver import WIN, SolveResult, first_moves, shortest_line, solve, space_for
 
 EASY, MEDIUM, HARD = "easy", "medium", "hard"
-BANDS = (EASY, MEDIUM, HARD)
 SINGLE_IDEA = 2          # at most this many winning first moves: one idea to find
 EASY_SHARE = 1 / 3       # this share of first moves winning (or more) makes a puzzle easy
 EASY_TURNS = 2           # a solution this short (or shorter) makes a puzzle easy

@@ -67,9 +67,5 @@ def face_text(half: Mapping[str, Any]) -> list[str]:
     return boxes
 
 
-def ability_text(act: Optional[Mapping[str, Any]]) -> str:
-    return act_text(act) if act else ""
-
-
 def word_count(text: str) -> int:
     return len(text.split())

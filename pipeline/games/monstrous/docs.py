@@ -19,7 +19,6 @@ DENOMINATION_COLOURS = ("orange", "green", "blue", "purple")
 # Scenario layout geometry (mm): location card (88.9 x 127 scaled down), spacing.
 LOC_W, LOC_H, LAYOUT_GAP_X, LAYOUT_GAP_Y = 22.0, 31.0, 8.0, 4.0
 POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-left": (0, 2), "bottom-right": (2, 2)}
-BANNER_H, BANNER_ICON = 12.0, 8.0
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
 KEYWORD_ICON_PREFIX = "keyword-"

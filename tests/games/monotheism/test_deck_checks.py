@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -16,15 +16,6 @@ def _deity(data: Any, card: str) -> dict:
 
 def _worshiper(data: Any, card: str) -> dict:
     return next(w for w in data["worshipers"] if w["id"] == card)
-
-
-def _set(path: list, value: Any) -> Callable[[Any], None]:
-    def edit(data: Any) -> None:
-        node = data
-        for key in path[:-1]:
-            node = node[key]
-        node[path[-1]] = value
-    return edit
 
 
 EAT_NEXT = {"if": {"next_to_aspect": "moon"}, "do": [{"consume": {"target": {"next": True}}}]}
