@@ -34,6 +34,13 @@ LEGEND_SWATCH = 0.9  # a legend swatch's side, in legend font sizes
 LEGEND_GAP = 0.6  # between legend entries, in legend font sizes
 LABEL_ANGLE = 30  # degrees: vertical-chart category names that do not fit their band are slanted
 FIT_TOLERANCE_PT = 0.01
+# Room round a plot, in axis font sizes: beside it the value axis' numbers and title, below it the tick
+# numbers and the axis title (TITLE_ROOM) or the category names and nothing else (CATEGORY_ROOM).
+SIDE_ROOM, TITLE_ROOM, CATEGORY_ROOM = 2, 4, 2.5
+TITLE_BASELINE = 0.4  # a horizontal axis title's baseline above the drawing's bottom edge
+LEGEND_NAME_RISE = 0.1  # a legend name's baseline above its swatch's bottom, in swatch sides
+REFERENCE_KEY_RISE = 3  # the dashed key line's height above the label baseline is the legend size divided by this
+SCALE_EPSILON = 1e-9  # rounding slack when an axis end is snapped to a whole number of steps
 
 
 class ChartStyle:
@@ -85,7 +92,7 @@ def nice_scale(low: float, high: float, ticks: int, *, whole: bool = False) -> t
     step = next(s * power for s in steps if s * power >= raw - 1e-12)
     if whole:
         step = max(1.0, step)
-    return math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step, step
+    return math.floor(low / step + SCALE_EPSILON) * step, math.ceil(high / step - SCALE_EPSILON) * step, step
 
 
 def _decimals(step: float) -> int:
@@ -149,7 +156,7 @@ def _legend(style: ChartStyle, names: Sequence[str], width: float, y: float, *, 
                 group.add(marker)
             else:
                 group.add(Rect(x, top, swatch, swatch, fillColor=colour, strokeColor=None))
-            group.add(String(x + swatch + gap / 2, top + swatch * 0.1, name, fontName=style.font, fontSize=size,
+            group.add(String(x + swatch + gap / 2, top + swatch * LEGEND_NAME_RISE, name, fontName=style.font, fontSize=size,
                              fillColor=style.text))
             x += entry + gap
     return group
@@ -195,7 +202,8 @@ def _reference(block: m.BarChart, style: ChartStyle, horizontal: bool) -> Callab
         if block.reference_label:
             key = style.legend_pt * REFERENCE_KEY
             y = chart.y + chart.height + style.pad
-            group.add(_dashed(Line(chart.x, y + style.legend_pt / 3, chart.x + key, y + style.legend_pt / 3), style))
+            rise = style.legend_pt / REFERENCE_KEY_RISE
+            group.add(_dashed(Line(chart.x, y + rise, chart.x + key, y + rise), style))
             group.add(String(chart.x + key + style.legend_pt * LEGEND_GAP, y, block.reference_label,
                              fontName=style.font, fontSize=style.legend_pt, fillColor=style.text))
         return group
@@ -253,11 +261,11 @@ def _legend_room(block: m.BarChart | m.LineChart, style: ChartStyle, width: floa
 
 def _vertical(block: m.BarChart, style: ChartStyle, width: float) -> Drawing:
     chart = VerticalBarChart()
-    left = style.axis_room + style.axis_pt * 2  # tick numbers, then the value axis title
+    left = style.axis_room + style.axis_pt * SIDE_ROOM  # tick numbers, then the value axis title
     band = (width - left - style.pad) / max(1, len(block.categories))
     widest = max((style.width_of(c) for c in block.categories), default=0.0)
     slanted = widest > band
-    bottom = (widest * math.sin(math.radians(LABEL_ANGLE)) if slanted else 0.0) + style.axis_pt * 2.5
+    bottom = (widest * math.sin(math.radians(LABEL_ANGLE)) if slanted else 0.0) + style.axis_pt * CATEGORY_ROOM
     top = _legend_room(block, style, width)
     chart.x, chart.y = left, bottom
     chart.width, chart.height = width - left - style.pad, style.plot_height
@@ -278,7 +286,7 @@ def _horizontal(block: m.BarChart, style: ChartStyle, width: float, heights: tup
     label_width = min(max((style.width_of(c) for c in block.categories), default=0.0) + style.pad,
                       width * style.max_label_share)
     per_category = style.bar * len(block.series) + style.group_gap
-    bottom = style.axis_pt * 4  # tick numbers, then the value axis title
+    bottom = style.axis_pt * TITLE_ROOM  # tick numbers, then the value axis title
     top = _legend_room(block, style, width)
     first, later = (max(1, int((h - bottom - top + FIT_TOLERANCE_PT) // per_category)) for h in heights)
     extent = _extent(block.series, block.reference)  # one scale for every page of the chart
@@ -298,7 +306,7 @@ def _horizontal(block: m.BarChart, style: ChartStyle, width: float, heights: tup
         chart.useAbsolute = 1
         drawing = Drawing(width, bottom + chart.height + top)
         drawing.add(chart)
-        drawing.add(_axis_title(block.value_label, style, label_width + chart.width / 2, style.axis_pt * 0.4, turned=False))
+        drawing.add(_axis_title(block.value_label, style, label_width + chart.width / 2, style.axis_pt * TITLE_BASELINE, turned=False))
         if len(block.series) > 1:
             drawing.add(_legend(style, [s.name for s in block.series], width, bottom + chart.height + style.pad, lines=False))
         drawings.append(drawing)
@@ -327,8 +335,8 @@ def line_chart(block: m.LineChart, style: ChartStyle, width: float, where: str) 
     """The chart as one drawing ``width`` wide."""
     _check([*(s.name for s in block.series), block.x_label, block.y_label], where)
     plot = LinePlot()
-    left = style.axis_room + style.axis_pt * 2
-    bottom = style.axis_pt * 4
+    left = style.axis_room + style.axis_pt * SIDE_ROOM
+    bottom = style.axis_pt * TITLE_ROOM
     top = _legend_room(block, style, width)
     plot.x, plot.y = left, bottom
     plot.width, plot.height = width - left - style.pad, style.plot_height
@@ -354,7 +362,7 @@ def line_chart(block: m.LineChart, style: ChartStyle, width: float, where: str) 
                                               strokeColor=colour)
     drawing = Drawing(width, bottom + style.plot_height + top)
     drawing.add(plot)
-    drawing.add(_axis_title(block.x_label, style, left + plot.width / 2, style.axis_pt * 0.4, turned=False))
+    drawing.add(_axis_title(block.x_label, style, left + plot.width / 2, style.axis_pt * TITLE_BASELINE, turned=False))
     drawing.add(_axis_title(block.y_label, style, style.axis_pt, bottom + style.plot_height / 2, turned=True))
     if len(block.series) > 1:
         drawing.add(_legend(style, [s.name for s in block.series], width, bottom + style.plot_height + style.pad, lines=True))

@@ -24,6 +24,7 @@ from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 CALLOUT_R = 2.4  # mm: the radius of a numbered circle
 CALLOUT_GAP = 1.0  # mm between two circles on one side
 CALLOUT_PT = 7.5
+CALLOUT_BASELINE = 0.125  # a callout number's baseline below its circle's centre, in its size (centres the digits)
 MARGIN = 9.0  # mm either side of the card for the circles
 ANCHOR_R = 0.6  # mm: the dot where a leader line meets its part
 CARD_WIDTH = 52.0  # mm a poker card is drawn in a figure (its key takes the rest of the text width)
@@ -106,7 +107,7 @@ def layout(fig: m.CardFigure) -> tuple[float, float, list[m.Shape]]:
                 m.Line(edge, y, ax, ay, stroke="accent", line="thin"),
                 m.Circle(ax, ay, ANCHOR_R, fill="accent", stroke="#ffffff", line="thin"),
                 m.Circle(cx, y, CALLOUT_R, fill="accent", stroke="#ffffff", line="thin"),
-                m.Label(cx, y + CALLOUT_PT * 0.125, str(callout.number), size=CALLOUT_PT, bold=True, colour="#ffffff"),
+                m.Label(cx, y + CALLOUT_PT * CALLOUT_BASELINE, str(callout.number), size=CALLOUT_PT, bold=True, colour="#ffffff"),
             ]
     return fig.width + 2 * MARGIN, height, shapes
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from pipeline.core.documents import model as m
+from pipeline.core.documents.layout import table_columns
 from pipeline.core.games import spec
 from pipeline.core.references import References, display_name
 
@@ -118,8 +119,8 @@ def combined_glossary(games: Iterable[str], refs: References) -> m.Document:
         m.Paragraph(f"Every term of the {len(chosen)} games ({titles}), {len(entries)} in all, with the game it belongs to."),
         m.Heading("Words the games use differently", 1),
         m.Paragraph("These words mean one thing in one game and something else in another; each entry below points across."),
-        m.Table(("Term", "Game", "Also used as"), tuple(shared), (1.2, 1.2, 3.0)),
+        m.Table(("Term", "Game", "Also used as"), tuple(shared), table_columns("shared_terms")),
         m.Heading("All terms", 1),
-        m.Table(("Term", "Game", "Meaning"), tuple(rows), (1.2, 1.0, 4.0)),
+        m.Table(("Term", "Game", "Meaning"), tuple(rows), table_columns("all_terms")),
     ]
     return m.Document("Pantheon Press: Combined glossary", "Pantheon Press", GLOSSARY_KIND, tuple(blocks))

@@ -86,7 +86,13 @@ def _read(path: Path, schema_path: Path) -> Any:
     return load_checked_yaml(path, schema_path)
 
 
-def load_layout(paper: str, path: Path = LAYOUT_FILE, schema_path: Path = LAYOUT_SCHEMA) -> Layout:
-    """The layout for ``paper`` (an id of templates/sheets.yaml: a4, letter)."""
+def load_layout(paper: str, path: Optional[Path] = None, schema_path: Path = LAYOUT_SCHEMA) -> Layout:
+    """The layout for ``paper`` (an id of templates/sheets.yaml: a4, letter); ``path`` defaults to LAYOUT_FILE."""
     sheet = load_sheets().paper(paper)
-    return Layout(paper, sheet.width_mm, sheet.height_mm, _read(path, schema_path))
+    return Layout(paper, sheet.width_mm, sheet.height_mm, _read(path or LAYOUT_FILE, schema_path))
+
+
+def table_columns(name: str) -> tuple[float, ...]:
+    """The relative column widths of one of the tables every game prints (``table.columns`` in the layout,
+    the same for every paper), for code that builds a document without a paper's layout at hand."""
+    return tuple(_read(LAYOUT_FILE, LAYOUT_SCHEMA)["table"]["columns"][name])

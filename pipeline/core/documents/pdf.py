@@ -49,14 +49,15 @@ TOC_LEVELS = 2  # heading levels 1..TOC_LEVELS are listed in the contents
 HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
 CONTENTS_TITLE = "Contents"
 ARROW_HEAD_MM = 2.2
+ARROW_SPREAD_DEG = 25  # between an arrow head's side and its shaft
 MAX_PASSES = 10
 # A heading is kept with all of a short table or list (so neither is split from its heading, nor the
 # heading orphaned); a longer one may split, and its heading starts a new page unless this much room is left.
 KEEP_TABLE_ROWS = 12
 KEEP_LIST_ITEMS = 6
 HEADING_ROOM_MM = 45.0
+FIT_TOLERANCE_MM = 0.01  # a diagram this much wider or taller than the text area still fits (rounding)
 BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this share of the page is still free
-SWATCH_LABEL_PT = 5.5
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
 TITLE_STYLES = ("title", "subtitle")  # the document's own title counts as a heading on its page
 PARAGRAPH_TAGS = {markup.BOLD: "b", markup.ITALIC: "i"}
@@ -449,9 +450,10 @@ class PdfRenderer:
             [self._legend_mark(e, size, where), self._cell(e.name, where, bold=True), self._cell(e.meaning, where)]
             for e in block.entries
         ]
-        widths = [mm(size) + 2 * self.layout.get("table", "padding_pt")] + self._widths((1.0, 3.0), 2)
-        widths[1] -= widths[0] * 0.25
-        widths[2] -= widths[0] * 0.75
+        widths = [mm(size) + 2 * self.layout.get("table", "padding_pt")] + self._widths(tuple(self.layout.get("legend", "columns")), 2)
+        from_name = self.layout.get("legend", "icon_from_name")
+        widths[1] -= widths[0] * from_name
+        widths[2] -= widths[0] * (1 - from_name)
         table = RLTable(rows, colWidths=widths)
         table.setStyle(self._table_style(len(rows), header=False))
         return [table, Spacer(1, self.styles["body"].spaceAfter)]
@@ -475,14 +477,16 @@ class PdfRenderer:
             return self._icon_drawing(entry.icon, size_mm, entry.colour, where)
         side = mm(size_mm)
         drawing = _drawing(side, side)
-        swatch = rl.Rect(0, 0, side, side, rx=side / 6, ry=side / 6)
+        corner = side / self.layout.get("legend", "swatch_corner")
+        swatch = rl.Rect(0, 0, side, side, rx=corner, ry=corner)
         swatch.fillColor = self._fill(entry.colour)
         self._stroke(swatch, "text", "thin")
         drawing.add(swatch)
         if entry.label:
             drawing.add(
                 self._label(
-                    m.Label(size_mm / 2, size_mm * 0.62, entry.label, size=SWATCH_LABEL_PT, bold=True), lambda v: side - mm(v), where
+                    m.Label(size_mm / 2, size_mm * self.layout.get("legend", "swatch_label_rise"), entry.label,
+                            size=self.layout.get("legend", "swatch_label_pt"), bold=True), lambda v: side - mm(v), where
                 )
             )
         return drawing
@@ -525,7 +529,7 @@ class PdfRenderer:
 
     def _diagram(self, block: m.Diagram, where: str) -> list[Flowable]:
         frame_w, frame_h = self.layout.frame
-        if block.width > frame_w + 0.01 or block.height > frame_h + 0.01:
+        if block.width > frame_w + FIT_TOLERANCE_MM or block.height > frame_h + FIT_TOLERANCE_MM:
             raise UserError(
                 f"{where}: diagram '{block.caption or block.alt[:1]}' ({block.width:g} x {block.height:g} mm) "
                 f"does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)"
@@ -617,7 +621,7 @@ class PdfRenderer:
             angle = math.atan2(y(s.y2) - y(s.y1), mm(s.x2) - mm(s.x1))
             head = mm(ARROW_HEAD_MM)
             tip = (mm(s.x2), y(s.y2))
-            spread = math.radians(25)
+            spread = math.radians(ARROW_SPREAD_DEG)
             left = (tip[0] - head * math.cos(angle - spread), tip[1] - head * math.sin(angle - spread))
             right = (tip[0] - head * math.cos(angle + spread), tip[1] - head * math.sin(angle + spread))
             arrow = rl.Polygon([*tip, *left, *right])

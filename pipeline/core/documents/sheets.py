@@ -20,6 +20,19 @@ GLYPH_WIDTH_EM = 0.7  # average bold glyph width, in em: enough to keep a label 
 PT_PER_MM = 72 / 25.4
 ICON_RATIO = 0.55  # icon height as a share of the diameter
 LEGEND_LINE_MM, LEGEND_GAP_MM, LEGEND_H_MM, LEGEND_PT = 12.0, 2.0, 5.0, 7.5
+LEGEND_CHAR_EM = 0.19  # width a legend character takes, in mm per pt of size (a generous average, to space the entries)
+LEGEND_BASELINE_MM = 1.0  # a legend or cut-line label's baseline, below its line
+GLUE_SWATCH_INSET_MM = 0.5  # the glue swatch's top and bottom, inside the legend's height
+# Where a token's parts sit, as shares of its diameter from the centre (positive is down):
+ICON_RISE = 0.08  # the icon, raised above the centre
+LABEL_DROP, LABEL_DROP_UNDER_ICON, SUBLABEL_DROP = 0.12, 0.36, 0.34  # the label alone, the label under an icon, the sublabel
+TOKEN_PAGE_RESERVE_MM = 30.0  # of a page's height left for the headings and caption around a token sheet
+CAPTION_PT = 7.5  # captions under diagrams placed side by side
+CAPTION_BASELINE, CAPTION_ROOM = 0.55, 0.7  # the caption's baseline and the room it takes below the drawings, in caption sizes
+FLAP_LABEL_PT = 6.5
+FLAP_LABEL_OFFSET_MM = 0.9  # a flap's label from the middle of the flap, across its hinge (centres the glyphs on it)
+TURNED = 90.0  # degrees: a label turned to run along an upright flap
+CUT_LABEL_GAP_MM = 6.0  # the break either side of the middle of a cut line, where its label sits
 
 
 @dataclass(frozen=True)
@@ -32,7 +45,7 @@ class Token:
 
 
 def token_pages(
-    tokens: list[Token], frame: tuple[float, float], diameter: float, gap: float, caption: str, reserve: float = 30.0
+    tokens: list[Token], frame: tuple[float, float], diameter: float, gap: float, caption: str, reserve: float = TOKEN_PAGE_RESERVE_MM
 ) -> list[m.Block]:
     """Tokens in rows (cut along the circles), as many diagrams as the pages need."""
     width, height = frame
@@ -48,14 +61,14 @@ def token_pages(
             cy = (i // per_row) * (diameter + gap) + diameter / 2
             shapes.append(m.Circle(cx, cy, diameter / 2, fill=token.fill, stroke="cut", line="cut"))
             if token.icon:
-                shapes.append(m.IconShape(token.icon, cx, cy - diameter * 0.08, diameter * ICON_RATIO, colour=token.ink))
+                shapes.append(m.IconShape(token.icon, cx, cy - diameter * ICON_RISE, diameter * ICON_RATIO, colour=token.ink))
             if token.label:
-                y = cy + diameter * (0.36 if token.icon else 0.12)
+                y = cy + diameter * (LABEL_DROP_UNDER_ICON if token.icon else LABEL_DROP)
                 shapes.append(
                     m.Label(cx, y, token.label, size=_label_size(token.label, diameter, bool(token.icon)), bold=True, colour=token.ink)
                 )
             if token.sublabel:
-                shapes.append(m.Label(cx, cy + diameter * 0.34, token.sublabel, size=diameter * SUBLABEL_RATIO, colour=token.ink))
+                shapes.append(m.Label(cx, cy + diameter * SUBLABEL_DROP, token.sublabel, size=diameter * SUBLABEL_RATIO, colour=token.ink))
         rows = (len(page) + per_row - 1) // per_row
         used_w = min(len(page), per_row) * (diameter + gap) - gap
         alt = tuple(f"{sum(1 for t in page if t.label == label and t.fill == fill)} x token '{label}' ({fill})"
@@ -82,14 +95,16 @@ def cut_fold_legend(glue: bool = False, fold: bool = True) -> m.Diagram:
     x = 0.0
     for line, text in keys:
         shapes += [m.Line(x, y, x + LEGEND_LINE_MM, y, stroke=line, line=line),
-                   m.Label(x + LEGEND_LINE_MM + LEGEND_GAP_MM, y + 1.0, text, size=LEGEND_PT, anchor="start")]
+                   m.Label(x + LEGEND_LINE_MM + LEGEND_GAP_MM, y + LEGEND_BASELINE_MM, text, size=LEGEND_PT, anchor="start")]
         alt.append(f"{line}: {text}")
-        x += LEGEND_LINE_MM + 2 * LEGEND_GAP_MM + len(text) * LEGEND_PT * 0.19
+        x += LEGEND_LINE_MM + 2 * LEGEND_GAP_MM + len(text) * LEGEND_PT * LEGEND_CHAR_EM
     if glue:
-        shapes += [m.Rect(x, 0.5, LEGEND_LINE_MM, LEGEND_H_MM - 1, fill="fill_light", stroke="cut", line="cut"),
-                   m.Label(x + LEGEND_LINE_MM + LEGEND_GAP_MM, y + 1.0, "glue flap", size=LEGEND_PT, anchor="start")]
+        glue_text = "glue flap"
+        shapes += [m.Rect(x, GLUE_SWATCH_INSET_MM, LEGEND_LINE_MM, LEGEND_H_MM - 2 * GLUE_SWATCH_INSET_MM, fill="fill_light",
+                          stroke="cut", line="cut"),
+                   m.Label(x + LEGEND_LINE_MM + LEGEND_GAP_MM, y + LEGEND_BASELINE_MM, glue_text, size=LEGEND_PT, anchor="start")]
         alt.append("glue: shaded flaps take glue")
-        x += LEGEND_LINE_MM + 2 * LEGEND_GAP_MM + 9 * LEGEND_PT * 0.19
+        x += LEGEND_LINE_MM + 2 * LEGEND_GAP_MM + len(glue_text) * LEGEND_PT * LEGEND_CHAR_EM
     return m.Diagram(x, LEGEND_H_MM, tuple(shapes), tuple(alt))
 
 
@@ -105,7 +120,7 @@ def _shift(shape: m.Shape, dx: float, dy: float) -> m.Shape:
     return replace(shape, x=shape.x + dx, y=shape.y + dy)
 
 
-def side_by_side(diagrams: list[m.Diagram], frame_width: float, gap: float, caption_pt: float = 7.5) -> list[m.Block]:
+def side_by_side(diagrams: list[m.Diagram], frame_width: float, gap: float, caption_pt: float = CAPTION_PT) -> list[m.Block]:
     """Diagrams placed in rows across the text area, each captioned under its drawing."""
     out: list[m.Block] = []
     row: list[m.Diagram] = []
@@ -118,10 +133,10 @@ def side_by_side(diagrams: list[m.Diagram], frame_width: float, gap: float, capt
         height = max(d.height for d in row)
         for d in row:
             shapes += [_shift(s, x, 0) for s in d.shapes]
-            shapes.append(m.Label(x + d.width / 2, height + caption_pt * 0.55, d.caption, size=caption_pt, bold=True))
+            shapes.append(m.Label(x + d.width / 2, height + caption_pt * CAPTION_BASELINE, d.caption, size=caption_pt, bold=True))
             x += d.width + gap
         alt = tuple(line for d in row for line in (f"{d.caption}:", *(f"  {a}" for a in d.alt)))
-        out.append(m.Diagram(x - gap, height + caption_pt * 0.7, tuple(shapes), alt))
+        out.append(m.Diagram(x - gap, height + caption_pt * CAPTION_ROOM, tuple(shapes), alt))
         row.clear()
 
     used = 0.0
@@ -155,8 +170,9 @@ def flap(a: Point, b: Point, outward: Point, depth: float, inset: float, label: 
     ]
     if label:
         mx, my = (ax + bx) / 2 + ox * depth * 0.5, (ay + by) / 2 + oy * depth * 0.5
-        angle = 90.0 if abs(ox) > abs(oy) else 0.0
-        shapes.append(m.Label(mx + (0.9 if angle else 0), my + (0 if angle else 0.9), label, size=6.5, colour="muted", angle=angle))
+        angle = TURNED if abs(ox) > abs(oy) else 0.0
+        shapes.append(m.Label(mx + (FLAP_LABEL_OFFSET_MM if angle else 0), my + (0 if angle else FLAP_LABEL_OFFSET_MM), label,
+                              size=FLAP_LABEL_PT, colour="muted", angle=angle))
     return shapes
 
 
@@ -168,7 +184,7 @@ def cut_line(width: float) -> m.Diagram:
     y = CUT_LINE_ROOM_MM / 2
     label = "cut"
     return m.Diagram(width, CUT_LINE_ROOM_MM, (
-        m.Line(0, y, width / 2 - 6, y, stroke="cut", line="cut"),
-        m.Label(width / 2, y + 1.0, label, size=LEGEND_PT, colour="muted"),
-        m.Line(width / 2 + 6, y, width, y, stroke="cut", line="cut"),
+        m.Line(0, y, width / 2 - CUT_LABEL_GAP_MM, y, stroke="cut", line="cut"),
+        m.Label(width / 2, y + LEGEND_BASELINE_MM, label, size=LEGEND_PT, colour="muted"),
+        m.Line(width / 2 + CUT_LABEL_GAP_MM, y, width, y, stroke="cut", line="cut"),
     ), (f"--- {label} ---",))

@@ -13,7 +13,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Optional
 from pipeline.core.components import data_counts
 from pipeline.core.dataset import GameData
 from pipeline.core.documents import model as m
-from pipeline.core.documents.layout import Layout
+from pipeline.core.documents.layout import Layout, table_columns
 from pipeline.core.markup import REFERENCE
 from pipeline.core.references import References
 
@@ -124,7 +124,7 @@ def components_table(ctx: DocContext) -> m.Table:
     for component in ctx.data(COMPONENTS)["components"]:
         count = computed.get(component["id"], component["count"])
         rows.append((str(count), ctx.text(component["name"]), ctx.text(component.get("description", ""))))
-    return m.Table(("Count", "Component", "Description"), tuple(rows), (1.5, 4.0, 10.0))
+    return m.Table(("Count", "Component", "Description"), tuple(rows), table_columns("components"))
 
 
 # --------------------------------------------------------------------------- glossary
@@ -141,7 +141,7 @@ def glossary_blocks(ctx: DocContext, level: int = 1) -> list[m.Block]:
         if see:
             definition += f" _See also: {', '.join(see)}._"
         rows.append((f"**{ctx.text(term['term'])}**", definition))
-    return [m.Heading("Glossary", level), m.Table(("Term", "Meaning"), tuple(rows), (1.0, 3.2))]
+    return [m.Heading("Glossary", level), m.Table(("Term", "Meaning"), tuple(rows), table_columns("glossary"))]
 
 
 def symbol_legend(
