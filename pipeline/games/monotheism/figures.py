@@ -43,6 +43,10 @@ WORSHIPER = Kind(
 DECK_LETTERS, BLOCK = "ABCDEF", 4
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 CARD_W, CARD_H, COLUMN_GAP, ROW_GAP, HEAD = 11.0, 6.0, 8.0, 1.0, 6.0
+TITLE_PT, TITLE_RISE = 7, 2  # a column's title, and its baseline above the first card (mm)
+LETTER_PT, LETTER_DROP = 8, 1.2  # a card's letter, and its baseline below the card's middle (mm: centres the capital)
+CARD_RADIUS = 0.8
+SPLIT_OVERHANG = 1.5  # mm the line under the submerged block reaches past the cards either side
 
 
 def _kinds(card: PrintCard) -> set[str]:
@@ -69,17 +73,17 @@ def submerge_orderings(block: int = BLOCK, letters: str = DECK_LETTERS) -> m.Dia
     shapes: list[m.Shape] = []
     for i, (title, deck) in enumerate(columns):
         x = i * (CARD_W + COLUMN_GAP)
-        shapes.append(m.Label(x + CARD_W / 2, HEAD - 2, title, size=7, bold=True))
+        shapes.append(m.Label(x + CARD_W / 2, HEAD - TITLE_RISE, title, size=TITLE_PT, bold=True))
         for row, card in enumerate(deck):
             y = HEAD + row * (CARD_H + ROW_GAP)
             moved = card in before[:block]
             fill = "accent" if card == before[0] else "table_header" if moved else "fill_light"
-            shapes += [m.Rect(x, y, CARD_W, CARD_H, fill=fill, line="thin", radius=0.8),
-                       m.Label(x + CARD_W / 2, y + CARD_H / 2 + 1.2, card, size=8, bold=True,
+            shapes += [m.Rect(x, y, CARD_W, CARD_H, fill=fill, line="thin", radius=CARD_RADIUS),
+                       m.Label(x + CARD_W / 2, y + CARD_H / 2 + LETTER_DROP, card, size=LETTER_PT, bold=True,
                                colour="#ffffff" if card == before[0] else "text")]
         if i == 0:
             top = HEAD + block * (CARD_H + ROW_GAP) - ROW_GAP / 2
-            shapes.append(m.Line(x - 1.5, top, x + CARD_W + 1.5, top, stroke="accent", line="fold"))
+            shapes.append(m.Line(x - SPLIT_OVERHANG, top, x + CARD_W + SPLIT_OVERHANG, top, stroke="accent", line="fold"))
     width = len(columns) * (CARD_W + COLUMN_GAP) - COLUMN_GAP
     height = HEAD + len(before) * (CARD_H + ROW_GAP)
     alt = tuple(f"{title}: {' '.join(deck)} (top first)" for title, deck in columns)

@@ -34,6 +34,12 @@ BELIEVER = Kind(
 EXAMPLE_BIDS = (RULEBOOK_UPSET.strong, RULEBOOK_UPSET.weak)
 EXAMPLE_PROPHECIES = (("wins", 0), ("loses", 0))
 COLUMN_W, CARD_W, CARD_H, LINE = 80.0, 16.0, 22.0, 4.2
+HOUSE_PT, HOUSE_BASELINE = 8, 4  # the house's name over its card (baseline in mm from the top)
+CARD_TOP, CARD_RADIUS, BOTTOM_ROOM = 7, 1.5, 3  # mm
+VALUE_PT, VALUE_DROP = 20, 3  # the card's value, its baseline below the card's middle (mm: centres the digits)
+HALO, HALO_RADIUS = 1.2, 2  # mm: the frame round the winning card, outside the card
+TEXT_PT, TEXT_GAP, TEXT_TOP = 7.5, 3, 11  # the lines beside a card: size, gap from the card, first baseline (mm)
+LAST_COLUMN_SPARE = 8  # mm of the last column its text never reaches (the drawing ends before it)
 
 
 def _house(player: Player) -> str:
@@ -53,12 +59,14 @@ def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
         won = result.winner == seat
         true = (result.winner == about) == (kind == "wins") and result.winner is not None
         shapes += [
-            m.Label(x, 4, _house(house), size=8, bold=True, anchor="start"),
-            m.Rect(x, 7, CARD_W, CARD_H, fill=house.colour, stroke="text", radius=1.5),
-            m.Label(x + CARD_W / 2, 7 + CARD_H / 2 + 3, str(value), size=20, bold=True, colour=ink_on(house.colour)),
+            m.Label(x, HOUSE_BASELINE, _house(house), size=HOUSE_PT, bold=True, anchor="start"),
+            m.Rect(x, CARD_TOP, CARD_W, CARD_H, fill=house.colour, stroke="text", radius=CARD_RADIUS),
+            m.Label(x + CARD_W / 2, CARD_TOP + CARD_H / 2 + VALUE_DROP, str(value), size=VALUE_PT, bold=True,
+                    colour=ink_on(house.colour)),
         ]
         if won:
-            shapes.append(m.Rect(x - 1.2, 5.8, CARD_W + 2.4, CARD_H + 2.4, stroke="accent", line="arrow", radius=2))
+            shapes.append(m.Rect(x - HALO, CARD_TOP - HALO, CARD_W + 2 * HALO, CARD_H + 2 * HALO, stroke="accent", line="arrow",
+                                 radius=HALO_RADIUS))
         lines = [
             f"Bids {value}: {'wins the bid' if won else 'loses the bid'}",
             f"Foretold: {_house(houses[about])} {kind}",
@@ -67,11 +75,11 @@ def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
         if won:
             lines.append("Rests the die on a free believer")
         for i, text in enumerate(lines):
-            shapes.append(m.Label(x + CARD_W + 3, 11 + i * LINE, text, size=7.5, anchor="start", bold=i == 0))
+            shapes.append(m.Label(x + CARD_W + TEXT_GAP, TEXT_TOP + i * LINE, text, size=TEXT_PT, anchor="start", bold=i == 0))
         alt.append(f"{_house(house)}: " + "; ".join(lines))
     caption = (f"A bid played out: {bids[0]} against {bids[1]}. The engine's rule ({result.rule}) gives the bid to "
                f"{_house(houses[result.winner]) if result.winner is not None else 'nobody'}; then Grace settles the prophecies.")
-    return m.Diagram(len(bids) * COLUMN_W - 8, 7 + CARD_H + 3, tuple(shapes), tuple(alt), caption=caption)
+    return m.Diagram(len(bids) * COLUMN_W - LAST_COLUMN_SPARE, CARD_TOP + CARD_H + BOTTOM_ROOM, tuple(shapes), tuple(alt), caption=caption)
 
 
 def sections() -> dict[str, SectionOverride]:

@@ -12,6 +12,9 @@ from pipeline.games.totems_and_taboos.model import TotemsModel
 from pipeline.games.totems_and_taboos.render import COMMANDMENT_TEMPLATE, GUIDE_TEMPLATE
 
 BLOCK_W, BLOCK_H, BLOCK_GAP, TOWER_GAP, ROW_PT = 20.0, 9.0, 3.0, 14.0, 7.5
+LABEL_DROP = 1.2  # mm: a block's label baseline below the block's middle (centres the letters)
+VERDICT_DROP = 4  # mm: the verdict's baseline below a candidate block
+CROSS_INSET = 1  # mm: the line crossing out a block that may not go on top stops this far inside it
 
 COMMANDMENT = Kind(
     COMMANDMENT_TEMPLATE,
@@ -59,21 +62,23 @@ def tower_example(model: TotemsModel, colour_hex: Mapping[str, str]) -> m.Diagra
         y = height - (i + 1) * BLOCK_H
         fill = colour_hex[colour]
         shapes += [m.Rect(0, y, BLOCK_W, BLOCK_H, fill=fill, line="thin"),
-                   m.Label(BLOCK_W / 2, y + BLOCK_H / 2 + 1.2, f"{levels[i]} {names[colour]}", size=ROW_PT, bold=True, colour=ink_on(fill))]
+                   m.Label(BLOCK_W / 2, y + BLOCK_H / 2 + LABEL_DROP, f"{levels[i]} {names[colour]}", size=ROW_PT, bold=True,
+                           colour=ink_on(fill))]
     top = 0.0
     shapes += [m.Rect(0, top, BLOCK_W, BLOCK_H, stroke="rule", line="fold"),
-               m.Label(BLOCK_W / 2, top + BLOCK_H / 2 + 1.2, f"{levels[len(tower)]} ?", size=ROW_PT, bold=True, colour="muted")]
+               m.Label(BLOCK_W / 2, top + BLOCK_H / 2 + LABEL_DROP, f"{levels[len(tower)]} ?", size=ROW_PT, bold=True, colour="muted")]
     alt = [f"Tower: {', '.join(names[c] for c in tower)} (bottom first)"]
     for k, colour in enumerate(model.wheel.order):
         x = BLOCK_W + TOWER_GAP + k * (BLOCK_W + BLOCK_GAP)
         check = can_build(model, tower, shrines, servants, colour)
         fill = colour_hex[colour]
         shapes += [m.Rect(x, top, BLOCK_W, BLOCK_H, fill=fill, line="thin"),
-                   m.Label(x + BLOCK_W / 2, top + BLOCK_H / 2 + 1.2, names[colour], size=ROW_PT, bold=True, colour=ink_on(fill)),
-                   m.Label(x + BLOCK_W / 2, top + BLOCK_H + 4, "may go on top" if check.can_build else "may not", size=ROW_PT,
+                   m.Label(x + BLOCK_W / 2, top + BLOCK_H / 2 + LABEL_DROP, names[colour], size=ROW_PT, bold=True, colour=ink_on(fill)),
+                   m.Label(x + BLOCK_W / 2, top + BLOCK_H + VERDICT_DROP, "may go on top" if check.can_build else "may not", size=ROW_PT,
                            bold=check.can_build, colour="text" if check.can_build else "muted")]
         if not check.can_build:
-            shapes.append(m.Line(x + 1, top + BLOCK_H - 1, x + BLOCK_W - 1, top + 1, stroke="text", line="arrow"))
+            shapes.append(m.Line(x + CROSS_INSET, top + BLOCK_H - CROSS_INSET, x + BLOCK_W - CROSS_INSET, top + CROSS_INSET,
+                                 stroke="text", line="arrow"))
         alt.append(f"{names[colour]}: {'may go on top' if check.can_build else 'may not'} ({check.reason})")
     width = BLOCK_W + TOWER_GAP + len(model.wheel.order) * (BLOCK_W + BLOCK_GAP) - BLOCK_GAP
     caption = (f"On a {names[tower[-1]].lower()} block only the same colour or a colour next to it on the wheel may be stacked "

@@ -17,6 +17,7 @@ from pipeline.games.totems_and_taboos.model import Die, TotemsModel
 
 SOUL_TOKEN, TOTEM_TOKEN, TOKEN_GAP = 18.0, 18.0, 2.0  # mm
 ROLE_LABEL_PT, ROLE_RADIUS = 6.0, 0.52  # role words, and their distance from the centre as a share of the radius
+ROLE_LABEL_DROP = 0.12  # a role word's baseline below its point on the rim, in its size (centres the capitals)
 ROLE_FILL = {"cleric": "#5b2a4e", "servant": "#2f6b8a", "shrine": "#6b6560"}
 PAGE_RESERVE = 40.0  # mm of a page left for the headings and captions around a token sheet
 
@@ -41,7 +42,7 @@ def soul_tokens(count: int, rim: tuple[str, ...], per_row: int) -> m.Diagram:
         for k, role in enumerate(rim):
             turn = 2 * math.pi * k / len(rim)
             x, y = cx + r * ROLE_RADIUS * math.sin(turn), cy - r * ROLE_RADIUS * math.cos(turn)
-            shapes.append(m.Label(x, y + ROLE_LABEL_PT * 0.12, role.upper(), size=ROLE_LABEL_PT, bold=True,
+            shapes.append(m.Label(x, y + ROLE_LABEL_PT * ROLE_LABEL_DROP, role.upper(), size=ROLE_LABEL_PT, bold=True,
                                   colour=ROLE_FILL.get(role, "text"), angle=-math.degrees(turn)))
     rows = math.ceil(count / per_row)
     alt = (f"{count} soul tokens, each reading {', '.join(rim)} round its rim: turn the role in play upright",)
