@@ -48,6 +48,7 @@ PDF_NAME = "cards-{paper}.pdf"
 # A build makes a great many small objects that live until the PDF is written; collecting
 # the youngest generation every 700 of them (Python's default) cost about a tenth of a build.
 GC_YOUNG_THRESHOLD = 10_000
+PREVIEW_GAP_MM = 4.0  # between a card's front and back on a preview page
 
 
 @dataclass(frozen=True)
@@ -426,7 +427,7 @@ def is_fresh(out_dir: Path, game: str, options: BuildOptions, print_hash: str) -
 
 
 def face_preview_pdf(
-    plan: Plan, card_id: str, gap_mm: float = 4.0, *, template_root: Path = TEMPLATE_ROOT, ink_saver: bool = False
+    plan: Plan, card_id: str, gap_mm: float = PREVIEW_GAP_MM, *, template_root: Path = TEMPLATE_ROOT, ink_saver: bool = False
 ) -> bytes:
     """A one-page PDF showing one card's front and back side by side (for `pantheon preview`)."""
     card = next((c for c in plan.cards if c.id == card_id), None)

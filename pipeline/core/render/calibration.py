@@ -26,6 +26,10 @@ TEXT_TOP_MM = 25.0
 TEXT_LEFT_MM = 15.0
 RULER_CLEARANCE_MM = 8.0  # from the end of the cross's reach to its ruler
 CAPTION_GAP_PT = 3.0
+LABEL_GAP_PT = 1  # between a tick's end and the number under it
+SIDE_LABEL_GAP_PT = 2  # between the vertical ruler and the numbers left of it
+LABEL_CENTRE = 3  # a number beside a tick drops by its size divided by this, to centre its digits on the tick
+INSTRUCTIONS_GAP_MM = 10.0  # from the title's baseline to the first line of the instructions
 
 
 def page_size(paper: Paper, orientation: str) -> tuple[float, float]:
@@ -66,8 +70,8 @@ def _rulers(canvas: Canvas, orientation: str, cx: float, cy: float, reach: int) 
         canvas.line(cx + offset, base_y, cx + offset, base_y + tick)
         canvas.line(base_x, cy + offset, base_x + tick, cy + offset)
         if step % LONG_TICK_EVERY == 0:
-            canvas.drawCentredString(cx + offset, base_y - LABEL_PT - 1, _label(step * h_sign))
-            canvas.drawRightString(base_x - 2, cy + offset - LABEL_PT / 3, _label(step * v_sign))
+            canvas.drawCentredString(cx + offset, base_y - LABEL_PT - LABEL_GAP_PT, _label(step * h_sign))
+            canvas.drawRightString(base_x - SIDE_LABEL_GAP_PT, cy + offset - LABEL_PT / LABEL_CENTRE, _label(step * v_sign))
     canvas.setFont(fonts.font_name(fonts.BOLD), LABEL_PT)
     canvas.drawCentredString(cx, base_y - 2 * LABEL_PT - CAPTION_GAP_PT, f"{h_axis.upper()} (mm)")
     canvas.drawCentredString(base_x, cy + mm(reach) + LABEL_PT + CAPTION_GAP_PT, f"{v_axis.upper()} (mm)")
@@ -96,7 +100,7 @@ def draw_calibration(
     canvas.drawCentredString(cx, height - mm(TEXT_TOP_MM), f"Registration page: {paper.name}, {orientation}")
     canvas.setFont(fonts.font_name(fonts.REGULAR), TEXT_PT)
     for index, line in enumerate(_instructions(duplex, orientation, across_mm, along_mm)):
-        canvas.drawString(mm(TEXT_LEFT_MM), height - mm(TEXT_TOP_MM + 10) - index * TEXT_PT * LINE_SPACING, line)
+        canvas.drawString(mm(TEXT_LEFT_MM), height - mm(TEXT_TOP_MM + INSTRUCTIONS_GAP_MM) - index * TEXT_PT * LINE_SPACING, line)
     _cross(canvas, cx, cy, arm)
     _rulers(canvas, orientation, cx, cy, sheets.ruler_mm)
     canvas.showPage()

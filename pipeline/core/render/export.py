@@ -76,6 +76,7 @@ TARGETS = {
 }
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 TTS_MIN_GRID = 2  # Tabletop Simulator wants at least 2 x 2 slots
+TTS_CARDS_PER_DECK_ID = 100  # Tabletop Simulator numbers a card deck * 100 + its slot on the deck's sheet
 TTS_PLACEHOLDER = "REPLACE-WITH-THE-URL-OF:{name}"
 
 
@@ -290,7 +291,7 @@ def _tts_deck(number: int, cards: Sequence, faces: str, back: str, columns: int,
         "NumWidth": columns, "NumHeight": rows, "BackIsHidden": True, "UniqueBack": unique_back, "Type": 0,
     }}
     contained = [
-        {"Name": "Card", "Nickname": card.name, "CardID": number * 100 + slot, "CustomDeck": custom}
+        {"Name": "Card", "Nickname": card.name, "CardID": number * TTS_CARDS_PER_DECK_ID + slot, "CustomDeck": custom}
         for slot, card in enumerate(cards) for _ in range(card.copies)
     ]
     if len(contained) == 1:

@@ -34,7 +34,7 @@ from pipeline.core.render.faces import IconSlot, TextSlot
 from pipeline.core.render.forms import FaceForm
 from pipeline.core.render.pdfcheck import fonts_not_embedded
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
-from pipeline.core.render.units import PT_PER_INCH, PT_PER_MM, mm
+from pipeline.core.render.units import MM_PER_INCH, PT_PER_INCH, PT_PER_MM, mm
 
 DESIGN_RULES = "design-rules.yaml"
 # Used only when templates/design-rules.yaml (the design rules as data) is missing a key:
@@ -44,6 +44,9 @@ BLEED_CHECK_DPI = 100  # enough pixels across a 3 mm bleed (about 12)
 INK = 24  # a pixel differs from paper white when a channel is this far below 255
 MISSING_SHARE = 0.05  # an edge lacks bleed when this share of its inked trim pixels have white beyond them
 EPSILON = 1e-6
+REACH_TOLERANCE_PT = EPSILON * 1000  # a box this little past the safe area is rounding, not a fault
+FONT_UNITS = 1000  # reportlab gives a font's ascent and descent in thousandths of its size
+PAPER_WHITE = 255
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,7 @@ def face_findings(face: FaceForm, rules: Rules, icon_aspect: Callable[[str], flo
     def outside(box: tuple[float, float, float, float]) -> Optional[float]:
         """How far (mm) the box reaches past the safe area, if it does."""
         reach = max(safe[0] - box[0], safe[1] - box[1], box[2] - safe[2], box[3] - safe[3])
-        return reach / PT_PER_MM if reach > EPSILON * 1000 else None
+        return reach / PT_PER_MM if reach > REACH_TOLERANCE_PT else None
 
     for slot in face.record.slots:
         if isinstance(slot, IconSlot):
@@ -109,7 +112,7 @@ def face_findings(face: FaceForm, rules: Rules, icon_aspect: Callable[[str], flo
 def font_extent(name: str) -> tuple[float, float]:
     """(ascent, descent) of a registered font, as fractions of its size (descent negative)."""
     face = pdfmetrics.getFont(name).face
-    return face.ascent / 1000, face.descent / 1000
+    return face.ascent / FONT_UNITS, face.descent / FONT_UNITS
 
 
 def missing_bleed(image: Image.Image, bleed_px: int) -> list[str]:
@@ -118,7 +121,7 @@ def missing_bleed(image: Image.Image, bleed_px: int) -> list[str]:
     pixels = image.load()
     if pixels is None:
         raise ValueError(f"a {image.mode} face image of {width}x{height} has no pixels to read")
-    inked = lambda p: min(p) < 255 - INK  # noqa: E731
+    inked = lambda p: min(p) < PAPER_WHITE - INK  # noqa: E731
 
     def edge(pairs: list[tuple[tuple[int, int], tuple[int, int]]]) -> bool:
         reaching = [(inner, outer) for inner, outer in pairs if inked(pixels[inner])]
@@ -158,7 +161,7 @@ def check_faces(plan: Plan, rules: Rules, template_root: Path = TEMPLATE_ROOT) -
     try:
         for index, (form, label) in enumerate(ordered):
             image = document[index].render(scale=BLEED_CHECK_DPI / PT_PER_INCH, rev_byteorder=True).to_pil().convert("RGB")
-            bleed_px = round(form.bleed / 25.4 * BLEED_CHECK_DPI)
+            bleed_px = round(form.bleed / MM_PER_INCH * BLEED_CHECK_DPI)
             for side in missing_bleed(image, bleed_px):
                 findings.append(f"{label}: no bleed on the {side} edge: the art stops at the cut")
     finally:

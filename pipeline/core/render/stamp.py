@@ -41,6 +41,7 @@ ASCENT, DESCENT = 0.85, 0.3  # of the text size: the white label's extent above 
 LABEL_PAD_PT = 1.5
 WATERMARK_GREY = Color(0.5, 0.5, 0.5, alpha=0.22)
 WATERMARK_FILL = 0.8       # of the face's diagonal the watermark spans
+WATERMARK_DROP = 0.35      # of its size: the watermark's baseline below the centre, to centre its capitals
 HASH_DIGITS = 8
 
 
@@ -137,7 +138,7 @@ def _watermark(canvas: Canvas, text: str, width: float, height: float) -> None:
     canvas.rotate(math.degrees(math.atan2(height, width)))
     canvas.setFillColor(WATERMARK_GREY)
     canvas.setFont(font, size)
-    canvas.drawCentredString(0, -size * 0.35, text)
+    canvas.drawCentredString(0, -size * WATERMARK_DROP, text)
     canvas.restoreState()
 
 
