@@ -29,6 +29,19 @@ TOKEN_PAGE_RESERVE_MM = 45.0  # the title, heading and note above the first page
 BEADS_HEX = "#5b2a4e"
 # Envelope net (mm): each panel of the pocket holds one poker card (63 x 88) with room; flap depths.
 POCKET_W, POCKET_H, FLAP, SIDE_FLAP = 72.0, 97.0, 15.0, 12.0
+TUCK_FLAP_TAPER = 3  # the tuck flap's far edge is FLAP / this shorter at each end (the glue flaps: half their depth)
+PANEL_TITLE_PT, PANEL_TITLE_AT = 13, 0.42  # a panel's heading, its baseline as a share of the panel's height
+PANEL_TEXT_GAP_MM, PANEL_TEXT_PT, PANEL_TEXT_LINE_MM, PANEL_TEXT_CHARS = 8, 7.5, 4.0, 40  # the text under the heading
+SIDE_LABEL_PT, SIDE_LABEL_INSET_MM = 6, 2  # "front" and "back" in the panels' bottom corners
+REFERENCE_COLUMNS = (1.7, 0.6, 6.0)  # philosopher kind, cards, power
+# A cheat sheet (mm unless _PT):
+POINT_COL_MM = 12.0  # a virtue's points column
+HEADING_PT, HEADING_RISE_MM = 10, 2.0  # the sheet's heading, its baseline above the sheet
+VIRTUE_ICON_SHARE = 0.7  # a virtue's icon, as a share of the header row's height
+MARK_LABEL_PT, MARK_LABEL_AT = 8, 0.62  # a mark column's name, its baseline as a share of the header row's height
+ROW_PT, ROW_BASELINE_MM, NAME_INSET_MM = 8.5, 1.1, 2  # a god's row: its text, baseline below the row's middle, name inset
+MARK_BOX_SHARE = 0.6  # a mark box is at most this share of its row's height
+FOOTER_PT, FOOTER_DROP_MM = 7, 4.5  # the sheet's footnote, its baseline below the last row
 
 
 
@@ -60,7 +73,7 @@ def reference(ctx: DocContext) -> m.Document:
     rows = [
         (f"**{k['name']}**", str(k["copies"]["count"]), ctx.text(k["text"])) for k in ctx.data("philosopher-kinds")["philosopher_kinds"]
     ]
-    b.table(("Kind", "Cards", "Power"), rows, (1.7, 0.6, 6.0))
+    b.table(("Kind", "Cards", "Power"), rows, REFERENCE_COLUMNS)
     b.h("Virtues", std.SHEET_HEADING)
     virtues = [m.LegendEntry(f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]))
                for v in ctx.data("virtues")["virtues"]]
@@ -83,37 +96,37 @@ def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str,
     width, _ = ctx.layout.frame
     virtues = sorted(model.virtues, key=lambda v: v.position)
     marks = sheet["mark_columns"]
-    point_col = 12.0
+    point_col = POINT_COL_MM
     mark_col = (width - NAME_COL_MM - point_col * len(virtues)) / len(marks)
     rows = [model.god(g) for g in sheet["rows"]]
     row_mm = _row_height(ctx, len(rows))
     top = SHEET_TOP_MM
-    shapes: list[m.Shape] = [m.Label(0, top - 2.0, sheet["heading"], size=10, bold=True, anchor="start")]
+    shapes: list[m.Shape] = [m.Label(0, top - HEADING_RISE_MM, sheet["heading"], size=HEADING_PT, bold=True, anchor="start")]
     x = NAME_COL_MM
     for v in virtues:
         shapes += [m.Rect(x, top, point_col, HEAD_MM, fill=COLOUR_HEX[v.colour], line="thin"),
-                   m.IconShape(f"virtue-{v.id}", x + point_col / 2, top + HEAD_MM / 2, HEAD_MM * 0.7)]
+                   m.IconShape(f"virtue-{v.id}", x + point_col / 2, top + HEAD_MM / 2, HEAD_MM * VIRTUE_ICON_SHARE)]
         x += point_col
     for mark in marks:
         shapes += [m.Rect(x, top, mark_col, HEAD_MM, fill="table_header", line="thin"),
-                   m.Label(x + mark_col / 2, top + HEAD_MM * 0.62, mark["label"], size=8, bold=True)]
+                   m.Label(x + mark_col / 2, top + HEAD_MM * MARK_LABEL_AT, mark["label"], size=MARK_LABEL_PT, bold=True)]
         x += mark_col
     for r, god in enumerate(rows):
         y = top + HEAD_MM + r * row_mm
-        baseline = y + row_mm / 2 + 1.1
+        baseline = y + row_mm / 2 + ROW_BASELINE_MM
         shapes += [m.Rect(0, y, width, row_mm, fill="table_stripe" if r % 2 else None, line="thin"),
-                   m.Label(2, baseline, god.name, size=8.5, anchor="start", bold=True)]
+                   m.Label(NAME_INSET_MM, baseline, god.name, size=ROW_PT, anchor="start", bold=True)]
         x = NAME_COL_MM
         for v in virtues:
             points = god.points[v.id]
-            shapes.append(m.Label(x + point_col / 2, baseline, f"{points:+d}" if points else "0", size=8.5))
+            shapes.append(m.Label(x + point_col / 2, baseline, f"{points:+d}" if points else "0", size=ROW_PT))
             x += point_col
         for _ in marks:
-            box = min(row_mm * 0.6, MARK_BOX_MM)
+            box = min(row_mm * MARK_BOX_SHARE, MARK_BOX_MM)
             shapes.append(m.Rect(x + (mark_col - box) / 2, y + (row_mm - box) / 2, box, box, line="thin"))
             x += mark_col
-    footer_y = top + HEAD_MM + len(rows) * row_mm + 4.5
-    shapes.append(m.Label(0, footer_y, ctx.text(sheet["footer"]), size=7, anchor="start", colour="muted"))
+    footer_y = top + HEAD_MM + len(rows) * row_mm + FOOTER_DROP_MM
+    shapes.append(m.Label(0, footer_y, ctx.text(sheet["footer"]), size=FOOTER_PT, anchor="start", colour="muted"))
     alt = tuple(f"{g.name}: " + ", ".join(f"{v.abbreviation} {g.points[v.id]:+d}" for v in virtues) for g in rows)
     height = top + HEAD_MM + len(rows) * row_mm + SHEET_FOOT_MM
     return m.Diagram(width, height, tuple(shapes), alt + ("Mark columns: " + ", ".join(mk["label"] for mk in marks),))
@@ -155,14 +168,17 @@ def envelope(ctx: DocContext) -> m.Diagram:
         m.Line(front_x, bottom, back_x, bottom, stroke="cut", line="cut"),
         m.Line(back_x, top, back_x, bottom, stroke="fold", line="fold"),
     ]
-    shapes += flap((back_x, top), (right, top), (0.0, -1.0), FLAP, FLAP / 3, "tuck flap: tuck inside", fill="#ffffff")
+    shapes += flap((back_x, top), (right, top), (0.0, -1.0), FLAP, FLAP / TUCK_FLAP_TAPER, "tuck flap: tuck inside", fill="#ffffff")
     shapes += flap((right, top), (right, bottom), (1.0, 0.0), SIDE_FLAP, SIDE_FLAP / 2, "glue")
     shapes += flap((right, bottom), (back_x, bottom), (0.0, 1.0), SIDE_FLAP, SIDE_FLAP / 2, "glue")
     for side, x, colour in ((sealed, front_x, "text"), (judgment, back_x, "accent")):
-        shapes.append(m.Label(x + POCKET_W / 2, top + POCKET_H * 0.42, side["heading"], size=13, bold=True, colour=colour))
-        shapes += _wrapped(side["text"], x + POCKET_W / 2, top + POCKET_H * 0.42 + 8)
-    shapes += [m.Label(front_x + 2, bottom - 2, "front", size=6, anchor="start", colour="muted"),
-               m.Label(right - 2, bottom - 2, "back", size=6, anchor="end", colour="muted")]
+        shapes.append(m.Label(x + POCKET_W / 2, top + POCKET_H * PANEL_TITLE_AT, side["heading"], size=PANEL_TITLE_PT, bold=True,
+                              colour=colour))
+        shapes += _wrapped(side["text"], x + POCKET_W / 2, top + POCKET_H * PANEL_TITLE_AT + PANEL_TEXT_GAP_MM)
+    shapes += [m.Label(front_x + SIDE_LABEL_INSET_MM, bottom - SIDE_LABEL_INSET_MM, "front", size=SIDE_LABEL_PT, anchor="start",
+                       colour="muted"),
+               m.Label(right - SIDE_LABEL_INSET_MM, bottom - SIDE_LABEL_INSET_MM, "back", size=SIDE_LABEL_PT, anchor="end",
+                       colour="muted")]
     alt = (f"Front panel (left): {sealed['heading']} - {sealed['text']}",
            f"Back panel (right, joined to the front by a vertical fold): {judgment['heading']} - {judgment['text']}",
            "Glue flaps on the back panel's outer side and bottom; a tuck flap on its top edge.")
@@ -181,7 +197,7 @@ ENVELOPE_STEPS = (
 )
 
 
-def _wrapped(text: str, cx: float, y: float, width_chars: int = 40, line_mm: float = 4.0) -> list[m.Shape]:
+def _wrapped(text: str, cx: float, y: float, width_chars: int = PANEL_TEXT_CHARS, line_mm: float = PANEL_TEXT_LINE_MM) -> list[m.Shape]:
     words, lines, line = text.split(), [], ""
     for word in words:
         if len(line) + len(word) + 1 > width_chars:
@@ -190,7 +206,7 @@ def _wrapped(text: str, cx: float, y: float, width_chars: int = 40, line_mm: flo
         else:
             line = f"{line} {word}".strip()
     lines.append(line)
-    return [m.Label(cx, y + i * line_mm, ln, size=7.5) for i, ln in enumerate(lines)]
+    return [m.Label(cx, y + i * line_mm, ln, size=PANEL_TEXT_PT) for i, ln in enumerate(lines)]
 
 
 def extras(ctx: DocContext) -> m.Document:

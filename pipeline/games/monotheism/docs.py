@@ -48,6 +48,15 @@ DIFFICULTY_NOTE = ("Each scenario's difficulty is measured by the project's solv
                    "several turns through many choices is hard.")
 # Deck diagram geometry (mm): card size, gap, room for labels.
 CARD_W, CARD_H, CARD_GAP, LABEL_ROOM, ICON = 12.0, 17.0, 1.6, 9.0, 3.6
+# A scenario's deck drawing (mm unless _PT):
+CARD_RADIUS = 1.2
+CARD_LABEL_PT, CARD_LABEL_DROP = 9, 1.2  # a card's number (or W), its baseline off the card's middle (centres it)
+ICON_GAP = 0.4  # between a god's aspect icons
+ICON_LIFT = 1.2  # the icons' centre line above the card's bottom edge, beyond half an icon
+CURSE_PT, CURSE_LIFT = 5.5, 1.8  # "curse xN", its baseline above the card's bottom edge
+END_LABEL_PT, END_LABEL_LIFT = 7, 1.2  # "top" and "bottom" over the ends of the deck, baseline above the cards
+ARROW_LIFT = 2.2  # the arrow from top to bottom, above the cards
+DECK_COLUMNS = (1.0, 1.2, 4.0, 2.0)  # from top, card, name, starts
 
 
 
@@ -86,26 +95,27 @@ def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
         is_deity = card.kind is CardKind.DEITY
         fill = VEILED_FILL if card.veiled else (NUMBERS if is_deity else "#e9dfc4")
         ink = "#ffffff" if card.veiled else "text"
-        shapes.append(m.Rect(x, top, CARD_W, CARD_H, fill=fill, radius=1.2))
+        shapes.append(m.Rect(x, top, CARD_W, CARD_H, fill=fill, radius=CARD_RADIUS))
         short = f"#{card.ref}" if is_deity else "W"
         angle = 180.0 if card.transformed else 0.0
         mid_y = top + CARD_H / 2
-        label_y = mid_y + (-1.2 if card.transformed else 1.2)
-        shapes.append(m.Label(x + CARD_W / 2, label_y, short, size=9, bold=True, colour=ink, angle=angle))
+        label_y = mid_y + (-CARD_LABEL_DROP if card.transformed else CARD_LABEL_DROP)
+        shapes.append(m.Label(x + CARD_W / 2, label_y, short, size=CARD_LABEL_PT, bold=True, colour=ink, angle=angle))
         if is_deity and not card.veiled:
             half = cards.deities[card.ref].halves[1 if card.transformed else 0]
             for i, aspect in enumerate(sorted(half.aspects)):
-                icon_x = x + CARD_W / 2 + (i - (len(half.aspects) - 1) / 2) * (ICON + 0.4)
-                shapes.append(m.IconShape(ASPECT_ICONS[aspect], icon_x, top + CARD_H - ICON / 2 - 1.2, ICON))
+                icon_x = x + CARD_W / 2 + (i - (len(half.aspects) - 1) / 2) * (ICON + ICON_GAP)
+                shapes.append(m.IconShape(ASPECT_ICONS[aspect], icon_x, top + CARD_H - ICON / 2 - ICON_LIFT, ICON))
         if card.cursed:
-            shapes.append(m.Label(x + CARD_W / 2, top + CARD_H - 1.8, f"curse x{card.cursed}", size=5.5, colour=ink))
+            shapes.append(m.Label(x + CARD_W / 2, top + CARD_H - CURSE_LIFT, f"curse x{card.cursed}", size=CURSE_PT, colour=ink))
     rows = -(-len(top_first) // per_row)
     width = min(len(top_first), per_row) * (CARD_W + CARD_GAP) - CARD_GAP
     last_x = ((len(top_first) - 1) % per_row + 1) * (CARD_W + CARD_GAP) - CARD_GAP
     last_top = LABEL_ROOM / 2 + (rows - 1) * row_height
-    shapes.append(m.Label(0, LABEL_ROOM / 2 - 1.2, "top", size=7, anchor="start", colour="muted"))
-    shapes.append(m.Label(last_x, last_top - 1.2, "bottom", size=7, anchor="end", colour="muted"))
-    shapes.append(m.Line(CARD_W, LABEL_ROOM / 2 - 2.2, width - CARD_W, LABEL_ROOM / 2 - 2.2, stroke="muted", line="thin", arrow=True))
+    shapes.append(m.Label(0, LABEL_ROOM / 2 - END_LABEL_LIFT, "top", size=END_LABEL_PT, anchor="start", colour="muted"))
+    shapes.append(m.Label(last_x, last_top - END_LABEL_LIFT, "bottom", size=END_LABEL_PT, anchor="end", colour="muted"))
+    shapes.append(m.Line(CARD_W, LABEL_ROOM / 2 - ARROW_LIFT, width - CARD_W, LABEL_ROOM / 2 - ARROW_LIFT, stroke="muted", line="thin",
+                         arrow=True))
     height = CARD_H + LABEL_ROOM + (rows - 1) * row_height
     caption = f"Scenario {scenario.number}: {scenario.card_count} cards, from the top (left) to the bottom (right) of the deck."
     # Markdown gets a pointer, not the card list: the deck table printed under every drawing lists each card
@@ -121,7 +131,7 @@ def deck_table(ctx: DocContext, scenario: Scenario) -> m.Table:
         label = f"#{card.ref}" if is_deity else "worshiper"
         name = ctx.name("deities", card.ref) if is_deity else _worshiper_name(ctx, card.ref)
         rows.append((str(position), label, name, _state(card)))
-    return m.Table(("From top", "Card", "Name", "Starts"), tuple(rows), (1.0, 1.2, 4.0, 2.0))
+    return m.Table(("From top", "Card", "Name", "Starts"), tuple(rows), DECK_COLUMNS)
 
 
 def rating_text(scenario: Scenario) -> str:

@@ -18,6 +18,8 @@ from pipeline.games.monstrous.palette import EMBLEM, FRAME, PALETTE
 DENOMINATION_COLOURS = ("orange", "green", "blue", "purple")
 # Scenario layout geometry (mm): location card (88.9 x 127 scaled down), spacing.
 LOC_W, LOC_H, LAYOUT_GAP_X, LAYOUT_GAP_Y = 22.0, 31.0, 8.0, 4.0
+LOC_RADIUS, LOC_NAME_PT = 1.5, 7.5
+LOC_FAITH_PT, LOC_FAITH_DROP = 6.5, 4.5  # "Faith N", its baseline below the name's
 POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-left": (0, 2), "bottom-right": (2, 2)}
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
@@ -37,9 +39,10 @@ def layout_diagram(ctx: DocContext, scenario: Scenario, model: MonstrousModel) -
         y = row * (LOC_H / 2 + LAYOUT_GAP_Y)
         location = model.location(location_id)
         fill = "fill_light" if position != "centre" else "table_header"
-        shapes += [m.Rect(x, y, LOC_W, LOC_H, fill=fill, radius=1.5),
-                   m.Label(x + LOC_W / 2, y + LOC_H / 2, location.name, size=7.5, bold=True),
-                   m.Label(x + LOC_W / 2, y + LOC_H / 2 + 4.5, f"Faith {location.faith}", size=6.5, colour="muted")]
+        shapes += [m.Rect(x, y, LOC_W, LOC_H, fill=fill, radius=LOC_RADIUS),
+                   m.Label(x + LOC_W / 2, y + LOC_H / 2, location.name, size=LOC_NAME_PT, bold=True),
+                   m.Label(x + LOC_W / 2, y + LOC_H / 2 + LOC_FAITH_DROP, f"Faith {location.faith}", size=LOC_FAITH_PT,
+                           colour="muted")]
         alt.append(f"{position}: {location.name} (Faith {location.faith})")
     width = 2 * (LOC_W + LAYOUT_GAP_X) + LOC_W
     height = 2 * (LOC_H / 2 + LAYOUT_GAP_Y) + LOC_H

@@ -15,6 +15,12 @@ SCORE_ROUNDS = 12  # rows on the score sheet: more rounds than a game of Theocra
 SCORE_ROW_MM, SCORE_HEAD_MM, SCORE_LABEL_MM = 9.0, 14.0, 22.0
 HOUSE_PT = 8.5  # a house's name ("House of the Dawn") across its column
 SCORE_TITLE_ROOM_MM = 40.0  # title and caption above and below the grid
+HOUSE_AT = 0.45  # a house's name: its baseline as a share of the header's height
+SUBHEAD_PT, SUBHEAD_AT = 6.5, 0.85  # "round" and "memory" over the two halves of a house's column
+ROW_LABEL_PT, ROW_LABEL_AT, ROW_LABEL_INSET_MM = 8, 0.65, 2  # "Round N": size, baseline as a share of the row, inset
+PHASE_COLUMNS = (0.4, 1.2, 1.0, 6.0)  # number, phase, who, what happens
+BID_RULE_COLUMNS = (1.4, 0.8, 6.0)  # rule, players, effect
+BID_EXAMPLE_COLUMNS = (1.2, 3.0, 0.8)  # cards, result, from
 
 
 
@@ -37,7 +43,7 @@ def _phases(ctx: DocContext) -> list[m.Block]:
     phases = sorted(ctx.data("phases")["phases"], key=lambda p: p["order"])
     roles = {r["id"]: r["name"] for r in ctx.data("roles")["roles"]}
     rows = [(str(p["order"]), f"**{p['name']}**", roles.get(p["actor"], "Everyone"), ctx.text(p["summary"])) for p in phases]
-    return [m.Table(("#", "Phase", "Who", "What happens"), tuple(rows), (0.4, 1.2, 1.0, 6.0))]
+    return [m.Table(("#", "Phase", "Who", "What happens"), tuple(rows), PHASE_COLUMNS)]
 
 
 def _grace(ctx: DocContext) -> list[m.Block]:
@@ -48,7 +54,7 @@ def _grace(ctx: DocContext) -> list[m.Block]:
 def _bid_rules(ctx: DocContext) -> list[m.Block]:
     rules = ctx.data("bid-rules")["bid_rules"]
     rows = [(f"**{r['name']}**", ", ".join(str(p) for p in r["players"]), ctx.text(r["text"])) for r in rules]
-    return [m.Table(("Rule", "Players", "Effect"), tuple(rows), (1.4, 0.8, 6.0))]
+    return [m.Table(("Rule", "Players", "Effect"), tuple(rows), BID_RULE_COLUMNS)]
 
 
 def _end(ctx: DocContext) -> list[m.Block]:
@@ -77,7 +83,9 @@ def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:
         values = tuple(int(v) for v in ex["bids"])
         source = "rulebook" if ex["provenance"]["source"] == "rulebook" else "ruling"
         rows.append((" vs ".join(str(v) for v in values), bid_outcome(values, names, model), source))
-    return [m.Heading("Bid examples", 2), m.Table(("Cards (seat order)", "Result", "From"), tuple(rows), (1.2, 3.0, 0.8))] if rows else []
+    if not rows:
+        return []
+    return [m.Heading("Bid examples", 2), m.Table(("Cards (seat order)", "Result", "From"), tuple(rows), BID_EXAMPLE_COLUMNS)]
 
 
 def rulebook(ctx: DocContext) -> m.Document:
@@ -110,9 +118,9 @@ def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
         x = SCORE_LABEL_MM + i * col
         shapes += [
             m.Rect(x, 0, col, SCORE_HEAD_MM, fill=player.colour, line="thin"),
-            m.Label(x + col / 2, SCORE_HEAD_MM * 0.45, player.lineage, size=HOUSE_PT, bold=True, colour="#ffffff"),
-            m.Label(x + col / 4, SCORE_HEAD_MM * 0.85, "round", size=6.5, colour="#ffffff"),
-            m.Label(x + 3 * col / 4, SCORE_HEAD_MM * 0.85, "memory", size=6.5, colour="#ffffff"),
+            m.Label(x + col / 2, SCORE_HEAD_MM * HOUSE_AT, player.lineage, size=HOUSE_PT, bold=True, colour="#ffffff"),
+            m.Label(x + col / 4, SCORE_HEAD_MM * SUBHEAD_AT, "round", size=SUBHEAD_PT, colour="#ffffff"),
+            m.Label(x + 3 * col / 4, SCORE_HEAD_MM * SUBHEAD_AT, "memory", size=SUBHEAD_PT, colour="#ffffff"),
             m.Line(x, 0, x, height, line="thin"),
             m.Line(x + col / 2, SCORE_HEAD_MM, x + col / 2, height, line="thin", stroke="rule"),
         ]
@@ -120,7 +128,8 @@ def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
         y = SCORE_HEAD_MM + r * SCORE_ROW_MM
         shapes.append(m.Line(0, y, width, y, line="thin"))
         label = f"Round {r + 1}" if r < rows else "Final"
-        shapes.append(m.Label(2, y + SCORE_ROW_MM * 0.65, label, size=8, anchor="start", bold=r == rows))
+        shapes.append(m.Label(ROW_LABEL_INSET_MM, y + SCORE_ROW_MM * ROW_LABEL_AT, label, size=ROW_LABEL_PT, anchor="start",
+                              bold=r == rows))
     threshold = model.transcendence_threshold
     return m.Diagram(
         width,

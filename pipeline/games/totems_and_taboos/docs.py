@@ -19,6 +19,14 @@ DIE_FACE = 30.0  # mm: one face of the printed solo die
 # Cube net: face positions (column, row) of a cross-shaped net.
 NET = ((1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2))
 GLUE_TAB = 6.0
+NET_COLUMNS, NET_ROWS = 1 + max(c for c, _ in NET), 1 + max(r for _, r in NET)
+FACE_LABEL_PT, FACE_LABEL_DROP = 10, 2  # a die face's colour name, its baseline below the face's middle (mm)
+WHEEL_START_DEG = -90  # the first colour of the wheel sits at the top
+NAME_PT, NAME_RISE = 7, 0.5  # a wheel colour's name, its baseline above the node's centre (mm)
+PRINCIPLE_PT, PRINCIPLE_DROP = 6.5, 3.5  # its principle, its baseline below the node's centre (mm)
+OPTION_COLUMNS = (1.2, 4.0)  # option, what it does
+TOWER_FIRST_COLUMN = 3.0  # the row names of the tower cost table, against 1 for each level's column
+GUIDE_COLUMNS = (1.0, 2.0, 5.0)  # colour, guide, sacrifice to
 # A cube net has 14 free edges that meet in 7 seams: one glue tab per seam (face, side).
 TABS = (((0, 1), "top"), ((2, 1), "top"), ((3, 1), "top"), ((0, 1), "bottom"), ((2, 1), "bottom"), ((3, 1), "bottom"), ((3, 1), "right"))
 SIDES = {"top": (0, -1), "right": (1, 0), "bottom": (0, 1), "left": (-1, 0)}
@@ -96,7 +104,7 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("Your turn")
     b.add(*std.section_text(ctx, "turn"))
     b.h("Skipping a turn: choose one", 1)
-    b.table(("Option", "Effect"), [(f"**{o['name']}**", ctx.text(o["text"])) for o in turn["skip"]["options"]], (1.2, 4.0))
+    b.table(("Option", "Effect"), [(f"**{o['name']}**", ctx.text(o["text"])) for o in turn["skip"]["options"]], OPTION_COLUMNS)
     b.h("Ending your turn: choose one", 1)
     rows = []
     for o in turn["end_of_turn"]["options"]:
@@ -106,7 +114,7 @@ def reference(ctx: DocContext) -> m.Document:
             + (" (only with an empty hand)" if o["requires_empty_hand"] else "")
         )
         rows.append((f"**{o['name']}**", what))
-    b.table(("Option", "What you do"), rows, (1.2, 4.0))
+    b.table(("Option", "What you do"), rows, OPTION_COLUMNS)
     b.add(*std.section_text(ctx, "ending"))
     b.p(f"Hand limit: {turn['end_of_turn']['hand_limit']} cards.", "note")
     return ctx.document("reference", "Turn summary", b.done(), page_budget=1)
@@ -118,7 +126,7 @@ def wheel_diagram(model: TotemsModel, size: float = WHEEL_SIZE) -> m.Diagram:
     centre = size / 2
     points = {}
     for i, cid in enumerate(model.wheel.order):
-        angle = math.radians(-90 + 360 * i / len(model.wheel.order))
+        angle = math.radians(WHEEL_START_DEG + 360 * i / len(model.wheel.order))  # a full turn over the colours
         points[cid] = (centre + WHEEL_R * scale * math.cos(angle), centre + WHEEL_R * scale * math.sin(angle))
     colours = {c.id: c for c in model.colours}
     shapes: list[m.Shape] = []
@@ -130,8 +138,8 @@ def wheel_diagram(model: TotemsModel, size: float = WHEEL_SIZE) -> m.Diagram:
             shapes.append(m.Line(*points[c.id], *points[c.opposite], stroke="rule", line="fold"))
     for cid, (x, y) in points.items():
         shapes += [m.Circle(x, y, WHEEL_NODE * scale, fill=COLOUR_HEX[cid]),
-                   m.Label(x, y - 0.5, colours[cid].name, size=7, bold=True, colour="#ffffff"),
-                   m.Label(x, y + 3.5, colours[cid].principle, size=6.5, colour="#ffffff")]
+                   m.Label(x, y - NAME_RISE, colours[cid].name, size=NAME_PT, bold=True, colour="#ffffff"),
+                   m.Label(x, y + PRINCIPLE_DROP, colours[cid].principle, size=PRINCIPLE_PT, colour="#ffffff")]
     alt = tuple(
         f"{colours[c].name} ({colours[c].principle}): adjacent {', '.join(colours[a].name for a in colours[c].adjacent)}; "
         f"opposite {colours[colours[c].opposite].name}"
@@ -159,7 +167,7 @@ def cheatsheet(ctx: DocContext) -> m.Document:
         ("Level", *(level.numeral for level in levels)),
         [("Shrines needed", *(str(level.shrines) for level in levels)),
          ("Available servants used", *(str(level.servants) for level in levels))],
-        (3.0, *(1.0 for _ in levels)),
+        (TOWER_FIRST_COLUMN, *(1.0 for _ in levels)),
     )
     b.p(f"Reach level {model.tower.win_level} and you win at once. A new block goes on a block of the same or an adjacent colour.", "note")
     b.h("Colour wheel", std.SHEET_HEADING).add(wheel_diagram(model, CHEAT_WHEEL_MM))
@@ -175,7 +183,7 @@ def cheatsheet(ctx: DocContext) -> m.Document:
     b.table(
         ("Colour", "Guide", "Sacrifice to"),
         [(colours[g.colour].name, f"**{g.name}**", ctx.text(g.text)) for g in model.guides],
-        (1.0, 2.0, 5.0),
+        GUIDE_COLUMNS,
     )
     return ctx.document("cheatsheet", "Cheat sheet", b.done(), page_budget=1)
 
@@ -199,7 +207,8 @@ def die_net(faces: list[str], fills: Mapping[str, str] = COLOUR_HEX, name: str =
     for (col, row), colour in zip(NET, faces):
         x, y = GLUE_TAB + col * DIE_FACE, GLUE_TAB + row * DIE_FACE
         shapes += [m.Rect(x, y, DIE_FACE, DIE_FACE, fill=fills[colour], stroke=None),
-                   m.Label(x + DIE_FACE / 2, y + DIE_FACE / 2 + 2, colour.capitalize(), size=10, bold=True, colour="#ffffff")]
+                   m.Label(x + DIE_FACE / 2, y + DIE_FACE / 2 + FACE_LABEL_DROP, colour.capitalize(), size=FACE_LABEL_PT, bold=True,
+                           colour="#ffffff")]
     cells = set(NET)
     tabs = {(face, side) for face, side in TABS}
     for face in NET:
@@ -215,7 +224,7 @@ def die_net(faces: list[str], fills: Mapping[str, str] = COLOUR_HEX, name: str =
             else:
                 a, b = _edge(face, side)
                 shapes.append(m.Line(*a, *b, stroke="cut", line="cut"))
-    width, height = 2 * GLUE_TAB + 4 * DIE_FACE, 2 * GLUE_TAB + 3 * DIE_FACE
+    width, height = 2 * GLUE_TAB + NET_COLUMNS * DIE_FACE, 2 * GLUE_TAB + NET_ROWS * DIE_FACE
     alt = tuple(f"face {i + 1}: {c}" for i, c in enumerate(faces)) + ("solid lines: cut; dashed lines: fold; shaded tabs: glue",)
     return m.Diagram(
         width,
