@@ -45,6 +45,7 @@ SHEETS_SCHEMA = TEMPLATE_ROOT / SHEETS_SCHEMA_NAME
 PORTRAIT, LANDSCAPE = "portrait", "landscape"
 BUTTED, GUTTER = "butted", "gutter"
 LAYOUTS = (BUTTED, GUTTER)
+CUT_LINE_DECIMALS = 3  # cut lines (pt) that agree to this many decimals are one line, with one set of crop marks
 
 
 class Duplex(str, enum.Enum):
@@ -277,8 +278,8 @@ def crop_marks(sheets: Sheets, slots: Sequence[Slot], bleed: float, page_width: 
     bottom = min(s.y for s in slots)
     top = max(s.y + s.height for s in slots)
     gap, length = mm(sheets.mark_gap_mm), mm(sheets.mark_length_mm)
-    xs = sorted({round(v, 3) for s in slots for v in (s.x + bleed, s.x + s.width - bleed)})
-    ys = sorted({round(v, 3) for s in slots for v in (s.y + bleed, s.y + s.height - bleed)})
+    xs = sorted({round(v, CUT_LINE_DECIMALS) for s in slots for v in (s.x + bleed, s.x + s.width - bleed)})
+    ys = sorted({round(v, CUT_LINE_DECIMALS) for s in slots for v in (s.y + bleed, s.y + s.height - bleed)})
     # (start, room to the page edge, direction) of the marks on each side of the block
     sides = {
         "top": (top + gap, page_height - top - gap, 1.0),
