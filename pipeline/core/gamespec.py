@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from pipeline.core.dataset import GameData
     from pipeline.core.documents.model import Document as PrintedDocument
     from pipeline.core.documents.standard import DocContext
+    from pipeline.core.effects import EffectLanguage
     from pipeline.core.engine import Restorable
     from pipeline.core.render.model import PrintCard
 
@@ -70,7 +71,8 @@ class Question:
 Consequences = Callable[..., Sequence[Question]]
 
 
-ROLES = ("model", "checks", "counts", "cards", "documents", "commands", "balance", "engine", "consequences")
+ROLES = ("model", "checks", "counts", "cards", "documents", "commands", "balance", "engine", "consequences",
+         "effects")
 
 
 class SpecError(UserError):
@@ -158,6 +160,10 @@ class GameSpec:
       (a slot for the engine kit; no stage asks for it yet).
     * ``consequences``: ``consequences(game, *, budget=None) -> [Question]``:
       the engine figures ``pantheon diff`` compares before and after an edit.
+    * ``effects``: the game's card effect language, an
+      :class:`~pipeline.core.effects.EffectLanguage` (its registry of ops and
+      the schema file they are checked against); validate reports an op
+      without handler or phrase and every drift of the schema, naming the op.
     """
 
     id: str
@@ -172,6 +178,7 @@ class GameSpec:
     balance: Optional[Part[BalanceStudy]] = None
     engine: Optional[Part[EngineFactory]] = None
     consequences: Optional[Part[Consequences]] = None
+    effects: Optional[Part["EffectLanguage"]] = None
     where: str = field(default="", compare=False)  # the file that defines the spec, for messages
 
     def __post_init__(self) -> None:

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Iterator, Optional
 from pipeline.core import markup
 from pipeline.core.components import COMPONENTS_KIND, count_problems
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
+from pipeline.core.effects import language_problems
 from pipeline.core.errors import UserError
 from pipeline.core.games import select as select_games
 from pipeline.core.gamespec import GameSpec, SpecError
@@ -123,6 +124,8 @@ def game_problems(
         # Facts are compared even when another file has problems, so a value that
         # contradicts the rulebook is reported alongside them.
         problems += guarded(loaded, fact_problems(loaded, checks, frozenset(unsettled)))
+    if spec.effects is not None:  # checked even when the data fails its schemas: a drifted schema may be why
+        problems += guarded(loaded, language_problems(loaded, spec.part("effects")))
     if not schema_clean:
         return problems, False
     if loaded.has(GLOSSARY_KIND):

@@ -19,5 +19,6 @@ SPEC = GameSpec(
     commands=Part("pipeline.games.monotheism.cli:app"),
     balance=Part("pipeline.games.monotheism.balance:study"),
     consequences=Part("pipeline.games.monotheism.consequences:consequences"),
+    effects=Part("pipeline.games.monotheism.dsl:LANGUAGE"),
     where=__file__,
 )
