@@ -189,11 +189,12 @@ def keyed_op_schema(name: str, properties: Mapping[str, Any], required: Sequence
 
 
 def dispatcher(effects: Sequence[Effect], *, key: str = "op", required: Sequence[str] = ("op",),
-               prefix: str = "op_", **extra: Any) -> Schema:
+               prefix: str = "op_", params_of: Optional[Sequence[Effect]] = None, **extra: Any) -> Schema:
     """The ``$defs/op`` of the keyed layout: the op's name from ``effects`` and every parameter any of
-    them takes, then ``if op is X: $defs/op_X`` for each (so an error names the op's own schema)."""
+    them (or of ``params_of``) takes, then ``if op is X: $defs/op_X`` for each (so an error names the
+    op's own schema)."""
     params: dict[str, Any] = {key: {"enum": [e.name for e in effects]}}
-    for effect in effects:
+    for effect in effects if params_of is None else params_of:
         for param in effect.schema.get("properties", {}):
             params.setdefault(param, True)
     return {**extra, "type": "object", "additionalProperties": False, "required": list(required),

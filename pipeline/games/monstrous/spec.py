@@ -18,5 +18,6 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.monstrous.docs:documents"),
     commands=Part("pipeline.games.monstrous.cli:app"),
     balance=Part("pipeline.games.monstrous.balance:study"),
+    effects=Part("pipeline.games.monstrous.powers:LANGUAGE"),
     where=__file__,
 )
