@@ -18,5 +18,6 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.totems_and_taboos.docs:documents"),
     commands=Part("pipeline.games.totems_and_taboos.cli:app"),
     balance=Part("pipeline.games.totems_and_taboos.balance:study"),
+    effects=Part("pipeline.games.totems_and_taboos.effects:LANGUAGE"),
     where=__file__,
 )
