@@ -18,5 +18,6 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.heavenly_father.docs:documents"),
     commands=Part("pipeline.games.heavenly_father.cli:app"),
     balance=Part("pipeline.games.heavenly_father.balance:study"),
+    effects=Part("pipeline.games.heavenly_father.effects:LANGUAGE"),
     where=__file__,
 )

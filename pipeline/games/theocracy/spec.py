@@ -18,5 +18,7 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.theocracy.docs:documents"),
     commands=Part("pipeline.games.theocracy.cli:app"),
     balance=Part("pipeline.games.theocracy.balance:study"),
+    # No ``effects``: Theocracy's cards carry no effects (a power card is a value, a believer card a colour);
+    # the ``op`` steps of phases.yaml and added-rules.yaml are rules of the round, read by its engine.
     where=__file__,
 )
