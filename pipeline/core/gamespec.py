@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from pipeline.core.effects import EffectLanguage
     from pipeline.core.engine import Restorable
     from pipeline.core.render.model import PrintCard
+    from pipeline.core.rulecontract import Examples, Rulings
 
 T = TypeVar("T")
 
@@ -160,6 +161,12 @@ class GameSpec:
       (a slot for the engine kit; no stage asks for it yet).
     * ``consequences``: ``consequences(game, *, budget=None) -> [Question]``:
       the engine figures ``pantheon diff`` compares before and after an edit.
+    * ``rule_sections``: the section ids its rules.yaml must contain; ``rulings``
+      (:class:`~pipeline.core.rulecontract.Rulings`): where its rulings are and
+      who must agree with them; ``examples``
+      (:class:`~pipeline.core.rulecontract.Examples`): its example playthroughs
+      and the function replaying them through its engine. Validate checks all
+      three (:mod:`pipeline.core.rulecontract`).
     * ``effects``: the game's card effect language, an
       :class:`~pipeline.core.effects.EffectLanguage` (its registry of ops and
       the schema file they are checked against); validate reports an op
@@ -179,6 +186,9 @@ class GameSpec:
     engine: Optional[Part[EngineFactory]] = None
     consequences: Optional[Part[Consequences]] = None
     effects: Optional[Part["EffectLanguage"]] = None
+    rule_sections: tuple[str, ...] = ()
+    rulings: Optional["Rulings"] = None
+    examples: Optional["Examples"] = None
     where: str = field(default="", compare=False)  # the file that defines the spec, for messages
 
     def __post_init__(self) -> None:

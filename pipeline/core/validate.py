@@ -23,6 +23,7 @@ from pipeline.core.gamespec import GameSpec, SpecError
 from pipeline.core.names import NameRules, name_problems
 from pipeline.core.problems import Location, Problem
 from pipeline.core.rulebook_facts import FACTS_KIND, fact_problems
+from pipeline.core.rulecontract import example_problems, ruling_problems, section_problems
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
 
@@ -132,8 +133,13 @@ def game_problems(
         problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))
     if spec.counts is not None and loaded.has(COMPONENTS_KIND):
         problems += guarded(loaded, component_problems(loaded, spec))
+    problems += guarded(loaded, section_problems(loaded, spec.rule_sections))
+    if spec.rulings is not None:
+        problems += guarded(loaded, ruling_problems(loaded, spec.rulings))
     if checks is not None:
         problems += guarded(loaded, checks.cross_checks(loaded))
+    if spec.examples is not None and not problems:  # replays rely on every fact the checks vouch for
+        problems += guarded(loaded, example_problems(loaded, spec.examples))
     if not problems:  # the cards are laid out only from data every check vouched for
         from pipeline.core.render.cardcheck import card_problems
 

@@ -19,5 +19,10 @@ SPEC = GameSpec(
     commands=Part("pipeline.games.heavenly_father.cli:app"),
     balance=Part("pipeline.games.heavenly_father.balance:study"),
     effects=Part("pipeline.games.heavenly_father.effects:LANGUAGE"),
+    rule_sections=(
+        "object", "components", "setup", "advanced-game", "virtues", "balance", "turns", "moral-dilemmas",
+        "dilemma-example", "gains-and-losses", "philosophers", "philosopher-kinds", "reclaiming", "judgment-day",
+        "empty-draw-pile", "prayers-at-the-end", "scoring", "scoring-example", "credits", "clarifications",
+    ),
     where=__file__,
 )

@@ -13,7 +13,6 @@ from typing import Any, Callable, Iterator, Optional
 from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import GameData
 from pipeline.core.problems import Problem
-from pipeline.core.validate import REFERENCE
 from pipeline.games.theocracy import engine
 from pipeline.games.theocracy.model import (
     ADD_ROLE_OP,
@@ -72,8 +71,6 @@ RULEBOOK_BIDS: dict[tuple[int, ...], Optional[int]] = {
 MAX_CARD_WORDS = 45
 PLAYER_PLACEHOLDER = "{player}"
 PROPHECY_VOICES = {"win": ("self", "other"), "lose": ("self", "other"), "draw": ("none",)}
-CLARIFICATIONS_SECTION = "clarifications"
-RULINGS_KIND = "rulings"
 
 NodePath = tuple[Any, ...]
 
@@ -427,22 +424,6 @@ def check_round_end(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
 # --------------------------------------------------------------------------- rules text
 
 
-def check_rulings_listed(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
-    """Every ruling appears in the rules' Clarifications section, and only rulings are listed there."""
-    sections = game.doc("rules").data["sections"]
-    index = next((i for i, s in enumerate(sections) if s["id"] == CLARIFICATIONS_SECTION), None)
-    if index is None:
-        yield _at(game, "rules", ("sections",), f"rules: no '{CLARIFICATIONS_SECTION}' section listing the rulings")
-        return
-    listed = set()
-    for text in sections[index].get("items", []):
-        listed |= {m["id"] for m in REFERENCE.finditer(text) if m["kind"] == RULINGS_KIND}
-    for i, ruling in enumerate(game.doc(RULINGS_KIND).data["rulings"]):
-        if ruling["id"] not in listed:
-            yield _at(game, RULINGS_KIND, ("rulings", i),
-                      f"ruling {ruling['id']}: not listed in the rules' {CLARIFICATIONS_SECTION} section")
-
-
 CHECKS: tuple[Callable[[GameData, TheocracyModel], Iterator[Problem]], ...] = (
     check_players,
     check_power_cards,
@@ -455,5 +436,4 @@ CHECKS: tuple[Callable[[GameData, TheocracyModel], Iterator[Problem]], ...] = (
     check_bid_examples,
     check_added_rules,
     check_round_end,
-    check_rulings_listed,
 )

@@ -13,7 +13,9 @@ import pytest
 from pipeline.core.components import count_problems
 from pipeline.core.dataset import default_data_root, load_game
 from pipeline.core.problems import Problem
+from pipeline.core.rulecontract import ruling_problems
 from pipeline.games.theocracy import GAME_ID, checks, model
+from pipeline.games.theocracy.spec import SPEC
 
 Edit = Callable[[Any], None]
 
@@ -215,6 +217,7 @@ def find(problems: list[Problem], *fragments: str) -> Problem:
 
 
 COUNTS = "component_counts"  # the box contents, compared by the core (pipeline/core/components.py)
+RULINGS = "rulings"  # the rulings and where they are listed, checked by the core (pipeline/core/rulecontract.py)
 # Which check each case breaks, by the case id's first word.
 CHECK_OF_PREFIX = {
     "player": "check_players", "power": "check_power_cards", "believer": "check_believers", "dice": "check_dice",
@@ -222,8 +225,8 @@ CHECK_OF_PREFIX = {
     "phase": "check_phases", "grace": "check_phases", "turns": "check_phases", "prophecy": "check_prophecies",
     "phrasing": "check_prophecies", "upset": "check_bid_rules", "bid": "check_bid_rules",
     "example": "check_bid_examples", "added": "check_added_rules", "threshold": "check_round_end",
-    "fate": "check_round_end", "end": "check_round_end", "clarifications": "check_rulings_listed",
-    "ruling": "check_rulings_listed",
+    "fate": "check_round_end", "end": "check_round_end", "clarifications": RULINGS,
+    "ruling": RULINGS,
 }
 
 
@@ -240,6 +243,8 @@ def test_cross_check_catches(broken, data_copy: Path, case_id: str, kind: str, e
     game = load_game(data_copy, GAME_ID)
     if check_of(case_id) == COUNTS:
         own = list(count_problems(game, checks.component_counts(game)))
+    elif check_of(case_id) == RULINGS:
+        own = list(ruling_problems(game, SPEC.rulings))
     else:
         own = list(getattr(checks, check_of(case_id))(game, model.build(game)))
     assert any(all(f in p.message for f in fragments) for p in own)
@@ -262,7 +267,7 @@ def test_replay_mismatch_points_at_the_example(broken, data_copy: Path) -> None:
 
 
 def test_every_check_has_a_failing_case() -> None:
-    assert {check_of(c[0]) for c in CASES} == {check.__name__ for check in checks.CHECKS} | {COUNTS}
+    assert {check_of(c[0]) for c in CASES} == {check.__name__ for check in checks.CHECKS} | {COUNTS, RULINGS}
 
 
 def test_shipped_data_is_clean(validate) -> None:
