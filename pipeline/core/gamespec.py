@@ -188,7 +188,7 @@ class GameSpec:
     effects: Optional[Part["EffectLanguage"]] = None
     rule_sections: tuple[str, ...] = ()
     rulings: Optional["Rulings"] = None
-    examples: Optional["Examples"] = None
+    examples: tuple["Examples", ...] = ()
     where: str = field(default="", compare=False)  # the file that defines the spec, for messages
 
     def __post_init__(self) -> None:

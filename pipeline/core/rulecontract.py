@@ -9,8 +9,8 @@ A game's spec (:class:`~pipeline.core.gamespec.GameSpec`) declares
   the rulebook leaves open), each an ``inferred`` record with its reasoning;
   optionally the rulings its engine follows (both ways: none unrecorded, none
   unfollowed) and the rules section that must list every ruling;
-* ``examples``: an :class:`Examples`: the file of its example playthroughs and
-  the function that replays one through the engine.
+* ``examples``: :class:`Examples`, one per list of example playthroughs: where
+  the list is and the function that replays it through the engine.
 
 Validate runs the first two with the shared checks and the replays only when
 every other check found nothing (the engine relies on what they vouch for).
@@ -48,12 +48,14 @@ class Rulings:
 
 @dataclass(frozen=True)
 class Examples:
-    """A game's example playthroughs (``kind``/``key``: the file and list holding them, each with an ``id``)
-    and ``replay``: the function that plays every one through the engine, reporting what does not hold."""
+    """One list of a game's example playthroughs (``kind``/``key``: the file and list holding them, each
+    record with an ``id``; ``label``: what messages call one) and ``replay``: the function that plays every
+    one through the engine, reporting what does not hold."""
 
     replay: "Part[Replay]"
     kind: str = "examples"
     key: str = "examples"
+    label: str = "example"
 
 
 # ------------------------------------------------------------------ rule sections
@@ -148,4 +150,4 @@ def example_problems(game: "GameData", examples: Examples) -> Iterator["Problem"
     doc = game.doc(examples.kind)
     replay = examples.replay.load(game.game, "examples")
     for example_id, path, message in replay(game):
-        yield doc.problem(doc.record_at(examples.key, example_id, *path), f"example {example_id}: {message}")
+        yield doc.problem(doc.record_at(examples.key, example_id, *path), f"{examples.label} {example_id}: {message}")

@@ -138,8 +138,8 @@ def game_problems(
         problems += guarded(loaded, ruling_problems(loaded, spec.rulings))
     if checks is not None:
         problems += guarded(loaded, checks.cross_checks(loaded))
-    if spec.examples is not None and not problems:  # replays rely on every fact the checks vouch for
-        problems += guarded(loaded, example_problems(loaded, spec.examples))
+    for examples in spec.examples if not problems else ():  # replays rely on every fact the checks vouch for
+        problems += guarded(loaded, example_problems(loaded, examples))
     if not problems:  # the cards are laid out only from data every check vouched for
         from pipeline.core.render.cardcheck import card_problems
 

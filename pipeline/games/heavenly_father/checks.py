@@ -23,7 +23,6 @@ from pipeline.games.heavenly_father.model import (
     COMPONENTS,
     DILEMMAS,
     ENVELOPE,
-    EXAMPLES,
     GODS,
     PARAMETERS,
     PHILOSOPHER_KINDS,
@@ -627,15 +626,19 @@ def claim_failures(model: HeavenlyFatherModel, measure: str, comparison: str,
 
 
 # --- Stored examples, replayed by the rules engine ---------------------------------------
-def example_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
-    """Every stored scoring and dilemma example gives its stated result when the engine replays it."""
-    doc = game.doc(EXAMPLES)
-    for index, scoring in enumerate(model.scoring_examples):
-        yield from (doc.problem(("scoring_examples", index) + path, f"scoring example {scoring.id}: {message}")
-                    for path, message in _scoring_failures(model, scoring))
-    for index, dilemma in enumerate(model.dilemma_examples):
-        yield from (doc.problem(("dilemma_examples", index) + path, f"dilemma example {dilemma.id}: {message}")
-                    for path, message in _dilemma_failures(model, dilemma))
+# The spec's ``examples``: the core replays them once every other check passed.
+def replay_scoring_examples(game: GameData) -> Iterator[tuple[str, tuple[Any, ...], str]]:
+    """Every stored scoring example gives its stated result when the engine replays it."""
+    model = game.model
+    for scoring in model.scoring_examples:
+        yield from ((scoring.id, path, message) for path, message in _scoring_failures(model, scoring))
+
+
+def replay_dilemma_examples(game: GameData) -> Iterator[tuple[str, tuple[Any, ...], str]]:
+    """Every stored dilemma example gives its stated result when the engine replays it."""
+    model = game.model
+    for dilemma in model.dilemma_examples:
+        yield from ((dilemma.id, path, message) for path, message in _dilemma_failures(model, dilemma))
 
 
 Failure = tuple[tuple[Any, ...], str]
@@ -690,8 +693,7 @@ def prose_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
 CHECKS: tuple[Callable[[GameData, HeavenlyFatherModel], Iterator[Problem]], ...] = (
     count_problems, mortal_card_problems, virtue_problems, god_problems, dilemma_problems,
     philosopher_kind_problems, philosopher_problems, token_problems, envelope_problems,
-    cheat_sheet_problems, parameter_problems, turn_action_problems, balance_problems, example_problems,
-    prose_problems,
+    cheat_sheet_problems, parameter_problems, turn_action_problems, balance_problems, prose_problems,
 )
 
 

@@ -25,6 +25,6 @@ SPEC = GameSpec(
                    "turns", "throw-steps", "throwing", "hitting", "card-powers", "trap-monsters", "reading-powers",
                    "end-and-scoring", "scenarios", "variants", "rulings", "examples"),
     rulings=Rulings(followed=Part("pipeline.games.monstrous.engine:RULINGS")),
-    examples=Examples(replay=Part("pipeline.games.monstrous.checks:replay_examples")),
+    examples=(Examples(replay=Part("pipeline.games.monstrous.checks:replay_examples")),),
     where=__file__,
 )
