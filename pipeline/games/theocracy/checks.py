@@ -82,13 +82,6 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
         yield from check(game, model)
 
 
-def _index(game: GameData, kind: str, key: str, record_id: str) -> int:
-    for i, record in enumerate(game.doc(kind).data[key]):
-        if record.get("id") == record_id:
-            return i
-    return 0
-
-
 def _at(game: GameData, kind: str, path: NodePath, message: str) -> Problem:
     return game.doc(kind).problem(path, message)
 
@@ -138,7 +131,7 @@ def check_power_cards(game: GameData, model: TheocracyModel) -> Iterator[Problem
     for player in model.players:
         values = model.power_values(player.id)
         if values != POWER_VALUES:
-            yield _at(game, "players", ("players", _index(game, "players", "players", player.id)),
+            yield _at(game, "players", game.doc("players").record_at("players", player.id),
                       f"player {player.id}: power card values {list(values)}, expected {list(POWER_VALUES)}")
 
 
@@ -183,7 +176,7 @@ def check_believers(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
     for player in model.players:
         indices = sorted(b.index for b in model.believers_of(player.id))
         if indices != expected:
-            yield _at(game, "players", ("players", _index(game, "players", "players", player.id)),
+            yield _at(game, "players", game.doc("players").record_at("players", player.id),
                       f"player {player.id}: believer indices {indices}, expected {expected}")
 
 
@@ -274,8 +267,7 @@ def check_prophecies(game: GameData, model: TheocracyModel) -> Iterator[Problem]
         if kind not in kinds:
             yield _at(game, "prophecies", ("prophecies",), f"prophecy {kind}: missing")
         elif kinds[kind] != rule:
-            i = _index(game, "prophecies", "prophecies", kind)
-            yield _at(game, "prophecies", ("prophecies", i),
+            yield _at(game, "prophecies", game.doc("prophecies").record_at("prophecies", kind),
                       f"prophecy {kind}: needs_subject/fulfilled_when {list(kinds[kind])}, expected {list(rule)}")
     covered = set()
     texts: dict[str, str] = {}
