@@ -245,12 +245,16 @@ def _named_differences(word: str, want: Mapping[str, Any], have: Mapping[str, An
         had = {_alternative_name(alt): alt for alt in have["oneOf"] if isinstance(alt, dict)}
         yield from _compare(word, wanted, had)
     elif "enum" in want and isinstance(have.get("enum"), list):
-        yield from _compare(word, {n: n for n in want["enum"]}, {n: n for n in have["enum"]})
+        yield from _compare(word, {n: n for n in want["enum"]}, _names(have["enum"]))
     elif "properties" in want and isinstance(have.get("properties"), dict):
         names = want["properties"].get("op", {}).get("enum")
         found = have["properties"].get("op", {})
         if isinstance(names, list) and isinstance(found, dict) and isinstance(found.get("enum"), list):
-            yield from _compare(word, {n: n for n in names}, {n: n for n in found["enum"]})
+            yield from _compare(word, {n: n for n in names}, _names(found["enum"]))
+
+
+def _names(values: list[Any]) -> dict[str, str]:
+    return {value: value for value in values if isinstance(value, str)}
 
 
 def _compare(word: str, wanted: Mapping[Any, Any], had: Mapping[Any, Any]) -> Iterator[str]:
@@ -266,12 +270,15 @@ def _compare(word: str, wanted: Mapping[Any, Any], had: Mapping[Any, Any]) -> It
 
 def _alternative_name(alt: Mapping[str, Any]) -> Any:
     """The word an alternative stands for: its ``op`` constant (alternatives) or its one key (tagged)."""
-    properties = alt.get("properties") or {}
+    properties = alt.get("properties")
+    properties = properties if isinstance(properties, dict) else {}
     op = properties.get("op")
     if isinstance(op, dict) and "const" in op:
         return op["const"]
-    required = alt.get("required") or []
-    return required[0] if len(required) == 1 else repr(sorted(properties))
+    required = alt.get("required")
+    if isinstance(required, list) and len(required) == 1 and isinstance(required[0], str):
+        return required[0]
+    return repr(sorted(map(str, properties)))
 
 
 # ==================================================================== the game's effect language, checked
@@ -302,9 +309,11 @@ def language_problems(game: "GameData", language: EffectLanguage) -> Iterator["P
         yield Problem(Location(shown, 1, 1), f"effects language: {message}")
     try:
         text = path.read_text(encoding="utf-8")
-        found = json.loads(text).get("$defs", {})
-    except (OSError, ValueError, AttributeError):
+        schema = json.loads(text)
+    except (OSError, ValueError):
         return  # the core reports a missing or unreadable schema
+    found = schema.get("$defs") if isinstance(schema, dict) else None
+    found = found if isinstance(found, dict) else {}
     fix = f" (regenerate: {language.regenerate})" if language.regenerate else ""
     words = {c: c for c in language.registry.categories}
     for def_name, message in schema_drift(language.defs(), found, prefix=language.prefix, words=words):
