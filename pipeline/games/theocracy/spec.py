@@ -5,7 +5,7 @@ Parts are named by import path and imported only when a stage asks for them.
 from __future__ import annotations
 
 from pipeline.core.gamespec import GameSpec, Part
-from pipeline.core.rulecontract import Rulings
+from pipeline.core.rulecontract import Examples, Rulings
 from pipeline.games.theocracy import GAME_ID, TITLE
 
 SPEC = GameSpec(
@@ -25,5 +25,7 @@ SPEC = GameSpec(
     rule_sections=("overview", "components", "roles", "game-structure", "round-setup", "turn", "end-of-round",
                    "end-of-game", "three-players", "four-players", "clarifications"),
     rulings=Rulings(listed_in="clarifications"),
+    examples=(Examples(Part("pipeline.games.theocracy.checks:replay_bid_examples"), kind="bid-examples",
+                       key="bid_examples", label="bid example"),),
     where=__file__,
 )
