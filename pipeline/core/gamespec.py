@@ -217,11 +217,15 @@ class GameSpec:
         return module
 
     def parts(self) -> Iterator[tuple[str, Part[Any]]]:
-        """Every part the spec names, by role."""
+        """Every part the spec names, by role (those inside ``rulings`` and ``examples`` too)."""
         for role in ROLES:
             named = getattr(self, role)
             if named is not None:
                 yield role, named
+        if self.rulings is not None and self.rulings.followed is not None:
+            yield "rulings", self.rulings.followed
+        for examples in self.examples:
+            yield "examples", examples.replay
 
     def _in(self) -> str:
         return f" in {self.where}" if self.where else ""
