@@ -1,9 +1,9 @@
 """The toy game's card effect language, as a sixth game declares one: two ops in a core effect registry.
 
-A toy card may carry ``effects: [{op: gain, amount: 2}, {op: pass}]``. Each op's
-schema fragment, phrase and handler live here (the toy game has no engine
-module of its own: its handlers, which add to a score, are attached here);
-validate checks ``$defs`` of the toy's cards.schema.json against the registry.
+A toy card may carry ``effects: [{op: gain, amount: 2}, {op: pass}]`` (none does
+in the fixture: the core tests name its lines). Each op's schema fragment,
+phrase and handler live here (the toy game has no engine module of its own:
+its handlers, which add to a score, are attached here); validate checks ``$defs`` of the toy's cards.schema.json against the registry.
 """
 from __future__ import annotations
 
