@@ -68,6 +68,16 @@ class Document:
     def problem(self, path: Sequence[Union[str, int]], message: str) -> Problem:
         return Problem(self.at(*path), message)
 
+    def record_at(self, key: str, record_id: Any, *path: Union[str, int]) -> tuple[Union[str, int], ...]:
+        """The node path of the record with ``id`` ``record_id`` in the list under ``key`` (then ``path``
+        inside it): how a message about a record, known by its id, finds its file, line and column.
+        ``(key,)`` when no record has that id."""
+        records = self.data.get(key) if isinstance(self.data, dict) else None
+        for index, record in enumerate(records if isinstance(records, list) else ()):
+            if isinstance(record, dict) and record.get("id") == record_id:
+                return (key, index, *path)
+        return (key,)
+
     def _locate(self, path: PathKey, marks: dict[PathKey, tuple[int, int]]) -> Location:
         for cut in range(len(path), -1, -1):
             mark = marks.get(path[:cut])

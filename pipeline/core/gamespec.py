@@ -37,8 +37,10 @@ if TYPE_CHECKING:
     from pipeline.core.dataset import GameData
     from pipeline.core.documents.model import Document as PrintedDocument
     from pipeline.core.documents.standard import DocContext
+    from pipeline.core.effects import EffectLanguage
     from pipeline.core.engine import Restorable
     from pipeline.core.render.model import PrintCard
+    from pipeline.core.rulecontract import Examples, Rulings
 
 T = TypeVar("T")
 
@@ -70,7 +72,8 @@ class Question:
 Consequences = Callable[..., Sequence[Question]]
 
 
-ROLES = ("model", "checks", "counts", "cards", "documents", "commands", "balance", "engine", "consequences")
+ROLES = ("model", "checks", "counts", "cards", "documents", "commands", "balance", "engine", "consequences",
+         "effects")
 
 
 class SpecError(UserError):
@@ -158,6 +161,16 @@ class GameSpec:
       (a slot for the engine kit; no stage asks for it yet).
     * ``consequences``: ``consequences(game, *, budget=None) -> [Question]``:
       the engine figures ``pantheon diff`` compares before and after an edit.
+    * ``rule_sections``: the section ids its rules.yaml must contain; ``rulings``
+      (:class:`~pipeline.core.rulecontract.Rulings`): where its rulings are and
+      who must agree with them; ``examples``
+      (:class:`~pipeline.core.rulecontract.Examples`): its example playthroughs
+      and the function replaying them through its engine. Validate checks all
+      three (:mod:`pipeline.core.rulecontract`).
+    * ``effects``: the game's card effect language, an
+      :class:`~pipeline.core.effects.EffectLanguage` (its registry of ops and
+      the schema file they are checked against); validate reports an op
+      without handler or phrase and every drift of the schema, naming the op.
     """
 
     id: str
@@ -172,6 +185,10 @@ class GameSpec:
     balance: Optional[Part[BalanceStudy]] = None
     engine: Optional[Part[EngineFactory]] = None
     consequences: Optional[Part[Consequences]] = None
+    effects: Optional[Part["EffectLanguage"]] = None
+    rule_sections: tuple[str, ...] = ()
+    rulings: Optional["Rulings"] = None
+    examples: tuple["Examples", ...] = ()
     where: str = field(default="", compare=False)  # the file that defines the spec, for messages
 
     def __post_init__(self) -> None:
@@ -200,11 +217,15 @@ class GameSpec:
         return module
 
     def parts(self) -> Iterator[tuple[str, Part[Any]]]:
-        """Every part the spec names, by role."""
+        """Every part the spec names, by role (those inside ``rulings`` and ``examples`` too)."""
         for role in ROLES:
             named = getattr(self, role)
             if named is not None:
                 yield role, named
+        if self.rulings is not None and self.rulings.followed is not None:
+            yield "rulings", self.rulings.followed
+        for examples in self.examples:
+            yield "examples", examples.replay
 
     def _in(self) -> str:
         return f" in {self.where}" if self.where else ""

@@ -16,12 +16,14 @@ from typing import Any, Iterable, Iterator, Optional
 from pipeline.core import markup
 from pipeline.core.components import COMPONENTS_KIND, count_problems
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
+from pipeline.core.effects import language_problems
 from pipeline.core.errors import UserError
 from pipeline.core.games import select as select_games
 from pipeline.core.gamespec import GameSpec, SpecError
 from pipeline.core.names import NameRules, name_problems
 from pipeline.core.problems import Location, Problem
 from pipeline.core.rulebook_facts import FACTS_KIND, fact_problems
+from pipeline.core.rulecontract import example_problems, ruling_problems, section_problems
 from pipeline.core.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.core.yamlmarks import PathKey
 
@@ -123,14 +125,21 @@ def game_problems(
         # Facts are compared even when another file has problems, so a value that
         # contradicts the rulebook is reported alongside them.
         problems += guarded(loaded, fact_problems(loaded, checks, frozenset(unsettled)))
+    if spec.effects is not None:  # checked even when the data fails its schemas: a drifted schema may be why
+        problems += guarded(loaded, language_problems(loaded, spec.part("effects")))
     if not schema_clean:
         return problems, False
     if loaded.has(GLOSSARY_KIND):
         problems += guarded(loaded, glossary_problems(loaded.doc(GLOSSARY_KIND)))
     if spec.counts is not None and loaded.has(COMPONENTS_KIND):
         problems += guarded(loaded, component_problems(loaded, spec))
+    problems += guarded(loaded, section_problems(loaded, spec.rule_sections))
+    if spec.rulings is not None:
+        problems += guarded(loaded, ruling_problems(loaded, spec.rulings))
     if checks is not None:
         problems += guarded(loaded, checks.cross_checks(loaded))
+    for examples in spec.examples if not problems else ():  # replays rely on every fact the checks vouch for
+        problems += guarded(loaded, example_problems(loaded, examples))
     if not problems:  # the cards are laid out only from data every check vouched for
         from pipeline.core.render.cardcheck import card_problems
 

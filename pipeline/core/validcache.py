@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-from dataclasses import fields
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from pipeline.core import cachestore, locations, resultcache
 from pipeline.core.dataset import GameData
-from pipeline.core.gamespec import GameSpec, Part
+from pipeline.core.gamespec import GameSpec
 from pipeline.core.shape import ShapeError
 
 NAMESPACE = "results/validated"
@@ -71,14 +70,12 @@ def spec_digest(spec: GameSpec) -> str:
     """The game's spec (which module is each part) and the source of each part's module that lies outside
     the pipeline package (whose code is hashed whole)."""
     digest = hashlib.blake2b(repr(spec).encode(), digest_size=20)
-    for field in fields(spec):
-        part = getattr(spec, field.name)
-        if isinstance(part, Part):
-            module = part.target.split(":")[0]
-            if module.split(".")[0] != CODE.name:
-                found = importlib.util.find_spec(module)
-                origin = Path(found.origin) if found is not None and found.origin else None
-                digest.update(origin.read_bytes() if origin is not None and origin.is_file() else b"?")
+    for _, part in spec.parts():  # every part, those inside rulings and examples too
+        module = part.module_name
+        if module.split(".")[0] != CODE.name:
+            found = importlib.util.find_spec(module)
+            origin = Path(found.origin) if found is not None and found.origin else None
+            digest.update(origin.read_bytes() if origin is not None and origin.is_file() else b"?")
     return digest.hexdigest()
 
 

@@ -32,6 +32,7 @@ SPEC = GameSpec(
     checks=Part(MODULE),
     cards=Part(f"{MODULE}:print_cards"),
     commands=Part(f"{MODULE}:app"),
+    effects=Part("tests.core.toy_effects:LANGUAGE"),
 )
 
 

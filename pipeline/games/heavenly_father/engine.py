@@ -29,6 +29,7 @@ from typing import Any, Callable, Concatenate, Generic, Hashable, Mapping, Optio
 from pipeline.core.engine import Decision, IllegalAction, InPlaceState, Outcome
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.heavenly_father import GAME_ID
+from pipeline.games.heavenly_father.effects import REGISTRY
 from pipeline.games.heavenly_father.model import (
     Consequence,
     Dilemma,
@@ -62,6 +63,7 @@ OP_EXTRA = "extra-action"
 OP_DICTATE = "dictate-choice"
 OP_RANDOMIZE = "randomize-virtues"
 KNOWN_OPS = frozenset({OP_PEEK, OP_REVEAL, OP_THIRD, OP_CANCEL, OP_EXTRA, OP_DICTATE, OP_RANDOMIZE})
+REGISTRY.supported(KNOWN_OPS)  # the engine reads these ops at fixed points of its flow (effects.py)
 REQUIRES_PLAYER_CALL = "judgment-day-called-by-player"
 TARGET_SELF = "self"
 TARGET_OTHER = "other-player"

@@ -5,6 +5,7 @@ Parts are named by import path and imported only when a stage asks for them.
 from __future__ import annotations
 
 from pipeline.core.gamespec import GameSpec, Part
+from pipeline.core.rulecontract import Examples
 from pipeline.games.heavenly_father import GAME_ID, TITLE
 
 SPEC = GameSpec(
@@ -18,5 +19,17 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.heavenly_father.docs:documents"),
     commands=Part("pipeline.games.heavenly_father.cli:app"),
     balance=Part("pipeline.games.heavenly_father.balance:study"),
+    effects=Part("pipeline.games.heavenly_father.effects:LANGUAGE"),
+    examples=(
+        Examples(Part("pipeline.games.heavenly_father.checks:replay_scoring_examples"), kind="examples",
+                 key="scoring_examples", label="scoring example"),
+        Examples(Part("pipeline.games.heavenly_father.checks:replay_dilemma_examples"), kind="examples",
+                 key="dilemma_examples", label="dilemma example"),
+    ),
+    rule_sections=(
+        "object", "components", "setup", "advanced-game", "virtues", "balance", "turns", "moral-dilemmas",
+        "dilemma-example", "gains-and-losses", "philosophers", "philosopher-kinds", "reclaiming", "judgment-day",
+        "empty-draw-pile", "prayers-at-the-end", "scoring", "scoring-example", "credits", "clarifications",
+    ),
     where=__file__,
 )

@@ -1,59 +1,19 @@
 """Printed wording rendered from structured data, by phrase tables.
 
-``power_text`` renders a Philosopher kind's power; the wording printed on the
+``power_text`` renders a Philosopher kind's power (each op by its phrase in
+the effect registry, ``effects.py``); the wording printed on the
 card (``text`` in philosopher-kinds.yaml) must equal it, which a cross-check
 enforces. ``consequence_text`` renders a dilemma option's consequences (the
 line printed under each option), so cards carry no second copy of the numbers.
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Mapping
 
-from pipeline.core.wording import counted, number_word
-from pipeline.games.heavenly_father.model import Consequence, Op, Power, Timing
-
-
-def _peek(op: Op) -> str:
-    count = op.params["count"]
-    if count == 1:
-        return "Secretly look at one False God of your choice, then put it back face down where it was."
-    return f"Secretly look at {number_word(count)} False Gods of your choice, then put them back face down where they were."
-
-
-def _reveal(op: Op) -> str:
-    count = op.params["count"]
-    if count == 1:
-        return "Turn one False God of your choice face up for all to see. It stays face up: that god is disproved."
-    return (f"Turn {number_word(count)} False Gods of your choice face up for all to see. "
-            "They stay face up: those gods are disproved.")
-
-
-def _third_option(op: Op) -> str:
-    p = op.params
-    return (f"Add a third option that gains up to {p['gain_virtue_max']} of one Virtue, "
-            f"loses up to {p['lose_virtue_max']} of one Virtue, or draws {p['draw_cards']} cards.")
-
-
-def _cancel(op: Op) -> str:
-    turns = op.params["bar_caller_turns"]
-    span = "their next turn" if turns == 1 else f"their next {number_word(turns)} turns"
-    return f"Turn the envelope back: the caller may not call Judgment Day on {span}."
-
-
-def _extra(op: Op) -> str:
-    count = op.params["count"]
-    return "Then take another action." if count == 1 else f"Then take {number_word(count)} more actions."
-
-
-OP_PHRASES: Mapping[str, Callable[[Op], str]] = {
-    "peek-false-god": _peek,
-    "reveal-false-god": _reveal,
-    "invent-third-option": _third_option,
-    "cancel-judgment-day": _cancel,
-    "extra-action": _extra,
-    "dictate-choice": lambda op: "You tell them which option to choose.",
-    "randomize-virtues": lambda op: "The Virtues they gain and lose are picked at random; the amounts stay as printed.",
-}
+from pipeline.core.effects import OP
+from pipeline.core.wording import counted
+from pipeline.games.heavenly_father.effects import REGISTRY
+from pipeline.games.heavenly_father.model import Consequence, Power, Timing
 
 PLACEMENT_PHRASES: Mapping[tuple[Timing, str], str] = {
     (Timing.KEPT, "self"): "Keep this in front of you.",
@@ -83,7 +43,7 @@ def power_text(power: Power) -> str:
         parts.append(REQUIREMENT_PHRASES[power.requires])
     if power.timing is not Timing.IMMEDIATE:
         parts.append(PLACEMENT_PHRASES[(power.timing, power.target)])
-    effects = [OP_PHRASES[op.name](op) for op in power.effects]
+    effects = [REGISTRY.phrase_of(OP, op.name)(op) for op in power.effects]
     if power.invoke is not None:
         effects[0] = f"{INVOKE_PHRASES[power.invoke]} {_lower_first(effects[0])}"
     return " ".join(parts + effects)

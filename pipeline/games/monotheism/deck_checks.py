@@ -1,7 +1,5 @@
 """Cross-checks of the card faces and of the scenarios in play.
 
-* the effects language: every word has a handler and a phrase, and the schema
-  of ``deities.yaml`` is the one the registry generates;
 * the deities: the facts the rulebook states about individual cards
   (monotheism-facts.md), each as code;
 * the worshipers: one face record per worshiper of the sets, chains of states
@@ -17,7 +15,7 @@ from typing import Any, Iterator, Mapping, Optional, Sequence
 
 from pipeline.core import resultcache
 from pipeline.core.dataset import Document, GameData
-from pipeline.core.problems import Location, Problem
+from pipeline.core.problems import Problem
 from pipeline.core.shape import ShapeError, sequence, text
 from pipeline.games.monotheism import dsl, proofs, solver  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
@@ -31,7 +29,6 @@ DEITIES = "deities"
 WORSHIPERS = "worshipers"
 WORSHIPER_SETS = "worshiper-sets"
 SCENARIOS = "scenarios"
-SCHEMA_NAME = "deities.schema.json"
 
 # --- facts about individual deities (monotheism-facts.md) ---------------------
 ATLAS = "07"                       # the only "When this is consumed" essence: the void takes every card above
@@ -63,30 +60,8 @@ PROVER_ONLY = solver.Techniques(beam=False)  # a trap is expected lost: the beam
 def card_problems(game: GameData) -> Iterator[Problem]:
     """Problems of deities.yaml and worshipers.yaml (run when both documents are present)."""
     deities, worshipers = game.doc(DEITIES), game.doc(WORSHIPERS)
-    yield from registry_problems(deities)
-    yield from schema_sync_problems(game, deities)
     yield from deity_problems(deities)
     yield from worshiper_problems(worshipers, game.doc(WORSHIPER_SETS))
-
-
-# ============================================================== the effects language
-def registry_problems(doc: Document, registry: Optional[dsl.Registry] = None) -> Iterator[Problem]:
-    for message in dsl.registry_problems(registry or dsl.REGISTRY):
-        yield Problem(Location(doc.file, 1, 1), f"effects language: {message}")
-
-
-def schema_sync_problems(game: GameData, doc: Document) -> Iterator[Problem]:
-    path = game.root.parent / "schemas" / game.game / SCHEMA_NAME
-    try:
-        defs = json.loads(path.read_text(encoding="utf-8")).get("$defs", {})
-    except (OSError, ValueError):
-        return  # the core reports a missing or unreadable schema
-    generated = dsl.effect_defs()
-    stale = sorted(name for name, schema in generated.items() if defs.get(name) != schema)
-    if stale:
-        yield Problem(Location(doc.file, 1, 1),
-                      f"{SCHEMA_NAME}: $defs {', '.join(stale)} differ from the effects registry "
-                      "(regenerate: python -m pipeline.games.monotheism.dsl)")
 
 
 # ============================================================== deities
@@ -148,7 +123,7 @@ def _one_deity(doc: Document, i: int, record: Mapping[str, Any]) -> Iterator[Pro
         if essence:
             for name, params in _ops_of(essence):
                 if params.get("optional") or any(
-                        dsl.REGISTRY.get(dsl.SELECTOR, s).choice for s, _ in dsl.selectors_of(params)):
+                        dsl.REGISTRY.flagged(dsl.SELECTOR, s, dsl.CHOICE_FLAG) for s, _ in dsl.selectors_of(params)):
                     yield doc.problem(base + (key, "essence"),
                                       f"{_label(record)} ({key}): an essence acts on its own: no 'optional' and no "
                                       f"choice in op '{name}'")

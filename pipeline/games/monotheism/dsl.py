@@ -4,10 +4,12 @@ A card's act or essence is data: a tree of *ops* (what happens), *selectors*
 (which cards), *conditions* ("If ...") and *triggers* ("When ..."). Each word
 has exactly one registry entry holding its JSON Schema fragment, its phrase
 (the printed wording, used by ``text.py``) and its engine handler (attached by
-``engine.py`` with :func:`handler`). The schema of ``deities.yaml`` is generated
+``engine.py`` with :func:`handler`), kept in the core's effect registry
+(:mod:`pipeline.core.effects`). The schema of ``deities.yaml`` is generated
 from this registry (:func:`effect_defs`), the printed text is rendered from it,
-and :func:`registry_problems` reports any word that lacks a handler or a
-phrase, so the three can never drift apart.
+and validate (through the spec's ``effects``, :data:`LANGUAGE`) reports any word
+that lacks a handler or a phrase and any drift of the schema file, so the three
+can never drift apart.
 
 Card data shapes (YAML)::
 
@@ -19,10 +21,11 @@ Card data shapes (YAML)::
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Optional
 
+from pipeline.core.effects import Effect, EffectLanguage, EffectRegistry, obj, tagged_defs
 from pipeline.core.wording import number_word, plural
+from pipeline.games.monotheism import GAME_ID
 
 OP = "op"
 SELECTOR = "selector"
@@ -50,69 +53,14 @@ class PhraseContext:
         self.condition = render_condition
 
 
-@dataclass
-class Entry:
-    """One word of the card language."""
-
-    category: str
-    name: str
-    schema: dict[str, Any]
-    phrase: Optional[Phrase] = None
-    handler: Optional[Callable[..., Any]] = None
-    choice: bool = False  # a selector that asks the player
-
-
-@dataclass
-class Registry:
-    """Every word of the language by category and name."""
-
-    entries: dict[str, dict[str, Entry]] = field(default_factory=lambda: {c: {} for c in CATEGORIES})
-
-    def add(self, entry: Entry) -> Entry:
-        table = self.entries[entry.category]
-        if entry.name in table:
-            raise ValueError(f"{entry.category} '{entry.name}' registered twice")
-        table[entry.name] = entry
-        return entry
-
-    def get(self, category: str, name: str) -> Entry:
-        return self.entries[category][name]
-
-    def handler_of(self, category: str, name: str) -> Callable[..., Any]:
-        """The engine's handler of a word (``registry_problems`` reports a word without one)."""
-        found = self.get(category, name).handler
-        if found is None:
-            raise LookupError(f"{category} '{name}' has no engine handler")
-        return found
-
-    def names(self, category: str) -> list[str]:
-        return list(self.entries[category])
-
-
-REGISTRY = Registry()
+REGISTRY = EffectRegistry(GAME_ID, CATEGORIES, engine="pipeline.games.monotheism.engine")
+CHOICE_FLAG = "choice"  # a selector that asks the player
+CHOICE_FLAGS = frozenset({CHOICE_FLAG})
 
 
 def handler(category: str, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: attach the engine's handler for a registered word (exactly one per word)."""
-
-    def attach(fn: Callable[..., Any]) -> Callable[..., Any]:
-        entry = REGISTRY.get(category, name)
-        if entry.handler is not None:
-            raise ValueError(f"{category} '{name}' has two handlers")
-        entry.handler = fn
-        return fn
-
-    return attach
-
-
-def registry_problems(registry: Registry = REGISTRY) -> Iterator[str]:
-    """Every word that cannot both run and print."""
-    for category in CATEGORIES:
-        for entry in registry.entries[category].values():
-            if entry.handler is None:
-                yield f"{category} '{entry.name}' has no engine handler"
-            if entry.phrase is None:
-                yield f"{category} '{entry.name}' has no phrase for printed text"
+    return REGISTRY.handler(name, category)
 
 
 def tag(node: Mapping[str, Any]) -> tuple[str, Any]:
@@ -138,13 +86,12 @@ def _count(maximum: int = MAX_COUNT) -> dict[str, Any]:
 TRUE = {"const": True}
 
 
-def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": required, "properties": properties}
+_object = obj
 
 
 # ---------------------------------------------------------------- selectors
 def _selector(name: str, schema: dict[str, Any], phrase: Phrase, *, choice: bool = False) -> None:
-    REGISTRY.add(Entry(SELECTOR, name, schema, phrase, choice=choice))
+    REGISTRY.add(Effect(name, schema, phrase, category=SELECTOR, flags=CHOICE_FLAGS if choice else frozenset()))
 
 
 _selector("this", TRUE, lambda p, c: "this")
@@ -173,7 +120,7 @@ _selector("choose", _object({"count": _count(), "among_top": _count(), "kind": {
 
 # ---------------------------------------------------------------- conditions
 def _condition(name: str, schema: dict[str, Any], phrase: Phrase) -> None:
-    REGISTRY.add(Entry(CONDITION, name, schema, phrase))
+    REGISTRY.add(Effect(name, schema, phrase, category=CONDITION))
 
 
 _condition("began_unveiled", TRUE, lambda p, c: "this began unveiled")
@@ -189,7 +136,7 @@ _condition("deck_at_most", _count(),
 
 # ---------------------------------------------------------------- triggers
 def _trigger(name: str, phrase: Phrase) -> None:
-    REGISTRY.add(Entry(TRIGGER, name, {"const": name}, phrase))
+    REGISTRY.add(Effect(name, {"const": name}, phrase, category=TRIGGER))
 
 
 _trigger("attempted", lambda p, c: "When a god attempts to consume this: instead,")
@@ -221,7 +168,7 @@ def _targeted(verb: str, verb_s: str, *, subject: str = "") -> Phrase:
 
 
 def _op(name: str, properties: dict[str, Any], required: list[str], phrase: Phrase) -> None:
-    REGISTRY.add(Entry(OP, name, _object(properties, required), phrase))
+    REGISTRY.add(Effect(name, _object(properties, required), phrase))
 
 
 TARGET = {"target": _ref("selector"), "optional": {"type": "boolean"}, "if_so": _ref("ops")}
@@ -298,7 +245,7 @@ def act_type(act: Mapping[str, Any]) -> Optional[str]:
 # ---------------------------------------------------------------- the generated schema
 def _one_of_tagged(category: str) -> dict[str, Any]:
     """A mapping with exactly one key, naming a registered word, whose value fits that word."""
-    return {"oneOf": [_object({name: entry.schema}, [name]) for name, entry in REGISTRY.entries[category].items()]}
+    return tagged_defs(REGISTRY, category)
 
 
 def effect_defs() -> dict[str, Any]:
@@ -370,6 +317,11 @@ def deities_schema() -> dict[str, Any]:
         "properties": {"deities": {"type": "array", "minItems": 1, "items": _ref("deity")}},
         "$defs": {"deity": deity, "half": half, "exception": exception, **effect_defs()},
     }
+
+
+REGENERATE = "python -m pipeline.games.monotheism.dsl"
+# The spec's ``effects``: the registry and the generated $defs of deities.schema.json (checked by validate).
+LANGUAGE = EffectLanguage(REGISTRY, "deities", effect_defs, regenerate=REGENERATE)
 
 
 if __name__ == "__main__":  # regenerate the schema file from the registry

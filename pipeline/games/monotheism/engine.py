@@ -724,7 +724,7 @@ def _choice_spec(params: Mapping[str, Any]) -> Optional[tuple[str, Mapping[str, 
         selector = params.get(key)
         if isinstance(selector, dict):
             name, param = tag(selector)
-            if dsl.REGISTRY.get(SELECTOR, name).choice:
+            if dsl.REGISTRY.flagged(SELECTOR, name, dsl.CHOICE_FLAG):
                 return key, param
     return None
 
@@ -840,7 +840,7 @@ def _decide(work: _Work, params: Mapping[str, Any], ctx: _Ctx, bindings: Iterato
             key: str = "target") -> Optional[list[str]]:
     """Targets of an op, or None when the player declined (or nothing could be chosen)."""
     selector = params[key]
-    if dsl.REGISTRY.get(SELECTOR, tag(selector)[0]).choice:
+    if dsl.REGISTRY.flagged(SELECTOR, tag(selector)[0], dsl.CHOICE_FLAG):
         return list(next(bindings)) or None
     if params.get("optional") and not next(bindings):
         return None

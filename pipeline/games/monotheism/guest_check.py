@@ -91,9 +91,8 @@ def rate_problems(game: GameData, cards: Cards) -> Iterator[Problem]:
         return
     low, high = wilson(hits, games)
     doc = game.doc("deities")
-    index = next(i for i, record in enumerate(doc.data["deities"]) if record["id"] == estimate.UNBIDDEN_GUEST)
     tolerance = estimate.RATE_TOLERANCE
-    yield doc.problem(("deities", index),
+    yield doc.problem(doc.record_at("deities", estimate.UNBIDDEN_GUEST),
                       f"deity {estimate.UNBIDDEN_GUEST}: unveiled three times in the first cycle in {hits} of {games} "
                       f"seeded {estimate.STATED_POLICY} deals ({_one_in(rate)}, 95% interval {_one_in(high)} to "
                       f"{_one_in(low)}); the rulebook says once every five hundred games or so (within {tolerance}x: "

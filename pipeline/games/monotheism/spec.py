@@ -19,5 +19,12 @@ SPEC = GameSpec(
     commands=Part("pipeline.games.monotheism.cli:app"),
     balance=Part("pipeline.games.monotheism.balance:study"),
     consequences=Part("pipeline.games.monotheism.consequences:consequences"),
+    effects=Part("pipeline.games.monotheism.dsl:LANGUAGE"),
+    # One rules section per rulebook section, plus the engine rulings.
+    rule_sections=(
+        "overview", "components", "set-up", "play", "acts", "essences", "veiled-gods",
+        "consuming-gods", "timing", "worshipers", "ending-the-game", "playing-in-hand",
+        "designers-mistakes", "scenarios", "advice", "engine-rulings",
+    ),
     where=__file__,
 )

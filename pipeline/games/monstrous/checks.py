@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from pipeline.core.components import ComponentCount, Inventory
 from pipeline.core.dataset import Document, GameData
-from pipeline.core.problems import Problem, checks_then_engine
+from pipeline.core.problems import Problem
 from pipeline.core.yamlmarks import PathKey
 from pipeline.games.monstrous import declared, engine
 from pipeline.games.monstrous.powers import (
@@ -568,40 +568,26 @@ def _step_problems(throw: Mapping[str, Any], where: tuple, ledger: _Ledger,
                 yield step_where, f"gains {gained} Faith at {step['location']}, whose card shows {faith[step['location']]}"
 
 
-# ---- the rules engine: replays of the worked turns, rulings it follows ------------------------
-def check_example_replays(game: GameData) -> Iterator[Problem]:
+# ---- the rules engine: replays of the worked turns (the spec's examples; its rulings are checked by the core) ----
+def replay_examples(game: GameData) -> Iterator[tuple[str, Sequence[Any], str]]:
     """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated.
 
-    One of ENGINE_CHECKS: the model and engine are built only from data every other check passed."""
+    The spec's ``examples``: the core runs it only on data every check passed (the engine relies on them)."""
     rules = engine.Game(game.model)
-    doc = game.doc("examples")
-    for index, example in _enumerate(doc, "examples"):
+    for example in game.doc("examples").data["examples"]:
         for where, message in declared.replay_example(rules, example):
-            yield doc.problem(("examples", index) + tuple(where), f"example {example['id']}: {message}")
-
-
-def check_engine_rulings(game: GameData) -> Iterator[Problem]:
-    """Every ruling the engine follows has a record, and every record is followed."""
-    doc = game.doc("rulings")
-    recorded = _ids(doc, "rulings")
-    for ruling in engine.RULINGS:
-        if ruling not in recorded:
-            yield doc.problem(("rulings",), f"ruling {ruling}: the engine follows it but it has no record")
-    for index, ruling in enumerate(recorded):
-        if ruling not in engine.RULINGS:
-            yield doc.problem(("rulings", index, "id"), f"ruling {ruling}: the engine does not follow it")
+            yield example["id"], tuple(where), message
 
 
 CHECKS: Sequence[Check] = (
     check_gods, check_monster_designs, check_plates, check_powers, check_rulebook_wordings, check_face_lengths,
     check_cards, check_locations, check_card_formats, check_throw_steps, check_player_aids, check_setup,
     check_scenarios, check_faith_tokens, check_variants, check_faq,
-    check_examples, check_engine_rulings,
+    check_examples,
 )
-# Run only on data every check above passed: the engine relies on what they vouch for.
-ENGINE_CHECKS: Sequence[Check] = (check_example_replays,)
 
 
 def cross_checks(game: GameData) -> Iterator[Problem]:
     """Every problem the schemas cannot see, from every check."""
-    yield from checks_then_engine(CHECKS, ENGINE_CHECKS, game)
+    for check in CHECKS:
+        yield from check(game)

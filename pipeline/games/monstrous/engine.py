@@ -44,7 +44,7 @@ from pipeline.core.engine import CHANCE, Decision, Event, IllegalAction, InPlace
 from pipeline.core.engine.types import TERMINAL_DECISION
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.model import MonsterCard, MonstrousModel, Op, Power, Side
-from pipeline.games.monstrous.powers import NEEDS_A_LOCATION
+from pipeline.games.monstrous.powers import NEEDS_A_LOCATION, REGISTRY
 from pipeline.games.monstrous.variants import (
     HIT_NOTHING,
     NO_FINAL_TURNS,
@@ -1378,6 +1378,7 @@ OP_HANDLERS: dict[str, Callable[[Game, Board, Task], None]] = {
     "retrieve_from_underworld": op_retrieve_from_underworld,
     "majority_bonus": op_majority_bonus,
 }
+REGISTRY.attach_all(OP_HANDLERS)  # the effect registry (powers.py) holds each op's handler with its schema and phrase
 
 STEPS: dict[int, Callable[[Game, Board, Task], None]] = {
     TRAPS: _step_traps,

@@ -4,11 +4,13 @@ A power is ``{trigger, condition?, text, effects: [op, ...]}``; an op is a
 mapping ``{op: <name>, <param>: <value>, ...}``. This module is the one place
 that knows the vocabulary:
 
-* ``OP_PARAMS`` - every op a rules engine must implement, with its parameters
-  and their allowed values (the JSON schema says the same for the data file;
-  this copy lets code check powers built anywhere else, e.g. by an engine).
+* ``REGISTRY`` - every op, with its schema fragment, its phrase and (attached by
+  ``engine.py``) its engine handler (:mod:`pipeline.core.effects`); validate checks
+  the op definitions of monsters.schema.json against it (``LANGUAGE``).
+* ``OP_PARAMS`` - the parameters of each op and their allowed values, read off
+  the registry, so code can check powers built anywhere else (e.g. by an engine).
 * ``render_power`` - the printed wording of a power, built from its structure
-  by a phrase table. The data's ``text`` must equal it, so the two cannot drift.
+  by the registry's phrases. The data's ``text`` must equal it, so the two cannot drift.
 * ``context_problems`` - whether each op makes sense where it is printed (a
   HIT MONSTERS op needs hit Monsters; a Location cannot say "this Monster").
 """
@@ -17,26 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
+from pipeline.core.effects import OP, EffectLanguage, EffectRegistry, dispatcher, keyed_defs, keyed_op_schema
 from pipeline.core.wording import counted
+from pipeline.games.monstrous import GAME_ID
 
 ANY_AMOUNT = None  # marker: the parameter takes a positive integer
-
-# op name -> parameter -> allowed values (ANY_AMOUNT: positive int; bool: True/False)
-OP_PARAMS: dict[str, dict[str, Any]] = {
-    "gain_faith": {"amount": ANY_AMOUNT, "per": ("hit_monster", "monster_at_location")},
-    "take_faith": {"amount": ANY_AMOUNT, "from": ("one_hit_monster_god", "each_hit_monster_god",
-                                                  "one_god_at_location", "each_other_god_at_location")},
-    "discard": {"target": ("hitter", "hit_monsters", "one_other_monster_at_location")},
-    "move_monster": {"target": ("self", "hit_monsters", "one_other_monster_at_location"),
-                     "to": ("owner_hand", "owner_deck_top", "owner_deck_bottom")},
-    "gain_throw": {"amount": ANY_AMOUNT},
-    "draw_cards": {"amount": ANY_AMOUNT},
-    "choose_one": {"options": list},
-    "throw_hit_monster": {"count": ANY_AMOUNT, "either_side": bool, "gain_location_faith": bool},
-    "retrieve_from_underworld": {"whose": ("self", "other_god"), "pick": ("any", "top"), "to": ("hand", "deck_top")},
-    "majority_bonus": {"amount": ANY_AMOUNT, "ties": ("each_tied_god", "nobody")},
-}
-OPTIONAL_PARAMS: dict[str, frozenset[str]] = {"gain_faith": frozenset({"per"})}
+MAX_AMOUNT = 10  # the largest amount a power may name
+MAX_THROWN = 3  # the most hit Monsters a power may throw
+CHOOSE_ONE = "choose_one"  # the op that offers other ops (never nested)
 
 TRIGGER_LABELS: dict[str, str] = {
     "when_hit": "WHEN HIT",
@@ -164,23 +154,77 @@ def _majority_bonus(op: Mapping[str, Any], owner: Owner) -> str:
     return f"The god with the most Monsters hitting {owner.location_words()} gains {op['amount']} Faith{ties}"
 
 
-PHRASES = {
-    "gain_faith": _gain_faith,
-    "take_faith": _take_faith,
-    "discard": _discard,
-    "move_monster": _move_monster,
-    "gain_throw": _gain_throw,
-    "draw_cards": _draw_cards,
-    "choose_one": _choose_one,
-    "throw_hit_monster": _throw_hit_monster,
-    "retrieve_from_underworld": _retrieve,
-    "majority_bonus": _majority_bonus,
-}
+# ---------------------------------------------------------------- the registry: schema, phrase, handler per op
+REGISTRY = EffectRegistry(GAME_ID, engine="pipeline.games.monstrous.engine")  # engine.py attaches the handlers
+_AMOUNT = {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}
+_BOOL = {"type": "boolean"}
+
+
+def _enum(*values: str) -> dict[str, Any]:
+    return {"enum": list(values)}
+
+
+def _op(name: str, phrase: Any, required: Sequence[str], params: Mapping[str, Any]) -> None:
+    REGISTRY.op(name, keyed_op_schema(name, params, required), phrase)
+
+
+_op("gain_faith", _gain_faith, ["amount"], {"amount": _AMOUNT, "per": _enum("hit_monster", "monster_at_location")})
+_op("take_faith", _take_faith, ["amount", "from"],
+    {"amount": _AMOUNT, "from": _enum("one_hit_monster_god", "each_hit_monster_god", "one_god_at_location",
+                                      "each_other_god_at_location")})
+_op("discard", _discard, ["target"], {"target": _enum("hitter", "hit_monsters", "one_other_monster_at_location")})
+_op("move_monster", _move_monster, ["target", "to"],
+    {"target": _enum("self", "hit_monsters", "one_other_monster_at_location"),
+     "to": _enum("owner_hand", "owner_deck_top", "owner_deck_bottom")})
+_op("gain_throw", _gain_throw, ["amount"], {"amount": _AMOUNT})
+_op("draw_cards", _draw_cards, ["amount"], {"amount": _AMOUNT})
+_op(CHOOSE_ONE, _choose_one, ["options"],
+    {"options": {"type": "array", "items": {"$ref": "#/$defs/simple_op"}, "minItems": 2, "maxItems": 3}})
+_op("throw_hit_monster", _throw_hit_monster, ["count", "either_side", "gain_location_faith"],
+    {"count": {"type": "integer", "minimum": 1, "maximum": MAX_THROWN}, "either_side": _BOOL,
+     "gain_location_faith": _BOOL})
+_op("retrieve_from_underworld", _retrieve, ["whose", "pick", "to"],
+    {"whose": _enum("self", "other_god"), "pick": _enum("any", "top"), "to": _enum("hand", "deck_top")})
+_op("majority_bonus", _majority_bonus, ["amount", "ties"], {"amount": _AMOUNT, "ties": _enum("each_tied_god", "nobody")})
+
+
+def effect_defs() -> dict[str, Any]:
+    """The op definitions of monsters.schema.json the registry generates: ``op_<name>`` per op, ``op``
+    dispatching to them, and ``simple_op`` (every op but choose_one: what a choice may offer)."""
+    ops = REGISTRY.effects()
+    return {**keyed_defs(REGISTRY), "op": dispatcher(ops),
+            "simple_op": dispatcher([e for e in ops if e.name != CHOOSE_ONE], params_of=ops)}
+
+
+# The spec's ``effects``: validate checks the registry and the op definitions of monsters.schema.json.
+LANGUAGE = EffectLanguage(REGISTRY, "monsters", effect_defs, prefix="op_")
+
+
+def _allowed(schema: Mapping[str, Any]) -> Any:
+    """What ``op_problems`` accepts for a parameter of this schema."""
+    kind = schema.get("type")
+    if kind == "integer":
+        return ANY_AMOUNT
+    if kind == "boolean":
+        return bool
+    if kind == "array":
+        return list
+    return tuple(schema["enum"])
+
+
+# op name -> parameter -> allowed values (ANY_AMOUNT: positive int; bool: True/False), read off the registry
+# so code can check powers built anywhere else (e.g. by an engine) against the same vocabulary.
+OP_PARAMS: dict[str, dict[str, Any]] = {
+    e.name: {param: _allowed(schema) for param, schema in e.schema["properties"].items() if param != "op"}
+    for e in REGISTRY.effects()}
+OPTIONAL_PARAMS: dict[str, frozenset[str]] = {
+    e.name: frozenset(e.schema["properties"]) - set(e.schema["required"]) for e in REGISTRY.effects()
+    if set(e.schema["properties"]) - set(e.schema["required"])}
 
 
 def render_op(op: Mapping[str, Any], owner: Owner) -> str:
     """The printed sentence for one op (ops are assumed valid: see ``op_problems``)."""
-    return PHRASES[op["op"]](op, owner)
+    return REGISTRY.phrase_of(OP, op["op"])(op, owner)
 
 
 def render_power(power: Mapping[str, Any], owner: Owner) -> str:

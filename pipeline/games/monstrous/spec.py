@@ -5,6 +5,7 @@ Parts are named by import path and imported only when a stage asks for them.
 from __future__ import annotations
 
 from pipeline.core.gamespec import GameSpec, Part
+from pipeline.core.rulecontract import Examples, Rulings
 from pipeline.games.monstrous import GAME_ID, TITLE
 
 SPEC = GameSpec(
@@ -18,5 +19,12 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.monstrous.docs:documents"),
     commands=Part("pipeline.games.monstrous.cli:app"),
     balance=Part("pipeline.games.monstrous.balance:study"),
+    effects=Part("pipeline.games.monstrous.powers:LANGUAGE"),
+    # The rulebook's sections (the documents print the components, rulings, scenarios and examples into theirs).
+    rule_sections=("overview", "components", "faith", "god-boards-and-aids", "monsters", "locations", "setup",
+                   "turns", "throw-steps", "throwing", "hitting", "card-powers", "trap-monsters", "reading-powers",
+                   "end-and-scoring", "scenarios", "variants", "rulings", "examples"),
+    rulings=Rulings(followed=Part("pipeline.games.monstrous.engine:RULINGS")),
+    examples=(Examples(replay=Part("pipeline.games.monstrous.checks:replay_examples")),),
     where=__file__,
 )

@@ -5,6 +5,7 @@ Parts are named by import path and imported only when a stage asks for them.
 from __future__ import annotations
 
 from pipeline.core.gamespec import GameSpec, Part
+from pipeline.core.rulecontract import Examples, Rulings
 from pipeline.games.theocracy import GAME_ID, TITLE
 
 SPEC = GameSpec(
@@ -18,5 +19,13 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.theocracy.docs:documents"),
     commands=Part("pipeline.games.theocracy.cli:app"),
     balance=Part("pipeline.games.theocracy.balance:study"),
+    # No ``effects``: Theocracy's cards carry no effects (a power card is a value, a believer card a colour);
+    # the ``op`` steps of phases.yaml and added-rules.yaml are rules of the round, read by its engine.
+    # The rulebook's sections, and the clarifications that list the rulings.
+    rule_sections=("overview", "components", "roles", "game-structure", "round-setup", "turn", "end-of-round",
+                   "end-of-game", "three-players", "four-players", "clarifications"),
+    rulings=Rulings(listed_in="clarifications"),
+    examples=(Examples(Part("pipeline.games.theocracy.checks:replay_bid_examples"), kind="bid-examples",
+                       key="bid_examples", label="bid example"),),
     where=__file__,
 )

@@ -20,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence
 
+from pipeline.core.effects import EffectLanguage, EffectRegistry, dispatcher, keyed_defs, keyed_op_schema
 from pipeline.core.wording import counted, plural
+from pipeline.games.totems_and_taboos import GAME_ID
 
 # --- Vocabulary -------------------------------------------------------------
 SELF, TARGET, EACH, OTHERS, OWNERS = "self", "target", "each", "others", "owners"
@@ -277,6 +279,64 @@ def render_bonus(mode: str, ops: Sequence[Op], bonus_colour_name: str, card_colo
 def word_count(text: str) -> int:
     return len(text.split())
 
+
+
+# --- The effect registry: schema fragment, phrase and engine handler per op -------------------
+# The op definitions of commandments.schema.json are checked against it by validate (LANGUAGE); engine.py
+# attaches its HANDLERS. Every op prints through the one phrase table above (render_op, which joins like
+# ops into one sentence), so each entry's phrase is render_op.
+REGISTRY = EffectRegistry(GAME_ID, engine="pipeline.games.totems_and_taboos.engine")
+MAX_OP_COUNT = 6  # the largest count an op may name
+_ANYONE = {"enum": list(WHO)}
+_COUNT = {"type": "integer", "minimum": 1, "maximum": MAX_OP_COUNT}
+_LIVING = {"enum": [SERVANT, CLERIC]}
+_PER_BLOCK = {"type": "boolean"}
+_SOURCE = {"enum": [TOWER, ANY]}
+
+
+def _who(op: str) -> dict[str, Any]:
+    if op in SELF_ONLY:
+        return {"enum": [SELF]}
+    if op in HOSTILE_ONLY:
+        return {"enum": [TARGET, OTHERS] if op == STEAL else [TARGET]}
+    return _ANYONE
+
+
+def _register(op: str, required: Sequence[str], **params: Any) -> None:
+    REGISTRY.op(op, keyed_op_schema(op, {"who": _who(op), **params}, ["who", *required]), render_op)
+
+
+_register(RECRUIT, ["role", "count"], role=_LIVING, count=_COUNT, per_block=_PER_BLOCK)
+_register(ROLL, ["count"], count=_COUNT, per_block=_PER_BLOCK)
+_register(TRANSFORM, ["role", "into", "count"], role={"enum": list(ROLES)}, into=_LIVING, count=_COUNT,
+          per_block=_PER_BLOCK)
+_register(KILL, ["role", "count"], role=_LIVING, count=_COUNT, per_block=_PER_BLOCK)
+_register(DESECRATE, ["count"], count=_COUNT)
+_register(STEAL, ["role", "into", "count"], role=_LIVING, into=_LIVING, count=_COUNT)
+_register(EXHAUST, ["role", "count"], role=_LIVING, count=_COUNT)
+_register(READY, ["role", "count"], role=_LIVING, count=_COUNT)
+_register(SWAP_ROLES, [])
+_register(DRAW, ["count", "source"], count=_COUNT, source=_SOURCE, per_block=_PER_BLOCK)
+_register(DISCARD, ["count", "chooser"], count=_COUNT, chooser={"enum": [OWNER, CHOOSER_YOU, RANDOM]})
+_register(CYCLE, ["count"], count=_COUNT)
+_register(DISCARD_HAND_DRAW, ["count", "source"], count=_COUNT, source=_SOURCE)
+_register(TAKE_CARD, ["count"], count=_COUNT)
+_register(BUILD, ["servants", "shrines"], servants={"type": "integer", "minimum": 0, "maximum": 5},
+          shrines={"type": "integer", "minimum": 0, "maximum": 10})
+_register(CANCEL, [])
+_register(PROTECT, [])
+_register(TAKE_GUIDE, [])
+
+
+def effect_defs() -> dict[str, Any]:
+    """The op definitions of commandments.schema.json: ``op_<name>`` per op and ``op`` dispatching to them."""
+    return {**keyed_defs(REGISTRY), "op": dispatcher(
+        REGISTRY.effects(), required=("op", "who"),
+        description="One tagged step of an effect; the op names its parameters "
+                    "(see pipeline/games/totems_and_taboos/effects.py).")}
+
+
+LANGUAGE = EffectLanguage(REGISTRY, "commandments", effect_defs, prefix="op_")
 
 # --- Power estimate (for balance checks) -----------------------------------
 # Rough worth of one unit of each op to the card's player, in "souls".

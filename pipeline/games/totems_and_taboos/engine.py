@@ -890,6 +890,7 @@ HANDLERS: dict[str, Handler] = {
     fx.PROTECT: _protect,
     fx.TAKE_GUIDE: _take_guide,
 }
+fx.REGISTRY.attach_all(HANDLERS)  # the effect registry (effects.py) holds each op's handler with its schema and phrase
 
 
 # --------------------------------------------------------------------------- state

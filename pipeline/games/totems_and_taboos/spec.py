@@ -18,5 +18,9 @@ SPEC = GameSpec(
     documents=Part("pipeline.games.totems_and_taboos.docs:documents"),
     commands=Part("pipeline.games.totems_and_taboos.cli:app"),
     balance=Part("pipeline.games.totems_and_taboos.balance:study"),
+    effects=Part("pipeline.games.totems_and_taboos.effects:LANGUAGE"),
+    # The rulebook's sections, and our rulings.
+    rule_sections=("aim", "components", "souls", "colours", "tower", "cards", "guides", "setup", "turn", "solo",
+                   "rulings"),
     where=__file__,
 )

@@ -277,7 +277,7 @@ def test_required_symbol(broken) -> None:
 
 def test_every_rulebook_section_is_covered(broken) -> None:
     problems = broken("rules", lambda d: d.update(sections=[s for s in d["sections"] if s["id"] != "timing"]))
-    find(problems, "rules: section timing is missing")
+    find(problems, "rules: no section timing")
 
 
 def test_engine_rulings_complete_and_inferred(broken) -> None:

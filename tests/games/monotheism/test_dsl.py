@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.dataset import default_data_root
+from pipeline.core.effects import Effect
 from pipeline.games.monotheism import dsl, engine  # noqa: F401  (engine attaches the handlers)
 from pipeline.games.monotheism.text import act_text, essence_text
 
 
 def test_every_word_has_a_handler_and_a_phrase() -> None:
-    assert list(dsl.registry_problems()) == []
+    assert list(dsl.REGISTRY.problems()) == []
 
 
 def test_schema_file_is_generated_from_the_registry() -> None:
@@ -23,7 +24,7 @@ def test_schema_file_is_generated_from_the_registry() -> None:
 @pytest.mark.parametrize("missing", ["handler", "phrase"])
 def test_validate_reports_an_op_without_handler_or_phrase(missing: str, monkeypatch, data_copy: Path,
                                                           validate) -> None:
-    entry = dsl.Entry(dsl.OP, "smite", {"const": True}, phrase=lambda p, c: "Smite.", handler=lambda *a: None)
+    entry = Effect("smite", {"const": True}, phrase=lambda p, c: "Smite.", handler=lambda *a: None)
     setattr(entry, missing, None)
     monkeypatch.setitem(dsl.REGISTRY.entries[dsl.OP], "smite", entry)
     # a cache of its own: the data is unchanged and the broken entry lives only in memory, so a clean result

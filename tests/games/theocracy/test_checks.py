@@ -13,7 +13,9 @@ import pytest
 from pipeline.core.components import count_problems
 from pipeline.core.dataset import default_data_root, load_game
 from pipeline.core.problems import Problem
+from pipeline.core.rulecontract import example_problems, ruling_problems
 from pipeline.games.theocracy import GAME_ID, checks, model
+from pipeline.games.theocracy.spec import SPEC
 
 Edit = Callable[[Any], None]
 
@@ -156,8 +158,8 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
      ("bid example two-1-5 (1 vs 5): rule ruin does not apply with 2 players",)),
     ("example-rule-outcome", "bid-examples", set_field("bid_examples", "four-1-2-4-5", "winner", 0),
      ("bid example four-1-2-4-5 (1 vs 2 vs 4 vs 5): rule ouroboros gives a draw, but the example says seat 0 wins",)),
-    ("example-replay", "bid-examples", set_field("bid_examples", "four-4-4-1-5", "rule", "higher-card"),
-     ("bid example four-4-4-1-5 (4 vs 4 vs 1 vs 5): the engine says seat 2 wins by one-beats-five",
+    ("replay-bid", "bid-examples", set_field("bid_examples", "four-4-4-1-5", "rule", "higher-card"),
+     ("bid example four-4-4-1-5: the engine says seat 2 wins by one-beats-five",
       "the data says seat 2 wins by higher-card")),
     ("example-rulebook-missing", "bid-examples", lambda d: drop(d, "bid_examples", "three-4-4-2"),
      ("bid examples: the rulebook example 4 vs 4 vs 2 is missing",)),
@@ -215,6 +217,8 @@ def find(problems: list[Problem], *fragments: str) -> Problem:
 
 
 COUNTS = "component_counts"  # the box contents, compared by the core (pipeline/core/components.py)
+RULINGS = "rulings"  # the rulings and where they are listed, checked by the core (pipeline/core/rulecontract.py)
+EXAMPLES = "examples"  # the bid examples replayed through the engine by the core (the spec's examples)
 # Which check each case breaks, by the case id's first word.
 CHECK_OF_PREFIX = {
     "player": "check_players", "power": "check_power_cards", "believer": "check_believers", "dice": "check_dice",
@@ -222,8 +226,8 @@ CHECK_OF_PREFIX = {
     "phase": "check_phases", "grace": "check_phases", "turns": "check_phases", "prophecy": "check_prophecies",
     "phrasing": "check_prophecies", "upset": "check_bid_rules", "bid": "check_bid_rules",
     "example": "check_bid_examples", "added": "check_added_rules", "threshold": "check_round_end",
-    "fate": "check_round_end", "end": "check_round_end", "clarifications": "check_rulings_listed",
-    "ruling": "check_rulings_listed",
+    "fate": "check_round_end", "end": "check_round_end", "clarifications": RULINGS,
+    "ruling": RULINGS, "replay": EXAMPLES,
 }
 
 
@@ -240,6 +244,10 @@ def test_cross_check_catches(broken, data_copy: Path, case_id: str, kind: str, e
     game = load_game(data_copy, GAME_ID)
     if check_of(case_id) == COUNTS:
         own = list(count_problems(game, checks.component_counts(game)))
+    elif check_of(case_id) == RULINGS:
+        own = list(ruling_problems(game, SPEC.rulings))
+    elif check_of(case_id) == EXAMPLES:
+        own = [p for examples in SPEC.examples for p in example_problems(game, examples)]
     else:
         own = list(getattr(checks, check_of(case_id))(game, model.build(game)))
     assert any(all(f in p.message for f in fragments) for p in own)
@@ -254,15 +262,16 @@ def test_fate_dice_beyond_the_box(data_copy: Path, edit_yaml, validate) -> None:
 
 
 def test_replay_mismatch_points_at_the_example(broken, data_copy: Path) -> None:
-    problem = find(broken("bid-examples", set_field("bid_examples", "three-1-5-3", "winner", 1)),
-                   "bid example three-1-5-3", "the engine says draw by ouroboros")
+    # A disagreement only the engine sees (the replay runs once every other check passed, as engines do).
+    problem = find(broken("bid-examples", set_field("bid_examples", "four-4-4-1-5", "rule", "higher-card")),
+                   "bid example four-4-4-1-5", "the engine says seat 2 wins by one-beats-five")
     assert problem.at.file.endswith("bid-examples.yaml")
     text = (data_copy / GAME_ID / "bid-examples.yaml").read_text(encoding="utf-8").splitlines()
-    assert "three-1-5-3" in text[problem.at.line - 1]
+    assert "four-4-4-1-5" in text[problem.at.line - 1]
 
 
 def test_every_check_has_a_failing_case() -> None:
-    assert {check_of(c[0]) for c in CASES} == {check.__name__ for check in checks.CHECKS} | {COUNTS}
+    assert {check_of(c[0]) for c in CASES} == {check.__name__ for check in checks.CHECKS} | {COUNTS, RULINGS, EXAMPLES}
 
 
 def test_shipped_data_is_clean(validate) -> None:

@@ -1,0 +1,82 @@
+"""Checks a game declares in its spec and the core runs: required rule sections, rulings, example replays.
+Each broken case is one line at the record's place and makes validate exit 1."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.core import games
+from pipeline.core.dataset import default_data_root, load_game
+from pipeline.core.rulecontract import ruling_problems, section_ids, section_problems
+from tests.core.cli_helpers import run_cli
+
+
+def _lines(result: Any, fragment: str) -> list[str]:
+    return [row for row in (result.stdout + result.stderr).splitlines() if fragment in row]
+
+
+@pytest.mark.parametrize("spec", games.REGISTERED, ids=lambda s: s.id)
+def test_every_game_declares_its_rule_sections_and_its_rules_have_them(spec: games.GameSpec) -> None:
+    assert spec.rule_sections, f"{spec.id}: the spec declares no rule sections"
+    game = load_game(default_data_root(), spec.id)
+    assert list(section_problems(game, spec.rule_sections)) == []
+    assert set(spec.rule_sections) <= set(section_ids(game.doc("rules").data["sections"]))
+
+
+def test_a_missing_rule_section_is_one_line_and_exit_1(data_copy: Path, edit_yaml) -> None:
+    rules = data_copy / "theocracy" / "rules.yaml"
+    edit_yaml(rules, lambda d: d.update(sections=[s for s in d["sections"] if s["id"] != "roles"]))
+    result = run_cli("validate", "theocracy", "--data", str(data_copy))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    [line] = _lines(result, "no section")
+    at = load_game(data_copy, "theocracy").doc("rules").at("sections")
+    assert line.endswith(f"theocracy/rules.yaml:{at.line}:{at.column}: rules: no section roles (the game's spec requires it)")
+
+
+def test_a_ruling_without_reasoning_is_named_at_its_provenance(data_copy: Path, edit_yaml) -> None:
+    def authored(data: dict[str, Any]) -> None:
+        data["rulings"][1]["provenance"] = {"source": "authored"}
+
+    edit_yaml(data_copy / "monstrous" / "rulings.yaml", authored)
+    game = load_game(data_copy, "monstrous")
+    [problem] = ruling_problems(game, games.spec("monstrous").rulings)
+    ruling = game.doc("rulings").data["rulings"][1]["id"]
+    assert problem.message == (f"ruling {ruling}: a ruling is ours: its provenance is {{source: inferred, reasoning: "
+                               "...} saying why")
+    assert problem.at == game.doc("rulings").at("rulings", 1, "provenance")
+
+
+def test_theocracy_rulings_must_be_listed_in_its_clarifications(data_copy: Path, edit_yaml) -> None:
+    def unlist(data: dict[str, Any]) -> None:
+        section = next(s for s in data["sections"] if s["id"] == "clarifications")
+        section["items"] = [item for item in section["items"] if "[[rulings/fate-dice]]" not in item]
+
+    edit_yaml(data_copy / "theocracy" / "rules.yaml", unlist)
+    game = load_game(data_copy, "theocracy")
+    [problem] = ruling_problems(game, games.spec("theocracy").rulings)
+    assert problem.message == "ruling fate-dice: not listed in the rules' clarifications section"
+    assert problem.at.file.endswith("theocracy/rulings.yaml")
+
+
+def test_a_broken_example_is_one_line_naming_it_and_exit_1(data_copy: Path, edit_yaml) -> None:
+    def wrong_faith(data: dict[str, Any]) -> None:
+        example = next(e for e in data["examples"] if e["id"] == "dragon-at-naxos")
+        example["final"]["faith"]["blue"] = 6
+
+    edit_yaml(data_copy / "monstrous" / "examples.yaml", wrong_faith)
+    result = run_cli("validate", "monstrous", "--data", str(data_copy))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    [line] = _lines(result, "example ")
+    assert "monstrous/examples.yaml:" in line
+    assert line.endswith("example dragon-at-naxos: final Faith of blue is 6 but the events give 5")
+
+
+def test_record_at_finds_a_record_by_id() -> None:
+    doc = load_game(default_data_root(), "theocracy").doc("rulings")
+    second = doc.data["rulings"][1]["id"]
+    assert doc.record_at("rulings", second, "title") == ("rulings", 1, "title")
+    assert doc.record_at("rulings", "no-such-ruling") == ("rulings",)
