@@ -94,6 +94,7 @@ def file_digest(path: Path) -> Optional[str]:
         return None
 
 
+@lru_cache(maxsize=None)  # asked for every cached YAML file: each importlib.metadata look-up scans sys.path
 def library_versions(*distributions: str) -> str:
     """Python's version and the installed versions of ``distributions``: part of a key whenever
     those libraries compute the result."""

@@ -7,6 +7,10 @@ id ``"07\\n"`` would pass ``^[0-9]{2}$``. ``SchemaValidator`` is the 2020-12
 validator with ``pattern``, ``patternProperties`` and ``additionalProperties``
 (which consults patternProperties) matched the ECMA way; every schema check of
 the project uses it.
+
+jsonschema (with referencing) is imported only when something is checked: a
+build whose data and settings files are known valid (the results cache
+remembers passes) never loads it.
 """
 from __future__ import annotations
 
@@ -14,29 +18,26 @@ import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional
 from urllib.parse import urljoin
 
 import regress
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
-from referencing import Registry, Resource
-from referencing.exceptions import Unresolvable
-from referencing.jsonschema import DRAFT202012
 
-from pipeline.core import resultcache
+from pipeline.core import cachestore, resultcache
 from pipeline.core.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
 from pipeline.core.safefile import FileRefused, read_regular_file
 from pipeline.core.yamlmarks import PathKey
 
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
+
 VALID_NAMESPACE = "schema-valid"
 MAX_SCHEMA_BYTES = 1024 * 1024  # the largest schema is under 30 kB
-jsonschema_version = version("jsonschema")
-regress_version = version("regress")
+VALIDATOR_LIBRARIES = ("jsonschema", "regress")  # whose versions decide what "valid" means
 ECMA_FLAGS = "u"  # JSON Schema patterns are Unicode-aware ECMA-262 regular expressions
 
 
@@ -46,6 +47,8 @@ def ecma_regex(pattern: str) -> regress.Regex:
     try:
         return regress.Regex(pattern, flags=ECMA_FLAGS)
     except regress.RegressError as exc:
+        from jsonschema.exceptions import SchemaError
+
         raise SchemaError(f"pattern {pattern!r} is not an ECMA-262 regular expression: {exc}") from None
 
 
@@ -56,6 +59,8 @@ def ecma_search(pattern: str, text: str) -> bool:
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
+        from jsonschema.exceptions import ValidationError
+
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
@@ -68,22 +73,32 @@ def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any,
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
-_JSONSCHEMA_ADDITIONAL_PROPERTIES = Draft202012Validator.VALIDATORS["additionalProperties"]
-
-
 def _additional_properties(validator: Any, additional: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
     """jsonschema's own keyword, told which keys patternProperties already covers (matched the ECMA way)."""
     patterns = schema.get("patternProperties") if isinstance(schema, dict) else None
     if patterns and validator.is_type(instance, "object"):
         instance = {k: v for k, v in instance.items() if not any(ecma_search(p, k) for p in patterns)}
         schema = {k: v for k, v in schema.items() if k != "patternProperties"}
-    yield from _JSONSCHEMA_ADDITIONAL_PROPERTIES(validator, additional, instance, schema)
+    from jsonschema import Draft202012Validator
+
+    yield from Draft202012Validator.VALIDATORS["additionalProperties"](validator, additional, instance, schema)
 
 
-SchemaValidator = validators.extend(
-    Draft202012Validator,
-    {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
-)
+@lru_cache(maxsize=None)
+def _schema_validator() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """``SchemaValidator``, built (and jsonschema imported) on first use."""
+    if name == "SchemaValidator":
+        return _schema_validator()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -113,7 +128,7 @@ class SchemaSet:
         schema = self.by_path.get(self.schema_path(game, kind))
         if schema is None:
             return None
-        return SchemaValidator(schema, registry=self.registry)
+        return _schema_validator()(schema, registry=self.registry)
 
     def problems(self, game: str, kind: str, doc: Document) -> Optional[list[Problem]]:
         """The schema problems of ``doc`` (None when its kind has no schema).
@@ -139,11 +154,15 @@ class SchemaSet:
         values = resultcache.value_digest(data)
         if values is None:  # values that are not plain data (a date): validated every time
             return None
-        return [self.fingerprint, resultcache.file_hash(Path(__file__)), jsonschema_version, regress_version, game, kind, values]
+        return [self.fingerprint, resultcache.file_hash(Path(__file__)), cachestore.library_versions(*VALIDATOR_LIBRARIES),
+                game, kind, values]
 
 
 def load_schemas(data_root: Path) -> SchemaSet:
     """Read and check every schema file; a broken schema is the developer's error, reported plainly."""
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     root = data_root / SCHEMA_DIR
     if not root.is_dir():
         raise UserError(f"{display_path(root)}: schema folder not found")
@@ -198,14 +217,19 @@ def _absolute_refs(node: Any, base: str) -> Any:
 
 def check_schema_file(path: Path, schema: dict[str, Any]) -> None:
     """Raise UserError if ``schema`` is not valid JSON Schema 2020-12."""
+    from jsonschema.exceptions import SchemaError
+
     try:
-        SchemaValidator.check_schema(schema)
+        _schema_validator().check_schema(schema)
     except SchemaError as exc:
         raise UserError(f"{display_path(path)}: invalid schema: {exc.message}") from None
 
 
 def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
     """Every schema violation in ``doc``, most specific first, pinned to its node."""
+    from jsonschema.exceptions import SchemaError, UnknownType
+    from referencing.exceptions import Unresolvable
+
     try:
         errors = list(validator.iter_errors(doc.data))
     except (SchemaError, Unresolvable, UnknownType) as exc:
@@ -220,6 +244,8 @@ def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
 
 def _most_specific(error: ValidationError) -> ValidationError:
     """For anyOf/oneOf failures, the branch error that explains the most."""
+    from jsonschema.exceptions import best_match
+
     while error.context:
         error = best_match(error.context)
     return error
@@ -291,18 +317,30 @@ def load_checked_yaml(path: Path, schema_path: Path) -> Any:
     """A project settings file (sheets, layouts) loaded and checked against its schema.
 
     Raises UserError naming ``file:line:column`` of the first problem, like data errors.
+    A file found valid is remembered (keyed by its values, the schema's bytes, this module and
+    the validator's version), as data documents are: every build reads these files.
     """
     from pipeline.core.yamlmarks import YamlLoadError, load_marked
 
     try:
         marked = load_marked(path, strict_text=False)
-        schema = json.loads(read_regular_file(schema_path, MAX_SCHEMA_BYTES).decode("utf-8"))
+        raw_schema = read_regular_file(schema_path, MAX_SCHEMA_BYTES)
+        schema = json.loads(raw_schema.decode("utf-8"))
     except YamlLoadError as exc:
         raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
     except (FileRefused, ValueError, RecursionError) as exc:
         raise UserError(f"{display_path(schema_path)}: cannot read schema: {exc}") from None
+    values = resultcache.value_digest(marked.data)
+    key = None if values is None else [
+        "settings", hashlib.blake2b(raw_schema, digest_size=16).hexdigest(), resultcache.file_hash(Path(__file__)),
+        cachestore.library_versions(*VALIDATOR_LIBRARIES), values,
+    ]
+    if key is not None and resultcache.known(VALID_NAMESPACE, key):
+        return marked.data
     doc = Document(kind=path.stem, path=path, marked=marked)
-    problems = sorted(schema_problems(doc, SchemaValidator(schema)))
+    problems = sorted(schema_problems(doc, _schema_validator()(schema)))
     if problems:
         raise UserError(str(problems[0]))
+    if key is not None:
+        resultcache.remember(VALID_NAMESPACE, key)
     return marked.data

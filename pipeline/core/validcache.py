@@ -32,6 +32,7 @@ from typing import Any, Iterable, Optional
 
 from pipeline.core import cachestore, locations, resultcache
 from pipeline.core.dataset import GameData
+from pipeline.core.filedigest import content_digest
 from pipeline.core.gamespec import GameSpec
 from pipeline.core.shape import ShapeError
 
@@ -57,11 +58,7 @@ def _file_digest(path: Path) -> bytes:
     """A file's hash, read in chunks (a huge file is refused by the loader, not held here); a file that
     cannot be read hashes as such, and its game is checked (which reports it) and never remembered."""
     try:
-        digest = hashlib.blake2b(digest_size=20)
-        with path.open("rb") as stream:
-            for chunk in iter(lambda: stream.read(1 << 20), b""):
-                digest.update(chunk)
-        return digest.digest()
+        return content_digest(path)  # taken once per process while the file is unchanged
     except OSError as exc:
         return f"unreadable: {type(exc).__name__}".encode()
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from pipeline.core.filedigest import content_digest
 from pipeline.core.render import fonts
 from pipeline.core.render.pdfwrite import write_atomic
 from pipeline.core.render.svgtemplates import CARD_DIR, ICON_DIR, TEMPLATE_ROOT
@@ -35,8 +37,15 @@ def inputs(data_root: Path, game: str, template_root: Path = TEMPLATE_ROOT) -> l
         *_files(data_root / "schemas" / game),
         *_files(data_root / "schemas", "common.schema.json"),
         *look_inputs(game, template_root),
-        *_files(PIPELINE_ROOT, "*.py"),
+        *_code_files(),
     ]
+
+
+@lru_cache(maxsize=None)
+def _code_files() -> tuple[Path, ...]:
+    """The pipeline's modules, listed once per process (the code this process runs; each game's
+    fingerprint names them all, and listing the package is most of what taking a fingerprint costs)."""
+    return tuple(_files(PIPELINE_ROOT, "*.py"))
 
 
 def look_inputs(game: str, template_root: Path = TEMPLATE_ROOT) -> list[Path]:
@@ -54,10 +63,12 @@ def look_inputs(game: str, template_root: Path = TEMPLATE_ROOT) -> list[Path]:
 
 
 def fingerprint(files: Iterable[Path], options: Mapping[str, str]) -> str:
+    """A hash of ``options`` and each file's name and content (each file's digest is taken once per
+    process while it stays unchanged: a build takes several fingerprints over the same files)."""
     digest = hashlib.sha256(json.dumps(dict(sorted(options.items()))).encode())
     for path in files:
         digest.update(str(path).encode() + b"\0")
-        digest.update(path.read_bytes())
+        digest.update(content_digest(path))
         digest.update(b"\0")
     return digest.hexdigest()
 

@@ -46,6 +46,7 @@ def _linear(channel: float) -> float:
     return float(((channel + SRGB_OFFSET) / SRGB_SCALE) ** SRGB_GAMMA)
 
 
+@lru_cache(maxsize=4096)  # the design rules ask for the same few colours on every face
 def luminance(colour: RGB) -> float:
     """WCAG relative luminance, 0 (black) to 1 (white)."""
     return sum(weight * _linear(channel) for weight, channel in zip(LUMINANCE_WEIGHTS, colour))

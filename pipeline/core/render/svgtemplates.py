@@ -29,9 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-import jinja2
 from lxml import etree
 from markupsafe import Markup, escape
 
@@ -40,6 +39,9 @@ from pipeline.core.cachestore import PROJECT_ROOT
 from pipeline.core.dataset import display_path
 from pipeline.core.errors import UserError
 from pipeline.core.render import colours, design
+
+if TYPE_CHECKING:
+    import jinja2
 
 TEMPLATE_ROOT = locations.template_root()
 CARD_DIR = "cards"
@@ -117,17 +119,28 @@ class Templates:
         self.bleed_mm = bleed_mm
         self.ink_saver = ink_saver
         self.icons = IconLibrary(root / ICON_DIR)
-        self.env = _environment(root / CARD_DIR)
-        # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
-        self.env.globals.update(
-            bleed=bleed_mm, icon=self._inline_icon, ink_saver=ink_saver, readable=self._readable, ink_on=self._ink_on,
-            safe_margin=design.rules_for(root).safe_margin_mm,
-        )
-        self.env.filters.update(mm=_fmt)
+        self._safe_margin = design.rules_for(root).safe_margin_mm
+        self._env: Optional[jinja2.Environment] = None
         self._where = ""
+
+    @property
+    def env(self) -> jinja2.Environment:
+        """The jinja2 environment, made (and jinja2 imported) on the first render: a build whose faces
+        all come from their kept records renders no template."""
+        if self._env is None:
+            self._env = _environment(self.root / CARD_DIR)
+            # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
+            self._env.globals.update(
+                bleed=self.bleed_mm, icon=self._inline_icon, ink_saver=self.ink_saver, readable=self._readable,
+                ink_on=self._ink_on, safe_margin=self._safe_margin,
+            )
+            self._env.filters.update(mm=_fmt)
+        return self._env
 
     def render(self, template: str, context: Mapping[str, Any], where: str) -> str:
         """The SVG text of one face; ``where`` names the card in any error."""
+        import jinja2
+
         self._where = where
         try:
             return self._template(template).render(**context)
@@ -185,6 +198,8 @@ def _environment(folder: Path) -> jinja2.Environment:
     every use (``auto_reload`` off). Templates are compiled in memory, never
     read back compiled from disk: compiled templates are code.
     """
+    import jinja2
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=True,

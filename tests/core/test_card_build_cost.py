@@ -1,0 +1,104 @@
+"""What keeps a warm card build cheap without changing what it checks: file digests taken once per
+process while a file is unchanged, settings files remembered as valid, libraries imported only when used."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pipeline.core import filedigest
+from pipeline.core.errors import UserError
+from pipeline.core.schemas import load_checked_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["size"],
+    "properties": {"size": {"type": "number", "minimum": 1}},
+}
+
+
+def test_a_rewritten_file_gets_a_new_digest_even_within_one_clock_tick(tmp_path: Path) -> None:
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"aaaa")
+    first = filedigest.content_digest(path)
+    path.write_bytes(b"bbbb")  # same size, written at once: its times may equal the first write's
+    assert filedigest.content_digest(path) != first
+    path.write_bytes(b"aaaa")
+    assert filedigest.content_digest(path) == first
+
+
+def test_an_unchanged_old_file_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "old.txt"
+    path.write_bytes(b"content")
+    monkeypatch.setattr(filedigest, "RACY_WINDOW_NS", -10**18)  # as if written long ago
+    first = filedigest.content_digest(path)
+    opened: list[str] = []
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda name, *a, **k: opened.append(str(name)) or real_open(name, *a, **k))
+    assert filedigest.content_digest(path) == first
+    assert opened == []
+    path.write_bytes(b"changed, and longer")  # a new size: a new identity, read again
+    assert filedigest.content_digest(path) != first
+    assert opened == [str(path)]
+
+
+def test_a_missing_file_raises(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        filedigest.content_digest(tmp_path / "nothing")
+
+
+def _settings(tmp_path: Path, text: str) -> tuple[Path, Path]:
+    schema = tmp_path / "s.schema.json"
+    schema.write_text(json.dumps(SCHEMA))
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    return path, schema
+
+
+def test_a_settings_file_found_valid_is_still_refused_once_it_breaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / "cache"))
+    path, schema = _settings(tmp_path, "size: 3\n")
+    assert load_checked_yaml(path, schema) == {"size": 3}
+    assert load_checked_yaml(path, schema) == {"size": 3}  # remembered
+    path.write_text("size: 3\ncolour: red\n")
+    with pytest.raises(UserError, match=r"s\.yaml:2:1: unknown key 'colour'"):
+        load_checked_yaml(path, schema)
+    path.write_text("size: 0\n")
+    with pytest.raises(UserError, match=r"s\.yaml:1:7"):
+        load_checked_yaml(path, schema)
+
+
+def test_a_stricter_schema_refuses_a_file_remembered_as_valid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / "cache"))
+    path, schema = _settings(tmp_path, "size: 3\n")
+    load_checked_yaml(path, schema)
+    schema.write_text(json.dumps({**SCHEMA, "properties": {"size": {"type": "number", "minimum": 5}}}))
+    with pytest.raises(UserError, match=r"s\.yaml:1:7"):
+        load_checked_yaml(path, schema)
+
+
+def test_a_warm_process_imports_neither_jsonschema_nor_jinja2(tmp_path: Path) -> None:
+    """Design rules and sheets known valid, templates not rendered: neither library is loaded; a render loads jinja2."""
+    script = textwrap.dedent("""
+        import sys
+        from pipeline.core.render.build import check_options, BuildOptions
+        from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
+        check_options(BuildOptions())
+        templates = Templates(TEMPLATE_ROOT, bleed_mm=3.0)
+        print(sorted(name for name in ("jsonschema", "jinja2") if name in sys.modules))
+        templates.env
+        print("jinja2" in sys.modules)
+    """)
+    env = {**os.environ, "PANTHEON_CACHE": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+            for _ in range(2)]
+    assert runs[0].stdout.splitlines()[0] == "['jsonschema']"  # the first process checks the settings files
+    assert runs[1].stdout.splitlines() == ["[]", "True"]
