@@ -30,7 +30,7 @@ from pipeline.core.balance.study import Study, study_of
 from pipeline.core.diff.compare import Diff, GameDiff
 from pipeline.core.diff.sources import Side
 
-DEFAULT_GAMES = 40  # games per set-up: a Theocracy edit is measured in about half a minute on two cores
+DEFAULT_GAMES = 40  # games per set-up: a few seconds of CPU per changed game, quick enough for the edit loop
 LEGEND = ("rate [95% Wilson interval], mean [95% normal interval]; * significant change at the 5% level "
           "(two-sided z-test: two-proportion for a rate, Welch for a mean; about one unchanged figure in twenty "
           "is flagged by chance); both sides play the same seeds")
@@ -188,12 +188,18 @@ def shown(figure: Optional[Figure]) -> str:
     return text + (f" [{interval[0]:.3g}-{interval[1]:.3g}]" if interval else "")
 
 
-def game_lines(found: GameBalance) -> Iterator[str]:
+def ordered(found: GameBalance) -> list[FigureChange]:
+    """The figures that moved, the significant first (each group in the report's order)."""
     moved = found.moved
+    return [f for f in moved if f.significant] + [f for f in moved if not f.significant]
+
+
+def game_lines(found: GameBalance) -> Iterator[str]:
+    moved = ordered(found)
     flagged = [f for f in moved if f.significant]
     yield (f"  balance: {len(found.figures)} figure(s) compared, {len(moved)} moved, {len(flagged)} significant "
            f"({found.games} games per set-up on each side)")
-    for figure in flagged + [f for f in moved if not f.significant]:  # the significant first
+    for figure in moved:
         mark = " *" if figure.significant else ""
         yield f"    {figure.label}: {shown(figure.old)} -> {shown(figure.new)}{mark}"
 

@@ -72,8 +72,7 @@ def diff_command(data_root: Path, args: Sequence[str], *, data_a: Optional[Path]
         if pdf is not None:
             from pipeline.core.diff.proof import write_proof
 
-            extra = list(balancing.lines(figures)) if figures is not None else []
-            pages = write_proof(found, pdf, paper=paper, template_root=template_root, balance=extra)
+            pages = write_proof(found, pdf, paper=paper, template_root=template_root, balance=figures)
         if as_json:
             data = report.as_data(found)
             if figures is not None:

@@ -18,6 +18,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import games as registry
 from pipeline.core.diff import report
+from pipeline.core.diff.balance import BalanceDiff
+from pipeline.core.diff.balancepdf import balance_pages
 from pipeline.core.diff.compare import CardChange, Diff, GameDiff
 from pipeline.core.diff.records import ADDED, REMOVED
 from pipeline.core.render import build as render_build
@@ -39,9 +41,9 @@ STACKED_SCALE = 0.75  # front and back stacked in a column must leave room for t
 ASCENT, DESCENT = 0.8, 0.25  # of a run's size: its box above and below the baseline
 
 
-def write_proof(diff: Diff, path: Path, *, paper: str, template_root: Path, balance: Sequence[str] = ()) -> int:
-    """Write the proof PDF of ``diff`` to ``path`` (atomically), with a "Balance before/after" page of the
-    ``balance`` lines when there are any; its page count."""
+def write_proof(diff: Diff, path: Path, *, paper: str, template_root: Path, balance: Optional[BalanceDiff] = None) -> int:
+    """Write the proof PDF of ``diff`` to ``path`` (atomically), ending with a "Balance before/after" table
+    when ``balance`` is given; its page count."""
     parts = [_faces(diff, paper, template_root)]
     options = render_build.BuildOptions(paper=paper, duplex=Duplex.LONG)
     for game in diff.games:
@@ -49,8 +51,8 @@ def write_proof(diff: Diff, path: Path, *, paper: str, template_root: Path, bala
         if reprint is not None:
             parts.append(render_build.render_pdf(reprint, options, template_root=template_root)[0])
     parts.append(_changelog(diff, paper, template_root))
-    if balance:
-        parts.append(_text_page(diff, "Balance before/after", balance, paper, template_root))
+    if balance is not None:
+        parts.append(balance_pages(diff, balance, _page_size(paper, template_root)))
     writer = PdfWriter()
     for part in parts:
         writer.append(PdfReader(io.BytesIO(part)))
@@ -208,17 +210,12 @@ def _text_lines(canvas: Canvas, lines: Sequence[str], x: float, top: float, size
 
 
 def _changelog(diff: Diff, paper: str, template_root: Path) -> bytes:
-    return _text_page(diff, "Changelog", list(report.lines(diff)), paper, template_root)
-
-
-def _text_page(diff: Diff, heading: str, lines: Sequence[str], paper: str, template_root: Path) -> bytes:
     size = _page_size(paper, template_root)
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, Metadata(f"Proof: {heading.lower()}", "diff",
-                                         {"old": diff.old.label, "new": diff.new.label}))
+    canvas = new_canvas(buffer, Metadata("Proof: changelog", "diff", {"old": diff.old.label, "new": diff.new.label}))
     canvas.setPageSize(size)
-    top = _title(canvas, size, f"{heading}: {diff.old.label} -> {diff.new.label}")
-    _text_lines(canvas, _wrapped(lines), mm(MARGIN_MM), top, size)
+    top = _title(canvas, size, f"Changelog: {diff.old.label} -> {diff.new.label}")
+    _text_lines(canvas, _wrapped(report.lines(diff)), mm(MARGIN_MM), top, size)
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
