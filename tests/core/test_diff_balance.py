@@ -87,13 +87,30 @@ def test_only_changed_games_are_simulated(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(balancing, "study_figures", spy)
     with registered(TOY_SPEC):
         diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
-        assert balancing.compare_balance(diff, games=1, seed=0, processes=1).studied == ()
-        assert played == []  # nothing changed: nothing played
+        unchanged = balancing.compare_balance(diff, games=1, seed=0, processes=1)
+        assert (unchanged.studied, unchanged.skipped, played) == ((), (), [])  # nothing changed: nothing played
+        assert list(balancing.lines(unchanged))[-1] == "  no game changed: nothing played"
         _edit(new / "theocracy" / "power-cards.yaml", "title: Humility", "title: Meekness")
         diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
         found = balancing.compare_balance(diff, games=1, seed=0, processes=1)
     assert [g.game for g in found.studied] == ["theocracy"]
     assert played == [(folder(old).label, ["theocracy"]), (folder(new).label, ["theocracy"])]
+
+
+def test_a_game_on_one_side_or_without_a_study_is_named_not_played(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    old, new = copy_toy(tmp_path / "a"), copy_toy(tmp_path / "b")
+    shutil.copytree(default_data_root() / "theocracy", new / "theocracy")  # added on the new side
+    shutil.copytree(default_data_root() / "schemas" / "theocracy", new / "schemas" / "theocracy")
+    _edit(new / "toy" / "cards.yaml", "name: Skull\n", "name: Grinning Skull\n")  # changed, no balance study
+    monkeypatch.setattr(balancing, "study_figures", lambda *args: pytest.fail("nothing should be played"))
+    with registered(TOY_SPEC):
+        diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
+        found = balancing.compare_balance(diff, games=1, seed=0, processes=1)
+    assert found.studied == ()
+    assert found.skipped == (("toy", balancing.NO_STUDY), ("theocracy", balancing.ONE_SIDE))
+    assert "theocracy: balance not compared (only on one side)" in list(balancing.lines(found))
+    assert balancing.as_data(found)["skipped"] == {"toy": "no balance study", "theocracy": "only on one side"}
 
 
 def test_a_monotheism_card_edit_shows_figures_before_and_after(monotheism_sides: tuple[Path, Path],

@@ -214,6 +214,8 @@ def lines(found: BalanceDiff) -> Iterator[str]:
         yield from game_lines(game)
     for name, why in found.skipped:
         yield f"{name}: balance not compared ({why})"
+    if not found.studied and not found.skipped:
+        yield "  no game changed: nothing played"
 
 
 def as_data(found: BalanceDiff) -> dict[str, Any]:
