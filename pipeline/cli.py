@@ -658,6 +658,11 @@ def diff_command(
     engines: bool = typer.Option(True, "--engines/--no-engines", help="Ask each changed game's engine figures "
                                  "(Monotheism: each scenario's status and losing first moves) before and after."),
     engine_nodes: Optional[int] = typer.Option(None, "--engine-nodes", min=1, help="Node limit of each engine search."),
+    balance: bool = typer.Option(False, "--balance", help="Also play each changed game's balance study on both "
+                                 "sides (same seeds) and print its figures before and after, flagging significant moves."),
+    balance_games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up for --balance "
+                                                "(default 40: quick; raise it for narrower intervals)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of --balance's simulations (default 0)."),
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper of the proof PDF."),
     templates: Optional[Path] = TemplatesOption,
     data: Optional[Path] = typer.Option(None, "--data", help="The working tree's data folder (default the project's "
@@ -667,7 +672,8 @@ def diff_command(
     from pipeline.core.diff.commands import diff_command as run
 
     run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
-        engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say)
+        engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
+        balance=balance, balance_games=balance_games, seed=seed)
 
 
 @app.command()

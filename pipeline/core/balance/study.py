@@ -92,6 +92,11 @@ class Study(ABC):
     def sections(self, results: Results) -> list["Section"]:
         """The report's figures from the merged tallies."""
 
+    def simulated_sections(self, results: Results) -> list["Section"]:
+        """The figures of the simulated games alone, from results without exact jobs (``pantheon diff
+        --balance``); a study whose :meth:`sections` read its exact jobs' tallies overrides this."""
+        return self.sections(results)
+
     def exact_jobs(self) -> list[Exact]:
         """Deterministic work (no seed) whose tallies :meth:`sections` reads too."""
         return []

@@ -53,6 +53,8 @@ class GameDiff:
     consequences: list[Consequence] = field(default_factory=list)
     old_cards: dict[str, PrintCard] = field(default_factory=dict)  # for the proof PDF
     new_cards: dict[str, PrintCard] = field(default_factory=dict)
+    old_data: Optional[GameData] = None  # each side's validated data (None: absent), for `diff --balance`
+    new_data: Optional[GameData] = None
 
     @property
     def changed(self) -> bool:
@@ -101,6 +103,7 @@ def compare(old: Side, new: Side, games: Optional[Sequence[str]] = None, *, engi
     found = []
     for game in chosen:
         diff = game_diff(game, before.get(game), after.get(game))
+        diff.old_data, diff.new_data = before.get(game), after.get(game)
         if engines and diff.changed:
             diff.consequences = list(consequences(before.get(game), after.get(game), budget))
         found.append(diff)

@@ -18,6 +18,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import games as registry
 from pipeline.core.diff import report
+from pipeline.core.diff.balance import BalanceDiff
+from pipeline.core.diff.balancepdf import balance_pages
 from pipeline.core.diff.compare import CardChange, Diff, GameDiff
 from pipeline.core.diff.records import ADDED, REMOVED
 from pipeline.core.render import build as render_build
@@ -39,8 +41,9 @@ STACKED_SCALE = 0.75  # front and back stacked in a column must leave room for t
 ASCENT, DESCENT = 0.8, 0.25  # of a run's size: its box above and below the baseline
 
 
-def write_proof(diff: Diff, path: Path, *, paper: str, template_root: Path) -> int:
-    """Write the proof PDF of ``diff`` to ``path`` (atomically); its page count."""
+def write_proof(diff: Diff, path: Path, *, paper: str, template_root: Path, balance: Optional[BalanceDiff] = None) -> int:
+    """Write the proof PDF of ``diff`` to ``path`` (atomically), ending with a "Balance before/after" table
+    when ``balance`` is given; its page count."""
     parts = [_faces(diff, paper, template_root)]
     options = render_build.BuildOptions(paper=paper, duplex=Duplex.LONG)
     for game in diff.games:
@@ -48,6 +51,8 @@ def write_proof(diff: Diff, path: Path, *, paper: str, template_root: Path) -> i
         if reprint is not None:
             parts.append(render_build.render_pdf(reprint, options, template_root=template_root)[0])
     parts.append(_changelog(diff, paper, template_root))
+    if balance is not None:
+        parts.append(balance_pages(diff, balance, _page_size(paper, template_root)))
     writer = PdfWriter()
     for part in parts:
         writer.append(PdfReader(io.BytesIO(part)))

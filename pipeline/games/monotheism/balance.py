@@ -127,6 +127,9 @@ class MonotheismStudy(Study):
     def sections(self, results: Results) -> list[Section]:
         return [self._scenarios(results), self._wins(results), self._cards(results), self._length(results)]
 
+    def simulated_sections(self, results: Results) -> list[Section]:
+        return [self._wins(results), self._cards(results), self._length(results)]  # the solver's: not simulated
+
     def _scenarios(self, results: Results) -> Section:
         rows, moves = [], []
         for scenario in self.loaded.model.scenarios:

@@ -1,0 +1,174 @@
+"""`pantheon diff --balance`: a changed game's balance figures before and after, with the changes tested."""
+from __future__ import annotations
+
+import io
+import json
+import math
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from pipeline.core.balance.figures import Section, Table
+from pipeline.core.balance.stats import Mean, Rate
+from pipeline.core.dataset import default_data_root
+from pipeline.core.diff import balance as balancing
+from pipeline.core.diff.compare import compare
+from pipeline.core.diff.sources import folder
+from pipeline.core.games import registered
+from tests.core.cli_helpers import copy_toy, run_cli
+from tests.core.toy_game import SPEC as TOY_SPEC
+
+TINY = "6"  # games per set-up: enough for an edited god to move the figures, quick on a loaded machine
+TIDEKEEPER = ("numbers: [6, 2]\n      aspects: [moon]\n      act:\n        if: {next_to_aspect: moon}\n        do:\n"
+              "          - move: {target: {next: true}, to: bottom}")  # deity 06's upright half: in no scenario's deck
+
+
+def _copy(tmp_path: Path, game: str, name: str) -> Path:
+    """A data root holding the schemas and one game (the side of a diff)."""
+    source = default_data_root()
+    root = tmp_path / name
+    shutil.copytree(source / "schemas", root / "schemas")
+    shutil.copytree(source / game, root / game)
+    return root
+
+
+def _edit(path: Path, old: str, new: str) -> None:  # every occurrence
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture
+def monotheism_sides(tmp_path: Path) -> tuple[Path, Path]:
+    """Monotheism before and after an edit of a card the games play (a god's first number, 6 to 3)."""
+    old = _copy(tmp_path, "monotheism", "a")
+    new = _copy(tmp_path, "monotheism", "b")
+    assert (new / "monotheism" / "deities.yaml").read_text(encoding="utf-8").count(TIDEKEEPER) == 1
+    _edit(new / "monotheism" / "deities.yaml", TIDEKEEPER, TIDEKEEPER.replace("[6, 2]", "[3, 2]"))
+    return old, new
+
+
+def test_z_scores() -> None:
+    # 50/100 against 70/100: pooled rate 0.6, spread sqrt(0.24 * 0.02)
+    assert balancing.z_score(Rate(50, 100), Rate(70, 100)) == pytest.approx(0.2 / math.sqrt(0.24 * 0.02))
+    assert balancing.z_score(Rate(5, 10), Rate(5, 10)) == 0.0
+    assert balancing.z_score(Rate(0, 0), Rate(1, 2)) is None
+    # means 2 (values 1, 3) and 4 (values 3, 5): variances 2 each, spread sqrt(2/2 + 2/2)
+    assert balancing.z_score(Mean(2, 4.0, 10.0), Mean(2, 8.0, 34.0)) == pytest.approx(2 / math.sqrt(2))
+    assert balancing.z_score(Mean(2, 2.0, 2.0), Mean(2, 4.0, 8.0)) == math.inf  # no spread: certain
+    assert balancing.z_score(Rate(1, 2), Mean(2, 4.0, 10.0)) is None
+    assert balancing.FigureChange("k", "l", Rate(50, 100), Rate(70, 100)).significant
+    assert not balancing.FigureChange("k", "l", Rate(50, 100), Rate(60, 100)).significant  # z 1.43
+
+
+def test_table_figures_are_keyed_by_section_table_row_and_column() -> None:
+    table = Table("wins", "Wins", ("set-up", "games", "seat 1"),
+                  (("2 players", 10, Rate(4, 10)), ("2 players", 10, Rate(6, 10)), ("3 players", 5, Mean(5, 10.0, 30.0))))
+    found = balancing.table_figures([Section("s", "S", "", (table,))])
+    assert list(found) == ["s/wins/2 players/seat 1", "s/wins/2 players #2/seat 1", "s/wins/3 players/seat 1"]
+    assert found["s/wins/2 players #2/seat 1"] == ("Wins: 2 players #2: seat 1", Rate(6, 10))
+
+
+def test_only_changed_games_are_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old, new = tmp_path / "a", tmp_path / "b"
+    for root in (old, new):  # the toy game (no balance study, unchanged) beside Theocracy
+        shutil.copytree(copy_toy(tmp_path / f"toy-{root.name}"), root)
+        shutil.copytree(default_data_root() / "theocracy", root / "theocracy")
+        shutil.copytree(default_data_root() / "schemas" / "theocracy", root / "schemas" / "theocracy")
+    played: list[tuple[str, list[str]]] = []
+
+    def spy(studies: dict[str, Any], side: Any, games: int, seed: int, processes: int) -> dict[str, Any]:
+        played.append((side.label, sorted(studies)))
+        return {game: {} for game in studies}
+
+    monkeypatch.setattr(balancing, "study_figures", spy)
+    with registered(TOY_SPEC):
+        diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
+        unchanged = balancing.compare_balance(diff, games=1, seed=0, processes=1)
+        assert (unchanged.studied, unchanged.skipped, played) == ((), (), [])  # nothing changed: nothing played
+        assert list(balancing.lines(unchanged))[-1] == "  no game changed: nothing played"
+        _edit(new / "theocracy" / "power-cards.yaml", "title: Humility", "title: Meekness")
+        diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
+        found = balancing.compare_balance(diff, games=1, seed=0, processes=1)
+    assert [g.game for g in found.studied] == ["theocracy"]
+    assert played == [(folder(old).label, ["theocracy"]), (folder(new).label, ["theocracy"])]
+
+
+def test_a_game_on_one_side_or_without_a_study_is_named_not_played(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    old, new = copy_toy(tmp_path / "a"), copy_toy(tmp_path / "b")
+    shutil.copytree(default_data_root() / "theocracy", new / "theocracy")  # added on the new side
+    shutil.copytree(default_data_root() / "schemas" / "theocracy", new / "schemas" / "theocracy")
+    _edit(new / "toy" / "cards.yaml", "name: Skull\n", "name: Grinning Skull\n")  # changed, no balance study
+    monkeypatch.setattr(balancing, "study_figures", lambda *args: pytest.fail("nothing should be played"))
+    with registered(TOY_SPEC):
+        diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
+        found = balancing.compare_balance(diff, games=1, seed=0, processes=1)
+    assert found.studied == ()
+    assert found.skipped == (("toy", balancing.NO_STUDY), ("theocracy", balancing.ONE_SIDE))
+    assert "theocracy: balance not compared (only on one side)" in list(balancing.lines(found))
+    assert balancing.as_data(found)["skipped"] == {"toy": "no balance study", "theocracy": "only on one side"}
+
+
+def test_a_monotheism_card_edit_shows_figures_before_and_after(monotheism_sides: tuple[Path, Path],
+                                                               tmp_path: Path) -> None:
+    old, new = monotheism_sides
+    common = ("diff", "--data-a", str(old), "--data-b", str(new), "monotheism", "--no-engines", "--balance",
+              "--games", TINY, "--seed", "3")
+    first = run_cli(*common, "--json", "--pdf", str(tmp_path / "one.pdf"))
+    assert first.returncode == 0, first.stderr
+    found = json.loads(first.stdout)
+    assert [c["id"] for c in found["games"]["monotheism"]["cards"]] == ["deity-06"]
+    balance = found["balance"]
+    assert (balance["seed"], balance["games_per_setup"], balance["skipped"]) == (3, int(TINY), {})
+    figures = balance["games"]["monotheism"]
+    assert figures and all(set(f) == {"key", "label", "old", "new", "moved", "z", "significant"} for f in figures)
+    assert {"rate", "low", "high"} <= set(figures[0]["old"]) or {"mean", "low", "high"} <= set(figures[0]["old"])
+    moved = [f for f in figures if f["moved"]]
+    assert any("The Tidekeeper" in f["label"] for f in moved)  # the edited god plays differently
+    # the same seed and size give the same figures: the text run writes the same PDF, whose last pages compare them
+    text = run_cli(*common, "--pdf", str(tmp_path / "two.pdf"))
+    assert text.returncode == 0, text.stderr
+    assert (tmp_path / "one.pdf").read_bytes() == (tmp_path / "two.pdf").read_bytes()
+    pages = [page.extract_text() for page in PdfReader(io.BytesIO((tmp_path / "one.pdf").read_bytes())).pages]
+    assert any(page.startswith("Balance before/after") for page in pages)
+    assert f"balance before -> after (seed 3, {TINY} games per set-up" in text.stdout
+    assert "legend: rate [95% Wilson interval]" in text.stdout and "two-proportion" in text.stdout
+    report = text.stdout.splitlines()
+    after = report[next(i for i, line in enumerate(report) if line.startswith("balance before -> after")):]
+    shown = [line.strip() for line in after if line.startswith("    ")]
+    assert len(shown) == len(moved) and all(" -> " in line and "[" in line for line in shown)  # with intervals
+    flagged = [f["label"] for f in moved if f["significant"]]
+    assert sum(line.endswith(" *") for line in shown) == len(flagged)  # the significant marked, and first
+    assert all(line.startswith(f"{label}: ") and line.endswith(" *") for line, label in zip(shown, flagged))
+
+
+def test_a_cosmetic_card_edit_moves_no_figure(tmp_path: Path) -> None:
+    """Both sides play the same seeds: a title does not change a game, so no figure moves."""
+    old, new = _copy(tmp_path, "theocracy", "a"), _copy(tmp_path, "theocracy", "b")
+    _edit(new / "theocracy" / "power-cards.yaml", "title: Humility", "title: Meekness")
+    done = run_cli("diff", "--data-a", str(old), "--data-b", str(new), "theocracy", "--balance", "--games", "4",
+                   "--json", "--no-engines")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)["balance"]["games"]["theocracy"]
+    assert figures and not any(f["moved"] for f in figures)
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["--balance", "--games", "0", "toy"], 2, "'--games': Input should be greater than or equal to 1"),
+    (["--games", "5", "toy"], 2, "--games needs --balance"),
+    (["--seed", "5", "toy"], 2, "--seed needs --balance"),
+    (["--balance", "toy"], 2, "--balance: toy has no balance study"),
+    (["--balance", "nope"], 1, "unknown game nope"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(args: list[str], code: int, message: str, tmp_path: Path) -> None:
+    root = copy_toy(tmp_path)
+    target = tmp_path / "proof.pdf"
+    result = run_cli("diff", "--data-a", str(root), "--data-b", str(root), "--pdf", str(target), *args)
+    assert result.returncode == code
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+    assert not target.exists() and result.stdout == ""
