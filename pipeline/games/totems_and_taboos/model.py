@@ -9,6 +9,7 @@ command and the rules engine will call.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping, Optional
 
 from pipeline.core.dataset import GameData
@@ -98,7 +99,15 @@ class Tower:
 
     def needs(self, level: int) -> Optional[TowerLevel]:
         """The row for reaching ``level``, or None past the table."""
-        return next((row for row in self.levels if row.level == level), None)
+        return self._rows.get(level)
+
+    @cached_property
+    def _rows(self) -> dict[int, TowerLevel]:
+        """The rows by level (the engines ask for one on every build check)."""
+        rows: dict[int, TowerLevel] = {}
+        for row in self.levels:
+            rows.setdefault(row.level, row)
+        return rows
 
 
 # --- Set-up -----------------------------------------------------------------
@@ -292,8 +301,9 @@ class TotemsModel:
     solo: Solo
     components: Mapping[str, int]
 
-    @property
+    @cached_property
     def colour_ids(self) -> tuple[str, ...]:
+        """The colours' ids in data order (cached: the engine asks on every build and every die roll)."""
         return tuple(colour.id for colour in self.colours)
 
     def colour_name(self, colour_id: str) -> str:
