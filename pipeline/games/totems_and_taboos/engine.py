@@ -1207,7 +1207,7 @@ class State(InPlaceState[Action]):
             return f"costs {cost.servants} available servants, you have {r.servants}"
         if cost.sacrifice:
             role, n = cost.sacrifice
-            reserve = cost.clerics if role == fx.CLERIC else cost.servants
+            reserve = cost.reserved(role)
             if r.count(role) - reserve < n:  # ruling: the sacrificed pieces are not those paying the cost
                 return f"needs {n} more {role}s to kill beyond its cost"
         return None
@@ -1224,8 +1224,7 @@ class State(InPlaceState[Action]):
         cost = card.cost
         if cost and cost.sacrifice:
             role, n = cost.sacrifice
-            reserve = cost.clerics if role == fx.CLERIC else cost.servants
-            steps.append(Take(seat, role, n, TO_KILL, reserve))
+            steps.append(Take(seat, role, n, TO_KILL, cost.reserved(role)))
         if cost:
             steps.append(PayCost(seat, cost.clerics, cost.servants))
         if react:

@@ -143,11 +143,15 @@ class Setup:
 class Cost:
     clerics: int
     servants: int
-    sacrifice: Optional[tuple[str, int]] = None  # (role, count) killed as an extra cost
+    sacrifice: Optional[tuple[str, int]] = None  # (role, count) killed (a shrine: returned to the pile) as an extra cost
 
     @property
     def is_free(self) -> bool:
         return not (self.clerics or self.servants or self.sacrifice)
+
+    def reserved(self, role: str) -> int:
+        """Available pieces of ``role`` that pay this cost, so the extra cost cannot take them (ruling)."""
+        return {"cleric": self.clerics, "servant": self.servants}.get(role, 0)
 
 
 @dataclass(frozen=True)
