@@ -72,13 +72,13 @@ def test_the_look_ahead_fears_the_die_as_the_rules_do() -> None:
     assert loss_chance(s) == 1 / 6  # a gone religion gains nothing: only red is short
 
 
-VIABLE_GAMES = 15  # seeded easy games per starting colour
-VIABLE_SHARE = 0.4  # every colour viable: the issue's bar for the weakest colours (the mean is about 64%)
+VIABLE_GAMES = 60  # seeded easy games per starting colour (README's table: 15 were too few to hold the bar)
+VIABLE_SHARE = 0.4  # every colour viable: the issue's bar for the weakest colours (the mean is about 66%)
 
 
 def test_every_starting_colour_wins_easy_games() -> None:
     """'Try this easy to win mode to get to know the cards' (8.5): whichever colour you start with, the
-    look-ahead player wins easy games (at least 40% of a small seeded run per colour)."""
+    look-ahead player wins easy games (at least 40% of a seeded run of 60 per colour)."""
     game = Game.solo_game(the_model(), "easy")
     for colour in the_model().colour_ids:
         finals = simulate_solo_games(game, VIABLE_GAMES, 16, policy=lookahead_policy, start_colour=colour)
@@ -87,7 +87,7 @@ def test_every_starting_colour_wins_easy_games() -> None:
 
 
 # (starting colour, seed) of a look-ahead game won on hard, one per colour (the first seed that wins, searched)
-HARD_WINS = (("yellow", 214), ("green", 31), ("blue", 274), ("purple", 2), ("red", 100), ("orange", 21))
+HARD_WINS = (("yellow", 184), ("green", 54), ("blue", 274), ("purple", 2), ("red", 100), ("orange", 21))
 
 
 @pytest.mark.parametrize("colour, seed", HARD_WINS)
