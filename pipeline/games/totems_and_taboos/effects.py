@@ -244,7 +244,9 @@ def _joins(first: Op, second: Op) -> bool:
 
 
 def render_sacrifice(role: str, count: int) -> str:
-    """The extra cost of killing your own pieces, as printed."""
+    """The extra cost of killing your own pieces (a shrine: returning it to the pile), as printed."""
+    if role == SHRINE:
+        return sentence(f"Extra cost: return {n_of_your(role, count)} to the pile")
     return sentence(f"Extra cost: kill {n_of_your(role, count)}{_death_reminder(role, count, False)}")
 
 

@@ -122,9 +122,23 @@ class Game:
         return (0,) if self.solo else tuple(range(self.players))
 
     _cards: dict[str, Card] = field(init=False, repr=False, compare=False)
+    _packages: dict[str, StartingResources] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cards", {c.id: c for c in self.model.cards})
+        packages: dict[str, StartingResources] = {}
+        for p in self.model.setup.resources:
+            packages.setdefault(p.colour, p)
+        object.__setattr__(self, "_packages", packages)
+
+    @property
+    def solo_die_faces(self) -> tuple[str, ...]:
+        """The faces of the solo die (one colour per face)."""
+        return next(d.faces for d in self.model.dice if d.id == self.model.solo.die)
+
+    def package(self, colour: str) -> StartingResources:
+        """A colour's starting resources (7.2)."""
+        return self._packages[colour]
 
     def card(self, card_id: str) -> Card:
         return self._cards[card_id]
@@ -746,8 +760,7 @@ class SoloDie(Step):
     """Between solo turns: the rolled passive religion takes its colour's starting resources, or you lose."""
 
     def prompt(self, s: "State") -> Optional[Decision[Action]]:
-        faces = next(d.faces for d in s.game.model.dice if d.id == s.game.model.solo.die)
-        tally = Counter(faces)
+        tally = Counter(s.game.solo_die_faces)
         return Decision.weighted((Action(A_DIE, (c,)), n) for c, n in tally.items())
 
     def take(self, s: "State", action: Action) -> None:
@@ -1056,8 +1069,8 @@ class State(InPlaceState[Action]):
     def passive_seat(self, colour: str) -> int:
         return 1 + self.game.model.colour_ids.index(colour)
 
-    def package(self, colour: str):
-        return next(p for p in self.game.model.setup.resources if p.colour == colour)
+    def package(self, colour: str) -> StartingResources:
+        return self.game.package(colour)
 
     def package_steps(self, seat: int, package) -> list[Step]:
         steps: list[Step] = [Gain(seat, fx.CLERIC, package.clerics), Gain(seat, fx.SERVANT, package.servants),
@@ -1095,18 +1108,20 @@ class State(InPlaceState[Action]):
 
     def build_actions(self, seat: int, servant_discount: int = 0, shrine_discount: int = 0) -> tuple[Action, ...]:
         r = self.religions[seat]
+        model = self.game.model
+        # can_build's tests, the level's needs checked once for every colour (this runs at every decision)
+        row = model.tower.needs(len(r.tower) + 1)
+        if (len(r.tower) >= self.game.win_level or row is None or r.shrines < max(0, row.shrines - shrine_discount)
+                or r.servants < max(0, row.servants - servant_discount)):
+            return ()
         options: list[Action] = []
-        for colour in self.game.model.colour_ids:
+        for colour in model.colour_ids:
             sources = [PILE] if self.supply[colour] > 0 else []
             if self.game.solo:
                 passive = self.passive_seat(colour)
                 if self.religions[passive].tower:
                     sources.append(passive)
-            if not sources:
-                continue
-            check = can_build(self.game.model, r.tower, r.shrines, r.servants, colour, win_level=self.game.win_level,
-                              servant_discount=servant_discount, shrine_discount=shrine_discount)
-            if check.can_build:
+            if sources and placement_ok(model, r.tower, colour):
                 options.extend(Action(A_BUILD, (colour, src)) for src in sources)
         return tuple(options)
 
@@ -1193,7 +1208,7 @@ class State(InPlaceState[Action]):
             return f"costs {cost.servants} available servants, you have {r.servants}"
         if cost.sacrifice:
             role, n = cost.sacrifice
-            reserve = cost.clerics if role == fx.CLERIC else cost.servants
+            reserve = cost.reserved(role)
             if r.count(role) - reserve < n:  # ruling: the sacrificed pieces are not those paying the cost
                 return f"needs {n} more {role}s to kill beyond its cost"
         return None
@@ -1210,8 +1225,7 @@ class State(InPlaceState[Action]):
         cost = card.cost
         if cost and cost.sacrifice:
             role, n = cost.sacrifice
-            reserve = cost.clerics if role == fx.CLERIC else cost.servants
-            steps.append(Take(seat, role, n, TO_KILL, reserve))
+            steps.append(Take(seat, role, n, TO_KILL, cost.reserved(role)))
         if cost:
             steps.append(PayCost(seat, cost.clerics, cost.servants))
         if react:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import lru_cache
 from typing import Optional
 
 from pipeline.core.engine import Policy, playout
@@ -62,6 +63,7 @@ SAMPLES_CHANCE = 2  # samples of an action that sets off chance (draws, rolls)
 SAMPLES_OPENING = 4  # samples of each starting colour's opening
 
 
+@lru_cache(maxsize=None)
 def solo_op_worth(op: fx.Op) -> float:
     """What one op of a card is worth to the solo god: passive religions have no hand and never act.
 
@@ -85,15 +87,30 @@ def _card_worth(state: State, seat: int, card: Card) -> float:
     r = state.religions[seat]
     if card.is_miracle:
         return 0.0
-    ops = list(card.ops)
-    if card.bonus and r.blocks(card.bonus.colour):
-        ops = list(card.bonus.ops) if card.bonus.mode == fx.REPLACE else ops + list(card.bonus.ops)
-    worth = max(0.0, sum(solo_op_worth(op) for op in ops))
+    worth = _ops_worth(card, bool(card.bonus and r.blocks(card.bonus.colour)))
     cost = card.cost
     payable = cost is None or (r.count(fx.CLERIC) >= cost.clerics and r.count(fx.SERVANT) >= cost.servants)
     if r.blocks(card.colour) >= (card.level or 0) and payable:
         return W_CARD_PLAYABLE * worth
     return W_CARD_DEAD * worth
+
+
+# Card worths by (id(card), bonus), with the card kept so its id is never reused: hashing a whole Card costs more
+# than the sum it saves, and the score asks for every card in hand at every look.
+_WORTHS: dict[tuple[int, bool], tuple[Card, float]] = {}
+
+
+def _ops_worth(card: Card, bonus: bool) -> float:
+    """Solo worth of a card's effect, with its bonus (``bonus``) or without (never below 0)."""
+    known = _WORTHS.get((id(card), bonus))
+    if known is not None and known[0] is card:
+        return known[1]
+    ops = list(card.ops)
+    if bonus and card.bonus:
+        ops = list(card.bonus.ops) if card.bonus.mode == fx.REPLACE else ops + list(card.bonus.ops)
+    worth = max(0.0, sum(solo_op_worth(op) for op in ops))
+    _WORTHS[(id(card), bonus)] = (card, worth)
+    return worth
 
 
 def loss_chance(state: State) -> float:
@@ -102,14 +119,13 @@ def loss_chance(state: State) -> float:
     The same test the die makes (``SoloDie``): a religion with no blocks left gains nothing, and the pile must
     hold the souls the rolled religion keeps.
     """
-    model = state.game.model
-    faces = next(d.faces for d in model.dice if d.id == model.solo.die)
-
-    def short(colour: str) -> bool:
-        seat = state.passive_seat(colour)
-        return bool(state.religions[seat].tower) and state.souls_kept(seat, state.package(colour)) > state.pile
-
-    return sum(1 for face in faces if short(face)) / len(faces)
+    faces = state.game.solo_die_faces
+    short: dict[str, bool] = {}
+    for colour in faces:
+        if colour not in short:
+            seat = state.passive_seat(colour)
+            short[colour] = bool(state.religions[seat].tower) and state.souls_kept(seat, state.package(colour)) > state.pile
+    return sum(1 for face in faces if short[face]) / len(faces)
 
 
 def solo_value(state: State, seat: int = SOLO_SEAT) -> float:

@@ -9,6 +9,7 @@ command and the rules engine will call.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping, Optional
 
 from pipeline.core.dataset import GameData
@@ -98,7 +99,15 @@ class Tower:
 
     def needs(self, level: int) -> Optional[TowerLevel]:
         """The row for reaching ``level``, or None past the table."""
-        return next((row for row in self.levels if row.level == level), None)
+        return self._rows.get(level)
+
+    @cached_property
+    def _rows(self) -> dict[int, TowerLevel]:
+        """The rows by level (the engines ask for one on every build check)."""
+        rows: dict[int, TowerLevel] = {}
+        for row in self.levels:
+            rows.setdefault(row.level, row)
+        return rows
 
 
 # --- Set-up -----------------------------------------------------------------
@@ -134,11 +143,15 @@ class Setup:
 class Cost:
     clerics: int
     servants: int
-    sacrifice: Optional[tuple[str, int]] = None  # (role, count) killed as an extra cost
+    sacrifice: Optional[tuple[str, int]] = None  # (role, count) killed (a shrine: returned to the pile) as an extra cost
 
     @property
     def is_free(self) -> bool:
         return not (self.clerics or self.servants or self.sacrifice)
+
+    def reserved(self, role: str) -> int:
+        """Available pieces of ``role`` that pay this cost, so the extra cost cannot take them (ruling)."""
+        return {"cleric": self.clerics, "servant": self.servants}.get(role, 0)
 
 
 @dataclass(frozen=True)
@@ -292,8 +305,9 @@ class TotemsModel:
     solo: Solo
     components: Mapping[str, int]
 
-    @property
+    @cached_property
     def colour_ids(self) -> tuple[str, ...]:
+        """The colours' ids in data order (cached: the engine asks on every build and every die roll)."""
         return tuple(colour.id for colour in self.colours)
 
     def colour_name(self, colour_id: str) -> str:

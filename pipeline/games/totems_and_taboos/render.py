@@ -31,7 +31,7 @@ PALETTE: Mapping[str, tuple[str, str, str]] = {
 }
 TYPE_LABELS = {"self": "Self", "target": "Target", "all": "All players", MIRACLE: "Miracle"}
 ROMAN = {1: "I", 2: "II", 3: "III"}
-ROLE_ICONS = {"cleric": "cleric", "servant": "servant"}
+ROLE_ICONS = {"cleric": "cleric", "servant": "servant", "shrine": "temple"}
 GUIDE_BACK_LABEL = "Spiritual guide"
 ROLE_WORDS = re.compile(r"\b(\d+) (clerics?|servants?)\b")
 BONUS_LEAD = re.compile(r"^\w+ bonus\b[^:]*:")  # "Red bonus:", "Red bonus instead:"

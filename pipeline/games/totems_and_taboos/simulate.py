@@ -73,8 +73,17 @@ def _richest(state: State, seats: list[int]) -> int:
 W_BLOCK = 30.0
 W_SHRINE_NEEDED = 3.0
 W_SHRINE = 1.0
-W_SERVANT = 1.6
+# Pieces count for what they can still become. A servant the next level asks for is worth most, one a later
+# level asks for (up to the top level's 5) less, one beyond that little; a cleric pays for cards (up to
+# CLERIC_CAP) and, while the next level lacks shrines, may die into one. Linear weights made seated greedy gods
+# turn every soul of the pile into one role (all servants: no cleric to die into a shrine; all clerics: no
+# servant to build with) and stall, since only servants and shrines ever return to the pile.
+W_SERVANT_NEXT = 2.2
+W_SERVANT = 1.2
+W_SURPLUS = 0.3
 W_CLERIC = 1.4
+CLERIC_CAP = 4
+W_CLERIC_TO_SHRINE = 2.0
 W_CARD = 0.5
 W_PILE_SOLO = 1.5
 W_WIN = 1000.0
@@ -88,8 +97,18 @@ def score(state: State, seat: int) -> float:
     r = state.religions[seat]
     row = state.game.level_row(len(r.tower) + 1)
     needed = row.shrines if row else 0
-    value = (W_BLOCK * len(r.tower) + W_SHRINE_NEEDED * min(r.shrines, needed) + W_SHRINE * r.shrines
-             + W_SERVANT * r.count(fx.SERVANT) + W_CLERIC * r.count(fx.CLERIC) + W_CARD * len(r.hand))
+    next_servants = row.servants if row else 0
+    most_servants = max(next_servants, state.game.level_row(state.game.win_level).servants)
+    servants, clerics = r.count(fx.SERVANT), r.count(fx.CLERIC)
+    most_shrines = state.game.level_row(state.game.win_level).shrines
+    value = (W_BLOCK * len(r.tower) + W_SHRINE_NEEDED * min(r.shrines, needed)
+             + W_SHRINE * min(r.shrines, most_shrines) + W_SURPLUS * max(0, r.shrines - most_shrines)
+             + W_SERVANT_NEXT * min(servants, next_servants)
+             + W_SERVANT * (min(servants, most_servants) - min(servants, next_servants))
+             + W_SURPLUS * max(0, servants - most_servants)
+             + W_CLERIC * min(clerics, CLERIC_CAP) + W_SURPLUS * max(0, clerics - CLERIC_CAP)
+             + W_CLERIC_TO_SHRINE * min(clerics, max(0, needed - r.shrines))
+             + W_CARD * len(r.hand))
     return value + (W_PILE_SOLO * state.pile if state.game.solo else 0.0)
 
 

@@ -418,6 +418,20 @@ def test_extra_cost_kills_pieces_other_than_those_paying() -> None:
     assert (r.clerics, r.clerics_used, r.shrines) == (0, 2, 1)
 
 
+def test_a_shrine_as_extra_cost_returns_to_the_pile() -> None:
+    """'Every action has a cost, and most cards require available clerics or servants' (7.4): Grave Robbing's
+    cost is one of your shrines, returned to the pile, so a god holding only shrines (purple's start) can play it."""
+    s = main_state(tower=["purple"], shrines=2, hand=["purple-grave-robbing"])
+    s.religions[1].shrines = 3
+    s = resettled(s)
+    pile = s.pile
+    s = play(s, "purple-grave-robbing")
+    assert (s.religions[0].shrines, s.religions[0].servants) == (1, 1)  # paid one shrine, gained a servant
+    assert s.religions[1].shrines == 2 and s.pile == pile + 1 + 1 - 1  # your shrine and theirs in, the servant out
+    s = main_state(tower=["purple"], shrines=0, hand=["purple-grave-robbing"])
+    assert not any(a.kind == en.A_PLAY for a in s.legal_actions())  # no shrine, no play
+
+
 def test_shrines_raised_as_clerics_arrive_available() -> None:
     s = main_state(tower=["purple"], servants=1, shrines=2, hand=["purple-raise-the-dead"])
     s = play(s, "purple-raise-the-dead")

@@ -72,13 +72,13 @@ def test_the_look_ahead_fears_the_die_as_the_rules_do() -> None:
     assert loss_chance(s) == 1 / 6  # a gone religion gains nothing: only red is short
 
 
-VIABLE_GAMES = 15  # seeded easy games per starting colour
-VIABLE_SHARE = 0.4  # every colour viable: the issue's bar for the weakest colours (the mean is about 64%)
+VIABLE_GAMES = 60  # seeded easy games per starting colour (README's table: 15 were too few to hold the bar)
+VIABLE_SHARE = 0.4  # every colour viable: the issue's bar for the weakest colours (the mean is about 66%)
 
 
 def test_every_starting_colour_wins_easy_games() -> None:
     """'Try this easy to win mode to get to know the cards' (8.5): whichever colour you start with, the
-    look-ahead player wins easy games (at least 40% of a small seeded run per colour)."""
+    look-ahead player wins easy games (at least 40% of a seeded run of 60 per colour)."""
     game = Game.solo_game(the_model(), "easy")
     for colour in the_model().colour_ids:
         finals = simulate_solo_games(game, VIABLE_GAMES, 16, policy=lookahead_policy, start_colour=colour)
@@ -86,15 +86,52 @@ def test_every_starting_colour_wins_easy_games() -> None:
         assert wins >= VIABLE_SHARE * VIABLE_GAMES, f"{colour}: {wins} of {VIABLE_GAMES} easy games won"
 
 
-HARD_WINS = (("blue", 12), ("green", 21))  # (starting colour, seed) of look-ahead games won on hard (a seed search)
+# (starting colour, seed) of a look-ahead game won on hard, one per colour (the first seed that wins, searched)
+HARD_WINS = (("yellow", 184), ("green", 54), ("blue", 274), ("purple", 2), ("red", 100), ("orange", 21))
 
 
 @pytest.mark.parametrize("colour, seed", HARD_WINS)
 def test_a_hard_game_can_be_won_and_replayed(colour: str, seed: int) -> None:
-    """'Highway to hell ... Only a few have succeeded' (8.5): seeded look-ahead games win on hard from more than
-    one starting colour, and their recorded actions replay to the same win on a fresh game."""
+    """'Highway to hell ... Few have succeeded in this challenging mode' (8.5): a seeded look-ahead game wins on
+    hard from every starting colour, and its recorded actions replay to the same win on a fresh game."""
     game = Game.solo_game(the_model(), "hard")
     final = simulate_solo_games(game, 1, seed, policy=lookahead_policy, start_colour=colour)[0]
     assert final.outcome() is not None and final.outcome().won_by(0)
     replayed = restore(game, final.to_data())
     assert replayed.outcome() == final.outcome() and len(replayed.religions[0].tower) == game.win_level
+
+
+STALL_GAMES = 12  # seeded multiplayer games per player count
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_simple_gods_finish_their_multiplayer_games(players: int) -> None:
+    """'The first player to reach six levels wins the game, immediately' (4): seated simple players reach it
+    before the 200-turn cut-off in every game of a seeded run (they once stalled with the whole pile turned into
+    servants, or into clerics and shrines, in 40-87% of games)."""
+    from pipeline.games.totems_and_taboos.simulate import DEFAULT_MAX_TURNS
+
+    game = Game.multiplayer(the_model(), players)
+    rng = random.Random(16)
+    for _ in range(STALL_GAMES):
+        final = playout(game.new_initial_state(), simple_policy, rng, until=lambda s: s.turns >= DEFAULT_MAX_TURNS)
+        assert final.outcome() is not None and final.outcome().winners, f"{players} players: cut off at {final.turns}"
+
+
+def test_a_god_with_only_servants_promotes_one_to_a_cleric() -> None:
+    """'When a cleric dies, it becomes a shrine' and a skipped turn may 'Promote one of your servants to become a
+    cleric' (2, 7.5): with the pile empty, servants to spare and shrines missing, the simple player promotes
+    rather than play an empty turn (a servant beyond every level's need is worth less than a shrine-to-be)."""
+    from pipeline.games.totems_and_taboos import engine as en
+    from pipeline.games.totems_and_taboos.engine import Action
+
+    s = Game.multiplayer(the_model(), 2).new_initial_state()
+    while s.phase != en.START:
+        s = s.apply_action(s.legal_actions()[0])
+    s = s.clone()
+    s.pile = 0
+    r = s.religions[s.current]
+    r.clerics, r.clerics_used, r.servants, r.servants_used, r.shrines, r.hand = 0, 0, 12, 0, 0, []
+    s._advance()
+    assert Action(en.A_SKIP, ("promote",)) in s.legal_actions()
+    assert simple_policy(s, random.Random(1)) == Action(en.A_SKIP, ("promote",))
