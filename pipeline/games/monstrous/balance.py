@@ -27,7 +27,7 @@ from typing import Any, Mapping, Optional
 
 from pipeline.core.balance.figures import Bars, Item, Outlier, Section, Series, Table, outliers
 from pipeline.core.balance.standard import grouped, length_table, per_seat_table, seat_charts, seat_name, seat_table
-from pipeline.core.balance.stats import Rate
+from pipeline.core.balance.stats import Figure, Rate
 from pipeline.core.balance.study import Results, Setup, Study, record_game
 from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.core.dataset import GameData
@@ -118,6 +118,10 @@ class MonstrousStudy(Study):
                       SECONDS_PER_GAME * n)
                 for variant, name in self.variants.items()
                 for n in self.player_counts(variant) if players in (None, n)]
+
+    def seat_figures(self, setup: Setup, tally: Tally) -> list[tuple[str, tuple[Figure, ...]]]:
+        """Each seat's final Faith (a team player's is their team's), beside its win rate in ``simulate``."""
+        return [("final Faith", tuple(mean(tally, SEAT_FAITH, seat, floor=None) for seat in range(setup.players)))]
 
     def start(self, setup: Setup, rng: random.Random) -> Any:
         """The first state of one game of ``setup``, on a scenario's layout drawn with ``rng``."""
