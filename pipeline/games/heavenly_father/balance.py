@@ -38,7 +38,7 @@ from pipeline.games.heavenly_father.model import Consequence, HeavenlyFatherMode
 
 DEFAULT_GAMES = 240  # per player count (5 set-ups): each dilemma is settled in about 200 games
 MAX_ACTIONS = 5_000
-SECONDS_PER_GAME = 0.003  # per player
+SECONDS_PER_GAME = 0.0012  # per player, CPU, measured (bench/balance_report.py)
 POLICY = "random"
 INVOKED_ON = ("third-option", "choice-dictated", "virtues-randomized")  # a Philosopher used on a dilemma's outcome
 SETTLED, MATTERS, PLAYED, INVOKED, PLAYER_WON = "settled", "matters", "played", "invoked", "player-won"
