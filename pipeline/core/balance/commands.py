@@ -67,7 +67,7 @@ def report_command(data_root: Path, games: Optional[Sequence[str]], *, per_setup
 
 def simulate_command(data_root: Path, game: str, *, games: Optional[int], seed: int, players: Optional[int],
                      policy: Optional[str], processes: Optional[int], as_json: bool, say: Say,
-                     where: Mapping[str, Any] = {}) -> None:
+                     where: Optional[Mapping[str, Any]] = None) -> None:
     """Play the set-ups ``players``, ``policy`` and ``where`` (set-up parameters) select and print their figures."""
     used = check_options(games, processes)
     study = reporting.prepare(data_root, [game])[game]

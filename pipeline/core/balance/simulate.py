@@ -19,9 +19,10 @@ from pipeline.core.errors import UserError
 
 
 def summaries(study: Study, *, players: Optional[int], policy: Optional[str], games: Optional[int], seed: int,
-              processes: int, data_root: Path, where: Mapping[str, Any] = {}) -> list[Summary]:
+              processes: int, data_root: Path, where: Optional[Mapping[str, Any]] = None) -> list[Summary]:
     """The standard figures (and the study's own per seat) of every set-up of ``study`` that ``players``,
     ``policy`` and the set-up parameters in ``where`` (a game command's ``--variant``) select."""
+    where = where or {}
     chosen = [s for s in pick_setups(study, players, policy) if all(s.param(k) == v for k, v in where.items())]
     if not chosen:
         asked = ", ".join(f"{k} {v}" for k, v in where.items())
