@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable, NoReturn, Optional, Sequence
+from typing import Any, Callable, Mapping, NoReturn, Optional, Sequence
 
 import typer
 
@@ -66,12 +66,13 @@ def report_command(data_root: Path, games: Optional[Sequence[str]], *, per_setup
 
 
 def simulate_command(data_root: Path, game: str, *, games: Optional[int], seed: int, players: Optional[int],
-                     policy: Optional[str], processes: Optional[int], as_json: bool, say: Say) -> None:
-    """Play the set-ups ``players`` and ``policy`` select and print their standard figures."""
+                     policy: Optional[str], processes: Optional[int], as_json: bool, say: Say,
+                     where: Optional[Mapping[str, Any]] = None) -> None:
+    """Play the set-ups ``players``, ``policy`` and ``where`` (set-up parameters) select and print their figures."""
     used = check_options(games, processes)
     study = reporting.prepare(data_root, [game])[game]
     found = summaries(study, players=players, policy=policy, games=games, seed=seed, processes=used,
-                      data_root=data_root)
+                      data_root=data_root, where=where)
     if as_json:
         typer.echo(json.dumps({"game": game, "setups": [summary_data(s, seed) for s in found]}, indent=2,
                               sort_keys=True))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-from pipeline.core.balance.stats import Mean, Rate
+from pipeline.core.balance.stats import Figure, Mean, Rate
 from pipeline.core.balance.tally import Tally, bump, count, folder, mean, observe
 from pipeline.core.engine import Outcome
 from pipeline.core.errors import UserError
@@ -97,6 +97,10 @@ class Study(ABC):
         --balance``); a study whose :meth:`sections` read its exact jobs' tallies overrides this."""
         return self.sections(results)
 
+    def seat_figures(self, setup: Setup, tally: Tally) -> list[tuple[str, tuple[Figure, ...]]]:
+        """Figures per seat beyond the standard record that ``simulate`` prints (a name, a figure per seat)."""
+        return []
+
     def exact_jobs(self) -> list[Exact]:
         """Deterministic work (no seed) whose tallies :meth:`sections` reads too."""
         return []
@@ -130,6 +134,7 @@ class Summary:
     unfinished: Rate
     endings: tuple[tuple[str, Rate], ...]
     length: Mean
+    seat_figures: tuple[tuple[str, tuple[Figure, ...]], ...] = ()  # the study's own (Study.seat_figures)
 
     @classmethod
     def of(cls, setup: Setup, tally: Tally) -> "Summary":

@@ -303,7 +303,8 @@ def _horizontal(block: m.BarChart, style: ChartStyle, width: float, heights: tup
         chart.categoryAxis.labels.boxAnchor = "e"
         chart.groupSpacing = style.group_gap
         chart.barWidth = style.bar
-        chart.useAbsolute = 1
+        chart.useAbsolute = "b"  # bar width fixed, groups placed by the category axis (1 fixed all three and the
+        # groups drifted: with several series the last bars fell below the plot)
         drawing = Drawing(width, bottom + chart.height + top)
         drawing.add(chart)
         drawing.add(_axis_title(block.value_label, style, label_width + chart.width / 2, style.axis_pt * TITLE_BASELINE, turned=False))

@@ -146,7 +146,9 @@ class State(ABC, Generic[A]):
     def apply_action(self: S, action: A) -> S:
         """The state after ``action``. Never changes ``self``; raises IllegalAction unless it is legal here."""
         decision = self._decided or self.decision()
-        if action not in decision.actions:
+        # the action is most often one of the decision's own objects (a policy or a draw picked it): found by
+        # identity without calling an engine's dataclass __eq__ on every action before it
+        if not any(legal is action for legal in decision.actions) and action not in decision.actions:
             raise IllegalAction(self._illegal_message(action, decision))
         after = self._successor(action)
         object.__setattr__(after, "trail", _step(self.trail, action))

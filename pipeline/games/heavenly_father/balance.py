@@ -1,5 +1,5 @@
-"""Who's Your Heavenly Father?'s balance study: win rates by seat and by the One True God, and how often each
-Moral Dilemma and Philosopher matters to the final score.
+"""Who's Your Heavenly Father?'s balance study: win rates by seat, by the One True God and by seat under each
+True God, and how often each Moral Dilemma and Philosopher matters to the final score.
 
 Every player plays random legal actions (no player knows the True God; a
 random player does not even guess). What happened is read from the engine's
@@ -25,11 +25,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence
 
-from pipeline.core.balance.figures import Bars, Section, Series, Table, outliers
+from pipeline.core.balance.figures import Bars, Outlier, Section, Series, Table, outliers
 from pipeline.core.balance.standard import length_table, seat_charts, seat_table
 from pipeline.core.balance.stats import Rate
-from pipeline.core.balance.study import Results, Setup, Study, record_game
-from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
+from pipeline.core.balance.study import GAMES, SHARED, WINS, Results, Setup, Study, record_game
+from pipeline.core.balance.tally import Tally, bump, count, folder, mean, merged, observe
 from pipeline.core.dataset import GameData
 from pipeline.core.engine import play, random_policy
 from pipeline.games.heavenly_father import GAME_ID, TITLE
@@ -38,11 +38,11 @@ from pipeline.games.heavenly_father.model import Consequence, HeavenlyFatherMode
 
 DEFAULT_GAMES = 240  # per player count (5 set-ups): each dilemma is settled in about 200 games
 MAX_ACTIONS = 5_000
-SECONDS_PER_GAME = 0.003  # per player
+SECONDS_PER_GAME = 0.0012  # per player, CPU, measured (bench/balance_report.py)
 POLICY = "random"
 INVOKED_ON = ("third-option", "choice-dictated", "virtues-randomized")  # a Philosopher used on a dilemma's outcome
 SETTLED, MATTERS, PLAYED, INVOKED, PLAYER_WON = "settled", "matters", "played", "invoked", "player-won"
-GOD, GOD_SHARED, GOD_TOP, TURNS = "true-god", "true-god-shared", "true-god-top", "turns"
+GOD, GOD_SHARED, GOD_TOP, GOD_WINS, TURNS = "true-god", "true-god-shared", "true-god-top", "true-god-wins", "turns"
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,8 @@ class HeavenlyFatherStudy(Study):
         god = game.gods[judged.subject]
         bump(tally, GOD, judged.subject)
         bump(tally, GOD_SHARED, judged.subject, by=int(len(winners) > 1))
+        for seat in winners:
+            bump(tally, GOD_WINS, judged.subject, seat)
         observe(tally, GOD_TOP, judged.subject, value=max(judged.get("scores")))
 
         def crowned(skipped: frozenset[str]) -> tuple[int, ...]:
@@ -149,8 +151,8 @@ class HeavenlyFatherStudy(Study):
     # ------------------------------------------------------------------ figures
     def sections(self, results: Results) -> list[Section]:
         total = merged(results.tally(s) for s in results.setups)
-        return [self._seats(results), self._gods(total), self._dilemmas(total), self._philosophers(total),
-                self._length(results)]
+        return [self._seats(results), self._gods(total), self._seats_by_god(results), self._dilemmas(total),
+                self._philosophers(total), self._length(results)]
 
     def _seats(self, results: Results) -> Section:
         table, flagged = seat_table(results)
@@ -174,6 +176,51 @@ class HeavenlyFatherStudy(Study):
                        "often players tie on top, and the winning score.", (table, chart),
                        outliers("True Gods, shared victories", shared) +
                        outliers("True Gods, winning score", [(r[0], r[3]) for r in rows]))
+
+    def _seats_by_god(self, results: Results) -> Section:
+        """Seat win rates per player count and True God: a set-up per (player count, god), its games those the
+        god judged, so the standard seat table flags a seat far from the rest under that god."""
+        setups: list[Setup] = []
+        tallies: dict[str, Tally] = {}
+        for setup in results.setups:
+            tally = results.tally(setup)
+            for god in self.model.gods:
+                made = Setup(f"{setup.id}-{god.id}", f"{setup.players} players, {god.name}", setup.players,
+                             setup.policy, setup.games, (("true-god", god.id),))
+                setups.append(made)
+                tallies[made.id] = {GAMES: count(tally, GOD, god.id), WINS: dict(folder(tally, GOD_WINS, god.id)),
+                                    SHARED: count(tally, GOD_SHARED, god.id)}
+        by_god = Results(tuple(setups), tallies)
+        table, flagged = seat_table(by_god, id="seat-wins-by-god", title="Win rate by seat, per One True God")
+        chart, edge = self._first_and_last(results)
+        games = min((count(results.tally(s), GOD, g.id) for s in results.setups for g in self.model.gods), default=0)
+        return Section("seats-by-god", "Seats under each True God",
+                       "Whether a True God favours a seat: the first and last seat's win rates under each god (every "
+                       "player count together), then each seat's win rate in the games that god judged, per "
+                       f"player count. Each table cell rests on about a tenth of a player count's games (at least {games} "
+                       "here), so its interval is wide: only a large lean is flagged (more games per set-up narrow them).",
+                       (chart, table), flagged + edge)
+
+    def _first_and_last(self, results: Results) -> tuple[Bars, tuple[Outlier, ...]]:
+        """The first and the last seat's win rates under each True God, every player count together (about
+        five times the games of one table row); the reference is their fair share in that mix of counts."""
+        series: dict[str, list[Rate]] = {"seat 1 (plays first)": [], "last seat": []}
+        for god in self.model.gods:
+            games = sum(count(results.tally(s), GOD, god.id) for s in results.setups)
+            for name, seat_of in (("seat 1 (plays first)", lambda players: 0), ("last seat", lambda players: players - 1)):
+                won = sum(count(results.tally(s), GOD_WINS, god.id, seat_of(s.players)) for s in results.setups)
+                series[name].append(Rate(won, games))
+        games = sum(count(results.tally(s), GOD, g.id) for s in results.setups for g in self.model.gods)
+        fair = sum(count(results.tally(s), GOD, g.id) / s.players for s in results.setups for g in self.model.gods)
+        fair = fair / games if games else 0.0
+        names = tuple(g.name for g in self.model.gods)
+        chart = Bars("first-last-seat-by-god", "First and last seat's win rate under each True God", names,
+                     tuple(Series(name, tuple(rates)) for name, rates in series.items()), "games won",
+                     horizontal=True, reference=fair, reference_label=f"fair share {fair:.0%} (every player count)",
+                     note="Every player count together: a seat's fair share is 1 / players, averaged over the games.")
+        flagged = tuple(o for name, rates in series.items()
+                        for o in outliers(f"True Gods, {name} wins", list(zip(names, rates))))
+        return chart, flagged
 
     def _dilemmas(self, total: Tally) -> Section:
         dilemmas = self.model.dilemmas

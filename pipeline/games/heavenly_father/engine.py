@@ -20,6 +20,7 @@ Clarifications section of data/heavenly-father/rules.yaml; comments name them.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import combinations
@@ -101,6 +102,13 @@ class Kind(str, Enum):
     DECLINE = "decline"  # do not invoke Philosopher `card` this time
     RECLAIM = "reclaim"  # discard `cards` to take Philosopher `card` from the discard pile
     PASS = "pass"  # let the discarded Philosopher `card` go
+
+
+@functools.lru_cache(maxsize=None)
+def _card_action(kind: "Kind", card: str) -> "Action":
+    """The one (immutable) chance action drawing, dealing or losing ``card``: a draw lists the whole pile, and
+    making ~80 new actions for every draw was most of a simulated game's time."""
+    return Action(kind, card=card)
 
 
 @dataclass(frozen=True)
@@ -477,11 +485,11 @@ class State(InPlaceState[Action]):
         """Every outcome of the chance node (all equally likely)."""
         step = self.queue[0]
         if isinstance(step, DealGod):
-            return [Action(Kind.DEAL_GOD, card=g) for g in sorted(self.god_deck)]
+            return [_card_action(Kind.DEAL_GOD, g) for g in sorted(self.god_deck)]
         if isinstance(step, Draw):
-            return [Action(Kind.DRAW, card=c) for c in sorted(self.pile)]
+            return [_card_action(Kind.DRAW, c) for c in sorted(self.pile)]
         if isinstance(step, LoseCards):
-            return [Action(Kind.LOSE_CARD, card=c) for c in sorted(self.hands[step.player])]
+            return [_card_action(Kind.LOSE_CARD, c) for c in sorted(self.hands[step.player])]
         if isinstance(step, Confront) and step.stage is Stage.ROLL:
             return [Action(Kind.RANDOM_VIRTUE, virtue=v) for v in self.game.virtues]
         raise ValueError("not a chance node")

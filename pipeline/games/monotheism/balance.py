@@ -6,13 +6,19 @@ gods shuffled and veiled above one worshiper set, the shuffle seeded from the
 chunk's generator. Card figures are read from the engine's events
 (``unveil``, ``act``, ``consumed``); a turn is one ``submerge``. The scenario
 figures come from one function, :func:`scenario_figures`, so they can switch
-to the puzzle solver's ratings in one place.
+to the puzzle solver's ratings in one place; their results are kept in the
+project's result cache (keyed by the cards, the scenario's deck, the node
+budgets and this package's code), so a report after an edit to another game
+does not search again.
 """
 from __future__ import annotations
 
+import json
 import random
-from typing import Any, Optional
+from pathlib import Path
+from typing import Any, Mapping, Optional
 
+from pipeline.core import resultcache
 from pipeline.core.balance.figures import Bars, Item, Section, Series, Table, Text, outliers
 from pipeline.core.balance.standard import grouped, length_distribution, length_table
 from pipeline.core.balance.stats import Rate
@@ -20,9 +26,11 @@ from pipeline.core.balance.study import Exact, Results, Setup, Study, record_gam
 from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.core.dataset import GameData
 from pipeline.core.engine import play
+from pipeline.core.shape import ShapeError, integer, text, texts
 from pipeline.games.monotheism import GAME_ID, TITLE, estimate, solver
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.greedy import greedy_policy
+from pipeline.games.monotheism.guest_check import play_key
 from pipeline.games.monotheism.model import MonotheismModel, Scenario
 from pipeline.games.monotheism.play import Loaded, deal
 
@@ -32,9 +40,12 @@ SOLVE_NODES = 200_000  # the solver's budget for a scenario from its start
 FIRST_MOVE_NODES = 5_000  # and for judging each first move (the undecided are shown as such)
 POLICIES = {**estimate.POLICIES, "greedy": greedy_policy}
 REPORT_POLICIES = ("random", "greedy")
-SECONDS_PER_GAME = {"random": 0.006, "greedy": 0.05, "slow": 0.006}
+SECONDS_PER_GAME = {"random": 0.0015, "greedy": 0.011, "slow": 0.0015}  # CPU, measured (bench/balance_report.py)
 SCENARIO_SECONDS = 5.0  # the solver's jobs are the longest: they start first
 UNVEILED, ACTS, CONSUMED, VOIDED, TURNS = "unveiled", "acts", "consumed", "voided", "turns"
+CACHE_NAMESPACE = "monotheism-report-scenarios"
+PACKAGE = Path(__file__).resolve().parent
+FIGURE_COUNTS = ("line", "nodes", "stored_line", "losing", "undecided")
 
 
 def _losing_share(losing: int, undecided: int, judged: int) -> str:
@@ -58,6 +69,25 @@ def scenario_figures(game: Game, scenario: Scenario) -> dict[str, Any]:
             "undecided": len(moves.undecided)}
 
 
+def cached_scenario_figures(game: Game, scenario: Scenario, cards_key: str) -> dict[str, Any]:
+    """:func:`scenario_figures` from the result cache when the cards (``cards_key``: the engine's card
+    definitions), the scenario's deck and stored line, the node budgets and this package's code are unchanged:
+    a deterministic search, so the stored answer is the answer."""
+    deck = json.dumps([[card.kind.value, card.ref, card.veiled, card.transformed, card.cursed] for card in scenario.deck])
+    parts = [resultcache.source_hash(PACKAGE), cards_key, deck, str(len(scenario.winning_line)), str(SOLVE_NODES),
+             str(FIRST_MOVE_NODES)]
+    return dict(resultcache.cached_json(CACHE_NAMESPACE, parts, lambda: scenario_figures(game, scenario),
+                                        decode=_stored_figures))
+
+
+def _stored_figures(value: Any) -> dict[str, Any]:
+    """Figures read back as :func:`scenario_figures` returns them; ShapeError otherwise (the cache then misses)."""
+    if not isinstance(value, Mapping) or set(value) != {"status", "winning", *FIGURE_COUNTS}:
+        raise ShapeError("expected a scenario's figures")
+    return {"status": text(value["status"]), "winning": list(texts(value["winning"])),
+            **{name: integer(value[name]) for name in FIGURE_COUNTS}}
+
+
 class MonotheismStudy(Study):
     game_id = GAME_ID
     title = TITLE
@@ -73,6 +103,7 @@ class MonotheismStudy(Study):
         model: MonotheismModel = data.model
         assert model.cards is not None, "validated Monotheism data has its cards"
         self.loaded = Loaded(model, Game(model.cards))
+        self.cards_key = play_key(data, model.cards)  # what the scenario figures' cache entries are keyed by
         self.gods = sorted(model.cards.deities)
         self.god_names = {label: deity.name for label, deity in model.cards.deities.items()}
 
@@ -121,7 +152,7 @@ class MonotheismStudy(Study):
 
     def run_exact(self, job: Exact) -> Tally:
         scenario = next(s for s in self.loaded.model.scenarios if f"scenario-{s.id}" == job.id)
-        return scenario_figures(self.loaded.game, scenario)
+        return cached_scenario_figures(self.loaded.game, scenario, self.cards_key)
 
     # ------------------------------------------------------------------ figures
     def sections(self, results: Results) -> list[Section]:

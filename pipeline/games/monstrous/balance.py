@@ -27,7 +27,7 @@ from typing import Any, Mapping, Optional
 
 from pipeline.core.balance.figures import Bars, Item, Outlier, Section, Series, Table, outliers
 from pipeline.core.balance.standard import grouped, length_table, per_seat_table, seat_charts, seat_name, seat_table
-from pipeline.core.balance.stats import Rate
+from pipeline.core.balance.stats import Figure, Rate
 from pipeline.core.balance.study import Results, Setup, Study, record_game
 from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.core.dataset import GameData
@@ -36,14 +36,16 @@ from pipeline.games.monstrous import GAME_ID, TITLE
 from pipeline.games.monstrous.engine import GAIN_FAITH, MONSTER_POWERS, TRAPS, Game, Landing
 from pipeline.games.monstrous.model import MonstrousModel
 from pipeline.games.monstrous.simulate import POLICIES, VARIANTS, starter
-from pipeline.games.monstrous.variants import STANDARD
+from pipeline.games.monstrous.variants import STANDARD, TEAM_WARS, WARS
 
 STANDARD_GAMES = 60  # per player count of the standard game: seat rates within about +/- 12 points
 VARIANT_GAMES = 20  # per player count of each variant (20 set-ups, Wars campaigns three games each): a first look
 # within the report's time budget; `--games N` plays more
 MAX_ACTIONS = 20_000  # a Wars campaign is several games
 MAX_SEATS_PROBED = 16  # player counts asked of each variant (the rules refuse the ones they do not allow)
-SECONDS_PER_GAME = 0.02  # per god
+SECONDS_PER_GAME = 0.005  # per god, CPU, measured (bench/balance_report.py); a Wars campaign is three games
+WARS_GAMES = 3
+WARS_VARIANTS = (WARS, TEAM_WARS)
 POLICY = "random"  # the report's policy; ``simulate --policy`` takes any of POLICIES
 STANDARD_NAME = "Standard"
 FAITH, POWER, LOCATION, SEAT_FAITH, TRAP, TRAP_GAIN, THROWS, TURNS, TOGETHER = (
@@ -115,9 +117,13 @@ class MonstrousStudy(Study):
         suffix = "" if chosen == POLICY else f", {chosen}"
         return [Setup(f"{variant}-{n}p" + (f"-{chosen}" if suffix else ""), f"{name}, {n} players{suffix}", n, chosen,
                       STANDARD_GAMES if variant == STANDARD else VARIANT_GAMES, (("variant", variant),),
-                      SECONDS_PER_GAME * n)
+                      SECONDS_PER_GAME * n * (WARS_GAMES if variant in WARS_VARIANTS else 1))
                 for variant, name in self.variants.items()
                 for n in self.player_counts(variant) if players in (None, n)]
+
+    def seat_figures(self, setup: Setup, tally: Tally) -> list[tuple[str, tuple[Figure, ...]]]:
+        """Each seat's final Faith (a team player's is their team's), beside its win rate in ``simulate``."""
+        return [("final Faith", tuple(mean(tally, SEAT_FAITH, seat, floor=None) for seat in range(setup.players)))]
 
     def start(self, setup: Setup, rng: random.Random) -> Any:
         """The first state of one game of ``setup``, on a scenario's layout drawn with ``rng``."""

@@ -9,11 +9,12 @@ import typer
 
 from pipeline.core.dataset import default_data_root
 from pipeline.core.errors import UsageProblem, UserError, plain_errors
+from pipeline.core.textsafety import one_line
 from pipeline.core.validate import load_valid_game
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
 from pipeline.games.monstrous.engine import EngineError, Game, State
-from pipeline.games.monstrous.simulate import POLICIES, VARIANTS, Summary, simulate_games, summarise
+from pipeline.games.monstrous.simulate import POLICIES, VARIANTS
 
 app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
                   no_args_is_help=True)
@@ -83,33 +84,26 @@ def _text(game: Game, state: State, report: TurnReport) -> list[str]:
 
 @app.command()
 @plain_errors
-def simulate(players: int = typer.Option(..., "--players", help="Gods at the table (team variants: 4-10, in twos)."),
+def simulate(players: int = typer.Option(..., "--players", min=1, help="Gods at the table (team variants: 4-10, in twos)."),
              variant: str = typer.Option("standard", "--variant", help=f"One of: {', '.join(VARIANTS)}."),
-             games: int = typer.Option(100, "--games", min=1, help="Number of games (campaigns, for Wars) to play."),
+             games: Optional[int] = typer.Option(None, "--games", min=1,
+                                                 help="Games (campaigns, for Wars) to play (default: the report's size)."),
              seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
              policy: str = typer.Option("random", "--policy", help=f"One of: {', '.join(POLICIES)}."),
+             processes: Optional[int] = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core)."),
              as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
-    """Play seeded games of a variant: each seat's mean final score and share of wins."""
+    """Play seeded games of one variant: each seat's win rate and final Faith, endings and length, with 95% intervals
+    (`pantheon simulate monstrous` for one variant: the same set-ups, seeds and figures)."""
+    from pipeline.core.balance.commands import simulate_command
+
     if variant not in VARIANTS:
         raise UsageProblem(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     if policy not in POLICIES:
         raise UsageProblem(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    game = load_engine(data if data is not None else default_data_root())
-    try:
-        finals = simulate_games(game, players=players, variant=variant, games=games, seed=seed,
-                                policy=POLICIES[policy])
-    except ValueError as exc:
-        raise UsageProblem(f"--players {players}: {exc}") from None
-    summary = summarise(finals, players=players, variant=variant, seed=seed, policy=policy)
-    if as_json:
-        typer.echo(json.dumps(summary.as_json(), indent=2))
-        return
-    typer.echo("\n".join(_summary_text(summary)))
+    simulate_command(data if data is not None else default_data_root(), GAME_ID, games=games, seed=seed,
+                     players=players, policy=policy, processes=processes, as_json=as_json, say=_say,
+                     where={"variant": variant})
 
 
-def _summary_text(summary: Summary) -> list[str]:
-    lines = [f"{summary.games} {summary.variant} game(s) of {summary.players} gods, policy {summary.policy}, "
-             f"seed {summary.seed}; {summary.mean_actions:.1f} actions each"]
-    for seat, score, share in zip(summary.seats, summary.mean_score, summary.win_share):
-        lines.append(f"  {seat}: mean final score {score:.2f}, wins {100 * share:.1f}%")
-    return lines
+def _say(line: str, *, err: bool = False) -> None:
+    typer.echo(one_line(line), err=err)

@@ -38,7 +38,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from pipeline.core.engine import CHANCE, Decision, Event, IllegalAction, InPlaceState, Outcome
 from pipeline.core.engine.types import TERMINAL_DECISION
@@ -288,6 +288,8 @@ class Game:
         self.gods = tuple(god.id for god in model.gods)
         self.designs = tuple(design.id for design in model.designs)
         self.landing_model = landing_model
+        # landing_outcomes' probabilities by (side, cards on each Location): a cache, no part of any state
+        self.landings: dict[tuple[str, tuple[int, ...]], tuple[tuple[int, Fraction], ...]] = {}
 
     @functools.cached_property
     def variants(self) -> VariantRules:
@@ -1401,30 +1403,57 @@ TASKS: dict[str, Callable[[Game, Board, Task], None]] = {
 # --------------------------------------------------------------------------- chance: landings
 
 def landing_outcomes(game: Game, b: Board, side: str) -> list[tuple[Landing, Fraction]]:
-    """The simulation's distribution over landings of a thrown card (see LandingModel)."""
-    m = game.landing_model
+    """The simulation's distribution over landings of a thrown card (see LandingModel).
+
+    Its probabilities, and which landings coincide, depend only on the side and how many cards lie on each
+    Location: that shape's exact Fractions are worked out once (they were most of a game's time) and given
+    to this throw's own landings (:func:`_landings`)."""
+    theres = [(loc, tuple(c for c in b.table if loc in b.table[c].locations)) for loc in b.locations]
+    key = (side, tuple(len(there) for _, there in theres))
+    shape = game.landings.get(key)
+    if shape is None:
+        shape = game.landings[key] = _shape(game.landing_model, key)
+    places = _landings(theres, side)
+    return [(places[index], p) for index, p in shape]
+
+
+def _shape(m: LandingModel, key: tuple[str, tuple[int, ...]]) -> tuple[tuple[int, Fraction], ...]:
+    """For each distinct landing of a throw onto Locations holding ``counts`` cards: its place in
+    :func:`_landings` and its probability (both sides up). The card lands flipped with ``m.flip``; off the
+    table, missing every Location, or on one of them (equally likely); there, it hits none, all or one of
+    the cards lying on it. Only a Location holding one card has two coinciding landings (hitting all its
+    cards is hitting that one): their probabilities are added up."""
+    _, counts = key
+    found: list[tuple[int, Fraction]] = []
+    index = 0
+    for p_side in (1 - m.flip, m.flip):
+        share = (1 - m.off_table - m.miss) / len(counts) * p_side
+        found += [(index, m.off_table * p_side), (index + 1, m.miss * p_side)]
+        index += 2
+        per_count: dict[int, list[Fraction]] = {}  # a Location's landings' probabilities, by its number of cards
+        for n in counts:
+            if n not in per_count:
+                one = share * (1 - m.hit_none - m.hit_all) / n if n else Fraction(0)
+                per_count[n] = ([share] if not n else [share * m.hit_none, share * m.hit_all + one] if n == 1
+                                else [share * m.hit_none, share * m.hit_all] + [one] * n)
+            found += enumerate(per_count[n], index)
+            index += 1 if not n else 2 + n
+    return tuple((place, p) for place, p in found if p > 0)
+
+
+def _landings(theres: Sequence[tuple[str, tuple[str, ...]]], side: str) -> list[Landing]:
+    """Every landing of a throw, side up then flipped: off the table, missing, then per Location on it
+    hitting nothing, all its cards, and each one."""
     other = COMMON if side == UNIQUE else UNIQUE
-    outcomes: dict[Landing, Fraction] = {}
-    for up, p_side in ((side, 1 - m.flip), (other, m.flip)):
-        for landing, p in _places(b, up, m):
-            outcomes[landing] = outcomes.get(landing, Fraction(0)) + p * p_side
-    return [(landing, p) for landing, p in outcomes.items() if p > 0]
-
-
-def _places(b: Board, up: str, m: LandingModel) -> Iterator[tuple[Landing, Fraction]]:
-    yield Landing(up, OFF_TABLE), m.off_table
-    yield Landing(up), m.miss
-    share = (1 - m.off_table - m.miss) / len(b.locations)
-    for loc in b.locations:
-        there = tuple(c for c in b.table if loc in b.table[c].locations)
-        if not there:
-            yield Landing(up, locations=(loc,)), share
-            continue
-        yield Landing(up, locations=(loc,)), share * m.hit_none
-        yield Landing(up, hits=there, locations=(loc,)), share * m.hit_all
-        one = share * (1 - m.hit_none - m.hit_all) / len(there)
-        for card in there:
-            yield Landing(up, hits=(card,), locations=(loc,)), one
+    found: list[Landing] = []
+    for up in (side, other):
+        found += [Landing(up, OFF_TABLE), Landing(up)]
+        for loc, there in theres:
+            found.append(Landing(up, locations=(loc,)))
+            if there:
+                found.append(Landing(up, hits=there, locations=(loc,)))
+                found += [Landing(up, hits=(card,), locations=(loc,)) for card in there]
+    return found
 
 
 def power_landing_outcomes(game: Game, b: Board, side: str) -> list[tuple[Landing, Fraction]]:

@@ -1,8 +1,11 @@
 """Seeded Monstrous simulations, for every variant the engine plays.
 
-``simulate_games`` is the entry point for reports: N games of ``players``
-gods with a variant and a policy, one ``random.Random(seed)`` driving them all
-(the kit's ``simulate``), returning each game's final state. Where a throw
+``starter`` makes a variant's games for the balance study
+(:mod:`pipeline.games.monstrous.balance`), which both ``pantheon simulate
+monstrous`` and ``pantheon monstrous simulate --variant`` play;
+``simulate_games`` plays N games of ``players`` gods with a variant and a
+policy, one ``random.Random(seed)`` driving them all (the kit's
+``simulate``), returning each game's final state. Where a throw
 lands is the engine's chance model (``LandingModel``), not skill, so the
 policies differ only in the choices a god makes:
 
@@ -19,10 +22,9 @@ a young god), ``team`` (``players`` gods in teams of two: 4 to 10),
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from pipeline.core.engine import Outcome, Policy, State, random_policy
+from pipeline.core.engine import Policy, State, random_policy
 from pipeline.core.engine import simulate as play_games
 from pipeline.games.monstrous.campaign import WarsGame
 from pipeline.games.monstrous.engine import KEEP, UNIQUE, Game
@@ -99,61 +101,3 @@ def simulate_games(game: Game, *, players: int, variant: str = STANDARD, games: 
     if games < 1:
         raise ValueError(f"simulate needs at least 1 game, got {games}")
     return list(play_games(starter(game, players, variant), policy, games=games, seed=seed))
-
-
-@dataclass(frozen=True)
-class Summary:
-    """What ``pantheon monstrous simulate`` reports: per seat, the mean final score and the share of wins."""
-
-    players: int
-    variant: str
-    games: int
-    seed: int
-    policy: str
-    seats: tuple[str, ...]
-    mean_score: tuple[float, ...]
-    win_share: tuple[float, ...]  # a shared win splits its game between the winning gods
-    mean_actions: float
-
-    def as_json(self) -> dict[str, Any]:
-        return {"players": self.players, "variant": self.variant, "games": self.games, "seed": self.seed,
-                "policy": self.policy, "seats": list(self.seats), "mean_score": list(self.mean_score),
-                "win_share": list(self.win_share), "mean_actions": self.mean_actions}
-
-
-def summarise(finals: Sequence[State[Any]], *, players: int, variant: str, seed: int, policy: str) -> Summary:
-    """Mean scores and win shares per seat over finished games (a team's teammates share its figures)."""
-    seats = len(_finished(finals[0]).scores)
-    score, share, actions = [0.0] * seats, [0.0] * seats, 0
-    for final in finals:
-        outcome = _finished(final)
-        gods = {_god_label(final, seat) for seat in outcome.winners}
-        for seat in range(seats):
-            score[seat] += outcome.scores[seat]
-            if seat in outcome.winners:
-                share[seat] += 1 / len(gods)
-        actions += len(final.history())
-    n = len(finals)
-    return Summary(players, variant, n, seed, policy, _seat_names(finals[0]), tuple(s / n for s in score),
-                   tuple(s / n for s in share), actions / n)
-
-
-def _finished(final: State[Any]) -> Outcome:
-    """The outcome of a game that is over (the simulation plays every game to its end)."""
-    outcome = final.outcome()
-    if outcome is None:
-        raise ValueError("summarise: a game in the list is not over")
-    return outcome
-
-
-def _seat_names(state: Any) -> tuple[str, ...]:
-    wars = getattr(state, "wars", None)
-    return wars.players if wars is not None else state.board.seats
-
-
-def _god_label(state: Any, seat: int) -> str:
-    wars = getattr(state, "wars", None)
-    if wars is not None:
-        return wars.god_of(seat)
-    board = state.board
-    return board.team_of.get(board.seats[seat], board.seats[seat])

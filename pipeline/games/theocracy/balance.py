@@ -23,7 +23,7 @@ from pipeline.games.theocracy.engine import BID_RULE_IDS, RULE_HIGHER, RULE_OURO
 from pipeline.games.theocracy.simulate import POLICIES, PolicyName
 
 DEFAULT_GAMES = 300  # per set-up (6 set-ups): seat rates within about +/- 6 points
-SECONDS_PER_GAME = 0.015
+SECONDS_PER_GAME = 0.0025  # per player, CPU, measured (bench/balance_report.py)
 BID_EVENTS = ("bid-won", "bid-drawn")
 RULE_NAMES = {RULE_HIGHER: "higher card", RULE_UPSET: "1 beats 5", RULE_TIE: "tie (2 players)", RULE_RUIN: "Ruin",
               RULE_RUIN_VOID: "Ruin leaves nothing", RULE_OUROBOROS: "Ouroboros"}

@@ -157,6 +157,13 @@ class Termination(str, Enum):
 # --------------------------------------------------------------------------- game
 
 
+@functools.lru_cache(maxsize=None)
+def _action(kind: ActionKind, value: Optional[int] = None, prophecy: Optional[str] = None) -> Action:
+    """The one (immutable) action of these fields: the legal actions are listed at every decision, and making
+    them afresh each time was a large share of a simulated game's time."""
+    return Action(kind, value, prophecy)
+
+
 @dataclass(frozen=True)
 class Game:
     """Every rule value of one Theocracy set-up, taken from the model."""
@@ -226,7 +233,12 @@ class Game:
         Two prophecies with the same set foretell the same outcome in other words
         (with two players "Last wins" and "First loses"), so they are one prophecy.
         """
-        return _foretold(self.prophecy_kinds, self.num_players)[prophecy]
+        return self._fulfilling[prophecy]
+
+    @functools.cached_property
+    def _fulfilling(self) -> dict[Prophecy, frozenset[Optional[int]]]:
+        """:func:`_foretold` of this game, looked up once (``foretells`` is asked for every open prophecy)."""
+        return _foretold(self.prophecy_kinds, self.num_players)
 
     @property
     def num_believers(self) -> int:
@@ -382,19 +394,19 @@ class State(InPlaceState[Action]):
             return _chance_decision(ActionKind.FATE, _fate_ways(self.game.die_faces, self.game.fate_dice))
         seat = self._actor()
         if stage is Stage.BID:
-            actions = [Action(ActionKind.BID, v) for v in sorted(self.hands[seat])]
+            actions = [_action(ActionKind.BID, v) for v in sorted(self.hands[seat])]
         elif stage is Stage.OMEN:
-            actions = [Action(ActionKind.PASS)] + [
-                Action(ActionKind.PROPHESY, p.subject, p.kind) for p in self._open_prophecies()
+            actions = [_action(ActionKind.PASS)] + [
+                _action(ActionKind.PROPHESY, p.subject, p.kind) for p in self._open_prophecies()
             ]
         elif stage is Stage.CHOOSE_GIVER:
-            actions = [Action(ActionKind.CHOOSE_GIVER, s) for s in self._givers_for(seat)]
+            actions = [_action(ActionKind.CHOOSE_GIVER, s) for s in self._givers_for(seat)]
         elif stage is Stage.GIVE:
-            actions = [Action(ActionKind.GIVE, b) for b in self.eligible_to_give(seat)]
+            actions = [_action(ActionKind.GIVE, b) for b in self.eligible_to_give(seat)]
         elif stage is Stage.LOSE:
-            actions = [Action(ActionKind.LOSE, b) for b in self.believers_held(seat)]
+            actions = [_action(ActionKind.LOSE, b) for b in self.believers_held(seat)]
         else:
-            actions = [Action(ActionKind.PLACE, b) for b in self.free_believers(seat)]
+            actions = [_action(ActionKind.PLACE, b) for b in self.free_believers(seat)]
         return Decision(seat, tuple(actions))
 
     def outcome(self) -> Optional[Outcome]:

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import random
 
-from pipeline.core.balance.study import load_study
+from pipeline.core.balance.figures import Bars, Table
+from pipeline.core.balance.stats import Rate
+from pipeline.core.balance.study import Results, load_study
 from pipeline.core.balance.tally import count, folder
 from pipeline.core.engine import play, random_policy
-from pipeline.games.heavenly_father.balance import MATTERS, SETTLED, Settlement, final_tokens, settlement_of
+from pipeline.games.heavenly_father.balance import GOD_WINS, MATTERS, SETTLED, Settlement, final_tokens, settlement_of
 from pipeline.games.heavenly_father.engine import judge
 from pipeline.games.heavenly_father.model import Consequence
 from tests.conftest import REPO_DATA
@@ -45,3 +47,21 @@ def test_matters_is_counted_only_for_settled_dilemmas() -> None:
         if card in dilemmas:
             assert n <= count(tally, SETTLED, card)
     assert sum(folder(tally, "true-god").values()) == count(tally, "games") - count(tally, "unfinished")
+
+
+def test_seat_wins_per_true_god_add_up_to_each_seats_wins() -> None:
+    setup = STUDY.setups(players=3)[0]
+    tally = STUDY.play(setup, 30, seed=5)
+    for seat in range(3):
+        assert sum(count(tally, GOD_WINS, god, seat) for god in folder(tally, GOD_WINS)) == count(tally, "wins", seat)
+    section = next(s for s in STUDY.sections(Results((setup,), {setup.id: tally})) if s.id == "seats-by-god")
+    chart, table = section.items
+    assert isinstance(table, Table) and table.header[:2] == ("set-up", "games")
+    for row, god in zip(table.rows, STUDY.model.gods):  # one row per True God: its judged games, then each seat
+        assert row[0] == f"3 players, {god.name}" and row[1] == count(tally, "true-god", god.id)
+        rates = [cell for cell in row[2:5] if isinstance(cell, Rate)]
+        assert [r.hits for r in rates] == [count(tally, GOD_WINS, god.id, seat) for seat in range(3)]
+    assert isinstance(chart, Bars) and len(chart.categories) == len(STUDY.model.gods)
+    first, last = chart.series  # seat 1 and the last seat (seat 3) under each god
+    assert [r.hits for r in first.values if isinstance(r, Rate)] == [count(tally, GOD_WINS, g.id, 0) for g in STUDY.model.gods]
+    assert [r.hits for r in last.values if isinstance(r, Rate)] == [count(tally, GOD_WINS, g.id, 2) for g in STUDY.model.gods]

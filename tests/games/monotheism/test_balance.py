@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+
+import pytest
 
 from pipeline.core.balance.study import load_study
 from pipeline.core.balance.tally import count
@@ -63,3 +66,21 @@ def test_the_losing_share_is_a_range_while_first_moves_are_open() -> None:
     assert _losing_share(5, 0, 6) == "83%"
     assert _losing_share(0, 7, 8) == "0% to 88%"
     assert _losing_share(0, 0, 0) == "–"
+
+
+def test_scenario_figures_are_kept_in_the_result_cache_and_read_back_unchanged(monkeypatch) -> None:
+    from pipeline.games.monotheism import balance
+
+    scenario = min(STUDY.loaded.model.scenarios, key=lambda s: len(s.deck))  # the quickest to solve
+    computed = scenario_figures(STUDY.loaded.game, scenario)
+    key = f"{STUDY.cards_key}-{id(scenario)}"  # a key no earlier test stored: this call must compute
+    first = balance.cached_scenario_figures(STUDY.loaded.game, scenario, key)
+
+    def no_search(*args: object) -> dict:
+        raise AssertionError("searched again: the cache was not read")
+
+    monkeypatch.setattr(balance, "scenario_figures", no_search)
+    assert first == computed == balance.cached_scenario_figures(STUDY.loaded.game, scenario, key)
+    changed = replace(scenario, winning_line=scenario.winning_line + ("pass",))  # another key: not from the cache
+    with pytest.raises(AssertionError, match="searched again"):
+        balance.cached_scenario_figures(STUDY.loaded.game, changed, key)

@@ -88,28 +88,36 @@ def test_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "cannot read file" in said(result)
 
 
-def test_simulate_json_is_seeded() -> None:
+def test_simulate_json_is_seeded_and_is_the_core_simulate_of_one_variant() -> None:
     args = ("simulate", "--players", "4", "--variant", "team", "--games", "3", "--seed", "7", "--json")
     first, second = run(*args), run(*args)
     assert first.exit_code == 0, said(first)
     data = json.loads(first.output)
-    assert data["variant"] == "team" and data["games"] == 3 and len(data["seats"]) == 4
-    assert data["win_share"][0] == data["win_share"][1]  # teammates share their team's result
+    [setup] = data["setups"]
+    assert data["game"] == "monstrous" and setup["params"] == {"variant": "team"} and setup["games"] == 3
+    wins, faith = setup["seat_wins"], setup["seat_figures"]["final Faith"]
+    assert len(wins) == len(faith) == 4
+    assert wins[0] == wins[1] and faith[0] == faith[1]  # teammates share their team's result
     assert first.output == second.output
+    core = runner.invoke(app, ["simulate", "monstrous", "--players", "4", "--games", "3", "--seed", "7",
+                                "--json"])
+    assert core.exit_code == 0, core.output
+    assert [s for s in json.loads(core.output)["setups"] if s["setup"] == setup["setup"]] == [setup]
 
 
 def test_simulate_text() -> None:
     result = run("simulate", "--players", "2", "--variant", "young-gods", "--games", "2", "--seed", "1")
     assert result.exit_code == 0, said(result)
     lines = result.output.splitlines()
-    assert lines[0].startswith("2 young-gods game(s) of 2 gods, policy random, seed 1")
-    assert len(lines) == 3 and "mean final score" in lines[1]
+    assert lines[0].startswith("Monstrous, Young Gods") and "2 players: 2 game(s), seed 1" in lines[0]
+    assert lines[1].startswith("  seat 1 wins ") and ", final Faith " in lines[1] and ", final Faith " in lines[2]
 
 
 def test_simulate_bad_input_is_one_line() -> None:
-    for args, message in [(("--players", "5", "--variant", "team"), "error: --players 5: 5 gods: team is for 4 to 10"),
-                          (("--players", "3", "--variant", "solo"), "error: --variant must be one of standard, epic")]:
-        result = run("simulate", *args)
-        assert result.exit_code == 2 and said(result).strip().startswith(message), said(result)  # usage errors
+    result = run("simulate", "--players", "3", "--variant", "solo")
+    assert result.exit_code == 2 and said(result).strip().startswith("error: --variant must be one of standard, epic")
+    result = run("simulate", "--players", "5", "--variant", "team")  # a player count the variant does not allow
+    assert result.exit_code == 1 and result.output == (
+        "error: monstrous: no set-up for 5 player(s) with variant team (player counts: 4, 6, 8, 10)\n"), said(result)
     result = run("simulate", "--players", "3", "--games", "0")  # typer's own range check
     assert result.exit_code == 2 and "'--games': Input should be greater than or equal to 1" in said(result)
