@@ -40,6 +40,7 @@ from pipeline.core.cachestore import PROJECT_ROOT
 from pipeline.core.dataset import display_path
 from pipeline.core.errors import UserError
 from pipeline.core.render import colours, design
+from pipeline.core.render.templatecode import SharedCodeEnvironment
 
 TEMPLATE_ROOT = locations.template_root()
 CARD_DIR = "cards"
@@ -183,9 +184,10 @@ def _environment(folder: Path) -> jinja2.Environment:
 
     Templates do not change during a build, so files are not re-checked on
     every use (``auto_reload`` off). Templates are compiled in memory, never
-    read back compiled from disk: compiled templates are code.
+    read back compiled from disk: compiled templates are code (shared in memory with the other
+    environments of the process, see :mod:`pipeline.core.render.templatecode`).
     """
-    return jinja2.Environment(
+    return SharedCodeEnvironment(
         loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
