@@ -10,14 +10,19 @@ to keep up to date. The fingerprint also covers what decides how any document
 looks: the pipeline's code, every template, the fonts, the libraries' versions,
 and the build options (paper, format, kind).
 
-Two checks, cheapest first, both stored per game under the cache
+Three checks, cheapest first, all stored per game under the cache
 (:mod:`pipeline.core.cachestore`, namespace ``documents``):
 
-1. *Reads*: the data each recorded read returned (hashed as loaded, so a
+1. *Files*: the files behind the recorded reads (a whole game's folder, a
+   record kind's YAML file), the look and the options are byte for byte what
+   the last build saw, and every document is still the file it wrote: no
+   data is even loaded (a build after an edit to one game does not load the
+   others for their documents).
+2. *Reads*: the data each recorded read returned (hashed as loaded, so a
    comment-only edit changes nothing) and the look are what the last build
    saw, and every document is still the file it wrote: the game's documents
    are not even assembled.
-2. *Content*: the assembled document (a tree of frozen dataclasses) hashes to
+3. *Content*: the assembled document (a tree of frozen dataclasses) hashes to
    what the last build rendered, and its file is still that build's: it is
    not laid out again (most documents of a game do not show a given card).
 
@@ -37,13 +42,13 @@ from typing import Any, Iterable, Optional
 
 from pipeline.core import cachestore
 from pipeline.core.buildstamp import feed_files, files_under
-from pipeline.core.dataset import GameData, data_files
+from pipeline.core.dataset import DATA_SUFFIX, GameData, data_files
 from pipeline.core.render import fonts
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
-from pipeline.core.validate import RecordCatalogue
+from pipeline.core.validate import RecordCatalogue, data_file_digests
 
 NAMESPACE = "documents"
-ENTRY_VERSION = 1
+ENTRY_VERSION = 2
 WHOLE_GAME = "*"  # a read of a whole game (its GameData: every document, the model)
 EVERY_GAME = "*"  # with WHOLE_GAME: a read of all the data
 PIPELINE_ROOT = Path(__file__).resolve().parents[2]
@@ -146,12 +151,14 @@ class GameEntry:
     reads: list[tuple[str, str]]
     inputs: str  # digest of the reads' data, the look and the options
     docs: dict[str, DocEntry]
+    files: str = ""  # digest of the files behind the reads, the look and the options ("": not known)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "version": ENTRY_VERSION,
             "reads": [list(read) for read in self.reads],
             "inputs": self.inputs,
+            "files": self.files,
             "docs": {kind: {"content": d.content, "output": d.output, "toc": [list(t) for t in d.toc]} for kind, d in self.docs.items()},
         }
 
@@ -164,7 +171,7 @@ class GameEntry:
             str(kind): DocEntry(str(d["content"]), str(d["output"]), [(int(a), str(b), int(c)) for a, b, c in d["toc"]])
             for kind, d in raw["docs"].items()
         }
-        return GameEntry(reads, str(raw["inputs"]), docs)
+        return GameEntry(reads, str(raw["inputs"]), docs, str(raw["files"]))
 
 
 class Freshness:
@@ -180,6 +187,7 @@ class Freshness:
         self.data_root = data_root
         self.options = options
         self._look: Optional[str] = None
+        self._on_disk: dict[str, dict[str, str]] = {}  # each game's data files read once per command
 
     @property
     def look(self) -> str:
@@ -197,15 +205,40 @@ class Freshness:
     def store(self, owner: str, entry: GameEntry) -> None:
         cachestore.write(NAMESPACE, self._name(owner), entry.to_json())
 
-    def inputs(self, reads: Iterable[tuple[str, str]]) -> str:
-        """The digest of what ``reads`` return today, with the look and the options."""
+    def _start(self, reads: Iterable[tuple[str, str]]) -> tuple[Any, list[tuple[str, str]]]:
+        """A digest of the look, the options and which games exist; and ``reads`` with a read of all
+        the data spelled out as a read of each game, sorted."""
+        games = sorted(p.name for p in self.data_root.iterdir() if p.is_dir())
         digest = hashlib.sha256(self.look.encode())
         _hash_json(digest, self.options)
-        _hash_json(digest, sorted(p.name for p in self.data_root.iterdir() if p.is_dir()))  # which games exist
+        _hash_json(digest, games)  # which games exist
         wanted = set(reads)
         if (EVERY_GAME, WHOLE_GAME) in wanted:
-            wanted |= {(p.name, WHOLE_GAME) for p in self.data_root.iterdir() if p.is_dir()}
-        for game, kind in sorted(wanted):
+            wanted |= {(game, WHOLE_GAME) for game in games}
+        return digest, sorted(wanted)
+
+    def files(self, reads: Iterable[tuple[str, str]], *, as_loaded: bool = False) -> str:
+        """The digest of the data files behind ``reads`` (a whole game: each of its YAML files; a record
+        kind: its file), with the look and the options: as they are on disk now, or ``as_loaded``, as
+        the catalogue found them just before it loaded them (so an edit made while a build runs is
+        never taken for what that build read). Equal files load as equal data: an equal digest means
+        equal :meth:`inputs`, without loading anything."""
+        digest, wanted = self._start(reads)
+        loaded: dict[str, dict[str, str]] = getattr(self.catalogue, "file_digests", {}) if as_loaded else {}
+        for game, kind in wanted:
+            _hash_json(digest, [game, kind])
+            found = loaded.get(game)
+            if found is None:
+                if game not in self._on_disk:
+                    self._on_disk[game] = data_file_digests(self.data_root / game)
+                found = self._on_disk[game]
+            _hash_json(digest, sorted(found.items()) if kind == WHOLE_GAME else found.get(f"{kind}{DATA_SUFFIX}"))
+        return digest.hexdigest()
+
+    def inputs(self, reads: Iterable[tuple[str, str]]) -> str:
+        """The digest of what ``reads`` return today, with the look and the options."""
+        digest, wanted = self._start(reads)
+        for game, kind in wanted:
             _hash_json(digest, [game, kind])
             if (self.data_root / game).is_dir():
                 loaded = self.catalogue.game(game)
