@@ -186,3 +186,23 @@ def test_an_edit_made_while_a_build_runs_is_not_taken_for_what_it_read(root: Pat
     assert not any("count of the faithful" in p.read_text(encoding="utf-8") for p in (out / "theocracy").iterdir())
     rebuilt = update(root, out).written  # the next build sees the file differs from what the last one read
     assert of(rebuilt, "theocracy") and any("count of the faithful" in p.read_text(encoding="utf-8") for p in rebuilt)
+
+
+def test_the_glossary_reads_only_what_games_name_things(root: Path, tmp_path: Path) -> None:
+    from pipeline.core.validate import RecordCatalogue
+
+    out = tmp_path / "out"
+    with_glossary = {"fmt": "md", "glossary": True}
+    update_documents(root, list(GAMES), out_dir=out, **with_glossary)  # type: ignore[arg-type]
+    glossary = out / "glossary.md"
+    edit(root / "theocracy" / "power-cards.yaml", "The smallest spark", "The faintest spark")  # flavour: no naming
+    catalogue = RecordCatalogue(root)
+    done = update_documents(root, list(GAMES), out_dir=out, catalogue=catalogue, validated=True, **with_glossary)  # type: ignore[arg-type]
+    assert glossary in done.up_to_date and glossary not in done.written
+    assert "heavenly-father" not in catalogue.file_digests  # neither it nor its view was loaded
+
+    edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")  # a term's meaning
+    done = update_documents(root, list(GAMES), out_dir=out, **with_glossary)  # type: ignore[arg-type]
+    assert glossary in done.written
+    entry = freshness.Freshness(None, root, {"paper": "a4", "format": "md"}).entry("/glossary")  # type: ignore[arg-type]
+    assert entry is not None and ("theocracy", "*names") in entry.reads and ("theocracy", "*") not in entry.reads

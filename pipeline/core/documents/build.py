@@ -9,7 +9,7 @@ all files are rendered before the first is written.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
@@ -185,11 +185,9 @@ def _owner_documents(
     """The documents of one game (or the glossary) that need writing, and those that are up to date."""
     entry = None if force else fresh.entry(owner)
     if entry is not None and entry.docs and all(fresh.still_written(path_of(kind), d) for kind, d in entry.docs.items()):
-        files = fresh.files(entry.reads)
-        if files == entry.files:  # the very files of the last build: nothing loaded, nothing assembled
-            return _OwnerDone([], [path_of(kind) for kind in entry.docs], None)
-        if fresh.inputs(entry.reads) == entry.inputs:  # other bytes, the same data (a comment edited)
-            return _OwnerDone([], [path_of(kind) for kind in entry.docs], replace(entry, files=files))
+        held = fresh.check(entry)
+        if held is not None:  # every read returns what it did: nothing assembled (a new entry if files moved on)
+            return _OwnerDone([], [path_of(kind) for kind in entry.docs], None if held is entry else held)
     recorder = ReadRecorder(fresh.catalogue)
     docs = make(References(fresh.data_root, recorder))
     done = _OwnerDone([], [], None)
@@ -204,7 +202,7 @@ def _owner_documents(
         data, toc = _render(doc, paper, fmt, old.toc if old is not None else None)
         kept[kind] = DocEntry(content, hashlib.sha256(data).hexdigest(), toc)
         done.rendered.append((path, data))
-    done.entry = GameEntry(sorted(recorder.reads), fresh.inputs(recorder.reads), kept, fresh.files(recorder.reads, as_loaded=True))
+    done.entry = fresh.record(recorder.reads, kept)
     return done
 
 
