@@ -19,7 +19,6 @@ from pipeline.core.documents.freshness import DocEntry, Freshness, GameEntry, Re
 from pipeline.core.documents.glossary import combined_glossary
 from pipeline.core.documents.layout import load_layout
 from pipeline.core.documents.markdown import render_markdown
-from pipeline.core.documents.pdf import PdfRenderer, TocEntry
 from pipeline.core.documents.standard import DocContext
 from pipeline.core.errors import UserError
 from pipeline.core.games import select as select_games
@@ -61,6 +60,8 @@ def render(doc: m.Document, paper: str, fmt: str) -> bytes:
     """One document as PDF or Markdown bytes."""
     if fmt == "md":
         return render_markdown(doc).encode("utf-8")
+    from pipeline.core.documents.pdf import PdfRenderer  # the layout engine (platypus, charts): only to lay out
+
     pdf, _ = PdfRenderer(load_layout(paper)).render(doc)
     return pdf
 
@@ -210,6 +211,8 @@ def _render(doc: m.Document, paper: str, fmt: str, toc_guess: Optional[TocGuess]
     """One document's bytes, and where its contents entries landed (PDF only)."""
     if fmt == "md":
         return render_markdown(doc).encode("utf-8"), []
+    from pipeline.core.documents.pdf import PdfRenderer, TocEntry  # not imported when every document is fresh
+
     guess = [TocEntry(level, text, page) for level, text, page in toc_guess] if toc_guess is not None else None
     pdf, toc = PdfRenderer(load_layout(paper)).render(doc, toc_guess=guess)
     return pdf, [(e.level, e.text, e.page) for e in toc]
