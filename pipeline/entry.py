@@ -5,6 +5,7 @@ and Rich would make it several times the cost of a bare interpreter.
 """
 from __future__ import annotations
 
+import gc
 import sys
 
 VERSION_FLAG = "--version"
@@ -19,4 +20,9 @@ def run() -> None:
         return
     from pipeline.cli import app
 
-    app(prog_name=PROG_NAME)
+    try:
+        app(prog_name=PROG_NAME)  # ends the process (SystemExit with the command's exit code)
+    finally:
+        # The interpreter's last act would be a full garbage collection over everything the command made
+        # (a build's data, faces and PDF objects: about 0.1 s of CPU); what it would free, exit frees.
+        gc.freeze()
