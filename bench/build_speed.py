@@ -7,9 +7,11 @@ the PDF. Ours run on a scratch copy of data/ with their own output folder and
 cache, after one untimed full build:
 
 - no-op: `pantheon build` again, nothing changed (issue #14: <= 1.25x baseline);
-- one card edited: a Monotheism deity's flavour text changes (a real edit each
-  run), then `pantheon build`: validate, that game's card sheet, its documents
-  (issue #14: <= 2.5x baseline);
+- one card edited: one card's text changes in one game (a real edit each run:
+  a wording the card never had), then `pantheon build`: validate, that game's
+  card sheet, its documents; measured for a card of each of the five games
+  (issue #14: <= 2.5x baseline; the goal set for the helpers' round: <= 2.0x,
+  a clear margin);
 - card sheets: `pantheon build --only cards --force`, every game's cards drawn
   (warm caches), as cost per card against the baseline's per card
   (issue #12: <= 1.5x).
@@ -34,9 +36,16 @@ BENCH = Path(__file__).resolve().parent
 PANTHEON = Path(sys.executable).parent / "pantheon"
 BASELINE_CARDS = 400
 RUNS = 3
-NOOP_TARGET, EDIT_TARGET, PER_CARD_TARGET = 1.25, 2.5, 1.5
-EDITED_FILE = Path("monotheism") / "deities.yaml"
-EDITED_TEXT = "Patient as millstones, and as hungry."  # a deity's flavour line; each run words it anew
+NOOP_TARGET, EDIT_TARGET, PER_CARD_TARGET = 1.25, 2.0, 1.5
+# One card per game whose text each edit words anew: (game, data file, the text, the word the edit follows
+# with a number). Flavour lines (or a board's slot text) with room to grow: the card must still fit.
+EDITS = (
+    ("monotheism", "deities.yaml", "Patient as millstones, and as hungry.", "hungry"),
+    ("theocracy", "believers.yaml", "Trims the wick so the word is never dark.", "dark"),
+    ("heavenly-father", "gods.yaml", "Peace, love and no borders, man. Now share your snacks.", "snacks"),
+    ("monstrous", "gods.yaml", "Keep the Faith tokens you have gained here, in plain view.", "view"),
+    ("totems-and-taboos", "commandments.yaml", "Every dawn, new souls wander toward the warmth.", "warmth"),
+)
 CARDS_LINE = re.compile(r"\((\d+) cards, ")
 
 
@@ -69,6 +78,29 @@ def timed(command: list[str], env: dict[str, str], before: Optional[Callable[[],
     return best
 
 
+class CardEdit:
+    """Called: words ``text`` in ``path`` anew (``word`` followed by the next number: a wording the card never
+    had, and this run's cache is new, so no cache holds a result for it); ``undo`` puts ``text`` back."""
+
+    def __init__(self, path: Path, text: str, word: str) -> None:
+        self.path, self.text, self.word = path, text, word
+        self.now, self.runs = text, 0
+
+    def _put(self, new: str) -> None:
+        source = self.path.read_text(encoding="utf-8")
+        if source.count(self.now) != 1:
+            raise SystemExit(f"{self.path}: {self.now!r} is not there once")
+        self.path.write_text(source.replace(self.now, new), encoding="utf-8")
+        self.now = new
+
+    def __call__(self) -> None:
+        self.runs += 1
+        self._put(self.text.replace(self.word, f"{self.word} {self.runs}", 1))
+
+    def undo(self) -> None:
+        self._put(self.text)
+
+
 def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -88,19 +120,18 @@ def main() -> None:
         subprocess.run(build, check=True, capture_output=True, env=env)  # the first build, untimed
 
         noop = timed(build, env)
-        state = {"text": EDITED_TEXT}
-
-        def edit_one_card() -> None:
-            """A wording the card never had: no cache can hold a result for it."""
-            path = data / EDITED_FILE
-            new = EDITED_TEXT.replace("hungry", f"hungry {time.time_ns()}")
-            path.write_text(path.read_text(encoding="utf-8").replace(state["text"], new), encoding="utf-8")
-            state["text"] = new
-
-        edited = timed(build, env, edit_one_card)
+        edited: dict[str, tuple[float, float, str]] = {}
+        for game, file_name, text, word in EDITS:
+            edit = CardEdit(data / game / file_name, text, word)
+            edited[game] = timed(build, env, edit)
+            edit.undo()
+            subprocess.run(build, check=True, capture_output=True, env=env)  # back as it was, untimed
         sheets = timed([*build, "--only", "cards", "--force"], env)
         cards = sum(int(n) for n in CARDS_LINE.findall(sheets[2]))
-        rebuilt = [str(Path(line.split(" ")[1]).relative_to(out)) for line in edited[2].splitlines() if line.startswith("wrote")]
+
+        def rebuilt(stdout: str) -> str:
+            done = [str(Path(line.split(" ")[1]).relative_to(out)) for line in stdout.splitlines() if line.startswith("wrote")]
+            return ", ".join(done) or "nothing"
 
     def line(label: str, wall: float, cpu: float, target: float, per: float = 1.0) -> str:
         ratio_wall, ratio_cpu = (wall / per) / base_wall, (cpu / per) / base_cpu
@@ -113,8 +144,9 @@ def main() -> None:
     print(f"{'':<44}{'wall s':>8}{'cpu s':>8}{'wall':>9}{'cpu':>8}")
     print(f"{'plain reportlab baseline, 400 cards':<44}{base_wall:>8.3f}{base_cpu:>8.3f}")
     print(line("no-op `pantheon build`", noop[0], noop[1], NOOP_TARGET))
-    print(line("one card's text edited, `pantheon build`", edited[0], edited[1], EDIT_TARGET))
-    print(f"    rebuilt: {', '.join(rebuilt) or 'nothing'}")
+    for game, (wall, cpu, stdout) in edited.items():
+        print(line(f"one card edited ({game})", wall, cpu, EDIT_TARGET))
+        print(f"    rebuilt: {rebuilt(stdout)}")
     per = cards / BASELINE_CARDS
     print(line(f"card sheets, {cards} cards, per card (x{per:.2f})", sheets[0], sheets[1], PER_CARD_TARGET, per))
     print("  (whole commands, start-up included, best of 3; ratios against the baseline in this run; each edit")

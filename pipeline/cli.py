@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
 import typer
 from typer.core import TyperGroup
 
+from pipeline.core import clicoerce, locations
 from pipeline.core import games as registry
-from pipeline.core import locations
 from pipeline.core.textsafety import one_line
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from pipeline.core.validate import RecordCatalogue, ValidationReport
 
 EXIT_PROBLEMS = 1
+clicoerce.install()  # plain option values without importing pydantic
 
 
 class PantheonApp(typer.Typer):

@@ -11,14 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Mapping, Optional
 
 from pipeline.core import markup
 from pipeline.core.components import COMPONENTS_KIND, count_problems
-from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path, game_ids, load_game
+from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, data_files, display_path, game_ids, load_game
 from pipeline.core.effects import language_problems
 from pipeline.core.errors import UserError
 from pipeline.core.games import select as select_games
+from pipeline.core.games import spec as spec_of
 from pipeline.core.gamespec import GameSpec, SpecError
 from pipeline.core.names import NameRules, name_problems
 from pipeline.core.problems import Location, Problem
@@ -40,14 +41,15 @@ INTERNAL_CHECK_ERROR = "internal error in the checks"
 class ValidationReport:
     """What `validate` found, per game, plus the games whose cross-checks could not run.
 
-    ``games`` holds every game validated, loaded once; ``catalogue`` every game
-    loaded on the way (references may reach other games). Hand them on: a
+    ``games`` holds every game validated, loaded once (a game remembered clean is
+    loaded when first asked for); ``catalogue`` every game loaded on the way
+    (references may reach other games). Hand them on: a
     stage after validation takes ``report.game(id)``, never the files again.
     """
 
     problems: list[Problem] = field(default_factory=list)
     skipped_cross_checks: list[str] = field(default_factory=list)
-    games: dict[str, GameData] = field(default_factory=dict)
+    games: Mapping[str, GameData] = field(default_factory=dict)
     catalogue: Optional["RecordCatalogue"] = None
 
     @property
@@ -74,11 +76,12 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None,
     report = ValidationReport(catalogue=catalogue)
     printable = PrintableText()
     memo = ValidationMemo(data_root, game_ids(data_root))
+    report.games = vouched = ValidatedGames(catalogue)
     for game in chosen:
-        loaded = catalogue.game(game)
-        if memo.clean(loaded):  # passed every check with exactly these inputs: loaded, not checked again
-            report.games[game] = loaded
+        if memo.clean(game, spec_of(game)):  # passed every check with exactly these inputs: not checked again,
+            vouched.add(game)  # and loaded only when a later stage asks for it
             continue
+        loaded = catalogue.game(game)
         if schemas is None:
             schemas = load_schemas(data_root)
         catalogue.requested.clear()
@@ -88,7 +91,7 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None,
         elif not problems:
             memo.remember(loaded, catalogue.requested)
         report.problems += problems
-        report.games[game] = loaded
+        vouched.add(game)
     report.problems.sort()
     return report
 
@@ -251,6 +254,30 @@ def glossary_problems(doc: Document) -> Iterator[Problem]:
                 yield doc.problem(where, f"term {term['id']}: see_also '{other}' is not a term")
 
 
+class ValidatedGames(Mapping[str, GameData]):
+    """The games a validation vouched for, by id, each loaded from the catalogue on first use (a build
+    after a one-game edit never loads the games whose checks it skipped and whose outputs are fresh)."""
+
+    def __init__(self, catalogue: "RecordCatalogue") -> None:
+        self._catalogue = catalogue
+        self._ids: list[str] = []
+
+    def add(self, game: str) -> None:
+        if game not in self._ids:
+            self._ids.append(game)
+
+    def __getitem__(self, game: str) -> GameData:
+        if game not in self._ids:
+            raise KeyError(game)
+        return self._catalogue.game(game)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 class RecordCatalogue:
     """Loads games on demand and answers which ``game/kind/id`` addresses exist."""
 
@@ -259,10 +286,13 @@ class RecordCatalogue:
         self._games: dict[str, GameData] = {}
         self._known = set(game_ids(data_root))
         self.requested: set[str] = set()  # every game asked for (validate: which games a game's checks read)
+        # game -> its data files' digests, taken just before it was loaded (the documents' freshness)
+        self.file_digests: dict[str, dict[str, str]] = {}
 
     def game(self, game: str) -> GameData:
         self.requested.add(game)
         if game not in self._games:
+            self.file_digests[game] = data_file_digests(self._root / game)
             self._games[game] = load_game(self._root, game)
         return self._games[game]
 
@@ -279,6 +309,14 @@ class RecordCatalogue:
                     if isinstance(record, dict) and str(record.get("id")) == record_id:
                         return record
         return None
+
+
+def data_file_digests(game_dir: Path) -> dict[str, str]:
+    """The SHA-256 of each data file of a game folder, by file name ("unreadable" for one that cannot
+    be read; none for a missing folder)."""
+    from pipeline.core.cachestore import file_digest
+
+    return {path.name: file_digest(path) or "unreadable" for path in data_files(game_dir)}
 
 
 def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Problem]:

@@ -1,4 +1,4 @@
-"""A game's clean validation, remembered: a game whose inputs are unchanged is loaded but not checked again.
+"""A game's clean validation, remembered: a game whose inputs are unchanged is not checked again (nor loaded).
 
 Validation is the largest part of a build after a one-card edit, yet that edit
 changes one game. A game that passed every check (schemas, shared checks, its
@@ -91,17 +91,17 @@ class ValidationMemo:
             self._digests[game] = folder_digest(self._root / game)
         return self._digests[game]
 
-    def _name(self, loaded: GameData) -> str:
+    def _name(self, game: str, spec: GameSpec) -> str:
         if self._shared is None:
             outside = folder_digest(self._root, skip=[self._root / g for g in self._games])
             self._shared = cachestore.key_of([outside, *self._games, folder_digest(self._templates),
                                               resultcache.source_hash(CODE), cachestore.installed_libraries()])
-        game = loaded.game
-        return cachestore.key_of([game, self.game_digest(game), spec_digest(loaded.spec), self._shared])
+        return cachestore.key_of([game, self.game_digest(game), spec_digest(spec), self._shared])
 
-    def clean(self, loaded: GameData) -> bool:
-        """Whether the game passed every check with exactly its inputs of now."""
-        looked_into = cachestore.read(NAMESPACE, self._name(loaded), _decode)
+    def clean(self, game: str, spec: GameSpec) -> bool:
+        """Whether ``game`` (with its ``spec``) passed every check with exactly its inputs of now; its data
+        need not be loaded to tell."""
+        looked_into = cachestore.read(NAMESPACE, self._name(game, spec), _decode)
         if looked_into is None:
             return False
         return all(self.game_digest(other) == digest for other, digest in looked_into.items())
@@ -109,7 +109,7 @@ class ValidationMemo:
     def remember(self, loaded: GameData, looked_into: Iterable[str]) -> None:
         """Record the game as clean; ``looked_into``: the other games its checks read records of."""
         others = {other: self.game_digest(other) for other in sorted(set(looked_into) - {loaded.game})}
-        cachestore.write(NAMESPACE, self._name(loaded), {"clean": True, "looked_into": others})
+        cachestore.write(NAMESPACE, self._name(loaded.game, loaded.spec), {"clean": True, "looked_into": others})
 
 
 def _decode(value: Any) -> dict[str, str]:

@@ -146,3 +146,63 @@ def test_a_read_the_recorder_cannot_name_counts_as_reading_everything(root: Path
     recorder = freshness.ReadRecorder(RecordCatalogue(root))
     recorder._known  # noqa: B018  (an attribute only the inner catalogue has)
     assert (freshness.EVERY_GAME, freshness.WHOLE_GAME) in recorder.reads
+
+
+def test_unchanged_files_are_not_even_loaded(root: Path, tmp_path: Path) -> None:
+    from pipeline.core.validate import RecordCatalogue
+
+    out = tmp_path / "out"
+    update(root, out)
+    edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")
+    catalogue = RecordCatalogue(root)
+    done = update(root, out, catalogue=catalogue, validated=True)
+    assert of(done.written, "theocracy") and of(done.written, "heavenly-father") == set()
+    assert set(catalogue.file_digests) == {"theocracy"}  # heavenly-father's files are as they were: not loaded
+
+
+def test_a_comment_edit_is_up_to_date_and_then_known_by_its_files(root: Path, tmp_path: Path) -> None:
+    from pipeline.core.validate import RecordCatalogue
+
+    out = tmp_path / "out"
+    update(root, out)
+    path = root / "theocracy" / "glossary.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n# a note for editors\n", encoding="utf-8")
+    assert update(root, out).written == []  # other bytes, the same data: nothing rebuilt
+    catalogue = RecordCatalogue(root)
+    assert update(root, out, catalogue=catalogue, validated=True).written == []
+    assert catalogue.file_digests == {}  # the entry took the new bytes: the next build loads nothing
+
+
+def test_an_edit_made_while_a_build_runs_is_not_taken_for_what_it_read(root: Path, tmp_path: Path) -> None:
+    from pipeline.core.validate import RecordCatalogue
+
+    out = tmp_path / "out"
+    update(root, out)
+    edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")
+    catalogue = RecordCatalogue(root)
+    catalogue.game("theocracy")  # the build loads the data ...
+    edit(root / "theocracy" / "glossary.yaml", "The tally of the faithful.", "The count of the faithful.")  # ... then
+    update(root, out, catalogue=catalogue, validated=True)  # the file changes again before its documents are built
+    assert not any("count of the faithful" in p.read_text(encoding="utf-8") for p in (out / "theocracy").iterdir())
+    rebuilt = update(root, out).written  # the next build sees the file differs from what the last one read
+    assert of(rebuilt, "theocracy") and any("count of the faithful" in p.read_text(encoding="utf-8") for p in rebuilt)
+
+
+def test_the_glossary_reads_only_what_games_name_things(root: Path, tmp_path: Path) -> None:
+    from pipeline.core.validate import RecordCatalogue
+
+    out = tmp_path / "out"
+    with_glossary = {"fmt": "md", "glossary": True}
+    update_documents(root, list(GAMES), out_dir=out, **with_glossary)  # type: ignore[arg-type]
+    glossary = out / "glossary.md"
+    edit(root / "theocracy" / "power-cards.yaml", "The smallest spark", "The faintest spark")  # flavour: no naming
+    catalogue = RecordCatalogue(root)
+    done = update_documents(root, list(GAMES), out_dir=out, catalogue=catalogue, validated=True, **with_glossary)  # type: ignore[arg-type]
+    assert glossary in done.up_to_date and glossary not in done.written
+    assert "heavenly-father" not in catalogue.file_digests  # neither it nor its view was loaded
+
+    edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")  # a term's meaning
+    done = update_documents(root, list(GAMES), out_dir=out, **with_glossary)  # type: ignore[arg-type]
+    assert glossary in done.written
+    entry = freshness.Freshness(None, root, {"paper": "a4", "format": "md"}).entry("/glossary")  # type: ignore[arg-type]
+    assert entry is not None and ("theocracy", "*names") in entry.reads and ("theocracy", "*") not in entry.reads

@@ -1,5 +1,5 @@
-"""validate remembers a clean game (core/validcache.py): an unchanged game is loaded but not checked again,
-and any change to what its checks read checks it again."""
+"""validate remembers a clean game (core/validcache.py): an unchanged game is not checked again (nor loaded
+until a later stage asks for it), and any change to what its checks read checks it again."""
 from __future__ import annotations
 
 import json
@@ -55,6 +55,16 @@ def test_an_edited_game_is_checked_again_and_only_it(data_copy: Path, checked: l
     _reword(data_copy / "theocracy" / "glossary.yaml", "The score.", "The score, kept.")
     assert _validate(data_copy, checked) == ["theocracy"]
     assert _validate(data_copy, checked) == []
+
+
+def test_a_remembered_game_is_loaded_only_when_asked_for(data_copy: Path, checked: list[str]) -> None:
+    _validate(data_copy, checked)
+    _reword(data_copy / "theocracy" / "glossary.yaml", "The score.", "The score, kept.")
+    catalogue = validation.RecordCatalogue(data_copy)
+    report = validation.validate(data_copy, GAMES, catalogue)
+    assert report.ok and sorted(report.games) == sorted(GAMES)
+    assert set(catalogue.file_digests) == {"theocracy"}  # the others were remembered clean, not read
+    assert report.game("monstrous").game == "monstrous" and "monstrous" in catalogue.file_digests  # loaded on use
 
 
 def test_an_edit_that_breaks_a_game_is_reported(data_copy: Path, checked: list[str]) -> None:

@@ -19,7 +19,6 @@ from pipeline.core.documents.freshness import DocEntry, Freshness, GameEntry, Re
 from pipeline.core.documents.glossary import combined_glossary
 from pipeline.core.documents.layout import load_layout
 from pipeline.core.documents.markdown import render_markdown
-from pipeline.core.documents.pdf import PdfRenderer, TocEntry
 from pipeline.core.documents.standard import DocContext
 from pipeline.core.errors import UserError
 from pipeline.core.games import select as select_games
@@ -61,6 +60,8 @@ def render(doc: m.Document, paper: str, fmt: str) -> bytes:
     """One document as PDF or Markdown bytes."""
     if fmt == "md":
         return render_markdown(doc).encode("utf-8")
+    from pipeline.core.documents.pdf import PdfRenderer  # the layout engine (platypus, charts): only to lay out
+
     pdf, _ = PdfRenderer(load_layout(paper)).render(doc)
     return pdf
 
@@ -184,13 +185,10 @@ def _owner_documents(
 ) -> _OwnerDone:
     """The documents of one game (or the glossary) that need writing, and those that are up to date."""
     entry = None if force else fresh.entry(owner)
-    if (
-        entry is not None
-        and entry.docs
-        and fresh.inputs(entry.reads) == entry.inputs
-        and all(fresh.still_written(path_of(kind), doc) for kind, doc in entry.docs.items())
-    ):
-        return _OwnerDone([], [path_of(kind) for kind in entry.docs], None)
+    if entry is not None and entry.docs and all(fresh.still_written(path_of(kind), d) for kind, d in entry.docs.items()):
+        held = fresh.check(entry)
+        if held is not None:  # every read returns what it did: nothing assembled (a new entry if files moved on)
+            return _OwnerDone([], [path_of(kind) for kind in entry.docs], None if held is entry else held)
     recorder = ReadRecorder(fresh.catalogue)
     docs = make(References(fresh.data_root, recorder))
     done = _OwnerDone([], [], None)
@@ -205,7 +203,7 @@ def _owner_documents(
         data, toc = _render(doc, paper, fmt, old.toc if old is not None else None)
         kept[kind] = DocEntry(content, hashlib.sha256(data).hexdigest(), toc)
         done.rendered.append((path, data))
-    done.entry = GameEntry(sorted(recorder.reads), fresh.inputs(recorder.reads), kept)
+    done.entry = fresh.record(recorder.reads, kept)
     return done
 
 
@@ -213,6 +211,8 @@ def _render(doc: m.Document, paper: str, fmt: str, toc_guess: Optional[TocGuess]
     """One document's bytes, and where its contents entries landed (PDF only)."""
     if fmt == "md":
         return render_markdown(doc).encode("utf-8"), []
+    from pipeline.core.documents.pdf import PdfRenderer, TocEntry  # not imported when every document is fresh
+
     guess = [TocEntry(level, text, page) for level, text, page in toc_guess] if toc_guess is not None else None
     pdf, toc = PdfRenderer(load_layout(paper)).render(doc, toc_guess=guess)
     return pdf, [(e.level, e.text, e.page) for e in toc]

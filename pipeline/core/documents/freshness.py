@@ -10,13 +10,17 @@ to keep up to date. The fingerprint also covers what decides how any document
 looks: the pipeline's code, every template, the fonts, the libraries' versions,
 and the build options (paper, format, kind).
 
-Two checks, cheapest first, both stored per game under the cache
+Two checks, cheapest first, all stored per game under the cache
 (:mod:`pipeline.core.cachestore`, namespace ``documents``):
 
-1. *Reads*: the data each recorded read returned (hashed as loaded, so a
-   comment-only edit changes nothing) and the look are what the last build
-   saw, and every document is still the file it wrote: the game's documents
-   are not even assembled.
+1. *Reads*: the look and the options are what the last build saw, every
+   document is still the file it wrote, and each recorded read returns what
+   it returned then: the game's documents are not even assembled. A read
+   whose data files (a whole game's YAML files, a record kind's file) are
+   byte for byte those the last build loaded is vouched for without loading
+   them (a build after an edit to one game loads no other game for its
+   documents); a read whose files changed is loaded and its data compared
+   (hashed as loaded, so a comment-only edit changes nothing).
 2. *Content*: the assembled document (a tree of frozen dataclasses) hashes to
    what the last build rendered, and its file is still that build's: it is
    not laid out again (most documents of a game do not show a given card).
@@ -31,25 +35,26 @@ import dataclasses
 import enum
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from pipeline.core import cachestore
 from pipeline.core.buildstamp import feed_files, files_under
-from pipeline.core.dataset import GameData, data_files
+from pipeline.core.dataset import DATA_SUFFIX, GameData, data_files
 from pipeline.core.render import fonts
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
-from pipeline.core.validate import RecordCatalogue
+from pipeline.core.validate import RecordCatalogue, data_file_digests
 
 NAMESPACE = "documents"
-ENTRY_VERSION = 1
+ENTRY_VERSION = 3
 WHOLE_GAME = "*"  # a read of a whole game (its GameData: every document, the model)
 EVERY_GAME = "*"  # with WHOLE_GAME: a read of all the data
 PIPELINE_ROOT = Path(__file__).resolve().parents[2]
 # The libraries whose output ends up in a document (layout, fonts, SVG icons, YAML and schema reading).
 LIBRARIES = ("reportlab", "rl_accel", "svglib", "lxml", "cssselect2", "tinycss2", "pillow", "pyyaml", "jsonschema")
 TocGuess = list[tuple[int, str, int]]
+VIEWS: dict[str, Callable[[GameData], Any]] = {}  # name -> view of a loaded game (register_view)
 
 
 class ReadRecorder(RecordCatalogue):
@@ -71,10 +76,24 @@ class ReadRecorder(RecordCatalogue):
         self.reads.add((game, kind))
         return self.inner.find(game, kind, record_id)
 
+    def view(self, game: str, name: str) -> Any:
+        """A registered view of a game (see :func:`register_view`), noted as a read of that view only."""
+        self.reads.add((game, name))
+        return VIEWS[name](self.inner.game(game))
+
     def __getattr__(self, name: str) -> Any:
         """Any other way into the catalogue counts as reading every game (a safe over-estimate)."""
         self.reads.add((EVERY_GAME, WHOLE_GAME))
         return getattr(self.inner, name)
+
+
+def register_view(name: str, view: Callable[[GameData], Any]) -> None:
+    """Make ``view`` (a function of a loaded game returning JSON-like data) readable as ``name``, which
+    starts with WHOLE_GAME: the read covers the game's files, and its data is the view's result. A
+    document that reads a game only through a view is up to date while the view is unchanged."""
+    if not name.startswith(WHOLE_GAME) or name == WHOLE_GAME:
+        raise ValueError(f"a view's name starts with {WHOLE_GAME!r}: {name!r}")
+    VIEWS[name] = view
 
 
 def _hash_json(digest: Any, value: Any) -> None:
@@ -144,14 +163,18 @@ class GameEntry:
     """The last build of one game's documents (or of the combined glossary)."""
 
     reads: list[tuple[str, str]]
-    inputs: str  # digest of the reads' data, the look and the options
+    frame: str  # digest of the look, the options and which games exist
+    files: dict[str, str]  # per read (see read_key): its data files' digest, as the build loaded them
+    data: dict[str, str]  # per read: the digest of the data it returned
     docs: dict[str, DocEntry]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "version": ENTRY_VERSION,
             "reads": [list(read) for read in self.reads],
-            "inputs": self.inputs,
+            "frame": self.frame,
+            "files": dict(self.files),
+            "data": dict(self.data),
             "docs": {kind: {"content": d.content, "output": d.output, "toc": [list(t) for t in d.toc]} for kind, d in self.docs.items()},
         }
 
@@ -164,7 +187,15 @@ class GameEntry:
             str(kind): DocEntry(str(d["content"]), str(d["output"]), [(int(a), str(b), int(c)) for a, b, c in d["toc"]])
             for kind, d in raw["docs"].items()
         }
-        return GameEntry(reads, str(raw["inputs"]), docs)
+        if not (isinstance(raw["files"], dict) and isinstance(raw["data"], dict)):
+            raise ValueError("expected files and data by read")
+        files = {str(k): str(v) for k, v in raw["files"].items()}
+        data = {str(k): str(v) for k, v in raw["data"].items()}
+        return GameEntry(reads, str(raw["frame"]), files, data, docs)
+
+
+def read_key(game: str, kind: str) -> str:
+    return f"{game}/{kind}"
 
 
 class Freshness:
@@ -180,6 +211,7 @@ class Freshness:
         self.data_root = data_root
         self.options = options
         self._look: Optional[str] = None
+        self._on_disk: dict[str, dict[str, str]] = {}  # each game's data files read once per command
 
     @property
     def look(self) -> str:
@@ -197,25 +229,81 @@ class Freshness:
     def store(self, owner: str, entry: GameEntry) -> None:
         cachestore.write(NAMESPACE, self._name(owner), entry.to_json())
 
-    def inputs(self, reads: Iterable[tuple[str, str]]) -> str:
-        """The digest of what ``reads`` return today, with the look and the options."""
+    def frame(self) -> str:
+        """The digest of the look, the options and which games exist."""
         digest = hashlib.sha256(self.look.encode())
         _hash_json(digest, self.options)
-        _hash_json(digest, sorted(p.name for p in self.data_root.iterdir() if p.is_dir()))  # which games exist
+        _hash_json(digest, self._games())
+        return digest.hexdigest()
+
+    def _games(self) -> list[str]:
+        return sorted(p.name for p in self.data_root.iterdir() if p.is_dir())
+
+    def _each(self, reads: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        """``reads``, a read of all the data spelled out as a read of each game, sorted."""
         wanted = set(reads)
         if (EVERY_GAME, WHOLE_GAME) in wanted:
-            wanted |= {(p.name, WHOLE_GAME) for p in self.data_root.iterdir() if p.is_dir()}
-        for game, kind in sorted(wanted):
-            _hash_json(digest, [game, kind])
-            if (self.data_root / game).is_dir():
-                loaded = self.catalogue.game(game)
-                kinds = [kind] if kind != WHOLE_GAME else sorted(loaded.docs)
-                if kind == WHOLE_GAME:
-                    _hash_json(digest, [p.name for p in data_files(self.data_root / game)])
-                for name in kinds:
-                    document = loaded.docs.get(name)
-                    _hash_json(digest, document.data if document is not None else None)
+            wanted |= {(game, WHOLE_GAME) for game in self._games()}
+        return sorted(wanted)
+
+    def files(self, game: str, kind: str, *, as_loaded: bool = False) -> str:
+        """The digest of the data files behind one read (a whole game: each of its YAML files; a record
+        kind: its file): as they are on disk now, or ``as_loaded``, as the catalogue found them just
+        before it loaded them (so an edit made while a build runs is never taken for what it read).
+        Equal files load as equal data, so an equal digest vouches for the read without loading."""
+        loaded: dict[str, dict[str, str]] = getattr(self.catalogue, "file_digests", {}) if as_loaded else {}
+        found = loaded.get(game)
+        if found is None:
+            if game not in self._on_disk:
+                self._on_disk[game] = data_file_digests(self.data_root / game)
+            found = self._on_disk[game]
+        digest = hashlib.sha256()
+        whole = kind.startswith(WHOLE_GAME)  # the game, or a view of it
+        _hash_json(digest, sorted(found.items()) if whole else found.get(f"{kind}{DATA_SUFFIX}"))
         return digest.hexdigest()
+
+    def data(self, game: str, kind: str) -> str:
+        """The digest of what one read returns today (its game loaded, once per command)."""
+        digest = hashlib.sha256()
+        if kind != WHOLE_GAME and kind.startswith(WHOLE_GAME):  # a view
+            if kind not in VIEWS:
+                return "unknown view"  # never a stored digest: the documents are made again
+            if (self.data_root / game).is_dir():
+                _hash_json(digest, VIEWS[kind](self.catalogue.game(game)))
+            return digest.hexdigest()
+        if (self.data_root / game).is_dir():
+            loaded = self.catalogue.game(game)
+            kinds = [kind] if kind != WHOLE_GAME else sorted(loaded.docs)
+            if kind == WHOLE_GAME:
+                _hash_json(digest, [p.name for p in data_files(self.data_root / game)])
+            for name in kinds:
+                document = loaded.docs.get(name)
+                _hash_json(digest, document.data if document is not None else None)
+        return digest.hexdigest()
+
+    def record(self, reads: Iterable[tuple[str, str]], docs: dict[str, DocEntry]) -> GameEntry:
+        """The entry of a build that made (or kept) ``docs`` from ``reads`` of the catalogue's data."""
+        each = self._each(reads)
+        files = {read_key(*read): self.files(*read, as_loaded=True) for read in each}
+        return GameEntry(sorted(set(reads)), self.frame(), files, {read_key(*read): self.data(*read) for read in each},
+                         docs)
+
+    def check(self, entry: GameEntry) -> Optional[GameEntry]:
+        """None when a read of ``entry`` returns other data today (or the look or options changed); else
+        the entry, with the new file digests of reads whose files changed but not their data (a comment
+        edited). Only the games whose files changed are loaded."""
+        if entry.frame != self.frame():
+            return None
+        files = dict(entry.files)
+        for game, kind in self._each(entry.reads):
+            key = read_key(game, kind)
+            now = self.files(game, kind)
+            if files.get(key) == now:
+                continue
+            if key not in entry.data or self.data(game, kind) != entry.data[key]:
+                return None
+            files[key] = now
+        return entry if files == entry.files else replace(entry, files=files)
 
     def content(self, kind: str, document: Any) -> str:
         """The content key of one assembled document with the look and options ("" when it has none)."""

@@ -13,14 +13,17 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
+from pipeline.core.dataset import GameData
 from pipeline.core.documents import model as m
+from pipeline.core.documents.freshness import register_view
 from pipeline.core.documents.layout import table_columns
 from pipeline.core.games import spec
-from pipeline.core.references import References, display_name
+from pipeline.core.references import NAME_FIELDS, References, display_name
 
 GLOSSARY_KIND = "glossary"
 # Fields whose value names a thing in a game (beyond display names): checked for overlaps.
 NAMING_FIELDS = ("name", "title", "term", "label", "principle")
+NAMING_VIEW = "*names"  # the read of a game's naming view (see naming_view)
 _QUALIFIER = re.compile(r"\s*\([^)]*\)")
 _LEADING_ARTICLE = re.compile(r"^the\s+")
 
@@ -69,15 +72,35 @@ def _records(data: Any) -> Iterator[dict[str, Any]]:
             yield from (r for r in value if isinstance(r, dict))
 
 
+NamingView = list[tuple[str, list[dict[str, Any]]]]
+
+
+def naming_view(loaded: GameData) -> NamingView:
+    """All the glossary reads of a game: per kind, its records' ids and naming fields (glossary records
+    whole). The documents' freshness hashes this view, not the whole game, so an edit to a card's other
+    text leaves the combined glossary up to date without loading the other games."""
+    def seen(kind: str, record: dict[str, Any]) -> dict[str, Any]:
+        if kind == GLOSSARY_KIND:
+            return record
+        return {key: record[key] for key in ("id", *NAME_FIELDS, *NAMING_FIELDS) if key in record}
+
+    return [(kind, [seen(kind, record) for record in _records(doc.data)]) for kind, doc in sorted(loaded.docs.items())]
+
+
+register_view(NAMING_VIEW, naming_view)
+
+
 def namings(games: Iterable[str], refs: References) -> tuple[list[Entry], list[Naming]]:
     """Every glossary entry, and every naming (glossary terms and record fields) of ``games`` (as loaded once by
-    ``refs.catalogue``)."""
+    ``refs.catalogue``), read through :func:`naming_view` only."""
     entries: list[Entry] = []
     names: list[Naming] = []
     for game in games:
         title = game_title(game)
-        for kind, doc in sorted(refs.catalogue.game(game).docs.items()):
-            for record in _records(doc.data):
+        viewing = getattr(refs.catalogue, "view", None)  # a ReadRecorder notes the view as the read
+        view = viewing(game, NAMING_VIEW) if viewing is not None else naming_view(refs.catalogue.game(game))
+        for kind, records in view:
+            for record in records:
                 shown = display_name(record, str(record.get("id", "")))
                 for field_name in NAMING_FIELDS:
                     value = record.get(field_name)

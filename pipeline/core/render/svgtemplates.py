@@ -196,11 +196,14 @@ def _environment(folder: Path) -> jinja2.Environment:
 
     Templates do not change during a build, so files are not re-checked on
     every use (``auto_reload`` off). Templates are compiled in memory, never
-    read back compiled from disk: compiled templates are code.
+    read back compiled from disk: compiled templates are code (shared in memory with the other
+    environments of the process, see :mod:`pipeline.core.render.templatecode`).
     """
     import jinja2
 
-    return jinja2.Environment(
+    from pipeline.core.render.templatecode import SharedCodeEnvironment  # imports jinja2: only on first render
+
+    return SharedCodeEnvironment(
         loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
