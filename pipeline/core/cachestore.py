@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, TypeVar
 
 from pipeline.core import locations, locks
+from pipeline.core.filedigest import open_regular
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CACHE_ENV = "PANTHEON_CACHE"
@@ -86,7 +87,7 @@ def file_digest(path: Path) -> Optional[str]:
     """A file's SHA-256 (read in blocks), or None when it cannot be read: for keys that notice a file changed."""
     try:
         digest = hashlib.sha256()
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:  # a named pipe or a device is not read (it could block or never end)
             for block in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(block)
         return digest.hexdigest()

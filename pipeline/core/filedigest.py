@@ -14,16 +14,38 @@ read and hashed every time.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 import time
 from pathlib import Path
+from typing import BinaryIO, Union
 
 RACY_WINDOW_NS = 2_000_000_000  # far above any file system's timestamp granularity
 DIGEST_SIZE = 32
 BLOCK = 1 << 20
 
 _known: dict[str, tuple[tuple[int, ...], bytes]] = {}
+
+
+def open_regular(path: Union[str, "os.PathLike[str]"]) -> BinaryIO:
+    """``path`` opened for reading in binary, only if it is a regular file (after links); OSError otherwise.
+
+    Opened without blocking and checked on the open handle: a named pipe would block a plain open
+    until a writer came, and a link to /dev/zero or /dev/urandom would never end. Hashing helpers
+    use this so that the loader, not a digest, is the first to read a data file and can refuse it
+    by name.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def content_digest(path: Path) -> bytes:
@@ -36,7 +58,7 @@ def content_digest(path: Path) -> bytes:
     if known is not None and known[0] == identity:
         return known[1]
     hasher = hashlib.blake2b(digest_size=DIGEST_SIZE)
-    with open(key, "rb") as handle:
+    with open_regular(key) as handle:
         for block in iter(lambda: handle.read(BLOCK), b""):  # in blocks: a stray huge file is not held whole
             hasher.update(block)
     digest = hasher.digest()

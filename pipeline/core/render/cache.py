@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from pipeline.core.cachestore import file_digest
 from pipeline.core.filedigest import content_digest
 from pipeline.core.render import fonts
 from pipeline.core.render.pdfwrite import write_atomic
@@ -23,7 +24,6 @@ from pipeline.core.render.svgtemplates import CARD_DIR, ICON_DIR, TEMPLATE_ROOT
 
 PIPELINE_ROOT = Path(__file__).resolve().parents[2]
 STAMP_SUFFIX = ".fingerprint"
-HASH_BLOCK = 1 << 20
 
 
 def _files(folder: Path, pattern: str = "*") -> list[Path]:
@@ -85,19 +85,12 @@ def _stamp(print_hash: str, pdf_digest: str) -> bytes:
     return _inputs_line(print_hash) + f"output {pdf_digest}\n".encode()
 
 
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(HASH_BLOCK), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def is_fresh(pdf: Path, print_hash: str) -> bool:
     """True when ``pdf`` was built from exactly these inputs and its bytes are the ones that build wrote."""
     try:
         stamp = stamp_path(pdf).read_bytes()
-        return stamp.startswith(_inputs_line(print_hash)) and stamp == _stamp(print_hash, _file_digest(pdf))
+        digest = file_digest(pdf)  # None when the PDF is missing, unreadable or not a regular file
+        return digest is not None and stamp.startswith(_inputs_line(print_hash)) and stamp == _stamp(print_hash, digest)
     except OSError:
         return False
 
