@@ -24,13 +24,13 @@ $(BUILD_STAMP): $(STAMP) $(BUILD_INPUTS)
 test: $(STAMP) tools
 	$(BIN)/ruff check pipeline
 	$(BIN)/mypy pipeline
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto --dist loadgroup
 
 # Everything `make test` runs, plus the tests marked slow (the exhaustive fuzz among them: an hour or more).
 test-all: $(STAMP) tools
 	$(BIN)/ruff check pipeline
 	$(BIN)/mypy pipeline
-	$(BIN)/pytest -n auto -m ''
+	$(BIN)/pytest -n auto --dist loadgroup -m ''
 
 # PDF tools the tests and `pantheon preview` use (Debian packages), installed where missing.
 tools:

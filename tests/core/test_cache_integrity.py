@@ -6,10 +6,12 @@ outputs must be byte-identical to a build from an empty cache, the command
 must succeed with nothing on stderr, and every entry must be rewritten as a
 clean build writes it.
 
-Each run solves Monotheism's scenarios again (their proofs are damaged too), so
-``make test`` runs one damage of each sort (code, edit, forged proof, unwritable
-cache); the other damages are ``slow`` (``make test-all``): test_cachestore.py
-makes each of them a miss on the entry format every cache shares.
+Each run checks Monotheism again from nothing (its entries are damaged too:
+about 20 s of CPU), so ``make test`` runs the planted code (every entry
+replaced: each is then a miss, and none runs), the forged scenario proof and
+the unwritable cache; the other damages are ``slow`` (``make test-all``):
+test_cachestore.py makes each of them a miss on the entry format every cache
+shares, and the planted code shows every cache reads through it.
 """
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ from pipeline.core.render.svgtemplates import CARD_DIR, TEMPLATE_ROOT
 
 from .render_helpers import PickleBomb, pdfs, run_cli, temporaries
 
+# On one xdist worker (make test: --dist loadgroup), so the costly module fixture is made once.
+pytestmark = pytest.mark.xdist_group("cache-integrity")
 GAME = "theocracy"
 SCENARIO_PROOFS = "results/monotheism-scenarios"
 VALIDATED = validcache.NAMESPACE
@@ -183,9 +187,10 @@ DAMAGE: dict[str, Callable[[bytes], bytes]] = {
 }
 
 
-# "edited" is the subtle one (a well-formed entry, its seal wrong); test_cachestore.py covers the rest fast.
-@pytest.mark.parametrize("kind", [kind if kind == "edited" else pytest.param(kind, marks=pytest.mark.slow) for kind in DAMAGE])
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", DAMAGE)
 def test_damaged_entries_in_every_cache_are_misses(clean: Clean, tmp_path: Path, kind: str) -> None:
+    """(Slow: test_cachestore.py's test_a_damaged_entry_is_a_miss_and_a_write_repairs_it covers each damage fast.)"""
     cache = warm_copy(clean, tmp_path)
     for entry in entries(cache):
         entry.write_bytes(DAMAGE[kind](entry.read_bytes()))
