@@ -12,27 +12,16 @@ import pytest
 
 from pipeline.core.dataset import load_game
 from pipeline.core.problems import Problem
-from pipeline.games.monotheism import checks, deck_checks, guest_check
+from pipeline.games.monotheism import checks
 
 GAME = "monotheism"
 Edit = Callable[[Any], Any]
 
 
-# Budgets of validate's costly checks on broken data, whose results are cached by data (and budget): an
-# edited deck is a new puzzle the real budget (400,000 nodes) searches for seconds, and an edited worshiper
-# set new cards for the #21 run (20,000 deals, ten seconds). These tests assert the data checks' messages,
-# not those verdicts: test_deck_checks.py, test_solver.py and test_estimate.py hold them to account.
-BROKEN_DECK_NODES = 1_000
-BROKEN_GUEST_DEALS = 5  # per worshiper set
-
-
 @pytest.fixture
-def broken(data_copy: Path, edit_yaml, validate, monkeypatch: pytest.MonkeyPatch) -> Callable[[str, Edit], list[Problem]]:
-    """``broken(kind, fn)``: edit ``data/monotheism/<kind>.yaml`` in the copy, return the problems."""
-    monkeypatch.setattr(deck_checks, "SOLVE_NODES", BROKEN_DECK_NODES)
-    monkeypatch.setattr(deck_checks, "TRAP_NODES", BROKEN_DECK_NODES)
-    monkeypatch.setattr(deck_checks, "_CACHE", {})  # findings made on this budget stay in this test
-    monkeypatch.setattr(guest_check, "GAMES_PER_SET", BROKEN_GUEST_DEALS)
+def broken(data_copy: Path, edit_yaml, validate, small_budgets: None) -> Callable[[str, Edit], list[Problem]]:
+    """``broken(kind, fn)``: edit ``data/monotheism/<kind>.yaml`` in the copy, return the problems (the data
+    checks' messages are asserted, not the solver's or the #21 run's verdicts: see ``small_budgets``)."""
 
     def run(kind: str, fn: Edit) -> list[Problem]:
         edit_yaml(data_copy / GAME / f"{kind}.yaml", lambda data: _discard(fn(data)))

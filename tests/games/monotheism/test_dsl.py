@@ -22,7 +22,7 @@ def test_schema_file_is_generated_from_the_registry() -> None:
 
 @pytest.mark.parametrize("missing", ["handler", "phrase"])
 def test_validate_reports_an_op_without_handler_or_phrase(missing: str, monkeypatch, data_copy: Path,
-                                                          validate) -> None:
+                                                          validate, small_budgets: None) -> None:
     entry = dsl.Entry(dsl.OP, "smite", {"const": True}, phrase=lambda p, c: "Smite.", handler=lambda *a: None)
     setattr(entry, missing, None)
     monkeypatch.setitem(dsl.REGISTRY.entries[dsl.OP], "smite", entry)
