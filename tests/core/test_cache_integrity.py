@@ -190,7 +190,8 @@ DAMAGE: dict[str, Callable[[bytes], bytes]] = {
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_damaged_entries_in_every_cache_are_misses(clean: Clean, tmp_path: Path, kind: str) -> None:
-    """(Slow: test_cachestore.py's test_a_damaged_entry_is_a_miss_and_a_write_repairs_it covers each damage fast.)"""
+    """(Slow: test_cachestore.py's test_a_damaged_entry_is_a_miss_and_a_write_repairs_it and
+    test_every_single_bit_flip_is_a_miss cover each damage fast.)"""
     cache = warm_copy(clean, tmp_path)
     for entry in entries(cache):
         entry.write_bytes(DAMAGE[kind](entry.read_bytes()))
