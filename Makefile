@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: build test validate provenance bench engine-goldens doc-goldens tools lock clean
+.PHONY: build test test-all validate provenance bench engine-goldens doc-goldens tools lock clean
 
 # Every game's card sheets and documents (A4; `make build PAPER=letter` for US Letter).
 # `pantheon build` validates first and skips card sheets whose inputs did not change
@@ -24,7 +24,13 @@ $(BUILD_STAMP): $(STAMP) $(BUILD_INPUTS)
 test: $(STAMP) tools
 	$(BIN)/ruff check pipeline
 	$(BIN)/mypy pipeline
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto --dist loadgroup
+
+# Everything `make test` runs, plus the tests marked slow (the exhaustive fuzz among them: an hour or more).
+test-all: $(STAMP) tools
+	$(BIN)/ruff check pipeline
+	$(BIN)/mypy pipeline
+	$(BIN)/pytest -n auto --dist loadgroup -m ''
 
 # PDF tools the tests and `pantheon preview` use (Debian packages), installed where missing.
 tools:

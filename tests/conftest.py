@@ -23,11 +23,19 @@ from pipeline.core.validate import validate as run_validation
 
 REPO_DATA = default_data_root()
 CACHE_ENV = "PANTHEON_CACHE"
+WORKER_ENV = "PYTEST_XDIST_WORKER"  # set by pytest-xdist in each worker process
+CACHE_PREFIX = "pantheon-test-cache-"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Tests (and the CLI subprocesses they start) use a fresh cache, never the project's .cache/."""
-    config._pantheon_cache = tempfile.mkdtemp(prefix="pantheon-test-cache-")  # type: ignore[attr-defined]
+    """Tests (and the CLI subprocesses they start) use a fresh cache, never the project's .cache/.
+
+    One cache per test run: pytest-xdist's workers inherit the one the main process made (cache
+    writes are atomic, made for builds at the same time), so Monotheism's scenario proofs, the
+    costliest entries, are solved once per run rather than once per worker."""
+    if os.environ.get(WORKER_ENV) and Path(os.environ.get(CACHE_ENV, "")).name.startswith(CACHE_PREFIX):
+        return  # the main process made it, and removes it
+    config._pantheon_cache = tempfile.mkdtemp(prefix=CACHE_PREFIX)  # type: ignore[attr-defined]
     os.environ[CACHE_ENV] = config._pantheon_cache  # type: ignore[attr-defined]
 
 

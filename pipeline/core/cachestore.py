@@ -123,6 +123,11 @@ def _seal(namespace: str, name: str, payload: bytes) -> bytes:
     return f"{FORMAT} {digest.hexdigest()}".encode()
 
 
+def sealed(namespace: str, name: str, payload: bytes) -> bytes:
+    """An entry's bytes as ``write`` stores them: its seal line, then ``payload`` (any bytes, JSON or not)."""
+    return _seal(namespace, name, payload) + b"\n" + payload
+
+
 def read(namespace: str, name: str, decode: Decoder[T], *, root: Optional[Path] = None) -> Optional[T]:
     """The value stored under ``namespace``/``name``, or None when there is none that passes every check."""
     root = root or cache_root()
@@ -149,7 +154,7 @@ def write(namespace: str, name: str, value: Any, *, root: Optional[Path] = None)
         return False
     root = root or cache_root()
     path = entry_path(namespace, name, root)
-    return _publish(root, path, _seal(namespace, name, payload) + b"\n" + payload)
+    return _publish(root, path, sealed(namespace, name, payload))
 
 
 def _publish(root: Path, path: Path, data: bytes) -> bool:

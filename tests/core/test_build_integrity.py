@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import shutil
 import signal
 import subprocess
 import time
@@ -25,6 +26,8 @@ from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 
 from .render_helpers import hold_lock, pdfs, run_cli, start_cli, temporaries
 
+# On one xdist worker (make test: --dist loadgroup), so the costly module fixture is made once.
+pytestmark = pytest.mark.xdist_group("build-integrity")
 GAME = "theocracy"
 CARDS = f"{GAME}/cards-a4.pdf"
 REPO_DATA = Path(__file__).resolve().parents[2] / "data"
@@ -37,12 +40,18 @@ def build(out: Path, cache: Path, *extra: str, data: Path = REPO_DATA) -> subpro
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    """The PDFs of a clean build from an empty cache."""
+def clean_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], Path]:
+    """The PDFs of a clean build from an empty cache, and the cache it left."""
     work = tmp_path_factory.mktemp("reference")
     result = build(work / "out", work / "cache")
     assert result.returncode == 0, result.stderr
-    return pdfs(work / "out")
+    return pdfs(work / "out"), work / "cache"
+
+
+@pytest.fixture(scope="module")
+def reference(clean_build: tuple[dict[str, bytes], Path]) -> dict[str, bytes]:
+    """The PDFs of a clean build from an empty cache."""
+    return clean_build[0]
 
 
 def expected_stamp(data_root: Path, pdf: bytes) -> str:
@@ -90,8 +99,11 @@ DAMAGE: dict[str, Callable[[Path], None]] = {
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
-def test_a_damaged_pdf_is_rebuilt_not_reported_up_to_date(reference: dict[str, bytes], tmp_path: Path, kind: str) -> None:
+def test_a_damaged_pdf_is_rebuilt_not_reported_up_to_date(clean_build: tuple[dict[str, bytes], Path], tmp_path: Path,
+                                                          kind: str) -> None:
+    reference, clean_cache = clean_build
     out, cache = tmp_path / "out", tmp_path / "cache"
+    shutil.copytree(clean_cache, cache)  # warm: what is tested is the output's stamp, not the cache
     assert build(out, cache, "--only", "cards").returncode == 0
     pdf = out / CARDS
     DAMAGE[kind](pdf)

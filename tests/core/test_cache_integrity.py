@@ -5,6 +5,13 @@ Through the CLI, on one game's full build (cards and documents) plus
 outputs must be byte-identical to a build from an empty cache, the command
 must succeed with nothing on stderr, and every entry must be rewritten as a
 clean build writes it.
+
+Each run checks Monotheism again from nothing (its entries are damaged too:
+about 20 s of CPU), so ``make test`` runs the planted code (every entry
+replaced: each is then a miss, and none runs), the forged scenario proof and
+the unwritable cache; the other damages are ``slow`` (``make test-all``):
+test_cachestore.py makes each of them a miss on the entry format every cache
+shares, and the planted code shows every cache reads through it.
 """
 from __future__ import annotations
 
@@ -27,6 +34,8 @@ from pipeline.core.render.svgtemplates import CARD_DIR, TEMPLATE_ROOT
 
 from .render_helpers import PickleBomb, pdfs, run_cli, temporaries
 
+# On one xdist worker (make test: --dist loadgroup), so the costly module fixture is made once.
+pytestmark = pytest.mark.xdist_group("cache-integrity")
 GAME = "theocracy"
 SCENARIO_PROOFS = "results/monotheism-scenarios"
 VALIDATED = validcache.NAMESPACE
@@ -178,16 +187,21 @@ DAMAGE: dict[str, Callable[[bytes], bytes]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_damaged_entries_in_every_cache_are_misses(clean: Clean, tmp_path: Path, kind: str) -> None:
+    """(Slow: test_cachestore.py's test_a_damaged_entry_is_a_miss_and_a_write_repairs_it and
+    test_every_single_bit_flip_is_a_miss cover each damage fast.)"""
     cache = warm_copy(clean, tmp_path)
     for entry in entries(cache):
         entry.write_bytes(DAMAGE[kind](entry.read_bytes()))
     assert_like_a_clean_run(clean, cache, tmp_path)
 
 
+@pytest.mark.slow
 def test_entries_swapped_between_keys_are_misses(clean: Clean, tmp_path: Path) -> None:
-    """Each entry gets the next one's (intact, well sealed) bytes: right content under the wrong key."""
+    """Each entry gets the next one's (intact, well sealed) bytes: right content under the wrong key.
+    (Slow: test_cachestore.py's test_an_entry_swapped_with_another_is_a_miss covers it fast.)"""
     cache = warm_copy(clean, tmp_path)
     found = entries(cache)
     contents = [entry.read_bytes() for entry in found]
@@ -215,7 +229,10 @@ def forge(cache: Path, entry: Path, change: Callable[[Any], Any]) -> None:
     assert cachestore.write(namespace, name, change(plain), root=cache)
 
 
+@pytest.mark.slow
 def test_well_sealed_entries_of_the_wrong_types_are_misses(clean: Clean, tmp_path: Path) -> None:
+    """(Slow: test_cachestore.py's test_a_well_sealed_entry_of_the_wrong_shape_is_a_miss and the forged proof
+    below cover it fast.)"""
     cache = warm_copy(clean, tmp_path)
     forged = 0
     for entry in entries(cache):

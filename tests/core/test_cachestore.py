@@ -121,7 +121,7 @@ def test_deeply_nested_json_is_a_miss_not_a_crash(cache: Path) -> None:
     path = cachestore.entry_path(NAMESPACE, "a")
     path.parent.mkdir(parents=True)
     payload = b"[" * 100_000 + b"]" * 100_000
-    path.write_bytes(cachestore._seal(NAMESPACE, "a", payload) + b"\n" + payload)
+    path.write_bytes(cachestore.sealed(NAMESPACE, "a", payload))
     assert cachestore.read(NAMESPACE, "a", lambda plain: plain) is None
 
 
@@ -135,7 +135,7 @@ def test_stored_code_is_never_run(cache: Path, tmp_path: Path) -> None:
     path.parent.mkdir(parents=True)
     path.write_bytes(bomb)
     assert cachestore.read(NAMESPACE, "a", lambda plain: plain) is None
-    path.write_bytes(cachestore._seal(NAMESPACE, "a", bomb) + b"\n" + bomb)  # even well sealed
+    path.write_bytes(cachestore.sealed(NAMESPACE, "a", bomb))  # even well sealed
     assert cachestore.read(NAMESPACE, "a", lambda plain: plain) is None
     assert not marker.exists()
 

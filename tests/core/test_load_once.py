@@ -25,7 +25,9 @@ def counted_build(game: dataset.GameData) -> Any:
 
 @pytest.fixture
 def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path, Counter[str]]]:
-    """The toy data root with its model builder counted, and a counter of YAML files read."""
+    """The toy data root with its model builder counted, and a counter of YAML files read; an empty cache of
+    its own, so no clean result another test kept (on any xdist worker) lets validate skip the build."""
+    monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / "cache"))
     loads: Counter[str] = Counter()
     real = dataset.load_marked
 

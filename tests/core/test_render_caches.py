@@ -136,7 +136,7 @@ def test_self_contained_art_is_kept_as_its_stream_and_replayed_byte_for_byte(cac
     shapes = Drawing(40, 30)
     shapes.add(Rect(2, 2, 30, 20, fillColor=None, strokeWidth=0.7, fillOpacity=0.35))
     _, drawn = drawn_stream(shapes)
-    kept = artcache.ArtCache()._load("art_x")
+    kept = artcache.ArtCache().stored("art_x")
     assert isinstance(kept, artcache.Stream)
     assert kept.states  # the transparency state came back as data, with its types
     canvas = Canvas(io.BytesIO())
@@ -149,7 +149,7 @@ def test_art_with_text_is_kept_in_memory_only(cache: Path) -> None:
     words = Drawing(40, 30)
     words.add(String(2, 10, "Zeus"))
     drawn_stream(words)
-    assert artcache.ArtCache()._load("art_x") is None
+    assert artcache.ArtCache().stored("art_x") is None
     assert not list(cache.rglob("*.json"))
 
 

@@ -2,7 +2,7 @@
 
 Run: `.venv/bin/python -m tests.fuzz.exhaustive [GAME ...] [--only number,rename,delete]`
 (an hour or more for everything; prints every crash and the counts per game and
-kind of edit), or `pytest -m slow tests/fuzz` for the same run as a test. The normal suite draws a few hundred of these edits instead
+kind of edit), or `pytest -m slow tests/fuzz` for the same run as a test. The normal suite draws a hundred of these edits instead
 (tests/fuzz/test_checks_never_crash.py).
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Every edit of every data file validates without a crash (an hour or more: `pytest -m slow tests/fuzz`).
 
 Deselected in the normal suite (pyproject.toml: ``-m "not slow"``), which draws
-a few hundred of the same edits instead (test_checks_never_crash.py).
+a hundred of the same edits instead (test_checks_never_crash.py).
 """
 from __future__ import annotations
 

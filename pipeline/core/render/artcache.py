@@ -123,7 +123,7 @@ class ArtCache:
     def _get(self, key: str) -> Optional[Art]:
         art = self._memory.get(key)
         if art is None:
-            art = self._load(key)
+            art = self.stored(key)
             if art is not None:
                 self._memory[key] = art
         return art
@@ -131,7 +131,8 @@ class ArtCache:
     def _name(self, key: str) -> str:
         return key_of([key, self._made_by])
 
-    def _load(self, key: str) -> Optional[Stream]:
+    def stored(self, key: str) -> Optional[Stream]:
+        """Art ``key`` as an earlier build kept it on disk (None when no entry reads back)."""
         return cachestore.read(ART_DIR, self._name(key), _stream_from_plain, root=self.root)
 
 

@@ -351,7 +351,8 @@ def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
                 raise _Undecided(plain)
             return plain
 
-        parts = [resultcache.source_hash(ENGINE_SOURCE), *map(str, key)]
+        budgets = f"{SOLVE_NODES} {TRAP_NODES}"  # the findings depend on the node limits too
+        parts = [resultcache.source_hash(ENGINE_SOURCE), budgets, *map(str, key)]
         try:
             found = resultcache.cached_json("monotheism-scenarios", parts, compute, decode=_stored_findings)
         except _Undecided as undecided:

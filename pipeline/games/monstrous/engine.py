@@ -483,6 +483,14 @@ class State(InPlaceState[Action]):
         self.game = game
         self.board = board
 
+    @classmethod
+    def from_board(cls, game: Game, board: Board) -> "State":
+        """A position on a board set up by hand (tests, puzzles): its queued tasks run, their events kept."""
+        state = cls(game, board)
+        state._settle()
+        state.events = state._collect()
+        return state
+
     # ---- the kit's interface
     @property
     def num_players(self) -> int:

@@ -952,6 +952,12 @@ class State(InPlaceState[Action]):
         s._advance()
         return s
 
+    def resettled(self) -> "State":
+        """A copy of a position edited by hand (tests, puzzles) with its pending steps run again: its decision made afresh."""
+        s = self.clone()
+        s._advance()
+        return s
+
     def _copy(self) -> "State":
         other = self._fork()
         other.decks = {c: Counter(d) for c, d in self.decks.items()}

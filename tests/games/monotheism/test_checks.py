@@ -19,8 +19,9 @@ Edit = Callable[[Any], Any]
 
 
 @pytest.fixture
-def broken(data_copy: Path, edit_yaml, validate) -> Callable[[str, Edit], list[Problem]]:
-    """``broken(kind, fn)``: edit ``data/monotheism/<kind>.yaml`` in the copy, return the problems."""
+def broken(data_copy: Path, edit_yaml, validate, small_budgets: None) -> Callable[[str, Edit], list[Problem]]:
+    """``broken(kind, fn)``: edit ``data/monotheism/<kind>.yaml`` in the copy, return the problems (the data
+    checks' messages are asserted, not the solver's or the #21 run's verdicts: see ``small_budgets``)."""
 
     def run(kind: str, fn: Edit) -> list[Problem]:
         edit_yaml(data_copy / GAME / f"{kind}.yaml", lambda data: _discard(fn(data)))

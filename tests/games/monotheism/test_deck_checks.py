@@ -92,7 +92,7 @@ def test_stale_schema_is_reported(data_copy: Path, validate) -> None:
 
 
 def test_an_eater_with_a_meal_essence_is_allowed_when_the_data_marks_the_exception(data_copy: Path, edit_yaml,
-                                                                                  validate) -> None:
+                                                                                  validate, small_budgets: None) -> None:
     edit_yaml(data_copy / "monotheism" / DEITIES,
               lambda d: [_deity(d, "05")["upright"].update(act=EAT_NEXT, exceptions=[MEAL_EXCEPTION]), None][1])
     messages = [p.message for p in validate(data_copy, ["monotheism"])]

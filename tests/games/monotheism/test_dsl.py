@@ -21,6 +21,7 @@ def test_schema_file_is_generated_from_the_registry() -> None:
     assert json.loads(path.read_text(encoding="utf-8")) == dsl.deities_schema()
 
 
+@pytest.mark.usefixtures("small_budgets")  # no need for the scenarios' full proofs and #21 deals
 @pytest.mark.parametrize("missing", ["handler", "phrase"])
 def test_validate_reports_an_op_without_handler_or_phrase(missing: str, monkeypatch, data_copy: Path,
                                                           validate) -> None:

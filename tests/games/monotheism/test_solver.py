@@ -63,7 +63,9 @@ def test_verify_reports_an_illegal_move() -> None:
     assert won is False and "not legal" in reason
 
 
-def test_broken_deity_fails_validate_naming_scenario_and_card(data_copy: Path, edit_yaml, validate) -> None:
+def test_broken_deity_fails_validate_naming_scenario_and_card(data_copy: Path, edit_yaml, validate,
+                                                             small_budgets: None) -> None:
+    """The stored line's replay names the card (no search: the scenarios' proofs run on small budgets)."""
     def slow_the_veil(data):
         card = next(d for d in data["deities"] if d["id"] == "20")
         card["upright"]["numbers"] = [6, 7]

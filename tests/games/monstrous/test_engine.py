@@ -70,10 +70,7 @@ def logged(state: State) -> list[dict[str, Any]]:
 
 def settled(game: Game, board: engine.Board) -> State:
     """A state of a board set up by hand, its queued tasks run."""
-    state = State(game, board)
-    state._settle()
-    state.events = state._collect()
-    return state
+    return State.from_board(game, board)
 
 
 # ---------------------------------------------------------------- vocabulary

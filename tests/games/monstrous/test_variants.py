@@ -54,10 +54,7 @@ def board_state(game: Game, *, seats: tuple[str, ...], hands: dict[str, list[str
         locations=locations, variant=variant, team_of=MappingProxyType(team_of),
         home=MappingProxyType({c: p for p in seats for c in hands.get(p, []) + (decks or {}).get(p, [])}))
     board.tasks = [Task("start_turn")]
-    state = State(game, board)
-    state._settle()
-    state.events = state._collect()
-    return state
+    return State.from_board(game, board)
 
 
 # ================================================================ Young gods Monstrous

@@ -29,13 +29,6 @@ def model() -> TotemsModel:
     return the_model()
 
 
-def resettled(s: State) -> State:
-    """A copy of a position edited by hand, with its pending steps run again (its decision made afresh)."""
-    s = s.clone()
-    s._advance()
-    return s
-
-
 def main_state(players: int = 2, **seat0) -> State:
     """A multiplayer state in seat 0's main phase; ``seat0`` sets fields of seat 0's religion."""
     s = Game.multiplayer(the_model(), players).new_initial_state().clone()
@@ -45,7 +38,7 @@ def main_state(players: int = 2, **seat0) -> State:
     for key, value in seat0.items():
         setattr(s.religions[0], key, value)
     s.current, s.phase, s.steps = 0, en.MAIN, []
-    return resettled(s)
+    return s.resettled()
 
 
 def literal_solo_model():
@@ -119,7 +112,7 @@ def test_building_uses_servants_and_keeps_shrines() -> None:
 def test_a_colour_that_ran_out_cannot_be_built(model: TotemsModel) -> None:
     s = main_state(shrines=2, servants=1)
     s.supply["green"] = 0
-    s = resettled(s)
+    s = s.resettled()
     builds = {a.args[0] for a in s.legal_actions() if a.kind == en.A_BUILD}
     assert builds == {"yellow", "orange"}
     assert en.can_build(model, ["yellow"], 2, 1, "green", supply=0).reason == "no green blocks are left"
@@ -215,7 +208,7 @@ def test_a_summon_steals_the_guide_from_another_god() -> None:
 def test_sacrificing_a_guide_returns_it_to_the_side() -> None:
     s = main_state()
     s.guides["yellow"] = 0
-    s = resettled(s)
+    s = s.resettled()
     s = s.apply_action(Action(en.A_GUIDE, ("yellow", None)))
     assert s.guides["yellow"] is en.SIDE and (s.religions[0].clerics, s.religions[0].servants) == (2, 1)
 
@@ -228,7 +221,7 @@ def _attack_with_reaction_ready() -> State:
     defender = s.religions[1]
     defender.tower, defender.clerics, defender.servants = ["red", "red"], 1, 2
     defender.hand = ["red-unrequited"]
-    s = resettled(s)
+    s = s.resettled()
     return s
 
 
@@ -273,7 +266,7 @@ def test_red_guide_cancels_as_a_reaction() -> None:
 def test_skip_options(option: str, expected: tuple[int, int, int]) -> None:
     s = main_state(clerics=1, servants=1)
     s.phase = en.START
-    s = resettled(s)
+    s = s.resettled()
     s = s.apply_action(Action(en.A_SKIP, (option,)))
     r = s.religions[0]
     assert (r.clerics, r.servants, r.shrines) == expected
@@ -285,7 +278,7 @@ def test_end_options_and_the_empty_hand_draw() -> None:
     s = s.apply_action(Action(en.A_END_MAIN))
     assert {a.args[0] for a in s.legal_actions()} == {"draw-one", "fresh-hand"}
     s.religions[0].hand = []
-    s = resettled(s)
+    s = s.resettled()
     assert {a.args[0] for a in s.legal_actions()} == {"draw-one", "fresh-hand", "empty-hand"}
     s = s.apply_action(Action(en.A_END, ("empty-hand",)))
     for _ in range(3):
@@ -386,7 +379,7 @@ def test_cleric_deaths_make_shrines_and_servant_deaths_free_souls() -> None:
     victim = s.religions[1]
     victim.servants, victim.clerics = 3, 2
     s.religions[0].hand = ["purple-plague", "purple-danse-macabre"]
-    s = resettled(s)
+    s = s.resettled()
     pile = s.pile
     s = play(s, "purple-plague")
     assert s.religions[1].servants == 1 and s.pile == pile + 2 - 1  # two killed, one gained by the player
@@ -395,7 +388,7 @@ def test_cleric_deaths_make_shrines_and_servant_deaths_free_souls() -> None:
 def test_protected_gods_cannot_be_targeted() -> None:
     s = main_state(tower=["green"], clerics=1, hand=["green-shackles"])
     s.religions[1].protected = True
-    s = resettled(s)
+    s = s.resettled()
     assert not any(a.kind == en.A_PLAY for a in s.legal_actions())
 
 
@@ -412,7 +405,7 @@ def test_extra_cost_kills_pieces_other_than_those_paying() -> None:
     s = main_state(tower=["red", "red", "red"], clerics=2, hand=["red-unbreakable-bond"])
     assert not any(a.kind == en.A_PLAY for a in s.legal_actions())
     s.religions[0].clerics_used = 1
-    s = resettled(s)
+    s = s.resettled()
     s = play(s, "red-unbreakable-bond")
     r = s.religions[0]
     assert (r.clerics, r.clerics_used, r.shrines) == (0, 2, 1)
@@ -441,7 +434,7 @@ def test_shrines_raised_as_clerics_arrive_available() -> None:
 def test_taking_a_card_into_a_full_hand_leaves_it() -> None:
     s = main_state(tower=["red"], clerics=1, hand=["red-heart-thief"] + ["red-sacred-vow"] * 5)
     s.religions[1].hand = ["blue-inquiry"]
-    s = resettled(s)
+    s = s.resettled()
     s = play(s, "red-heart-thief", 1)
     assert s.religions[1].hand == ["blue-inquiry"]
 
@@ -620,7 +613,7 @@ def test_passive_shrines_stand_in_for_stolen_and_killed_pieces() -> None:
     s = solo_state("normal")
     pile = s.pile
     s.push(en.Take(seat, "servant", 2, en.TO_KILL))
-    s = resettled(s)
+    s = s.resettled()
     assert s.religions[seat].shrines == 8 - 2 and s.pile == pile + 2
 
 
