@@ -10,7 +10,7 @@ from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import cachestore
-from pipeline.core.render import artcache, artmap, faces, forms, svgtemplates
+from pipeline.core.render import artcache, artmap, faces, forms, paintcache, svgtemplates
 from pipeline.core.render.build import BuildOptions, Plan, render_pdf
 from pipeline.core.render.faces import FACES_DIR
 from pipeline.core.render.model import Face, PrintCard
@@ -29,12 +29,14 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv(cachestore.CACHE_ENV, str(folder))
     monkeypatch.setattr(artcache, "_shared", {})
+    monkeypatch.setattr(paintcache, "_shared", {})
     return folder
 
 
 def as_new_process() -> None:
     """Forget what this process converted, as the next `pantheon build` would start."""
     artcache._shared.clear()
+    paintcache._shared.clear()
 
 
 def build(plan: Plan, templates: Path) -> bytes:

@@ -148,7 +148,7 @@ class Disc(Region):
     r: float = 0.0
 
     def covers(self, box: Box) -> bool:
-        return all((x - self.cx) ** 2 + (y - self.cy) ** 2 <= self.r**2 + EPSILON for x, y in _corners(box))
+        return contains(self.bounds, box) and all((x - self.cx) ** 2 + (y - self.cy) ** 2 <= self.r**2 + EPSILON for x, y in _corners(box))
 
     def shrunk(self, by: float) -> Optional[Region]:
         r = self.r - by
@@ -160,7 +160,8 @@ class ConvexPolygon(Region):
     points: tuple[tuple[float, float], ...] = ()
 
     def covers(self, box: Box) -> bool:
-        return all(self._inside(x, y) for x, y in _corners(box))
+        # the bounds first: most shapes are far from most boxes, and the corner test is dear
+        return contains(self.bounds, box) and all(self._inside(x, y) for x, y in _corners(box))
 
     def shrunk(self, by: float) -> Optional[Region]:
         """Each edge moved ``by`` inward, the corners where the moved edges meet."""

@@ -132,10 +132,15 @@ def problems(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], te
 
 def check(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], template: str, where: str) -> None:
     """Fail naming the card ``where`` at the first rule the face breaks (and how many more there are)."""
-    found = list(problems(facts, rules, trim, template))
+    found = _problems(facts, rules, trim, template)
     if found:
         more = f" (and {len(found) - 1} more design problem(s) on this face)" if len(found) > 1 else ""
         raise UserError(f"{where}: {found[0]}{more}")
+
+
+@lru_cache(maxsize=4096)  # faces of a deck often have equal facts (the same slots, fitted alike): judged once
+def _problems(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], template: str) -> tuple[str, ...]:
+    return tuple(problems(facts, rules, trim, template))
 
 
 def reversed_text(text: TextFacts) -> bool:

@@ -240,7 +240,7 @@ class Splitter:
                     for name, x, y, height in slot.setting.icons
                 )
         art = tuple(arts)
-        facts = self._finder.facts(frame, art, lambda: [self.drawing(key, arts[key], where) for key in art], texts, placed, where)
+        facts = self._finder.facts(frame, art, lambda key: self.drawing(key, arts[key], where), texts, placed, where)
         return FaceRecord(trim_w, trim_h, art, tuple(slots), facts), arts
 
     def drawing(self, key: str, root: Any, where: str) -> Any:

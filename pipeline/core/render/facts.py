@@ -15,15 +15,17 @@ written in.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pipeline.core.errors import UserError
-from pipeline.core.render import artmap, fonts, text
+from pipeline.core.render import artmap, fonts, paintcache, text
 from pipeline.core.render.artmap import Box, Paint
 from pipeline.core.render.colours import contrast, parse
 from pipeline.core.render.design import EdgeFacts, FaceFacts, IconFacts, MmBox, TextFacts
+from pipeline.core.render.paintcache import PaintCache
 from pipeline.core.render.svgtemplates import PP_NS, SVG_NS, Icon
 from pipeline.core.render.units import PT_PER_MM, mm
 
@@ -154,10 +156,12 @@ def icon_letters(icon: Icon, drawing: Any) -> IconLetters:
 
 
 class FactFinder:
-    """Takes the facts of faces; colours under a box of the same art are worked out once."""
+    """Takes the facts of faces; colours under a box of the same art are worked out once, from the
+    art's paints, kept between builds (``paintcache``: an art is converted only if no build kept them)."""
 
-    def __init__(self, letters: Callable[[str, str], IconLetters]) -> None:
+    def __init__(self, letters: Callable[[str, str], IconLetters], kept: Optional[PaintCache] = None) -> None:
         self._letters = letters
+        self._kept = kept if kept is not None else paintcache.shared()
         self._under: dict[tuple[tuple[str, ...], Box], artmap.Under] = {}
         self._paints: dict[tuple[str, ...], tuple[Paint, ...]] = {}
         self._edges: dict[tuple[tuple[str, ...], Box], Optional[EdgeFacts]] = {}
@@ -166,13 +170,15 @@ class FactFinder:
         self,
         frame: Frame,
         art: tuple[str, ...],
-        drawings: Callable[[], Sequence[Any]],
+        drawing: Callable[[str], Any],
         texts: Sequence[tuple[text.SetText, TextSpec]],
         icons: Sequence[Placed],
         where: str,
     ) -> FaceFacts:
         if art not in self._paints:
-            self._paints[art] = artmap.paints(drawings())
+            self._paints[art] = tuple(
+                paint for key in art for paint in self._kept.paints(key, partial(drawing, key))
+            )
         painted = self._paints[art]
         text_facts = tuple(self._text(frame, art, painted, setting, spec) for setting, spec in texts)
         icon_facts = tuple(self._icon(frame, placed, where) for placed in icons)
