@@ -41,8 +41,8 @@ def test_an_unchanged_old_file_is_read_once(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(filedigest, "RACY_WINDOW_NS", -10**18)  # as if written long ago
     first = filedigest.content_digest(path)
     opened: list[str] = []
-    real_open = open
-    monkeypatch.setattr("builtins.open", lambda name, *a, **k: opened.append(str(name)) or real_open(name, *a, **k))
+    real_open = filedigest.open_regular
+    monkeypatch.setattr(filedigest, "open_regular", lambda name: opened.append(str(name)) or real_open(name))
     assert filedigest.content_digest(path) == first
     assert opened == []
     path.write_bytes(b"changed, and longer")  # a new size: a new identity, read again

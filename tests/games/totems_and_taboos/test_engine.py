@@ -416,7 +416,7 @@ def test_a_shrine_as_extra_cost_returns_to_the_pile() -> None:
     cost is one of your shrines, returned to the pile, so a god holding only shrines (purple's start) can play it."""
     s = main_state(tower=["purple"], shrines=2, hand=["purple-grave-robbing"])
     s.religions[1].shrines = 3
-    s = resettled(s)
+    s = s.resettled()
     pile = s.pile
     s = play(s, "purple-grave-robbing")
     assert (s.religions[0].shrines, s.religions[0].servants) == (1, 1)  # paid one shrine, gained a servant
