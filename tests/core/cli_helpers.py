@@ -34,3 +34,12 @@ def copy_toy(tmp_path: Path) -> Path:
     shutil.copytree(TOY, root)
     shutil.copy(COMMON_SCHEMA, root / "schemas" / "common.schema.json")
     return root
+
+
+def as_from_a_terminal() -> None:
+    """``preexec_fn`` for a child that a test will Ctrl-C: Ctrl-C reaches it as it would from a terminal,
+    even when the suite itself was started in the background (where SIGINT is ignored and a child would
+    inherit that)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

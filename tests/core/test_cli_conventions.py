@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.commandline import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_USAGE
-from tests.core.cli_helpers import PROJECT, run_cli
+from tests.core.cli_helpers import PROJECT, as_from_a_terminal, run_cli
 
 
 def one_error_line(stderr: str) -> str:
@@ -83,7 +83,8 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
     env["PYTHONPATH"] = str(PROJECT)
     proc = subprocess.Popen([sys.executable, "-m", "tests.core.pantheon_with_toy", "simulate", "theocracy",
                              "--games", "1000000", "--processes", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=PROJECT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=PROJECT,
+                            preexec_fn=as_from_a_terminal)
     time.sleep(4)  # past start-up, inside the simulation
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)

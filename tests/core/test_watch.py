@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from pipeline.core.watch import Watched, changes, snapshot
-from tests.core.cli_helpers import PROJECT, copy_toy
+from tests.core.cli_helpers import PROJECT, as_from_a_terminal, copy_toy
 from tests.core.render_helpers import toy_template_root
 
 WAIT = 120.0  # seconds a step may take on a busy machine before the test gives up
@@ -70,7 +70,7 @@ def test_watch_rebuilds_after_a_write_and_survives_bad_data(tmp_path: Path) -> N
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.core.pantheon_with_toy", "watch", "toy", "--only", "cards", "--data", str(root),
          "--templates", str(templates), "--out", str(out), "--interval", "0.2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=as_from_a_terminal,
     )
     seen: list[str] = []
     try:
