@@ -10,7 +10,7 @@ from pipeline.core.documents import standard as std
 from pipeline.core.documents.sheets import cut_fold_legend, flap
 from pipeline.core.documents.standard import DocContext
 from pipeline.games.totems_and_taboos import figures, kit
-from pipeline.games.totems_and_taboos.model import TotemsModel
+from pipeline.games.totems_and_taboos.model import TYPE_LABELS, TotemsModel
 
 COLOUR_HEX = {"yellow": "#e0b422", "green": "#3f8a3c", "blue": "#2f62a8", "purple": "#6b3d8c", "red": "#b8322e", "orange": "#d8711f"}
 WHEEL_R, WHEEL_NODE, WHEEL_SIZE = 30.0, 9.0, 84.0
@@ -178,7 +178,7 @@ def cheatsheet(ctx: DocContext) -> m.Document:
         start = resources[cid]
         rows.append((f"**{colours[cid].name}**", *(str(n) for n in copies),
                      str(start.clerics), str(start.servants), str(start.shrines), str(start.rolled_souls)))
-    b.table(("Colour", *(f"{k.capitalize()} cards" for k in kinds), "Clerics", "Servants", "Shrines", "Souls rolled"), rows)
+    b.table(("Colour", *(f"{TYPE_LABELS[k]} cards" for k in kinds), "Clerics", "Servants", "Shrines", "Souls rolled"), rows)
     b.h("Spiritual guides", std.SHEET_HEADING)
     b.table(
         ("Colour", "Guide", "Sacrifice to"),

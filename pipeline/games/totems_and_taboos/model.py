@@ -30,6 +30,8 @@ KINDS = (COLOURS, TOWER, SETUP, COMMANDMENTS, GUIDES, TURN, SOLO, DICE, COMPONEN
 
 MIRACLE = "miracle"
 REACTION = "reaction"
+# Who a card acts on, as its face and the cheat sheet name it.
+TYPE_LABELS = {"self": "Self", "target": "Target", "all": "All players", MIRACLE: "Miracle"}
 
 
 def _ops(records: list[Mapping[str, Any]]) -> tuple[Op, ...]:

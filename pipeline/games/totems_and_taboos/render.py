@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional
 
 from pipeline.core.dataset import GameData
 from pipeline.core.render.model import ColourKey, Face, PrintCard
-from pipeline.games.totems_and_taboos.model import MIRACLE, REACTION, Card, Colour, Cost, Guide
+from pipeline.games.totems_and_taboos.model import REACTION, TYPE_LABELS, Card, Colour, Cost, Guide
 
 COMMANDMENT_TEMPLATE = "totems-and-taboos/commandment.svg.j2"
 GUIDE_TEMPLATE = "totems-and-taboos/guide.svg.j2"
@@ -29,7 +29,6 @@ PALETTE: Mapping[str, tuple[str, str, str]] = {
     "red": ("#b3302c", "#ffffff", "#f6dedd"),
     "orange": ("#dc7323", "#2a1606", "#fae6d5"),
 }
-TYPE_LABELS = {"self": "Self", "target": "Target", "all": "All players", MIRACLE: "Miracle"}
 ROMAN = {1: "I", 2: "II", 3: "III"}
 ROLE_ICONS = {"cleric": "cleric", "servant": "servant", "shrine": "temple"}
 GUIDE_BACK_LABEL = "Spiritual guide"
