@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, TypeVar
 
 from pipeline.core import locations, locks
-from pipeline.core.filedigest import open_regular
+from pipeline.core.filedigest import hashed
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CACHE_ENV = "PANTHEON_CACHE"
@@ -85,12 +85,8 @@ def installed_libraries() -> str:
 
 def file_digest(path: Path) -> Optional[str]:
     """A file's SHA-256 (read in blocks), or None when it cannot be read: for keys that notice a file changed."""
-    try:
-        digest = hashlib.sha256()
-        with open_regular(path) as handle:  # a named pipe or a device is not read (it could block or never end)
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        return digest.hexdigest()
+    try:  # only a regular file is read: a named pipe or a device could block or never end
+        return str(hashed(path, hashlib.sha256()).hexdigest())
     except OSError:
         return None
 

@@ -20,7 +20,7 @@ import os
 import stat
 import time
 from pathlib import Path
-from typing import BinaryIO, Union
+from typing import Any, BinaryIO, Union
 
 RACY_WINDOW_NS = 2_000_000_000  # far above any file system's timestamp granularity
 DIGEST_SIZE = 32
@@ -48,6 +48,15 @@ def open_regular(path: Union[str, "os.PathLike[str]"]) -> BinaryIO:
         raise
 
 
+def hashed(path: Union[str, "os.PathLike[str]"], hasher: Any) -> Any:
+    """``hasher`` fed with the bytes of the regular file ``path`` (see :func:`open_regular`), read in
+    blocks so a stray huge file is not held whole; OSError when it cannot be read."""
+    with open_regular(path) as handle:
+        for block in iter(lambda: handle.read(BLOCK), b""):
+            hasher.update(block)
+    return hasher
+
+
 def content_digest(path: Path) -> bytes:
     """The BLAKE2b digest of ``path``'s bytes; OSError when it cannot be read."""
     key = os.fspath(path)
@@ -57,11 +66,7 @@ def content_digest(path: Path) -> bytes:
     known = _known.get(key)
     if known is not None and known[0] == identity:
         return known[1]
-    hasher = hashlib.blake2b(digest_size=DIGEST_SIZE)
-    with open_regular(key) as handle:
-        for block in iter(lambda: handle.read(BLOCK), b""):  # in blocks: a stray huge file is not held whole
-            hasher.update(block)
-    digest = hasher.digest()
+    digest = hashed(key, hashlib.blake2b(digest_size=DIGEST_SIZE)).digest()
     if now - max(before.st_mtime_ns, before.st_ctime_ns) > RACY_WINDOW_NS:
         _known[key] = (identity, digest)
     else:
