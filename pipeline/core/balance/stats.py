@@ -71,12 +71,17 @@ class Mean:
         return self.total / self.count if self.count else None
 
     @property
+    def variance(self) -> float:
+        """The sample variance of the observations (``count`` >= 2)."""
+        mean = self.total / self.count
+        return max(0.0, (self.squares - self.count * mean * mean) / (self.count - 1))
+
+    @property
     def interval(self) -> Optional[tuple[float, float]]:
         if self.count < MIN_MEAN_COUNT:
             return None
         mean = self.total / self.count
-        variance = max(0.0, (self.squares - self.count * mean * mean) / (self.count - 1))
-        half = Z * math.sqrt(variance / self.count)
+        half = Z * math.sqrt(self.variance / self.count)
         low = mean - half if self.floor is None else max(self.floor, mean - half)
         return low, mean + half
 

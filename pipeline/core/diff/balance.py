@@ -93,18 +93,13 @@ def z_score(old: Optional[Figure], new: Optional[Figure]) -> Optional[float]:
     elif isinstance(old, Mean) and isinstance(new, Mean):
         if old.count < MIN_MEAN_COUNT or new.count < MIN_MEAN_COUNT:
             return None
-        spread = math.sqrt(_variance(old) / old.count + _variance(new) / new.count)
+        spread = math.sqrt(old.variance / old.count + new.variance / new.count)
         difference = new.total / new.count - old.total / old.count
     else:
         return None
     if spread == 0:  # no variation on either side: any difference is certain
         return 0.0 if difference == 0 else math.copysign(math.inf, difference)
     return difference / spread
-
-
-def _variance(found: Mean) -> float:
-    average = found.total / found.count
-    return max(0.0, (found.squares - found.count * average * average) / (found.count - 1))
 
 
 def table_figures(sections: Sequence[Section]) -> dict[str, tuple[str, Figure]]:
