@@ -102,3 +102,32 @@ def test_a_warm_process_imports_neither_jsonschema_nor_jinja2(tmp_path: Path) ->
             for _ in range(2)]
     assert runs[0].stdout.splitlines()[0] == "['jsonschema']"  # the first process checks the settings files
     assert runs[1].stdout.splitlines() == ["[]", "True"]
+
+
+def test_a_warm_card_build_loads_no_svg_or_graphics_library_and_writes_the_same_bytes(tmp_path: Path) -> None:
+    """Every art kept on disk, letters in art (Heavenly Father's virtue icons) as text runs the canvas writes
+    again: a warm card build converts nothing, so loads neither svglib nor reportlab's graphics (nor the
+    platypus they import), and its sheet is byte for byte the cold build's."""
+    script = textwrap.dedent("""
+        import sys
+        from pipeline.entry import run
+        sys.argv = ["pantheon", "build", "heavenly-father", "--only", "cards", "--force", "--out", sys.argv[1]]
+        try:
+            run()
+        finally:
+            loaded = ("svglib", "reportlab.graphics.shapes", "reportlab.graphics.renderPDF", "reportlab.platypus")
+            print(sorted(name for name in loaded if name in sys.modules), file=sys.stderr)
+    """)
+    env = {**os.environ, "PANTHEON_CACHE": str(tmp_path / "cache")}
+
+    def build(out: str) -> tuple[str, bytes]:
+        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / out)], cwd=ROOT, env=env,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stderr.splitlines()[-1], (tmp_path / out / "heavenly-father" / "cards-a4.pdf").read_bytes()
+
+    cold_modules, cold_pdf = build("cold")
+    warm_modules, warm_pdf = build("warm")
+    assert "svglib" in cold_modules  # the art was converted: the check below can tell
+    assert warm_modules == "[]"
+    assert warm_pdf == cold_pdf

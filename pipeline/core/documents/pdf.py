@@ -203,7 +203,7 @@ class PdfRenderer:
     """Turns Documents into PDF bytes for one layout (paper)."""
 
     def __init__(self, layout: Layout) -> None:
-        fonts.register()
+        fonts.register_for_svg()  # documents draw icons through svglib
         self.layout = layout
         self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
         self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}

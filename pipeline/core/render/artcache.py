@@ -5,16 +5,20 @@ piece), and drawing the converted Drawing into a form is the next (about a
 third of a ms). So each art's form is kept, keyed by the art's content hash,
 the versions of the libraries that made it and this module's code:
 
-- when the form is self-contained (no text, no nested forms or images, no
-  special colour spaces), as its *content stream*: the form's PDF operators
-  and the transparency states they name, stored as plain data under
-  ``.cache/art/`` (``cachestore``: JSON with a digest, checked on read). A
-  later build defines the form from these directly, byte for byte what
-  drawing it would write;
-- otherwise (art with text: its font encoding belongs to the document being
-  written) as the converted Drawing, in this process's memory only: a
+- when the form is self-contained (no nested forms or images, no special
+  colour spaces), as its *content stream*: the form's PDF operators, the
+  transparency states they name and its text runs, stored as plain data
+  under ``.cache/art/`` (``cachestore``: JSON with a digest, checked on
+  read). A later build defines the form from these directly, byte for byte
+  what drawing it would write. A text run (a letter on an icon) is kept as
+  its font, size, position and characters, not as PDF bytes: its encoding
+  belongs to the document being written (the font subset and its codes), so
+  replaying it writes it through the canvas, as drawing it did;
+- otherwise, as the converted Drawing, in this process's memory only: a
   Drawing is a Python object, and nothing read from disk may become one.
 
+A build whose art is all on disk imports neither svglib nor reportlab's
+graphics (which pulls in platypus): a tenth of a second of a warm card build.
 An entry that fails any check is converted again and rewritten. Delete
 ``.cache`` to clear it; ``PANTHEON_CACHE`` points the cache elsewhere (the
 benchmarks use an empty one to measure cold builds).
@@ -24,10 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
@@ -36,6 +38,9 @@ from pipeline.core.cachestore import cache_root, key_of
 from pipeline.core.render import fonts
 from pipeline.core.resultcache import file_hash
 from pipeline.core.shape import ShapeError
+
+if TYPE_CHECKING:
+    from reportlab.graphics.shapes import Drawing
 
 ART_DIR = "art"
 # What makes the stream of an art besides its SVG: these libraries and this module.
@@ -49,27 +54,59 @@ FONT_STATE_LINE = re.compile(r"BT (?P<font>/\w+) [\d.]+ Tf [\d.]+ TL ET")
 
 
 @dataclass(frozen=True)
+class TextRun:
+    """One ``drawString`` a drawing made, with the canvas's font state at that moment."""
+
+    font: str
+    size: float
+    leading: float
+    x: float
+    y: float
+    text: str
+    mode: Optional[int]
+
+
+@dataclass(frozen=True)
 class Stream:
-    """A self-contained form: its size, its content lines and its transparency states (as reportlab names them)."""
+    """A self-contained form: its size, its content (PDF lines, and text runs in their place) and its
+    transparency states (as reportlab names them)."""
 
     width: float
     height: float
-    code: tuple[str, ...]
+    code: tuple[Union[str, TextRun], ...]
     states: tuple[tuple[tuple[str, object], str], ...]
     base_font: str  # the document's name for the initial font, which the code's font-state lines use
 
 
-Art = Union[Stream, Drawing]
+Art = Union[Stream, "Drawing"]
 
 
 def _stream_plain(stream: Stream) -> dict[str, Any]:
     return {
         "width": stream.width,
         "height": stream.height,
-        "code": list(stream.code),
+        "code": [line if isinstance(line, str) else _run_plain(line) for line in stream.code],
         "states": [[list(state), name] for state, name in stream.states],
         "base_font": stream.base_font,
     }
+
+
+def _run_plain(run: TextRun) -> dict[str, Any]:
+    return {"font": run.font, "size": run.size, "leading": run.leading, "x": run.x, "y": run.y, "text": run.text,
+            "mode": run.mode}
+
+
+def _run_from_plain(plain: Any) -> TextRun:
+    if not isinstance(plain, dict) or set(plain) != {"font", "size", "leading", "x", "y", "text", "mode"}:
+        raise ShapeError("not a text run")
+    mode = plain["mode"]
+    if mode is not None and (not isinstance(mode, int) or isinstance(mode, bool)):
+        raise ShapeError("a text run's mode is not a whole number")
+    font = shape.text(plain["font"])
+    if font not in fonts.registered_names():
+        raise ShapeError(f"a text run names font {font!r}, not one of the family's")
+    return TextRun(font, shape.number(plain["size"]), shape.number(plain["leading"]), shape.number(plain["x"]),
+                   shape.number(plain["y"]), shape.text(plain["text"]), mode)
 
 
 def _stream_from_plain(plain: Any) -> Stream:
@@ -86,7 +123,7 @@ def _stream_from_plain(plain: Any) -> Stream:
     return Stream(
         shape.number(plain["width"]),
         shape.number(plain["height"]),
-        shape.texts(plain["code"]),
+        tuple(line if isinstance(line, str) else _run_from_plain(line) for line in shape.sequence(plain["code"])),
         tuple(states),
         shape.text(plain["base_font"]),
     )
@@ -98,13 +135,13 @@ class ArtCache:
     def __init__(self, root: Optional[Path] = None) -> None:
         self.root = root or cache_root()
         self._made_by = cachestore.library_versions(*ART_LIBRARIES) + file_hash(Path(__file__))
-        self._memory: dict[str, Art] = {}  # Drawings (art with text) are kept here only
+        self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
 
     def has(self, key: str) -> bool:
         """Whether art ``key`` is at hand without converting it (read into memory if on disk)."""
         return self._get(key) is not None
 
-    def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], Drawing]) -> tuple[float, float]:
+    def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"]) -> tuple[float, float]:
         """Define form ``name`` on ``canvas`` from art ``key``, converting it only when no earlier build did;
         returns the form's size in points."""
         art = self._get(key)
@@ -136,24 +173,58 @@ class ArtCache:
         return cachestore.read(ART_DIR, self._name(key), _stream_from_plain, root=self.root)
 
 
-def _draw(canvas: Canvas, name: str, drawing: Drawing) -> Optional[Stream]:
+def _draw(canvas: Canvas, name: str, drawing: "Drawing") -> Optional[Stream]:
     """Draw ``drawing`` as form ``name``; its content stream when the form is self-contained, else None."""
+    from reportlab.graphics import renderPDF
+
     canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
     start = len(canvas._code)
     drawing.initialFontName = fonts.font_name()  # not reportlab's default, Helvetica: it would not be embedded
-    renderPDF.draw(drawing, canvas, 0, 0)
-    code = tuple(canvas._code[start:])
+    runs = _TextRecorder(canvas)
+    try:
+        renderPDF.draw(drawing, canvas, 0, 0)
+    finally:
+        runs.stop()
+    code: list[Union[str, TextRun]] = list(canvas._code[start:])
+    if runs.replayable:
+        for at, run in runs.found:
+            code[at - start] = run
     base_font = _base_font(canvas)
     self_contained = (
         start == 0
+        and runs.replayable
         and not canvas._formsinuse
         and not canvas._colorsUsed
         and not canvas._shadingUsed
-        and all(_self_contained_line(line, base_font) for line in code)
+        and all(isinstance(line, TextRun) or _self_contained_line(line, base_font) for line in code)
     )
     states = tuple(canvas._extgstate._c.items())
     canvas.endForm()
-    return Stream(drawing.width, drawing.height, code, states, base_font) if self_contained else None
+    return Stream(drawing.width, drawing.height, tuple(code), states, base_font) if self_contained else None
+
+
+class _TextRecorder:
+    """Notes each ``drawString`` reportlab's renderer makes on ``canvas`` while it draws, and the code line it
+    wrote: a run in an embedded (dynamic) font that wrote one line can be replayed; any other is not."""
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+        self.found: list[tuple[int, TextRun]] = []
+        self.replayable = True
+        self._draw_string = canvas.drawString
+        canvas.drawString = self._recording
+
+    def _recording(self, x: float, y: float, text: str, mode: Optional[int] = None, **other: Any) -> None:
+        canvas = self.canvas
+        run = TextRun(canvas._fontname, float(canvas._fontsize), float(canvas._leading), float(x), float(y), text, mode)
+        before = len(canvas._code)
+        self._draw_string(x, y, text, mode=mode, **other)
+        if other or len(canvas._code) != before + 1 or not pdfmetrics.getFont(run.font)._dynamicFont:
+            self.replayable = False
+        self.found.append((before, run))
+
+    def stop(self) -> None:
+        del self.canvas.drawString  # the instance attribute: the class's method shows again
 
 
 def _base_font(canvas: Canvas) -> str:
@@ -173,11 +244,17 @@ def _self_contained_line(line: object, base_font: str) -> bool:
 
 
 def _replay(canvas: Canvas, name: str, stream: Stream) -> None:
-    """Define form ``name`` from a recorded stream: what ``_draw`` wrote, without drawing again."""
+    """Define form ``name`` from a recorded stream: what ``_draw`` wrote, without drawing again (text runs
+    are written by the canvas as the renderer wrote them, so this document encodes them)."""
     canvas.beginForm(name, 0, 0, stream.width, stream.height)
-    canvas._code.extend(stream.code)
+    for line in stream.code:
+        if isinstance(line, str):
+            canvas._code.append(line)
+        else:
+            canvas.setFont(line.font, line.size, line.leading)  # an embedded font: sets state, writes nothing
+            canvas.drawString(line.x, line.y, line.text, mode=line.mode)
     canvas._extgstate._c.update(stream.states)
-    canvas.endForm()
+    canvas.endForm()  # restores the font state, as the renderer's own restore did
 
 
 _shared: dict[Path, ArtCache] = {}

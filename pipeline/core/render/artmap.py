@@ -24,17 +24,18 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence
 
-from reportlab.graphics import shapes as rl
-from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from svglib.svglib import SvgRenderer
 
 from pipeline.core.errors import UserError
 from pipeline.core.render import fonts
 from pipeline.core.render.colours import RGB, WHITE, blend, to_hex
 from pipeline.core.render.svgtemplates import SVG_NS
+
+if TYPE_CHECKING:
+    from reportlab.graphics import shapes as rl
+    from reportlab.lib.colors import Color
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 Matrix = tuple[float, float, float, float, float, float]
@@ -48,7 +49,13 @@ logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
 
 def convert(root: Any, where: str) -> Any:
-    """SVG art as a reportlab Drawing (svglib), after checking that the font has every character its text uses."""
+    """SVG art as a reportlab Drawing (svglib), after checking that the font has every character its text uses.
+
+    svglib and reportlab's graphics (which imports platypus) are imported here, on the first conversion, and
+    by the readers below, which only ever read converted art: a build whose art is all cached needs neither."""
+    from svglib.svglib import SvgRenderer
+
+    fonts.register_for_svg()
     for node in root.iter(f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}tspan"):
         style = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
         fonts.check_glyphs(node.text or "", f"{where} (template art)", style)
@@ -274,7 +281,7 @@ class Paint:
     stroke: bool = False
 
 
-# -- reading Drawings -----------------------------------------------------------
+# -- reading Drawings (each reader imports reportlab's shapes: see ``convert``) ---------
 def paints(drawings: Sequence[Any]) -> tuple[Paint, ...]:
     """The paints of drawings laid one over the other (bottom first), in painting order."""
     found: list[Paint] = []
@@ -284,6 +291,8 @@ def paints(drawings: Sequence[Any]) -> tuple[Paint, ...]:
 
 
 def _walk(node: Any, matrix: Matrix) -> Iterator[Paint]:
+    from reportlab.graphics import shapes as rl
+
     if isinstance(node, (rl.Group, rl.Drawing)):
         inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix
         for child in node.contents:
@@ -326,6 +335,8 @@ def _axis_aligned(matrix: Matrix) -> bool:
 
 def _region(node: Any, matrix: Matrix) -> Optional[Region]:
     """The region a shape covers on the face, or None for what paints no area of its own (text)."""
+    from reportlab.graphics import shapes as rl
+
     if isinstance(node, rl.Rect):
         box = (node.x, node.y, node.x + node.width, node.y + node.height)
         if _axis_aligned(matrix):
@@ -360,6 +371,8 @@ def _path_region(path: rl.Path, matrix: Matrix) -> Optional[Region]:
 
 def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
     """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
+    from reportlab.graphics import shapes as rl
+
     rings: list[list[tuple[float, float]]] = []
     points, at = path.points, 0
     current: list[tuple[float, float]] = []
@@ -492,6 +505,8 @@ def letters(drawing: Any) -> tuple[Letter, ...]:
 
 
 def _letters(node: Any, matrix: Matrix, painted: list[Paint], found: list[Letter]) -> None:
+    from reportlab.graphics import shapes as rl
+
     if isinstance(node, (rl.Group, rl.Drawing)):
         inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix
         for child in node.contents:

@@ -3,7 +3,8 @@
 Bitstream Vera ships inside reportlab (``reportlab/fonts/Vera*.ttf``, free
 licence in ``bitstream-vera-license.txt`` beside it), so no extra download is
 needed. Its four styles are registered once, for reportlab text and for text
-that svglib meets in template art.
+that svglib meets in template art (the latter only when art is converted:
+a build whose art is all in the cache never imports svglib).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import reportlab
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFontFace
+from reportlab.pdfbase.ttfonts import TTFError, TTFont, TTFontFace
 
 from pipeline.core.errors import UserError
 
@@ -36,22 +37,48 @@ def font_files() -> list[Path]:
 
 @lru_cache(maxsize=None)
 def register() -> None:
-    """Register the family with reportlab and svglib (idempotent).
-
-    svglib's registration loads each file once and registers it with reportlab
-    under our name, so one load serves both.
-    """
-    from svglib import fonts as svgfonts
-
-    for name, filename, weight, style in STYLES.values():
+    """Register the family with reportlab (idempotent)."""
+    for name, filename, _, _ in STYLES.values():
         path = FONT_DIR / filename
         if not path.is_file():
             raise UserError(f"font file {path} is missing: reinstall reportlab")
-        _, ok = svgfonts.register_font(FAMILY, str(path), weight=weight, style=style, rlgFontName=name)
-        if not ok:
-            raise UserError(f"font file {path} could not be loaded")
+        try:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+        except TTFError:
+            raise UserError(f"font file {path} could not be loaded") from None
+    _register_family()
+
+
+def _register_family() -> None:
+    """Map the family's bold and italic to its fonts (so ``<b>`` in a paragraph set in regular finds bold).
+    Registering a TrueType font maps its name as a family of its own, so this must come after every
+    registration of the fonts."""
     regular, bold, italic, bold_italic = (STYLES[s][0] for s in (REGULAR, BOLD, ITALIC, BOLD_ITALIC))
     pdfmetrics.registerFontFamily(FAMILY, normal=regular, bold=bold, italic=italic, boldItalic=bold_italic)
+
+
+@lru_cache(maxsize=None)
+def register_for_svg() -> None:
+    """Name the family to svglib as well, for text in template art (idempotent; call before converting art).
+
+    svglib's registration loads the file again and hands reportlab a font of the same name, which reportlab
+    ignores for a name it knows (``registerFont`` keeps the first embedded font of a name): the fonts a
+    document embeds, and their subsets, are the ones ``register`` made.
+    """
+    from svglib import fonts as svgfonts
+
+    register()
+    for name, filename, weight, style in STYLES.values():
+        path = FONT_DIR / filename
+        _, ok = svgfonts.register_font(FAMILY, str(path), weight=weight, style=style, rlgFontName=name)
+        if not ok or pdfmetrics.getFont(name).face.filename != str(path):
+            raise UserError(f"font file {path} could not be loaded")
+    _register_family()
+
+
+def registered_names() -> frozenset[str]:
+    """The reportlab names of the family's styles."""
+    return frozenset(spec[0] for spec in STYLES.values())
 
 
 def font_name(style: str = REGULAR) -> str:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from lxml import etree
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core.errors import UserError
@@ -26,6 +25,9 @@ from pipeline.core.render.imposition import Rect
 from pipeline.core.render.model import Face
 from pipeline.core.render.svgtemplates import Templates
 from pipeline.core.render.units import mm
+
+if TYPE_CHECKING:
+    from reportlab.graphics.shapes import Drawing
 
 
 @dataclass
