@@ -408,7 +408,7 @@ def _build_cards(
         report = run_validation(root, list(stale), loaded)
         if not report.ok:
             _refuse(report.problems, "nothing built")
-    plans = [render_build.plan(root, game, loaded.game(game)) for game in stale]
+    plans = render_build.cached_plans(root, list(stale), loaded.game)
     results = _build_with_progress(plans, stale, root, options, out, _template_root(templates))
     for result in results:
         say(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")

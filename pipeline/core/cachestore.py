@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 import sysconfig
 from functools import lru_cache
@@ -70,17 +71,56 @@ def key_of(parts: Iterable[str]) -> str:
 
 
 @lru_cache(maxsize=None)
+def _distribution_folders() -> tuple[str, ...]:
+    """The names of the dist-info / egg-info folders in this environment's site-packages (only there, not
+    sys.path, which differs between `pantheon` and `python -m pipeline`)."""
+    folders = sorted({Path(sysconfig.get_paths()[kind]) for kind in ("purelib", "platlib")})
+    return tuple(sorted(
+        entry.name for folder in folders if folder.is_dir()
+        for entry in folder.iterdir() if entry.name.endswith((".dist-info", ".egg-info"))
+    ))
+
+
 @lru_cache(maxsize=None)
 def installed_libraries() -> str:
     """The distributions installed in this environment (their dist-info folder names carry the versions) and
-    Python's version: cheaper than asking importlib.metadata for each library the checks use. Only the
-    environment's site-packages, not sys.path, which differs between `pantheon` and `python -m pipeline`."""
-    folders = sorted({Path(sysconfig.get_paths()[kind]) for kind in ("purelib", "platlib")})
-    names = sorted(
-        entry.name for folder in folders if folder.is_dir()
-        for entry in folder.iterdir() if entry.name.endswith((".dist-info", ".egg-info"))
-    )
-    return "\n".join([sys.version, *names])
+    Python's version: cheaper than asking importlib.metadata for each library the checks use."""
+    return "\n".join([sys.version, *_distribution_folders()])
+
+
+def _normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+@lru_cache(maxsize=None)
+def _folder_versions() -> dict[str, str]:
+    """Distribution (normalised name) -> version, read off the folder names (``name-version.dist-info``)."""
+    found = {}
+    for folder in _distribution_folders():
+        name, _, version = folder.rsplit(".", 1)[0].partition("-")
+        if version:
+            found[_normalised(name)] = version
+    return found
+
+
+@lru_cache(maxsize=None)  # asked for every cached YAML file
+def library_versions(*distributions: str) -> str:
+    """Python's version and the installed versions of ``distributions``: part of a key whenever
+    those libraries compute the result. Read off site-packages' folder names; importlib.metadata (slow to
+    import, and each look-up scans sys.path) only for a library installed elsewhere."""
+    found = []
+    for name in distributions:
+        version = _folder_versions().get(_normalised(name))
+        if version is None:
+            from importlib.metadata import PackageNotFoundError
+            from importlib.metadata import version as metadata_version
+
+            try:
+                version = metadata_version(name)
+            except PackageNotFoundError:
+                version = "?"
+        found.append(f"{name} {version}")
+    return "; ".join([f"python {sys.version}", *found])
 
 
 def file_digest(path: Path) -> Optional[str]:
@@ -89,21 +129,6 @@ def file_digest(path: Path) -> Optional[str]:
         return str(hashed(path, hashlib.sha256()).hexdigest())
     except OSError:
         return None
-
-
-@lru_cache(maxsize=None)  # asked for every cached YAML file: each importlib.metadata look-up scans sys.path
-def library_versions(*distributions: str) -> str:
-    """Python's version and the installed versions of ``distributions``: part of a key whenever
-    those libraries compute the result."""
-    from importlib.metadata import PackageNotFoundError, version  # slow to import: only when a key needs it
-
-    found = []
-    for name in distributions:
-        try:
-            found.append(f"{name} {version(name)}")
-        except PackageNotFoundError:
-            found.append(f"{name} ?")
-    return "; ".join([f"python {sys.version}", *found])
 
 
 def entry_path(namespace: str, name: str, root: Optional[Path] = None) -> Path:

@@ -104,10 +104,11 @@ def test_a_warm_process_imports_neither_jsonschema_nor_jinja2(tmp_path: Path) ->
     assert runs[1].stdout.splitlines() == ["[]", "True"]
 
 
-def test_a_warm_card_build_loads_no_svg_or_graphics_library_and_writes_the_same_bytes(tmp_path: Path) -> None:
+def test_a_warm_card_build_loads_no_svg_or_graphics_library_nor_the_game_and_writes_the_same_bytes(tmp_path: Path) -> None:
     """Every art kept on disk, letters in art (Heavenly Father's virtue icons) as text runs the canvas writes
     again: a warm card build converts nothing, so loads neither svglib nor reportlab's graphics (nor the
-    platypus they import), and its sheet is byte for byte the cold build's."""
+    platypus they import); its card plan is read back (plancache), so the game's model is not imported
+    either; and its sheet is byte for byte the cold build's."""
     script = textwrap.dedent("""
         import sys
         from pipeline.entry import run
@@ -115,7 +116,8 @@ def test_a_warm_card_build_loads_no_svg_or_graphics_library_and_writes_the_same_
         try:
             run()
         finally:
-            loaded = ("svglib", "reportlab.graphics.shapes", "reportlab.graphics.renderPDF", "reportlab.platypus")
+            loaded = ("svglib", "reportlab.graphics.shapes", "reportlab.graphics.renderPDF", "reportlab.platypus",
+                      "pipeline.games.heavenly_father.model")
             print(sorted(name for name in loaded if name in sys.modules), file=sys.stderr)
     """)
     env = {**os.environ, "PANTHEON_CACHE": str(tmp_path / "cache")}
@@ -128,6 +130,6 @@ def test_a_warm_card_build_loads_no_svg_or_graphics_library_and_writes_the_same_
 
     cold_modules, cold_pdf = build("cold")
     warm_modules, warm_pdf = build("warm")
-    assert "svglib" in cold_modules  # the art was converted: the check below can tell
+    assert "svglib" in cold_modules and "model" in cold_modules  # art converted, plan made: the check below can tell
     assert warm_modules == "[]"
     assert warm_pdf == cold_pdf

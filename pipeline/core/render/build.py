@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pipeline.core import dataset
 from pipeline.core.dataset import GameData, load_game
 from pipeline.core.errors import UserError
-from pipeline.core.render import blame, cache, colourkeys, decks, design, fonts
+from pipeline.core.render import blame, cache, colourkeys, decks, design, fonts, plancache
 from pipeline.core.render.calibration import draw_calibration
 from pipeline.core.render.faces import SlotError
 from pipeline.core.render.forms import FaceForm, Forms
@@ -49,6 +49,7 @@ PDF_NAME = "cards-{paper}.pdf"
 # the youngest generation every 700 of them (Python's default) cost about a tenth of a build.
 GC_YOUNG_THRESHOLD = 10_000
 PREVIEW_GAP_MM = 4.0  # between a card's front and back on a preview page
+Records = dict[str, tuple[dataset.Document, PathKey]]  # card id -> the document and path of its data record
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,15 @@ class Plan:
     title: str
     cards: list[PrintCard] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # card id -> "file:line:column" of its data record
-    records: dict[str, tuple[dataset.Document, PathKey]] = field(default_factory=dict)  # card id -> its record's document and path
+    # card id -> its record's document and path, made when first asked for (only an error pointing into a field asks)
+    records_of: Optional[Callable[[], Records]] = field(default=None, repr=False, compare=False)
+    _records: Optional[Records] = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def records(self) -> Records:
+        if self._records is None:
+            self._records = self.records_of() if self.records_of is not None else {}
+        return self._records
 
     @property
     def card_count(self) -> int:
@@ -145,10 +154,28 @@ def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
         raise UserError(f"{game}: the card plan lists no cards to print")
     records = _records(data, cards)
     sources = {card: str(doc.at(*path)) for card, (doc, path) in records.items()}
-    return Plan(game, spec.title, cards, sources, records)
+    return Plan(game, spec.title, cards, sources, records_of=lambda: records)
 
 
-def _records(data: GameData, cards: Sequence[PrintCard]) -> dict[str, tuple[dataset.Document, PathKey]]:
+def cached_plans(data_root: Path, games: Sequence[str], load: Callable[[str], GameData]) -> list[Plan]:
+    """``plan`` of each game, read back from the plan cache when the same data and code made it before (then
+    nothing is loaded: ``load(game)``, the game's data as validation loaded it, is called only for an error
+    that points into a card's record), else made from ``load(game)`` and kept (see ``plancache``)."""
+    from pipeline.core import games as registry
+
+    data = plancache.data_key(data_root)
+
+    def one(game: str) -> Plan:
+        def reopen(stored: plancache.Stored) -> Plan:
+            return Plan(game, stored.title, stored.cards, stored.sources, records_of=lambda: _records(load(game), stored.cards))
+
+        made: Plan = plancache.cached_plan(data, game, registry.spec(game), lambda: plan(data_root, game, load(game)), reopen)
+        return made
+
+    return [one(game) for game in games]
+
+
+def _records(data: GameData, cards: Sequence[PrintCard]) -> Records:
     """The document and path of each card's data record, for the cards whose record is found
     (by kind and id, else the first record of that id in any kind)."""
     found: dict[tuple[Optional[str], str], tuple[dataset.Document, PathKey]] = {}
@@ -158,7 +185,7 @@ def _records(data: GameData, cards: Sequence[PrintCard]) -> dict[str, tuple[data
                 if isinstance(record, dict) and "id" in record:
                     found.setdefault((kind, str(record["id"])), (doc, (key, index)))
                     found.setdefault((None, str(record["id"])), (doc, (key, index)))
-    records: dict[str, tuple[dataset.Document, PathKey]] = {}
+    records: Records = {}
     for card in cards:
         kind, _, record_id = (card.record or "").rpartition("/")
         where = found.get((kind or None, record_id or card.id))

@@ -96,5 +96,8 @@ def is_fresh(pdf: Path, print_hash: str) -> bool:
 
 
 def record(pdf: Path, print_hash: str, data: bytes) -> None:
-    """Stamp ``pdf``, just written with ``data``, as built from inputs ``print_hash``."""
-    write_atomic(stamp_path(pdf), _stamp(print_hash, hashlib.sha256(data).hexdigest()))
+    """Stamp ``pdf``, just written with ``data``, as built from inputs ``print_hash``.
+
+    Not flushed to disk before its rename: a stamp lost or torn by a crash only makes ``is_fresh`` say no,
+    and the sheet is built again (the PDF itself is written durably)."""
+    write_atomic(stamp_path(pdf), _stamp(print_hash, hashlib.sha256(data).hexdigest()), durable=False)
