@@ -60,9 +60,9 @@ def test_a_card_in_play_when_the_game_ends_reaches_its_discard() -> None:
 
 def test_simulate_solo_games_fixes_the_starting_colour() -> None:
     game = Game.solo_game(the_model(), "easy")
-    finals = simulate_solo_games(game, 3, 4, policy=simple_policy, start_colour="orange")
-    assert len(finals) == 3 and all(f.start_colours == ["orange"] for f in finals)
-    again = simulate_solo_games(game, 3, 4, policy=simple_policy, start_colour="orange")
+    finals = simulate_solo_games(game, 2, 4, policy=simple_policy, start_colour="orange")
+    assert len(finals) == 2 and all(f.start_colours == ["orange"] for f in finals)
+    again = simulate_solo_games(game, 2, 4, policy=simple_policy, start_colour="orange")
     assert [f.turns for f in finals] == [f.turns for f in again]
 
 
@@ -113,7 +113,7 @@ def test_a_hard_game_can_be_won_and_replayed(colour: str, seed: int) -> None:
     assert replayed.outcome() == final.outcome() and len(replayed.religions[0].tower) == game.win_level
 
 
-STALL_GAMES = 12  # seeded multiplayer games per player count
+STALL_GAMES = 6  # seeded multiplayer games per player count (the stall hit 40-87% of games: six miss it under 5%)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
