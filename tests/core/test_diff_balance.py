@@ -22,6 +22,9 @@ from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.toy_game import SPEC as TOY_SPEC
 
 TINY = "6"  # games per set-up: enough for an edited god to move the figures, quick on a loaded machine
+TOTEMS_TINY = "2"  # Totems & Taboos plays more set-ups, each game longer: two games already move the edited card
+CALL_TO_THE_LIGHT = ("          role: servant\n          count: 1\n      text: 'Green bonus: Gain 1 servant.'\n"
+                     "    flavour: Every dawn")  # a yellow level-1 card's bonus, played in every game
 TIDEKEEPER = ("numbers: [6, 2]\n      aspects: [moon]\n      act:\n        if: {next_to_aspect: moon}\n        do:\n"
               "          - move: {target: {next: true}, to: bottom}")  # deity 06's upright half: in no scenario's deck
 
@@ -113,29 +116,46 @@ def test_a_game_on_one_side_or_without_a_study_is_named_not_played(tmp_path: Pat
     assert balancing.as_data(found)["skipped"] == {"toy": "no balance study", "theocracy": "only on one side"}
 
 
+def test_a_card_edit_shows_figures_before_and_after(tmp_path: Path) -> None:
+    """A Totems & Taboos card's bonus grows (1 servant to 2): Call to the Light's figures move."""
+    old, new = _copy(tmp_path, "totems-and-taboos", "a"), _copy(tmp_path, "totems-and-taboos", "b")
+    _edit(new / "totems-and-taboos" / "commandments.yaml", CALL_TO_THE_LIGHT,
+          CALL_TO_THE_LIGHT.replace("count: 1", "count: 2").replace("Gain 1 servant.", "Gain 2 servants."))
+    _check_card_edit(old, new, "totems-and-taboos", "yellow-call-to-the-light", "Call to the Light", TOTEMS_TINY,
+                     tmp_path)
+
+
+@pytest.mark.slow
 def test_a_monotheism_card_edit_shows_figures_before_and_after(monotheism_sides: tuple[Path, Path],
                                                                tmp_path: Path) -> None:
+    """Slow: the edited cards send Monotheism's validation (its seeded #21 run) back to work. Also checked fast by
+    test_a_card_edit_shows_figures_before_and_after (the same checks on a Totems & Taboos card edit)."""
     old, new = monotheism_sides
-    common = ("diff", "--data-a", str(old), "--data-b", str(new), "monotheism", "--no-engines", "--balance",
-              "--games", TINY, "--seed", "3")
+    _check_card_edit(old, new, "monotheism", "deity-06", "The Tidekeeper", TINY, tmp_path)
+
+
+def _check_card_edit(old: Path, new: Path, game: str, card: str, name: str, games: str, tmp_path: Path) -> None:
+    """`diff --balance` between ``old`` and ``new`` (``card``, named ``name``, edited in play): JSON, text and PDF."""
+    common = ("diff", "--data-a", str(old), "--data-b", str(new), game, "--no-engines", "--balance",
+              "--games", games, "--seed", "3")
     first = run_cli(*common, "--json", "--pdf", str(tmp_path / "one.pdf"))
     assert first.returncode == 0, first.stderr
     found = json.loads(first.stdout)
-    assert [c["id"] for c in found["games"]["monotheism"]["cards"]] == ["deity-06"]
+    assert [c["id"] for c in found["games"][game]["cards"]] == [card]
     balance = found["balance"]
-    assert (balance["seed"], balance["games_per_setup"], balance["skipped"]) == (3, int(TINY), {})
-    figures = balance["games"]["monotheism"]
+    assert (balance["seed"], balance["games_per_setup"], balance["skipped"]) == (3, int(games), {})
+    figures = balance["games"][game]
     assert figures and all(set(f) == {"key", "label", "old", "new", "moved", "z", "significant"} for f in figures)
     assert {"rate", "low", "high"} <= set(figures[0]["old"]) or {"mean", "low", "high"} <= set(figures[0]["old"])
     moved = [f for f in figures if f["moved"]]
-    assert any("The Tidekeeper" in f["label"] for f in moved)  # the edited god plays differently
+    assert any(name in f["label"] for f in moved)  # the edited card plays differently
     # the same seed and size give the same figures: the text run writes the same PDF, whose last pages compare them
     text = run_cli(*common, "--pdf", str(tmp_path / "two.pdf"))
     assert text.returncode == 0, text.stderr
     assert (tmp_path / "one.pdf").read_bytes() == (tmp_path / "two.pdf").read_bytes()
     pages = [page.extract_text() for page in PdfReader(io.BytesIO((tmp_path / "one.pdf").read_bytes())).pages]
     assert any(page.startswith("Balance before/after") for page in pages)
-    assert f"balance before -> after (seed 3, {TINY} games per set-up" in text.stdout
+    assert f"balance before -> after (seed 3, {games} games per set-up" in text.stdout
     assert "legend: rate [95% Wilson interval]" in text.stdout and "two-proportion" in text.stdout
     report = text.stdout.splitlines()
     after = report[next(i for i, line in enumerate(report) if line.startswith("balance before -> after")):]

@@ -48,7 +48,7 @@ PACKAGE = Path(__file__).resolve().parent
 FIGURE_COUNTS = ("line", "nodes", "stored_line", "losing", "undecided")
 
 
-def _losing_share(losing: int, undecided: int, judged: int) -> str:
+def losing_share(losing: int, undecided: int, judged: int) -> str:
     """The share of first moves proved lost; while some are open, the range from none of the open ones losing
     to all of them losing."""
     if not judged:
@@ -169,7 +169,7 @@ class MonotheismStudy(Study):
             judged = winning + found["losing"] + found["undecided"]
             rows.append((f"{scenario.id}. {scenario.title}", found["status"], found["stored_line"], found["line"],
                          found["nodes"], judged, winning, found["losing"], found["undecided"],
-                         _losing_share(found["losing"], found["undecided"], judged)))
+                         losing_share(found["losing"], found["undecided"], judged)))
             moves.append((f"{scenario.id}. {scenario.title}", "; ".join(found["winning"]) or "none found"))
         table = Table("scenarios", "Scenarios as the solver sees them",
                       ("scenario", "solver", "solution", "solver's line", "nodes", "first moves", "win", "lose",
