@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
-from tests.core.cli_helpers import run_cli
 
 from .render_helpers import run_cli
 
@@ -29,12 +28,22 @@ def templates(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def built(data_copy: Path, templates: Path, tmp_path: Path) -> tuple[Path, Path, bytes]:
-    """A good build in a scratch output folder: (out, pdf, its bytes)."""
-    out = tmp_path / "out"
-    result = run_cli("build", GAME, "--data", str(data_copy), "--templates", str(templates), "--out", str(out))
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The output folder of one good build of the project's data and templates (only read here)."""
+    out = tmp_path_factory.mktemp("first") / "out"
+    result = run_cli("build", GAME, "--out", str(out))
     assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture
+def built(first_build: Path, tmp_path: Path) -> tuple[Path, Path, bytes]:
+    """A good build in a scratch output folder: (out, pdf, its bytes). A copy of the module's one build:
+    builds are deterministic and their stamps name contents, not folders, so it is what building the
+    test's copies of the data and templates writes (the first test checks this: "up to date")."""
+    out = tmp_path / "out"
+    shutil.copytree(first_build, out)
     pdf = out / GAME / "cards-a4.pdf"
     return out, pdf, pdf.read_bytes()
 
