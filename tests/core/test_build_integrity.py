@@ -159,9 +159,11 @@ def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_
 
 
 def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_files(
-    reference: dict[str, bytes], tmp_path: Path
+    clean_build: CleanBuild, tmp_path: Path
 ) -> None:
+    reference = clean_build.pdfs
     out, cache = tmp_path / "out", tmp_path / "cache"
+    shutil.copytree(clean_build.cache, cache)  # warm: what is tested is the output folder's lock
     (out / GAME).mkdir(parents=True)
     live = out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.live"  # the other build is writing it
     live.write_bytes(b"%PDF- being written")
@@ -196,9 +198,11 @@ def test_a_killed_build_leaves_nothing_the_next_build_trips_on(reference: dict[s
         assert not temporaries(out, cache)
 
 
-def test_what_a_killed_build_left_is_swept_by_the_next(reference: dict[str, bytes], tmp_path: Path) -> None:
+def test_what_a_killed_build_left_is_swept_by_the_next(clean_build: CleanBuild, tmp_path: Path) -> None:
+    reference = clean_build.pdfs
     out, cache = tmp_path / "out", tmp_path / "cache"
-    assert build(out, cache).returncode == 0
+    shutil.copytree(clean_build.cache, cache)  # what a build left (stamps name contents, not folders:
+    shutil.copytree(clean_build.out, out)  # the "up to date" below shows the copy is as good)
     left = [
         out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.k1ll3d",
         out / GAME / f"{TEMP_PREFIX}.cards-a4.pdf.fingerprint.x",
