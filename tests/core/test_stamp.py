@@ -1,4 +1,8 @@
-"""`build --stamp`: a version line on every card and sheet, deterministic; without it, the very same bytes."""
+"""`build --stamp`: a version line on every card and sheet, deterministic; without it, the very same bytes.
+
+The builds run the CLI in process (on the toy game); the refused watermark runs it as a user does, in a
+fresh process, for its exit code and one-line message.
+"""
 from __future__ import annotations
 
 import io
@@ -6,15 +10,20 @@ import subprocess
 from pathlib import Path
 
 from pypdf import PdfReader
+from typer.testing import CliRunner
 
+from pipeline.cli import app
+from pipeline.core.games import registered
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.render_helpers import toy_template_root
+from tests.core.toy_game import SPEC
 
 
 def _build(root: Path, out: Path, templates: Path, *flags: str) -> tuple[bytes, str]:
-    result = run_cli("build", "toy", "--only", "cards", "--data", str(root), "--out", str(out),
-                     "--templates", str(templates), *flags)
-    assert result.returncode == 0, result.stderr
+    with registered(SPEC):
+        result = CliRunner().invoke(app, ["build", "toy", "--only", "cards", "--data", str(root), "--out", str(out),
+                                          "--templates", str(templates), *flags])
+    assert result.exit_code == 0, result.output
     return (out / "toy" / "cards-a4.pdf").read_bytes(), result.stdout
 
 
