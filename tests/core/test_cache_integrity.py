@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import json
 import marshal
+import os
 import pickle
 import shutil
 import subprocess
@@ -156,11 +157,18 @@ def attacked(proofs: Clean, tmp_path: Path, *, every_proof: bool = False) -> tup
     Each attacked proof is solved again, so a check that the proofs are rewritten clean also shows they
     were read, not skipped."""
     cache = tmp_path / "proofs"
-    shutil.copytree(proofs.cache, cache)
+    # Linked, not copied: it holds much of the run's cache. Writes to the cache replace files (a new
+    # inode), and each entry handed back for attack gets a file of its own below.
+    shutil.copytree(proofs.cache, cache, copy_function=os.link)
     remembered = [entry for entry in entries(cache) if namespace_of(cache, entry) == VALIDATED]
     solved = [entry for entry in entries(cache) if namespace_of(cache, entry) == SCENARIO_PROOFS]
     assert remembered and solved
-    return cache, remembered + (solved if every_proof else solved[:1])
+    targets = remembered + (solved if every_proof else solved[:1])
+    for entry in targets:
+        raw = entry.read_bytes()
+        entry.unlink()
+        entry.write_bytes(raw)
+    return cache, targets
 
 
 # -- planted code ------------------------------------------------------------------
