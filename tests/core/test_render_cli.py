@@ -17,6 +17,8 @@ from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 
 from .render_helpers import run_cli
 
+# On one xdist worker (make test: --dist loadgroup), so the first build (a module fixture) is made once.
+pytestmark = pytest.mark.xdist_group("render-cli")
 GAME = "theocracy"
 POWER = Path("cards") / GAME / "power.svg.j2"
 
@@ -136,16 +138,16 @@ def test_invalid_data_is_refused_and_nothing_is_built(built: tuple[Path, Path, b
     assert "power-cards.yaml" in result.stdout
 
 
-def test_preview_writes_a_png_of_one_card(data_copy: Path, templates: Path, tmp_path: Path) -> None:
+def test_preview_writes_a_png_of_one_card(tmp_path: Path) -> None:
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm not installed (make tools installs poppler-utils)")
     target = tmp_path / "card.png"
-    result = run_cli("preview", GAME, "gold-power-5", "--data", str(data_copy), "--templates", str(templates), "--out", str(target), "--dpi", "40")
+    result = run_cli("preview", GAME, "gold-power-5", "--out", str(target), "--dpi", "40")  # the project's data, read only
     assert result.returncode == 0, result.stderr
     assert target.read_bytes().startswith(b"\x89PNG")
 
 
-def test_preview_of_an_unknown_card_is_a_clear_error(data_copy: Path, templates: Path, tmp_path: Path) -> None:
-    result = run_cli("preview", GAME, "no-such-card", "--data", str(data_copy), "--templates", str(templates), "--out", str(tmp_path / "x.png"))
+def test_preview_of_an_unknown_card_is_a_clear_error(tmp_path: Path) -> None:
+    result = run_cli("preview", GAME, "no-such-card", "--out", str(tmp_path / "x.png"))
     assert result.returncode == 1
     assert "no card 'no-such-card'" in result.stderr and "Traceback" not in result.stderr
