@@ -36,9 +36,16 @@ def squash(text: str) -> str:
 
 
 @lru_cache(maxsize=None)
+def project_documents(game: str) -> dict[str, tuple[bytes, list[TocEntry]]]:
+    """``render_game`` of the project's data, rendered once per test process (read-only: bytes and a list
+    the caller must not change) for every test that reads it."""
+    return render_game(default_data_root(), game)
+
+
+@lru_cache(maxsize=None)
 def project_texts(game: str) -> dict[str, str]:
     """The text of each of ``game``'s documents built from the project's data, by kind."""
-    return {kind: " ".join(page_texts(pdf)) for kind, (pdf, _) in render_game(default_data_root(), game).items()}
+    return {kind: " ".join(page_texts(pdf)) for kind, (pdf, _) in project_documents(game).items()}
 
 
 def project_yaml(game: str, kind: str) -> Any:

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -39,19 +40,27 @@ def build(out: Path, cache: Path, *extra: str, data: Path = REPO_DATA) -> subpro
     return run_cli("build", GAME, "--data", str(data), "--out", str(out), *extra, cache=cache)
 
 
+@dataclass(frozen=True)
+class CleanBuild:
+    """A clean build from an empty cache: its PDFs, its output folder and the cache it left (only read)."""
+
+    pdfs: dict[str, bytes]
+    out: Path
+    cache: Path
+
+
 @pytest.fixture(scope="module")
-def clean_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], Path]:
-    """The PDFs of a clean build from an empty cache, and the cache it left."""
+def clean_build(tmp_path_factory: pytest.TempPathFactory) -> CleanBuild:
     work = tmp_path_factory.mktemp("reference")
     result = build(work / "out", work / "cache")
     assert result.returncode == 0, result.stderr
-    return pdfs(work / "out"), work / "cache"
+    return CleanBuild(pdfs(work / "out"), work / "out", work / "cache")
 
 
 @pytest.fixture(scope="module")
-def reference(clean_build: tuple[dict[str, bytes], Path]) -> dict[str, bytes]:
+def reference(clean_build: CleanBuild) -> dict[str, bytes]:
     """The PDFs of a clean build from an empty cache."""
-    return clean_build[0]
+    return clean_build.pdfs
 
 
 def expected_stamp(data_root: Path, pdf: bytes) -> str:
@@ -99,12 +108,12 @@ DAMAGE: dict[str, Callable[[Path], None]] = {
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
-def test_a_damaged_pdf_is_rebuilt_not_reported_up_to_date(clean_build: tuple[dict[str, bytes], Path], tmp_path: Path,
-                                                          kind: str) -> None:
-    reference, clean_cache = clean_build
+def test_a_damaged_pdf_is_rebuilt_not_reported_up_to_date(clean_build: CleanBuild, tmp_path: Path, kind: str) -> None:
+    reference = clean_build.pdfs
     out, cache = tmp_path / "out", tmp_path / "cache"
-    shutil.copytree(clean_cache, cache)  # warm: what is tested is the output's stamp, not the cache
-    assert build(out, cache, "--only", "cards").returncode == 0
+    shutil.copytree(clean_build.cache, cache)  # warm: what is tested is the output's stamp, not the cache
+    shutil.copytree(clean_build.out, out)  # what a build wrote (stamps name contents, not folders)
+    assert "up to date" in build(out, cache, "--only", "cards").stdout  # (which this shows)
     pdf = out / CARDS
     DAMAGE[kind](pdf)
     again = build(out, cache, "--only", "cards")
@@ -119,14 +128,16 @@ def test_a_damaged_pdf_is_rebuilt_not_reported_up_to_date(clean_build: tuple[dic
 
 
 def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_build(
-    reference: dict[str, bytes], data_copy: Path, tmp_path: Path
+    clean_build: CleanBuild, data_copy: Path, tmp_path: Path
 ) -> None:
     """Two builds of different data into one folder, started together, several times: each time both
     finish, the PDF is one build's and the stamp says so; a later plain build is right."""
+    reference = clean_build.pdfs
     flavour = data_copy / GAME / "power-cards.yaml"
     flavour.write_text(flavour.read_text().replace("still opens the sky", "still lights the sky"))
-    other_out = tmp_path / "other"
-    assert build(other_out, tmp_path / "other-cache", data=data_copy).returncode == 0
+    other_out, other_cache = tmp_path / "other", tmp_path / "other-cache"
+    shutil.copytree(clean_build.cache, other_cache)  # warm: this build only gives the other build's PDFs
+    assert build(other_out, other_cache, data=data_copy).returncode == 0
     other = pdfs(other_out)
     assert other[CARDS] != reference[CARDS]
     stamps = {reference[CARDS]: expected_stamp(REPO_DATA, reference[CARDS]), other[CARDS]: expected_stamp(data_copy, other[CARDS])}
@@ -148,9 +159,11 @@ def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_
 
 
 def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_files(
-    reference: dict[str, bytes], tmp_path: Path
+    clean_build: CleanBuild, tmp_path: Path
 ) -> None:
+    reference = clean_build.pdfs
     out, cache = tmp_path / "out", tmp_path / "cache"
+    shutil.copytree(clean_build.cache, cache)  # warm: what is tested is the output folder's lock
     (out / GAME).mkdir(parents=True)
     live = out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.live"  # the other build is writing it
     live.write_bytes(b"%PDF- being written")
@@ -185,9 +198,11 @@ def test_a_killed_build_leaves_nothing_the_next_build_trips_on(reference: dict[s
         assert not temporaries(out, cache)
 
 
-def test_what_a_killed_build_left_is_swept_by_the_next(reference: dict[str, bytes], tmp_path: Path) -> None:
+def test_what_a_killed_build_left_is_swept_by_the_next(clean_build: CleanBuild, tmp_path: Path) -> None:
+    reference = clean_build.pdfs
     out, cache = tmp_path / "out", tmp_path / "cache"
-    assert build(out, cache).returncode == 0
+    shutil.copytree(clean_build.cache, cache)  # what a build left (stamps name contents, not folders:
+    shutil.copytree(clean_build.out, out)  # the "up to date" below shows the copy is as good)
     left = [
         out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.k1ll3d",
         out / GAME / f"{TEMP_PREFIX}.cards-a4.pdf.fingerprint.x",

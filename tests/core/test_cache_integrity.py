@@ -1,35 +1,44 @@
 """Nothing in the cache can run code or change a build: every planted, damaged or forged entry is a miss.
 
-Through the CLI, on one game's full build (cards and documents) plus
-`pantheon validate monotheism` (whose scenario proofs are cached): the
-outputs must be byte-identical to a build from an empty cache, the command
+Through the CLI, on one game's full build (cards and documents) from an empty
+cache, plus `pantheon validate monotheism` (whose scenario proofs are cached):
+the outputs must be byte-identical to a build from an empty cache, the command
 must succeed with nothing on stderr, and every entry must be rewritten as a
-clean build writes it.
+clean run writes it.
 
-Each run checks Monotheism again from nothing (its entries are damaged too:
-about 20 s of CPU), so ``make test`` runs the planted code (every entry
-replaced: each is then a miss, and none runs), the forged scenario proof and
-the unwritable cache; the other damages are ``slow`` (``make test-all``):
-test_cachestore.py makes each of them a miss on the entry format every cache
-shares, and the planted code shows every cache reads through it.
+Monotheism's scenario proofs are the costly entries (each one attacked is
+solved again, about 1.5 s of CPU; all five, about 7 s). So the Monotheism
+cache is made once per module, taking Monotheism's other slow results from
+the test run's own cache (solved there once per run), and the fast tests
+attack one scenario proof each (all five are read by the one reader in
+games/monotheism/deck_checks.py); the ``slow`` ones attack all of them.
+
+``make test`` runs the planted code (every entry of the build replaced: each
+is then a miss, and none runs), the forged scenario proof and the unwritable
+cache; the other damages are ``slow`` (``make test-all``): test_cachestore.py
+makes each of them a miss on the entry format every cache shares, and the
+planted code shows every cache reads through it.
 """
 from __future__ import annotations
 
 import io
 import json
 import marshal
+import os
 import pickle
 import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import jinja2
 import pytest
+import yaml
 from jinja2 import bccache
 
 from pipeline.core import cachestore, validcache
+from pipeline.core.dataset import default_data_root
 from pipeline.core.render.svgtemplates import CARD_DIR, TEMPLATE_ROOT
 
 from .render_helpers import PickleBomb, pdfs, run_cli, temporaries
@@ -37,8 +46,10 @@ from .render_helpers import PickleBomb, pdfs, run_cli, temporaries
 # On one xdist worker (make test: --dist loadgroup), so the costly module fixture is made once.
 pytestmark = pytest.mark.xdist_group("cache-integrity")
 GAME = "theocracy"
-SCENARIO_PROOFS = "results/monotheism-scenarios"
+RESULTS = "results"
+SCENARIO_PROOFS = f"{RESULTS}/monotheism-scenarios"
 VALIDATED = validcache.NAMESPACE
+SCENARIOS = default_data_root() / "monotheism" / "scenarios.yaml"
 
 
 @dataclass(frozen=True)
@@ -58,12 +69,15 @@ def namespace_of(cache: Path, entry: Path) -> str:
     return str(entry.parent.relative_to(cache))
 
 
+def run_clean(*args: str, cache: Optional[Path] = None) -> None:
+    """One command of a clean run: it must succeed and say nothing on stderr."""
+    result = run_cli(*args, cache=cache)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "", result.stderr
+
+
 def run_all(cache: Path, out: Path) -> None:
-    """The commands of a clean run: they must succeed and say nothing on stderr."""
-    for args in (("build", GAME, "--force", "--out", str(out)), ("validate", "monotheism")):
-        result = run_cli(*args, cache=cache)
-        assert result.returncode == 0, result.stderr
-        assert result.stderr == "", result.stderr
+    run_clean("build", GAME, "--force", "--out", str(out), cache=cache)
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +91,39 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Clean:
     return Clean(cache, pdfs(out), found)
 
 
+def copy_results(source: Path, target: Path, skip: set[str]) -> None:
+    """Every sealed entry of the results caches under ``source`` outside the namespaces ``skip``, as it is
+    now (the run's cache may be written by another worker meanwhile: a half-written ``.tmp`` is not an
+    entry, and an entry replaced under our feet is copied as it was or as it is, both sound)."""
+    for entry in entries(source / RESULTS):
+        if namespace_of(source, entry) in skip:
+            continue
+        copy = target / entry.relative_to(source)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            shutil.copyfile(entry, copy)
+        except FileNotFoundError:  # swept by another worker between the listing and the copy: not needed
+            continue
+
+
+@pytest.fixture(scope="module")
+def proofs(tmp_path_factory: pytest.TempPathFactory) -> Clean:
+    """A cache in which `pantheon validate monotheism` solved Monotheism's scenarios (and recorded the game
+    clean); its ``entries`` are those two namespaces' entries, as a clean run writes them.
+
+    Every other result Monotheism's checks keep (its rulebook proofs and plays, the card layout checks) is
+    copied from the test run's own cache, where it was computed at most once per run: only what this module
+    attacks is computed here, from nothing."""
+    run_clean("validate", "monotheism")  # in the run's cache (PANTHEON_CACHE, tests/conftest.py)
+    cache = tmp_path_factory.mktemp("proofs") / "cache"
+    copy_results(cachestore.cache_root(), cache, skip={SCENARIO_PROOFS, VALIDATED})
+    run_clean("validate", "monotheism", cache=cache)
+    found = {p.relative_to(cache): p.read_bytes() for p in entries(cache)
+             if namespace_of(cache, p) in (SCENARIO_PROOFS, VALIDATED)}
+    assert len([p for p in found if str(p.parent) == SCENARIO_PROOFS]) == len(yaml.safe_load(SCENARIOS.read_text())["scenarios"])
+    return Clean(cache, {}, found)
+
+
 def warm_copy(clean: Clean, tmp_path: Path) -> Path:
     cache = tmp_path / "cache"
     shutil.copytree(clean.cache, cache)
@@ -88,9 +135,40 @@ def assert_like_a_clean_run(clean: Clean, cache: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     run_all(cache, out)
     assert pdfs(out) == clean.pdfs
+    assert_entries_clean(clean, cache)
+    assert not temporaries(cache, out)
+
+
+def assert_validates_like_a_clean_run(proofs: Clean, cache: Path) -> None:
+    """`pantheon validate monotheism` on ``cache``: clean, and every scenario proof rewritten as solved."""
+    run_clean("validate", "monotheism", cache=cache)
+    assert_entries_clean(proofs, cache)
+    assert not temporaries(cache)
+
+
+def assert_entries_clean(clean: Clean, cache: Path) -> None:
     for relative, good in clean.entries.items():
         assert (cache / relative).read_bytes() == good, relative
-    assert not temporaries(cache, out)
+
+
+def attacked(proofs: Clean, tmp_path: Path, *, every_proof: bool = False) -> tuple[Path, list[Path]]:
+    """A copy of the Monotheism cache and the entries to attack in it: the remembered validation (while it
+    holds, the proofs go unread: core/validcache.py) and the first scenario proof, or ``every_proof``.
+    Each attacked proof is solved again, so a check that the proofs are rewritten clean also shows they
+    were read, not skipped."""
+    cache = tmp_path / "proofs"
+    # Linked, not copied: it holds much of the run's cache. Writes to the cache replace files (a new
+    # inode), and each entry handed back for attack gets a file of its own below.
+    shutil.copytree(proofs.cache, cache, copy_function=os.link)
+    remembered = [entry for entry in entries(cache) if namespace_of(cache, entry) == VALIDATED]
+    solved = [entry for entry in entries(cache) if namespace_of(cache, entry) == SCENARIO_PROOFS]
+    assert remembered and solved
+    targets = remembered + (solved if every_proof else solved[:1])
+    for entry in targets:
+        raw = entry.read_bytes()
+        entry.unlink()
+        entry.write_bytes(raw)
+    return cache, targets
 
 
 # -- planted code ------------------------------------------------------------------
@@ -126,13 +204,14 @@ def jinja_cache_files(cache: Path) -> list[Path]:
     ]
 
 
-def test_code_planted_in_any_cache_never_runs(clean: Clean, tmp_path: Path) -> None:
+def test_code_planted_in_any_cache_never_runs(clean: Clean, proofs: Clean, tmp_path: Path) -> None:
     marker = tmp_path / "code-ran"
     payloads = bombs(marker)
     assert_live(payloads, marker)
     cache = warm_copy(clean, tmp_path)
+    mono, attacked_proofs = attacked(proofs, tmp_path)
     kinds = list(payloads)
-    for index, entry in enumerate(entries(cache)):  # every entry a bomb, of each kind in turn
+    for index, entry in enumerate(entries(cache) + attacked_proofs):  # every entry a bomb, of each kind in turn
         entry.write_bytes(payloads[kinds[index % len(kinds)]])
     legacy = [  # the names the old pickle, marshal and bytecode caches read
         cache / "art" / "0123456789ab" / f"{'a' * 20}.pickle",
@@ -144,6 +223,7 @@ def test_code_planted_in_any_cache_never_runs(clean: Clean, tmp_path: Path) -> N
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(payloads[kinds[index % len(kinds)]])
     assert_like_a_clean_run(clean, cache, tmp_path)
+    assert_validates_like_a_clean_run(proofs, mono)
     assert not marker.exists()
 
 
@@ -189,25 +269,29 @@ DAMAGE: dict[str, Callable[[bytes], bytes]] = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", DAMAGE)
-def test_damaged_entries_in_every_cache_are_misses(clean: Clean, tmp_path: Path, kind: str) -> None:
+def test_damaged_entries_in_every_cache_are_misses(clean: Clean, proofs: Clean, tmp_path: Path, kind: str) -> None:
     """(Slow: test_cachestore.py's test_a_damaged_entry_is_a_miss_and_a_write_repairs_it and
     test_every_single_bit_flip_is_a_miss cover each damage fast.)"""
     cache = warm_copy(clean, tmp_path)
-    for entry in entries(cache):
+    mono, attacked_proofs = attacked(proofs, tmp_path, every_proof=True)
+    for entry in entries(cache) + attacked_proofs:
         entry.write_bytes(DAMAGE[kind](entry.read_bytes()))
     assert_like_a_clean_run(clean, cache, tmp_path)
+    assert_validates_like_a_clean_run(proofs, mono)
 
 
 @pytest.mark.slow
-def test_entries_swapped_between_keys_are_misses(clean: Clean, tmp_path: Path) -> None:
+def test_entries_swapped_between_keys_are_misses(clean: Clean, proofs: Clean, tmp_path: Path) -> None:
     """Each entry gets the next one's (intact, well sealed) bytes: right content under the wrong key.
     (Slow: test_cachestore.py's test_an_entry_swapped_with_another_is_a_miss covers it fast.)"""
     cache = warm_copy(clean, tmp_path)
-    found = entries(cache)
-    contents = [entry.read_bytes() for entry in found]
-    for entry, content in zip(found, contents[1:] + contents[:1]):
-        entry.write_bytes(content)
+    mono, attacked_proofs = attacked(proofs, tmp_path, every_proof=True)
+    for found in (entries(cache), attacked_proofs):
+        contents = [entry.read_bytes() for entry in found]
+        for entry, content in zip(found, contents[1:] + contents[:1]):
+            entry.write_bytes(content)
     assert_like_a_clean_run(clean, cache, tmp_path)
+    assert_validates_like_a_clean_run(proofs, mono)
 
 
 def _wrong_types(value: Any) -> Any:
@@ -234,25 +318,17 @@ def test_well_sealed_entries_of_the_wrong_types_are_misses(clean: Clean, tmp_pat
     """(Slow: test_cachestore.py's test_a_well_sealed_entry_of_the_wrong_shape_is_a_miss and the forged proof
     below cover it fast.)"""
     cache = warm_copy(clean, tmp_path)
-    forged = 0
-    for entry in entries(cache):
-        if namespace_of(cache, entry) != SCENARIO_PROOFS:  # see the test below
-            forge(cache, entry, _wrong_types)
-            forged += 1
-    assert forged > 10
+    for entry in entries(cache):  # the scenario proofs: see the test below
+        forge(cache, entry, _wrong_types)
+    assert len(entries(cache)) > 10
     assert_like_a_clean_run(clean, cache, tmp_path)
 
 
-def test_a_well_sealed_scenario_proof_of_the_wrong_shape_is_a_miss(clean: Clean, tmp_path: Path) -> None:
-    cache = warm_copy(clean, tmp_path)
-    proofs = [entry for entry in entries(cache) if namespace_of(cache, entry) == SCENARIO_PROOFS]
-    assert proofs
-    for entry in proofs:
+def test_a_well_sealed_scenario_proof_of_the_wrong_shape_is_a_miss(proofs: Clean, tmp_path: Path) -> None:
+    cache, forged = attacked(proofs, tmp_path)
+    for entry in forged:
         forge(cache, entry, lambda plain: {"forged": [1, 2, 3]})
-    for entry in entries(cache):  # a game remembered clean (core/validcache.py) is not checked: the proofs go unread
-        if namespace_of(cache, entry) == VALIDATED:
-            entry.unlink()
-    assert_like_a_clean_run(clean, cache, tmp_path)
+    assert_validates_like_a_clean_run(proofs, cache)
 
 
 # -- caches that cannot be written -----------------------------------------------------

@@ -1,4 +1,8 @@
-"""`pantheon diff`: two folders or two git revisions compared card by card, as text, JSON and a proof PDF."""
+"""`pantheon diff`: two folders or two git revisions compared card by card, as text, JSON and a proof PDF.
+
+Reports are read from the CLI run in process (the toy game registered); bad input runs it as a user does,
+in a fresh process (exit code, one line, no traceback), and so does the proof PDF's determinism check.
+"""
 from __future__ import annotations
 
 import io
@@ -10,13 +14,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import Result
 from pypdf import PdfReader
+from typer.testing import CliRunner
 
+from pipeline.cli import app
 from pipeline.core.dataset import load_game
 from pipeline.core.diff.compare import Consequence, consequences
+from pipeline.core.games import registered
 from pipeline.core.gamespec import Part, Question
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.render_helpers import toy_template_root
+from tests.core.toy_game import SPEC
+
+
+def pantheon(*args: str) -> Result:
+    """``pantheon ARGS`` in this process, with the toy game registered."""
+    with registered(SPEC):
+        return CliRunner().invoke(app, list(args))
 
 
 def _edit(root: Path, old: str, new: str) -> None:
@@ -37,8 +52,8 @@ def two_folders(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_json_names_the_changed_card_and_only_it(two_folders: tuple[Path, Path]) -> None:
     old, new = two_folders
-    result = run_cli("diff", "--data-a", str(old), "--data-b", str(new), "--json", "toy")
-    assert result.returncode == 0, result.stderr
+    result = pantheon("diff", "--data-a", str(old), "--data-b", str(new), "--json", "toy")
+    assert result.exit_code == 0, result.output
     cards = json.loads(result.stdout)["games"]["toy"]["cards"]
     assert [(c["id"], c["status"]) for c in cards] == [("lantern", "changed")]
     assert cards[0]["fields"] == [{"field": "cost", "old": 1, "new": 4}]
@@ -47,8 +62,8 @@ def test_json_names_the_changed_card_and_only_it(two_folders: tuple[Path, Path])
 def test_added_and_removed_cards_and_the_text_report(two_folders: tuple[Path, Path]) -> None:
     old, new = two_folders
     _edit(new, "  - id: skull\n    name: Skull\n", "  - id: bone\n    name: Bone\n")
-    result = run_cli("diff", "--data-a", str(old), "--data-b", str(new), "toy")
-    assert result.returncode == 0, result.stderr
+    result = pantheon("diff", "--data-a", str(old), "--data-b", str(new), "toy")
+    assert result.exit_code == 0, result.output
     assert "card lantern 'Lantern' changed (cards/lantern, faces unchanged)" in result.stdout
     assert "    cost: 1 -> 4" in result.stdout
     assert "card skull 'Skull' removed" in result.stdout
@@ -87,16 +102,16 @@ def test_git_revisions_of_a_scratch_repository(tmp_path: Path) -> None:
     git("-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
     git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
     _edit(root, "name: Skull\n    cost: 0", "name: Skull\n    cost: 1")
-    working = run_cli("diff", "--data", str(root), "--json", "toy")  # HEAD against the working tree
-    assert working.returncode == 0, working.stderr
+    working = pantheon("diff", "--data", str(root), "--json", "toy")  # HEAD against the working tree
+    assert working.exit_code == 0, working.output
     assert [c["id"] for c in json.loads(working.stdout)["games"]["toy"]["cards"]] == ["skull"]
     git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "two")
-    between = run_cli("diff", "HEAD~1", "HEAD", "--data", str(root), "--json", "toy")
-    assert between.returncode == 0, between.stderr
+    between = pantheon("diff", "HEAD~1", "HEAD", "--data", str(root), "--json", "toy")
+    assert between.exit_code == 0, between.output
     report = json.loads(between.stdout)
     assert (report["old"], report["new"]) == ("HEAD~1", "HEAD")
     assert report["games"]["toy"]["cards"][0]["fields"] == [{"field": "cost", "old": 0, "new": 1}]
-    same = run_cli("diff", "HEAD", "--data", str(root), "toy")
+    same = pantheon("diff", "HEAD", "--data", str(root), "toy")
     assert "toy: no changes" in same.stdout
 
 

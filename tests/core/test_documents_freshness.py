@@ -13,23 +13,46 @@ import pytest
 from pipeline.core.dataset import default_data_root
 from pipeline.core.documents import freshness
 from pipeline.core.documents.build import DocumentsBuilt, update_documents
+from pipeline.core.validcache import NAMESPACE
 
 from .data_edits import edit
 
+# On one xdist worker (make test: --dist loadgroup), so the warm cache (a module fixture) is made once.
+pytestmark = pytest.mark.xdist_group("documents-freshness")
 GAMES = ("theocracy", "heavenly-father")
 CROSS_REFERENCE = "One of ten possible gods"  # a heavenly-father rules sentence we make name a theocracy role
 
 
-@pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / "cache"))
+def two_games(target: Path) -> Path:
+    """A data root holding GAMES' real data and their schemas."""
     source = default_data_root()
-    target = tmp_path / "data"
     for game in GAMES:
         shutil.copytree(source / game, target / game)
         shutil.copytree(source / "schemas" / game, target / "schemas" / game)
     shutil.copy(source / "schemas" / "common.schema.json", target / "schemas" / "common.schema.json")
     return target
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding what building GAMES' documents keeps besides what is tested here (the documents'
+    freshness entries) and the remembered validations: the loaded YAML, schema and card layout results,
+    keyed by content, not by folder. A test starts with a copy: its first build is not a cold one."""
+    work = tmp_path_factory.mktemp("warm")
+    cache = work / "cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PANTHEON_CACHE", str(cache))
+        update(two_games(work / "data"), work / "out")
+    shutil.rmtree(cache / freshness.NAMESPACE)
+    shutil.rmtree(cache / NAMESPACE)
+    return cache
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, warm: Path) -> Path:
+    shutil.copytree(warm, tmp_path / "cache")
+    monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / "cache"))
+    return two_games(tmp_path / "data")
 
 
 def update(root: Path, out: Path, fmt: str = "md", **extra: object) -> DocumentsBuilt:

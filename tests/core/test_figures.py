@@ -12,9 +12,12 @@ from pipeline.core.documents.figures import CALLOUT_GAP, CALLOUT_R, Part, _sprea
 from pipeline.core.errors import UserError
 from pipeline.core.references import References
 from pipeline.core.render.faces import Splitter, TextSlot
-from tests.core.docs_helpers import page_texts, render_game
+from tests.core.docs_helpers import page_texts, project_documents
 
 ROOT = default_data_root()
+# On one xdist worker (make test: --dist loadgroup), so each game's documents are rendered once for both files
+# (docs_helpers.project_documents).
+pytestmark = pytest.mark.xdist_group("project-documents")
 
 
 def _figures(blocks: tuple[m.Block, ...]) -> list[m.CardFigure]:
@@ -35,7 +38,7 @@ def test_rulebook_shows_card_faces_of_the_card_plan_with_a_numbered_key(game: st
     assert figures, f"{game}: the rulebook has no anatomy figure"
     loaded = refs.catalogue.game(game)
     faces = [side for card in loaded.spec.part("cards")(loaded) for side in (card.front, card.back) if side is not None]
-    pages = page_texts(render_game(ROOT, game)["rulebook"][0])
+    pages = page_texts(project_documents(game)["rulebook"][0])
     for fig in figures:
         assert fig.face in faces, f"{game}: {fig.caption} is not a face the card sheets print"
         assert [c.number for c in fig.callouts] == list(range(1, len(fig.callouts) + 1))

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
-from tests.core.cli_helpers import run_cli
 
 from .render_helpers import run_cli
 
+# On one xdist worker (make test: --dist loadgroup), so the first build (a module fixture) is made once.
+pytestmark = pytest.mark.xdist_group("render-cli")
 GAME = "theocracy"
 POWER = Path("cards") / GAME / "power.svg.j2"
 
@@ -29,12 +30,22 @@ def templates(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def built(data_copy: Path, templates: Path, tmp_path: Path) -> tuple[Path, Path, bytes]:
-    """A good build in a scratch output folder: (out, pdf, its bytes)."""
-    out = tmp_path / "out"
-    result = run_cli("build", GAME, "--data", str(data_copy), "--templates", str(templates), "--out", str(out))
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The output folder of one good build of the project's data and templates (only read here)."""
+    out = tmp_path_factory.mktemp("first") / "out"
+    result = run_cli("build", GAME, "--out", str(out))
     assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture
+def built(first_build: Path, tmp_path: Path) -> tuple[Path, Path, bytes]:
+    """A good build in a scratch output folder: (out, pdf, its bytes). A copy of the module's one build:
+    builds are deterministic and their stamps name contents, not folders, so it is what building the
+    test's copies of the data and templates writes (the first test checks this: "up to date")."""
+    out = tmp_path / "out"
+    shutil.copytree(first_build, out)
     pdf = out / GAME / "cards-a4.pdf"
     return out, pdf, pdf.read_bytes()
 
@@ -127,16 +138,16 @@ def test_invalid_data_is_refused_and_nothing_is_built(built: tuple[Path, Path, b
     assert "power-cards.yaml" in result.stdout
 
 
-def test_preview_writes_a_png_of_one_card(data_copy: Path, templates: Path, tmp_path: Path) -> None:
+def test_preview_writes_a_png_of_one_card(tmp_path: Path) -> None:
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm not installed (make tools installs poppler-utils)")
     target = tmp_path / "card.png"
-    result = run_cli("preview", GAME, "gold-power-5", "--data", str(data_copy), "--templates", str(templates), "--out", str(target), "--dpi", "40")
+    result = run_cli("preview", GAME, "gold-power-5", "--out", str(target), "--dpi", "40")  # the project's data, read only
     assert result.returncode == 0, result.stderr
     assert target.read_bytes().startswith(b"\x89PNG")
 
 
-def test_preview_of_an_unknown_card_is_a_clear_error(data_copy: Path, templates: Path, tmp_path: Path) -> None:
-    result = run_cli("preview", GAME, "no-such-card", "--data", str(data_copy), "--templates", str(templates), "--out", str(tmp_path / "x.png"))
+def test_preview_of_an_unknown_card_is_a_clear_error(tmp_path: Path) -> None:
+    result = run_cli("preview", GAME, "no-such-card", "--out", str(tmp_path / "x.png"))
     assert result.returncode == 1
     assert "no card 'no-such-card'" in result.stderr and "Traceback" not in result.stderr

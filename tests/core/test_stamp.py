@@ -1,4 +1,8 @@
-"""`build --stamp`: a version line on every card and sheet, deterministic; without it, the very same bytes."""
+"""`build --stamp`: a version line on every card and sheet, deterministic; without it, the very same bytes.
+
+The builds run the CLI in process (on the toy game), but for the one a determinism check compares with;
+the refused watermark runs it as a user does, in a fresh process, for its exit code and one-line message.
+"""
 from __future__ import annotations
 
 import io
@@ -6,15 +10,26 @@ import subprocess
 from pathlib import Path
 
 from pypdf import PdfReader
+from typer.testing import CliRunner
 
+from pipeline.cli import app
+from pipeline.core.games import registered
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.render_helpers import toy_template_root
+from tests.core.toy_game import SPEC
 
 
-def _build(root: Path, out: Path, templates: Path, *flags: str) -> tuple[bytes, str]:
-    result = run_cli("build", "toy", "--only", "cards", "--data", str(root), "--out", str(out),
-                     "--templates", str(templates), *flags)
-    assert result.returncode == 0, result.stderr
+def _build(root: Path, out: Path, templates: Path, *flags: str, fresh_process: bool = False) -> tuple[bytes, str]:
+    """Build the toy's cards in process, or in a ``fresh_process`` (its own hash seed and memory caches: what
+    a determinism check compares against)."""
+    args = ["build", "toy", "--only", "cards", "--data", str(root), "--out", str(out), "--templates", str(templates), *flags]
+    if fresh_process:
+        done = run_cli(*args)
+        assert done.returncode == 0, done.stderr
+        return (out / "toy" / "cards-a4.pdf").read_bytes(), done.stdout
+    with registered(SPEC):
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
     return (out / "toy" / "cards-a4.pdf").read_bytes(), result.stdout
 
 
@@ -35,7 +50,8 @@ def test_stamp_off_is_the_unstamped_build_and_never_served_from_a_stamped_cache(
 def test_stamp_prints_label_hash_and_watermark_the_same_every_time(tmp_path: Path) -> None:
     root, templates = copy_toy(tmp_path), toy_template_root(tmp_path)
     first, _ = _build(root, tmp_path / "one", templates, "--version-label", "v1.2", "--watermark", "PLAYTEST")
-    second, _ = _build(root, tmp_path / "two", templates, "--version-label", "v1.2", "--watermark", "PLAYTEST", "--force")
+    second, _ = _build(root, tmp_path / "two", templates, "--version-label", "v1.2", "--watermark", "PLAYTEST", "--force",
+                       fresh_process=True)
     assert first == second
     text = _text(first)
     assert "PLAYTEST" in text and "page 1" in text

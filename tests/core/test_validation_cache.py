@@ -3,6 +3,7 @@ until a later stage asks for it), and any change to what its checks read checks 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any, Callable
 
@@ -10,15 +11,33 @@ import pytest
 
 from pipeline.core import cachestore
 from pipeline.core import validate as validation
+from pipeline.core.dataset import default_data_root
 from pipeline.core.validcache import NAMESPACE
 
+# On one xdist worker (make test: --dist loadgroup), so the warm cache (a module fixture) is made once.
+pytestmark = pytest.mark.xdist_group("validation-cache")
 GAMES = ["heavenly-father", "theocracy", "monstrous"]  # not monotheism: its first check plays 20,000 deals
 Edit = Callable[[Path, Callable[[Any], Any]], None]
 
 
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding what validating GAMES keeps besides the remembered validations (the loaded YAML,
+    schema and card layout results, keyed by content, not by folder): from a copy, a test's first
+    validation costs ~0.3 s instead of ~2 s, while the cache under test starts empty."""
+    cache = tmp_path_factory.mktemp("warm") / "cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(cachestore.CACHE_ENV, str(cache))
+        assert validation.validate(default_data_root(), GAMES).ok
+    shutil.rmtree(cache / NAMESPACE)
+    return cache
+
+
 @pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
-    """The games whose checks ran, in order; each test starts from an empty cache of its own."""
+def checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, warm: Path) -> list[str]:
+    """The games whose checks ran, in order; each test starts with no remembered validation, in a cache
+    of its own."""
+    shutil.copytree(warm, tmp_path / "cache")
     monkeypatch.setenv(cachestore.CACHE_ENV, str(tmp_path / "cache"))
     ran: list[str] = []
     real = validation.game_problems
@@ -82,8 +101,6 @@ def test_a_shared_schema_edit_checks_every_game(data_copy: Path, checked: list[s
 
 
 def test_a_template_edit_checks_every_game(data_copy: Path, checked: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import shutil
-
     from pipeline.core import locations, validcache
 
     templates = data_copy.parent / "templates"
