@@ -87,7 +87,7 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Clean:
     run_all(cache, out)
     found = {p.relative_to(cache): p.read_bytes() for p in entries(cache)}
     namespaces = {namespace_of(cache, cache / p).split("/")[0] for p in found}
-    assert {"art", "faces", "results"} <= namespaces  # every kind of cache is exercised
+    assert {"art", "faces", "paints", "plans", "results"} <= namespaces  # every kind of cache is exercised
     return Clean(cache, pdfs(out), found)
 
 

@@ -10,7 +10,7 @@ from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.core import cachestore
-from pipeline.core.render import artcache, artmap, faces, forms, paintcache, svgtemplates
+from pipeline.core.render import artcache, artmap, faces, fonts, paintcache, svgtemplates
 from pipeline.core.render.build import BuildOptions, Plan, render_pdf
 from pipeline.core.render.faces import FACES_DIR
 from pipeline.core.render.model import Face, PrintCard
@@ -146,13 +146,60 @@ def test_self_contained_art_is_kept_as_its_stream_and_replayed_byte_for_byte(cac
     assert canvas._doc.idToObject["FormXob.art_x"].stream == drawn
 
 
-def test_art_with_text_is_kept_in_memory_only(cache: Path) -> None:
-    """A Drawing is a Python object: it never goes to disk, so nothing read from disk becomes one."""
+def test_art_with_text_in_a_font_not_embedded_is_kept_in_memory_only(cache: Path) -> None:
+    """A Drawing is a Python object: it never goes to disk, so nothing read from disk becomes one (text in a
+    standard font writes a font line of the document's own: such art is not kept on disk)."""
     words = Drawing(40, 30)
     words.add(String(2, 10, "Zeus"))
     drawn_stream(words)
     assert artcache.ArtCache().stored("art_x") is None
     assert not list(cache.rglob("*.json"))
+
+
+def _lettered() -> Drawing:
+    letters = Drawing(40, 30)
+    letters.add(Rect(2, 2, 30, 20, fillColor=None, strokeWidth=0.7))
+    letters.add(String(4, 10, "Éz", fontName=fonts.font_name(fonts.BOLD), fontSize=9, textAnchor="middle"))
+    return letters
+
+
+def _form_after(words: str, convert: Any) -> bytes:
+    """The stream of art ``art_x`` defined on a canvas that first drew ``words`` (so the font's subset already
+    holds their characters, and the art's letters get other codes)."""
+    canvas = Canvas(io.BytesIO())
+    canvas.setFont(fonts.font_name(fonts.BOLD), 9)
+    canvas.drawString(10, 10, words)
+    artcache.ArtCache().define_form(canvas, "art_x", "art_x", convert)
+    return canvas._doc.idToObject["FormXob.art_x"].stream
+
+
+def test_art_with_letters_in_the_family_is_kept_as_text_runs_and_written_for_each_document(cache: Path) -> None:
+    """Letters in an embedded font are kept as text runs (font, size, place, characters), not as bytes: the
+    canvas encodes them for the document being written, exactly as drawing the art there would."""
+    fonts.register()
+    _form_after("A", _lettered)
+    kept = artcache.ArtCache().stored("art_x")
+    assert isinstance(kept, artcache.Stream)
+    runs = [line for line in kept.code if isinstance(line, artcache.TextRun)]
+    assert [(run.font, run.text) for run in runs] == [(fonts.font_name(fonts.BOLD), "Éz")]
+    for before in ("A", "ÜÖÄ"):  # another document, its subset filled in another order
+        replayed = _form_after(before, lambda: pytest.fail("converted again"))
+        with pytest.MonkeyPatch.context() as patch:  # drawn afresh: as a build with an empty cache would
+            patch.setattr(artcache.ArtCache, "stored", lambda self, key: None)
+            drawn = _form_after(before, _lettered)
+        assert replayed == drawn
+    assert _form_after("ÜÖÄ", lambda: pytest.fail("x")) != _form_after("A", lambda: pytest.fail("x"))
+
+
+def test_a_text_run_in_a_font_outside_the_family_is_a_miss(cache: Path) -> None:
+    fonts.register()
+    _form_after("A", _lettered)
+    (entry,) = (cache / artcache.ART_DIR).glob(f"*{cachestore.ENTRY_SUFFIX}")
+    name = entry.name[: -len(cachestore.ENTRY_SUFFIX)]
+    plain = cachestore.read(artcache.ART_DIR, name, lambda value: value, root=cache)
+    plain["code"] = [{**line, "font": "Helvetica"} if isinstance(line, dict) else line for line in plain["code"]]
+    assert cachestore.write(artcache.ART_DIR, name, plain, root=cache)
+    assert artcache.ArtCache().stored("art_x") is None
 
 
 def test_records_of_old_template_versions_are_pruned(templates: Path, cache: Path) -> None:
