@@ -29,6 +29,7 @@ from tests.fuzz.mutations import CATEGORIES, Mutation, MutationRunner, all_mutat
 FUZZ_EXAMPLES = 40
 # Most fields are required and most lists have a minimum length, so most of these are schema errors.
 MOSTLY_SCHEMA_ERRORS = frozenset({"drop", "empty"})
+pytestmark = pytest.mark.xdist_group("fuzz-runner")  # the module fixture is built once, on one worker
 
 
 @lru_cache(maxsize=None)
