@@ -169,13 +169,18 @@ def test_two_processes_give_the_same_answer_line_and_nodes() -> None:
     assert one.status == solver.WIN and (one.status, one.line, one.nodes) == (two.status, two.line, two.nodes)
 
 
-def test_a_search_run_in_slices_is_the_search_run_at_once() -> None:
+# (deck size, seed, node limit): a win found after 2,505 nodes (four slices), and a search stopped at its limit
+SLICED = [(7, 0, 50_000), (9, 3, 5_000)]
+
+
+@pytest.mark.parametrize("size, seed, limit", SLICED)
+def test_a_search_run_in_slices_is_the_search_run_at_once(size: int, seed: int, limit: int) -> None:
     g = loaded().game
-    state = g.state_for(decks.random_puzzle_deck(g.cards, 9, 3), track_history=False)
-    whole = DepthFirst(space_for(g), state, max_nodes=50_000)
-    whole.advance(50_000)
-    sliced = DepthFirst(space_for(g), state, max_nodes=50_000)
-    while sliced.status is None and sliced.nodes < 50_000:
+    state = g.state_for(decks.random_puzzle_deck(g.cards, size, seed), track_history=False)
+    whole = DepthFirst(space_for(g), state, max_nodes=limit)
+    whole.advance(limit)
+    sliced = DepthFirst(space_for(g), state, max_nodes=limit)
+    while sliced.status is None and sliced.nodes < limit:
         sliced.advance(777)
     assert (whole.status, whole.line) == (sliced.status, sliced.line)
 
