@@ -20,8 +20,9 @@ def _run(*args: str):
     return runner.invoke(app, ["monotheism", *args])
 
 
-@pytest.mark.parametrize("number", ["1", "2", "3", "4", "5"])
+@pytest.mark.parametrize("number", ["1", "5"])
 def test_solve_json_wins(number: str) -> None:
+    """The two scenarios solved in a few thousand nodes (test_solver_wins_and_its_line_verifies solves all five)."""
     result = _run("solve", number, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)

@@ -142,10 +142,15 @@ def test_validate_searches_a_scenario_again_after_a_play_edit_only(data_copy: Pa
         return real_solve(*args, **kwargs)
 
     monkeypatch.setattr(solver, "solve", counting_solve)
+
+    def rename(name: str) -> None:
+        edit_yaml(data_copy / "monotheism" / DEITIES, lambda d: [_deity(d, "09").update(name=name), None][1])
+
+    rename("The Hungry Maw")  # an edited copy: a clean copy's validation is itself cached
     validate(data_copy, ["monotheism"])
     first = len(searched)
-    assert first >= 5  # the five scenarios (and the traps: a search after the losing first move)
-    edit_yaml(data_copy / "monotheism" / DEITIES, lambda d: [_deity(d, "09").update(name="The Renamed Maw"), None][1])
+    assert first > 0  # what the small budgets decided may be in the run's cache already; the rest is searched
+    rename("The Renamed Maw")
     messages = [p.message for p in validate(data_copy, ["monotheism"])]
     assert len(searched) == first, messages
     edit_yaml(data_copy / "monotheism" / "scenarios.yaml",
@@ -155,4 +160,4 @@ def test_validate_searches_a_scenario_again_after_a_play_edit_only(data_copy: Pa
     assert len(searched) == first  # the stored line is replayed afresh, the search is kept
     edit_yaml(data_copy / "monotheism" / DEITIES, lambda d: [_deity(d, "09")["upright"]["numbers"].reverse(), None][1])
     validate(data_copy, ["monotheism"])
-    assert len(searched) == 2 * first
+    assert len(searched) >= first + 5  # a new deck of cards: each of the five scenarios is searched again
