@@ -8,7 +8,7 @@ from pipeline.games.monotheism import deck_checks, guest_check
 # Budgets of validate's costly checks when a test breaks the data. Their results are cached by data (and
 # budget), so an edited deck is a new puzzle the real budget (400,000 nodes) searches for seconds, and an
 # edited worshiper set or a fresh cache replays the 20,000 deals of the #21 check (ten seconds).
-SMALL_SEARCH_NODES = 1_000
+SMALL_SEARCH_NODES = 100
 SMALL_GUEST_DEALS = 5  # per worshiper set
 
 
