@@ -311,7 +311,7 @@ def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = 
     return found + _search_findings(engine, scenario)[0]
 
 
-_CACHE: dict[tuple, tuple] = {}
+_CACHE: dict[tuple, tuple] = {}  # by node limits and key: findings made on other limits are never served
 ENGINE_SOURCE = Path(__file__).resolve().parent
 
 
@@ -330,7 +330,9 @@ def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
     data, the scenario and a hash of this package's code. Findings that rest on
     a search that hit its node limit are reported but never kept: they are not facts.
     """
-    if key not in _CACHE:
+    budgets = f"{SOLVE_NODES} {TRAP_NODES}"  # the findings depend on the node limits too
+    memo = (budgets, *key)
+    if memo not in _CACHE:
         def compute() -> list[list]:
             found, decided = _search_findings(engine, scenario)
             plain = [[list(path), message] for path, message in found]
@@ -338,14 +340,13 @@ def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
                 raise _Undecided(plain)
             return plain
 
-        budgets = f"{SOLVE_NODES} {TRAP_NODES}"  # the findings depend on the node limits too
         parts = [resultcache.source_hash(ENGINE_SOURCE), budgets, *map(str, key)]
         try:
             found = resultcache.cached_json("monotheism-scenarios", parts, compute, decode=_stored_findings)
         except _Undecided as undecided:
             found = undecided.findings
-        _CACHE[key] = tuple((tuple(path), message) for path, message in found)
-    return _CACHE[key]
+        _CACHE[memo] = tuple((tuple(path), message) for path, message in found)
+    return _CACHE[memo]
 
 
 def _stored_findings(value: Any) -> list[list]:

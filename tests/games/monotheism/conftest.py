@@ -18,5 +18,4 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     (test_deck_checks.py, test_solver.py and test_estimate.py hold the full ones to account)."""
     monkeypatch.setattr(deck_checks, "SOLVE_NODES", SMALL_SEARCH_NODES)
     monkeypatch.setattr(deck_checks, "TRAP_NODES", SMALL_SEARCH_NODES)
-    monkeypatch.setattr(deck_checks, "_CACHE", {})  # findings made on these budgets stay in the test
     monkeypatch.setattr(guest_check, "GAMES_PER_SET", SMALL_GUEST_DEALS)
