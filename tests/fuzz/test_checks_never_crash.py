@@ -1,6 +1,6 @@
 """Schema-valid edits of the real data never crash validation: a report with problems, or none.
 
-Hypothesis draws a hundred edits of the shipped data files (the same ones
+Hypothesis draws two dozen edits of the shipped data files (the same ones
 on every run, see tests/conftest.py): a number set to 0, 1, -1, a neighbour
 or a huge value; a record or id renamed, deleted or duplicated; a value
 swapped for another seen under the same key (enum values, references); a list
@@ -24,11 +24,13 @@ from pipeline.core.validate import INTERNAL_CHECK_ERROR
 from tests.core.data_edits import validate_cli
 from tests.fuzz.mutations import CATEGORIES, Mutation, MutationRunner, all_mutations, bounded_search
 
-# The same edits every run (derandomized): a sample of each category, about 12 each, a quarter of a second
-# apiece; every edit of every file is the slow exhaustive run (test_exhaustive.py, make test-all).
-FUZZ_EXAMPLES = 100
+# The same edits every run (derandomized): a sample of each category, about 3 each, a tenth to a quarter of a
+# second apiece; every edit of every file is the slow exhaustive run (test_exhaustive.py, make test-all).
+FUZZ_EXAMPLES = 24
 # Most fields are required and most lists have a minimum length, so most of these are schema errors.
 MOSTLY_SCHEMA_ERRORS = frozenset({"drop", "empty"})
+REACH_SAMPLE = 3  # edits spread over each category's list; in each other category one or more pass the schema
+pytestmark = pytest.mark.xdist_group("fuzz-runner")  # the module fixture is built once, on one worker
 
 
 @lru_cache(maxsize=None)
@@ -60,7 +62,7 @@ def test_schema_valid_edits_never_crash(runner: MutationRunner, mutation: Mutati
 def test_the_edits_reach_the_cross_checks(runner: MutationRunner) -> None:
     """The fuzzing means something only if edits pass the schema: a fixed sample of each category does."""
     for category, edits in by_category().items():
-        sample = edits[:: max(1, len(edits) // 5)][:5]
+        sample = edits[:: max(1, len(edits) // REACH_SAMPLE)][:REACH_SAMPLE]
         ran = [runner.run(m) for m in sample]
         assert all(r.crash is None for r in ran), [f"{r.mutation}: {r.crash}" for r in ran if r.crash]
         if category not in MOSTLY_SCHEMA_ERRORS:

@@ -17,7 +17,7 @@ from pipeline.core import resultcache
 from pipeline.core.dataset import Document, GameData
 from pipeline.core.problems import Problem
 from pipeline.core.shape import ShapeError, sequence, text
-from pipeline.games.monotheism import dsl, proofs, solver  # noqa: F401  (registers the handlers)
+from pipeline.games.monotheism import dsl, playkey, proofs, solver  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
@@ -269,7 +269,7 @@ def _chain_problems(doc: Document, i: int, record: Mapping[str, Any]) -> Iterato
 def scenario_play_problems(game: GameData, cards: Cards) -> Iterator[Problem]:
     doc = game.doc(SCENARIOS)
     engine = Game(cards)
-    fingerprint = _fingerprint(game)
+    fingerprint = playkey.cards_key(cards)
     for i, record in enumerate(doc.data["scenarios"]):
         scenario = scenario_from_record(record)
         if not playable(scenario, cards):
@@ -296,35 +296,22 @@ def playable(scenario: Scenario, cards: Cards) -> bool:
     return bool(scenario.deck) and any(card.is_worshiper for card in scenario.deck)
 
 
-# Deity fields only the card face prints: the model does not carry them, so play cannot depend on them
-# (a reworded flavour line must not send every scenario back to the solver).
-PRINT_ONLY_FIELDS = ("flavour",)
-
-
-def _fingerprint(game: GameData) -> str:
-    """What play depends on: the card faces and which sets win with zero gods (not flavour or notes)."""
-    zero = {s["id"]: s["zero_gods_victory"] for s in game.doc(WORSHIPER_SETS).data["worshiper_sets"]}
-    members = {w["id"]: zero[s["id"]] for s in game.doc(WORSHIPER_SETS).data["worshiper_sets"] for w in s["worshipers"]}
-    deities = {
-        key: [{k: v for k, v in d.items() if k not in PRINT_ONLY_FIELDS} if isinstance(d, dict) else d for d in value]
-        if isinstance(value, list) else value
-        for key, value in game.doc(DEITIES).data.items()
-    }
-    return json.dumps([deities, game.doc(WORSHIPERS).data, members], sort_keys=True)
-
-
 def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = "") -> list[tuple[tuple, str]]:
-    """(path inside the scenario record, message) for each way the scenario fails in play."""
+    """(path inside the scenario record, message) for each way the scenario fails in play.
+
+    ``fingerprint`` (:func:`playkey.cards_key` of the engine's cards) keeps the searches' findings in the
+    cache; the replay of the stored winning line is cheap and quotes card names, so it is never cached.
+    """
+    found = list(_line_replay_findings(engine, scenario))
     rated = scenario.rating
     key = (fingerprint, json.dumps([[c.ref, c.veiled, c.transformed, c.cursed] for c in scenario.deck]),
-           scenario.winning_line, scenario.losing_first_move,
-           (rated.nodes, rated.first_moves) if rated is not None else None)
+           scenario.losing_first_move, (rated.nodes, rated.first_moves) if rated is not None else None)
     if fingerprint:
-        return list(_cached_findings(key, engine, scenario))
-    return _findings(engine, scenario)[0]
+        return found + list(_cached_findings(key, engine, scenario))
+    return found + _search_findings(engine, scenario)[0]
 
 
-_CACHE: dict[tuple, tuple] = {}
+_CACHE: dict[tuple, tuple] = {}  # by node limits and key: findings made on other limits are never served
 ENGINE_SOURCE = Path(__file__).resolve().parent
 
 
@@ -343,22 +330,23 @@ def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
     data, the scenario and a hash of this package's code. Findings that rest on
     a search that hit its node limit are reported but never kept: they are not facts.
     """
-    if key not in _CACHE:
+    budgets = f"{SOLVE_NODES} {TRAP_NODES}"  # the findings depend on the node limits too
+    memo = (budgets, *key)
+    if memo not in _CACHE:
         def compute() -> list[list]:
-            found, decided = _findings(engine, scenario)
+            found, decided = _search_findings(engine, scenario)
             plain = [[list(path), message] for path, message in found]
             if not decided:
                 raise _Undecided(plain)
             return plain
 
-        budgets = f"{SOLVE_NODES} {TRAP_NODES}"  # the findings depend on the node limits too
         parts = [resultcache.source_hash(ENGINE_SOURCE), budgets, *map(str, key)]
         try:
             found = resultcache.cached_json("monotheism-scenarios", parts, compute, decode=_stored_findings)
         except _Undecided as undecided:
             found = undecided.findings
-        _CACHE[key] = tuple((tuple(path), message) for path, message in found)
-    return _CACHE[key]
+        _CACHE[memo] = tuple((tuple(path), message) for path, message in found)
+    return _CACHE[memo]
 
 
 def _stored_findings(value: Any) -> list[list]:
@@ -374,14 +362,17 @@ def _stored_findings(value: Any) -> list[list]:
     return found
 
 
-def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
-    """(findings, decided): decided is False when a search stopped at its node limit."""
-    state = engine.scenario_state(scenario)
-    found: list[tuple[tuple, str]] = []
+def _line_replay_findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
     if not scenario.winning_line:
-        found.append((("id",), "has no winning_line"))
+        yield ("id",), "has no winning_line"
     else:
-        found += _line_findings(state, scenario.winning_line)
+        yield from _line_findings(engine.scenario_state(scenario), scenario.winning_line)
+
+
+def _search_findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
+    """(findings, decided) of the solver's searches, which never quote a card's name: decided is False when
+    a search stopped at its node limit."""
+    found: list[tuple[tuple, str]] = []
     result = solver.solve(engine.scenario_state(scenario, track_history=False).with_events(False), max_nodes=SOLVE_NODES)
     decided = result.status != solver.LIMIT
     if result.status == solver.NO_WIN:
@@ -393,7 +384,7 @@ def _findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]]
     if rated is not None and decided and rated.nodes != result.nodes:
         found.append((("rating", "nodes"), f"rating: the solver now decides the deck in {result.nodes} nodes, not "
                                            f"{rated.nodes} (pantheon monotheism rate {scenario.id} measures it again)"))
-    turns = len(solver.first_turns(state)) if rated is not None else 0
+    turns = len(solver.first_turns(engine.scenario_state(scenario))) if rated is not None else 0
     if rated is not None and rated.first_moves != turns:
         found.append((("rating", "first_moves"), f"rating: the deck has {turns} first moves, not {rated.first_moves}"))
     if not scenario.losing_first_move:

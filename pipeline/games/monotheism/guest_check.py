@@ -6,14 +6,12 @@ set) must give a rate within ``estimate.RATE_TOLERANCE`` of one in five hundred.
 (about twenty seconds) and its tally is kept in the result cache, keyed by exactly what the deals and their
 play read -- the engine's card definitions and each set's worshipers (:func:`play_key`) -- and this package's
 code, so validate pays for it once per change of the rules on the cards or of the engine, not for an edit to
-a card's flavour text or a set's description. The figure data/README.md states comes
+a card's name or flavour text or a set's description. The figure data/README.md states comes
 from a larger run of ``pantheon monotheism estimate-21``.
 """
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Mapping, Set
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -22,7 +20,7 @@ from pipeline.core.balance.stats import wilson
 from pipeline.core.dataset import GameData
 from pipeline.core.problems import Problem
 from pipeline.core.shape import ShapeError
-from pipeline.games.monotheism import estimate
+from pipeline.games.monotheism import estimate, playkey
 from pipeline.games.monotheism.cards import Cards
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.play import Loaded
@@ -50,26 +48,10 @@ def seeded_tally(game: GameData, cards: Cards, games_per_set: int = GAMES_PER_SE
 
 
 def play_key(game: GameData, cards: Cards) -> str:
-    """What the seeded run reads, as canonical JSON: the engine's card definitions (``Cards``: numbers,
-    aspects, acts, essences, worshiper chains) and each set's worshipers in deal order (``play.deal``)."""
+    """What the seeded run reads, as canonical JSON: the engine's card definitions without names
+    (:func:`playkey.canonical`) and each set's worshipers in deal order (``play.deal``)."""
     sets = [[s.id, [w.id for w in s.worshipers]] for s in game.model.worshiper_sets]
-    return json.dumps([_canonical(cards), sets], sort_keys=True)
-
-
-def _canonical(value: Any) -> Any:
-    """``value`` as plain JSON data, the same in every process (sets sorted: their order follows the
-    string hash seed); a type it does not know fails loudly rather than hash an incomplete key."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [type(value).__name__, {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}]
-    if isinstance(value, Mapping):
-        return {str(k): _canonical(v) for k, v in value.items()}
-    if isinstance(value, Set):
-        return sorted((_canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
-    if isinstance(value, (list, tuple)):
-        return [_canonical(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    raise TypeError(f"no canonical form for {type(value).__name__}")
+    return json.dumps([playkey.canonical(cards), sets], sort_keys=True)
 
 
 def _tally(value: Any) -> list[int]:

@@ -8,7 +8,7 @@ from pipeline.games.monotheism import deck_checks, guest_check
 # Budgets of validate's costly checks when a test breaks the data. Their results are cached by data (and
 # budget), so an edited deck is a new puzzle the real budget (400,000 nodes) searches for seconds, and an
 # edited worshiper set or a fresh cache replays the 20,000 deals of the #21 check (ten seconds).
-SMALL_SEARCH_NODES = 1_000
+SMALL_SEARCH_NODES = 100
 SMALL_GUEST_DEALS = 5  # per worshiper set
 
 
@@ -18,5 +18,4 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     (test_deck_checks.py, test_solver.py and test_estimate.py hold the full ones to account)."""
     monkeypatch.setattr(deck_checks, "SOLVE_NODES", SMALL_SEARCH_NODES)
     monkeypatch.setattr(deck_checks, "TRAP_NODES", SMALL_SEARCH_NODES)
-    monkeypatch.setattr(deck_checks, "_CACHE", {})  # findings made on these budgets stay in the test
     monkeypatch.setattr(guest_check, "GAMES_PER_SET", SMALL_GUEST_DEALS)

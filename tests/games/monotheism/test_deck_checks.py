@@ -109,22 +109,55 @@ def test_the_endless_hunger_never_acts_and_feeds_only_on_a_granted_power() -> No
     assert hunger.act is None and hunger.essence is not None and hunger.essence["when"] == "consumes"
 
 
-def test_scenario_proofs_are_keyed_by_play_not_by_flavour() -> None:
-    """A reworded flavour line (the model never carries it) keeps every scenario proof; a number does not."""
-    import copy
+def _cards_key(root: Path) -> str:
+    from pipeline.games.monotheism.play import load
+    from pipeline.games.monotheism.playkey import cards_key
 
-    from pipeline.core.dataset import default_data_root, load_game
-    from pipeline.games.monotheism.deck_checks import _fingerprint
+    return cards_key(load(root).game.cards)
 
-    game = load_game(default_data_root(), "monotheism")
-    before = _fingerprint(game)
-    deities = game.docs["deities"].marked
-    original = copy.deepcopy(deities.data)
-    try:
-        deities.data["deities"][0]["flavour"] = "Reworded."
-        assert _fingerprint(game) == before
-        deities.data["deities"][0]["upright"]["numbers"][0] += 1
-        assert _fingerprint(game) != before
-    finally:
-        deities.data.clear()
-        deities.data.update(original)
+
+def test_scenario_proofs_are_keyed_by_play_not_by_names_or_flavour(data_copy: Path, edit_yaml) -> None:
+    """A reworded flavour line (the model never carries it) or a renamed card (the engine only quotes names)
+    keeps every scenario proof; a number does not."""
+    before = _cards_key(data_copy)
+    edit_yaml(data_copy / "monotheism" / DEITIES, lambda d: [_deity(d, "01").update(flavour="Reworded."), None][1])
+    edit_yaml(data_copy / "monotheism" / DEITIES, lambda d: [_deity(d, "02").update(name="The Renamed Hare"), None][1])
+    edit_yaml(data_copy / "monotheism" / WORSHIPERS, lambda d: [_worshiper(d, "poet").update(name="The Bard"), None][1])
+    assert _cards_key(data_copy) == before
+    edit_yaml(data_copy / "monotheism" / DEITIES, lambda d: [_deity(d, "01")["upright"]["numbers"].reverse(), None][1])
+    assert _cards_key(data_copy) != before
+
+
+def test_validate_searches_a_scenario_again_after_a_play_edit_only(data_copy: Path, edit_yaml, validate,
+                                                                   small_budgets: None, monkeypatch) -> None:
+    """validate's searches are not run again for a renamed card (whose new name its messages still quote), and
+    are for a changed number."""
+    from pipeline.games.monotheism import solver
+
+    searched: list[int] = []
+    real_solve = solver.solve
+
+    def counting_solve(*args: Any, **kwargs: Any) -> Any:
+        searched.append(1)
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", counting_solve)
+
+    def reverse_numbers(half: str) -> None:  # a play edit no other test makes: nothing of it can be cached yet
+        edit_yaml(data_copy / "monotheism" / DEITIES, lambda d: [_deity(d, "09")[half]["numbers"].reverse(), None][1])
+
+    reverse_numbers("transformed")
+    validate(data_copy, ["monotheism"])
+    first = len(searched)
+    assert first >= 5  # the five scenarios (and the searches after their losing first moves)
+    edit_yaml(data_copy / "monotheism" / DEITIES, lambda d: [_deity(d, "09").update(name="The Renamed Maw"), None][1])
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert len(searched) == first, messages
+    edit_yaml(data_copy / "monotheism" / "scenarios.yaml",
+              lambda d: [d["scenarios"][0]["winning_line"].append("accept"), None][1])
+    broken = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any("winning line ends the game" in m and "#09 The Renamed Maw on top" in m for m in broken), broken
+    assert len(searched) == first  # the stored line is replayed afresh, the search is kept
+    reverse_numbers("upright")
+    validate(data_copy, ["monotheism"])
+    assert len(searched) >= first + 5  # a new deck of cards: each of the five scenarios is searched again

@@ -4,15 +4,26 @@ What every game's rulebook must hold is tested once, in tests/core/test_document
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from tests.core.docs_helpers import project_texts, project_yaml
+import pytest
+
+from pipeline.core.dataset import default_data_root
+from tests.core.docs_helpers import page_texts, project_yaml, render_game
 
 GAME = "monotheism"
+pytestmark = pytest.mark.xdist_group("monotheism-documents")  # the documents are rendered once, on one worker
+
+
+@lru_cache(maxsize=None)
+def pages() -> dict[str, list[str]]:
+    """Each page's text of each document built from the project's data, by kind (rendered once)."""
+    return {kind: page_texts(pdf) for kind, (pdf, _) in render_game(default_data_root(), GAME).items()}
 
 
 def texts() -> dict[str, str]:
-    return project_texts(GAME)
+    return {kind: " ".join(found) for kind, found in pages().items()}
 
 
 def _yaml(kind: str) -> Any:
@@ -38,13 +49,10 @@ def test_scenario_pages_print_the_measured_difficulty() -> None:
 
 
 def test_one_puzzle_sheet_per_scenario_with_its_solution_at_the_foot() -> None:
-    from tests.core.docs_helpers import page_texts, render_game
-    from pipeline.core.dataset import default_data_root
-
-    pages = page_texts(render_game(default_data_root(), GAME)["puzzles"][0])
+    sheets = pages()["puzzles"]
     scenarios = _yaml("scenarios")["scenarios"]
-    assert len(pages) == len(scenarios)
-    for page, scenario in zip(pages, scenarios):
+    assert len(sheets) == len(scenarios)
+    for page, scenario in zip(sheets, scenarios):
         assert f"Puzzle {scenario['number']}: {scenario['title']}" in page
         assert "Goal:" in page and "Solution (try it first)" in page
         assert page.index("Solution") > page.index(f"{scenario['card_count']} cards, from the top")

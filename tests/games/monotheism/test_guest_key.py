@@ -22,7 +22,9 @@ def _deity(data: Any, deity: str) -> Any:
 def test_wording_the_play_does_not_read_keeps_the_key(data_copy: Path, edit_yaml: Edit) -> None:
     before = _key(data_copy)
     edit_yaml(data_copy / "monotheism" / "deities.yaml",
-              lambda data: _deity(data, "01").update(flavour="A coal, reworded."))
+              lambda data: _deity(data, "01").update(flavour="A coal, reworded.", name="The Renamed Ember"))
+    edit_yaml(data_copy / "monotheism" / "worshipers.yaml",
+              lambda data: data["worshipers"][0].update(name="A Renamed Worshiper"))
     edit_yaml(data_copy / "monotheism" / "worshiper-sets.yaml",
               lambda data: data["worshiper_sets"][0]["difficulty"].update(note="Reworded."))
     assert _key(data_copy) == before

@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 from pipeline.core.dataset import default_data_root, load_game
+from pipeline.core.validate import validate
 from pipeline.games.monotheism import proofs
 from pipeline.games.monotheism.engine import VEILED, State
 from pipeline.games.monotheism.play import HELP, Choices, deal, load, scenario_by_number
-from tests.core.data_edits import edit, validate_cli
+from tests.core.data_edits import edit
 
 PANTHEON = [sys.executable, "-m", "pipeline"]
 SET = "haruspex-of-scriptures"
@@ -123,13 +124,13 @@ def test_why_illegal_explains_in_words() -> None:
     assert "nothing is to be chosen now" in (after.why_illegal("pick 14") or "")
 
 
-def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path) -> None:
+def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path, small_budgets: None) -> None:
+    """Validated in process on small budgets (the solver closes the broken scenario 1 in a few dozen nodes; the
+    card edit would send the other four and #21 back to full searches); replay runs as a user runs it."""
     game = load_game(data_copy, "monotheism")
     proofs.remember(game, scenario_by_number(game.model, "1"))  # the last good proof, as a clean validate keeps it
     edit(data_copy / "monotheism" / "deities.yaml", CHERUBIM_ACT, CHERUBIM_ACT[CHERUBIM_ACT.index("    transformed:"):])
-    result = validate_cli(data_copy, "monotheism")
-    assert result.returncode == 1 and "Traceback" not in result.stderr
-    lines = result.stdout.splitlines()
+    lines = [str(problem) for problem in validate(data_copy, ["monotheism"]).problems]
     cannot = next(line for line in lines if "cannot be won" in line)
     assert "changed since the last good proof: #11 The Cherubim (" in cannot
     lines_of_deities = (data_copy / "monotheism" / "deities.yaml").read_text(encoding="utf-8").splitlines()

@@ -22,7 +22,8 @@ from pipeline.games.monotheism.play import load, scenario_from_file
 runner = CliRunner()
 PANTHEON = [sys.executable, "-m", "pipeline"]
 REPO = Path(__file__).resolve().parents[3]
-GENERATE = ["generate", "--cards", "7", "--count", "2", "--seed", "3"]
+GENERATE = ["generate", "--cards", "5", "--count", "2", "--seed", "3"]  # five cards: rated in well under a second
+pytestmark = pytest.mark.xdist_group("puzzle-lab")  # the module fixture is built once, on one worker
 
 
 def _run(*args: str) -> Any:
@@ -75,7 +76,7 @@ def test_generate_never_repeats_a_deck_already_in_the_folder(generated: Path, tm
     folder.mkdir()
     first = sorted(generated.glob("*.yaml"))[0]
     shutil.copy(first, folder / "kept-by-hand.yaml")
-    result = _run("generate", "--cards", "7", "--count", "1", "--seed", "3", "--out", str(folder), "--processes", "1")
+    result = _run("generate", "--cards", "5", "--count", "1", "--seed", "3", "--out", str(folder), "--processes", "1")
     assert result.exit_code == 0, result.output
     written = _bytes(folder)
     assert first.name not in written and "1 duplicate" in result.output
@@ -131,19 +132,41 @@ BAD_FILES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(BAD_FILES))
-@pytest.mark.parametrize("command", ["solve", "rate", "add"])
-def test_bad_scenario_files_are_refused_with_file_and_line(case: str, command: str, tmp_path: Path) -> None:
-    text, line, words = BAD_FILES[case]
+def _bad_file_args(case: str, command: str, tmp_path: Path) -> list[str]:
+    text = BAD_FILES[case][0]
     bad = tmp_path / "puzzle.yaml"
     bad.write_text(text)
-    args = ("add", str(bad), "--data", str(tmp_path / "nowhere")) if command == "add" else (command, "--file", str(bad))
-    if command == "add":
-        shutil.copytree(default_data_root(), tmp_path / "nowhere")
-    done = _cli(*args)
-    assert done.returncode == 1 and "Traceback" not in done.stderr
-    message = done.stderr.strip()
+    if command != "add":
+        return ["monotheism", command, "--file", str(bad)]
+    shutil.copytree(default_data_root(), tmp_path / "nowhere")
+    return ["monotheism", "add", str(bad), "--data", str(tmp_path / "nowhere")]
+
+
+def _refusal_ok(case: str, message: str) -> None:
+    _, line, words = BAD_FILES[case]
+    message = message.strip()
     assert "\n" not in message and f"puzzle.yaml:{line}:" in message and words in message, message
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+@pytest.mark.parametrize("command", ["solve", "rate", "add"])
+def test_bad_scenario_files_are_refused_with_file_and_line(case: str, command: str, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Run in process through the app's own ending (exit code and stderr line as a user gets them);
+    test_a_bad_scenario_file_run_as_a_user_ends_in_one_line runs one case per command in a real process."""
+    with pytest.raises(SystemExit) as ended:
+        app(_bad_file_args(case, command, tmp_path))
+    err = capsys.readouterr().err
+    assert ended.value.code == 1 and "Traceback" not in err
+    _refusal_ok(case, err)
+
+
+@pytest.mark.parametrize("command", ["solve", "rate", "add"])
+def test_a_bad_scenario_file_run_as_a_user_ends_in_one_line(command: str, tmp_path: Path) -> None:
+    done = subprocess.run([*PANTHEON, *_bad_file_args("unknown card", command, tmp_path)], capture_output=True,
+                          text=True, cwd=REPO)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    _refusal_ok("unknown card", done.stderr)
 
 
 # ------------------------------------------------------------------ validate: ratings and limits
@@ -176,13 +199,11 @@ def test_an_added_scenario_needs_a_number_after_the_rulebooks_and_a_rating(data_
 def test_a_proof_that_hits_the_node_limit_says_undecided_and_is_not_cached(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv(resultcache.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(deck_checks, "SOLVE_NODES", 10)
-    monkeypatch.setattr(deck_checks, "_CACHE", {})
     loaded = load(default_data_root())
     scenario = loaded.model.scenario(3)
     findings = deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
     assert any("undecided: the solver reached its limit of 10 nodes" in message for _, message in findings)
     assert not list((tmp_path / resultcache.RESULTS_DIR / "monotheism-scenarios").rglob("*.json"))
     monkeypatch.setattr(deck_checks, "SOLVE_NODES", 400_000)
-    monkeypatch.setattr(deck_checks, "_CACHE", {})
     assert not deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
     assert len(list((tmp_path / resultcache.RESULTS_DIR / "monotheism-scenarios").rglob("*.json"))) == 1
