@@ -24,14 +24,19 @@ class CardSheet:
     data: bytes
     pages: int
     reader: PdfReader = field(init=False)
+    # Each page's text runs, read once: pypdf reads a page's fonts again for every card on it (seconds a sheet),
+    # and the sheet is shared by the session's tests.
+    _texts: dict[int, tuple[str, ...]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.reader = PdfReader(io.BytesIO(self.data))
 
     def texts(self, index: int) -> list[str]:
-        found: list[str] = []
-        self.reader.pages[index].extract_text(visitor_text=lambda t, *_: found.append(t) if t.strip() else None)
-        return found
+        if index not in self._texts:
+            found: list[str] = []
+            self.reader.pages[index].extract_text(visitor_text=lambda t, *_: found.append(t) if t.strip() else None)
+            self._texts[index] = tuple(found)
+        return list(self._texts[index])
 
     def text(self) -> str:
         """All text of all pages, with runs split across lines joined by spaces."""
