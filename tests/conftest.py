@@ -51,6 +51,27 @@ def data_copy(tmp_path: Path) -> Path:
     return target
 
 
+def copy_games(target: Path, games: Iterable[str]) -> Path:
+    """Copy the project's data/ to ``target`` with only the folders (data and schemas) of ``games``, beside
+    the files every game shares (the common schema): a test of one game neither copies nor hashes the rest."""
+    kept = set(games)
+    schemas = REPO_DATA / "schemas"
+
+    def other_games(folder: str, names: list[str]) -> list[str]:
+        if Path(folder) in (REPO_DATA, schemas):
+            return [n for n in names if n not in kept and n != schemas.name and (Path(folder) / n).is_dir()]
+        return []
+
+    shutil.copytree(REPO_DATA, target, ignore=other_games)
+    return target
+
+
+@pytest.fixture
+def data_copy_of(tmp_path: Path) -> Callable[..., Path]:
+    """``data_copy_of(*games)``: a temporary copy of data/ holding only those games, safe to break."""
+    return lambda *games: copy_games(tmp_path / "data", games)
+
+
 # libyaml's loader and emitter when PyYAML has them: the same data and text as the pure-Python ones (on every
 # shipped data file), several times faster, and many tests edit a data file.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
