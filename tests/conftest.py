@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
@@ -10,6 +11,12 @@ from typing import Any, Callable, Iterable, Optional
 import pytest
 import yaml
 from hypothesis import settings
+
+# pytest rewrites the asserts of each test module it imports (5 s of CPU for this suite, in every xdist worker)
+# and keeps the result beside the module, in a git-ignored __pycache__, unless bytecode writing is off: with
+# PYTHONDONTWRITEBYTECODE set (some shells and CI images set it) every run would pay it again. The suite keeps
+# its own compiled modules whatever that variable says; the `pantheon` processes the tests start still obey it.
+sys.dont_write_bytecode = False
 
 # Property tests draw the same examples on every run, so a test run (and CI) passes or fails
 # the same way each time; `HYPOTHESIS_PROFILE=explore make test` draws fresh random examples.
