@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
@@ -10,6 +11,12 @@ from typing import Any, Callable, Iterable, Optional
 import pytest
 import yaml
 from hypothesis import settings
+
+# pytest rewrites the asserts of each test module it imports (5 s of CPU for this suite, in every xdist worker)
+# and keeps the result beside the module, in a git-ignored __pycache__, unless bytecode writing is off: with
+# PYTHONDONTWRITEBYTECODE set (some shells and CI images set it) every run would pay it again. The suite keeps
+# its own compiled modules whatever that variable says; the `pantheon` processes the tests start still obey it.
+sys.dont_write_bytecode = False
 
 # Property tests draw the same examples on every run, so a test run (and CI) passes or fails
 # the same way each time; `HYPOTHESIS_PROFILE=explore make test` draws fresh random examples.
@@ -51,7 +58,34 @@ def data_copy(tmp_path: Path) -> Path:
     return target
 
 
-class _PlainDumper(yaml.SafeDumper):
+def copy_games(target: Path, games: Iterable[str]) -> Path:
+    """Copy the project's data/ to ``target`` with only the folders (data and schemas) of ``games``, beside
+    the files every game shares (the common schema): a test of one game neither copies nor hashes the rest."""
+    kept = set(games)
+    schemas = REPO_DATA / "schemas"
+
+    def other_games(folder: str, names: list[str]) -> list[str]:
+        if Path(folder) in (REPO_DATA, schemas):
+            return [n for n in names if n not in kept and n != schemas.name and (Path(folder) / n).is_dir()]
+        return []
+
+    shutil.copytree(REPO_DATA, target, ignore=other_games)
+    return target
+
+
+@pytest.fixture
+def data_copy_of(tmp_path: Path) -> Callable[..., Path]:
+    """``data_copy_of(*games)``: a temporary copy of data/ holding only those games, safe to break."""
+    return lambda *games: copy_games(tmp_path / "data", games)
+
+
+# libyaml's loader and emitter when PyYAML has them: the same data and text as the pure-Python ones (on every
+# shipped data file), several times faster, and many tests edit a data file.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _PlainDumper(_Dumper):  # type: ignore[valid-type,misc]  # (a base chosen at import)
     """Writes a value met twice out twice, as the data conventions ask, instead of as an anchor and alias."""
 
     def ignore_aliases(self, data: Any) -> bool:
@@ -59,7 +93,7 @@ class _PlainDumper(yaml.SafeDumper):
 
 
 def _edit_yaml(path: Path, fn: Callable[[Any], Any]) -> None:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
     result = fn(data)
     if result is not None:
         data = result

@@ -24,7 +24,7 @@ from pipeline.games.monstrous import engine as monstrous
 from pipeline.games.monstrous import variants as monstrous_variants
 from pipeline.games.monstrous.model import build as build_monstrous
 from pipeline.games.theocracy import engine as theocracy
-from pipeline.games.theocracy.model import load_model as load_theocracy
+from pipeline.games.theocracy.model import build as build_theocracy
 from pipeline.games.totems_and_taboos import engine as totems
 from pipeline.games.totems_and_taboos.model import build as build_totems
 
@@ -89,7 +89,7 @@ def _theocracy_invariants(state: Any, previous: Optional[Any]) -> None:
 
 
 def _theocracy_cases() -> list[EngineCase]:
-    model = load_theocracy()
+    model = build_theocracy(load_game(default_data_root(), "theocracy"))
     games = {n: theocracy.Game.from_model(model, n) for n in model.player_counts}
     return [EngineCase(f"theocracy-{n}p", g, lambda seed, g=g: g.new_initial_state(), _theocracy_invariants)
             for n, g in games.items()]
@@ -181,12 +181,37 @@ def _totems_cases() -> list[EngineCase]:
     return cases
 
 
-@functools.lru_cache(maxsize=1)
+# The cases by id, known without loading any data (the tests are parametrized by them at collection, which
+# must stay cheap); test_engine_conformance checks them against the cases the data makes.
+CASE_IDS: tuple[str, ...] = (
+    "monotheism-deal-haruspex-of-scriptures", "monotheism-deal-three-monks", "monotheism-deal-autotheistic-pretender",
+    "monotheism-deal-poet-and-spirit-guide", *(f"monotheism-scenario-{n}" for n in range(1, 6)),
+    *(f"theocracy-{n}p" for n in range(2, 5)),
+    *(f"monstrous-{n}p" for n in range(2, 6)), "monstrous-young-gods-3p", "monstrous-team-4p", "monstrous-team-10p",
+    "monstrous-wars-2p", "monstrous-team-wars-4p",
+    *(f"heavenly-father-{n}p" for n in range(2, 7)),
+    *(f"totems-and-taboos-{n}p" for n in range(2, 5)), *(f"totems-and-taboos-solo-{d}" for d in ("easy", "normal", "hard")),
+)
+
+# Each game's cases, built (its data loaded) the first time one of them is asked for.
+_GAMES: dict[str, Callable[[], list[EngineCase]]] = {
+    "monotheism": _monotheism_cases, "theocracy": _theocracy_cases, "monstrous": _monstrous_cases,
+    "heavenly-father": _heavenly_father_cases, "totems-and-taboos": _totems_cases,
+}
+
+
+@functools.lru_cache(maxsize=None)
+def game_cases(game: str) -> tuple[EngineCase, ...]:
+    """Every case of one game's engine, as its data makes them."""
+    return tuple(_GAMES[game]())
+
+
 def all_cases() -> tuple[EngineCase, ...]:
-    """Every case of every engine."""
-    return tuple(_monotheism_cases() + _theocracy_cases() + _monstrous_cases() + _heavenly_father_cases()
-                 + _totems_cases())
+    """Every case of every engine (loads every game)."""
+    return tuple(c for game in _GAMES for c in game_cases(game))
 
 
 def case(case_id: str) -> EngineCase:
-    return next(c for c in all_cases() if c.id == case_id)
+    """One case, loading only its own game."""
+    game = next(g for g in _GAMES if case_id.startswith(f"{g}-"))
+    return next(c for c in game_cases(game) if c.id == case_id)

@@ -24,9 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.engine import CHANCE, TERMINAL, Event, IllegalAction, State, play, playout, random_policy, restore
-from tests.core.engine_cases import EngineCase, all_cases, case
+from tests.core.engine_cases import CASE_IDS, EngineCase, all_cases, case
 
-CASES = [c.id for c in all_cases()]
+CASES = list(CASE_IDS)
 SEEDS = (1, 2)  # games per case that the clone, legality and serialisation checks walk through
 SAMPLES = 4  # states per game that get the expensive checks
 PLAYOUTS = settings(max_examples=3, deadline=None)
@@ -45,6 +45,11 @@ def sampled(states: tuple[State[Any], ...]) -> list[State[Any]]:
     """A few states spread over the game, the first and the last among them."""
     step = max(1, len(states) // SAMPLES)
     return list(states[::step]) + [states[-1]]
+
+
+def test_the_cases_are_every_set_up_the_data_makes() -> None:
+    """The ids the tests are parametrized by (known without loading data) are exactly the data's cases."""
+    assert [c.id for c in all_cases()] == CASES, "update engine_cases.CASE_IDS to the data's set-ups"
 
 
 # ------------------------------------------------------------------ what every state promises

@@ -7,7 +7,6 @@ Paths in the edits may name a record by id as ``"@<id>"`` instead of an index.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any, Callable, Union
 
@@ -102,13 +101,9 @@ def copy_record(list_key: str, source_id: str, **changes: Any) -> Edit:
 
 
 @pytest.fixture
-def game_copy(data_copy: Path) -> Path:
-    """``data_copy`` with only this game (and the shared schema): other games' work in progress cannot interfere."""
-    for folder in (data_copy, data_copy / SCHEMAS):
-        for child in folder.iterdir():
-            if child.is_dir() and child.name not in (GAME, SCHEMAS):
-                shutil.rmtree(child)
-    return data_copy
+def game_copy(data_copy_of: Callable[..., Path]) -> Path:
+    """A copy of the data with only this game (and the shared schema): other games' work in progress cannot interfere."""
+    return data_copy_of(GAME)
 
 
 @pytest.fixture

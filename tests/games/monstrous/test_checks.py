@@ -15,6 +15,12 @@ Edit = Callable[[Any], Any]
 
 
 @pytest.fixture
+def data_copy(data_copy_of: Callable[..., Path]) -> Path:
+    """A copy of the data with only this game (and the shared schema), safe to break: its checks need no other."""
+    return data_copy_of(GAME)
+
+
+@pytest.fixture
 def broken(data_copy: Path, edit_yaml, validate) -> Callable[..., list[str]]:
     """``broken(kind, fn, ...)``: apply edits to copies of data/monstrous/<kind>.yaml, return problem lines."""
 

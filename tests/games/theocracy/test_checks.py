@@ -198,6 +198,12 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
 
 
 @pytest.fixture
+def data_copy(data_copy_of: Callable[..., Path]) -> Path:
+    """A copy of the data with only this game (and the shared schema), safe to break: its checks need no other."""
+    return data_copy_of(GAME_ID)
+
+
+@pytest.fixture
 def broken(data_copy: Path, edit_yaml, validate) -> Callable[[str, Edit], list[Problem]]:
     def run(kind: str, edit: Edit) -> list[Problem]:
         edit_yaml(data_copy / GAME_ID / f"{kind}.yaml", lambda data: _none(edit(data)))

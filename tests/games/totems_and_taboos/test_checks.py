@@ -18,6 +18,12 @@ Edit = Callable[[Any], Any]
 
 
 @pytest.fixture
+def data_copy(data_copy_of: Callable[..., Path]) -> Path:
+    """A copy of the data with only this game (and the shared schema), safe to break: its checks need no other."""
+    return data_copy_of(GAME)
+
+
+@pytest.fixture
 def broken(data_copy: Path, edit_yaml, validate) -> Callable[[str, Edit], list[Problem]]:
     """``broken(kind, fn)``: edit ``<kind>.yaml`` of the game in the data copy, return every problem."""
 
