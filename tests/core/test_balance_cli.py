@@ -17,8 +17,6 @@ from tests.conftest import REPO_DATA
 from tests.core.cli_helpers import run_cli
 from tests.core.docs_helpers import page_texts
 
-# On one xdist worker (make test: --dist loadgroup), so the costly module fixture is made once.
-pytestmark = pytest.mark.xdist_group("balance-cli")
 GAMES = game_ids(REPO_DATA)
 TINY = "2"  # games per set-up: enough to fill every table and chart
 

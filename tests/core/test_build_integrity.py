@@ -27,8 +27,6 @@ from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 
 from .render_helpers import hold_lock, pdfs, run_cli, start_cli, temporaries
 
-# On one xdist worker (make test: --dist loadgroup), so the costly module fixture is made once.
-pytestmark = pytest.mark.xdist_group("build-integrity")
 GAME = "theocracy"
 CARDS = f"{GAME}/cards-a4.pdf"
 REPO_DATA = Path(__file__).resolve().parents[2] / "data"

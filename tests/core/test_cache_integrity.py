@@ -43,8 +43,6 @@ from pipeline.core.render.svgtemplates import CARD_DIR, TEMPLATE_ROOT
 
 from .render_helpers import PickleBomb, pdfs, run_cli, temporaries
 
-# On one xdist worker (make test: --dist loadgroup), so the costly module fixture is made once.
-pytestmark = pytest.mark.xdist_group("cache-integrity")
 GAME = "theocracy"
 RESULTS = "results"
 SCENARIO_PROOFS = f"{RESULTS}/monotheism-scenarios"

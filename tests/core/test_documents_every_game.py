@@ -9,9 +9,6 @@ from pipeline.core.validate import walk
 from tests.core.docs_helpers import project_texts, project_yaml, squash
 
 GAMES = game_ids(default_data_root())
-# On one xdist worker (make test: --dist loadgroup), so each game's documents are rendered once for both files
-# (docs_helpers.project_documents).
-pytestmark = pytest.mark.xdist_group("project-documents")
 
 
 @pytest.mark.parametrize("game", GAMES)

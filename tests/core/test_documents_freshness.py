@@ -17,8 +17,6 @@ from pipeline.core.validcache import NAMESPACE
 
 from .data_edits import edit
 
-# On one xdist worker (make test: --dist loadgroup), so the warm cache (a module fixture) is made once.
-pytestmark = pytest.mark.xdist_group("documents-freshness")
 GAMES = ("theocracy", "heavenly-father")
 CROSS_REFERENCE = "One of ten possible gods"  # a heavenly-father rules sentence we make name a theocracy role
 

@@ -15,9 +15,6 @@ from pipeline.core.render.faces import Splitter, TextSlot
 from tests.core.docs_helpers import page_texts, project_documents
 
 ROOT = default_data_root()
-# On one xdist worker (make test: --dist loadgroup), so each game's documents are rendered once for both files
-# (docs_helpers.project_documents).
-pytestmark = pytest.mark.xdist_group("project-documents")
 
 
 def _figures(blocks: tuple[m.Block, ...]) -> list[m.CardFigure]:

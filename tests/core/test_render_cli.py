@@ -17,8 +17,6 @@ from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
 
 from .render_helpers import run_cli
 
-# On one xdist worker (make test: --dist loadgroup), so the first build (a module fixture) is made once.
-pytestmark = pytest.mark.xdist_group("render-cli")
 GAME = "theocracy"
 POWER = Path("cards") / GAME / "power.svg.j2"
 

@@ -14,8 +14,6 @@ from pipeline.core import validate as validation
 from pipeline.core.dataset import default_data_root
 from pipeline.core.validcache import NAMESPACE
 
-# On one xdist worker (make test: --dist loadgroup), so the warm cache (a module fixture) is made once.
-pytestmark = pytest.mark.xdist_group("validation-cache")
 GAMES = ["heavenly-father", "theocracy", "monstrous"]  # not monotheism: its first check plays 20,000 deals
 Edit = Callable[[Path, Callable[[Any], Any]], None]
 

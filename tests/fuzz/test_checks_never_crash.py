@@ -30,7 +30,6 @@ FUZZ_EXAMPLES = 24
 # Most fields are required and most lists have a minimum length, so most of these are schema errors.
 MOSTLY_SCHEMA_ERRORS = frozenset({"drop", "empty"})
 REACH_SAMPLE = 3  # edits spread over each category's list; in each other category one or more pass the schema
-pytestmark = pytest.mark.xdist_group("fuzz-runner")  # the module fixture is built once, on one worker
 
 
 @lru_cache(maxsize=None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from pipeline.core import resultcache
 from pipeline.core.balance.stats import wilson
@@ -31,9 +31,10 @@ NAMESPACE = "monotheism-21"
 PACKAGE = Path(__file__).resolve().parent
 
 
-def seeded_tally(game: GameData, cards: Cards, games_per_set: int = GAMES_PER_SET) -> tuple[int, int]:
-    """(hits, games) of the seeded run (``games_per_set`` deals with each set), from the cache when the cards and
-    the code are unchanged."""
+def seeded_tally(game: GameData, cards: Cards, games_per_set: Optional[int] = None) -> tuple[int, int]:
+    """(hits, games) of the seeded run (``games_per_set`` deals with each set, default ``GAMES_PER_SET`` as it is
+    when called), from the cache when the cards and the code are unchanged."""
+    games_per_set = GAMES_PER_SET if games_per_set is None else games_per_set
     sets = [s.id for s in game.model.worshiper_sets]
     parts = [resultcache.source_hash(PACKAGE), play_key(game, cards), str(games_per_set), str(SEED),
              estimate.STATED_POLICY]
@@ -64,7 +65,7 @@ def _one_in(rate: float) -> str:
     return f"1 in {round(1 / rate)}" if rate else "never"
 
 
-def rate_problems(game: GameData, cards: Cards, games_per_set: int = GAMES_PER_SET) -> Iterator[Problem]:
+def rate_problems(game: GameData, cards: Cards, games_per_set: Optional[int] = None) -> Iterator[Problem]:
     """A problem at #21 when the seeded rate is not within the tolerance of the rulebook's (validate plays
     ``GAMES_PER_SET`` deals per set; a smaller run is quicker and wider)."""
     if estimate.UNBIDDEN_GUEST not in cards.deities or not game.model.worshiper_sets:

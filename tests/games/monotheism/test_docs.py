@@ -7,13 +7,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-import pytest
 
 from pipeline.core.dataset import default_data_root
 from tests.core.docs_helpers import page_texts, project_yaml, render_game
 
 GAME = "monotheism"
-pytestmark = pytest.mark.xdist_group("monotheism-documents")  # the documents are rendered once, on one worker
 
 
 @lru_cache(maxsize=None)

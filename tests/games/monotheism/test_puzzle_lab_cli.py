@@ -23,7 +23,6 @@ runner = CliRunner()
 PANTHEON = [sys.executable, "-m", "pipeline"]
 REPO = Path(__file__).resolve().parents[3]
 GENERATE = ["generate", "--cards", "5", "--count", "2", "--seed", "3"]  # five cards: rated in well under a second
-pytestmark = pytest.mark.xdist_group("puzzle-lab")  # the module fixture is built once, on one worker
 
 
 def _run(*args: str) -> Any:

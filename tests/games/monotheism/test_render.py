@@ -7,7 +7,6 @@ import pytest
 
 from pipeline.games.monotheism.render import deity_half, iconize
 
-pytestmark = pytest.mark.xdist_group("monotheism-sheet")  # the module fixtures are built once, on one worker
 
 
 @pytest.fixture(scope="module")
