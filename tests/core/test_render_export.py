@@ -1,7 +1,6 @@
 """Exports read back: PNG sizes and count per shop, the TTS grid and JSON, the DTC page boxes, determinism."""
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from pipeline.core.balance.study import load_study
-from pipeline.core.balance.tally import count, folder, mean
+from pipeline.core.balance.tally import folder, mean
 from pipeline.core.engine import playout
 from pipeline.games.totems_and_taboos.balance import COLOUR_GAMES, COLOUR_WINS, PLAYS, _with_colour
 from pipeline.games.totems_and_taboos.engine import A_PLAY, A_REACT, Game
