@@ -225,7 +225,7 @@ def measure_here(kind: str, count: int) -> dict[str, float]:
 
 WARM, EDITED, COLD = "warm", "edited", "cold"
 # What an edit of every card's text (not of the templates) leaves out of date in the cache.
-TEXT_BOUND_CACHES = ("faces", "results/yaml")
+TEXT_BOUND_CACHES = ("faces", "plans", "results/yaml")  # what rewording every card makes stale
 
 
 def measure(kind: str, count: int, *, cache: str = WARM) -> dict[str, float]:
