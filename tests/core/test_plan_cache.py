@@ -111,3 +111,27 @@ def test_a_sealed_entry_of_the_right_shape_reads_back(data_copy: Path, cache: Pa
     loads = Loads(data_copy)
     build.cached_plans(data_copy, ["theocracy"], loads)
     assert loads.loaded == []
+
+
+def test_values_of_a_subclass_are_never_kept(cache: Path) -> None:
+    """A str that is jinja's Markup, or an int that is an enum, would read back as its base type and could
+    print otherwise: a plan holding one is not kept (the same plan with plain values is, and reads back equal)."""
+    import enum
+
+    from markupsafe import Markup
+
+    from pipeline.core.render.model import Face, PrintCard
+
+    class Count(enum.IntEnum):
+        TWO = 2
+
+    def plan_with(value: object) -> plancache.Stored:
+        face = Face("toy/front.svg.j2", {"name": value, "nested": [(1, 2.5), {"k": True}]})
+        return plancache.Stored("Toy", [PrintCard("a", "A", face)], {"a": "cards.yaml:3:5"})
+
+    for odd in (Markup("<b>bold</b>"), Count.TWO):
+        plancache.keep("odd", plan_with(odd))
+        assert plancache.read("odd") is None
+    plain = plan_with("<b>bold</b>")
+    plancache.keep("plain", plain)
+    assert plancache.read("plain") == plain

@@ -99,9 +99,7 @@ def _run_plain(run: TextRun) -> dict[str, Any]:
 def _run_from_plain(plain: Any) -> TextRun:
     if not isinstance(plain, dict) or set(plain) != {"font", "size", "leading", "x", "y", "text", "mode"}:
         raise ShapeError("not a text run")
-    mode = plain["mode"]
-    if mode is not None and (not isinstance(mode, int) or isinstance(mode, bool)):
-        raise ShapeError("a text run's mode is not a whole number")
+    mode = None if plain["mode"] is None else shape.integer(plain["mode"])
     font = shape.text(plain["font"])
     if font not in fonts.registered_names():
         raise ShapeError(f"a text run names font {font!r}, not one of the family's")

@@ -6,6 +6,7 @@ everything else is shared here.
 """
 from __future__ import annotations
 
+import functools
 import gc
 import io
 from contextlib import contextmanager
@@ -164,15 +165,22 @@ def cached_plans(data_root: Path, games: Sequence[str], load: Callable[[str], Ga
     from pipeline.core import games as registry
 
     data = plancache.data_key(data_root)
+    plans = []
+    for game in games:
+        name = plancache.entry_name(data, game, registry.spec(game))
+        stored = plancache.read(name)
+        if stored is None:
+            made = plan(data_root, game, load(game))
+            plancache.keep(name, plancache.Stored(made.title, made.cards, made.sources))
+        else:
+            made = Plan(game, stored.title, stored.cards, stored.sources,
+                        records_of=functools.partial(_records_of, load, game, stored.cards))
+        plans.append(made)
+    return plans
 
-    def one(game: str) -> Plan:
-        def reopen(stored: plancache.Stored) -> Plan:
-            return Plan(game, stored.title, stored.cards, stored.sources, records_of=lambda: _records(load(game), stored.cards))
 
-        made: Plan = plancache.cached_plan(data, game, registry.spec(game), lambda: plan(data_root, game, load(game)), reopen)
-        return made
-
-    return [one(game) for game in games]
+def _records_of(load: Callable[[str], GameData], game: str, cards: Sequence[PrintCard]) -> Records:
+    return _records(load(game), cards)
 
 
 def _records(data: GameData, cards: Sequence[PrintCard]) -> Records:

@@ -21,7 +21,7 @@ loaded when asked for.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, NamedTuple, Optional
 
 from pipeline.core import cachestore, resultcache, shape
 from pipeline.core.gamespec import GameSpec
@@ -38,38 +38,45 @@ def data_key(data_root: Path) -> str:
     return cachestore.key_of([FORMAT, folder_digest(data_root), resultcache.source_hash(CODE), cachestore.installed_libraries()])
 
 
-def cached_plan(data: str, game: str, spec: GameSpec, make: Callable[[], Any], reopen: Callable[[Stored], Any]) -> Any:
-    """The ``build.Plan`` of ``game``: read back when this data and code (``data``: ``data_key``) and spec made
-    one before, else ``make()`` (then kept). ``reopen`` builds a Plan from what was read."""
-    name = cachestore.key_of([data, game, spec_digest(spec)])
-    stored = cachestore.read(NAMESPACE, name, _plan_from_plain)
-    if stored is not None:
-        return reopen(stored)
-    plan = make()
-    plain = _plan_plain(plan.title, plan.cards, plan.sources)
-    if plain is not None:
-        cachestore.write(NAMESPACE, name, plain)
-    return plan
+def entry_name(data: str, game: str, spec: GameSpec) -> str:
+    """The entry of ``game``'s plan made from ``data`` (``data_key``) with ``spec``."""
+    return cachestore.key_of([data, game, spec_digest(spec)])
 
 
-class Stored:
+class Stored(NamedTuple):
     """What an entry holds: the plan's title, cards and card sources."""
 
-    def __init__(self, title: str, cards: list[PrintCard], sources: dict[str, str]) -> None:
-        self.title, self.cards, self.sources = title, cards, sources
+    title: str
+    cards: list[PrintCard]
+    sources: dict[str, str]
+
+
+def read(name: str) -> Optional[Stored]:
+    """The plan kept under ``name``, or None when there is none that passes every check."""
+    return cachestore.read(NAMESPACE, name, _plan_from_plain)
+
+
+def keep(name: str, plan: Stored) -> None:
+    """Keep ``plan`` under ``name`` (not when a face's values are not plain data)."""
+    plain = _plan_plain(plan)
+    if plain is not None:
+        cachestore.write(NAMESPACE, name, plain)
 
 
 # -- values, tagged so they come back with their types ---------------------------------------------------
 def _tagged(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, float, str)):
+    """``value`` as JSON, tuples and dicts tagged. Exact types only: a subclass (a str that is jinja's
+    Markup, an int that is an enum) would come back as its base type and could print otherwise."""
+    kind = type(value)
+    if value is None or kind in (bool, int, float, str):
         return value
-    if isinstance(value, list):
+    if kind is list:
         return [_tagged(v) for v in value]
-    if isinstance(value, tuple):
+    if kind is tuple:
         return {"t": [_tagged(v) for v in value]}
-    if isinstance(value, dict):
+    if kind is dict:
         return {"d": [[_tagged(k), _tagged(v)] for k, v in value.items()]}
-    raise TypeError(f"not plain data: {type(value).__name__}")
+    raise TypeError(f"not plain data: {kind.__name__}")
 
 
 def _untagged(plain: Any) -> Any:
@@ -94,7 +101,7 @@ def _untagged(plain: Any) -> Any:
 
 # -- the plan --------------------------------------------------------------------------------------------
 def _face_plain(face: Optional[Face]) -> Any:
-    return None if face is None else [face.template, _tagged(dict(face.context))]
+    return None if face is None else [face.template, _tagged(face.context)]
 
 
 def _face(plain: Any) -> Optional[Face]:
@@ -128,12 +135,12 @@ def _card(plain: Any) -> PrintCard:
                      _optional_text(record), _optional_text(deck), keys)
 
 
-def _plan_plain(title: str, cards: list[PrintCard], sources: dict[str, str]) -> Optional[dict[str, Any]]:
+def _plan_plain(plan: Stored) -> Optional[dict[str, Any]]:
     """The entry for a plan, or None when a value is not plain data. The tags make reading it back give
     exactly these values (lists, tuples, dicts and their keys, and scalars keep their types; floats survive
     JSON exactly); a value JSON cannot hold (NaN) makes ``cachestore.write`` skip the entry."""
     try:
-        return {"title": title, "cards": [_card_plain(card) for card in cards], "sources": dict(sources)}
+        return {"title": plan.title, "cards": [_card_plain(card) for card in plan.cards], "sources": dict(plan.sources)}
     except TypeError:
         return None
 
