@@ -5,9 +5,16 @@ text, the loader's options and its code; see ``yamlmarks``) as JSON through
 ``resultcache``. The marks are checked field by field when read back; the
 data needs no check beyond being JSON, which is all a YAML file can hold
 here (a file whose data JSON cannot hold, such as a date, is not kept).
+
+Within one process a text parsed (or read back) before is not even read back
+again: a validation, a build and a test run read the same unchanged files
+many times. The process keeps its data as JSON text, so each caller still gets
+data of its own to change, and its marks, which nobody changes, as they are.
 """
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from typing import Any, Callable, Iterable
 
 from pipeline.core import cachestore, resultcache, shape
@@ -18,13 +25,30 @@ PARSER_LIBRARIES = ("pyyaml",)
 
 Marks = dict[tuple[Any, ...], tuple[int, int]]
 Parsed = tuple[Any, Marks, Marks]
+# Texts this process parsed or read back, by key: the data as JSON, and the marks. Bounded, since a
+# long-lived process (`pantheon watch`, a test run) meets ever new versions of the files it edits.
+_SEEN_LIMIT = 512
+_seen: "OrderedDict[str, tuple[str, Marks, Marks]]" = OrderedDict()
 
 
 def cached_parse(key_parts: Iterable[str], parse: Callable[[], Parsed]) -> Parsed:
     """``parse()``'s (data, value marks, key marks), from the cache when this key was parsed before."""
-    return resultcache.cached_json(
-        NAMESPACE, [cachestore.library_versions(*PARSER_LIBRARIES), *key_parts], parse, encode=_encode, decode=_decode
-    )
+    parts = [cachestore.library_versions(*PARSER_LIBRARIES), *key_parts]
+    seen_key = cachestore.key_of(parts)
+    seen = _seen.get(seen_key)
+    if seen is not None:
+        _seen.move_to_end(seen_key)
+        text, value_marks, key_marks = seen
+        return json.loads(text), value_marks, key_marks
+    data, value_marks, key_marks = resultcache.cached_json(NAMESPACE, parts, parse, encode=_encode, decode=_decode)
+    try:
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON data (a date): parsed afresh each time
+        return data, value_marks, key_marks
+    _seen[seen_key] = (text, value_marks, key_marks)
+    if len(_seen) > _SEEN_LIMIT:
+        _seen.popitem(last=False)
+    return data, value_marks, key_marks
 
 
 def _encode(parsed: Parsed) -> list[Any]:

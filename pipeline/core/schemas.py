@@ -161,6 +161,7 @@ class SchemaSet:
 def load_schemas(data_root: Path) -> SchemaSet:
     """Read and check every schema file; a broken schema is the developer's error, reported plainly."""
     from referencing import Registry, Resource
+    from referencing.exceptions import NoSuchResource
     from referencing.jsonschema import DRAFT202012
 
     root = data_root / SCHEMA_DIR
@@ -168,6 +169,7 @@ def load_schemas(data_root: Path) -> SchemaSet:
         raise UserError(f"{display_path(root)}: schema folder not found")
     by_path: dict[Path, dict[str, Any]] = {}
     resources = []
+    legacy: dict[str, tuple[dict[str, Any], str]] = {}  # legacy name -> (schema, its file URI)
     fingerprint = hashlib.blake2b(digest_size=16)
     for path in sorted(root.rglob(f"*{SCHEMA_SUFFIX}")):
         try:
@@ -185,11 +187,24 @@ def load_schemas(data_root: Path) -> SchemaSet:
             uri = str(schema["$id"])
         else:
             schema = {**schema, "$id": uri}  # the base its relative references resolve against
-            legacy = _absolute_refs(schema, uri)
-            resources.append((legacy_id(path.relative_to(root)), Resource.from_contents(legacy, default_specification=DRAFT202012)))
+            legacy[legacy_id(path.relative_to(root))] = (schema, uri)
         by_path[path] = schema
         resources.append((uri, Resource.from_contents(schema, default_specification=DRAFT202012)))
-    return SchemaSet(root, Registry().with_resources(resources), by_path, fingerprint.hexdigest())
+
+    # A schema is looked up by its legacy name only by code that asks for it so (a few $refs): its copy
+    # for that name (see _absolute_refs) is made on the first look-up, not for every schema on every load.
+    retrieved: dict[str, Any] = {}
+
+    def by_legacy_name(uri: str) -> Any:
+        if uri not in legacy:
+            raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # (an attrs class the stubs do not see)
+        if uri not in retrieved:
+            schema, file_uri = legacy[uri]
+            retrieved[uri] = Resource.from_contents(_absolute_refs(schema, file_uri), default_specification=DRAFT202012)
+        return retrieved[uri]
+
+    registry = Registry(retrieve=by_legacy_name).with_resources(resources)  # type: ignore[call-arg]  # (attrs)
+    return SchemaSet(root, registry, by_path, fingerprint.hexdigest())
 
 
 LEGACY_PREFIX = "urn:pantheon:"

@@ -213,14 +213,18 @@ def _pairing_problems(loaded: GameData, schemas: SchemaSet) -> Iterator[Problem]
 
 
 def walk(data: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
-    """Every node of plain data with its path, parents before children."""
-    yield path, data
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from walk(value, path + (key,))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            yield from walk(value, path + (index,))
+    """Every node of plain data with its path, parents before children, in document order.
+
+    With a stack rather than recursion: a recursive generator passes each node up through every
+    level above it, and every check walks every document."""
+    stack: list[tuple[PathKey, Any]] = [(path, data)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        if isinstance(node, dict):
+            stack.extend([(path + (key,), value) for key, value in reversed(node.items())])
+        elif isinstance(node, list):
+            stack.extend([(path + (index,), node[index]) for index in range(len(node) - 1, -1, -1)])
 
 
 def duplicate_id_problems(doc: Document) -> Iterator[Problem]:

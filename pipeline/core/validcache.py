@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -42,15 +43,20 @@ CODE = Path(__file__).resolve().parents[1]  # the pipeline package
 
 def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
     """A hash of every file under ``folder`` (relative name and content), leaving out the folders ``skip``;
-    "absent" when there is no such folder."""
+    "absent" when there is no such folder. Linked folders are not entered; linked files count."""
     if not folder.is_dir():
         return "absent"
-    skipped = set(skip)
+    skipped = {os.fspath(path) for path in skip}
+    top = os.fspath(folder)
+    found: list[tuple[tuple[str, ...], str]] = []  # (relative parts, path): sorted by parts, as paths sort
+    for where, folders, names in os.walk(top):
+        folders[:] = [name for name in folders if os.path.join(where, name) not in skipped]
+        inside = tuple(os.path.relpath(where, top).split(os.sep)) if where != top else ()
+        found += [((*inside, name), os.path.join(where, name)) for name in names]
     digest = hashlib.blake2b(digest_size=20)
-    for path in sorted(folder.rglob("*")):
-        if not path.is_file() or any(parent in skipped for parent in path.parents):
-            continue
-        digest.update(str(path.relative_to(folder)).encode() + b"\0" + _file_digest(path) + b"\0")
+    for parts, path in sorted(found):
+        if os.path.isfile(path):
+            digest.update("/".join(parts).encode() + b"\0" + _file_digest(Path(path)) + b"\0")
     return digest.hexdigest()
 
 
