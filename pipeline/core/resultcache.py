@@ -68,6 +68,18 @@ def remember(namespace: str, key_parts: Iterable[str]) -> None:
     cachestore.write(_namespace(namespace), _name(key_parts), True)
 
 
+def read_json(namespace: str, key_parts: Iterable[str], decode: Decoder[Any]) -> Any:
+    """What ``store_json`` kept under this key, through ``decode`` (which raises ShapeError on anything
+    it would not have stored); None when there is no sound entry."""
+    found = cachestore.read(_namespace(namespace), _name(key_parts), lambda value: (decode(value),))
+    return None if found is None else found[0]
+
+
+def store_json(namespace: str, key_parts: Iterable[str], value: Any) -> None:
+    """Keep plain JSON data under a key for ``read_json`` (a cache that cannot be written is skipped)."""
+    cachestore.write(_namespace(namespace), _name(key_parts), value)
+
+
 def _true(value: Any) -> bool:
     if value is not True:
         raise ShapeError("expected true")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional
@@ -29,6 +29,7 @@ from pipeline.core.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_p
 from pipeline.core.errors import UserError
 from pipeline.core.problems import Location, Problem
 from pipeline.core.safefile import FileRefused, read_regular_file
+from pipeline.core.schemarecords import record_lists, valid_by_records
 from pipeline.core.yamlmarks import PathKey
 
 if TYPE_CHECKING:
@@ -116,6 +117,7 @@ class SchemaSet:
     registry: Registry
     by_path: dict[Path, dict[str, Any]]
     fingerprint: str
+    _record_lists: dict[Path, list[str]] = field(default_factory=dict, repr=False)
 
     def schema_path(self, game: str, kind: str) -> Path:
         return self.root / game / f"{kind}{SCHEMA_SUFFIX}"
@@ -137,6 +139,8 @@ class SchemaSet:
         valid is remembered (keyed by its values, every schema and the validator's
         version) and not checked again until one of them changes. Documents with
         problems are always checked afresh, so messages point at the current lines.
+        A document not known valid as a whole may still be shown valid from records
+        known valid (``schemarecords``): a one-card edit validates that card.
         """
         if self.schema_path(game, kind) not in self.by_path:
             return None
@@ -145,6 +149,13 @@ class SchemaSet:
             return []  # known valid: not even a validator is built
         validator = self.validator(game, kind)
         assert validator is not None
+        path = self.schema_path(game, kind)
+        if path not in self._record_lists:
+            self._record_lists[path] = record_lists(validator.schema)
+        lists = self._record_lists[path]
+        if key is not None and lists and valid_by_records(validator, doc.data, lists, key[:-1]):
+            resultcache.remember(VALID_NAMESPACE, key)  # (see schemarecords: only "valid" is answered so)
+            return []
         found = list(schema_problems(doc, validator))
         if not found and key is not None:
             resultcache.remember(VALID_NAMESPACE, key)
