@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Optional
+from typing import Any, Hashable, Iterable, Iterator, Mapping, Optional
 
-from pipeline.core import markup
+from pipeline.core import markup, resultcache
+from pipeline.core.cleandocs import known_clean, remember_clean
 from pipeline.core.components import COMPONENTS_KIND, count_problems
 from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, data_files, display_path, game_ids, load_game
 from pipeline.core.effects import language_problems
@@ -108,9 +109,10 @@ def game_problems(
     facts_checkable = FACTS_KIND not in loaded.unloadable
     # Kinds whose own problems are reported already (unreadable, missing beside their schema, ...).
     unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
+    digests = {kind: resultcache.value_digest(doc.data) for kind, doc in loaded.docs.items()}
     for kind, doc in loaded.docs.items():
         found = schemas.problems(game, kind, doc)
-        duplicates = guarded(loaded, duplicate_id_problems(doc))
+        duplicates = _unless_clean(loaded, _key("duplicate ids", digests[kind]), duplicate_id_problems(doc))
         schema_clean = schema_clean and not found
         if kind == FACTS_KIND:
             facts_checkable = found == [] and not duplicates  # a facts file without a schema, or with problems, is not read
@@ -120,10 +122,15 @@ def game_problems(
     spec = loaded.spec
     checks = spec.checks_module()
     name_rules = NameRules.of(checks)
-    for doc in loaded.docs.values():
-        problems += guarded(loaded, reference_problems(doc, catalogue))
-        problems += guarded(loaded, markup_problems(doc, printable))
-        problems += guarded(loaded, name_problems(doc, name_rules))
+    for kind, doc in loaded.docs.items():
+        digest = digests[kind]
+        no_references = _key("no references", digest)
+        if not known_clean(no_references):  # (references depend on other records: only their absence is kept)
+            problems += guarded(loaded, reference_problems(doc, catalogue))
+            if not holds_references(doc.data):
+                remember_clean(no_references)
+        problems += _unless_clean(loaded, _key("markup", digest, printable.icons), markup_problems(doc, printable))
+        problems += _unless_clean(loaded, _key("names", digest, kind, repr(name_rules)), name_problems(doc, name_rules))
     if facts_checkable:
         # Facts are compared even when another file has problems, so a value that
         # contradicts the rulebook is reported alongside them.
@@ -148,6 +155,21 @@ def game_problems(
 
         problems += guarded(loaded, card_problems(loaded))
     return problems, True
+
+
+def _key(check: str, digest: Optional[str], *depends_on: Hashable) -> Optional[Hashable]:
+    """What a document's clean answer from ``check`` is remembered under (see cleandocs); None without a hash."""
+    return None if digest is None else (check, digest, *depends_on)
+
+
+def _unless_clean(loaded: GameData, key: Optional[Hashable], found: Iterable[Problem]) -> list[Problem]:
+    """The problems ``found`` yields (through ``guarded``), unless the document is known clean under ``key``."""
+    if known_clean(key):
+        return []
+    problems = guarded(loaded, found)
+    if not problems:
+        remember_clean(key)
+    return problems
 
 
 def component_problems(loaded: GameData, spec: GameSpec) -> Iterator[Problem]:
@@ -338,6 +360,11 @@ def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Pr
             game = reference.game or own_game
             if catalogue.find(game, reference.kind, reference.id) is None:
                 yield doc.problem(path, f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")
+
+
+def holds_references(data: Any) -> bool:
+    """Whether any text of ``data`` opens a ``[[reference]]`` (well formed or not)."""
+    return any(isinstance(node, str) and markup.REFERENCE_OPEN in node for _, node in walk(data))
 
 
 class PrintableText:
