@@ -216,7 +216,7 @@ def sweep_once(root: Path) -> None:
     if root in _tried:
         return
     _tried.add(root)
-    if not root.is_dir():
+    if not root.is_dir() or not _temporaries(root):  # nothing to sweep: the lock (and its library) is not needed
         return
     try:
         with locks.holding(root, LOCK_NAME, timeout=0):
@@ -225,16 +225,19 @@ def sweep_once(root: Path) -> None:
         pass
 
 
+def _temporaries(root: Path) -> list[str]:
+    """Every temporary file under ``root`` (a live write's, or one a killed run left)."""
+    return [os.path.join(folder, file) for folder, _, files in os.walk(root) for file in files if file.endswith(TEMP_SUFFIX)]
+
+
 def _sweep(root: Path) -> None:
     """Delete every temporary file under ``root``, once per process (call holding the lock: while
     it is held no live write has a temporary file, so each one found was left by a killed run)."""
     if root in _swept:
         return
     _swept.add(root)
-    for folder, _, files in os.walk(root):
-        for file in files:
-            if file.endswith(TEMP_SUFFIX):
-                try:
-                    os.unlink(os.path.join(folder, file))
-                except OSError:
-                    pass
+    for path in _temporaries(root):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass

@@ -117,7 +117,7 @@ def test_a_warm_card_build_loads_no_svg_or_graphics_library_nor_the_game_and_wri
             run()
         finally:
             loaded = ("svglib", "reportlab.graphics.shapes", "reportlab.graphics.renderPDF", "reportlab.platypus",
-                      "pipeline.games.heavenly_father.model")
+                      "pipeline.games.heavenly_father.model", "yaml")
             print(sorted(name for name in loaded if name in sys.modules), file=sys.stderr)
     """)
     env = {**os.environ, "PANTHEON_CACHE": str(tmp_path / "cache")}
@@ -130,6 +130,26 @@ def test_a_warm_card_build_loads_no_svg_or_graphics_library_nor_the_game_and_wri
 
     cold_modules, cold_pdf = build("cold")
     warm_modules, warm_pdf = build("warm")
-    assert "svglib" in cold_modules and "model" in cold_modules  # art converted, plan made: the check below can tell
+    assert "svglib" in cold_modules and "model" in cold_modules and "yaml" in cold_modules  # the check below can tell
     assert warm_modules == "[]"
     assert warm_pdf == cold_pdf
+
+
+def test_a_warm_validation_loads_neither_the_yaml_parser_nor_the_lock_library(tmp_path: Path) -> None:
+    """Every file parsed before is read back from the parse cache, and a cache with nothing to sweep needs no
+    lock: a second `pantheon validate` loads neither PyYAML nor filelock (nor jsonschema)."""
+    script = textwrap.dedent("""
+        import sys
+        from pipeline.entry import run
+        sys.argv = ["pantheon", "validate", "theocracy"]
+        try:
+            run()
+        finally:
+            print(sorted(name for name in ("yaml", "filelock", "jsonschema") if name in sys.modules), file=sys.stderr)
+    """)
+    env = {**os.environ, "PANTHEON_CACHE": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
+            for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0], runs[0].stderr + runs[1].stderr
+    assert runs[0].stderr.splitlines()[-1] == "['filelock', 'jsonschema', 'yaml']"  # the first parses, checks, writes
+    assert runs[1].stderr.splitlines()[-1] == "[]"

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
-import yaml
 
 from pipeline.core.errors import UserError
 from pipeline.core.render.pdfwrite import write_atomic
@@ -80,5 +79,7 @@ def save_profile(printer: Printer, path: Path | None = None) -> Path:
             for name, p in sorted(profiles.items())
         }
     }
+    import yaml  # only to write the file: every build reads it (through the parse cache) but few write it
+
     write_atomic(path, yaml.safe_dump(plain, sort_keys=False).encode("utf-8"))
     return path
