@@ -32,6 +32,11 @@ def page_texts(data: bytes) -> list[str]:
     return [_SPACE.sub(" ", text_page.get_text_range()) for _, text_page in _pages(data)]
 
 
+def text_lines(data: bytes) -> list[str]:
+    """Every line of text of every page, in reading order, as a reader copying it from the PDF gets them."""
+    return [line for _, text_page in _pages(data) for line in text_page.get_text_range().splitlines()]
+
+
 def page_runs(data: bytes) -> list[list[str]]:
     """Each page's text runs (one per text object: a card's name, a line of rules text), in drawing order,
     blank ones left out; forms are read where they are drawn, so a card drawn twice gives its runs twice."""
