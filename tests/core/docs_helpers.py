@@ -1,27 +1,23 @@
 """Helpers for document tests: render a game's documents without writing, read PDFs back."""
 from __future__ import annotations
 
-import io
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pypdf import PdfReader
 
 from pipeline.core.dataset import default_data_root
 from pipeline.core.documents.build import game_documents
 from pipeline.core.documents.layout import load_layout
 from pipeline.core.documents.pdf import PdfRenderer, TocEntry
 from pipeline.core.typography import typographic
+from tests.core.pdf_text import page_texts
+
+__all__ = ["page_texts", "project_documents", "project_texts", "project_yaml", "render_game", "squash"]
 
 _SPACE = re.compile(r"\s+")
-
-
-def page_texts(pdf: bytes) -> list[str]:
-    """Each page's text, whitespace collapsed."""
-    return [_SPACE.sub(" ", p.extract_text() or "") for p in PdfReader(io.BytesIO(pdf)).pages]
 
 
 def render_game(data_root: Path, game: str, paper: str = "a4") -> dict[str, tuple[bytes, list[TocEntry]]]:

@@ -4,15 +4,18 @@ from __future__ import annotations
 import json
 import os
 import pty
+import select
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
 from pipeline.core.commandline import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_USAGE
+from pipeline.core.progress import CLEAR_LINE
 from tests.core.cli_helpers import PROJECT, as_from_a_terminal, run_cli
 
 
@@ -79,17 +82,50 @@ def test_a_bug_is_one_line_and_exit_70_with_the_traceback_on_request() -> None:
 
 
 def test_ctrl_c_exits_130_without_a_traceback() -> None:
+    """Ctrl-C in the middle of a long run: exit 130 and one line, the spinner's line cleared first."""
     env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
     env["PYTHONPATH"] = str(PROJECT)
+    leader, follower = pty.openpty()  # stderr on a terminal, where a run silent for a while shows its spinner
     proc = subprocess.Popen([sys.executable, "-m", "tests.core.pantheon_with_toy", "simulate", "theocracy",
                              "--games", "1000000", "--processes", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=PROJECT,
+                            stdout=subprocess.PIPE, stderr=follower, text=True, env=env, cwd=PROJECT,
                             preexec_fn=as_from_a_terminal)
-    time.sleep(4)  # past start-up, inside the simulation
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == EXIT_INTERRUPTED, err
-    assert one_error_line(err) == "interrupted"
+    os.close(follower)
+    try:
+        # the spinner shows once the command has run SPINNER_DELAY_S: start-up is over, the Ctrl-C lands in its work
+        shown = _read_until(leader, "pantheon simulate theocracy (", timeout_s=120)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        shown += _read_until(leader, None, timeout_s=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(leader)
+    assert proc.returncode == EXIT_INTERRUPTED, shown
+    after_spinner = shown.rsplit(CLEAR_LINE, 1)[-1]
+    assert one_error_line(after_spinner.replace("\r\n", "\n")) == "interrupted" and "Traceback" not in shown
+    assert not out
+
+
+def _read_until(fd: int, marker: Optional[str], *, timeout_s: float) -> str:
+    """What a terminal shows until ``marker`` appears (None: until the other side closes); fails on time-out."""
+    shown = b""
+    deadline = time.monotonic() + timeout_s
+    while marker is None or marker not in shown.decode(errors="replace"):
+        ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
+        if not ready:
+            assert marker is None, f"no {marker!r} on the terminal within {timeout_s} s: {shown[-300:]!r}"
+            break
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal (Linux reports EIO)
+            chunk = b""
+        if not chunk:
+            assert marker is None, f"the child ended before {marker!r}: {shown[-300:]!r}"
+            break
+        shown += chunk
+    return shown.decode(errors="replace")
 
 
 def test_version_and_completion() -> None:

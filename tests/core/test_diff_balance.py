@@ -1,7 +1,6 @@
 """`pantheon diff --balance`: a changed game's balance figures before and after, with the changes tested."""
 from __future__ import annotations
 
-import io
 import json
 import math
 import shutil
@@ -9,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from pipeline.core.balance.figures import Section, Table
 from pipeline.core.balance.stats import Mean, Rate
@@ -19,6 +17,7 @@ from pipeline.core.diff.compare import compare
 from pipeline.core.diff.sources import folder
 from pipeline.core.games import registered
 from tests.core.cli_helpers import copy_toy, run_cli
+from tests.core.pdf_text import page_texts
 from tests.core.toy_game import SPEC as TOY_SPEC
 
 TINY = "6"  # games per set-up: enough for an edited god to move the figures, quick on a loaded machine
@@ -153,7 +152,7 @@ def _check_card_edit(old: Path, new: Path, game: str, card: str, name: str, game
     text = run_cli(*common, "--pdf", str(tmp_path / "two.pdf"))
     assert text.returncode == 0, text.stderr
     assert (tmp_path / "one.pdf").read_bytes() == (tmp_path / "two.pdf").read_bytes()
-    pages = [page.extract_text() for page in PdfReader(io.BytesIO((tmp_path / "one.pdf").read_bytes())).pages]
+    pages = page_texts((tmp_path / "one.pdf").read_bytes())
     assert any(page.startswith("Balance before/after") for page in pages)
     assert f"balance before -> after (seed 3, {games} games per set-up" in text.stdout
     assert "legend: rate [95% Wilson interval]" in text.stdout and "two-proportion" in text.stdout

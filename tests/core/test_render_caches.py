@@ -15,7 +15,8 @@ from pipeline.core.render.build import BuildOptions, Plan, render_pdf
 from pipeline.core.render.faces import FACES_DIR
 from pipeline.core.render.model import Face, PrintCard
 
-from .render_helpers import reader, toy_plan, toy_template_root
+from .pdf_text import page_texts
+from .render_helpers import toy_plan, toy_template_root
 
 
 @pytest.fixture
@@ -78,8 +79,7 @@ def test_a_template_edit_reaches_the_next_build(templates: Path, cache: Path) ->
     build(toy_plan(2), templates)
     back = templates / "cards" / "toy" / "back.svg.j2"
     back.write_text(back.read_text().replace("back of", "reverse of"))
-    pdf = reader(build(toy_plan(2), templates))
-    assert "reverse of Toy Card 00" in pdf.pages[1].extract_text()
+    assert "reverse of Toy Card 00" in page_texts(build(toy_plan(2), templates))[1]
 
 
 def test_a_damaged_record_file_is_rendered_afresh_and_rewritten(templates: Path, cache: Path) -> None:

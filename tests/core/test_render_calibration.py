@@ -22,6 +22,7 @@ from pipeline.core.render.calibration import ruler_labels
 from pipeline.core.render.imposition import ACROSS, ALONG, LANDSCAPE, PORTRAIT, Duplex, load_sheets
 from pipeline.core.render.units import mm
 
+from .pdf_text import page_texts
 from .render_helpers import placements, reader, segments, toy_plan, toy_template_root
 
 PAPER = load_sheets().paper("a4")
@@ -125,8 +126,8 @@ def test_one_registration_page_per_orientation_used(templates: Path) -> None:
     board = PrintCard("board", "Big Board", Face("toy/board.svg.j2", {"name": "Big Board"}))
     plan = Plan("toy", "Toy", [*toy_plan(2).cards, board])
     data, pages = render_pdf(plan, BuildOptions(layout="gutter", calibration=True), template_root=templates)
-    pdf = reader(data)
-    assert pages == len(pdf.pages) == 4 + 4  # poker cards landscape, the board portrait: two registration pages
-    titles = [pdf.pages[i].extract_text() for i in (0, 2)]
+    texts = page_texts(data)
+    assert pages == len(texts) == 4 + 4  # poker cards landscape, the board portrait: two registration pages
+    titles = [texts[i] for i in (0, 2)]
     assert "A4, landscape" in titles[0] and "A4, portrait" in titles[1]
     assert "ACROSS (mm)" in titles[0] and "ALONG (mm)" in titles[0]

@@ -12,6 +12,7 @@ from pipeline.core.render.export import TTS_MAX_PX, export, image_px, target
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.render.units import PT_PER_INCH
 
+from .pdf_text import page_texts
 from .render_helpers import fonts_not_embedded, reader, run_cli, toy_card, toy_plan, toy_template_root
 
 
@@ -82,7 +83,7 @@ def test_dtc_is_one_pdf_per_deck_back_then_front_with_boxes(templates: Path, tmp
     assert [p.name for p in pdfs] == ["toy-180x120mm.pdf", "toy-63x88mm.pdf"]
     poker = reader(pdfs[1].read_bytes())
     assert len(poker.pages) == 4  # back, front, back, front
-    texts = [page.extract_text() for page in poker.pages]
+    texts = page_texts(pdfs[1].read_bytes())
     assert "back of Toy Card 00" in texts[0] and "Toy Card 00" in texts[1] and "back of" not in texts[1]
     bleed = 0.125 * PT_PER_INCH
     for page in poker.pages:

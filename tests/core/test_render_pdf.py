@@ -11,6 +11,7 @@ from pipeline.core.render.imposition import Duplex, load_sheets
 from pipeline.core.render.model import Face, PrintCard
 from pipeline.core.render.units import mm
 
+from .pdf_text import page_runs, page_texts
 from .render_helpers import SIXTY_WORDS, clip_rects, placements, qpdf_check, reader, segments, toy_card, toy_plan, toy_template_root
 
 A4_PORTRAIT, A4_LANDSCAPE = (mm(210), mm(297)), (mm(297), mm(210))
@@ -28,10 +29,9 @@ def build(plan: Plan, templates: Path, **options: object) -> bytes:
     return data
 
 
-def texts(page: object) -> list[str]:
-    found: list[str] = []
-    page.extract_text(visitor_text=lambda t, *_: found.append(t.strip()) if t.strip() else None)  # type: ignore[attr-defined]
-    return found
+def texts(data: bytes) -> list[list[str]]:
+    """Each page's text runs, stripped."""
+    return [[run.strip() for run in runs] for runs in page_runs(data)]
 
 
 @pytest.mark.parametrize(
@@ -60,8 +60,7 @@ def test_page_size_and_fronts_pair_with_backs(
 
 def test_every_card_name_is_in_the_text(templates: Path) -> None:
     plan = toy_plan(12)
-    pdf = reader(build(plan, templates))
-    text = " ".join(" ".join(texts(page)) for page in pdf.pages)
+    text = " ".join(" ".join(runs) for runs in texts(build(plan, templates)))
     for card in plan.cards:
         assert card.name in text
         assert f"back of {card.name}" in text
@@ -72,12 +71,13 @@ def test_every_card_name_is_in_the_text(templates: Path) -> None:
 @pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
 def test_back_of_card_k_lands_behind_its_front(templates: Path, duplex: Duplex, layout: str) -> None:
     plan = toy_plan(11)
-    pdf = reader(build(plan, templates, duplex=duplex, layout=layout))
+    data = build(plan, templates, duplex=duplex, layout=layout)
+    pdf, runs = reader(data), texts(data)
     width, height = POKER_BLEED_BOX
-    for front_page, back_page in zip(pdf.pages[0::2], pdf.pages[1::2]):
+    for front_page, back_page, front_runs, back_runs in zip(pdf.pages[0::2], pdf.pages[1::2], runs[0::2], runs[1::2]):
         page_w, page_h = float(front_page.mediabox.width), float(front_page.mediabox.height)
-        front_names = [t for t in texts(front_page) if t.startswith("Toy Card")]
-        back_names = [t.removeprefix("back of ") for t in texts(back_page) if t.startswith("back of")]
+        front_names = [t for t in front_runs if t.startswith("Toy Card")]
+        back_names = [t.removeprefix("back of ") for t in back_runs if t.startswith("back of")]
         assert front_names == back_names and front_names
         fronts, backs = list(placements(front_page)), list(placements(back_page))
         assert len(fronts) == len(backs) == len(front_names)
@@ -105,19 +105,20 @@ def test_offsets_move_every_back(templates: Path) -> None:
 
 def test_no_duplex_prints_fronts_only_and_both_faces_of_two_sided_cards(templates: Path) -> None:
     plan = Plan("toy", "Toy", [toy_card(0), toy_card(1, double_sided=True)])
-    pdf = reader(build(plan, templates, duplex=Duplex.NONE))
-    assert len(pdf.pages) == 1
-    text = " ".join(texts(pdf.pages[0]))
+    data = build(plan, templates, duplex=Duplex.NONE)
+    assert len(reader(data).pages) == 1
+    text = " ".join(texts(data)[0])
     assert "back of Toy Card 01" in text and "back of Toy Card 00" not in text
 
 
 def test_oversize_cards_get_pages_of_their_own(templates: Path) -> None:
     board = PrintCard("board", "Big Board", Face("toy/board.svg.j2", {"name": "Big Board"}))
     plan = Plan("toy", "Toy", [toy_card(0), board, toy_card(1)])
-    pdf = reader(build(plan, templates))
+    data = build(plan, templates)
+    pdf = reader(data)
     assert len(pdf.pages) == 4
     assert [len(list(placements(p))) for p in pdf.pages[0::2]] == [2, 1]
-    assert "Big Board" in " ".join(texts(pdf.pages[2]))
+    assert "Big Board" in " ".join(texts(data)[2])
 
 
 def _font_descriptors(pdf: object) -> dict[str, object]:
@@ -164,10 +165,11 @@ def test_metadata_names_title_game_and_options(templates: Path) -> None:
 
 
 def test_calibration_page_comes_first_with_its_back(templates: Path) -> None:
-    pdf = reader(build(toy_plan(1), templates, calibration=True))
+    data = build(toy_plan(1), templates, calibration=True)
+    pdf, pages = reader(data), page_texts(data)
     assert len(pdf.pages) == 4
-    assert "Registration page" in pdf.pages[0].extract_text()
-    assert "back of the registration page" in pdf.pages[1].extract_text()
+    assert "Registration page" in pages[0]
+    assert "back of the registration page" in pages[1]
     paper = load_sheets().paper("a4")
     assert float(pdf.pages[0].mediabox.width) == pytest.approx(mm(paper.width_mm), abs=0.01)
 
@@ -224,7 +226,7 @@ def test_ink_saver_paints_nothing_outside_the_trim(templates: Path) -> None:
         )
     assert "ink-saver=yes" in reader(saver).metadata["/Keywords"]
     # the templates see the flag as the jinja global ink_saver (the toy back draws an outline for it)
-    assert "ink saver" in " ".join(texts(page)) and "ink saver" not in " ".join(texts(reader(plain).pages[1]))
+    assert "ink saver" in " ".join(texts(saver)[1]) and "ink saver" not in " ".join(texts(plain)[1])
     assert build(toy_plan(4), templates) == plain  # the kept face records of one never serve the other
 
 

@@ -5,16 +5,15 @@ the refused watermark runs it as a user does, in a fresh process, for its exit c
 """
 from __future__ import annotations
 
-import io
 import subprocess
 from pathlib import Path
 
-from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.core.games import registered
 from tests.core.cli_helpers import copy_toy, run_cli
+from tests.core.pdf_text import text_lines
 from tests.core.render_helpers import toy_template_root
 from tests.core.toy_game import SPEC
 
@@ -34,7 +33,7 @@ def _build(root: Path, out: Path, templates: Path, *flags: str, fresh_process: b
 
 
 def _text(pdf: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    return "\n".join(text_lines(pdf))
 
 
 def test_stamp_off_is_the_unstamped_build_and_never_served_from_a_stamped_cache(tmp_path: Path) -> None:

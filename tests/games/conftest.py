@@ -8,48 +8,40 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Optional
 
-import pypdfium2
 import pytest
 from pypdf import PdfReader
 
 from pipeline.core.dataset import default_data_root
 from pipeline.core.render.build import BuildOptions, Plan, plan, render_pdf
 from pipeline.core.typography import typographic
+from tests.core.pdf_text import page_runs, page_texts
 
 
 @dataclass
 class CardSheet:
-    """A game's card PDF (A4, long-edge duplex) with its plan, read back with pypdf."""
+    """A game's card PDF (A4, long-edge duplex) with its plan, read back: text with PDFium, boxes and metadata with pypdf."""
 
     plan: Plan
     data: bytes
     pages: int
     reader: PdfReader = field(init=False)
-    # Each page's text runs, read once: pypdf reads a page's fonts again for every card on it (seconds a sheet),
-    # and the sheet is shared by the session's tests.
-    _texts: dict[int, tuple[str, ...]] = field(init=False, default_factory=dict)
+    # The text, read once with PDFium (tests/core/pdf_text.py): the sheet is shared by the session's tests.
+    _runs: Optional[tuple[tuple[str, ...], ...]] = field(init=False, default=None)
     _text: Optional[str] = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.reader = PdfReader(io.BytesIO(self.data))
 
     def texts(self, index: int) -> list[str]:
-        if index not in self._texts:
-            found: list[str] = []
-            self.reader.pages[index].extract_text(visitor_text=lambda t, *_: found.append(t) if t.strip() else None)
-            self._texts[index] = tuple(found)
-        return list(self._texts[index])
+        """Page ``index``'s text runs (a card's name, a line of its text), in drawing order."""
+        if self._runs is None:
+            self._runs = tuple(tuple(runs) for runs in page_runs(self.data))
+        return list(self._runs[index])
 
     def text(self) -> str:
-        """All text of all pages as PDFium reads it (as a reader copying it from the sheet gets it), lines joined
-        by spaces. PDFium reads a sheet in a hundredth of the time pypdf takes; ``texts`` keeps pypdf's runs."""
+        """All text of all pages as a reader copying it from the sheet gets it, lines joined by spaces."""
         if self._text is None:
-            document = pypdfium2.PdfDocument(self.data)
-            try:
-                pages = [document[i].get_textpage().get_text_range() for i in range(len(document))]
-            finally:
-                document.close()
-            self._text = " ".join(pages).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+            self._text = " ".join(page_texts(self.data))
         return self._text
 
     def page_size_mm(self, index: int) -> tuple[float, float]:
