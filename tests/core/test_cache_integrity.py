@@ -8,10 +8,10 @@ clean run writes it.
 
 Monotheism's scenario proofs are the costly entries (each one attacked is
 solved again, about 1.5 s of CPU; all five, about 7 s). So the Monotheism
-cache is made once per module from the test run's own cache (where they are
-solved once per run), and the fast tests attack one scenario proof each (all
-five are read by the one reader in games/monotheism/deck_checks.py); the
-``slow`` ones attack all of them.
+cache is made once per module, taking Monotheism's other slow results from
+the test run's own cache (solved there once per run), and the fast tests
+attack one scenario proof each (all five are read by the one reader in
+games/monotheism/deck_checks.py); the ``slow`` ones attack all of them.
 
 ``make test`` runs the planted code (every entry of the build replaced: each
 is then a miss, and none runs), the forged scenario proof and the unwritable
@@ -106,17 +106,15 @@ def copy_results(source: Path, target: Path, skip: set[str]) -> None:
 
 @pytest.fixture(scope="module")
 def proofs(tmp_path_factory: pytest.TempPathFactory) -> Clean:
-    """A cache in which `pantheon validate monotheism` read Monotheism's scenario proofs (and recorded the game
+    """A cache in which `pantheon validate monotheism` solved Monotheism's scenarios (and recorded the game
     clean); its ``entries`` are those two namespaces' entries, as a clean run writes them.
 
-    Every result Monotheism's checks keep (the scenario proofs, its rulebook proofs and plays, the card layout
-    checks) is copied from the test run's own cache, where a clean `validate monotheism` solved it at most once
-    per run (solving the proofs again here, from nothing, would write the same bytes: each test that attacks
-    one solves it again and holds it to these). Only the remembered validation is left out, so that the run
-    here reads every proof and writes that entry itself."""
+    Every other result Monotheism's checks keep (its rulebook proofs and plays, the card layout checks) is
+    copied from the test run's own cache, where it was computed at most once per run: only what this module
+    attacks is computed here, from nothing."""
     run_clean("validate", "monotheism")  # in the run's cache (PANTHEON_CACHE, tests/conftest.py)
     cache = tmp_path_factory.mktemp("proofs") / "cache"
-    copy_results(cachestore.cache_root(), cache, skip={VALIDATED})
+    copy_results(cachestore.cache_root(), cache, skip={SCENARIO_PROOFS, VALIDATED})
     run_clean("validate", "monotheism", cache=cache)
     found = {p.relative_to(cache): p.read_bytes() for p in entries(cache)
              if namespace_of(cache, p) in (SCENARIO_PROOFS, VALIDATED)}
