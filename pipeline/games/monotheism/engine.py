@@ -92,6 +92,7 @@ class Game:
         # each card state's face (worked out once per distinct card tuple; the card definitions never change).
         self.god_flag = {**{label: 0 for label in cards.worshipers}, **{label: 1 for label in cards.deities}}
         self._faces: dict[Card, _Face] = {}
+        self._submerge: dict[tuple[Card, Optional[Card]], tuple[int, ...]] = {}
 
     def state_for(self, deck: Sequence[ScenarioCard], *, track_history: bool = True) -> "State":
         """A fresh state with ``deck`` (TOP card first); the top card is unveiled at once."""
@@ -139,6 +140,19 @@ class Game:
             state = self.cards.worshipers[label].states[card[STAGE]]
             return _Face(None, state.numbers, state.act, None)
         return _Face(None, (), None, None)
+
+    def submerge_numbers(self, top: Card, second: Optional[Card]) -> tuple[int, ...]:
+        """Ruling 3, sorted: both numbers of ``top``, and the left-most of ``second`` (kept per pair of cards)."""
+        pair = (top, second)
+        found = self._submerge.get(pair)
+        if found is None:
+            numbers = set(self.numbers(top))
+            if second is not None:
+                shown = self.numbers(second)
+                if shown:
+                    numbers.add(shown[0])
+            found = self._submerge[pair] = tuple(sorted(numbers))
+        return found
 
     def half(self, card: Card) -> Optional[Half]:
         """The active half of an unveiled god; None for a veiled god or a worshiper."""
@@ -222,11 +236,15 @@ class State(EngineState[str]):
             work.resume_act()
         seen = None
         if self.seen is not None:
-            seen = self.seen | {self.key()}
+            seen = self.seen | {self.__dict__.get("mark") or _Mark(self.key())}
         new = work.freeze(seen=seen)
-        if seen is not None and new.outcome_ is None and new.key() in seen:
-            work.lose(STALEMATE, "stalemate: this position was seen before")
-            new = work.freeze(seen=seen)
+        if seen is not None and new.outcome_ is None:
+            mark = _Mark(new.key())
+            if mark in seen:
+                work.lose(STALEMATE, "stalemate: this position was seen before")
+                new = work.freeze(seen=seen)
+            else:
+                new.__dict__["mark"] = mark  # what its own successors add to their seen positions
         return new
 
     def why_illegal(self, action: str) -> Optional[str]:
@@ -269,6 +287,23 @@ class State(EngineState[str]):
         return sum(1 for c in self.deck if not self.game.is_god(c[LABEL]))
 
 
+class _Mark:
+    """A position's key in a state's ``seen`` set, its hash worked out once (each is hashed when it is
+    looked for and again when it is added, and a key hashes a whole deck)."""
+
+    __slots__ = ("key", "hash")
+
+    def __init__(self, key: tuple) -> None:
+        self.key = key
+        self.hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Mark) and self.key == other.key
+
+
 def moved_stack(stack: list[Card], position: int) -> list[Card]:
     """The submerged stack as it goes to the bottom: the old top card ``position``-th, the rest in order."""
     return stack[1:position] + [stack[0]] + stack[position:]
@@ -289,12 +324,7 @@ def _called(game: Game, label: str) -> str:
 
 
 def submerge_options(game: Game, deck: Sequence[Card]) -> list[int]:
-    numbers = set(game.numbers(deck[0]))
-    if len(deck) > 1:
-        second = game.numbers(deck[1])
-        if second:
-            numbers.add(second[0])
-    return sorted(numbers)
+    return list(game.submerge_numbers(deck[0], deck[1] if len(deck) > 1 else None))
 
 
 # ===================================================================== resolution
@@ -393,13 +423,13 @@ class _Work:
     # ------------------------------------------------------------- the turn
     def settle(self) -> None:
         """Unveil and act until a decision is needed or the game ends (ruling 1)."""
-        seen: set[tuple] = set()
+        seen: list[tuple] = []  # a list: a settle rarely passes more than two or three marks (no hashing)
         try:
             self._settle(seen)
         except _Loop:
             self.lose(STALEMATE, "stalemate: the gods repeat the same acts for ever")
 
-    def _settle(self, seen: set[tuple]) -> None:
+    def _settle(self, seen: list[tuple]) -> None:
         while self.outcome is None:
             if not self.deck:
                 self.lose(DECK_EMPTY, "the deck is empty")
@@ -413,7 +443,7 @@ class _Work:
                 mark = (tuple(self.deck), self.began)
                 if mark in seen:
                     raise _Loop
-                seen.add(mark)
+                seen.append(mark)
                 ops = self.act_ops(top)
                 if ops:
                     self.phase = PHASE_ACT
@@ -493,7 +523,7 @@ class _Work:
 
     def choose_number(self, n: int) -> None:
         if self.recording:  # (the cards are worth listing only for a record)
-            self.emit("submerge", self.deck[0][LABEL], count=n, cards=tuple(c[LABEL] for c in self.deck[:n]))
+            self.emit("submerge", self.deck[0][LABEL], count=n, cards=tuple(map(_label_of, self.deck[:n])))
         if n > len(self.deck):
             for card in self.deck:
                 self.emit("voided", card[LABEL], reason="submerge")
