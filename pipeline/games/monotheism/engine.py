@@ -323,6 +323,22 @@ def _called(game: Game, label: str) -> str:
     return worshiper.name if worshiper is not None else label
 
 
+def placements(game: Game, deck: Sequence[Card], n: int) -> int:
+    """How many placements of the old top card the player chooses among when submerging ``n``."""
+    return 1 if n == 1 or curses_kill_all(game, deck, n) else n
+
+
+def curses_kill_all(game: Game, deck: Sequence[Card], n: int) -> bool:
+    """Would submerging ``n`` cards of ``deck`` consume every worshiper (so the placement cannot matter)?"""
+    worshipers, is_god = game.cards.worshipers, game.is_god
+    if not all(map(is_god, map(_label_of, deck[n:]))):
+        return False  # a worshiper below the submerged cards
+    for card in deck[:n]:
+        if not is_god(card[LABEL]) and worshipers[card[LABEL]].states[card[STAGE]].curse != "void":
+            return False
+    return True
+
+
 def submerge_options(game: Game, deck: Sequence[Card]) -> list[int]:
     return list(game.submerge_numbers(deck[0], deck[1] if len(deck) > 1 else None))
 
@@ -536,18 +552,7 @@ class _Work:
         self.phase, self.number = PHASE_PLACE, n
 
     def placements(self, n: int) -> int:
-        """How many placements of the old top card the player chooses among when submerging ``n``."""
-        return 1 if n == 1 or self.curses_kill_all(n) else n
-
-    def curses_kill_all(self, n: int) -> bool:
-        """Would submerging ``n`` cards consume every worshiper (so the placement cannot matter)?"""
-        worshipers, is_god = self.game.cards.worshipers, self.is_god
-        if not all(map(is_god, map(_label_of, self.deck[n:]))):
-            return False  # a worshiper below the submerged cards
-        for card in self.deck[:n]:
-            if not is_god(card[LABEL]) and worshipers[card[LABEL]].states[card[STAGE]].curse != "void":
-                return False
-        return True
+        return placements(self.game, self.deck, n)
 
     def place(self, position: int, n: Optional[int] = None) -> None:
         """Move the top ``n`` cards to the bottom, the old top card ``position``-th among them."""
@@ -1090,14 +1095,13 @@ def turn_ends(state: State) -> list[tuple[tuple[str, ...], Optional[tuple[Card, 
     ``start_turn`` resolves it into the next position, as ``apply_action`` would have."""
     found: list[tuple[tuple[str, ...], Optional[tuple[Card, ...]]]] = []
     deck, is_god = state.deck, state.game.is_god
-    probe = _Work.from_state(state)
     unique = len(set(map(_label_of, deck))) == len(deck)  # (a card's curse finds it by its label)
     for n in submerge_options(state.game, deck):
         action = _action(SUBMERGE, n)
         if n > len(deck):
             found.append(((action,), None))
             continue
-        choices = probe.placements(n)
+        choices = placements(state.game, deck, n)
         stack, rest = list(deck[:n]), deck[n:]
         gods_only = all(map(is_god, map(_label_of, stack)))  # no curse: nothing but the order changes
         cursed = None if gods_only or not unique else _cursed(state.game, stack, rest)
