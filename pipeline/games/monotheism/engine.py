@@ -303,6 +303,9 @@ class _Mark:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Mark) and self.key == other.key
 
+    def __reduce__(self) -> tuple:
+        return _Mark, (self.key,)  # hashed again where it is unpickled (string hashes differ between processes)
+
 
 def moved_stack(stack: list[Card], position: int) -> list[Card]:
     """The submerged stack as it goes to the bottom: the old top card ``position``-th, the rest in order."""
