@@ -148,8 +148,12 @@ class State(ABC, Generic[A]):
         decision = self._decided or self.decision()
         # the action is most often one of the decision's own objects (a policy or a draw picked it): found by
         # identity without calling an engine's dataclass __eq__ on every action before it
-        if not any(legal is action for legal in decision.actions) and action not in decision.actions:
-            raise IllegalAction(self._illegal_message(action, decision))
+        for legal in decision.actions:  # (a plain loop: a generator per action cost more than the search)
+            if legal is action:
+                break
+        else:
+            if action not in decision.actions:
+                raise IllegalAction(self._illegal_message(action, decision))
         after = self._successor(action)
         object.__setattr__(after, "trail", _step(self.trail, action))
         if not self.recording:

@@ -26,7 +26,8 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Final, Iterator, Mapping, Optional, Sequence
+from operator import itemgetter
+from typing import Any, Final, Iterator, Mapping, NamedTuple, Optional, Sequence
 
 from pipeline.core.engine import Decision, Event, IllegalAction, Outcome
 from pipeline.core.engine import State as EngineState
@@ -43,6 +44,7 @@ LABEL: Final = 0
 VEILED: Final = 1
 TURNED: Final = 2
 STAGE: Final = 3
+_label_of = itemgetter(LABEL)  # map(_label_of, deck): a deck's labels at C speed
 
 SUBMERGE, PLACE, PICK = "submerge", "place", "pick"
 ACCEPT, DECLINE = "accept", "decline"
@@ -63,6 +65,18 @@ def _ending(termination: str, detail: str) -> Outcome:
     return Outcome(termination, (PLAYER,) if won else (), (1 if won else 0,), detail)
 
 
+@functools.lru_cache(maxsize=None)
+def _handler(category: str, name: str) -> Any:
+    """The registered handler of a word, looked up once (the registry is complete once this module is imported)."""
+    return dsl.REGISTRY.handler_of(category, name)
+
+
+@functools.lru_cache(maxsize=None)
+def _asks(name: str) -> bool:
+    """Whether the selector ``name`` is a choice the player makes."""
+    return dsl.REGISTRY.flagged(SELECTOR, name, dsl.CHOICE_FLAG)
+
+
 class _Loop(Exception):
     """Raised when automatic resolution repeats itself: a stalemate (ruling 9)."""
 
@@ -74,6 +88,11 @@ class Game:
     def __init__(self, cards: Cards) -> None:
         self.cards = cards
         self.is_god = frozenset(cards.deities).__contains__  # hot path: a bound set lookup
+        # Hot-path tables, read at C speed: 1 per god label, 0 per worshiper (sum(map(...)) counts gods), and
+        # each card state's face (worked out once per distinct card tuple; the card definitions never change).
+        self.god_flag = {**{label: 0 for label in cards.worshipers}, **{label: 1 for label in cards.deities}}
+        self._faces: dict[Card, _Face] = {}
+        self._submerge: dict[tuple[Card, Optional[Card]], tuple[int, ...]] = {}
 
     def state_for(self, deck: Sequence[ScenarioCard], *, track_history: bool = True) -> "State":
         """A fresh state with ``deck`` (TOP card first); the top card is unveiled at once."""
@@ -104,37 +123,63 @@ class Game:
         return self.state_for(tuple(reversed(scenario.deck)), track_history=track_history)
 
     # ------------------------------------------------------------- card faces
+    def face(self, card: Card) -> "_Face":
+        """What ``card`` shows in its present state (kept per distinct card tuple: asked millions of times)."""
+        face = self._faces.get(card)
+        if face is None:
+            face = self._faces[tuple(card)] = self._face(card)  # type: ignore[index]
+        return face
+
+    def _face(self, card: Card) -> "_Face":
+        label = card[LABEL]
+        if label in self.cards.deities and not card[VEILED]:
+            half = self.cards.deities[label].halves[TRANSFORMED if card[TURNED] else UPRIGHT]
+            essence = half.essence
+            return _Face(half, half.numbers, half.act, essence["when"] if essence is not None else None)
+        if label in self.cards.worshipers:
+            state = self.cards.worshipers[label].states[card[STAGE]]
+            return _Face(None, state.numbers, state.act, None)
+        return _Face(None, (), None, None)
+
+    def submerge_numbers(self, top: Card, second: Optional[Card]) -> tuple[int, ...]:
+        """Ruling 3, sorted: both numbers of ``top``, and the left-most of ``second`` (kept per pair of cards)."""
+        pair = (top, second)
+        found = self._submerge.get(pair)
+        if found is None:
+            numbers = set(self.numbers(top))
+            if second is not None:
+                shown = self.numbers(second)
+                if shown:
+                    numbers.add(shown[0])
+            found = self._submerge[pair] = tuple(sorted(numbers))
+        return found
+
     def half(self, card: Card) -> Optional[Half]:
         """The active half of an unveiled god; None for a veiled god or a worshiper."""
-        if card[LABEL] not in self.cards.deities or card[VEILED]:
-            return None
-        return self.cards.deities[card[LABEL]].halves[TRANSFORMED if card[TURNED] else UPRIGHT]
+        return self.face(card).half
 
     def numbers(self, card: Card) -> tuple[int, ...]:
-        half = self.half(card)
-        if half is not None:
-            return half.numbers
-        if card[LABEL] in self.cards.worshipers:
-            return self.cards.worshipers[card[LABEL]].states[card[STAGE]].numbers
-        return ()
+        return self.face(card).numbers
 
     def act(self, card: Card) -> Optional[Mapping[str, Any]]:
-        half = self.half(card)
-        if half is not None:
-            return half.act
-        if card[LABEL] in self.cards.worshipers:
-            return self.cards.worshipers[card[LABEL]].states[card[STAGE]].act
-        return None
+        return self.face(card).act
 
     def essence(self, card: Card, trigger: str) -> Optional[Mapping[str, Any]]:
-        half = self.half(card)
-        if half is None or half.essence is None or half.essence["when"] != trigger:
-            return None
-        return half.essence
+        face = self.face(card)
+        return face.half.essence if face.when == trigger and face.half is not None else None
 
     def aspects(self, card: Card) -> frozenset[str]:
-        half = self.half(card)
+        half = self.face(card).half
         return half.aspects if half is not None else frozenset()
+
+
+class _Face(NamedTuple):
+    """A card's face in one state: its active half (an unveiled god), numbers, act, and essence trigger."""
+
+    half: Optional[Half]
+    numbers: tuple[int, ...]
+    act: Optional[Mapping[str, Any]]
+    when: Optional[str]  # the trigger of the half's essence (None: no essence)
 
 
 # ===================================================================== states
@@ -191,11 +236,15 @@ class State(EngineState[str]):
             work.resume_act()
         seen = None
         if self.seen is not None:
-            seen = self.seen | {self.key()}
+            seen = self.seen | {self.__dict__.get("mark") or _Mark(self.key())}
         new = work.freeze(seen=seen)
-        if seen is not None and new.outcome_ is None and new.key() in seen:
-            work.lose(STALEMATE, "stalemate: this position was seen before")
-            new = work.freeze(seen=seen)
+        if seen is not None and new.outcome_ is None:
+            mark = _Mark(new.key())
+            if mark in seen:
+                work.lose(STALEMATE, "stalemate: this position was seen before")
+                new = work.freeze(seen=seen)
+            else:
+                new.__dict__["mark"] = mark  # what its own successors add to their seen positions
         return new
 
     def why_illegal(self, action: str) -> Optional[str]:
@@ -238,6 +287,26 @@ class State(EngineState[str]):
         return sum(1 for c in self.deck if not self.game.is_god(c[LABEL]))
 
 
+class _Mark:
+    """A position's key in a state's ``seen`` set, its hash worked out once (each is hashed when it is
+    looked for and again when it is added, and a key hashes a whole deck)."""
+
+    __slots__ = ("key", "hash")
+
+    def __init__(self, key: tuple) -> None:
+        self.key = key
+        self.hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Mark) and self.key == other.key
+
+    def __reduce__(self) -> tuple:
+        return _Mark, (self.key,)  # hashed again where it is unpickled (string hashes differ between processes)
+
+
 def moved_stack(stack: list[Card], position: int) -> list[Card]:
     """The submerged stack as it goes to the bottom: the old top card ``position``-th, the rest in order."""
     return stack[1:position] + [stack[0]] + stack[position:]
@@ -257,18 +326,32 @@ def _called(game: Game, label: str) -> str:
     return worshiper.name if worshiper is not None else label
 
 
+def placements(game: Game, deck: Sequence[Card], n: int) -> int:
+    """How many placements of the old top card the player chooses among when submerging ``n``."""
+    return 1 if n == 1 or curses_kill_all(game, deck, n) else n
+
+
+def curses_kill_all(game: Game, deck: Sequence[Card], n: int) -> bool:
+    """Would submerging ``n`` cards of ``deck`` consume every worshiper (so the placement cannot matter)?"""
+    worshipers, is_god = game.cards.worshipers, game.is_god
+    if not all(map(is_god, map(_label_of, deck[n:]))):
+        return False  # a worshiper below the submerged cards
+    for card in deck[:n]:
+        if not is_god(card[LABEL]) and worshipers[card[LABEL]].states[card[STAGE]].curse != "void":
+            return False
+    return True
+
+
 def submerge_options(game: Game, deck: Sequence[Card]) -> list[int]:
-    numbers = set(game.numbers(deck[0]))
-    if len(deck) > 1:
-        second = game.numbers(deck[1])
-        if second:
-            numbers.add(second[0])
-    return sorted(numbers)
+    return list(game.submerge_numbers(deck[0], deck[1] if len(deck) > 1 else None))
 
 
 # ===================================================================== resolution
 class _Work:
     """A mutable working copy of a state while the engine resolves effects."""
+
+    __slots__ = ("game", "is_god", "deck", "zero_ok", "began", "acted", "phase", "pending", "number", "outcome",
+                 "revealed", "depth", "events", "recording", "decided")
 
     def __init__(self, game: Game, deck: list[Card], *, zero_ok: bool, began: bool, acted: bool = False,
                  revealed: frozenset[str] = frozenset(), recording: bool = True) -> None:
@@ -282,38 +365,55 @@ class _Work:
         self.pending: tuple[str, ...] = ()
         self.number = 0
         self.outcome: Optional[Outcome] = None
-        self.revealed = set(revealed)
+        self.revealed = revealed  # replaced, never changed in place (see reveal): a state's own set is shared
         self.depth = 0
         self.events: list[Event] = []  # what this resolution caused, in order
         self.recording = recording
+        self.decided: Optional[Decision[str]] = None  # the decision resolution stopped at, when it worked it out
 
     @classmethod
     def from_state(cls, state: State) -> "_Work":
-        work = cls(state.game, list(state.deck), zero_ok=state.zero_ok, began=state.began,
-                   revealed=state.revealed, recording=state.recording)
+        # made field by field (no __init__ call): this runs for every action applied and every move tried
+        work = object.__new__(cls)
+        work.game, work.is_god, work.deck = state.game, state.game.is_god, list(state.deck)
+        work.zero_ok, work.began, work.acted, work.recording = state.zero_ok, state.began, False, state.recording
         work.phase, work.pending, work.number = state.phase, state.pending, state.number
+        work.outcome, work.revealed, work.depth, work.events = None, state.revealed, 0, []
+        work.decided = None
         return work
 
     def freeze(self, seen: Optional[frozenset]) -> State:
         phase = PHASE_OVER if self.outcome is not None else self.phase
-        state = State(self.game, tuple(self.deck), phase, self.began, self.zero_ok, self.pending,
-                      self.number, self.outcome, frozenset(self.revealed), seen)
+        # State's fields set directly, as its (frozen dataclass) __init__ would, one object.__setattr__ each
+        state = object.__new__(State)
+        fields = state.__dict__
+        fields.update(game=self.game, deck=tuple(self.deck), phase=phase, began=self.began, zero_ok=self.zero_ok,
+                      pending=self.pending, number=self.number, outcome_=self.outcome, revealed=self.revealed,
+                      seen=seen)
         if self.events:
-            object.__setattr__(state, "events", tuple(self.events))
+            fields["events"] = tuple(self.events)
         if not self.recording:
-            object.__setattr__(state, "recording", False)
+            fields["recording"] = False
+        if self.decided is not None and self.outcome is None:
+            fields["_decided"] = self.decided  # what State._decide would work out again from the same position
         return state
+
+    def reveal(self, label: str) -> None:
+        if label not in self.revealed:
+            self.revealed = self.revealed | {label}
 
     def emit(self, kind: str, subject: str, **details: Any) -> None:
         if self.recording:
-            self.events.append(Event(kind, subject, tuple(details.items())))
+            self.events.append(tuple.__new__(Event, (kind, subject, tuple(details.items()))))  # Event(...), made directly
 
     # ------------------------------------------------------------- lookups
     def pos(self, label: Optional[str]) -> int:
         """Index of ``label`` in the deck (0 = top), or -1 when it is gone."""
-        for i, card in enumerate(self.deck):
+        i = 0  # (a counter, not enumerate: this is the engine's most frequent call)
+        for card in self.deck:
             if card[LABEL] == label:
                 return i
+            i += 1
         return -1
 
     def card(self, label: str) -> Optional[Card]:
@@ -321,7 +421,7 @@ class _Work:
         return self.deck[i] if i >= 0 else None
 
     def gods(self) -> int:
-        return sum(1 for c in self.deck if self.is_god(c[LABEL]))
+        return sum(map(self.game.god_flag.__getitem__, map(_label_of, self.deck)))
 
     def unveiled_gods(self) -> int:
         return sum(1 for c in self.deck if self.is_god(c[LABEL]) and not c[VEILED])
@@ -342,13 +442,13 @@ class _Work:
     # ------------------------------------------------------------- the turn
     def settle(self) -> None:
         """Unveil and act until a decision is needed or the game ends (ruling 1)."""
-        seen: set[tuple] = set()
+        seen: list[tuple] = []  # a list: a settle rarely passes more than two or three marks (no hashing)
         try:
             self._settle(seen)
         except _Loop:
             self.lose(STALEMATE, "stalemate: the gods repeat the same acts for ever")
 
-    def _settle(self, seen: set[tuple]) -> None:
+    def _settle(self, seen: list[tuple]) -> None:
         while self.outcome is None:
             if not self.deck:
                 self.lose(DECK_EMPTY, "the deck is empty")
@@ -362,13 +462,16 @@ class _Work:
                 mark = (tuple(self.deck), self.began)
                 if mark in seen:
                     raise _Loop
-                seen.add(mark)
+                seen.append(mark)
                 ops = self.act_ops(top)
                 if ops:
                     self.phase = PHASE_ACT
-                    if self.plan() is not None:
+                    planner = self.planner()
+                    options = planner.walk(ops, top[LABEL])
+                    if options is not None:
+                        self.decided = Decision(PLAYER, tuple(options))
                         return  # the player must decide
-                    self.run_act(top, ops)
+                    self.run_act(top, ops, planner)
                     if self.outcome is not None:
                         return
                 if self.after_act(top):
@@ -397,17 +500,19 @@ class _Work:
 
     def resume_act(self) -> None:
         top = self.deck[0]
-        ops = self.act_ops(top)
-        if self.plan() is not None:
+        ops = self.act_ops(top) or ()
+        planner = self.planner()
+        options = planner.walk(ops, top[LABEL])
+        if options is not None:
+            self.decided = Decision(PLAYER, tuple(options))
             return
-        self.run_act(top, ops or ())
+        self.run_act(top, ops, planner)
         if self.outcome is None:
             self.after_act(top)
             self.settle()
 
-    def run_act(self, top: Card, ops: Sequence[Any]) -> None:
-        planner = self.planner()
-        planner.walk(ops, top[LABEL])
+    def run_act(self, top: Card, ops: Sequence[Any], planner: "_Planner") -> None:
+        """Carry out ``ops``, the act of ``top``, with the bindings of ``planner`` (which walked them all)."""
         self.pending = ()
         self.emit("act", top[LABEL], choices=tuple(planner.bindings))
         try:
@@ -433,10 +538,11 @@ class _Work:
         options = submerge_options(self.game, self.deck)
         if not options or min(options) > len(self.deck):
             self.lose(SUBMERGE_TOO_DEEP, "every number to submerge is larger than the deck")
+        self.decided = _choice(SUBMERGE, tuple(options))
 
     def choose_number(self, n: int) -> None:
         if self.recording:  # (the cards are worth listing only for a record)
-            self.emit("submerge", self.deck[0][LABEL], count=n, cards=tuple(c[LABEL] for c in self.deck[:n]))
+            self.emit("submerge", self.deck[0][LABEL], count=n, cards=tuple(map(_label_of, self.deck[:n])))
         if n > len(self.deck):
             for card in self.deck:
                 self.emit("voided", card[LABEL], reason="submerge")
@@ -449,18 +555,7 @@ class _Work:
         self.phase, self.number = PHASE_PLACE, n
 
     def placements(self, n: int) -> int:
-        """How many placements of the old top card the player chooses among when submerging ``n``."""
-        return 1 if n == 1 or self.curses_kill_all(n) else n
-
-    def curses_kill_all(self, n: int) -> bool:
-        """Would submerging ``n`` cards consume every worshiper (so the placement cannot matter)?"""
-        worshipers = self.game.cards.worshipers
-        for i, card in enumerate(self.deck):
-            if self.is_god(card[LABEL]):
-                continue
-            if i >= n or worshipers[card[LABEL]].states[card[STAGE]].curse != "void":
-                return False
-        return True
+        return placements(self.game, self.deck, n)
 
     def place(self, position: int, n: Optional[int] = None) -> None:
         """Move the top ``n`` cards to the bottom, the old top card ``position``-th among them."""
@@ -496,7 +591,7 @@ class _Work:
     # ------------------------------------------------------------- conditions
     def holds(self, condition: Mapping[str, Any], subject: str) -> bool:
         name, param = tag(condition)
-        return bool(dsl.REGISTRY.handler_of(CONDITION, name)(self, subject, param))
+        return bool(_handler(CONDITION, name)(self, subject, param))
 
     def neighbours(self, label: str) -> list[Card]:
         i = self.pos(label)
@@ -508,7 +603,7 @@ class _Work:
             if self.stopped(ctx):
                 return
             name, params = tag(op)
-            dsl.REGISTRY.handler_of(OP, name)(self, ctx, params, bindings)
+            _handler(OP, name)(self, ctx, params, bindings)
 
     def stopped(self, ctx: "_Ctx") -> bool:
         """The game is over, or the card whose act this is has been consumed: "If a card is itself
@@ -519,7 +614,7 @@ class _Work:
     def resolve(self, selector: Mapping[str, Any], ctx: "_Ctx") -> list[str]:
         """The labels a (non-choice) selector names."""
         name, param = tag(selector)
-        return dsl.REGISTRY.handler_of(SELECTOR, name)(self, ctx, param)
+        return _handler(SELECTOR, name)(self, ctx, param)
 
     def ordered(self, labels: Sequence[str], subject: Optional[str]) -> list[str]:
         """Nearest to ``subject`` first, ties the upper card first (ruling 5)."""
@@ -590,7 +685,7 @@ class _Work:
         else:
             self.emit("voided", target, reason=reason)
         if not self.is_god(target):
-            if all(self.is_god(c[LABEL]) for c in self.deck):
+            if all(map(self.is_god, map(_label_of, self.deck))):
                 self.lose(LAST_WORSHIPER, f"the last worshiper ({target}) was consumed")
             return False
         essence = self.game.essence(card, "consumed")
@@ -615,28 +710,29 @@ class _Work:
 
     # ------------------------------------------------------------- card states
     def unveil(self, label: str, *, on_top: bool = False) -> None:
-        card = self.card(label)
-        if card is None or not card[VEILED]:
+        i = self.pos(label)
+        if i < 0 or not self.deck[i][VEILED]:
             return
-        self.set_card(label, (label, False, card[TURNED], card[STAGE]))
-        self.revealed.add(label)
+        card = self.deck[i] = (label, False, self.deck[i][TURNED], self.deck[i][STAGE])
+        self.reveal(label)
         self.emit("unveil", label, on_top=on_top)
         if on_top:
             self.began = False
-        self.fire(label, "unveiled", _Ctx(label))
+        if self.game.face(card).when == "unveiled":  # (fire would find no essence to run otherwise)
+            self.fire(label, "unveiled", _Ctx(label))
 
     def curse(self, label: str) -> None:
-        card = self.card(label)
-        if card is None or self.is_god(label):
+        i = self.pos(label)
+        if i < 0 or self.is_god(label):
             return
-        worshiper = self.game.cards.worshipers[label]
-        void = worshiper.states[card[STAGE]].curse == "void"
+        stage = self.deck[i][STAGE]
+        void = self.game.cards.worshipers[label].states[stage].curse == "void"
         if self.recording:
-            self.emit("curse", label, stage=card[STAGE] if void else card[STAGE] + 1, consumed=void)
+            self.emit("curse", label, stage=stage if void else stage + 1, consumed=void)
         if void:
             self.remove(label, reason="curse")
         else:
-            self.set_card(label, (label, False, False, card[STAGE] + 1))
+            self.deck[i] = (label, False, False, stage + 1)
 
     def bless(self, label: str) -> None:
         card = self.card(label)
@@ -647,9 +743,9 @@ class _Work:
             self.emit("bless", label, stage=card[STAGE] - 1)
 
 
-@dataclass(frozen=True)
-class _Ctx:
-    """Who an effect belongs to: its card, the god it answers, where it was when consumed."""
+class _Ctx(NamedTuple):
+    """Who an effect belongs to: its card, the god it answers, where it was when consumed (a named tuple:
+    one is made for every act and essence)."""
 
     this: str
     attacker: Optional[str] = None
@@ -718,15 +814,29 @@ class _Planner:
         return ([DECLINE] if optional and not picked else []) + options
 
 
-def _choice_spec(params: Mapping[str, Any]) -> Optional[tuple[str, Mapping[str, Any]]]:
-    """(its key, its parameters) of the op's "choose" selector, if it has one."""
+ChoiceSpec = Optional[tuple[str, Mapping[str, Any]]]
+_CHOICE_SPECS: dict[int, tuple[Mapping[str, Any], ChoiceSpec]] = {}  # id(params) -> (params, its choice spec)
+CHOICE_SPECS_KEPT = 4096  # more distinct ops than any card data holds: the memo starts over
+
+
+def _choice_spec(params: Mapping[str, Any]) -> ChoiceSpec:
+    """(its key, its parameters) of the op's "choose" selector, if it has one (kept per op: the card data's
+    ops are never changed, and the memo holds each op it names, so an id is never reused under it)."""
+    kept = _CHOICE_SPECS.get(id(params))
+    if kept is not None and kept[0] is params:
+        return kept[1]
+    found: ChoiceSpec = None
     for key in dsl.SELECTOR_KEYS:
         selector = params.get(key)
         if isinstance(selector, dict):
             name, param = tag(selector)
-            if dsl.REGISTRY.flagged(SELECTOR, name, dsl.CHOICE_FLAG):
-                return key, param
-    return None
+            if _asks(name):
+                found = key, param
+                break
+    if len(_CHOICE_SPECS) >= CHOICE_SPECS_KEPT:
+        _CHOICE_SPECS.clear()
+    _CHOICE_SPECS[id(params)] = (params, found)
+    return found
 
 
 def choice_candidates(work: _Work, spec: Mapping[str, Any], subject: str, *, chooser_too: bool = False) -> list[str]:
@@ -840,7 +950,7 @@ def _decide(work: _Work, params: Mapping[str, Any], ctx: _Ctx, bindings: Iterato
             key: str = "target") -> Optional[list[str]]:
     """Targets of an op, or None when the player declined (or nothing could be chosen)."""
     selector = params[key]
-    if dsl.REGISTRY.flagged(SELECTOR, tag(selector)[0], dsl.CHOICE_FLAG):
+    if _asks(tag(selector)[0]):
         return list(next(bindings)) or None
     if params.get("optional") and not next(bindings):
         return None
@@ -929,7 +1039,7 @@ def _op_peek(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Iterat
     if targets is None:
         return
     for label in _gods_only(work, targets):
-        work.revealed.add(label)  # knowledge only: the rules state is unchanged
+        work.reveal(label)  # knowledge only: the rules state is unchanged
         work.emit("peek", label, by=ctx.this)
     _follow(work, params, ctx, bindings)
 
@@ -988,24 +1098,67 @@ def turn_ends(state: State) -> list[tuple[tuple[str, ...], Optional[tuple[Card, 
     ``start_turn`` resolves it into the next position, as ``apply_action`` would have."""
     found: list[tuple[tuple[str, ...], Optional[tuple[Card, ...]]]] = []
     deck, is_god = state.deck, state.game.is_god
-    probe = _Work.from_state(state)
+    unique = len(set(map(_label_of, deck))) == len(deck)  # (a card's curse finds it by its label)
     for n in submerge_options(state.game, deck):
-        action = f"{SUBMERGE} {n}"
+        action = _action(SUBMERGE, n)
         if n > len(deck):
             found.append(((action,), None))
             continue
-        choices = probe.placements(n)
+        choices = placements(state.game, deck, n)
         stack, rest = list(deck[:n]), deck[n:]
-        gods_only = all(is_god(card[LABEL]) for card in stack)  # no curse: nothing but the order changes
+        gods_only = all(map(is_god, map(_label_of, stack)))  # no curse: nothing but the order changes
+        cursed = None if gods_only or not unique else _cursed(state.game, stack, rest)
         for position in range(1, choices + 1):
-            actions = (action,) if choices == 1 else (action, f"{PLACE} {position}")
+            actions = (action,) if choices == 1 else (action, _action(PLACE, position))
             if gods_only:
                 found.append((actions, rest + tuple(moved_stack(stack, position))))
-                continue
-            work = _Work.from_state(state)
-            work.submerge_stack(position, n)
-            found.append((actions, None if work.outcome is not None else tuple(work.deck)))
+            elif cursed is not None:
+                found.append((actions, None if cursed is LOST_ALL else
+                               rest + tuple(card for card in map(cursed.__getitem__, _moved_order(n, position))
+                                            if card is not None)))
+            else:
+                work = _Work.from_state(state)
+                work.submerge_stack(position, n)
+                found.append((actions, None if work.outcome is not None else tuple(work.deck)))
     return found
+
+
+# _cursed's answer when the curses consume the last worshiper (whatever the placement: the game is lost)
+LOST_ALL: Final[list[Optional[Card]]] = []
+
+
+def _cursed(game: Game, stack: Sequence[Card], rest: Sequence[Card]) -> list[Optional[Card]]:
+    """The submerged stack after its curses (ruling 4), card by card (None: consumed), or LOST_ALL.
+
+    What ``submerge_stack`` does, worked out once for every placement: a worshiper's curse depends on
+    its own state only, and the last worshiper is lost exactly when no worshiper is left after them all."""
+    worshipers = game.cards.worshipers
+    after: list[Optional[Card]] = []
+    kept = not all(map(game.is_god, map(_label_of, rest)))
+    voided = False
+    for card in stack:
+        label = card[LABEL]
+        if game.is_god(label):
+            after.append(card)
+        elif worshipers[label].states[card[STAGE]].curse == "void":
+            after.append(None)
+            voided = True
+        else:
+            after.append((label, False, False, card[STAGE] + 1))
+            kept = True
+    return LOST_ALL if voided and not kept else after
+
+
+@functools.lru_cache(maxsize=None)
+def _moved_order(n: int, position: int) -> tuple[int, ...]:
+    """The indexes of a submerged stack of ``n`` in the order ``moved_stack`` leaves them."""
+    return tuple(moved_stack(list(range(n)), position))  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=None)
+def _action(verb: str, n: int) -> str:
+    """``submerge 3``, ``place 2``: made once each."""
+    return f"{verb} {n}"
 
 
 def start_turn(game: Game, deck: Sequence[Card], *, zero_ok: bool) -> State:

@@ -129,8 +129,7 @@ def _submerged_a_worshiper(state: State) -> bool:
     events = state.events
     if not events or events[0].kind != "submerge":
         return False
-    is_god = state.game.is_god
-    return not all(is_god(label) for label in events[0].get("cards"))
+    return not all(map(state.game.is_god, events[0].get("cards")))
 
 
 def first_cycle(loaded: Loaded, set_id: str, seed: int, policy: Policy) -> Cycle:
@@ -144,7 +143,9 @@ def first_cycle(loaded: Loaded, set_id: str, seed: int, policy: Policy) -> Cycle
         if _submerged_a_worshiper(state):
             ended_by = "worshiper submerged"
             break
-        unveilings += sum(1 for event in state.events if event.kind == "unveil" and event.subject == UNBIDDEN_GUEST)
+        for event in state.events:  # (a loop, not sum() over a generator: this runs for every action of 20,000 deals)
+            if event.kind == "unveil" and event.subject == UNBIDDEN_GUEST:
+                unveilings += 1
         if taken == MAX_ACTIONS:
             break
         if state.is_terminal():

@@ -53,6 +53,7 @@ Move = tuple[str, ...]                     # the engine actions of one move, in 
 Child = Union[bool, tuple[Card, ...], State]  # ended (won?), a next turn's starting deck, or a position
 PHASE_CODES = {PHASE_ACT: 0, PHASE_SUBMERGE: 1, PHASE_PLACE: 2}
 TURN_START = 4          # header of a next turn's starting deck
+TURN_START_HEAD = bytes((TURN_START,))
 GOD_FLAGS = 4           # a god's code: class * 4 + veiled * 2 + transformed
 REMOVING_OPS = frozenset({"consume", "void", "grant"})  # the ops that can take a card out of the game
 BYTE_CODES = 256
@@ -170,7 +171,7 @@ class Space:
     def child_key(self, child: Child) -> bytes:
         if isinstance(child, State):
             return self.key(child)
-        return bytes((TURN_START,)) + self._cards(child)  # type: ignore[arg-type]
+        return TURN_START_HEAD + self._cards(child)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ moves
     def moves(self, state: State) -> list[tuple[Move, Child]]:

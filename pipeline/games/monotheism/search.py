@@ -71,9 +71,9 @@ def promise(space: Space, state: State) -> int:
     """Lower is more promising: few gods, much life left in the worshipers, the highest worshiper far
     from the top (the turns before it must be submerged)."""
     deck = state.deck
-    god = space.god
-    depth = next((index for index, card in enumerate(deck) if not god[card]), 0)
-    return (GOD_WEIGHT * sum(map(god.__getitem__, deck)) - LIFE_WEIGHT * sum(map(space.life.__getitem__, deck))
+    gods = list(map(space.god.__getitem__, deck))  # 1 per god, 0 per worshiper (read at C speed)
+    depth = gods.index(0) if 0 in gods else 0
+    return (GOD_WEIGHT * sum(gods) - LIFE_WEIGHT * sum(map(space.life.__getitem__, deck))
             - min(depth, WORSHIPER_DEPTH_CAP))
 
 

@@ -1,6 +1,8 @@
 """The rules engine against the rulebook's worked examples and each ruling of monotheism-facts.md."""
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from pipeline.core.engine import IllegalAction
@@ -170,6 +172,17 @@ def test_ruling_9_a_repeated_position_is_a_stalemate() -> None:
              [worshiper("w", act={"do": [{"move": {"target": THIS, "to": "bottom"}}]})])
     state = play_line(start(g, ["01", "02", "w"]), ["submerge 1", "submerge 1"])
     assert state.is_terminal() and "stalemate" in state.outcome().detail
+
+
+def test_a_repeat_is_still_found_after_pickling_the_positions_seen() -> None:
+    """The positions seen are kept with their hashes; a pickled state (another process) hashes them again."""
+    g = game(plain("01", "02", numbers=(1, 1)),
+             [worshiper("w", act={"do": [{"move": {"target": THIS, "to": "bottom"}}]})])
+    state = start(g, ["01", "02", "w"]).apply_action("submerge 1")
+    for mark in (*state.seen, state.__dict__["mark"]):
+        mark.hash ^= 1  # as if hashed in a process with another string hash seed
+    again = pickle.loads(pickle.dumps(state)).apply_action("submerge 1")
+    assert again.is_terminal() and "stalemate" in again.outcome().detail
 
 
 def test_ruling_10_curse_and_bless_follow_the_chain() -> None:
