@@ -5,6 +5,8 @@ import errno
 import json
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +21,17 @@ NAMESPACE = "results/test"
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty cache root, which this process has not swept yet."""
+    """An empty cache root, which this process has not swept yet (each test's folder is new)."""
     root = tmp_path / "cache"
     monkeypatch.setenv(cachestore.CACHE_ENV, str(root))
-    monkeypatch.setattr(cachestore, "_tried", set())
-    monkeypatch.setattr(cachestore, "_swept", set())
     return root
+
+
+def read_in_a_new_process(name: str) -> None:
+    """Read entry ``name`` from the cache (``PANTHEON_CACHE``) in a process of its own, as the next command would."""
+    subprocess.run([sys.executable, "-c", "import sys; from pipeline.core import cachestore; "
+                    f"cachestore.read({NAMESPACE!r}, sys.argv[1], lambda value: value)", name],
+                   check=True, capture_output=True, text=True)
 
 
 def pairs(plain: Any) -> list[tuple[str, int]]:
@@ -178,9 +185,8 @@ def test_temporaries_a_killed_writer_left_are_swept_by_the_next_process(cache: P
     for path in left:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"half an entry")
-    cachestore._tried.clear()
-    cachestore._swept.clear()  # as a new process starts
-    assert cachestore.read(NAMESPACE, "a", pairs) is not None
+    assert cachestore.read(NAMESPACE, "a", pairs) is not None  # (this process swept once, when it wrote)
+    read_in_a_new_process("a")
     assert not any(path.exists() for path in left)
 
 
@@ -199,7 +205,5 @@ def test_a_live_writers_temporary_is_not_swept(cache: Path, monkeypatch: pytest.
         assert live.exists()
     finally:
         holder.communicate("")
-    cachestore._tried.clear()
-    cachestore._swept.clear()
-    cachestore.read(NAMESPACE, "a", pairs)
+    read_in_a_new_process("a")  # the lock is free now: what is left was left by a process gone
     assert not live.exists()

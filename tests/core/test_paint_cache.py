@@ -92,7 +92,7 @@ def test_a_build_after_every_text_changed_converts_no_art_it_kept(
     build(toy_plan(4, body="Lose **one** Faith, then gain two."), templates)
     assert calls.renders > 0  # the faces were set afresh...
     assert calls.conversions == 0  # ...from the paints kept, not from the art converted again
-    paintcache._shared.clear()
+    paintcache.drop_memory()
     for part in (PAINT_DIR, FACES_DIR):
         for entry in (cache / part).rglob("*.json"):
             entry.unlink()

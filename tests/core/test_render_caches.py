@@ -29,15 +29,14 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache folder, and nothing converted in this process's memory either."""
     folder = tmp_path / "cache"
     monkeypatch.setenv(cachestore.CACHE_ENV, str(folder))
-    monkeypatch.setattr(artcache, "_shared", {})
-    monkeypatch.setattr(paintcache, "_shared", {})
+    as_new_process()
     return folder
 
 
 def as_new_process() -> None:
     """Forget what this process converted, as the next `pantheon build` would start."""
-    artcache._shared.clear()
-    paintcache._shared.clear()
+    artcache.drop_memory()
+    paintcache.drop_memory()
 
 
 def build(plan: Plan, templates: Path) -> bytes:

@@ -264,3 +264,9 @@ def shared() -> ArtCache:
     if root not in _shared:
         _shared[root] = ArtCache(root)
     return _shared[root]
+
+
+def drop_memory() -> None:
+    """Forget the art this process holds in memory; what is on disk stays. The next build reads it back
+    from disk as a new process would (a long-lived process may call this to let the memory go)."""
+    _shared.clear()
