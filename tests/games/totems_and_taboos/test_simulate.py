@@ -145,6 +145,6 @@ def test_a_god_with_only_servants_promotes_one_to_a_cleric() -> None:
     s.pile = 0
     r = s.religions[s.current]
     r.clerics, r.clerics_used, r.servants, r.servants_used, r.shrines, r.hand = 0, 0, 12, 0, 0, []
-    s._advance()
+    s = s.resettled()  # the position as edited, its decision made afresh
     assert Action(en.A_SKIP, ("promote",)) in s.legal_actions()
     assert simple_policy(s, random.Random(1)) == Action(en.A_SKIP, ("promote",))
