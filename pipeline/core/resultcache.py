@@ -71,8 +71,13 @@ def remember(namespace: str, key_parts: Iterable[str]) -> None:
 def read_json(namespace: str, key_parts: Iterable[str], decode: Decoder[Any]) -> Any:
     """What ``store_json`` kept under this key, through ``decode`` (which raises ShapeError on anything
     it would not have stored); None when there is no sound entry."""
-    found = cachestore.read(_namespace(namespace), _name(key_parts), lambda value: (decode(value),))
+    found = _read(namespace, _name(key_parts), decode)
     return None if found is None else found[0]
+
+
+def _read(namespace: str, name: str, decode: Decoder[Any]) -> Optional[tuple[Any]]:
+    """The decoded entry ``name``, in a 1-tuple (so a stored None is told from no entry), or None."""
+    return cachestore.read(_namespace(namespace), name, lambda value: (decode(value),))
 
 
 def store_json(namespace: str, key_parts: Iterable[str], value: Any) -> None:
@@ -105,10 +110,10 @@ def cached_json(
     what ``encode`` writes: such an entry, like a damaged one, is computed afresh and rewritten.
     A cache that cannot be read or written is ignored: the result is then simply computed.
     """
-    ns, name = _namespace(namespace), _name(key_parts)
-    found = cachestore.read(ns, name, lambda value: (decode(value),))
+    name = _name(key_parts)
+    found = _read(namespace, name, decode)
     if found is not None:
         return found[0]
     result = compute()
-    cachestore.write(ns, name, encode(result))
+    cachestore.write(_namespace(namespace), name, encode(result))
     return result

@@ -132,8 +132,9 @@ class SchemaSet:
             return None
         return _schema_validator()(schema, registry=self.registry)
 
-    def problems(self, game: str, kind: str, doc: Document) -> Optional[list[Problem]]:
-        """The schema problems of ``doc`` (None when its kind has no schema).
+    def problems(self, game: str, kind: str, doc: Document, values: Optional[str] = None) -> Optional[list[Problem]]:
+        """The schema problems of ``doc`` (None when its kind has no schema); ``values``: the hash of its
+        values (``resultcache.value_digest``) when the caller took it already.
 
         Validating is most of what `pantheon validate` costs, so a document found
         valid is remembered (keyed by its values, every schema and the validator's
@@ -142,14 +143,14 @@ class SchemaSet:
         A document not known valid as a whole may still be shown valid from records
         known valid (``schemarecords``): a one-card edit validates that card.
         """
-        if self.schema_path(game, kind) not in self.by_path:
+        path = self.schema_path(game, kind)
+        if path not in self.by_path:
             return None
-        key = self._valid_key(game, kind, doc.data)
+        key = self._valid_key(game, kind, values if values is not None else resultcache.value_digest(doc.data))
         if key is not None and resultcache.known(VALID_NAMESPACE, key):
             return []  # known valid: not even a validator is built
         validator = self.validator(game, kind)
         assert validator is not None
-        path = self.schema_path(game, kind)
         if path not in self._record_lists:
             self._record_lists[path] = record_lists(validator.schema)
         lists = self._record_lists[path]
@@ -161,8 +162,7 @@ class SchemaSet:
             resultcache.remember(VALID_NAMESPACE, key)
         return found
 
-    def _valid_key(self, game: str, kind: str, data: Any) -> Optional[list[str]]:
-        values = resultcache.value_digest(data)
+    def _valid_key(self, game: str, kind: str, values: Optional[str]) -> Optional[list[str]]:
         if values is None:  # values that are not plain data (a date): validated every time
             return None
         return [self.fingerprint, resultcache.file_hash(Path(__file__)), cachestore.library_versions(*VALIDATOR_LIBRARIES),

@@ -111,7 +111,7 @@ def game_problems(
     unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
     digests = {kind: resultcache.value_digest(doc.data) for kind, doc in loaded.docs.items()}
     for kind, doc in loaded.docs.items():
-        found = schemas.problems(game, kind, doc)
+        found = schemas.problems(game, kind, doc, digests[kind])
         duplicates = _unless_clean(loaded, _key("duplicate ids", digests[kind]), duplicate_id_problems(doc))
         schema_clean = schema_clean and not found
         if kind == FACTS_KIND:
@@ -126,8 +126,9 @@ def game_problems(
         digest = digests[kind]
         no_references = _key("no references", digest)
         if not known_clean(no_references):  # (references depend on other records: only their absence is kept)
-            problems += guarded(loaded, reference_problems(doc, catalogue))
-            if not holds_references(doc.data):
+            if holds_references(doc.data):
+                problems += guarded(loaded, reference_problems(doc, catalogue))
+            else:  # nothing for reference_problems to look at
                 remember_clean(no_references)
         problems += _unless_clean(loaded, _key("markup", digest, printable.icons), markup_problems(doc, printable))
         problems += _unless_clean(loaded, _key("names", digest, kind, repr(name_rules)), name_problems(doc, name_rules))
