@@ -8,8 +8,8 @@ clean run writes it.
 
 Monotheism's scenario proofs are the costly entries (each one attacked is
 solved again, about 1.5 s of CPU; all five, about 7 s). So the Monotheism
-cache is made once per module, taking Monotheism's other slow results from
-the test run's own cache (solved there once per run), and the fast tests
+cache is taken from the test run's own cache (where they are solved once
+per run), keeping the proofs the shipped data reads, and the fast tests
 attack one scenario proof each (all five are read by the one reader in
 games/monotheism/deck_checks.py); the ``slow`` ones attack all of them.
 
@@ -28,6 +28,7 @@ import os
 import pickle
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -41,7 +42,8 @@ from pipeline.core import cachestore, validcache
 from pipeline.core.dataset import default_data_root
 from pipeline.core.render.svgtemplates import CARD_DIR, TEMPLATE_ROOT
 
-from .render_helpers import PickleBomb, pdfs, run_cli, temporaries
+from .cli_helpers import PROJECT
+from .render_helpers import PickleBomb, cli_env, pdfs, run_cli, temporaries
 
 GAME = "theocracy"
 RESULTS = "results"
@@ -65,6 +67,11 @@ def entries(cache: Path) -> list[Path]:
 
 def namespace_of(cache: Path, entry: Path) -> str:
     return str(entry.parent.relative_to(cache))
+
+
+def entry_name(cache: Path, entry: Path) -> str:
+    """``namespace/name``, as tests/core/cache_reads.py lists it."""
+    return f"{namespace_of(cache, entry)}/{entry.name[: -len(cachestore.ENTRY_SUFFIX)]}"
 
 
 def run_clean(*args: str, cache: Optional[Path] = None) -> None:
@@ -106,19 +113,29 @@ def copy_results(source: Path, target: Path, skip: set[str]) -> None:
 
 @pytest.fixture(scope="module")
 def proofs(tmp_path_factory: pytest.TempPathFactory) -> Clean:
-    """A cache in which `pantheon validate monotheism` solved Monotheism's scenarios (and recorded the game
-    clean); its ``entries`` are those two namespaces' entries, as a clean run writes them.
+    """A cache holding what `pantheon validate monotheism` reads of the shipped data: its scenario proofs and
+    every other result Monotheism's checks keep, and the game recorded clean. Its ``entries`` are the proofs
+    and the record, as a clean run writes them.
 
-    Every other result Monotheism's checks keep (its rulebook proofs and plays, the card layout checks) is
-    copied from the test run's own cache, where it was computed at most once per run: only what this module
-    attacks is computed here, from nothing."""
+    The proofs are solved at most once per test run, in the run's own cache, where the proofs of other tests'
+    edited data sit beside them. Which are the shipped data's is read, not guessed: the validation that records
+    the game clean here runs in a process that lists each entry it uses (tests/core/cache_reads.py), and the
+    proofs it did not use are dropped."""
     run_clean("validate", "monotheism")  # in the run's cache (PANTHEON_CACHE, tests/conftest.py)
-    cache = tmp_path_factory.mktemp("proofs") / "cache"
-    copy_results(cachestore.cache_root(), cache, skip={SCENARIO_PROOFS, VALIDATED})
-    run_clean("validate", "monotheism", cache=cache)
+    work = tmp_path_factory.mktemp("proofs")
+    cache, listing = work / "cache", work / "read.txt"
+    copy_results(cachestore.cache_root(), cache, skip={VALIDATED})
+    result = subprocess.run([sys.executable, "-m", "tests.core.cache_reads", str(listing), "validate", "monotheism"],
+                            capture_output=True, text=True, env=cli_env(cache), cwd=PROJECT)
+    assert (result.returncode, result.stderr) == (0, ""), result.stderr
+    used = set(listing.read_text().split())
+    for entry in entries(cache):
+        if namespace_of(cache, entry) == SCENARIO_PROOFS and entry_name(cache, entry) not in used:
+            entry.unlink()
     found = {p.relative_to(cache): p.read_bytes() for p in entries(cache)
              if namespace_of(cache, p) in (SCENARIO_PROOFS, VALIDATED)}
     assert len([p for p in found if str(p.parent) == SCENARIO_PROOFS]) == len(yaml.safe_load(SCENARIOS.read_text())["scenarios"])
+    assert [p for p in found if str(p.parent) == VALIDATED]
     return Clean(cache, {}, found)
 
 
@@ -355,8 +372,6 @@ echo "available=$(df --output=avail "$1" | tail -1 | tr -d ' ')"
 def test_a_full_disk_under_the_cache_is_skipped(clean: Clean, tmp_path: Path) -> None:
     """A real full disk: the cache on a 64 KiB tmpfs (mounted in a private namespace, so it needs
     user namespaces; skipped where the machine does not allow them)."""
-    import sys
-
     if shutil.which("unshare") is None or subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
         pytest.skip("needs unshare with user and mount namespaces")
     tiny, out = tmp_path / "tiny", tmp_path / "out"
