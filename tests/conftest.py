@@ -105,27 +105,73 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(run_folder, ignore_errors=True)
 
 
+class _DataSnapshot:
+    """The project's data/ read once per process, written out as often as tests need a copy to break.
+
+    About 870 tests copy data/ (some 140 small files); writing the files from memory costs a quarter of
+    ``shutil.copytree``, which reads, stats and copies the metadata of every file every time. A copy's files
+    keep their modes; their times are the copy's own (nothing reads a data file's times but its identity for
+    a digest, and a file's change time is new in any copy)."""
+
+    def __init__(self, root: Path) -> None:
+        self.folders: list[str] = []
+        self.files: list[tuple[str, bytes, int]] = []
+        for folder, subfolders, names in os.walk(root):
+            subfolders.sort()
+            relative = os.path.relpath(folder, root)
+            self.folders.append(relative)
+            for name in sorted(names):
+                path = os.path.join(folder, name)
+                self.files.append((os.path.join(relative, name), Path(path).read_bytes(), os.stat(path).st_mode & 0o7777))
+
+    def write(self, target: Path, kept: Callable[[str], bool] = lambda relative: True) -> Path:
+        """Write the files whose path inside data/ ``kept`` accepts (every file by default) under ``target``."""
+        for relative in self.folders:
+            if kept(relative):
+                os.makedirs(os.path.join(target, relative), exist_ok=True)
+        for relative, content, mode in self.files:
+            if kept(os.path.dirname(relative)):
+                handle = os.open(os.path.join(target, relative), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                try:
+                    os.write(handle, content)
+                    os.fchmod(handle, mode)
+                finally:
+                    os.close(handle)
+        return target
+
+
+_snapshot: Optional[_DataSnapshot] = None
+
+
+def _repo_data() -> _DataSnapshot:
+    global _snapshot
+    if _snapshot is None:
+        _snapshot = _DataSnapshot(REPO_DATA)
+    return _snapshot
+
+
 @pytest.fixture
 def data_copy(tmp_path: Path) -> Path:
     """A temporary copy of the project's data/ folder, safe to break."""
-    target = tmp_path / "data"
-    shutil.copytree(REPO_DATA, target)
-    return target
+    return _repo_data().write(tmp_path / "data")
 
 
 def copy_games(target: Path, games: Iterable[str]) -> Path:
     """Copy the project's data/ to ``target`` with only the folders (data and schemas) of ``games``, beside
     the files every game shares (the common schema): a test of one game neither copies nor hashes the rest."""
     kept = set(games)
-    schemas = REPO_DATA / "schemas"
+    game_folders = {name for name in os.listdir(REPO_DATA) if name != "schemas" and (REPO_DATA / name).is_dir()}
+    game_folders |= {f"schemas/{name}" for name in os.listdir(REPO_DATA / "schemas") if (REPO_DATA / "schemas" / name).is_dir()}
 
-    def other_games(folder: str, names: list[str]) -> list[str]:
-        if Path(folder) in (REPO_DATA, schemas):
-            return [n for n in names if n not in kept and n != schemas.name and (Path(folder) / n).is_dir()]
-        return []
+    def of_a_kept_game(relative: str) -> bool:
+        parts = Path(relative).parts
+        for depth in (1, 2):
+            top = "/".join(parts[:depth])
+            if len(parts) >= depth and top in game_folders and parts[depth - 1] not in kept:
+                return False
+        return True
 
-    shutil.copytree(REPO_DATA, target, ignore=other_games)
-    return target
+    return _repo_data().write(target, of_a_kept_game)
 
 
 @pytest.fixture
