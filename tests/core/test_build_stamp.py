@@ -1,6 +1,9 @@
 """The whole-build stamp: a no-op `pantheon build` answers from it; any change of input, option or output
 sends the build the ordinary way.
 
+The builds are of card sheets only (``--only cards``, the cheapest build): the stamp is the command's, taken
+before anything is built, so what the build makes does not change how the stamp answers.
+
 The stamp answers without loading data or taking the output folder's lock, so a
 no-op build finishes while another process holds that lock; a build that has
 work to do waits for it ("waiting for another build"), which is how the tests
@@ -35,7 +38,7 @@ def root(tmp_path: Path) -> Path:
 
 
 def build(root: Path, out: Path, cache: Path, *extra: str) -> str:
-    result = run_cli("build", GAME, "--data", str(root), "--out", str(out), "--only", "docs", *extra, cache=cache, timeout=600)
+    result = run_cli("build", GAME, "--data", str(root), "--out", str(out), "--only", "cards", *extra, cache=cache, timeout=600)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -44,7 +47,7 @@ def answers_while_locked(root: Path, out: Path, cache: Path, *extra: str) -> boo
     """Whether the build finishes from its stamp while another process holds the output lock (else it says
     it is waiting, and builds once the lock is let go)."""
     holder = hold_lock(out, OUTPUT_LOCK)
-    running = start_cli("build", GAME, "--data", str(root), "--out", str(out), "--only", "docs", *extra, cache=cache)
+    running = start_cli("build", GAME, "--data", str(root), "--out", str(out), "--only", "cards", *extra, cache=cache)
     try:
         assert running.stderr is not None
         first_line = running.stderr.readline()  # "" when it ended without a word on stderr
@@ -64,7 +67,7 @@ def test_no_op_build_answers_from_the_stamp_and_any_change_does_not(root: Path, 
     edit(root / GAME / "glossary.yaml", "The score.", "The tally of the faithful.")
     assert not answers_while_locked(root, out, cache)  # another input (then built, once the lock was let go)
     assert answers_while_locked(root, out, cache)
-    next(out.rglob("reference-a4.pdf")).write_bytes(b"%PDF-1.4 not ours")
+    next(out.rglob("cards-a4.pdf")).write_bytes(b"%PDF-1.4 not ours")
     assert not answers_while_locked(root, out, cache)  # an output that is not the one written
 
 

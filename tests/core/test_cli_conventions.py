@@ -148,11 +148,11 @@ def test_help_shows_flags_as_flags() -> None:
 def test_paths_are_printed_relative_to_the_working_directory(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
     env["PYTHONPATH"] = str(PROJECT)
-    done = subprocess.run([sys.executable, "-m", "pipeline", "docs", "monstrous", "--format", "md",
+    done = subprocess.run([sys.executable, "-m", "pipeline", "docs", "theocracy", "--format", "md",
                            "--out", "out"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     written = [line.split(" ", 1)[1] for line in done.stdout.splitlines() if line.startswith("wrote ")]
-    assert written and all(path.startswith("out/monstrous/") for path in written), done.stdout
+    assert written and all(path.startswith("out/theocracy/") for path in written), done.stdout
 
 
 def test_spinner_only_on_a_terminal_after_its_delay_and_gone_once_the_command_prints(

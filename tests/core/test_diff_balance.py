@@ -21,9 +21,9 @@ from tests.core.pdf_text import page_texts
 from tests.core.toy_game import SPEC as TOY_SPEC
 
 TINY = "6"  # games per set-up: enough for an edited god to move the figures, quick on a loaded machine
-TOTEMS_TINY = "2"  # Totems & Taboos plays more set-ups, each game longer: two games already move the edited card
-CALL_TO_THE_LIGHT = ("          role: servant\n          count: 1\n      text: 'Green bonus: Gain 1 servant.'\n"
-                     "    flavour: Every dawn")  # a yellow level-1 card's bonus, played in every game
+HEAVENLY_TINY = "2"  # Heavenly Father's games are short: two per set-up already move the edited cards
+ZELDA = "    kind: prophet\n    name: Madame Zelda, Psychic Hotline\n"  # two philosophers of different kinds, whose
+MYTH_BUSTER = "    kind: skeptic\n    name: The Myth-Buster\n"  # powers are their kind's (philosopher-kinds.yaml)
 TIDEKEEPER = ("numbers: [6, 2]\n      aspects: [moon]\n      act:\n        if: {next_to_aspect: moon}\n        do:\n"
               "          - move: {target: {next: true}, to: bottom}")  # deity 06's upright half: in no scenario's deck
 
@@ -116,38 +116,42 @@ def test_a_game_on_one_side_or_without_a_study_is_named_not_played(tmp_path: Pat
 
 
 def test_a_card_edit_shows_figures_before_and_after(tmp_path: Path) -> None:
-    """A Totems & Taboos card's bonus grows (1 servant to 2): Call to the Light's figures move."""
-    old, new = _copy(tmp_path, "totems-and-taboos", "a"), _copy(tmp_path, "totems-and-taboos", "b")
-    _edit(new / "totems-and-taboos" / "commandments.yaml", CALL_TO_THE_LIGHT,
-          CALL_TO_THE_LIGHT.replace("count: 1", "count: 2").replace("Gain 1 servant.", "Gain 2 servants."))
-    _check_card_edit(old, new, "totems-and-taboos", "yellow-call-to-the-light", "Call to the Light", TOTEMS_TINY,
-                     tmp_path)
+    """Two Heavenly Father philosophers swap kinds (the prophet becomes a skeptic, the skeptic a prophet, so
+    each kind keeps its count): both cards' figures move."""
+    old, new = _copy(tmp_path, "heavenly-father", "a"), _copy(tmp_path, "heavenly-father", "b")
+    philosophers = new / "heavenly-father" / "philosophers.yaml"
+    _edit(philosophers, ZELDA, ZELDA.replace("prophet", "skeptic"))
+    _edit(philosophers, MYTH_BUSTER, MYTH_BUSTER.replace("skeptic", "prophet"))
+    _check_card_edit(old, new, "heavenly-father",
+                     {"prophet-madame-zelda": "Madame Zelda", "skeptic-myth-buster": "The Myth-Buster"},
+                     HEAVENLY_TINY, tmp_path)
 
 
 @pytest.mark.slow
 def test_a_monotheism_card_edit_shows_figures_before_and_after(monotheism_sides: tuple[Path, Path],
                                                                tmp_path: Path) -> None:
     """Slow: the edited cards send Monotheism's validation (its seeded #21 run) back to work. Also checked fast by
-    test_a_card_edit_shows_figures_before_and_after (the same checks on a Totems & Taboos card edit)."""
+    test_a_card_edit_shows_figures_before_and_after (the same checks on a Heavenly Father card edit)."""
     old, new = monotheism_sides
-    _check_card_edit(old, new, "monotheism", "deity-06", "The Tidekeeper", TINY, tmp_path)
+    _check_card_edit(old, new, "monotheism", {"deity-06": "The Tidekeeper"}, TINY, tmp_path)
 
 
-def _check_card_edit(old: Path, new: Path, game: str, card: str, name: str, games: str, tmp_path: Path) -> None:
-    """`diff --balance` between ``old`` and ``new`` (``card``, named ``name``, edited in play): JSON, text and PDF."""
+def _check_card_edit(old: Path, new: Path, game: str, cards: dict[str, str], games: str, tmp_path: Path) -> None:
+    """`diff --balance` between ``old`` and ``new`` (``cards``, by id with their names, edited in play): JSON, text
+    and PDF."""
     common = ("diff", "--data-a", str(old), "--data-b", str(new), game, "--no-engines", "--balance",
               "--games", games, "--seed", "3")
     first = run_cli(*common, "--json", "--pdf", str(tmp_path / "one.pdf"))
     assert first.returncode == 0, first.stderr
     found = json.loads(first.stdout)
-    assert [c["id"] for c in found["games"][game]["cards"]] == [card]
+    assert [c["id"] for c in found["games"][game]["cards"]] == list(cards)
     balance = found["balance"]
     assert (balance["seed"], balance["games_per_setup"], balance["skipped"]) == (3, int(games), {})
     figures = balance["games"][game]
     assert figures and all(set(f) == {"key", "label", "old", "new", "moved", "z", "significant"} for f in figures)
     assert {"rate", "low", "high"} <= set(figures[0]["old"]) or {"mean", "low", "high"} <= set(figures[0]["old"])
     moved = [f for f in figures if f["moved"]]
-    assert any(name in f["label"] for f in moved)  # the edited card plays differently
+    assert all(any(name in f["label"] for f in moved) for name in cards.values())  # each edited card plays differently
     # the same seed and size give the same figures: the text run writes the same PDF, whose last pages compare them
     text = run_cli(*common, "--pdf", str(tmp_path / "two.pdf"))
     assert text.returncode == 0, text.stderr

@@ -6,7 +6,8 @@ import pytest
 from pipeline.core.dataset import default_data_root, game_ids
 from pipeline.core.references import References
 from pipeline.core.validate import walk
-from tests.core.docs_helpers import project_texts, project_yaml, squash
+from tests.core.docs_helpers import project_documents, project_texts, project_yaml, squash
+from tests.core.render_helpers import fonts_not_embedded, reader
 
 GAMES = game_ids(default_data_root())
 
@@ -14,6 +15,17 @@ GAMES = game_ids(default_data_root())
 @pytest.mark.parametrize("game", GAMES)
 def test_rulebook_and_reference_are_written(game: str) -> None:
     assert {"rulebook", "reference"} <= set(project_texts(game))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_document_embeds_every_font_it_uses(game: str) -> None:
+    """A pre-press check refuses a PDF that names a font without embedding it (reportlab's default Helvetica:
+    list bullets, table cells). Read from the documents these tests render anyway; the combined glossary is
+    checked in test_fonts_embedded.py."""
+    documents = project_documents(game)
+    assert documents
+    for kind, (pdf, _) in documents.items():
+        assert fonts_not_embedded(reader(pdf)) == set(), kind
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.documents.build import build_documents
+from pipeline.core.dataset import default_data_root, game_ids
+from pipeline.core.documents.build import render
+from pipeline.core.documents.glossary import combined_glossary
+from pipeline.core.references import References
 from pipeline.core.render.build import BuildOptions, face_preview_pdf, render_pdf
 
 from .render_helpers import fonts_not_embedded, reader, toy_plan, toy_template_root
@@ -41,15 +42,14 @@ def test_card_sheets_with_registration_pages_and_previews(tmp_path: Path, ink_sa
     assert fonts_not_embedded(reader(preview)) == set()
 
 
-def test_every_document_of_every_game(tmp_path: Path) -> None:
-    # The project's data is valid (each game's tests/games/<game>/test_checks.py checks it): what is
-    # tested here is the rendering, so the documents are built without validating first, whose Monotheism
-    # scenario proofs would cost ~20 s from a cold cache.
-    written = build_documents(default_data_root(), None, out_dir=tmp_path, validated=True)
-    pdfs = [p for p in written if p.suffix == ".pdf"]
-    assert len(pdfs) >= 10
-    bad = {str(p.relative_to(tmp_path)): fonts_not_embedded(PdfReader(p)) for p in pdfs}
-    assert {k: v for k, v in bad.items() if v} == {}
+def test_the_combined_glossary() -> None:
+    """Each game's own documents are checked where they are rendered once for every document test
+    (tests/core/test_documents_every_game.py::test_every_document_embeds_every_font_it_uses); the glossary of
+    every game, the one document no game owns, is checked here. The data is valid (its own tests check it):
+    what is tested is the rendering."""
+    root = default_data_root()
+    pdf = render(combined_glossary(game_ids(root), References(root)), "a4", "pdf")
+    assert fonts_not_embedded(reader(pdf)) == set()
 
 
 def test_a_card_sheet_naming_a_standard_font_is_refused_by_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

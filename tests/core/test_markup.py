@@ -3,7 +3,8 @@ printed is a validate error with file:line:column, record and field (never an in
 
 The tokeniser is tested directly; the promises a user sees are tested on what the CLI gives: validate's
 problem lines on a copy of the toy data (in this process; through the CLI, build stops at validate on bad
-markup), and the built PDFs (card sheet and rulebook) of one real game read back with pypdf.
+markup), and the built PDFs (card sheet through the CLI, documents in this process, as `pantheon docs`
+builds them) of one real game read back.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.core import markup
+from pipeline.core.documents.build import build_documents
 from pipeline.core.validate import validate
 from tests.core.cli_helpers import run_cli
 
@@ -154,9 +156,8 @@ def test_documents_print_literals_and_escapes_as_written(data_copy: Path, tmp_pa
     assert old in content
     rules.write_text(content.replace(old, f"        {SAMPLE_LITERAL} **bold** _italic_ {SAMPLE_ESCAPED}. {old.strip()}", 1), encoding="utf-8")
     out = tmp_path / "out"
-    for fmt in ("pdf", "md"):
-        result = cli("docs", "theocracy", "--format", fmt, "--data", str(data_copy), "--out", str(out))
-        assert result.returncode == 0, result.stdout + result.stderr
+    for fmt in ("pdf", "md"):  # what `pantheon docs theocracy --format FMT` writes, built in this process
+        assert build_documents(data_copy, ["theocracy"], out_dir=out, fmt=fmt)
     assert f"{SAMPLE_LITERAL} bold italic {PRINTED_ESCAPED}." in pdf_text(out / "theocracy" / "rulebook-a4.pdf")
     markdown = (out / "theocracy" / "rulebook.md").read_text(encoding="utf-8")
     assert r"5 \*\* 2 \*\* 3 at 10:30:45; x.\_\_class\_\_ and snake\_case **bold** _italic_ \*\*lit\*\* \_u\_ :c: [[r/s]] a\\b." in markdown
