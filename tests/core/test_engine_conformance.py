@@ -66,9 +66,8 @@ def check_decision(state: State[Any]) -> None:
     assert decision.player == CHANCE or 0 <= decision.player < state.num_players
     strings = [state.action_to_string(a) for a in actions]
     assert len(set(strings)) == len(strings), f"two legal actions share a string: {strings}"
-    named = list(zip(strings, actions))
-    # looked up in order, then again backwards (a look-up may meet a name an earlier one already worked out)
-    assert all(state.action_from_string(text) == action for text, action in named + named[::-1])
+    # looked up last first: the first look-up goes through every name, the others meet names already worked out
+    assert all(state.action_from_string(text) == action for text, action in reversed(list(zip(strings, actions))))
     if state.is_chance_node():
         outcomes = state.chance_outcomes()
         assert [a for a, _ in outcomes] == actions
