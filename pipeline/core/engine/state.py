@@ -192,6 +192,8 @@ class State(ABC, Generic[A]):
     def action_from_string(self, text: str) -> A:
         """The legal action ``text`` names (as ``action_to_string`` writes it)."""
         decision = self.decision()
+        if not isinstance(text, str):  # (bad data given to restore: no name at all, perhaps not even hashable)
+            raise IllegalAction(self._illegal_message(text, decision))
         names = self._names
         if names is None or names.decision is not decision:  # a copy's or a successor's: not this decision's
             names = _Names(decision)
@@ -325,8 +327,8 @@ class _Names(Generic[A]):
         actions = self.decision.actions
         while self.named < len(actions):
             action = actions[self.named]
+            written = name(action)  # (counted once named: a name that raised is tried again next time)
             self.named += 1
-            written = name(action)
             if written not in found:
                 found[written] = action
                 if written == text:
