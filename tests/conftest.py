@@ -1,6 +1,8 @@
 """Fixtures shared by every test: a scratch copy of the data and ways to break it."""
 from __future__ import annotations
 
+import copy
+import functools
 import gc
 import os
 import shutil
@@ -193,8 +195,14 @@ class _PlainDumper(_Dumper):  # type: ignore[valid-type,misc]  # (a base chosen 
         return True
 
 
+@functools.lru_cache(maxsize=64)
+def _loaded(text: str) -> Any:
+    """A data file's text loaded once: the tests break copies of the same few shipped files again and again."""
+    return yaml.load(text, Loader=_Loader)
+
+
 def _edit_yaml(path: Path, fn: Callable[[Any], Any]) -> None:
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    data = copy.deepcopy(_loaded(path.read_text(encoding="utf-8")))  # fn changes its own copy
     result = fn(data)
     if result is not None:
         data = result

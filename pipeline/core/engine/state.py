@@ -24,7 +24,7 @@ data and back by replaying them, as OpenSpiel serialises states.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Hashable, Iterator, Mapping, NamedTuple, Optional, Protocol, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterator, Mapping, NamedTuple, Optional, Protocol, Sequence, TypeVar
 
 from pipeline.core.engine.types import CHANCE, TERMINAL, Decision, Event, IllegalAction, Outcome
 
@@ -71,6 +71,7 @@ class State(ABC, Generic[A]):
     recording: bool = True  # False: successors carry no events (see with_events)
     trail: Trail = Trail(None, setup={})
     _decided: Optional[Decision[A]] = None
+    _names: Optional["_Names[A]"] = None  # action_from_string's names of the decision's actions
 
     # ------------------------------------------------------------------ what an engine implements
     @property
@@ -190,10 +191,17 @@ class State(ABC, Generic[A]):
 
     def action_from_string(self, text: str) -> A:
         """The legal action ``text`` names (as ``action_to_string`` writes it)."""
-        for action in self.decision().actions:
-            if self.action_to_string(action) == text:
-                return action
-        raise IllegalAction(self._illegal_message(text, self.decision()))
+        decision = self.decision()
+        if not isinstance(text, str):  # (bad data given to restore: no name at all, perhaps not even hashable)
+            raise IllegalAction(self._illegal_message(text, decision))
+        names = self._names
+        if names is None or names.decision is not decision:  # a copy's or a successor's: not this decision's
+            names = _Names(decision)
+            object.__setattr__(self, "_names", names)
+        action = names.find(text, self.action_to_string)
+        if action is _NOWHERE:
+            raise IllegalAction(self._illegal_message(text, decision))
+        return action
 
     def last_action(self) -> Optional[A]:
         """The action that made this state (a declared chance outcome included); None for a first state.
@@ -291,6 +299,41 @@ class InPlaceState(State[A]):
         self.trail = _step(self.trail, action)
         if not self.recording:
             _quiet(self)
+
+
+_NOWHERE: Any = object()  # what _Names.find returns for a name no legal action has
+
+
+class _Names(Generic[A]):
+    """The names of one decision's actions, each worked out at most once and only as far as a look-up needs.
+
+    Looking up every legal action of a state by name (a replay, the conformance checks) then costs one
+    ``action_to_string`` per action instead of one per pair. Kept on the state with the decision it names,
+    so a copy or successor holding another decision never uses it.
+    """
+
+    __slots__ = ("decision", "found", "named")
+
+    def __init__(self, decision: Decision[A]) -> None:
+        self.decision = decision
+        self.found: dict[str, A] = {}  # name -> the first action in order with that name
+        self.named = 0  # how many of the decision's actions (from the first) are in ``found``
+
+    def find(self, text: str, name: Callable[[A], str]) -> A:
+        """The first action named ``text``, or _NOWHERE."""
+        found = self.found
+        if text in found:
+            return found[text]
+        actions = self.decision.actions
+        while self.named < len(actions):
+            action = actions[self.named]
+            written = name(action)  # (counted once named: a name that raised is tried again next time)
+            self.named += 1
+            if written not in found:
+                found[written] = action
+                if written == text:
+                    return action
+        return _NOWHERE
 
 
 def _step(trail: Trail, action: Any) -> Trail:
