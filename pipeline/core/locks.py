@@ -24,10 +24,15 @@ class NotAcquired(Exception):
     """The lock was not taken: another process held it past the time allowed, or its file cannot be created."""
 
 
-def _lock(path: Path) -> filelock.FileLock:
-    import filelock  # imported on first use: commands that take no lock do not pay for it
+_locks: dict[Path, filelock.FileLock] = {}  # by lock file: making a FileLock costs more than taking it
 
-    return filelock.FileLock(str(path), is_singleton=True)
+
+def _lock(path: Path) -> filelock.FileLock:
+    if path not in _locks:
+        import filelock  # imported on first use: commands that take no lock do not pay for it
+
+        _locks[path] = filelock.FileLock(str(path), is_singleton=True)
+    return _locks[path]
 
 
 @contextmanager
