@@ -11,7 +11,10 @@ another. So a document is valid when
 - every record is valid against its list's ``items``.
 
 Records are remembered valid by the hash of their values, per list (one cache
-entry holds the hashes of the list's records last seen valid). Only a "valid"
+entry holds the hashes of the list's records seen valid: the current ones and,
+up to ``KEPT_EARLIER`` times as many, the most recent earlier ones, so that going
+back and forth between two versions of a card, as an editor undoing an edit
+does, validates neither again). Only a "valid"
 answer is ever taken from this route: when anything fails, the caller
 validates the whole document as before, so every problem is reported with the
 same message and place.
@@ -37,6 +40,7 @@ CODE = Path(__file__)  # this route's code is part of every entry's key
 ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default"})
 DOCUMENT_KEYWORDS = frozenset({"$schema", "$id", "$defs", "type", "properties", "required", "additionalProperties"}) | ANNOTATIONS
 LIST_KEYWORDS = frozenset({"type", "items", "minItems", "maxItems"}) | ANNOTATIONS
+KEPT_EARLIER = 1  # earlier records' hashes kept per list, as a multiple of its current length
 
 
 def record_lists(schema: Any) -> list[str]:
@@ -77,7 +81,8 @@ def valid_by_records(validator: Any, data: Any, lists: Iterable[str], key: list[
         return False
     for name in lists:
         entry = [*key, resultcache.file_hash(CODE), name]
-        seen = set(resultcache.read_json(NAMESPACE, entry, _digests) or ())
+        stored = resultcache.read_json(NAMESPACE, entry, _digests) or []  # the newest first
+        seen = set(stored)
         records = schema["properties"][name]["items"]
         check = validator.evolve(schema=records)
         digests = []
@@ -88,8 +93,10 @@ def valid_by_records(validator: Any, data: Any, lists: Iterable[str], key: list[
             if digest not in seen and not check.is_valid(record):
                 return False
             digests.append(digest)
-        if set(digests) != seen:
-            resultcache.store_json(NAMESPACE, entry, sorted(set(digests)))
+        current = set(digests)
+        if not current <= seen:
+            earlier = [digest for digest in stored if digest not in current][: KEPT_EARLIER * len(current)]
+            resultcache.store_json(NAMESPACE, entry, sorted(current) + earlier)
     return True
 
 

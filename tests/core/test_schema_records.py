@@ -8,7 +8,7 @@ from typing import Any, Iterator
 import pytest
 
 from pipeline.core.dataset import Document, game_ids, load_game
-from pipeline.core.schemarecords import record_lists, valid_by_records
+from pipeline.core.schemarecords import KEPT_EARLIER, record_lists, valid_by_records
 from pipeline.core.schemas import SchemaSet, load_schemas
 from tests.conftest import REPO_DATA
 
@@ -123,6 +123,33 @@ def test_after_a_one_record_edit_only_that_record_is_validated_again(schemas: Sc
     checked.clear()
     assert valid_by_records(CountingValidator(validator, checked), data, lists, key(schemas, game, "edited"))
     assert checked == [data, data["commandments"][7]]
+
+
+def test_an_edit_undone_validates_no_record_again_and_old_records_are_let_go(schemas: SchemaSet) -> None:
+    """Back and forth between two versions of a card (an editor's undo) checks neither again; a list keeps at most
+    KEPT_EARLIER times its length of earlier records, the most recent ones."""
+    game, kind = "totems-and-taboos", "commandments"
+    validator = schemas.validator(game, kind)
+    lists = record_lists(validator.schema)
+    original = copy.deepcopy(load_game(REPO_DATA, game).docs[kind].data)
+    records = len(original["commandments"])
+    checked: list[Any] = []
+
+    def shown(data: Any) -> list[Any]:
+        checked.clear()
+        assert valid_by_records(CountingValidator(validator, checked), data, lists, key(schemas, game, "undone"))
+        return checked[1:]  # the records validated (the first check is the document without its list)
+
+    edited = copy.deepcopy(original)
+    edited["commandments"][7]["name"] += " Again"
+    assert len(shown(original)) == records
+    assert shown(edited) == [edited["commandments"][7]]
+    assert shown(original) == [] and shown(edited) == []
+    for step in range(KEPT_EARLIER * records + 1):  # as many other versions of one card as the list may keep, and one
+        suffix = "ABCDEFGHIJ"[step // 10] + "abcdefghij"[step % 10]
+        shown({**original, "commandments": [{**record, "name": f"{record['name']} {suffix}"} if i == 7 else record
+                                            for i, record in enumerate(original["commandments"])]})
+    assert shown(edited) == [edited["commandments"][7]]  # the oldest version was let go
 
 
 @pytest.mark.parametrize("schema", [
