@@ -8,6 +8,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
@@ -78,6 +79,39 @@ def _run_folder_in_memory() -> Optional[Path]:
         return None
 
 
+# The modules that cost most, run first and in this order (then the rest, most tests first, as pytest-xdist
+# orders them by default). With one module per worker at a time (--dist loadscope), the run then ends on
+# small modules instead of one worker still busy with a big one while the other has finished; xdist's own
+# order, by number of tests, left the costliest modules of few tests (installing the package, attacking the
+# caches) for last. test_rulebook_facts.py goes first because one of its tests makes the run's one cold
+# validation of the shipped Monotheism data (its scenario proofs and #21 run, ~14 s); the modules that also
+# need it come after others that do not, so that they find it in the run's cache instead of making it too.
+RUN_FIRST = (
+    "tests/core/test_rulebook_facts.py",
+    "tests/core/test_engine_conformance.py",
+    "tests/core/test_build_integrity.py",
+    "tests/games/totems_and_taboos/test_simulate.py",
+    "tests/core/test_hostile_yaml.py",
+    "tests/core/test_diff_balance.py",
+    "tests/core/test_balance_cli.py",
+    "tests/core/test_cache_integrity.py",
+    "tests/core/test_install.py",
+    "tests/games/monotheism/test_puzzle_lab_cli.py",
+    "tests/fuzz/test_checks_never_crash.py",
+    "tests/games/monotheism/test_puzzle_solver.py",
+    "tests/games/monotheism/test_estimate.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the modules as RUN_FIRST says; a module's own tests keep their order."""
+    first = {module: rank for rank, module in enumerate(RUN_FIRST)}
+    module_of = {id(item): item.nodeid.split("::")[0] for item in items}
+    tests_in = Counter(module_of.values())
+    items.sort(key=lambda item: (first.get(module_of[id(item)], len(first)), -tests_in[module_of[id(item)]],
+                                 module_of[id(item)]))
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path set-up reads --basetemp
 def pytest_configure(config: pytest.Config) -> None:
     """Tests (and the CLI subprocesses they start) use a fresh cache, never the project's .cache/.
@@ -86,6 +120,8 @@ def pytest_configure(config: pytest.Config) -> None:
     writes are atomic, made for builds at the same time), so Monotheism's scenario proofs, the
     costliest entries, are solved once per run rather than once per worker. Workers also inherit
     the main process's temporary folder (see RAM_DISK above)."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # pytest-xdist keeps the order RUN_FIRST gives (see above)
     if os.environ.get(WORKER_ENV) and Path(os.environ.get(CACHE_ENV, "")).name.startswith(CACHE_PREFIX):
         return  # the main process made it, and removes it
     run_folder = _run_folder_in_memory() if not config.option.basetemp else None
