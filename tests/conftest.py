@@ -106,10 +106,13 @@ RUN_FIRST = (
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Order the modules as RUN_FIRST says; a module's own tests keep their order."""
     first = {module: rank for rank, module in enumerate(RUN_FIRST)}
-    module_of = {id(item): item.nodeid.split("::")[0] for item in items}
-    tests_in = Counter(module_of.values())
-    items.sort(key=lambda item: (first.get(module_of[id(item)], len(first)), -tests_in[module_of[id(item)]],
-                                 module_of[id(item)]))
+    tests_in = Counter(item.nodeid.split("::")[0] for item in items)
+
+    def rank(item: pytest.Item) -> tuple[int, int, str]:  # (sort computes it once per item)
+        module = item.nodeid.split("::")[0]
+        return first.get(module, len(first)), -tests_in[module], module
+
+    items.sort(key=rank)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path set-up reads --basetemp
@@ -198,16 +201,13 @@ def copy_games(target: Path, games: Iterable[str]) -> Path:
     """Copy the project's data/ to ``target`` with only the folders (data and schemas) of ``games``, beside
     the files every game shares (the common schema): a test of one game neither copies nor hashes the rest."""
     kept = set(games)
-    game_folders = {name for name in os.listdir(REPO_DATA) if name != "schemas" and (REPO_DATA / name).is_dir()}
-    game_folders |= {f"schemas/{name}" for name in os.listdir(REPO_DATA / "schemas") if (REPO_DATA / "schemas" / name).is_dir()}
 
-    def of_a_kept_game(relative: str) -> bool:
-        parts = Path(relative).parts
-        for depth in (1, 2):
-            top = "/".join(parts[:depth])
-            if len(parts) >= depth and top in game_folders and parts[depth - 1] not in kept:
-                return False
-        return True
+    def of_a_kept_game(folder: str) -> bool:
+        """Whether ``folder`` (inside data/) is shared or a kept game's: data/<game>/ or data/schemas/<game>/."""
+        parts = Path(folder).parts  # () for data/ itself
+        if parts[:1] == ("schemas",):
+            parts = parts[1:]
+        return not parts or parts[0] in kept
 
     return _repo_data().write(target, of_a_kept_game)
 
