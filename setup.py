@@ -1,7 +1,7 @@
 """Bundles data/ and templates/ into the wheel as pipeline/bundled/, so `pip install .` (not editable) works anywhere.
 
 Everything else about the package is in pyproject.toml. An editable install
-skips the copy: it reads the checkout's own folders (pipeline/core/locations.py).
+skips the copy: it reads the checkout's own folders (pipeline/base/locations.py).
 """
 import shutil
 from pathlib import Path

@@ -22,9 +22,12 @@ from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.core.balance.study import load_study  # noqa: E402
-from pipeline.core.cachestore import CACHE_ENV  # noqa: E402
-from pipeline.core.dataset import default_data_root, game_ids  # noqa: E402
+from pipeline.analysis.balance.study import load_study  # noqa: E402
+from pipeline.data.dataset import (
+    default_data_root,
+    game_ids,  # noqa: E402
+)
+from pipeline.store import CACHE_ENV  # noqa: E402
 
 SHARE_OF_DEFAULT = 4  # part one plays 1/4 of each set-up's default games
 SEED = 1

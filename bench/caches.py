@@ -50,7 +50,7 @@ COMMANDS = {
 
 def run_cli_without(prefix: Optional[str], args: list[str]) -> None:
     """Run the CLI in this process with the cache namespaces starting with ``prefix`` switched off."""
-    from pipeline.core import cachestore
+    from pipeline import store as cachestore
 
     if prefix:
         read, write = cachestore.read, cachestore.write
@@ -62,7 +62,7 @@ def run_cli_without(prefix: Optional[str], args: list[str]) -> None:
             return False if namespace.startswith(prefix) else write(namespace, *rest, **kwargs)
 
         cachestore.read, cachestore.write = no_read, no_write  # type: ignore[assignment]
-    from pipeline.cli import app
+    from pipeline.cli.main import app
 
     app(args, prog_name="pantheon")
 
@@ -106,8 +106,8 @@ def measure(runs: int, args: list[str], work: Path) -> dict[str, tuple[float, fl
 
 def single_load() -> tuple[float, float, int]:
     """(ms to parse every data file once, ms to read them all back from the parsed-data cache, files)."""
-    from pipeline.core import yamlmarks
-    from pipeline.core.dataset import default_data_root
+    from pipeline.data import yamlmarks
+    from pipeline.data.dataset import default_data_root
 
     texts = [p.read_text(encoding="utf-8") for p in sorted(default_data_root().rglob("*.yaml"))]
     with tempfile.TemporaryDirectory() as scratch:

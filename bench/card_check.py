@@ -17,14 +17,14 @@ import subprocess
 import sys
 import tempfile
 
-from pipeline.core.dataset import default_data_root, game_ids
-from pipeline.core.render.cardcheck import STAMPS
+from pipeline.cards.cardcheck import STAMPS
+from pipeline.data.dataset import default_data_root, game_ids
 
 RUNS = 3
 PROBE = """
 import json, sys, time
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.render import cardcheck, cardlayout  # the renderer loaded before timing (once a command)
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.cards import cardcheck, cardlayout  # the renderer loaded before timing (once a command)
 data = load_game(default_data_root(), sys.argv[1])
 data.model
 start = time.perf_counter()

@@ -16,8 +16,15 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.core.dataset import default_data_root, load_game  # noqa: E402
-from pipeline.core.engine import State, playout, random_policy  # noqa: E402
+from pipeline.data.dataset import (
+    default_data_root,
+    load_game,  # noqa: E402
+)
+from pipeline.engine import (
+    State,
+    playout,
+    random_policy,  # noqa: E402
+)
 
 REPEATS = 3
 SEED = 1

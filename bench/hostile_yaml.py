@@ -13,8 +13,8 @@ import time
 import tracemalloc
 from typing import Callable
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.yamlmarks import YamlLoadError, loads_marked
+from pipeline.data.dataset import default_data_root
+from pipeline.data.yamlmarks import YamlLoadError, loads_marked
 
 RUNS = 5
 DEPTH = 30_000

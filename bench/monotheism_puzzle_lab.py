@@ -33,7 +33,7 @@ from typing import Any, Callable, Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.core.dataset import default_data_root  # noqa: E402
+from pipeline.data.dataset import default_data_root  # noqa: E402
 from pipeline.games.monotheism import decks, rating, solver  # noqa: E402
 from pipeline.games.monotheism.cards import Cards  # noqa: E402
 from pipeline.games.monotheism.engine import Game, State  # noqa: E402

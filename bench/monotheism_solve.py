@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.core.dataset import default_data_root  # noqa: E402
+from pipeline.data.dataset import default_data_root  # noqa: E402
 from pipeline.games.monotheism import solver  # noqa: E402
 from pipeline.games.monotheism.play import load  # noqa: E402
 

@@ -38,7 +38,7 @@ from typing import Callable, Optional
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-CACHE_ENV = "PANTHEON_CACHE"  # pipeline.core.render.artcache.CACHE_ENV (not imported: the parent stays light)
+CACHE_ENV = "PANTHEON_CACHE"  # pipeline.cards.artcache.CACHE_ENV (not imported: the parent stays light)
 PANTHEON = Path(sys.executable).parent / "pantheon"
 CARDS_LINE = re.compile(r"\((\d+) cards, ")
 SIZES = (100, 1000)
@@ -83,7 +83,7 @@ def baseline(count: int) -> bytes:
     from reportlab.pdfgen.canvas import Canvas
     from reportlab.platypus import Paragraph
 
-    from pipeline.core.render import fonts
+    from pipeline.cards import fonts
 
     fonts.register()
     regular, bold = fonts.font_name(fonts.REGULAR), fonts.font_name(fonts.BOLD)
@@ -140,7 +140,7 @@ def baseline(count: int) -> bytes:
 
 def bench_templates(work: Path) -> Path:
     """The project's templates plus the bench card (set up before the clock starts)."""
-    from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+    from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 
     root = work / "templates"
     shutil.copytree(TEMPLATE_ROOT, root)
@@ -151,9 +151,9 @@ def bench_templates(work: Path) -> Path:
 
 
 def ours(count: int, root: Path) -> bytes:
-    from pipeline.core.render.build import BuildOptions, Plan, render_pdf
-    from pipeline.core.render.imposition import Duplex
-    from pipeline.core.render.model import Face, PrintCard
+    from pipeline.cards.build import BuildOptions, Plan, render_pdf
+    from pipeline.cards.imposition import Duplex
+    from pipeline.cards.plan import Face, PrintCard
 
     back = Face("bench/back.svg.j2", {})
     cards = [
@@ -166,8 +166,8 @@ def ours(count: int, root: Path) -> bytes:
 
 def import_games() -> None:
     """Import every game's renderer (and its model) before the clock starts, like the core's own imports."""
-    from pipeline.core.dataset import default_data_root
-    from pipeline.core.games import select, spec
+    from pipeline.data.dataset import default_data_root
+    from pipeline.games.registry import select, spec
 
     for game in select(default_data_root()):
         if spec(game).has("cards"):
@@ -180,10 +180,10 @@ def games(passes: int = 1, *, validation: bool = False) -> tuple[int, bytes]:
     Loading the data is always included (it is part of a build); ``validation``
     also runs `pantheon validate` on the games first, as `pantheon build` does.
     """
-    from pipeline.core.dataset import default_data_root
-    from pipeline.core.games import select, spec
-    from pipeline.core.render.build import BuildOptions, plan, render_pdf
-    from pipeline.core.validate import validate
+    from pipeline.cards.build import BuildOptions, plan, render_pdf
+    from pipeline.checks.validate import validate
+    from pipeline.data.dataset import default_data_root
+    from pipeline.games.registry import select, spec
 
     chosen = [g for g in select(default_data_root()) if spec(g).has("cards")]
     if validation and not validate(default_data_root(), chosen).ok:
@@ -199,9 +199,10 @@ def games(passes: int = 1, *, validation: bool = False) -> tuple[int, bytes]:
 
 def measure_here(kind: str, count: int) -> dict[str, float]:
     """Run one measurement in this process (called in a child process)."""
-    import pipeline.core.render.build  # noqa: F401  (imports are not part of either figure)
-    import pipeline.core.validate  # noqa: F401
     import reportlab.platypus  # noqa: F401
+
+    import pipeline.cards.build  # noqa: F401  (imports are not part of either figure)
+    import pipeline.checks.validate  # noqa: F401
 
     import_games()
 

@@ -16,9 +16,9 @@ LAYOUTS = ("gutter", "butted")
 
 
 def main() -> None:
-    from pipeline.core.dataset import default_data_root
-    from pipeline.core.render.build import BuildOptions, plan, render_pdf
-    from pipeline.core.validate import select_games
+    from pipeline.cards.build import BuildOptions, plan, render_pdf
+    from pipeline.checks.validate import select_games
+    from pipeline.data.dataset import default_data_root
 
     root = default_data_root()
     columns = [f"{layout} {paper}" for layout in LAYOUTS for paper in PAPERS]

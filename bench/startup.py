@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 7
 TARGET_S = 0.15
-CLI = ("-m", "pipeline")  # as the pantheon script runs it (pipeline.entry)
-CARDS_IMPORTS = ("-c", "import pipeline.cli, pipeline.core.validate, pipeline.core.render.build, "
-                       "pipeline.core.render.imposition")
+CLI = ("-m", "pipeline")  # as the pantheon script runs it (pipeline.cli.entry)
+CARDS_IMPORTS = ("-c", "import pipeline.cli.main, pipeline.checks.validate, pipeline.cards.build, "
+                       "pipeline.cards.imposition")
 COMMANDS: dict[str, tuple[str, ...]] = {
     "python -c pass": ("-c", "pass"),
     "pantheon --help": (*CLI, "--help"),

@@ -14,14 +14,14 @@ import subprocess
 import sys
 import tempfile
 
-from pipeline.core.dataset import default_data_root, game_ids
+from pipeline.data.dataset import default_data_root, game_ids
 
 RUNS = 3
 TARGET_SECONDS = 1.0
 PROBE = """
 import json, sys, time
-from pipeline.core.validate import validate
-from pipeline.core.dataset import default_data_root
+from pipeline.checks.validate import validate
+from pipeline.data.dataset import default_data_root
 games = sys.argv[1:] or None
 start = time.perf_counter()
 report = validate(default_data_root(), games)

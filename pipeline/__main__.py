@@ -1,4 +1,4 @@
 """`python -m pipeline` is the same as `pantheon`."""
-from pipeline.entry import run
+from pipeline.cli.entry import run
 
 run()

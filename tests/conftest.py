@@ -28,14 +28,14 @@ settings.register_profile("repeatable", derandomize=True, database=None)
 settings.register_profile("explore")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.problems import Problem
-from pipeline.core.validate import validate as run_validation
-from pipeline.entry import GC_YOUNG_THRESHOLD
+from pipeline.checks.validate import validate as run_validation
+from pipeline.cli.entry import GC_YOUNG_THRESHOLD
+from pipeline.data.dataset import default_data_root
+from pipeline.data.problems import Problem
 
 # The tests build a great many long-lived objects (parsed data, models, engine states, PDFs), as a `pantheon`
 # command does: collecting the youngest generation every 700 allocations cost the suite's processes about a
-# tenth of their CPU. The same threshold as the command (pipeline/entry.py); cycles are still collected.
+# tenth of their CPU. The same threshold as the command (pipeline/cli/entry.py); cycles are still collected.
 gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 REPO_DATA = default_data_root()

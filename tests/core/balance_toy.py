@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from pipeline.core.balance.figures import Section
-from pipeline.core.balance.standard import length_distribution, length_table, seat_charts, seat_table
-from pipeline.core.balance.study import Results, Setup, Study, record_game
-from pipeline.core.balance.tally import Tally, bump
-from pipeline.core.engine import Outcome
+from pipeline.analysis.balance.findings import Section
+from pipeline.analysis.balance.standard import length_distribution, length_table, seat_charts, seat_table
+from pipeline.analysis.balance.study import Results, Setup, Study, record_game
+from pipeline.analysis.balance.tally import Tally, bump
+from pipeline.engine import Outcome
 
 SEAT_ONE_WINS = 0.8
 MAX_TURNS = 6

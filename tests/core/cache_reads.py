@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
-from pipeline.core import cachestore
-from pipeline.entry import run
+from pipeline import store as cachestore
+from pipeline.cli.entry import run
 
 if __name__ == "__main__":
     listing, found = Path(sys.argv[1]), []

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Optional
 
-from pipeline.core.dataset import default_data_root
+from pipeline.data.dataset import default_data_root
 
 PROJECT = Path(__file__).resolve().parents[2]
 TOY = Path(__file__).resolve().parents[1] / "fixtures" / "toy-data"

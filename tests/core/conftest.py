@@ -6,7 +6,7 @@ from typing import Iterator
 
 import pytest
 
-from pipeline.core.games import registered
+from pipeline.games.registry import registered
 from tests.core.cli_helpers import copy_toy
 from tests.core.toy_game import SPEC as TOY_SPEC
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import yaml
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.documents.build import game_documents
-from pipeline.core.documents.layout import load_layout
-from pipeline.core.documents.pdf import PdfRenderer, TocEntry
-from pipeline.core.typography import typographic
+from pipeline.app.documents import game_documents
+from pipeline.data.dataset import default_data_root
+from pipeline.data.typography import typographic
+from pipeline.documents.layout import load_layout
+from pipeline.documents.pdf import PdfRenderer, TocEntry
 from tests.core.pdf_text import page_texts
 
 __all__ = ["page_texts", "project_documents", "project_texts", "project_yaml", "render_game", "squash"]

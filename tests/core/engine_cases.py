@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.engine import Restorable, State
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.engine import Restorable, State
 from pipeline.games.heavenly_father import engine as heavenly_father
 from pipeline.games.heavenly_father.model import build as build_heavenly_father
 from pipeline.games.monotheism.play import Loaded, deal, load

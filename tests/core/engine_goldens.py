@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable
 
-from pipeline.core.engine import State, play, random_policy
+from pipeline.engine import State, play, random_policy
 from tests.core.engine_cases import case
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "engines"

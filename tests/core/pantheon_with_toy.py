@@ -1,6 +1,6 @@
 """`pantheon` with the toy game registered: how the CLI tests run commands on the toy data root."""
-from pipeline.cli import app
-from pipeline.core.games import registered
+from pipeline.cli.main import app
+from pipeline.games.registry import registered
 from tests.core.toy_game import SPEC
 
 if __name__ == "__main__":

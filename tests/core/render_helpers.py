@@ -11,11 +11,10 @@ from typing import Any, Callable, Iterator, Optional
 
 from pypdf import PdfReader
 
-from pipeline.core.render.pdfcheck import fonts_not_embedded  # noqa: F401  (the tests' name for it)
-
-from pipeline.core.render.build import Plan
-from pipeline.core.render.model import Face, PrintCard
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from pipeline.cards.build import Plan
+from pipeline.cards.pdfcheck import fonts_not_embedded  # noqa: F401  (the tests' name for it)
+from pipeline.cards.plan import Face, PrintCard
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 
 TOY_TEMPLATES = Path(__file__).resolve().parents[1] / "fixtures" / "render-templates" / "toy"
 SIXTY_WORDS = " ".join(["Consume the god beneath this, then :aspect-sun: bless one worshiper"] * 6)
@@ -51,7 +50,7 @@ def start_cli(*args: str, cache: Optional[Path] = None, **options: Any) -> subpr
 HOLD_LOCK = """
 import sys
 from pathlib import Path
-from pipeline.core import locks
+from pipeline.base import locks
 with locks.holding(Path(sys.argv[1]), sys.argv[2]):
     print("held", flush=True)
     sys.stdin.read()

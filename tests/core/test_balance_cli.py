@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pipeline.core.balance import report as reporting
-from pipeline.core.balance.simulate import summaries, summary_data
-from pipeline.core.balance.study import load_study
-from pipeline.core.dataset import game_ids
-from pipeline.core.typography import typographic
+from pipeline.analysis.balance import report as reporting
+from pipeline.analysis.balance.simulate import summaries, summary_data
+from pipeline.analysis.balance.study import load_study
+from pipeline.data.dataset import game_ids
+from pipeline.data.typography import typographic
 from tests.conftest import REPO_DATA
 from tests.core.cli_helpers import run_cli
 from tests.core.docs_helpers import page_texts

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pipeline.core.balance import runner
-from pipeline.core.balance.document import document
-from pipeline.core.balance.figures import GameFigures
-from pipeline.core.balance.report import as_json
-from pipeline.core.balance.study import Summary
-from pipeline.core.balance.tally import count
-from pipeline.core.dataset import default_data_root
-from pipeline.core.documents import model as m
-from pipeline.core.documents.build import render
-from pipeline.core.documents.markdown import render_markdown
+from pipeline.analysis.balance import runner
+from pipeline.analysis.balance.document import document
+from pipeline.analysis.balance.findings import GameFigures
+from pipeline.analysis.balance.report import as_json
+from pipeline.analysis.balance.study import Summary
+from pipeline.analysis.balance.tally import count
+from pipeline.app.documents import render
+from pipeline.data.dataset import default_data_root
+from pipeline.documents import structure as m
+from pipeline.documents.markdown import render_markdown
 from tests.core.balance_toy import CoinStudy
 from tests.core.docs_helpers import page_texts
 
@@ -115,7 +115,7 @@ def test_markdown_prints_a_chart_as_its_numbers() -> None:
 
 
 def test_a_chart_label_the_font_cannot_print_is_refused() -> None:
-    from pipeline.core.errors import UserError
+    from pipeline.base.errors import UserError
     doc = m.Document("Charts", "Test", "balance", (m.BarChart(("\u4e00",), (m.ChartSeries("a", (0.5,)),), "x"),))
     with pytest.raises(UserError, match="Charts"):
         render(doc, "a4", "pdf")
@@ -128,7 +128,7 @@ def test_figures_survive_a_trip_to_a_worker(tmp_path: Path) -> None:
 
 
 def test_an_axis_of_whole_numbers_ticks_at_whole_steps() -> None:
-    from pipeline.core.documents.charts import nice_scale
+    from pipeline.documents.charts import nice_scale
 
     assert nice_scale(1, 21, 10)[2] == 2.5  # a fraction is a fine step for rates...
     low, high, step = nice_scale(1, 21, 10, whole=True)

@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from pipeline.core.balance.figures import outliers
-from pipeline.core.balance.stats import Mean, Rate, distance, far_from, pooled, wilson
-from pipeline.core.balance.tally import bump, count, folder, mean, merge, merged, observe
+from pipeline.analysis.balance.findings import outliers
+from pipeline.analysis.balance.stats import Mean, Rate, distance, far_from, pooled, wilson
+from pipeline.analysis.balance.tally import bump, count, folder, mean, merge, merged, observe
 
 # Wilson score intervals at 95% (z = 1.959964), as published tables give them.
 KNOWN_WILSON = [

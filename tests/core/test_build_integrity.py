@@ -20,10 +20,10 @@ from typing import Callable
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.core.render import build as render_build
-from pipeline.core.render.cache import stamp_path
-from pipeline.core.render.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from pipeline.cards import build as render_build
+from pipeline.cards.cache import stamp_path
+from pipeline.cards.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 
 from .render_helpers import hold_lock, pdfs, run_cli, start_cli, temporaries
 

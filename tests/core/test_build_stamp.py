@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import cli
-from pipeline.core import buildstamp
-from pipeline.core.dataset import default_data_root
-from pipeline.core.render.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from pipeline.app import buildstamp
+from pipeline.cards.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.cli import main as cli
+from pipeline.data.dataset import default_data_root
 
 from .data_edits import edit
 from .render_helpers import hold_lock, run_cli, start_cli

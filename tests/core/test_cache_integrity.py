@@ -38,9 +38,10 @@ import pytest
 import yaml
 from jinja2 import bccache
 
-from pipeline.core import cachestore, validcache
-from pipeline.core.dataset import default_data_root
-from pipeline.core.render.svgtemplates import CARD_DIR, TEMPLATE_ROOT
+from pipeline import store as cachestore
+from pipeline.cards.svgtemplates import CARD_DIR, TEMPLATE_ROOT
+from pipeline.checks import validcache
+from pipeline.data.dataset import default_data_root
 
 from .cli_helpers import PROJECT
 from .render_helpers import PickleBomb, cli_env, pdfs, run_cli, temporaries

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import cachestore, shape
+from pipeline import store as cachestore
+from pipeline.base import shape
 
 from .render_helpers import PickleBomb, hold_lock
 
@@ -29,7 +30,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def read_in_a_new_process(name: str) -> None:
     """Read entry ``name`` from the cache (``PANTHEON_CACHE``) in a process of its own, as the next command would."""
-    subprocess.run([sys.executable, "-c", "import sys; from pipeline.core import cachestore; "
+    subprocess.run([sys.executable, "-c", "import sys; from pipeline import store as cachestore; "
                     f"cachestore.read({NAMESPACE!r}, sys.argv[1], lambda value: value)", name],
                    check=True, capture_output=True, text=True)
 

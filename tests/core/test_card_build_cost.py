@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core import filedigest
-from pipeline.core.errors import UserError
-from pipeline.core.schemas import load_checked_yaml
+from pipeline.base import filedigest
+from pipeline.base.errors import UserError
+from pipeline.data.schemas import load_checked_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = {
@@ -89,8 +89,8 @@ def test_a_warm_process_imports_neither_jsonschema_nor_jinja2(tmp_path: Path) ->
     """Design rules and sheets known valid, templates not rendered: neither library is loaded; a render loads jinja2."""
     script = textwrap.dedent("""
         import sys
-        from pipeline.core.render.build import check_options, BuildOptions
-        from pipeline.core.render.svgtemplates import TEMPLATE_ROOT, Templates
+        from pipeline.cards.build import check_options, BuildOptions
+        from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
         check_options(BuildOptions())
         templates = Templates(TEMPLATE_ROOT, bleed_mm=3.0)
         print(sorted(name for name in ("jsonschema", "jinja2") if name in sys.modules))
@@ -111,7 +111,7 @@ def test_a_warm_card_build_loads_no_svg_or_graphics_library_nor_the_game_and_wri
     either; and its sheet is byte for byte the cold build's."""
     script = textwrap.dedent("""
         import sys
-        from pipeline.entry import run
+        from pipeline.cli.entry import run
         sys.argv = ["pantheon", "build", "heavenly-father", "--only", "cards", "--force", "--out", sys.argv[1]]
         try:
             run()
@@ -140,7 +140,7 @@ def test_a_warm_validation_loads_neither_the_yaml_parser_nor_the_lock_library(tm
     lock: a second `pantheon validate` loads neither PyYAML nor filelock (nor jsonschema)."""
     script = textwrap.dedent("""
         import sys
-        from pipeline.entry import run
+        from pipeline.cli.entry import run
         sys.argv = ["pantheon", "validate", "theocracy"]
         try:
             run()

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.dataset import load_game
-from pipeline.core.errors import UserError
-from pipeline.core.render import build, cardcheck
-from pipeline.core.render.build import BuildOptions, render_pdf
+from pipeline.base.errors import UserError
+from pipeline.cards import build, cardcheck
+from pipeline.cards.build import BuildOptions, render_pdf
+from pipeline.data.dataset import load_game
 from tests.core.data_edits import validate_cli
 
 GAME = "theocracy"
@@ -89,6 +89,6 @@ def test_too_many_words_points_at_the_longest_field(data_copy: Path) -> None:
 
 
 def test_the_card_check_names_the_project_templates_without_loading_the_renderer() -> None:
-    from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+    from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 
     assert cardcheck.TEMPLATES == TEMPLATE_ROOT

@@ -1,4 +1,4 @@
-"""Documents found clean are not walked again (pipeline/core/cleandocs.py), yet every new problem is found.
+"""Documents found clean are not walked again (pipeline/checks/cleandocs.py), yet every new problem is found.
 
 Each test validates in one process twice or more, as `pantheon watch` and the test suite do: the first
 validation remembers the clean documents, the later ones must still see what changed.
@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.core.problems import Problem
-from pipeline.core.validate import holds_references
+from pipeline.checks.validate import holds_references
+from pipeline.data.problems import Problem
 
 GAME = "theocracy"
 

@@ -12,7 +12,7 @@ from typer import _coercion
 from typer._click.exceptions import BadParameter
 from typer.models import OptionInfo
 
-from pipeline.core import clicoerce
+from pipeline.cli import clicoerce
 from tests.core.cli_helpers import PROJECT
 
 
@@ -69,7 +69,7 @@ def test_path_rules_still_apply(tmp_path: Path) -> None:
 def test_a_command_with_options_does_not_import_pydantic(tmp_path: Path) -> None:
     script = (
         "import sys\n"
-        "from pipeline.entry import run\n"
+        "from pipeline.cli.entry import run\n"
         f"sys.argv = ['pantheon', 'build', '--data', {str(tmp_path / 'none')!r}, '--paper', 'letter',"
         " '--offset-across', '1.5', '--only', 'cards', 'monotheism']\n"
         "try:\n    run()\nexcept SystemExit as exc:\n    print('exit', exc.code)\n"

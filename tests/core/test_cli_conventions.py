@@ -14,8 +14,8 @@ from typing import Optional
 
 import pytest
 
-from pipeline.core.commandline import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_USAGE
-from pipeline.core.progress import CLEAR_LINE
+from pipeline.base.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_USAGE
+from pipeline.cli.progress import CLEAR_LINE
 from tests.core.cli_helpers import PROJECT, as_from_a_terminal, run_cli
 
 
@@ -63,7 +63,7 @@ def test_game_commands_hand_their_errors_up_as_json() -> None:
 
 
 def _crash(debug: bool) -> subprocess.CompletedProcess[str]:
-    code = ("from pipeline.core.commandline import run\n"
+    code = ("from pipeline.base.exits import run\n"
             "def main(**_):\n    raise ZeroDivisionError('a bug')\n"
             "run(main, argv=[])\n")
     env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
@@ -135,7 +135,7 @@ def test_version_and_completion() -> None:
     env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
     env.update(PYTHONPATH=str(PROJECT), _PANTHEON_COMPLETE="complete_bash", COMP_CWORD="2",
                COMP_WORDS="pantheon monotheism so")  # what bash asks when tab is pressed after "so"
-    done = subprocess.run([sys.executable, "-c", "from pipeline.cli import app; app(prog_name='pantheon')"],
+    done = subprocess.run([sys.executable, "-c", "from pipeline.cli.main import app; app(prog_name='pantheon')"],
                           capture_output=True, text=True, env=env, cwd=PROJECT)
     assert done.stdout.split() == ["solve"], done.stdout + done.stderr
 
@@ -157,7 +157,7 @@ def test_paths_are_printed_relative_to_the_working_directory(tmp_path: Path) -> 
 
 def test_spinner_only_on_a_terminal_after_its_delay_and_gone_once_the_command_prints(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline.core.progress import until_output
+    from pipeline.cli.progress import until_output
 
     leader, follower = pty.openpty()
     with os.fdopen(follower, "w") as terminal:
@@ -180,7 +180,7 @@ def test_spinner_only_on_a_terminal_after_its_delay_and_gone_once_the_command_pr
 def test_no_spinner_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from pipeline.core.progress import until_output
+    from pipeline.cli.progress import until_output
 
     log = io.StringIO()
     monkeypatch.setattr(sys, "stderr", log)
@@ -194,7 +194,7 @@ def _commands() -> list[tuple[str, object]]:
     """Every runnable command of ``pantheon``, as (path after 'pantheon', click command), game groups included."""
     import typer
 
-    from pipeline.cli import GameCommands, app
+    from pipeline.cli.main import GameCommands, app
 
     found: list[tuple[str, object]] = []
 
@@ -256,8 +256,8 @@ def test_with_json_the_data_problems_travel_in_the_error(tmp_path: Path) -> None
 
 
 def test_run_in_process_ends_with_the_code_and_leaves_plain_errors_as_it_was(capsys: pytest.CaptureFixture[str]) -> None:
-    from pipeline.core import errors
-    from pipeline.core.commandline import run
+    from pipeline.base import errors
+    from pipeline.base.exits import run
 
     def main(**_: object) -> None:
         assert errors.HANDED_UP  # game commands hand their errors up while run() is in charge

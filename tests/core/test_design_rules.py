@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from pipeline.core.errors import UserError
-from pipeline.core.render.build import BuildOptions, Plan, render_pdf
-from pipeline.core.render.colours import contrast, parse
-from pipeline.core.render.design import rules_for
-from pipeline.core.render.model import ColourKey, Face, PrintCard
+from pipeline.base.errors import UserError
+from pipeline.cards.build import BuildOptions, Plan, render_pdf
+from pipeline.cards.colours import contrast, parse
+from pipeline.cards.design import rules_for
+from pipeline.cards.plan import ColourKey, Face, PrintCard
 
 from .render_helpers import toy_card, toy_template_root
 

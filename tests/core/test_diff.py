@@ -16,11 +16,11 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.core.dataset import load_game
-from pipeline.core.diff.compare import Consequence, consequences
-from pipeline.core.games import registered
-from pipeline.core.gamespec import Part, Question
+from pipeline.analysis.diff.compare import Consequence, consequences
+from pipeline.cli.main import app
+from pipeline.data.dataset import load_game
+from pipeline.data.gamespec import Part, Question
+from pipeline.games.registry import registered
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.pdf_text import page_texts
 from tests.core.render_helpers import toy_template_root

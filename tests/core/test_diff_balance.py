@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from pipeline.core.balance.figures import Section, Table
-from pipeline.core.balance.stats import Mean, Rate
-from pipeline.core.dataset import default_data_root
-from pipeline.core.diff import balance as balancing
-from pipeline.core.diff.compare import compare
-from pipeline.core.diff.sources import folder
-from pipeline.core.games import registered
+from pipeline.analysis.balance.findings import Section, Table
+from pipeline.analysis.balance.stats import Mean, Rate
+from pipeline.analysis.diff import balance as balancing
+from pipeline.analysis.diff.compare import compare
+from pipeline.analysis.diff.sources import folder
+from pipeline.data.dataset import default_data_root
+from pipeline.games.registry import registered
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.pdf_text import page_texts
 from tests.core.toy_game import SPEC as TOY_SPEC

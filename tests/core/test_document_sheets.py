@@ -15,15 +15,15 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from pipeline.core.dataset import default_data_root, game_ids
-from pipeline.core.documents import model as m
-from pipeline.core.documents.build import game_documents
-from pipeline.core.documents.layout import load_layout
-from pipeline.core.documents.markdown import render_markdown
-from pipeline.core.documents.pagecheck import ORPHAN_TEXT_PT, PageContent, check_pages
-from pipeline.core.documents.pdf import PdfRenderer
-from pipeline.core.errors import UserError
-from pipeline.core.validate import RecordCatalogue
+from pipeline.app.documents import game_documents
+from pipeline.base.errors import UserError
+from pipeline.checks.validate import RecordCatalogue
+from pipeline.data.dataset import default_data_root, game_ids
+from pipeline.documents import structure as m
+from pipeline.documents.layout import load_layout
+from pipeline.documents.markdown import render_markdown
+from pipeline.documents.pagecheck import ORPHAN_TEXT_PT, PageContent, check_pages
+from pipeline.documents.pdf import PdfRenderer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHEET_KINDS = ("reference", "cheatsheet")

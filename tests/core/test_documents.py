@@ -8,11 +8,11 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.core.dataset import default_data_root
-from pipeline.core.documents.build import InvalidData, build_documents
-from pipeline.core.documents.glossary import combined_glossary, word_key
-from pipeline.core.references import References
+from pipeline.app.documents import InvalidData, build_documents
+from pipeline.checks.references import References
+from pipeline.cli.main import app
+from pipeline.data.dataset import default_data_root
+from pipeline.documents.glossary import combined_glossary, word_key
 from tests.core.docs_goldens import render_markdown
 from tests.core.docs_helpers import page_texts, render_game, squash
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, game_ids
-from pipeline.core.references import References
-from pipeline.core.validate import walk
+from pipeline.checks.references import References
+from pipeline.checks.validate import walk
+from pipeline.data.dataset import default_data_root, game_ids
 from tests.core.docs_helpers import project_documents, project_texts, project_yaml, squash
 from tests.core.render_helpers import fonts_not_embedded, reader
 

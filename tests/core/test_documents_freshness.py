@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.documents import freshness
-from pipeline.core.documents.build import DocumentsBuilt, update_documents
-from pipeline.core.validcache import NAMESPACE
+from pipeline.app import freshness
+from pipeline.app.documents import DocumentsBuilt, update_documents
+from pipeline.checks.validcache import NAMESPACE
+from pipeline.data.dataset import default_data_root
 
 from .data_edits import edit
 
@@ -144,7 +144,7 @@ def test_pdf_skip_and_rebuild_give_the_same_bytes(root: Path, tmp_path: Path) ->
 
 
 def test_content_key_covers_every_field_and_refuses_unknown_values() -> None:
-    from pipeline.core.documents import model as m
+    from pipeline.documents import structure as m
 
     a = m.Document("T", "G", "rulebook", (m.Paragraph("one"),))
     assert freshness.content_key(a) == freshness.content_key(m.Document("T", "G", "rulebook", (m.Paragraph("one"),)))
@@ -164,7 +164,7 @@ def test_entries_hold_for_any_output_folder(root: Path, tmp_path: Path) -> None:
 
 
 def test_a_read_the_recorder_cannot_name_counts_as_reading_everything(root: Path) -> None:
-    from pipeline.core.validate import RecordCatalogue
+    from pipeline.checks.validate import RecordCatalogue
 
     recorder = freshness.ReadRecorder(RecordCatalogue(root))
     recorder._known  # noqa: B018  (an attribute only the inner catalogue has)
@@ -172,7 +172,7 @@ def test_a_read_the_recorder_cannot_name_counts_as_reading_everything(root: Path
 
 
 def test_unchanged_files_are_not_even_loaded(root: Path, tmp_path: Path) -> None:
-    from pipeline.core.validate import RecordCatalogue
+    from pipeline.checks.validate import RecordCatalogue
 
     out = tmp_path / "out"
     update(root, out)
@@ -184,7 +184,7 @@ def test_unchanged_files_are_not_even_loaded(root: Path, tmp_path: Path) -> None
 
 
 def test_a_comment_edit_is_up_to_date_and_then_known_by_its_files(root: Path, tmp_path: Path) -> None:
-    from pipeline.core.validate import RecordCatalogue
+    from pipeline.checks.validate import RecordCatalogue
 
     out = tmp_path / "out"
     update(root, out)
@@ -197,7 +197,7 @@ def test_a_comment_edit_is_up_to_date_and_then_known_by_its_files(root: Path, tm
 
 
 def test_an_edit_made_while_a_build_runs_is_not_taken_for_what_it_read(root: Path, tmp_path: Path) -> None:
-    from pipeline.core.validate import RecordCatalogue
+    from pipeline.checks.validate import RecordCatalogue
 
     out = tmp_path / "out"
     update(root, out)
@@ -212,7 +212,7 @@ def test_an_edit_made_while_a_build_runs_is_not_taken_for_what_it_read(root: Pat
 
 
 def test_the_glossary_reads_only_what_games_name_things(root: Path, tmp_path: Path) -> None:
-    from pipeline.core.validate import RecordCatalogue
+    from pipeline.checks.validate import RecordCatalogue
 
     out = tmp_path / "out"
     with_glossary = {"fmt": "md", "glossary": True}

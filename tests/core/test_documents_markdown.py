@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, game_ids
-from pipeline.core.documents import model as m
-from pipeline.core.documents.build import build_documents, game_documents
-from pipeline.core.documents.markdown import render_markdown, slug
+from pipeline.app.documents import build_documents, game_documents
+from pipeline.data.dataset import default_data_root, game_ids
+from pipeline.documents import structure as m
+from pipeline.documents.markdown import render_markdown, slug
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GAMES = tuple(game_ids(default_data_root()))

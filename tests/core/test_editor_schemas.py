@@ -10,8 +10,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.editorschemas import SETTINGS, schema_pairs, settings_text
+from pipeline.data.dataset import default_data_root
+from pipeline.data.editorschemas import SETTINGS, schema_pairs, settings_text
 
 DATA = default_data_root()
 PROJECT = DATA.parent
@@ -109,7 +109,7 @@ def test_editor_schema_map_is_current() -> None:
 
 def test_project_validation_still_reads_the_linked_schemas(tmp_path: Path) -> None:
     """The project's own validator resolves the same relative references (and the legacy urn names code uses)."""
-    from pipeline.core.schemas import SchemaValidator, load_schemas
+    from pipeline.data.schemas import SchemaValidator, load_schemas
 
     root = tmp_path / "data"
     shutil.copytree(SCHEMAS, root / "schemas")

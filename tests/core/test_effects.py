@@ -8,9 +8,8 @@ from typing import Any, Callable
 
 import pytest
 
-from pipeline.core import games
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.effects import (
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.data.effects import (
     READS_OPS,
     EffectRegistry,
     dispatcher,
@@ -20,6 +19,7 @@ from pipeline.core.effects import (
     schema_drift,
     tagged_defs,
 )
+from pipeline.games import registry as games
 from tests.core.cli_helpers import copy_toy, run_cli
 
 WITH_EFFECTS = ("monotheism", "monstrous", "heavenly-father", "totems-and-taboos")

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.engine import CHANCE, TERMINAL, Event, IllegalAction, State, play, playout, random_policy, restore
+from pipeline.engine import CHANCE, TERMINAL, Event, IllegalAction, State, play, playout, random_policy, restore
 from tests.core.engine_cases import CASE_IDS, EngineCase, all_cases, case
 
 CASES = list(CASE_IDS)

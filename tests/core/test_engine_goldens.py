@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.core.engine import replay
+from pipeline.engine import replay
 from tests.core.engine_cases import case
 from tests.core.engine_goldens import PLAYTHROUGHS, event_tally, golden_path
 

@@ -14,11 +14,25 @@ from typing import Any, Hashable, Mapping, Optional
 
 import pytest
 
-from pipeline.core.engine import (
-    CHANCE, TERMINAL, Decision, Event, IllegalAction, InPlaceState, Outcome, State, by_seat, play, playout,
-    random_policy, replay, restore, sample_chance, simulate,
+from pipeline.engine import (
+    CHANCE,
+    TERMINAL,
+    Decision,
+    Event,
+    IllegalAction,
+    InPlaceState,
+    Outcome,
+    State,
+    by_seat,
+    play,
+    playout,
+    random_policy,
+    replay,
+    restore,
+    sample_chance,
+    simulate,
 )
-from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.engine.types import TERMINAL_DECISION
 
 GOAL = 5
 HEADS, TAILS = "heads", "tails"

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, game_ids
-from pipeline.core.documents import model as m
-from pipeline.core.documents.build import game_documents
-from pipeline.core.documents.facedraw import face_slots, templates
-from pipeline.core.documents.figures import CALLOUT_GAP, CALLOUT_R, Part, _spread, figure
-from pipeline.core.errors import UserError
-from pipeline.core.references import References
-from pipeline.core.render.faces import Splitter, TextSlot
+from pipeline.app.documents import game_documents
+from pipeline.base.errors import UserError
+from pipeline.cards.faces import Splitter, TextSlot
+from pipeline.checks.references import References
+from pipeline.data.dataset import default_data_root, game_ids
+from pipeline.documents import structure as m
+from pipeline.documents.facedraw import face_slots, templates
+from pipeline.documents.figures import CALLOUT_GAP, CALLOUT_R, Part, _spread, figure
 from tests.core.docs_helpers import page_texts, project_documents
 
 ROOT = default_data_root()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.cachestore import file_digest
-from pipeline.core.filedigest import content_digest, open_regular
+from pipeline.base.filedigest import content_digest, open_regular
+from pipeline.store import file_digest
 
 
 @pytest.fixture(params=["fifo", "/dev/zero", "/dev/urandom", "folder"])

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, game_ids
-from pipeline.core.documents.build import render
-from pipeline.core.documents.glossary import combined_glossary
-from pipeline.core.references import References
-from pipeline.core.render.build import BuildOptions, face_preview_pdf, render_pdf
+from pipeline.app.documents import render
+from pipeline.cards.build import BuildOptions, face_preview_pdf, render_pdf
+from pipeline.checks.references import References
+from pipeline.data.dataset import default_data_root, game_ids
+from pipeline.documents.glossary import combined_glossary
 
 from .render_helpers import fonts_not_embedded, reader, toy_plan, toy_template_root
 
@@ -54,8 +54,8 @@ def test_the_combined_glossary() -> None:
 
 def test_a_card_sheet_naming_a_standard_font_is_refused_by_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Defence in depth: should any drawing code fall back to Helvetica, the build refuses the sheet."""
-    from pipeline.core.errors import UserError
-    from pipeline.core.render import build
+    from pipeline.base.errors import UserError
+    from pipeline.cards import build
 
     real = build.draw_calibration
 

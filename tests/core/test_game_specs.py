@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core import games
-from pipeline.core.dataset import default_data_root, game_ids
-from pipeline.core.gamespec import Part, SpecError
-from pipeline.core.render import build as render_build
-from pipeline.core.validate import validate
+from pipeline.cards import build as render_build
+from pipeline.checks.validate import validate
+from pipeline.data.dataset import default_data_root, game_ids
+from pipeline.data.gamespec import Part, SpecError
+from pipeline.games import registry as games
 from tests.core.cli_helpers import PROJECT, run_cli
 from tests.core.render_helpers import toy_template_root
 from tests.core.toy_game import FORBIDDEN_NAME
@@ -96,7 +96,7 @@ def test_the_toy_game_mounts_its_commands(toy: Path) -> None:
 
 def _modules_after(*args: str) -> set[str]:
     """The pipeline modules imported by ``pantheon ARGS`` (run in a fresh interpreter, toy game registered)."""
-    code = ("import sys\nfrom pipeline.cli import app\nfrom pipeline.core.games import registered\n"
+    code = ("import sys\nfrom pipeline.cli.main import app\nfrom pipeline.games.registry import registered\n"
             "from tests.core.toy_game import SPEC\n"
             "with registered(SPEC):\n"
             f"    try:\n        app({list(args)!r}, prog_name='pantheon')\n    except SystemExit as exc:\n"
@@ -110,10 +110,10 @@ def _modules_after(*args: str) -> set[str]:
 
 def test_help_imports_no_game_code_but_specs() -> None:
     imported = _modules_after("--help")
-    game_code = {m for m in imported if m.startswith("pipeline.games.") and not m.endswith(".spec")}
+    game_code = {m for m in imported if m.startswith("pipeline.games.") and not m.endswith((".spec", ".registry"))}
     assert game_code == {f"pipeline.games.{p}" for p in ("heavenly_father", "monotheism", "monstrous", "theocracy",
                                                           "totems_and_taboos")}
-    assert not any(m.startswith(("pipeline.core.validate", "pipeline.core.render", "pipeline.core.documents"))
+    assert not any(m.startswith(("pipeline.checks.validate", "pipeline.cards", "pipeline.documents"))
                    for m in imported)
 
 
@@ -126,8 +126,8 @@ def test_a_game_command_imports_only_its_own_commands(toy: Path) -> None:
 def test_building_cards_only_does_not_import_the_documents(toy: Path, tmp_path: Path) -> None:
     imported = _modules_after("build", "toy", "--only", "cards", "--data", str(toy), "--out", str(tmp_path / "out"),
                               "--templates", str(toy_template_root(tmp_path)))
-    assert "pipeline.core.render.build" in imported
-    assert not any(m.startswith("pipeline.core.documents") for m in imported)
+    assert "pipeline.cards.build" in imported
+    assert not any(m.startswith("pipeline.documents") for m in imported)
 
 
 @pytest.mark.parametrize("spec", games.REGISTERED, ids=lambda s: s.id)

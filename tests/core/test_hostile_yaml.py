@@ -24,10 +24,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.schemas import SchemaValidator
-from pipeline.core.validate import validate
-from pipeline.core.yamlmarks import MAX_FILE_BYTES, MAX_NESTING
+from pipeline.checks.validate import validate
+from pipeline.data.dataset import default_data_root
+from pipeline.data.schemas import SchemaValidator
+from pipeline.data.yamlmarks import MAX_FILE_BYTES, MAX_NESTING
 from tests.core.cli_helpers import copy_toy, run_cli
 
 CLI_TIMEOUT_S = 120  # far above a normal run: only a hang reaches it

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.dataset import display_path
-from pipeline.core.documents import freshness, layout
-from pipeline.core.documents import model as m
-from pipeline.core.documents.pdf import PdfRenderer
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from pipeline.app import freshness
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.data.dataset import display_path
+from pipeline.documents import layout
+from pipeline.documents import structure as m
+from pipeline.documents.pdf import PdfRenderer
 
 LEGEND = m.Document("Layout", "Test", "rulebook", (
     m.Legend((m.LegendEntry(None, "Red", "the red team's tokens", "#b8322e", "R"),
@@ -62,7 +63,7 @@ def test_table_columns_are_read_from_the_layout_file(tmp_path: Path, monkeypatch
 def test_a_malformed_layout_is_one_error_naming_file_and_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], old: str, new: str, says: str
 ) -> None:
-    from pipeline.cli import app
+    from pipeline.cli.main import app
 
     bad = _layout_copy(tmp_path, old, new)
     line = 1 + bad.read_text(encoding="utf-8")[: bad.read_text(encoding="utf-8").index(new.strip())].count("\n")

@@ -9,9 +9,10 @@ from typing import Any, Iterator
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.core import dataset, games
-from pipeline.core.gamespec import Part
+from pipeline.cli.main import app
+from pipeline.data import dataset
+from pipeline.data.gamespec import Part
+from pipeline.games import registry as games
 from tests.core import toy_game
 from tests.core.render_helpers import toy_template_root
 

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.core import markup
-from pipeline.core.documents.build import build_documents
-from pipeline.core.validate import validate
+from pipeline.app.documents import build_documents
+from pipeline.checks.validate import validate
+from pipeline.data import markup
 from tests.core.cli_helpers import run_cli
 
 CLI_TIMEOUT_S = 600

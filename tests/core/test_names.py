@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.names import PLAIN_TEXT_RULE
-from pipeline.core.validate import validate
+from pipeline.checks.names import PLAIN_TEXT_RULE
+from pipeline.checks.validate import validate
 from tests.core.data_edits import edit, validate_cli
 
 
@@ -15,7 +15,7 @@ def messages(root: Path, game: str) -> list[str]:
     return [str(p) for p in validate(root, [game]).problems]
 
 
-# The rules are the core's (pipeline/core/names.py), the same for every game; a renamed Monotheism card keeps
+# The rules are the core's (pipeline/checks/names.py), the same for every game; a renamed Monotheism card keeps
 # validate's scenario proofs and #21 tally (they are keyed by what play reads, pipeline/games/monotheism/playkey.py),
 # so its cases cost a validation, not a search.
 TWINS = {  # (file, the line edited, its new text, the one problem validate reports)

@@ -8,10 +8,10 @@ from reportlab.graphics.shapes import Circle, Drawing, Ellipse, Group, Polygon, 
 from reportlab.graphics.shapes import Path as RlPath
 from reportlab.lib.colors import Color
 
-from pipeline.core import cachestore
-from pipeline.core.render import artmap, paintcache
-from pipeline.core.render.faces import FACES_DIR
-from pipeline.core.render.paintcache import PAINT_DIR, PaintCache
+from pipeline import store as cachestore
+from pipeline.cards import artmap, paintcache
+from pipeline.cards.faces import FACES_DIR
+from pipeline.cards.paintcache import PAINT_DIR, PaintCache
 
 from .render_helpers import toy_plan
 from .test_render_caches import Calls, as_new_process, build, cache, templates  # noqa: F401 (fixtures)

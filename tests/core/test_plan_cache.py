@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import cachestore
-from pipeline.core.dataset import GameData, load_game
-from pipeline.core.render import build, plancache
-from pipeline.core.render.faces import SlotError
+from pipeline import store as cachestore
+from pipeline.cards import build, plancache
+from pipeline.cards.faces import SlotError
+from pipeline.data.dataset import GameData, load_game
 
 GAMES = ("monotheism", "theocracy", "monstrous", "heavenly-father", "totems-and-taboos")
 
@@ -120,7 +120,7 @@ def test_values_of_a_subclass_are_never_kept(cache: Path) -> None:
 
     from markupsafe import Markup
 
-    from pipeline.core.render.model import Face, PrintCard
+    from pipeline.cards.plan import Face, PrintCard
 
     class Count(enum.IntEnum):
         TWO = 2

@@ -9,11 +9,11 @@ import pytest
 from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.core import cachestore
-from pipeline.core.render import artcache, artmap, faces, fonts, paintcache, svgtemplates
-from pipeline.core.render.build import BuildOptions, Plan, render_pdf
-from pipeline.core.render.faces import FACES_DIR
-from pipeline.core.render.model import Face, PrintCard
+from pipeline import store as cachestore
+from pipeline.cards import artcache, artmap, faces, fonts, paintcache, svgtemplates
+from pipeline.cards.build import BuildOptions, Plan, render_pdf
+from pipeline.cards.faces import FACES_DIR
+from pipeline.cards.plan import Face, PrintCard
 
 from .pdf_text import page_texts
 from .render_helpers import toy_plan, toy_template_root

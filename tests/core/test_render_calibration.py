@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.render.build import BuildOptions, render_pdf
-from pipeline.core.render.calibration import ruler_labels
-from pipeline.core.render.imposition import ACROSS, ALONG, LANDSCAPE, PORTRAIT, Duplex, load_sheets
-from pipeline.core.render.units import mm
+from pipeline.cards.build import BuildOptions, render_pdf
+from pipeline.cards.calibration import ruler_labels
+from pipeline.cards.imposition import ACROSS, ALONG, LANDSCAPE, PORTRAIT, Duplex, load_sheets
+from pipeline.cards.units import mm
 
 from .pdf_text import page_texts
 from .render_helpers import placements, reader, segments, toy_plan, toy_template_root
@@ -120,8 +120,8 @@ def test_the_rulers_count_in_paper_terms(orientation: str) -> None:
 
 
 def test_one_registration_page_per_orientation_used(templates: Path) -> None:
-    from pipeline.core.render.build import Plan
-    from pipeline.core.render.model import Face, PrintCard
+    from pipeline.cards.build import Plan
+    from pipeline.cards.plan import Face, PrintCard
 
     board = PrintCard("board", "Big Board", Face("toy/board.svg.j2", {"name": "Big Board"}))
     plan = Plan("toy", "Toy", [*toy_plan(2).cards, board])

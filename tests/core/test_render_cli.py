@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 
 from .render_helpers import run_cli
 

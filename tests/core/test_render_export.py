@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from pipeline.core.render.build import Plan
-from pipeline.core.render.export import TTS_MAX_PX, export, image_px, target
-from pipeline.core.render.model import Face, PrintCard
-from pipeline.core.render.units import PT_PER_INCH
+from pipeline.cards.build import Plan
+from pipeline.cards.plan import Face, PrintCard
+from pipeline.cards.units import PT_PER_INCH
+from pipeline.exports.export import TTS_MAX_PX, export, image_px, target
 
 from .pdf_text import page_texts
 from .render_helpers import fonts_not_embedded, reader, run_cli, toy_card, toy_plan, toy_template_root

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.core.errors import UserError
-from pipeline.core.render.imposition import (
+from pipeline.base.errors import UserError
+from pipeline.cards.imposition import (
     LANDSCAPE,
     PORTRAIT,
     SHEETS_FILE,
@@ -20,7 +20,7 @@ from pipeline.core.render.imposition import (
     impose,
     load_sheets,
 )
-from pipeline.core.render.units import mm
+from pipeline.cards.units import mm
 
 SHEETS = load_sheets()
 BUTTED, GUTTER = SHEETS.layout("butted"), SHEETS.layout("gutter")

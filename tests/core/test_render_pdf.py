@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.render.build import BuildOptions, Plan, render_pdf
-from pipeline.core.render.imposition import Duplex, load_sheets
-from pipeline.core.render.model import Face, PrintCard
-from pipeline.core.render.units import mm
+from pipeline.cards.build import BuildOptions, Plan, render_pdf
+from pipeline.cards.imposition import Duplex, load_sheets
+from pipeline.cards.plan import Face, PrintCard
+from pipeline.cards.units import mm
 
 from .pdf_text import page_runs, page_texts
 from .render_helpers import SIXTY_WORDS, clip_rects, placements, qpdf_check, reader, segments, toy_card, toy_plan, toy_template_root
@@ -231,8 +231,8 @@ def test_ink_saver_paints_nothing_outside_the_trim(templates: Path) -> None:
 
 
 def test_ink_saver_is_part_of_the_build_fingerprint(tmp_path: Path) -> None:
-    from pipeline.core.dataset import default_data_root
-    from pipeline.core.render.build import fingerprint
+    from pipeline.cards.build import fingerprint
+    from pipeline.data.dataset import default_data_root
 
     root = default_data_root()
     assert fingerprint(root, "theocracy", BuildOptions()) != fingerprint(root, "theocracy", BuildOptions(ink_saver=True))

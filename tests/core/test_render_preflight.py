@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from pipeline.core.render.build import Plan
-from pipeline.core.render.model import Face, PrintCard
-from pipeline.core.render.preflight import Rules, check_faces, check_target, design_rules, missing_bleed
+from pipeline.cards.build import Plan
+from pipeline.cards.plan import Face, PrintCard
+from pipeline.exports.preflight import Rules, check_faces, check_target, design_rules, missing_bleed
 
 from .render_helpers import toy_template_root
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 
 GAME = "theocracy"
 

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.core.errors import UserError
-from pipeline.core.render import fonts, text
-from lxml import etree
-
-from pipeline.core.render.faces import _atoms
-from pipeline.core.render.svgtemplates import PP_NS
+from pipeline.base.errors import UserError
+from pipeline.cards import fonts, text
+from pipeline.cards.faces import _atoms
+from pipeline.cards.svgtemplates import PP_NS
 
 
 class NoIcons:

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import cachestore, parsedcache, resultcache, shape, yamlmarks
+from pipeline import store as cachestore
+from pipeline.base import shape
+from pipeline.data import parsedcache, resultcache, yamlmarks
 
 
 @pytest.fixture

@@ -18,21 +18,12 @@ from typing import Any, Callable, Iterator
 import pytest
 import yaml
 
-from pipeline.core.dataset import GameData, default_data_root, game_ids, load_game
-from pipeline.core.problems import Problem
-from pipeline.core.rulebook_facts import (
-    FACTS_KEY,
-    FACTS_KIND,
-    covered_paths,
-    fact_problems,
-    node_at,
-    resolve,
-    same_value,
-    show,
-)
-from pipeline.core.schemas import load_schemas
-from pipeline.core.validate import RecordCatalogue, game_problems, walk
-from pipeline.core.yamlmarks import PathKey
+from pipeline.checks.rulebook_facts import FACTS_KEY, FACTS_KIND, covered_paths, fact_problems, node_at, resolve, same_value, show
+from pipeline.checks.validate import RecordCatalogue, game_problems, walk
+from pipeline.data.dataset import GameData, default_data_root, game_ids, load_game
+from pipeline.data.problems import Problem
+from pipeline.data.schemas import load_schemas
+from pipeline.data.yamlmarks import PathKey
 
 DATA = default_data_root()
 GAMES = game_ids(DATA)

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import games
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.rulecontract import ruling_problems, section_ids, section_problems
+from pipeline.checks.rulecontract import ruling_problems, section_ids, section_problems
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.games import registry as games
 from tests.core.cli_helpers import run_cli
 
 

@@ -1,4 +1,4 @@
-"""A document shown valid record by record (pipeline/core/schemarecords.py) is exactly a valid document."""
+"""A document shown valid record by record (pipeline/data/schemarecords.py) is exactly a valid document."""
 from __future__ import annotations
 
 import copy
@@ -7,9 +7,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from pipeline.core.dataset import Document, game_ids, load_game
-from pipeline.core.schemarecords import KEPT_EARLIER, record_lists, valid_by_records
-from pipeline.core.schemas import SchemaSet, load_schemas
+from pipeline.data.dataset import Document, game_ids, load_game
+from pipeline.data.schemarecords import KEPT_EARLIER, record_lists, valid_by_records
+from pipeline.data.schemas import SchemaSet, load_schemas
 from tests.conftest import REPO_DATA
 
 

@@ -7,9 +7,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.errors import UserError
-from pipeline.core.schemas import check_schema_file
+from pipeline.base.errors import UserError
+from pipeline.data.dataset import default_data_root
+from pipeline.data.schemas import check_schema_file
 
 SCHEMA_FILES = sorted((default_data_root() / "schemas").rglob("*.schema.json"))
 

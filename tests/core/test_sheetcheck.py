@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.core.render import decks, fonts, sheetcheck
+from pipeline.cards import decks, fonts, sheetcheck
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +64,7 @@ def test_a_sheet_with_a_problem_is_read_and_refused_every_time(reads: list[int])
 
 
 def test_a_damaged_entry_is_a_miss(reads: list[int]) -> None:
-    from pipeline.core import cachestore
+    from pipeline import store as cachestore
 
     sheetcheck.sheet_problems(sheet(), "toy", [])
     for entry in (cachestore.cache_root() / "results" / sheetcheck.NAMESPACE).glob("*.json"):

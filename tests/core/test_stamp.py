@@ -10,8 +10,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.core.games import registered
+from pipeline.cli.main import app
+from pipeline.games.registry import registered
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.pdf_text import text_lines
 from tests.core.render_helpers import toy_template_root

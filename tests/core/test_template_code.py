@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import jinja2
 
-from pipeline.core.render.templatecode import SharedCodeEnvironment
+from pipeline.cards.templatecode import SharedCodeEnvironment
 
 SOURCE = "{% if shown %}\n  <t>{{ word }}</t>\n{% endif %}"
 

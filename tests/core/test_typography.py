@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core import markup
-from pipeline.core.typography import typographic
+from pipeline.data import markup
+from pipeline.data.typography import typographic
 
 
 @pytest.mark.parametrize(

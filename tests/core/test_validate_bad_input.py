@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.validate import validate
+from pipeline.checks.validate import validate
 from tests.core.cli_helpers import run_cli
+
 
 def cards(root: Path) -> Path:
     return root / "toy" / "cards.yaml"
@@ -194,7 +195,7 @@ def test_hash_inside_quoted_value_is_fine(toy: Path) -> None:
 def test_a_file_found_valid_is_not_validated_again_until_its_values_or_schemas_change(
     toy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pipeline.core import schemas
+    from pipeline.data import schemas
 
     assert messages(toy) == []
     checked: list[str] = []

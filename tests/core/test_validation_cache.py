@@ -9,10 +9,10 @@ from typing import Any, Callable
 
 import pytest
 
-from pipeline.core import cachestore
-from pipeline.core import validate as validation
-from pipeline.core.dataset import default_data_root
-from pipeline.core.validcache import NAMESPACE
+from pipeline import store as cachestore
+from pipeline.checks import validate as validation
+from pipeline.checks.validcache import NAMESPACE
+from pipeline.data.dataset import default_data_root
 
 GAMES = ["heavenly-father", "theocracy", "monstrous"]  # not monotheism: its first check plays 20,000 deals
 Edit = Callable[[Path, Callable[[Any], Any]], None]
@@ -99,7 +99,8 @@ def test_a_shared_schema_edit_checks_every_game(data_copy: Path, checked: list[s
 
 
 def test_a_template_edit_checks_every_game(data_copy: Path, checked: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline.core import locations, validcache
+    from pipeline.base import locations
+    from pipeline.checks import validcache
 
     templates = data_copy.parent / "templates"
     shutil.copytree(locations.template_root(), templates)

@@ -11,8 +11,8 @@ EXPECTED = f"pantheon {version('pantheon-press')}\n"
 
 
 def test_version_alone_skips_the_command_line() -> None:
-    code = ("import sys\nsys.argv = ['pantheon', '--version']\nfrom pipeline.entry import run\nrun()\n"
-            "print('typer' in sys.modules, 'pipeline.cli' in sys.modules)")
+    code = ("import sys\nsys.argv = ['pantheon', '--version']\nfrom pipeline.cli.entry import run\nrun()\n"
+            "print('typer' in sys.modules, 'pipeline.cli.main' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT)
     assert (result.returncode, result.stdout) == (0, EXPECTED + "False False\n"), result.stderr
 

@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-from pipeline.core.watch import Watched, changes, snapshot
+from pipeline.app.watch import Watched, changes, snapshot
 from tests.core.cli_helpers import PROJECT, as_from_a_terminal, copy_toy
 from tests.core.render_helpers import toy_template_root
 

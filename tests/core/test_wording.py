@@ -1,5 +1,5 @@
 """The one number_word / plural / counted every game's phrase tables use."""
-from pipeline.core.wording import counted, number_word, plural
+from pipeline.data.wording import counted, number_word, plural
 
 
 def test_number_words_then_digits() -> None:

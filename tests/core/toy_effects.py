@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pipeline.core.effects import EffectLanguage, EffectRegistry, dispatcher, keyed_defs, keyed_op_schema
+from pipeline.data.effects import EffectLanguage, EffectRegistry, dispatcher, keyed_defs, keyed_op_schema
 
 REGISTRY = EffectRegistry("toy")
 REGISTRY.op("gain", keyed_op_schema("gain", {"amount": {"type": "integer", "minimum": 1, "maximum": 3}}, ["amount"]),

@@ -1,6 +1,6 @@
 """The toy game as a sixth game would be added: a spec naming a model, checks, card plan and commands.
 
-Registered only for the tests that use it (``pipeline.core.games.registered``);
+Registered only for the tests that use it (``pipeline.games.registry.registered``);
 ``tests/fixtures/toy-data`` is its data and ``tests/fixtures/render-templates/toy``
 its card templates. Its one cross-check (no card is named
 :data:`FORBIDDEN_NAME`) lets a test see that validate reaches a registered
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Iterator, Optional
 
 import typer
 
-from pipeline.core.gamespec import GameSpec, Part
+from pipeline.data.gamespec import GameSpec, Part
 
 if TYPE_CHECKING:  # imported when used, as a game package does, so that registering the spec costs nothing
-    from pipeline.core.dataset import GameData
-    from pipeline.core.problems import Problem
-    from pipeline.core.render.model import PrintCard
+    from pipeline.cards.plan import PrintCard
+    from pipeline.data.dataset import GameData
+    from pipeline.data.problems import Problem
 
 GAME_ID = "toy"
 FORBIDDEN_NAME = "Nothing"
@@ -55,7 +55,7 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
 
 
 def print_cards(game: GameData) -> list[PrintCard]:
-    from pipeline.core.render.model import Face, PrintCard
+    from pipeline.cards.plan import Face, PrintCard
 
     return [PrintCard(card.id, card.name, Face("toy/front.svg.j2", {"name": card.name, "body": ""}),
                       Face("toy/back.svg.j2", {"name": card.name}), record=f"cards/{card.id}")
@@ -70,7 +70,7 @@ def count(data: Optional[str] = typer.Option(None, "--data")) -> None:
     """Print how many cards the toy game has."""
     from pathlib import Path
 
-    from pipeline.core.validate import load_valid_game
+    from pipeline.checks.validate import load_valid_game
 
     typer.echo(f"{len(load_valid_game(GAME_ID, Path(data) if data else None).model)} cards")
 

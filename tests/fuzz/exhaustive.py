@@ -15,9 +15,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Optional
 
+from pipeline.data.dataset import default_data_root
 from tests.fuzz.mutations import CATEGORIES, MutationRunner, Result, all_mutations, bounded_search
-
-from pipeline.core.dataset import default_data_root
 
 
 def run_all(games: Optional[list[str]] = None, *, only: Optional[set[str]] = None,

@@ -25,8 +25,8 @@ from typing import Any, Callable, Iterator, Optional, Union
 
 import yaml
 
-from pipeline.core.dataset import DATA_SUFFIX, data_files, default_data_root, game_ids
-from pipeline.core.validate import INTERNAL_CHECK_ERROR, ValidationReport, validate, walk
+from pipeline.checks.validate import INTERNAL_CHECK_ERROR, ValidationReport, validate, walk
+from pipeline.data.dataset import DATA_SUFFIX, data_files, default_data_root, game_ids
 
 PathKey = tuple[Union[str, int], ...]
 
@@ -300,7 +300,7 @@ def bounded_search(cache_dir: Path, max_nodes: int = SEARCH_NODES, *, prove_ship
     """
     import os
 
-    from pipeline.core.resultcache import CACHE_ENV
+    from pipeline.data.resultcache import CACHE_ENV
     from pipeline.games.monotheism import deck_checks, guest_check, solver
 
     real_solve, saved_cache, saved_env = solver.solve, dict(deck_checks._CACHE), os.environ.get(CACHE_ENV)

@@ -6,7 +6,7 @@ or a huge value; a record or id renamed, deleted or duplicated; a value
 swapped for another seen under the same key (enum values, references); a list
 emptied; a boolean flipped; a field dropped. Validation must return a report
 (the CLI's exit 0 or 1), never raise, never hang, and never reach the safety
-net of ``pipeline.core.validate.guarded`` (its message counts as a crash).
+net of ``pipeline.checks.validate.guarded`` (its message counts as a crash).
 Every edit of every file: ``python -m tests.fuzz.exhaustive`` (tests/fuzz/exhaustive.py).
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.validate import INTERNAL_CHECK_ERROR
+from pipeline.checks.validate import INTERNAL_CHECK_ERROR
+from pipeline.data.dataset import default_data_root
 from tests.core.data_edits import validate_cli
 from tests.fuzz.mutations import CATEGORIES, Mutation, MutationRunner, all_mutations, bounded_search
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.core.validate import INTERNAL_CHECK_ERROR, validate
+from pipeline.checks.validate import INTERNAL_CHECK_ERROR, validate
 from tests.core.data_edits import edit, validate_cli
 
 
@@ -101,8 +101,8 @@ def test_a_check_that_raises_is_one_located_problem_and_exit_1(data_copy: Path, 
     naming the data file the check was reading (the fuzz tests fail if this ever happens for real)."""
     from typer.testing import CliRunner
 
-    from pipeline import cli
-    from pipeline.core.dataset import GameData
+    from pipeline.cli import main as cli
+    from pipeline.data.dataset import GameData
     from pipeline.games.theocracy import checks
 
     def broken_checks(game: GameData):

@@ -11,9 +11,9 @@ from typing import Callable, Optional
 import pytest
 from pypdf import PdfReader
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.render.build import BuildOptions, Plan, plan, render_pdf
-from pipeline.core.typography import typographic
+from pipeline.cards.build import BuildOptions, Plan, plan, render_pdf
+from pipeline.data.dataset import default_data_root
+from pipeline.data.typography import typographic
 from tests.core.pdf_text import page_runs, page_texts
 
 

@@ -14,11 +14,11 @@ import subprocess
 import pytest
 from PIL import Image
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.render import build, design
-from pipeline.core.render.model import PrintCard
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
-from pipeline.core.render.units import mm
+from pipeline.cards import build, design
+from pipeline.cards.plan import PrintCard
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.cards.units import mm
+from pipeline.data.dataset import default_data_root
 
 GAMES = ("heavenly-father", "monotheism", "monstrous", "theocracy", "totems-and-taboos")
 DPI = 40

@@ -25,13 +25,13 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence
 
-from pipeline.core.balance.figures import Bars, Outlier, Section, Series, Table, outliers
-from pipeline.core.balance.standard import length_table, seat_charts, seat_table
-from pipeline.core.balance.stats import Rate
-from pipeline.core.balance.study import GAMES, SHARED, WINS, Results, Setup, Study, record_game
-from pipeline.core.balance.tally import Tally, bump, count, folder, mean, merged, observe
-from pipeline.core.dataset import GameData
-from pipeline.core.engine import play, random_policy
+from pipeline.analysis.balance.findings import Bars, Outlier, Section, Series, Table, outliers
+from pipeline.analysis.balance.standard import length_table, seat_charts, seat_table
+from pipeline.analysis.balance.stats import Rate
+from pipeline.analysis.balance.study import GAMES, SHARED, WINS, Results, Setup, Study, record_game
+from pipeline.analysis.balance.tally import Tally, bump, count, folder, mean, merged, observe
+from pipeline.data.dataset import GameData
+from pipeline.engine import play, random_policy
 from pipeline.games.heavenly_father import GAME_ID, TITLE
 from pipeline.games.heavenly_father.engine import P_MAX, P_MIN, Game, apply_tokens, judge
 from pipeline.games.heavenly_father.model import Consequence, HeavenlyFatherModel

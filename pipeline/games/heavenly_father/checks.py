@@ -12,10 +12,10 @@ import re
 from collections import Counter
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
-from pipeline.core.components import ComponentCount, Inventory
-from pipeline.core.dataset import Document, GameData
-from pipeline.core.problems import Problem
-from pipeline.core.validate import REFERENCE, walk
+from pipeline.checks.components import ComponentCount, Inventory
+from pipeline.checks.validate import REFERENCE, walk
+from pipeline.data.dataset import Document, GameData
+from pipeline.data.problems import Problem
 from pipeline.games.heavenly_father.engine import apply_tokens, judge
 from pipeline.games.heavenly_father.model import (
     BALANCE,
@@ -373,7 +373,7 @@ def dilemma_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Pro
         yield from _option_problems(doc, model, index)
         yield from _situation_problems(doc, model, index)
     dilemmas = model.dilemmas
-    for index, first in _duplicates([d.situation.casefold() for d in dilemmas]):  # titles: pipeline/core/names.py
+    for index, first in _duplicates([d.situation.casefold() for d in dilemmas]):  # titles: pipeline/checks/names.py
         yield doc.problem(("dilemmas", index, "situation"), f"dilemma {dilemmas[index].id}: same situation as dilemma {dilemmas[first].id}")
     pairs = [frozenset(o.consequence.key() for o in d.options) for d in dilemmas]
     for index, first in _duplicates(pairs):
@@ -439,7 +439,7 @@ def philosopher_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
                 ("philosophers",), f"philosophers: {per_kind[kind.id]} {kind.name} cards, philosopher-kinds.yaml says {kind.count}"
             )
     cards = model.philosophers
-    for index, first in _duplicates([c.quote for c in cards]):  # names: pipeline/core/names.py
+    for index, first in _duplicates([c.quote for c in cards]):  # names: pipeline/checks/names.py
         yield doc.problem(("philosophers", index, "quote"), f"philosopher {cards[index].id}: same quote as philosopher {cards[first].id}")
 
 

@@ -12,7 +12,7 @@ from typing import Any, List, Optional
 
 import typer
 
-from pipeline.core.errors import UserError, plain_errors
+from pipeline.base.errors import UserError, plain_errors
 from pipeline.games.heavenly_father.engine import Judgment, judge
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, load_model
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents import standard as std
-from pipeline.core.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
-from pipeline.core.documents.standard import DocContext
+from pipeline.documents import standard as std
+from pipeline.documents import structure as m
+from pipeline.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
+from pipeline.documents.standard import DocContext
 from pipeline.games.heavenly_father import figures
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from pipeline.core.effects import READS_OPS, EffectLanguage, EffectRegistry, alternatives, keyed_op_schema
-from pipeline.core.wording import number_word
+from pipeline.data.effects import READS_OPS, EffectLanguage, EffectRegistry, alternatives, keyed_op_schema
+from pipeline.data.wording import number_word
 from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.model import Op
 

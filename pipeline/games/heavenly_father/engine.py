@@ -27,8 +27,8 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any, Callable, Concatenate, Generic, Hashable, Mapping, Optional, ParamSpec, Sequence, TypeVar
 
-from pipeline.core.engine import Decision, IllegalAction, InPlaceState, Outcome
-from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.engine import Decision, IllegalAction, InPlaceState, Outcome
+from pipeline.engine.types import TERMINAL_DECISION
 from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.effects import REGISTRY
 from pipeline.games.heavenly_father.model import (

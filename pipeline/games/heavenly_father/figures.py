@@ -1,8 +1,8 @@
 """Who's Your Heavenly Father?'s rulebook figures: the anatomy of a god, a moral dilemma and a philosopher."""
 from __future__ import annotations
 
-from pipeline.core.documents.figures import Kind, Part, anatomy, inserted
-from pipeline.core.documents.standard import SectionOverride
+from pipeline.documents.figures import Kind, Part, anatomy, inserted
+from pipeline.documents.standard import SectionOverride
 from pipeline.games.heavenly_father.render import DILEMMA_TEMPLATE, GOD_TEMPLATE, PHILOSOPHER_TEMPLATE
 
 GOD = Kind(

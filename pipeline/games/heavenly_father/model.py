@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Sequence
 
-from pipeline.core.dataset import GameData
+from pipeline.data.dataset import GameData
 
 # Document kinds (file names without .yaml).
 VIRTUES = "virtues"
@@ -348,7 +348,7 @@ def load_model(data_root: Optional[Path] = None) -> HeavenlyFatherModel:
 
     Raises UserError naming the first problem when the data is not valid.
     """
-    from pipeline.core.validate import load_valid_game
+    from pipeline.checks.validate import load_valid_game
     from pipeline.games.heavenly_father import GAME_ID
 
     return load_valid_game(GAME_ID, data_root).model

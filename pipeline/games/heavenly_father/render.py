@@ -9,8 +9,8 @@ letter) beside its name.
 """
 from __future__ import annotations
 
-from pipeline.core.dataset import GameData
-from pipeline.core.render.model import ColourKey, Face, PrintCard
+from pipeline.cards.plan import ColourKey, Face, PrintCard
+from pipeline.data.dataset import GameData
 from pipeline.games.heavenly_father.model import Consequence, God, HeavenlyFatherModel, Virtue
 from pipeline.games.heavenly_father.text import consequence_text
 

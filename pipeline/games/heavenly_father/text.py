@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from pipeline.core.effects import OP
-from pipeline.core.wording import counted
+from pipeline.data.effects import OP
+from pipeline.data.wording import counted
 from pipeline.games.heavenly_father.effects import REGISTRY
 from pipeline.games.heavenly_father.model import Consequence, Power, Timing
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import yaml
 
-from pipeline.core.dataset import DATA_SUFFIX, display_path
-from pipeline.core.errors import UserError
-from pipeline.core.render.pdfwrite import write_atomic
-from pipeline.core.validate import validate
-from pipeline.core.yamlmarks import load_marked
+from pipeline.base.errors import UserError
+from pipeline.cards.pdfwrite import write_atomic
+from pipeline.checks.validate import validate
+from pipeline.data.dataset import DATA_SUFFIX, display_path
+from pipeline.data.yamlmarks import load_marked
 from pipeline.games.monotheism import GAME_ID
 from pipeline.games.monotheism.generate import dump, signature
 from pipeline.games.monotheism.model import SCENARIOS

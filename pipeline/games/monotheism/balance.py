@@ -18,15 +18,15 @@ import random
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
-from pipeline.core import resultcache
-from pipeline.core.balance.figures import Bars, Item, Section, Series, Table, Text, outliers
-from pipeline.core.balance.standard import grouped, length_distribution, length_table
-from pipeline.core.balance.stats import Rate
-from pipeline.core.balance.study import Exact, Results, Setup, Study, record_game
-from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
-from pipeline.core.dataset import GameData
-from pipeline.core.engine import play
-from pipeline.core.shape import ShapeError, integer, text, texts
+from pipeline.analysis.balance.findings import Bars, Item, Section, Series, Table, Text, outliers
+from pipeline.analysis.balance.standard import grouped, length_distribution, length_table
+from pipeline.analysis.balance.stats import Rate
+from pipeline.analysis.balance.study import Exact, Results, Setup, Study, record_game
+from pipeline.analysis.balance.tally import Tally, bump, count, mean, merged, observe
+from pipeline.base.shape import ShapeError, integer, text, texts
+from pipeline.data import resultcache
+from pipeline.data.dataset import GameData
+from pipeline.engine import play
 from pipeline.games.monotheism import GAME_ID, TITLE, estimate, solver
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.greedy import greedy_policy

@@ -12,12 +12,12 @@ import re
 from collections import Counter
 from typing import Iterator, Mapping, Union
 
-from pipeline.core.components import ComponentCount, Inventory
-from pipeline.core.dataset import DATA_SUFFIX, Document, GameData, display_path
-from pipeline.core.names import normal_name
-from pipeline.core.problems import Location, Problem
-from pipeline.core.schemas import describe_path
-from pipeline.core.validate import walk
+from pipeline.checks.components import ComponentCount, Inventory
+from pipeline.checks.names import normal_name
+from pipeline.checks.validate import walk
+from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, display_path
+from pipeline.data.problems import Location, Problem
+from pipeline.data.schemas import describe_path
 from pipeline.games.monotheism import deck_checks
 from pipeline.games.monotheism.model import (
     COMPONENTS,

@@ -10,8 +10,8 @@ from typing import Optional
 
 import typer
 
-from pipeline.core.dataset import default_data_root, display_path
-from pipeline.core.errors import UsageProblem, UserError
+from pipeline.base.errors import UsageProblem, UserError
+from pipeline.data.dataset import default_data_root, display_path
 from pipeline.games.monotheism import adding, estimate, rating, solver
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping, Optional
 
-from pipeline.core.dataset import GameData
-from pipeline.core.gamespec import Question
+from pipeline.data.dataset import GameData
+from pipeline.data.gamespec import Question
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import MonotheismModel, Scenario
 from pipeline.games.monotheism.solver import first_moves, solve

@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from pipeline.core import resultcache
-from pipeline.core.dataset import Document, GameData
-from pipeline.core.problems import Problem
-from pipeline.core.shape import ShapeError, sequence, text
+from pipeline.base.shape import ShapeError, sequence, text
+from pipeline.data import resultcache
+from pipeline.data.dataset import Document, GameData
+from pipeline.data.problems import Problem
 from pipeline.games.monotheism import dsl, playkey, proofs, solver  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops

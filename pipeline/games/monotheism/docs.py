@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents import standard as std
-from pipeline.core.documents.standard import DocContext
+from pipeline.documents import standard as std
+from pipeline.documents import structure as m
+from pipeline.documents.standard import DocContext
 from pipeline.games.monotheism import figures
 from pipeline.games.monotheism.checks import RULEBOOK
 from pipeline.games.monotheism.engine import Game

@@ -5,7 +5,7 @@ A card's act or essence is data: a tree of *ops* (what happens), *selectors*
 has exactly one registry entry holding its JSON Schema fragment, its phrase
 (the printed wording, used by ``text.py``) and its engine handler (attached by
 ``engine.py`` with :func:`handler`), kept in the core's effect registry
-(:mod:`pipeline.core.effects`). The schema of ``deities.yaml`` is generated
+(:mod:`pipeline.data.effects`). The schema of ``deities.yaml`` is generated
 from this registry (:func:`effect_defs`), the printed text is rendered from it,
 and validate (through the spec's ``effects``, :data:`LANGUAGE`) reports any word
 that lacks a handler or a phrase and any drift of the schema file, so the three
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, Optional
 
-from pipeline.core.effects import Effect, EffectLanguage, EffectRegistry, obj, tagged_defs
-from pipeline.core.wording import number_word, plural
+from pipeline.data.effects import Effect, EffectLanguage, EffectRegistry, obj, tagged_defs
+from pipeline.data.wording import number_word, plural
 from pipeline.games.monotheism import GAME_ID
 
 OP = "op"

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Final, Iterator, Mapping, NamedTuple, Optional, Sequence
 
-from pipeline.core.engine import Decision, Event, IllegalAction, Outcome
-from pipeline.core.engine import State as EngineState
-from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.engine import Decision, Event, IllegalAction, Outcome
+from pipeline.engine import State as EngineState
+from pipeline.engine.types import TERMINAL_DECISION
 from pipeline.games.monotheism import GAME_ID, dsl
 from pipeline.games.monotheism.cards import TRANSFORMED, UPRIGHT, Cards, Half
 from pipeline.games.monotheism.dsl import CONDITION, OP, SELECTOR, handler, tag

@@ -35,8 +35,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from pipeline.core.balance.stats import wilson
-from pipeline.core.engine import Policy, play, random_policy
+from pipeline.analysis.balance.stats import wilson
+from pipeline.engine import Policy, play, random_policy
 from pipeline.games.monotheism.engine import LABEL, PHASE_SUBMERGE, State
 from pipeline.games.monotheism.play import Loaded, deal
 

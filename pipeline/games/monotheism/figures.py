@@ -3,10 +3,10 @@ a callout, so a box kind added to the template is pointed at too) and the submer
 by the engine's own move."""
 from __future__ import annotations
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents.figures import Kind, Part, anatomy, inserted
-from pipeline.core.documents.standard import DocContext, SectionOverride
-from pipeline.core.render.model import PrintCard
+from pipeline.cards.plan import PrintCard
+from pipeline.documents import structure as m
+from pipeline.documents.figures import Kind, Part, anatomy, inserted
+from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.monotheism.engine import Card, moved_stack
 from pipeline.games.monotheism.render import DEITY_TEMPLATE, WORSHIPER_TEMPLATE
 

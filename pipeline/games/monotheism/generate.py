@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 import yaml
 
-from pipeline.core.render.pdfwrite import write_atomic
+from pipeline.cards.pdfwrite import write_atomic
 from pipeline.games.monotheism.checks import CURSES_SURVIVED
 from pipeline.games.monotheism.decks import random_puzzle_deck
 from pipeline.games.monotheism.model import ScenarioCard

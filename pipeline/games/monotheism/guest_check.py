@@ -15,11 +15,11 @@ import json
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from pipeline.core import resultcache
-from pipeline.core.balance.stats import wilson
-from pipeline.core.dataset import GameData
-from pipeline.core.problems import Problem
-from pipeline.core.shape import ShapeError
+from pipeline.analysis.balance.stats import wilson
+from pipeline.base.shape import ShapeError
+from pipeline.data import resultcache
+from pipeline.data.dataset import GameData
+from pipeline.data.problems import Problem
 from pipeline.games.monotheism import estimate, playkey
 from pipeline.games.monotheism.cards import Cards
 from pipeline.games.monotheism.engine import Game

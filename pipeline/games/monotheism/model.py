@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
-from pipeline.core.dataset import GameData
+from pipeline.data.dataset import GameData
 from pipeline.games.monotheism.cards import Cards, cards_from
 
 COMPONENTS = "components"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pipeline.core.engine import Event
+from pipeline.engine import Event
 from pipeline.games.monotheism.engine import ACCEPT, DECLINE, LABEL, PICK, STAGE, TURNED, VEILED, Card, Game, State
 from pipeline.games.monotheism.text import act_text
 

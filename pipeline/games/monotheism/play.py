@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
-from pipeline.core.dataset import Document, display_path, load_game
-from pipeline.core.errors import UserError
-from pipeline.core.schemas import load_schemas, schema_problems
-from pipeline.core.yamlmarks import YamlLoadError, load_marked
+from pipeline.base.errors import UserError
+from pipeline.data.dataset import Document, display_path, load_game
+from pipeline.data.schemas import load_schemas, schema_problems
+from pipeline.data.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monotheism import GAME_ID
 from pipeline.games.monotheism.checks import scenario_findings
 from pipeline.games.monotheism.engine import (

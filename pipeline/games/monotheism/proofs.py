@@ -15,9 +15,9 @@ import hashlib
 import json
 from typing import Any, Mapping, Optional
 
-from pipeline.core import cachestore
-from pipeline.core.dataset import GameData
-from pipeline.core.shape import ShapeError
+from pipeline import store as cachestore
+from pipeline.base.shape import ShapeError
+from pipeline.data.dataset import GameData
 from pipeline.games.monotheism.model import Scenario
 
 NAMESPACE = "results/monotheism-proofs"

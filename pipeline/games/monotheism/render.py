@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Optional
 
-from pipeline.core.dataset import GameData
-from pipeline.core.render.model import Face, PrintCard
+from pipeline.cards.plan import Face, PrintCard
+from pipeline.data.dataset import GameData
 from pipeline.games.monotheism.cards import Deity, Half, Worshiper, WorshiperState, cards_from
 from pipeline.games.monotheism.text import act_parts, act_text, essence_text
 

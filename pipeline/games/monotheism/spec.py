@@ -1,10 +1,10 @@
-"""The game contract of Monotheism: what this package gives the core (see pipeline/core/gamespec.py).
+"""The game contract of Monotheism: what this package gives the core (see pipeline/data/gamespec.py).
 
 Parts are named by import path and imported only when a stage asks for them.
 """
 from __future__ import annotations
 
-from pipeline.core.gamespec import GameSpec, Part
+from pipeline.data.gamespec import GameSpec, Part
 from pipeline.games.monotheism import GAME_ID, TITLE
 
 SPEC = GameSpec(

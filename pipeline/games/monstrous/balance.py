@@ -25,13 +25,13 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
-from pipeline.core.balance.figures import Bars, Item, Outlier, Section, Series, Table, outliers
-from pipeline.core.balance.standard import grouped, length_table, per_seat_table, seat_charts, seat_name, seat_table
-from pipeline.core.balance.stats import Figure, Rate
-from pipeline.core.balance.study import Results, Setup, Study, record_game
-from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
-from pipeline.core.dataset import GameData
-from pipeline.core.engine import play
+from pipeline.analysis.balance.findings import Bars, Item, Outlier, Section, Series, Table, outliers
+from pipeline.analysis.balance.standard import grouped, length_table, per_seat_table, seat_charts, seat_name, seat_table
+from pipeline.analysis.balance.stats import Figure, Rate
+from pipeline.analysis.balance.study import Results, Setup, Study, record_game
+from pipeline.analysis.balance.tally import Tally, bump, count, mean, merged, observe
+from pipeline.data.dataset import GameData
+from pipeline.engine import play
 from pipeline.games.monstrous import GAME_ID, TITLE
 from pipeline.games.monstrous.engine import GAIN_FAITH, MONSTER_POWERS, TRAPS, Game, Landing
 from pipeline.games.monstrous.model import MonstrousModel

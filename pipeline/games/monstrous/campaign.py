@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Hashable, Mapping, Optional
 
-from pipeline.core.engine import Decision, Event, IllegalAction, Outcome, State
-from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.engine import Decision, Event, IllegalAction, Outcome, State
+from pipeline.engine.types import TERMINAL_DECISION
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.engine import Action, EngineError, Game
 from pipeline.games.monstrous.engine import State as GameState

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from pipeline.core.components import ComponentCount, Inventory
-from pipeline.core.dataset import Document, GameData
-from pipeline.core.problems import Problem
-from pipeline.core.yamlmarks import PathKey
+from pipeline.checks.components import ComponentCount, Inventory
+from pipeline.data.dataset import Document, GameData
+from pipeline.data.problems import Problem
+from pipeline.data.yamlmarks import PathKey
 from pipeline.games.monstrous import declared, engine
 from pipeline.games.monstrous.powers import (
     TRIGGER_LABELS,
@@ -68,7 +68,7 @@ COMPONENT_RECORDS = {"god-boards": ("gods", "gods"), "player-aids": ("player-aid
                      "monster-cards": ("monster-cards", "cards"), "location-cards": ("locations", "locations")}
 FAITH_COMPONENT = "faith-tokens"
 # The worked examples' titles are document headings that name the Monsters and Locations they show
-# ([[monsters/dragon]]), so a renamed card is renamed there too (pipeline/core/names.py).
+# ([[monsters/dragon]]), so a renamed card is renamed there too (pipeline/checks/names.py).
 PROSE_TITLES = frozenset({("examples", "examples")})
 
 Check = Callable[[GameData], Iterator[Problem]]

@@ -7,10 +7,10 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.errors import UsageProblem, UserError, plain_errors
-from pipeline.core.textsafety import one_line
-from pipeline.core.validate import load_valid_game
+from pipeline.base.errors import UsageProblem, UserError, plain_errors
+from pipeline.base.textsafety import one_line
+from pipeline.checks.validate import load_valid_game
+from pipeline.data.dataset import default_data_root
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
 from pipeline.games.monstrous.engine import EngineError, Game, State
@@ -94,7 +94,7 @@ def simulate(players: int = typer.Option(..., "--players", min=1, help="Gods at 
              as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Play seeded games of one variant: each seat's win rate and final Faith, endings and length, with 95% intervals
     (`pantheon simulate monstrous` for one variant: the same set-ups, seeds and figures)."""
-    from pipeline.core.balance.commands import simulate_command
+    from pipeline.analysis.balance.commands import simulate_command
 
     if variant not in VARIANTS:
         raise UsageProblem(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from pipeline.core.dataset import Document, display_path
-from pipeline.core.engine import Event, IllegalAction
-from pipeline.core.errors import UserError
-from pipeline.core.schemas import SchemaValidator, load_schemas, schema_problems
-from pipeline.core.yamlmarks import YamlLoadError, load_marked
+from pipeline.base.errors import UserError
+from pipeline.data.dataset import Document, display_path
+from pipeline.data.schemas import SchemaValidator, load_schemas, schema_problems
+from pipeline.data.yamlmarks import YamlLoadError, load_marked
+from pipeline.engine import Event, IllegalAction
 from pipeline.games.monstrous.engine import (
     GAIN_FAITH,
     LANDING,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents import standard as std
-from pipeline.core.documents.sheets import Token, cut_fold_legend, side_by_side, token_pages
-from pipeline.core.documents.standard import DocContext
+from pipeline.documents import standard as std
+from pipeline.documents import structure as m
+from pipeline.documents.sheets import Token, cut_fold_legend, side_by_side, token_pages
+from pipeline.documents.standard import DocContext
 from pipeline.games.monstrous import figures
 from pipeline.games.monstrous.declared import describe_event
 from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario

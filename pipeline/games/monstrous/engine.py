@@ -40,8 +40,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
-from pipeline.core.engine import CHANCE, Decision, Event, IllegalAction, InPlaceState, Outcome
-from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.engine import CHANCE, Decision, Event, IllegalAction, InPlaceState, Outcome
+from pipeline.engine.types import TERMINAL_DECISION
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.model import MonsterCard, MonstrousModel, Op, Power, Side
 from pipeline.games.monstrous.powers import NEEDS_A_LOCATION, REGISTRY

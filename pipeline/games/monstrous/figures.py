@@ -1,8 +1,8 @@
 """Monstrous' rulebook figures: the anatomy of a monster card and a location card."""
 from __future__ import annotations
 
-from pipeline.core.documents.figures import Kind, Part, anatomy, inserted
-from pipeline.core.documents.standard import DocContext, SectionOverride
+from pipeline.documents.figures import Kind, Part, anatomy, inserted
+from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.monstrous.render import AID_TEMPLATE, BOARD_TEMPLATE, LOCATION_TEMPLATE, MONSTER_TEMPLATE
 
 BOARD_WIDTH, AID_WIDTH = 104.0, 60.0  # mm: the large cards drawn larger than a poker card

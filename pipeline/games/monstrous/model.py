@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
-from pipeline.core.dataset import GameData
+from pipeline.data.dataset import GameData
 
 
 @dataclass(frozen=True)

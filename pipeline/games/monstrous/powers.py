@@ -5,7 +5,7 @@ mapping ``{op: <name>, <param>: <value>, ...}``. This module is the one place
 that knows the vocabulary:
 
 * ``REGISTRY`` - every op, with its schema fragment, its phrase and (attached by
-  ``engine.py``) its engine handler (:mod:`pipeline.core.effects`); validate checks
+  ``engine.py``) its engine handler (:mod:`pipeline.data.effects`); validate checks
   the op definitions of monsters.schema.json against it (``LANGUAGE``).
 * ``OP_PARAMS`` - the parameters of each op and their allowed values, read off
   the registry, so code can check powers built anywhere else (e.g. by an engine).
@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from pipeline.core.effects import OP, EffectLanguage, EffectRegistry, dispatcher, keyed_defs, keyed_op_schema
-from pipeline.core.wording import counted
+from pipeline.data.effects import OP, EffectLanguage, EffectRegistry, dispatcher, keyed_defs, keyed_op_schema
+from pipeline.data.wording import counted
 from pipeline.games.monstrous import GAME_ID
 
 ANY_AMOUNT = None  # marker: the parameter takes a positive integer

@@ -13,9 +13,9 @@ import re
 from functools import partial
 from typing import Any, Callable
 
-from pipeline.core.dataset import GameData
-from pipeline.core.references import References
-from pipeline.core.render.model import ColourKey, Face, PrintCard
+from pipeline.cards.plan import ColourKey, Face, PrintCard
+from pipeline.checks.references import References
+from pipeline.data.dataset import GameData
 from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side
 from pipeline.games.monstrous.palette import PALETTE
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Optional, Sequence
 
-from pipeline.core.engine import Policy, State, random_policy
-from pipeline.core.engine import simulate as play_games
+from pipeline.engine import Policy, State, random_policy
+from pipeline.engine import simulate as play_games
 from pipeline.games.monstrous.campaign import WarsGame
 from pipeline.games.monstrous.engine import KEEP, UNIQUE, Game
 from pipeline.games.monstrous.variants import EPIC, STANDARD, TEAM, TEAM_WARS, WARS, YOUNG_GODS, Table

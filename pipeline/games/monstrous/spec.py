@@ -1,11 +1,11 @@
-"""The game contract of Monstrous: what this package gives the core (see pipeline/core/gamespec.py).
+"""The game contract of Monstrous: what this package gives the core (see pipeline/data/gamespec.py).
 
 Parts are named by import path and imported only when a stage asks for them.
 """
 from __future__ import annotations
 
-from pipeline.core.gamespec import GameSpec, Part
-from pipeline.core.rulecontract import Examples, Rulings
+from pipeline.checks.rulecontract import Examples, Rulings
+from pipeline.data.gamespec import GameSpec, Part
 from pipeline.games.monstrous import GAME_ID, TITLE
 
 SPEC = GameSpec(

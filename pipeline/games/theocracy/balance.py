@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from pipeline.core.balance.figures import Bars, Cell, Section, Series, Table
-from pipeline.core.balance.standard import distribution, grouped, length_distribution, length_table, seat_charts, seat_name, seat_table
-from pipeline.core.balance.stats import Rate
-from pipeline.core.balance.study import Results, Setup, Study, record_game
-from pipeline.core.balance.tally import Tally, bump, count, folder, mean, observe
-from pipeline.core.dataset import GameData
-from pipeline.core.engine import play
+from pipeline.analysis.balance.findings import Bars, Cell, Section, Series, Table
+from pipeline.analysis.balance.standard import distribution, grouped, length_distribution, length_table, seat_charts, seat_name, seat_table
+from pipeline.analysis.balance.stats import Rate
+from pipeline.analysis.balance.study import Results, Setup, Study, record_game
+from pipeline.analysis.balance.tally import Tally, bump, count, folder, mean, observe
+from pipeline.data.dataset import GameData
+from pipeline.engine import play
 from pipeline.games.theocracy import GAME_ID, TITLE
 from pipeline.games.theocracy.engine import BID_RULE_IDS, RULE_HIGHER, RULE_OUROBOROS, RULE_RUIN, RULE_RUIN_VOID, RULE_TIE, RULE_UPSET, Game
 from pipeline.games.theocracy.simulate import POLICIES, PolicyName

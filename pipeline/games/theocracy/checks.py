@@ -10,9 +10,9 @@ from collections import Counter
 from itertools import product
 from typing import Any, Callable, Iterator, Optional
 
-from pipeline.core.components import ComponentCount, Inventory
-from pipeline.core.dataset import GameData
-from pipeline.core.problems import Problem
+from pipeline.checks.components import ComponentCount, Inventory
+from pipeline.data.dataset import GameData
+from pipeline.data.problems import Problem
 from pipeline.games.theocracy import engine
 from pipeline.games.theocracy.model import (
     ADD_ROLE_OP,
@@ -26,7 +26,7 @@ from pipeline.games.theocracy.model import (
 
 # Facts stated by the rulebook (COMPONENTS, GAME STRUCTURE, TURN, END OF THE GAME, added rules).
 MAX_PLAYERS = 4
-# Names that repeat on purpose (pipeline/core/names.py): every player holds the same five power
+# Names that repeat on purpose (pipeline/checks/names.py): every player holds the same five power
 # cards (one title per player), and the four resource dice are identical copies.
 NAME_TWINS = {("power-cards", "power_cards"): ("player",), ("dice", "dice"): ("id",)}
 POWER_VALUES = (1, 2, 3, 4, 5)
@@ -101,7 +101,7 @@ def _longest(**fields: Optional[str]) -> str:
 def check_players(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
     if len(model.players) != MAX_PLAYERS:
         yield _at(game, "players", ("players",), f"players: {len(model.players)} colours, the game needs {MAX_PLAYERS}")
-    for field in ("colour", "emblem", "order"):  # names: pipeline/core/names.py
+    for field in ("colour", "emblem", "order"):  # names: pipeline/checks/names.py
         seen: dict[Any, str] = {}
         for i, player in enumerate(model.players):
             value = getattr(player, field)

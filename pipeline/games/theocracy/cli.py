@@ -11,7 +11,7 @@ from typing import List
 
 import typer
 
-from pipeline.core.errors import UsageProblem, UserError, plain_errors
+from pipeline.base.errors import UsageProblem, UserError, plain_errors
 from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel, load_model
 from pipeline.games.theocracy.simulate import PolicyName, Summary

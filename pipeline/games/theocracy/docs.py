@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents import standard as std
-from pipeline.core.documents.standard import DocContext
+from pipeline.documents import standard as std
+from pipeline.documents import structure as m
+from pipeline.documents.standard import DocContext
 from pipeline.games.theocracy import figures
 from pipeline.games.theocracy.engine import resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel

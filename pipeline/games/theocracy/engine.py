@@ -24,8 +24,8 @@ from enum import Enum
 from itertools import product
 from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
-from pipeline.core.engine import Decision, IllegalAction, InPlaceState, Outcome
-from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.engine import Decision, IllegalAction, InPlaceState, Outcome
+from pipeline.engine.types import TERMINAL_DECISION
 from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.model import CHOSEN_OP, TheocracyModel, Upset
 

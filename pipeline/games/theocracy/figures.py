@@ -2,9 +2,9 @@
 (cards played, prophecies, who wins the bid and the believers), resolved by the engine's own rule."""
 from __future__ import annotations
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents.figures import Kind, Part, anatomy, ink_on, inserted
-from pipeline.core.documents.standard import SectionOverride
+from pipeline.documents import structure as m
+from pipeline.documents.figures import Kind, Part, anatomy, ink_on, inserted
+from pipeline.documents.standard import SectionOverride
 from pipeline.games.theocracy.engine import RULEBOOK_UPSET, resolve_bid
 from pipeline.games.theocracy.model import Player, TheocracyModel
 from pipeline.games.theocracy.render import BELIEVER_TEMPLATE, POWER_TEMPLATE

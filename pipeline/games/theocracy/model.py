@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from pipeline.core.dataset import GameData
+from pipeline.data.dataset import GameData
 
 # Phrase table for the reminder printed on the two power cards of the upset:
 # the printed `reminder` of a power card must equal what this renders.
@@ -261,7 +261,7 @@ def load_model(data_root: Optional[Path] = None) -> TheocracyModel:
 
     Raises UserError naming the first problem when the data is not valid.
     """
-    from pipeline.core.validate import load_valid_game
+    from pipeline.checks.validate import load_valid_game
     from pipeline.games.theocracy import GAME_ID
 
     return load_valid_game(GAME_ID, data_root).model

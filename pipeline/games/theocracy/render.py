@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from pipeline.core.dataset import GameData
-from pipeline.core.render.model import ColourKey, Face, PrintCard
+from pipeline.cards.plan import ColourKey, Face, PrintCard
+from pipeline.data.dataset import GameData
 from pipeline.games.theocracy.model import Player
 
 POWER_TEMPLATE = "theocracy/power.svg.j2"

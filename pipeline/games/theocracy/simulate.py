@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from pipeline.core.engine import Policy, random_policy
-from pipeline.core.engine import simulate as play_games
+from pipeline.engine import Policy, random_policy
+from pipeline.engine import simulate as play_games
 from pipeline.games.theocracy.engine import Action, ActionKind, Game, Stage, State, Termination
 
 GREEDY_NUDGES = (-1, 0, 0, 1)  # how far a greedy bid may stray from the die's rank

@@ -15,13 +15,13 @@ from __future__ import annotations
 import random
 from typing import Any, Optional
 
-from pipeline.core.balance.figures import Bars, Cell, Outlier, Section, Series, Table, outliers
-from pipeline.core.balance.standard import grouped, length_table, seat_charts, seat_table
-from pipeline.core.balance.stats import Rate
-from pipeline.core.balance.study import Results, Setup, Study, record_game
-from pipeline.core.balance.tally import Tally, bump, count, mean, merged, observe
-from pipeline.core.dataset import GameData
-from pipeline.core.engine import Policy, play
+from pipeline.analysis.balance.findings import Bars, Cell, Outlier, Section, Series, Table, outliers
+from pipeline.analysis.balance.standard import grouped, length_table, seat_charts, seat_table
+from pipeline.analysis.balance.stats import Rate
+from pipeline.analysis.balance.study import Results, Setup, Study, record_game
+from pipeline.analysis.balance.tally import Tally, bump, count, mean, merged, observe
+from pipeline.data.dataset import GameData
+from pipeline.engine import Policy, play
 from pipeline.games.totems_and_taboos import GAME_ID, TITLE
 from pipeline.games.totems_and_taboos.engine import A_COLOUR, Game
 from pipeline.games.totems_and_taboos.lookahead import POLICIES

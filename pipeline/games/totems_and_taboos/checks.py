@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Iterator, Mapping, Optional, Sequence, Union
 
-from pipeline.core.components import ComponentCount, Inventory, count_problems
-from pipeline.core.dataset import DATA_SUFFIX, GameData, display_path
-from pipeline.core.problems import Location, Problem, checks_then_engine
+from pipeline.checks.components import ComponentCount, Inventory, count_problems
+from pipeline.data.dataset import DATA_SUFFIX, GameData, display_path
+from pipeline.data.problems import Location, Problem, checks_then_engine
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.model import (
     COLOURS,

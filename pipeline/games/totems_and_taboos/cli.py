@@ -12,8 +12,8 @@ from typing import Optional
 
 import typer
 
-from pipeline.core.errors import UsageProblem, UserError, plain_errors
-from pipeline.core.validate import load_valid_game
+from pipeline.base.errors import UsageProblem, UserError, plain_errors
+from pipeline.checks.validate import load_valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import Game
 from pipeline.games.totems_and_taboos.engine import can_build as check_build

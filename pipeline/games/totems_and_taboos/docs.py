@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents import standard as std
-from pipeline.core.documents.sheets import cut_fold_legend, flap
-from pipeline.core.documents.standard import DocContext
-from pipeline.games.totems_and_taboos import figures, kit
+from pipeline.documents import standard as std
+from pipeline.documents import structure as m
+from pipeline.documents.sheets import cut_fold_legend, flap
+from pipeline.documents.standard import DocContext
+from pipeline.games.totems_and_taboos import assembly, figures
 from pipeline.games.totems_and_taboos.model import TYPE_LABELS, TotemsModel
 
 COLOUR_HEX = {"yellow": "#e0b422", "green": "#3f8a3c", "blue": "#2f62a8", "purple": "#6b3d8c", "red": "#b8322e", "orange": "#d8711f"}
@@ -243,7 +243,7 @@ def extras(ctx: DocContext) -> m.Document:
         cut_fold_legend(glue=True),
         die_net(list(die["faces"])),
         m.ListBlock(ASSEMBLY, numbered=True),
-        *kit.blocks(ctx),
+        *assembly.blocks(ctx),
     ]
     return ctx.document("extras", "Print-and-play kit", blocks)
 

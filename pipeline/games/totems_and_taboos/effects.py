@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence
 
-from pipeline.core.effects import EffectLanguage, EffectRegistry, dispatcher, keyed_defs, keyed_op_schema
-from pipeline.core.wording import counted, plural
+from pipeline.data.effects import EffectLanguage, EffectRegistry, dispatcher, keyed_defs, keyed_op_schema
+from pipeline.data.wording import counted, plural
 from pipeline.games.totems_and_taboos import GAME_ID
 
 # --- Vocabulary -------------------------------------------------------------

@@ -26,8 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping, Optional, Sequence, Union
 
-from pipeline.core.engine import CHANCE, Decision, IllegalAction, InPlaceState, Outcome
-from pipeline.core.engine.types import TERMINAL_DECISION
+from pipeline.engine import CHANCE, Decision, IllegalAction, InPlaceState, Outcome
+from pipeline.engine.types import TERMINAL_DECISION
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.model import REACTION, Card, Guide, StartingResources, TotemsModel

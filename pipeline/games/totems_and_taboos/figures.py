@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents.figures import Kind, Part, anatomy, ink_on, inserted
-from pipeline.core.documents.standard import DocContext, SectionOverride
+from pipeline.documents import structure as m
+from pipeline.documents.figures import Kind, Part, anatomy, ink_on, inserted
+from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.totems_and_taboos.engine import can_build
 from pipeline.games.totems_and_taboos.model import TotemsModel
 from pipeline.games.totems_and_taboos.render import COMMANDMENT_TEMPLATE, GUIDE_TEMPLATE

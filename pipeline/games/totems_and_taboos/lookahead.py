@@ -27,7 +27,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Optional
 
-from pipeline.core.engine import Policy, playout
+from pipeline.engine import Policy, playout
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.engine import (
     A_COLOUR,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping, Optional
 
-from pipeline.core.dataset import GameData
+from pipeline.data.dataset import GameData
 from pipeline.games.totems_and_taboos.effects import Op, op_from_record
 
 COLOURS = "colours"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Optional
 
-from pipeline.core.dataset import GameData
-from pipeline.core.render.model import ColourKey, Face, PrintCard
+from pipeline.cards.plan import ColourKey, Face, PrintCard
+from pipeline.data.dataset import GameData
 from pipeline.games.totems_and_taboos.model import REACTION, TYPE_LABELS, Card, Colour, Cost, Guide
 
 COMMANDMENT_TEMPLATE = "totems-and-taboos/commandment.svg.j2"

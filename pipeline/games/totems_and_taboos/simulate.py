@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from pipeline.core.engine import Policy, playout
-from pipeline.core.engine import simulate as play_games
+from pipeline.engine import Policy, playout
+from pipeline.engine import simulate as play_games
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.engine import (
     A_BUILD,

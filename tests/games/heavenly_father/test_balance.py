@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import random
 
-from pipeline.core.balance.figures import Bars, Table
-from pipeline.core.balance.stats import Rate
-from pipeline.core.balance.study import Results, load_study
-from pipeline.core.balance.tally import count, folder
-from pipeline.core.engine import play, random_policy
+from pipeline.analysis.balance.findings import Bars, Table
+from pipeline.analysis.balance.stats import Rate
+from pipeline.analysis.balance.study import Results, load_study
+from pipeline.analysis.balance.tally import count, folder
+from pipeline.engine import play, random_policy
 from pipeline.games.heavenly_father.balance import GOD_WINS, MATTERS, SETTLED, Settlement, final_tokens, settlement_of
 from pipeline.games.heavenly_father.engine import judge
 from pipeline.games.heavenly_father.model import Consequence

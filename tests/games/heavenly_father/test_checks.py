@@ -12,8 +12,8 @@ from typing import Any, Callable, Union
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.problems import Problem
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.data.problems import Problem
 
 GAME = "heavenly-father"
 SCHEMAS = "schemas"

@@ -12,8 +12,8 @@ from typing import Optional, Sequence
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.engine import IllegalAction, sample_chance
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.engine import IllegalAction, sample_chance
 from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.engine import (
     Action,
@@ -392,7 +392,7 @@ def test_nihilist_on_yourself_allowed(game2: Game) -> None:
 
 def _chance_distribution(state: State) -> dict[tuple[int, ...], Fraction]:
     """Exact distribution of player 1's tokens after every chance node from ``state`` resolves."""
-    if not state.is_chance_node() or not state.chance_outcomes()[0][0].kind is Kind.RANDOM_VIRTUE:
+    if not state.is_chance_node() or state.chance_outcomes()[0][0].kind is not Kind.RANDOM_VIRTUE:
         return {tuple(state.tokens[1].values()): Fraction(1)}
     result: dict[tuple[int, ...], Fraction] = {}
     for action, p in state.chance_outcomes():

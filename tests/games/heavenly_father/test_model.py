@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.heavenly_father import GAME_ID, TITLE
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, Timing, build
 from pipeline.games.heavenly_father.text import consequence_text, power_text

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.core.render.faces import content_key
+from pipeline.cards.faces import content_key
 
 
 def test_sheet_is_print_ready(card_sheet, assert_print_ready) -> None:

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from pipeline.core.balance.study import load_study
-from pipeline.core.balance.tally import count
-from pipeline.core.engine import playout
+from pipeline.analysis.balance.study import load_study
+from pipeline.analysis.balance.tally import count
+from pipeline.engine import playout
 from pipeline.games.monotheism.balance import CONSUMED, MAX_ACTIONS, POLICIES, UNVEILED, VOIDED, scenario_figures
 from pipeline.games.monotheism.greedy import greedy_policy, judge
 from pipeline.games.monotheism.play import deal

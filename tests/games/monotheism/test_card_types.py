@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
+from pipeline.data.dataset import default_data_root
 from pipeline.games.monotheism import dsl
 from pipeline.games.monotheism.engine import LABEL, PHASE_SUBMERGE, STAGE, TURNED, VEILED, State
 from pipeline.games.monotheism.play import Loaded, load

@@ -10,8 +10,8 @@ from typing import Any, Callable, Union
 
 import pytest
 
-from pipeline.core.dataset import load_game
-from pipeline.core.problems import Problem
+from pipeline.data.dataset import load_game
+from pipeline.data.problems import Problem
 from pipeline.games.monotheism import checks
 
 GAME = "monotheism"
@@ -55,7 +55,7 @@ def worshiper_set(data: dict, set_id: str) -> dict:
 
 
 def test_shipped_data_is_clean(validate) -> None:
-    from pipeline.core.dataset import default_data_root
+    from pipeline.data.dataset import default_data_root
 
     assert [str(p) for p in validate(default_data_root(), [GAME])] == []
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.main import app
 
 runner = CliRunner()
 PANTHEON = [sys.executable, "-m", "pipeline"]
@@ -119,7 +119,7 @@ def test_play_end_of_input_says_goodbye() -> None:
 
 
 def test_play_interactive_bad_input_reprompts_without_redrawing() -> None:
-    from pipeline.core.dataset import default_data_root
+    from pipeline.data.dataset import default_data_root
     from pipeline.games.monotheism.play import deal, load, run
 
     loaded = load(default_data_root())

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.core.dataset import load_game
-from pipeline.core.diff.compare import consequences as moved
+from pipeline.analysis.diff.compare import consequences as moved
+from pipeline.data.dataset import load_game
 from pipeline.games.monotheism.consequences import consequences
 
 

@@ -102,7 +102,7 @@ def test_an_eater_with_a_meal_essence_is_allowed_when_the_data_marks_the_excepti
 def test_the_endless_hunger_never_acts_and_feeds_only_on_a_granted_power() -> None:
     """#05 upright keeps its "When this consumes one or more gods" essence and has no act of its own: the
     rulebook's type of card that "will never perform an act when it reaches the top of the deck"."""
-    from pipeline.core.dataset import default_data_root
+    from pipeline.data.dataset import default_data_root
     from pipeline.games.monotheism.play import load
 
     hunger = load(default_data_root()).game.cards.deities["05"].halves[0]

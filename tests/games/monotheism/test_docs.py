@@ -7,8 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-
-from pipeline.core.dataset import default_data_root
+from pipeline.data.dataset import default_data_root
 from tests.core.docs_helpers import page_texts, project_yaml, render_game
 
 GAME = "monotheism"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.effects import Effect
+from pipeline.data.dataset import default_data_root
+from pipeline.data.effects import Effect
 from pipeline.games.monotheism import dsl, engine  # noqa: F401  (engine attaches the handlers)
 from pipeline.games.monotheism.text import act_text, essence_text
 

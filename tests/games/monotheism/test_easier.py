@@ -7,8 +7,8 @@ import json
 
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.core.dataset import default_data_root
+from pipeline.cli.main import app
+from pipeline.data.dataset import default_data_root
 from pipeline.games.monotheism.easier import RISKY_GOD, Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
 from pipeline.games.monotheism.model import CardKind, ScenarioCard

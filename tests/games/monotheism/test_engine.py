@@ -5,7 +5,7 @@ import pickle
 
 import pytest
 
-from pipeline.core.engine import IllegalAction
+from pipeline.engine import IllegalAction
 from pipeline.games.monotheism.engine import PHASE_PLACE, PHASE_SUBMERGE, PLAYER, STAGE, play_line
 
 from .helpers import NEXT, THIS, deity, game, half, labels, start, worshiper
@@ -268,7 +268,7 @@ def test_gods_cannot_consume_themselves_when_choosing_what_to_eat() -> None:
 @pytest.mark.parametrize("granter", ["11", "24"])
 def test_the_real_granting_gods_offer_themselves(granter: str) -> None:
     """#11 (upright) and #24 (upright) grant a chosen god the power: the granter itself is among the choices."""
-    from pipeline.core.dataset import default_data_root
+    from pipeline.data.dataset import default_data_root
     from pipeline.games.monotheism.play import load
 
     real = load(default_data_root()).game

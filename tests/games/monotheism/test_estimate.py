@@ -6,8 +6,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.core.dataset import default_data_root
+from pipeline.cli.main import app
+from pipeline.data.dataset import default_data_root
 from pipeline.games.monotheism import estimate
 from pipeline.games.monotheism.engine import LABEL, STAGE, VEILED
 from pipeline.games.monotheism.model import CardKind, ScenarioCard
@@ -90,7 +90,7 @@ SMALL_RUN = 1_000  # deals per set: the down-twelve rate (13 in 4,000) and the r
 def test_a_rate_out_of_the_rulebooks_range_is_a_problem_at_21(data_copy, edit_yaml) -> None:
     """validate's #21 check (guest_check.rate_problems) on a smaller seeded run: #21 moving down twelve cards is
     unveiled too often, one problem at its record; the cards as they are give none."""
-    from pipeline.core.dataset import load_game
+    from pipeline.data.dataset import load_game
     from pipeline.games.monotheism import guest_check
 
     game = load_game(default_data_root(), "monotheism")
@@ -106,7 +106,7 @@ def test_a_rate_out_of_the_rulebooks_range_is_a_problem_at_21(data_copy, edit_ya
 
 
 def test_the_seeded_check_is_cached_by_content(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline.core.dataset import load_game
+    from pipeline.data.dataset import load_game
     from pipeline.games.monotheism import guest_check
 
     game = load_game(default_data_root(), "monotheism")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.core.dataset import load_game
+from pipeline.data.dataset import load_game
 from pipeline.games.monotheism import guest_check
 
 Edit = Callable[[Path, Callable[[Any], Any]], None]
@@ -49,7 +49,7 @@ def test_the_key_is_the_same_whatever_the_hash_seed() -> None:
     import subprocess
     import sys
 
-    code = ("from pathlib import Path; from pipeline.core.dataset import load_game; from pipeline.games.monotheism "
+    code = ("from pathlib import Path; from pipeline.data.dataset import load_game; from pipeline.games.monotheism "
             "import guest_check; g = load_game(Path('data'), 'monotheism'); print(guest_check.play_key(g, g.model.cards))")
     root = Path(__file__).resolve().parents[3]
     keys = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,

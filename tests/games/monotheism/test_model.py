@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.schemas import SchemaValidator, load_schemas
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.data.schemas import SchemaValidator, load_schemas
 from pipeline.games.monotheism import GAME_ID, TITLE
 from pipeline.games.monotheism.checks import scenario_findings
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, build, scenario_from_record

@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.validate import validate
+from pipeline.checks.validate import validate
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism import proofs
 from pipeline.games.monotheism.engine import VEILED, State
 from pipeline.games.monotheism.play import HELP, Choices, deal, load, scenario_by_number

@@ -13,9 +13,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.core import resultcache
-from pipeline.core.dataset import default_data_root
+from pipeline.cli.main import app
+from pipeline.data import resultcache
+from pipeline.data.dataset import default_data_root
 from pipeline.games.monotheism import deck_checks, solver
 from pipeline.games.monotheism.play import load, scenario_from_file
 

@@ -6,7 +6,7 @@ import functools
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
+from pipeline.data.dataset import default_data_root
 from pipeline.games.monotheism import decks, solver
 from pipeline.games.monotheism.engine import State
 from pipeline.games.monotheism.play import Loaded, load

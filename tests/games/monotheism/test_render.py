@@ -8,7 +8,6 @@ import pytest
 from pipeline.games.monotheism.render import deity_half, iconize
 
 
-
 @pytest.fixture(scope="module")
 def sheet(card_sheet) -> Any:
     return card_sheet("monotheism")
@@ -71,8 +70,8 @@ def test_a_half_shows_aspects_in_fixed_order(card_sheet) -> None:
 
 def test_every_god_with_room_prints_its_flavour_line(sheet, sheet_text: str) -> None:
     """A god whose upright half holds one box prints its flavour under it; two boxes of rules text need that room."""
-    from pipeline.core.dataset import default_data_root, load_game
-    from pipeline.core.typography import typographic
+    from pipeline.data.dataset import default_data_root, load_game
+    from pipeline.data.typography import typographic
 
     crowded = {c.id.removeprefix("deity-") for c in sheet.plan.cards if c.id.startswith("deity-")
                and len(c.front.context["card"]["upright"]["boxes"]) > 1}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
+from pipeline.data.dataset import default_data_root
 from pipeline.games.monotheism import solver
 from pipeline.games.monotheism.play import Loaded, load
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import random
 
-from pipeline.core.balance.study import load_study
-from pipeline.core.balance.tally import count, folder
-from pipeline.core.engine import playout
+from pipeline.analysis.balance.study import load_study
+from pipeline.analysis.balance.tally import count, folder
+from pipeline.engine import playout
 from pipeline.games.monstrous.balance import FAITH, LOCATION, MAX_ACTIONS, THROWS, TOGETHER, TRAP
-from pipeline.games.monstrous.simulate import POLICIES, VARIANTS
 from pipeline.games.monstrous.engine import Landing
+from pipeline.games.monstrous.simulate import POLICIES, VARIANTS
 from tests.conftest import REPO_DATA
 
 STUDY = load_study(REPO_DATA, "monstrous")

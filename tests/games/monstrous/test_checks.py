@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monstrous import checks
 from pipeline.games.monstrous.powers import Owner, render_power
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.main import app
 
 runner = CliRunner()
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "monstrous" / "throw-harpy-naxos.yaml"

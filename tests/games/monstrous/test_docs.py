@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.references import References
-from pipeline.core.render.svgtemplates import ICON_DIR, TEMPLATE_ROOT
+from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT
+from pipeline.checks.references import References
+from pipeline.data.dataset import default_data_root
 from tests.core.docs_helpers import project_texts, project_yaml, squash
 
 GAME = "monstrous"

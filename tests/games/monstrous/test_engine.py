@@ -7,8 +7,8 @@ from typing import Any, Optional
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.engine import IllegalAction, Outcome, restore, sample_chance
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.engine import IllegalAction, Outcome, restore, sample_chance
 from pipeline.games.monstrous import engine
 from pipeline.games.monstrous.declared import DeclarationError, event_record, example_throw, replay_example, run_turn
 from pipeline.games.monstrous.engine import END_TURN_ACTION, EngineError, Game, Landing, State

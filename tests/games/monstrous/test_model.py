@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monstrous import checks
 from pipeline.games.monstrous.model import MonstrousModel, build
 from pipeline.games.monstrous.powers import OP_PARAMS, TRIGGER_LABELS, Owner, op_problems, render_power

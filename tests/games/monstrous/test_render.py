@@ -1,7 +1,7 @@
 """Monstrous's card sheets: two-sided Monsters, large Locations, God Boards on pages of their own, player aids."""
 from __future__ import annotations
 
-from pipeline.core.render.faces import content_key
+from pipeline.cards.faces import content_key
 from pipeline.games.monstrous.render import power_text
 
 

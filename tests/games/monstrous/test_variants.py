@@ -11,8 +11,8 @@ from typing import Any, Optional
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.engine import CHANCE, play, random_policy, restore
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.engine import CHANCE, play, random_policy, restore
 from pipeline.games.monstrous import engine
 from pipeline.games.monstrous.campaign import PLAY, SCENARIO, Campaign, WarsGame
 from pipeline.games.monstrous.engine import KEEP, EngineError, Game, Landing, State, Task

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import random
 
-from pipeline.core.balance.study import load_study
-from pipeline.core.balance.tally import count, folder, mean
-from pipeline.core.engine import playout
+from pipeline.analysis.balance.study import load_study
+from pipeline.analysis.balance.tally import count, folder, mean
+from pipeline.engine import playout
 from pipeline.games.theocracy.balance import BIDS, ROUNDS, RULE_NAMES, RULES, SCORES
 from pipeline.games.theocracy.engine import BID_RULE_IDS, resolve_bid
 from pipeline.games.theocracy.simulate import POLICIES, PolicyName

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.dataset import default_data_root, load_game
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.engine import (
     BID_RULE_IDS,

@@ -10,10 +10,10 @@ from typing import Any, Callable
 
 import pytest
 
-from pipeline.core.components import count_problems
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.problems import Problem
-from pipeline.core.rulecontract import example_problems, ruling_problems
+from pipeline.checks.components import count_problems
+from pipeline.checks.rulecontract import example_problems, ruling_problems
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.data.problems import Problem
 from pipeline.games.theocracy import GAME_ID, checks, model
 from pipeline.games.theocracy.spec import SPEC
 
@@ -222,8 +222,8 @@ def find(problems: list[Problem], *fragments: str) -> Problem:
     return hits[0]
 
 
-COUNTS = "component_counts"  # the box contents, compared by the core (pipeline/core/components.py)
-RULINGS = "rulings"  # the rulings and where they are listed, checked by the core (pipeline/core/rulecontract.py)
+COUNTS = "component_counts"  # the box contents, compared by the core (pipeline/checks/components.py)
+RULINGS = "rulings"  # the rulings and where they are listed, checked by the core (pipeline/checks/rulecontract.py)
 EXAMPLES = "examples"  # the bid examples replayed through the engine by the core (the spec's examples)
 # Which check each case breaks, by the case id's first word.
 CHECK_OF_PREFIX = {

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from pipeline.core.engine import CHANCE, TERMINAL, IllegalAction
+from pipeline.engine import CHANCE, TERMINAL, IllegalAction
 from pipeline.games.theocracy.engine import (
     ASIDE,
     Action,

@@ -1,8 +1,8 @@
 """The Theocracy bid example is resolved by the engine's bid rule, prophecies judged against its winner."""
 from __future__ import annotations
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.validate import load_valid_game
+from pipeline.checks.validate import load_valid_game
+from pipeline.data.dataset import default_data_root
 from pipeline.games.theocracy.figures import bid_example
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pipeline.core.engine import playout, random_policy
+from pipeline.engine import playout, random_policy
 from pipeline.games.theocracy.engine import Termination
 from pipeline.games.theocracy.simulate import PolicyName, simulate
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import random
 
-from pipeline.core.balance.study import load_study
-from pipeline.core.balance.tally import folder, mean
-from pipeline.core.engine import playout
+from pipeline.analysis.balance.study import load_study
+from pipeline.analysis.balance.tally import folder, mean
+from pipeline.engine import playout
 from pipeline.games.totems_and_taboos.balance import COLOUR_GAMES, COLOUR_WINS, PLAYS, _with_colour
 from pipeline.games.totems_and_taboos.engine import A_PLAY, A_REACT, Game
 from pipeline.games.totems_and_taboos.lookahead import POLICIES

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import pytest
 
-from pipeline.core.problems import Problem
+from pipeline.data.problems import Problem
 
 GAME = "totems-and-taboos"
 Edit = Callable[[Any], Any]
@@ -276,7 +276,7 @@ def test_cross_check_catches(broken, kind: str, edit: Edit, expected: str) -> No
 
 
 def test_shipped_data_is_clean(validate) -> None:
-    from pipeline.core.dataset import default_data_root
+    from pipeline.data.dataset import default_data_root
 
     assert messages(validate(default_data_root(), [GAME])) == ""
 

@@ -5,7 +5,7 @@ import json
 
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.main import app
 
 runner = CliRunner()
 GAME = "totems-and-taboos"

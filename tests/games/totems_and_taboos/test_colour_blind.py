@@ -17,9 +17,9 @@ from itertools import combinations
 import pytest
 from PIL import Image
 
-from pipeline.core.render.build import face_preview_pdf, open_document
-from pipeline.core.render.svgtemplates import TEMPLATE_ROOT
-from pipeline.core.render.units import mm
+from pipeline.cards.build import face_preview_pdf, open_document
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.cards.units import mm
 
 GAME = "totems-and-taboos"
 DPI = 150

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from pipeline.core.dataset import default_data_root
+from pipeline.data.dataset import default_data_root
 from pipeline.games.totems_and_taboos import effects as fx
 
 SCHEMA = default_data_root() / "schemas" / "totems-and-taboos" / "commandments.schema.json"

@@ -9,9 +9,9 @@ from typing import Optional
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
-from pipeline.core.engine import play as en_play
-from pipeline.core.engine import random_policy
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.engine import play as en_play
+from pipeline.engine import random_policy
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos import engine as en

@@ -1,8 +1,8 @@
 """The Totems + Taboos tower example is judged by the engine's build check, colour by colour."""
 from __future__ import annotations
 
-from pipeline.core.dataset import default_data_root
-from pipeline.core.validate import load_valid_game
+from pipeline.checks.validate import load_valid_game
+from pipeline.data.dataset import default_data_root
 from pipeline.games.totems_and_taboos.docs import COLOUR_HEX
 from pipeline.games.totems_and_taboos.figures import tower_example
 

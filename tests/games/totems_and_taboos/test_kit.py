@@ -4,9 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.core.documents import model as m
-from pipeline.core.documents.build import game_documents
-from pipeline.core.references import References
+from pipeline.app.documents import game_documents
+from pipeline.checks.references import References
+from pipeline.documents import structure as m
 
 GAME = "totems-and-taboos"
 

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from pipeline.core.dataset import default_data_root, load_game
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.totems_and_taboos import GAME_ID, checks
 from pipeline.games.totems_and_taboos.model import TotemsModel, build
 

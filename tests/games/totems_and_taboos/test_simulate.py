@@ -5,11 +5,10 @@ import random
 
 import pytest
 
-from pipeline.core.engine import playout, random_policy, restore
+from pipeline.engine import playout, random_policy, restore
 from pipeline.games.totems_and_taboos.engine import Game, State
 from pipeline.games.totems_and_taboos.lookahead import lookahead_policy
 from pipeline.games.totems_and_taboos.simulate import simple_policy, simulate_solo, simulate_solo_games
-
 from tests.games.totems_and_taboos.test_engine import the_model
 
 ORDERING_SLACK = 0.02  # tolerance on win shares: a near-tie between two hard modes is not a reversal

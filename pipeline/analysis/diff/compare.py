@@ -1,0 +1,194 @@
+"""Two versions of a game, compared: the cards it prints, its rules, its other records, and the
+engine figures its spec's ``consequences`` part measures.
+
+Each side is loaded and validated the normal way (``pantheon validate``);
+data that does not validate is refused, since nothing after validation may
+assume it. A card is changed when what it prints changed (its faces, copies
+or deck) or the record it prints changed (it needs a reprint only in the
+first case); its field changes are those of its record, or of its faces'
+values when the record itself did not change (a renamed card it refers to).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping, Optional, Sequence
+
+from pipeline.analysis.diff.records import ADDED, CHANGED, REMOVED, RULES_KIND, FieldChange, RecordChange, field_changes, game_changes
+from pipeline.analysis.diff.sources import Side
+from pipeline.base.errors import UserError
+from pipeline.cards.plan import PrintCard
+from pipeline.data.dataset import GameData, game_ids
+from pipeline.data.gamespec import Question
+from pipeline.games import registry
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """A printed card that was added, removed or changed."""
+
+    id: str
+    name: str
+    status: str
+    record: str  # the record it prints, kind/id
+    fields: tuple[FieldChange, ...] = ()
+    reprint: bool = True  # what it prints changed (False: only data no face shows, such as an engine field)
+
+
+@dataclass(frozen=True)
+class Consequence:
+    """One engine figure of the game on both sides (None: the question does not exist on that side)."""
+
+    question: str
+    figure: str
+    old: Any
+    new: Any
+
+
+@dataclass
+class GameDiff:
+    game: str
+    cards: list[CardChange] = field(default_factory=list)
+    rules: list[RecordChange] = field(default_factory=list)
+    records: list[RecordChange] = field(default_factory=list)
+    consequences: list[Consequence] = field(default_factory=list)
+    old_cards: dict[str, PrintCard] = field(default_factory=dict)  # for the proof PDF
+    new_cards: dict[str, PrintCard] = field(default_factory=dict)
+    old_data: Optional[GameData] = None  # each side's validated data (None: absent), for `diff --balance`
+    new_data: Optional[GameData] = None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.cards or self.rules or self.records)
+
+
+@dataclass
+class Diff:
+    old: Side
+    new: Side
+    games: list[GameDiff]
+
+
+def load_side(side: Side, games: Sequence[str]) -> dict[str, GameData]:
+    """The games of one side that exist there, validated; invalid data is one error line naming the side."""
+    from pipeline.checks.validate import validate
+
+    present = [game for game in games if game in game_ids(side.root)]
+    if not present:
+        return {}
+    report = validate(side.root, present)
+    if not report.ok:
+        raise UserError(f"{side.label}: the data does not validate ({len(report.problems)} problem(s)); "
+                        f"the first: {report.problems[0]}")
+    return {game: report.game(game) for game in present}
+
+
+def chosen_games(old: Side, new: Side, games: Optional[Sequence[str]]) -> list[str]:
+    """The games named (each must exist on one side at least), else every game of either side."""
+    known = sorted(set(game_ids(old.root)) | set(game_ids(new.root)))
+    chosen = list(dict.fromkeys(games)) if games else known
+    unknown = [game for game in chosen if game not in known]
+    if unknown:
+        raise UserError(f"unknown game {', '.join(unknown)} (known: {', '.join(known)})")
+    for game in chosen:
+        registry.spec(game)  # a data folder with no spec is the usual one-line error
+    return chosen
+
+
+def compare(old: Side, new: Side, games: Optional[Sequence[str]] = None, *, engines: bool = True,
+            budget: Optional[int] = None) -> Diff:
+    """What changed from ``old`` to ``new``, game by game (``engines``: also ask each changed game's
+    consequences; ``budget``: their node limit per search, None for the game's own default)."""
+    chosen = chosen_games(old, new, games)
+    before, after = load_side(old, chosen), load_side(new, chosen)
+    found = []
+    for game in chosen:
+        diff = game_diff(game, before.get(game), after.get(game))
+        diff.old_data, diff.new_data = before.get(game), after.get(game)
+        if engines and diff.changed:
+            diff.consequences = list(consequences(before.get(game), after.get(game), budget))
+        found.append(diff)
+    return Diff(old, new, found)
+
+
+def _cards(data: Optional[GameData]) -> dict[str, PrintCard]:
+    if data is None or not data.spec.has("cards"):
+        return {}
+    return {card.id: card for card in data.spec.part("cards")(data)}
+
+
+def _record_of(card: PrintCard, changes: Mapping[str, RecordChange], by_id: Mapping[str, RecordChange]) -> Optional[RecordChange]:
+    if card.record:
+        return changes.get(card.record)
+    return by_id.get(card.id)
+
+
+def game_diff(game: str, old: Optional[GameData], new: Optional[GameData]) -> GameDiff:
+    """Cards, rules sections and other records of ``game`` that differ (None: the game is absent on that side)."""
+    changes = game_changes(old, new)
+    by_address = {change.address: change for change in changes}
+    by_id: dict[str, RecordChange] = {}
+    for change in changes:
+        by_id.setdefault(change.id, change)
+    old_cards, new_cards = _cards(old), _cards(new)
+    diff = GameDiff(game, old_cards=old_cards, new_cards=new_cards)
+    printed: set[str] = set()
+    for card_id in list(old_cards) + [c for c in new_cards if c not in old_cards]:
+        before, after = old_cards.get(card_id), new_cards.get(card_id)
+        card = after if after is not None else before
+        assert card is not None
+        record = _record_of(card, by_address, by_id)
+        if before == after and record is None:
+            continue
+        if record is not None:
+            printed.add(record.address)
+        status = ADDED if before is None else REMOVED if after is None else CHANGED
+        fields: tuple[FieldChange, ...] = ()
+        if status == CHANGED:
+            assert before is not None and after is not None
+            fields = record.fields if record is not None and record.fields else tuple(_face_changes(before, after))
+        diff.cards.append(CardChange(card.id, card.name, status, record.address if record else card.record or card.id,
+                                     fields, reprint=before != after))
+    for change in changes:
+        if change.address in printed:
+            continue
+        (diff.rules if change.kind == RULES_KIND else diff.records).append(change)
+    return diff
+
+
+def _face_changes(old: PrintCard, new: PrintCard) -> Iterator[FieldChange]:
+    """What differs in what two versions of a card print (when its own record did not change)."""
+    for name in ("name", "copies", "deck", "double_sided"):
+        if getattr(old, name) != getattr(new, name):
+            yield FieldChange(name, getattr(old, name), getattr(new, name))
+    for side in ("front", "back"):
+        face_old, face_new = getattr(old, side), getattr(new, side)
+        if face_old == face_new:
+            continue
+        if face_old is None or face_new is None or face_old.template != face_new.template:
+            yield FieldChange(f"{side}/template", face_old and face_old.template, face_new and face_new.template)
+        else:
+            yield from field_changes(dict(face_old.context), dict(face_new.context), side)
+
+
+def consequences(old: Optional[GameData], new: Optional[GameData], budget: Optional[int]) -> Iterator[Consequence]:
+    """The game's engine figures that differ between the sides. A question whose inputs are the same on
+    both sides is not asked (its answer cannot have moved)."""
+    present = new if new is not None else old
+    if present is None or not present.spec.has("consequences"):
+        return
+    ask = present.spec.part("consequences")
+    old_questions = {q.name: q for q in ask(old, budget=budget)} if old is not None else {}
+    new_questions = {q.name: q for q in ask(new, budget=budget)} if new is not None else {}
+    for name in list(old_questions) + [n for n in new_questions if n not in old_questions]:
+        before, after = old_questions.get(name), new_questions.get(name)
+        if before is not None and after is not None and before.inputs == after.inputs:
+            continue
+        old_figures = _answer(before)
+        new_figures = _answer(after)
+        for figure in list(old_figures) + [f for f in new_figures if f not in old_figures]:
+            if old_figures.get(figure) != new_figures.get(figure):
+                yield Consequence(name, figure, old_figures.get(figure), new_figures.get(figure))
+
+
+def _answer(question: Optional[Question]) -> Mapping[str, Any]:
+    return question.answer() if question is not None else {}

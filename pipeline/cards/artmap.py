@@ -1,0 +1,525 @@
+"""What a face's art paints where: the colours under a box of text, and the shapes near the cut.
+
+The design checks read the art from the Drawings svglib makes of it (the very
+objects drawn into the PDF), flattened into ``Paint``s in painting order:
+each filled or stroked shape with its colour, opacity and region. Two
+questions are then answered for a box:
+
+- ``colours_under``: the colour that covers the whole box (the background
+  a text is set on: everything painted over all of it, composited onto white
+  paper) and every colour that may show under some part of it (adding each
+  shape that reaches only part of the box, such as a faded emblem or a
+  border line running through a text);
+- ``inside``: the shapes that lie wholly inside the trim, with how close each
+  comes to the cut (decoration near the cut shows every cutting error).
+
+Coordinates are points, y up, from the bleed box's bottom-left corner, like
+the Drawing's and the text slots'. Regions are exact for what the templates
+draw (rounded rectangles, circles, straight-edged convex shapes); any other
+shape counts by its bounding box and never as covering a box, so an unknown
+shape can only make a check stricter.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pipeline.base.errors import UserError
+from pipeline.cards import fonts
+from pipeline.cards.colours import RGB, WHITE, blend, to_hex
+from pipeline.cards.svgtemplates import SVG_NS
+
+if TYPE_CHECKING:
+    from reportlab.graphics import shapes as rl
+    from reportlab.lib.colors import Color
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+EPSILON = 1e-6
+MAX_COLOURS = 64  # colours kept per box (partial shapes multiply them; more changes no verdict)
+CURVE_STEPS = 8  # straight pieces per Bezier curve when a path is flattened
+ELLIPSE_STEPS = 24  # corners of the polygon standing for an ellipse
+
+logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
+
+
+def convert(root: Any, where: str) -> Any:
+    """SVG art as a reportlab Drawing (svglib), after checking that the font has every character its text uses.
+
+    svglib and reportlab's graphics (which imports platypus) are imported here, on the first conversion, and
+    by the readers below, which only ever read converted art: a build whose art is all cached needs neither."""
+    from svglib.svglib import SvgRenderer
+
+    fonts.register_for_svg()
+    for node in root.iter(f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}tspan"):
+        style = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
+        fonts.check_glyphs(node.text or "", f"{where} (template art)", style)
+    try:
+        return SvgRenderer("").render(root)
+    except Exception as exc:  # svglib raises many kinds for malformed art
+        raise UserError(f"{where}: cannot convert the template art: {type(exc).__name__}: {exc}") from None
+
+
+def multiply(outer: Matrix, inner: Matrix) -> Matrix:
+    """The matrix applying ``inner`` first, then ``outer`` (PDF / reportlab convention)."""
+    a, b, c, d, e, f = outer
+    p, q, r, s, t, u = inner
+    return (a * p + c * q, b * p + d * q, a * r + c * s, b * r + d * s, a * t + c * u + e, b * t + d * u + f)
+
+
+def apply(matrix: Matrix, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = matrix
+    return a * x + c * y + e, b * x + d * y + f
+
+
+def box_of(points: Iterable[tuple[float, float]]) -> Box:
+    xs, ys = zip(*points)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def transform_box(matrix: Matrix, box: Box) -> Box:
+    x0, y0, x1, y1 = box
+    return box_of(apply(matrix, x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
+
+
+def _corners(box: Box) -> tuple[tuple[float, float], ...]:
+    x0, y0, x1, y1 = box
+    return ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+
+
+def intersects(a: Box, b: Box) -> bool:
+    return a[0] < b[2] - EPSILON and b[0] < a[2] - EPSILON and a[1] < b[3] - EPSILON and b[1] < a[3] - EPSILON
+
+
+def contains(outer: Box, inner: Box) -> bool:
+    return (
+        outer[0] <= inner[0] + EPSILON
+        and outer[1] <= inner[1] + EPSILON
+        and inner[2] <= outer[2] + EPSILON
+        and inner[3] <= outer[3] + EPSILON
+    )
+
+
+def grow(box: Box, by: float) -> Box:
+    return box[0] - by, box[1] - by, box[2] + by, box[3] + by
+
+
+# -- regions ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Region:
+    """A painted area: its bounding box; ``covers`` is exact where the subclass knows the shape."""
+
+    bounds: Box
+
+    def covers(self, box: Box) -> bool:
+        return False
+
+    def touches(self, box: Box) -> bool:
+        return intersects(self.bounds, box)
+
+    def shrunk(self, by: float) -> Optional[Region]:
+        """The region with ``by`` taken off every edge (None when nothing is left or the shape is unknown)."""
+        return None
+
+
+@dataclass(frozen=True)
+class RoundedRect(Region):
+    radius: float = 0.0
+
+    def covers(self, box: Box) -> bool:
+        return contains(self.bounds, box) and all(self._inside(x, y) for x, y in _corners(box))
+
+    def _inside(self, x: float, y: float) -> bool:
+        x0, y0, x1, y1 = self.bounds
+        r = min(self.radius, (x1 - x0) / 2, (y1 - y0) / 2)
+        cx = min(max(x, x0 + r), x1 - r)
+        cy = min(max(y, y0 + r), y1 - r)
+        return (x - cx) ** 2 + (y - cy) ** 2 <= r * r + EPSILON
+
+    def shrunk(self, by: float) -> Optional[Region]:
+        x0, y0, x1, y1 = self.bounds
+        if x1 - x0 <= 2 * by or y1 - y0 <= 2 * by:
+            return None
+        return RoundedRect((x0 + by, y0 + by, x1 - by, y1 - by), max(0.0, self.radius - by))
+
+
+@dataclass(frozen=True)
+class Disc(Region):
+    cx: float = 0.0
+    cy: float = 0.0
+    r: float = 0.0
+
+    def covers(self, box: Box) -> bool:
+        return contains(self.bounds, box) and all((x - self.cx) ** 2 + (y - self.cy) ** 2 <= self.r**2 + EPSILON for x, y in _corners(box))
+
+    def shrunk(self, by: float) -> Optional[Region]:
+        r = self.r - by
+        return Disc((self.cx - r, self.cy - r, self.cx + r, self.cy + r), self.cx, self.cy, r) if r > 0 else None
+
+
+@dataclass(frozen=True)
+class ConvexPolygon(Region):
+    points: tuple[tuple[float, float], ...] = ()
+
+    def covers(self, box: Box) -> bool:
+        # the bounds first: most shapes are far from most boxes, and the corner test is dear
+        return contains(self.bounds, box) and all(self._inside(x, y) for x, y in _corners(box))
+
+    def shrunk(self, by: float) -> Optional[Region]:
+        """Each edge moved ``by`` inward, the corners where the moved edges meet."""
+        count = len(self.points)
+        orientation = 1.0 if _signed_area(self.points) > 0 else -1.0
+        lines = []
+        for i in range(count):
+            (ax, ay), (bx, by_) = self.points[i], self.points[(i + 1) % count]
+            length = math.hypot(bx - ax, by_ - ay)
+            if length <= EPSILON:
+                continue
+            nx, ny = -(by_ - ay) / length * orientation, (bx - ax) / length * orientation  # inward normal
+            lines.append(((ax + nx * by, ay + ny * by), (bx - ax, by_ - ay)))
+        corners = []
+        for i in range(len(lines)):
+            (p, d), (q, e) = lines[i - 1], lines[i]
+            cross = d[0] * e[1] - d[1] * e[0]
+            if abs(cross) <= EPSILON:
+                continue
+            t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / cross
+            corners.append((p[0] + t * d[0], p[1] + t * d[1]))
+        if len(corners) < 3 or _signed_area(corners) * orientation <= 0:
+            return None
+        return ConvexPolygon(box_of(corners), tuple(corners))
+
+    def _inside(self, x: float, y: float) -> bool:
+        count = len(self.points)
+        edges = ((self.points[i], self.points[(i + 1) % count]) for i in range(count))
+        return _one_sign((bx - ax) * (y - ay) - (by - ay) * (x - ax) for (ax, ay), (bx, by) in edges)
+
+
+@dataclass(frozen=True)
+class Outline(Region):
+    """Any other shape, as polygons (curves flattened): exact for whether it reaches a box, never covering one."""
+
+    rings: tuple[tuple[tuple[float, float], ...], ...] = ()
+
+    def touches(self, box: Box) -> bool:
+        if not intersects(self.bounds, box):
+            return False
+        x0, y0, x1, y1 = box
+        for ring in self.rings:
+            if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in ring):
+                return True
+            if any(_crosses(ring[i - 1], ring[i], box) for i in range(len(ring))):
+                return True
+        return _inside_rings(self.rings, (x0 + x1) / 2, (y0 + y1) / 2)
+
+
+@dataclass(frozen=True)
+class Stroke(Region):
+    """The line along an outline's polygons, ``half`` its width either side."""
+
+    rings: tuple[tuple[tuple[float, float], ...], ...] = ()
+    half: float = 0.0
+
+    def touches(self, box: Box) -> bool:
+        if not intersects(self.bounds, box):
+            return False
+        near = grow(box, self.half)
+        x0, y0, x1, y1 = near
+        return any(
+            any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in ring) or any(_crosses(ring[i - 1], ring[i], near) for i in range(1, len(ring)))
+            for ring in self.rings
+        )
+
+
+def _crosses(a: tuple[float, float], b: tuple[float, float], box: Box) -> bool:
+    """Whether segment ab crosses an edge of ``box``."""
+    x0, y0, x1, y1 = box
+    edges = (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0)))
+    return any(_segments_cross(a, b, c, d) for c, d in edges)
+
+
+def _segments_cross(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float], d: tuple[float, float]) -> bool:
+    def side(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+
+
+def _inside_rings(rings: Sequence[Sequence[tuple[float, float]]], x: float, y: float) -> bool:
+    """Even-odd rule: whether (x, y) is inside the shape the rings make."""
+    inside = False
+    for ring in rings:
+        for i in range(len(ring)):
+            (ax, ay), (bx, by) = ring[i - 1], ring[i]
+            if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+                inside = not inside
+    return inside
+
+
+@dataclass(frozen=True)
+class Ring(Region):
+    """A stroke: the band between a shape's outer and inner edges; it never covers a box."""
+
+    inner: Optional[Region] = None
+
+    def touches(self, box: Box) -> bool:
+        return intersects(self.bounds, box) and not (self.inner is not None and self.inner.covers(box))
+
+
+@dataclass(frozen=True)
+class Paint:
+    """One filled or stroked shape: its colour, opacity and region."""
+
+    colour: RGB
+    opacity: float
+    region: Region
+    stroke: bool = False
+
+
+# -- reading Drawings (each reader imports reportlab's shapes: see ``convert``) ---------
+def paints(drawings: Sequence[Any]) -> tuple[Paint, ...]:
+    """The paints of drawings laid one over the other (bottom first), in painting order."""
+    found: list[Paint] = []
+    for drawing in drawings:
+        found.extend(_walk(drawing, IDENTITY))
+    return tuple(found)
+
+
+def _walk(node: Any, matrix: Matrix) -> Iterator[Paint]:
+    from reportlab.graphics import shapes as rl
+
+    if isinstance(node, (rl.Group, rl.Drawing)):
+        inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix
+        for child in node.contents:
+            yield from _walk(child, inner)
+        return
+    region = _region(node, matrix)
+    if region is None:
+        return
+    fill = _colour(getattr(node, "fillColor", None), getattr(node, "fillOpacity", None))
+    if fill is not None and not isinstance(node, (rl.Line, rl.PolyLine)):
+        yield Paint(fill[0], fill[1], region)
+    stroke = _colour(getattr(node, "strokeColor", None), getattr(node, "strokeOpacity", None))
+    width = float(getattr(node, "strokeWidth", 0) or 0) * _scale(matrix)
+    if stroke is not None and width > 0:
+        half = width / 2
+        if isinstance(region, Outline):
+            yield Paint(stroke[0], stroke[1], Stroke(grow(region.bounds, half), region.rings, half), stroke=True)
+        else:
+            yield Paint(stroke[0], stroke[1], Ring(grow(region.bounds, half), region.shrunk(half)), stroke=True)
+
+
+def _colour(colour: Optional[Color], opacity: Optional[float]) -> Optional[tuple[RGB, float]]:
+    if colour is None:
+        return None
+    alpha = float(opacity) if opacity is not None else float(getattr(colour, "alpha", 1.0))
+    if alpha <= 0:
+        return None
+    return (float(colour.red), float(colour.green), float(colour.blue)), min(alpha, 1.0)
+
+
+def _scale(matrix: Matrix) -> float:
+    a, b, c, d, _, _ = matrix
+    return math.sqrt(abs(a * d - b * c))
+
+
+def _axis_aligned(matrix: Matrix) -> bool:
+    a, b, c, d, _, _ = matrix
+    return (abs(b) < EPSILON and abs(c) < EPSILON) or (abs(a) < EPSILON and abs(d) < EPSILON)
+
+
+def _region(node: Any, matrix: Matrix) -> Optional[Region]:
+    """The region a shape covers on the face, or None for what paints no area of its own (text)."""
+    from reportlab.graphics import shapes as rl
+
+    if isinstance(node, rl.Rect):
+        box = (node.x, node.y, node.x + node.width, node.y + node.height)
+        if _axis_aligned(matrix):
+            return RoundedRect(transform_box(matrix, box), float(node.rx or 0) * _scale(matrix))
+        return _polygon([apply(matrix, x, y) for x, y in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))])
+    if isinstance(node, rl.Circle):
+        cx, cy = apply(matrix, node.cx, node.cy)
+        r = node.r * _scale(matrix)
+        return Disc((cx - r, cy - r, cx + r, cy + r), cx, cy, r)
+    if isinstance(node, rl.Polygon):
+        flat = node.points
+        return _polygon([apply(matrix, flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2)])
+    if isinstance(node, rl.Path):
+        return _path_region(node, matrix)
+    if isinstance(node, rl.Ellipse):
+        return _ellipse(node, matrix)
+    if isinstance(node, rl.String):
+        return None
+    bounds = node.getBounds() if hasattr(node, "getBounds") else None
+    return Region(transform_box(matrix, tuple(bounds))) if bounds else None
+
+
+def _path_region(path: rl.Path, matrix: Matrix) -> Optional[Region]:
+    rings = [[apply(matrix, x, y) for x, y in ring] for ring in _flatten(path)]
+    rings = [ring for ring in rings if ring]
+    if not rings:
+        return None
+    if len(rings) == 1 and len(rings[0]) >= 3 and _convex(rings[0]):
+        return ConvexPolygon(box_of(rings[0]), tuple(rings[0]))
+    return Outline(box_of(p for ring in rings for p in ring), tuple(tuple(ring) for ring in rings))
+
+
+def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
+    """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
+    from reportlab.graphics import shapes as rl
+
+    rings: list[list[tuple[float, float]]] = []
+    points, at = path.points, 0
+    current: list[tuple[float, float]] = []
+    for op in path.operators:
+        count = rl._PATH_OP_ARG_COUNT[op]
+        args = points[at : at + count]
+        at += count
+        if op == rl._MOVETO:
+            if current:
+                rings.append(current)
+            current = [(args[0], args[1])]
+        elif op == rl._LINETO:
+            current.append((args[0], args[1]))
+        elif op == rl._CURVETO and current:
+            (x0, y0), (x1, y1, x2, y2, x3, y3) = current[-1], args
+            for step in range(1, CURVE_STEPS + 1):
+                t = step / CURVE_STEPS
+                u = 1 - t
+                current.append((
+                    u**3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t**3 * x3,
+                    u**3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t**3 * y3,
+                ))
+    if current:
+        rings.append(current)
+    return rings
+
+
+def _ellipse(node: rl.Ellipse, matrix: Matrix) -> Region:
+    ring = [
+        apply(
+            matrix,
+            node.cx + node.rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS),
+            node.cy + node.ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS),
+        )
+        for i in range(ELLIPSE_STEPS)
+    ]
+    return ConvexPolygon(box_of(ring), tuple(ring))
+
+
+def _polygon(points: list[tuple[float, float]]) -> Region:
+    bounds = box_of(points)
+    return ConvexPolygon(bounds, tuple(points)) if _convex(points) else Region(bounds)
+
+
+def _signed_area(points: Sequence[tuple[float, float]]) -> float:
+    """Twice the signed area (positive: counter-clockwise)."""
+    return sum(points[i - 1][0] * points[i][1] - points[i][0] * points[i - 1][1] for i in range(len(points)))
+
+
+def _convex(points: list[tuple[float, float]]) -> bool:
+    """Every corner turns the same way."""
+    count = len(points)
+    corners = ((points[i], points[(i + 1) % count], points[(i + 2) % count]) for i in range(count))
+    return _one_sign((bx - ax) * (cy - by) - (by - ay) * (cx - bx) for (ax, ay), (bx, by), (cx, cy) in corners)
+
+
+def _one_sign(crosses: Iterable[float]) -> bool:
+    """No two of these cross products have opposite signs (those within EPSILON of zero are ignored)."""
+    sign = 0.0
+    for cross in crosses:
+        if abs(cross) <= EPSILON:
+            continue
+        if sign and (cross > 0) != (sign > 0):
+            return False
+        sign = cross
+    return True
+
+
+# -- questions ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Under:
+    """The colours under a box: ``base`` covers all of it; ``every`` is each colour some part may show."""
+
+    base: str
+    every: tuple[str, ...]
+
+
+def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Under:
+    base = paper
+    every: dict[str, RGB] = {to_hex(paper): paper}
+    for paint in painted:
+        if paint.region.covers(box):
+            base = blend(paint.colour, paint.opacity, base)
+            every = _over(paint, every.values())
+        elif paint.region.touches(box):
+            every.update(_over(paint, every.values()))
+        if len(every) > MAX_COLOURS:
+            every = dict(sorted(every.items())[:MAX_COLOURS])
+    return Under(to_hex(base), tuple(sorted(every)))
+
+
+def _over(paint: Paint, below: Iterable[RGB]) -> dict[str, RGB]:
+    """``paint`` over each colour of ``below``, by hex."""
+    out: dict[str, RGB] = {}
+    for colour in below:
+        mixed = blend(paint.colour, paint.opacity, colour)
+        out[to_hex(mixed)] = mixed
+    return out
+
+
+def inside(painted: Sequence[Paint], trim: Box) -> Iterator[tuple[Paint, float]]:
+    """Each paint lying wholly inside the trim, with its distance (points) to the nearest cut line."""
+    for paint in painted:
+        bounds = paint.region.bounds
+        if contains(trim, bounds):
+            yield paint, min(bounds[0] - trim[0], bounds[1] - trim[1], trim[2] - bounds[2], trim[3] - bounds[3])
+
+
+@dataclass(frozen=True)
+class Letter:
+    """Text drawn inside art (a letter on an icon): its box (advance width by cap height: icons print
+    capitals and digits), size and colour, and what was painted before it."""
+
+    box: Box
+    size: float  # points, in the drawing's units
+    colour: RGB
+    below: tuple[Paint, ...]
+
+
+ASCENT, DESCENT = 0.76, 0.24  # of the font size, above and below the baseline (as text.py sets lines)
+CAP_HEIGHT = 0.73  # of the font size: how far a capital letter or digit reaches above the baseline (Vera)
+
+
+def letters(drawing: Any) -> tuple[Letter, ...]:
+    """Every piece of text in ``drawing``, with the paints under it."""
+    found: list[Letter] = []
+    painted: list[Paint] = []
+    _letters(drawing, IDENTITY, painted, found)
+    return tuple(found)
+
+
+def _letters(node: Any, matrix: Matrix, painted: list[Paint], found: list[Letter]) -> None:
+    from reportlab.graphics import shapes as rl
+
+    if isinstance(node, (rl.Group, rl.Drawing)):
+        inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix
+        for child in node.contents:
+            _letters(child, inner, painted, found)
+        return
+    if isinstance(node, rl.String):
+        colour = _colour(node.fillColor, getattr(node, "fillOpacity", None))
+        if colour is None:
+            return
+        width = stringWidth(node.text, node.fontName, node.fontSize)
+        start = {"middle": node.x - width / 2, "end": node.x - width}.get(node.textAnchor, node.x)
+        box = transform_box(matrix, (start, node.y, start + width, node.y + CAP_HEIGHT * node.fontSize))
+        # svglib flips text back upright inside a y-down group: the size is the matrix's scale times the font size
+        found.append(Letter(box, node.fontSize * _scale(matrix), colour[0], tuple(painted)))
+        return
+    painted.extend(_walk(node, matrix))

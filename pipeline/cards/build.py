@@ -1,0 +1,486 @@
+"""Building a game's card sheets: plan the cards, draw the faces once, impose, write atomically.
+
+The game says what to print through its spec's ``cards`` part
+(``print_cards(game) -> list[PrintCard]``, see pipeline/data/gamespec.py);
+everything else is shared here.
+"""
+from __future__ import annotations
+
+import functools
+import gc
+import io
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Iterator, Optional, Protocol, Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.base.errors import UserError
+from pipeline.cards import blame, cache, colourkeys, decks, design, fonts, plancache
+from pipeline.cards.calibration import draw_calibration
+from pipeline.cards.faces import SlotError
+from pipeline.cards.forms import FaceForm, Forms
+from pipeline.cards.imposition import (
+    SHEETS_NAME,
+    SHEETS_SCHEMA_NAME,
+    Duplex,
+    Layout,
+    Page,
+    Paper,
+    Sheets,
+    check_offsets,
+    crop_marks,
+    impose,
+    load_sheets,
+)
+from pipeline.cards.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
+from pipeline.cards.plan import Face, PrintCard
+from pipeline.cards.sheetcheck import sheet_problems
+from pipeline.cards.stamp import Stamp, draw_footer, place_stamped
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
+from pipeline.cards.units import mm
+from pipeline.data import dataset
+from pipeline.data.dataset import GameData, load_game
+from pipeline.data.yamlmarks import PathKey
+
+Progress = Callable[[int], None]
+PDF_NAME = "cards-{paper}.pdf"
+# A build makes a great many small objects that live until the PDF is written; collecting
+# the youngest generation every 700 of them (Python's default) cost about a tenth of a build.
+GC_YOUNG_THRESHOLD = 10_000
+PREVIEW_GAP_MM = 4.0  # between a card's front and back on a preview page
+Records = dict[str, tuple[dataset.Document, PathKey]]  # card id -> the document and path of its data record
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Everything besides the data that changes the PDF.
+
+    Offsets are in paper terms (see ``imposition.back_shift``): ``across`` along the sheet's short
+    edge, ``along`` along its long edge. ``layout`` None is the sheets' default (butted).
+    ``ink_saver`` prints backs and frames without full-bleed floods, white between cards.
+    ``stamp`` (None: no stamp, the PDF as ever) prints a version line on every card and sheet.
+    """
+
+    paper: str = "a4"
+    duplex: Duplex = Duplex.LONG
+    offset_across_mm: float = 0.0
+    offset_along_mm: float = 0.0
+    calibration: bool = False
+    layout: Optional[str] = None
+    ink_saver: bool = False
+    stamp: Optional[Stamp] = None
+
+    def as_dict(self) -> dict[str, str]:
+        stamped = self.stamp.as_dict() if self.stamp is not None else {}
+        return {
+            **stamped,
+            "paper": self.paper,
+            "duplex": self.duplex.value,
+            "offset-across": f"{self.offset_across_mm:g}mm",
+            "offset-along": f"{self.offset_along_mm:g}mm",
+            "calibration": "yes" if self.calibration else "no",
+            "layout": self.layout or "default",
+            "ink-saver": "yes" if self.ink_saver else "no",
+        }
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    game: str
+    pdf: Path
+    cards: int
+    pages: int
+    skipped: bool = False
+
+
+@dataclass
+class _Item:
+    """One face to place: which card it belongs to, and its form."""
+
+    where: str
+    front: FaceForm
+    back: Optional[FaceForm] = None
+    counts: bool = True  # one card copy (False for the second face of a two-sided card printed without duplex)
+    deck: Optional[str] = None  # the deck whose cards share this back
+    back_where: str = ""  # how errors name the back
+
+
+@dataclass
+class Plan:
+    """The cards of one game, ready to draw."""
+
+    game: str
+    title: str
+    cards: list[PrintCard] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # card id -> "file:line:column" of its data record
+    # card id -> its record's document and path, made when first asked for (only an error pointing into a field asks)
+    records_of: Optional[Callable[[], Records]] = field(default=None, repr=False, compare=False)
+    _records: Optional[Records] = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def records(self) -> Records:
+        if self._records is None:
+            self._records = self.records_of() if self.records_of is not None else {}
+        return self._records
+
+    @property
+    def card_count(self) -> int:
+        return sum(card.copies for card in self.cards)
+
+    def label(self, card: PrintCard, side: str) -> str:
+        """How errors name a card: where its record is written, the game, id, name and side."""
+        source = self.sources.get(card.id)
+        return f"{f'{source}: ' if source else ''}{self.game}: card {card.id} '{card.name}' ({side})"
+
+    def blame(self, card: PrintCard, error: SlotError) -> str:
+        """``error`` (raised for a face of ``card``) pointing at the data field its slot prints, when found."""
+        message, source, record = str(error), self.sources.get(card.id), self.records.get(card.id)
+        if source is None or record is None or not message.startswith(f"{source}: "):
+            return message
+        doc, path = record
+        return f"{blame.field_location(doc, path, error.printed, error.slot)}{message[len(source):]}"
+
+
+def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
+    """The cards of ``game`` as its spec's card plan lists them (call only on validated data).
+
+    ``loaded``: the game's data as validation loaded it (handed on, so the files are not read again).
+    """
+    data = loaded if loaded is not None else load_game(data_root, game)
+    spec = data.spec
+    cards = list(spec.part("cards")(data))
+    if not cards:
+        raise UserError(f"{game}: the card plan lists no cards to print")
+    records = _records(data, cards)
+    sources = {card: str(doc.at(*path)) for card, (doc, path) in records.items()}
+    return Plan(game, spec.title, cards, sources, records_of=lambda: records)
+
+
+def cached_plans(data_root: Path, games: Sequence[str], load: Callable[[str], GameData]) -> list[Plan]:
+    """``plan`` of each game, read back from the plan cache when the same data and code made it before (then
+    nothing is loaded: ``load(game)``, the game's data as validation loaded it, is called only for an error
+    that points into a card's record), else made from ``load(game)`` and kept (see ``plancache``)."""
+    from pipeline.games import registry
+
+    data = plancache.data_key(data_root)
+    plans = []
+    for game in games:
+        name = plancache.entry_name(data, game, registry.spec(game))
+        stored = plancache.read(name)
+        if stored is None:
+            made = plan(data_root, game, load(game))
+            plancache.keep(name, plancache.Stored(made.title, made.cards, made.sources))
+        else:
+            made = Plan(game, stored.title, stored.cards, stored.sources,
+                        records_of=functools.partial(_records_of, load, game, stored.cards))
+        plans.append(made)
+    return plans
+
+
+def _records_of(load: Callable[[str], GameData], game: str, cards: Sequence[PrintCard]) -> Records:
+    return _records(load(game), cards)
+
+
+def _records(data: GameData, cards: Sequence[PrintCard]) -> Records:
+    """The document and path of each card's data record, for the cards whose record is found
+    (by kind and id, else the first record of that id in any kind)."""
+    found: dict[tuple[Optional[str], str], tuple[dataset.Document, PathKey]] = {}
+    for kind, doc in data.docs.items():
+        for key, value in doc.data.items() if isinstance(doc.data, dict) else ():
+            for index, record in enumerate(value if isinstance(value, list) else ()):
+                if isinstance(record, dict) and "id" in record:
+                    found.setdefault((kind, str(record["id"])), (doc, (key, index)))
+                    found.setdefault((None, str(record["id"])), (doc, (key, index)))
+    records: Records = {}
+    for card in cards:
+        kind, _, record_id = (card.record or "").rpartition("/")
+        where = found.get((kind or None, record_id or card.id))
+        if where is not None:
+            records[card.id] = where
+    return records
+
+
+def pdf_path(out_dir: Path, game: str, paper: str) -> Path:
+    return out_dir / game / PDF_NAME.format(paper=paper)
+
+
+def fingerprint(data_root: Path, game: str, options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> str:
+    return cache.fingerprint(cache.inputs(data_root, game, template_root), options.as_dict())
+
+
+@dataclass
+class Document:
+    """One PDF being drawn: its sheet definitions, canvas and forms."""
+
+    sheets: Sheets
+    buffer: io.BytesIO
+    canvas: Canvas
+    forms: Forms
+
+    def finish(self) -> bytes:
+        self.canvas.save()
+        self.forms.finish()
+        return self.buffer.getvalue()
+
+
+def open_document(
+    template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False, ink_saver: bool = False
+) -> Document:
+    """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet)."""
+    fonts.register()
+    sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, Metadata(title, game, options))
+    templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver)
+    return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None))
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Run the garbage collector less often for the duration (the thresholds are restored after)."""
+    saved = gc.get_threshold()
+    gc.set_threshold(max(saved[0], GC_YOUNG_THRESHOLD), *saved[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*saved)
+
+
+def render_pdf(
+    plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT
+) -> tuple[bytes, int]:
+    """The PDF bytes of a plan and its page count."""
+    with _fewer_collections():
+        return _render_pdf(plan, options, progress, template_root)
+
+
+def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> tuple[Sheets, Paper, Layout]:
+    """The sheets, paper and layout the options name; an unknown paper or layout, or an offset larger
+    than the layout's margin, is an error (checked before anything is drawn or written)."""
+    sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
+    paper, layout = sheets.paper(options.paper), sheets.layout(options.layout)
+    check_offsets(sheets, layout, options.offset_across_mm, options.offset_along_mm)
+    return sheets, paper, layout
+
+
+def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress], template_root: Path) -> tuple[bytes, int]:
+    sheets, paper, layout = check_options(options, template_root)
+    doc = open_document(
+        template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True,
+        ink_saver=options.ink_saver,
+    )
+    canvas, forms = doc.canvas, doc.forms
+    items = _items(plan, forms, options.duplex)
+    pages = impose(
+        [(item.front.trim_w, item.front.trim_h) for item in items],
+        sheets,
+        paper,
+        duplex=options.duplex,
+        layout=layout,
+        offset_across_mm=options.offset_across_mm,
+        offset_along_mm=options.offset_along_mm,
+        names=[item.where for item in items],
+    )
+    page_count = len(pages)
+    if options.calibration:
+        for orientation in dict.fromkeys(page.grid.orientation for page in pages):  # each orientation used, in order
+            page_count += draw_calibration(
+                canvas, sheets, paper, orientation, options.duplex, options.offset_across_mm, options.offset_along_mm
+            )
+    first_page = page_count - len(pages)
+    for number, page in enumerate(pages, 1):
+        _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver, stamp=options.stamp,
+                   number=number)
+    data = doc.finish()
+    different, missing = sheet_problems(data, plan.game, _backs(pages, items, first_page))  # the very bytes published
+    _refuse(iter(different))
+    _refuse(iter(missing))
+    return data, page_count
+
+
+def _refuse(problems: Iterator[str]) -> None:
+    """Fail on the first problem, saying how many more there are."""
+    found = list(problems)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise UserError(f"{found[0]}{more}")
+
+
+def _backs(pages: Sequence[Page], items: Sequence[_Item], first_page: int) -> list[decks.BackPlacement]:
+    """Each back drawn on the pages of backs, in drawing order, with its PDF page and deck."""
+    return [
+        decks.BackPlacement(first_page + number, items[placement.item].deck, items[placement.item].back_where)
+        for number, page in enumerate(pages)
+        if page.side == "back"
+        for placement in page.placements
+        if items[placement.item].back is not None
+    ]
+
+
+class FaceMaker(Protocol):
+    """What lays out a face: the build's forms, or validate's card check (no PDF)."""
+
+    def face(self, face: Face, where: str) -> FaceForm: ...
+
+
+def card_face(plan: Plan, faces: FaceMaker, card: PrintCard, side: str) -> FaceForm:
+    """One face of ``card`` laid out; a text that cannot be printed names the data field it shows."""
+    face = card.front if side == "front" else card.back
+    assert face is not None
+    try:
+        return faces.face(face, plan.label(card, side))
+    except SlotError as exc:
+        raise UserError(plan.blame(card, exc)) from None
+
+
+def checked_faces(
+    plan: Plan, faces: FaceMaker, card: PrintCard, rules: design.DesignRules, checked: set[int]
+) -> tuple[FaceForm, Optional[FaceForm]]:
+    """The faces of ``card`` laid out and held to every rule a build holds them to (each distinct face
+    once, ``checked``): text fit, glyphs, icons, the design rules, colours shown with their symbols.
+    The one place these checks are made: the build calls it, and so does validate (cardcheck.py)."""
+    front = card_face(plan, faces, card, "front")
+    back = card_face(plan, faces, card, "back") if card.back is not None else None
+    if back is not None and (back.trim_w, back.trim_h) != (front.trim_w, front.trim_h):
+        raise UserError(
+            f"{plan.label(card, 'back')}: back is {back.trim_w:g}x{back.trim_h:g} mm "
+            f"but the front is {front.trim_w:g}x{front.trim_h:g} mm"
+        )
+    _check_card(card, front, back, rules, checked, (plan.label(card, "front"), plan.label(card, "back")))
+    return front, back
+
+
+def colour_key_problems(plan: Plan, icons: Templates) -> Iterator[str]:
+    """Each family of colours printed inconsistently across the plan's cards (see colourkeys.key_problems)."""
+    return colourkeys.key_problems((key for card in plan.cards for key in card.colours), icons.icons.get)
+
+
+def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
+    """Every face to place, rendered, split and held to the design rules once per distinct face,
+    with its number of uses."""
+    items: list[_Item] = []
+    rules = design.rules_for(forms.templates.root)
+    checked: set[int] = set()
+    for card in plan.cards:
+        front_label, back_label = plan.label(card, "front"), plan.label(card, "back")
+        front, back = checked_faces(plan, forms, card, rules, checked)
+        for _ in range(card.copies):
+            if duplex != Duplex.NONE:
+                items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label))
+            else:
+                items.append(_Item(front_label, front))
+                if card.double_sided and back is not None:
+                    items.append(_Item(back_label, back, counts=False))
+    _refuse(colour_key_problems(plan, forms.templates))
+    for item in items:
+        item.front.uses += 1
+        if item.back is not None:
+            item.back.uses += 1
+    return items
+
+
+def _check_card(
+    card: PrintCard, front: FaceForm, back: Optional[FaceForm], rules: design.DesignRules, checked: set[int], labels: tuple[str, str]
+) -> None:
+    """Hold the card's faces to the design rules (each distinct face once) and its colours to their symbols."""
+    sides = [(front, card.front.template, labels[0])]
+    if back is not None and card.back is not None:
+        sides.append((back, card.back.template, labels[1]))
+    for form, template, label in sides:
+        if id(form) not in checked:
+            design.check(form.record.facts, rules, (form.trim_w, form.trim_h), template, label)
+            checked.add(id(form))
+    showing = {"front": front.record}
+    if card.double_sided and back is not None:
+        showing["back"] = back.record
+    for problem in colourkeys.card_problems(card, showing):
+        raise UserError(f"{labels[0]}: {problem}")
+
+
+def _draw_page(
+    canvas: Canvas, forms: Forms, sheets: Sheets, page: Page, items: Sequence[_Item], progress: Optional[Progress],
+    *, trim_only: bool = False, stamp: Optional[Stamp] = None, number: int = 0,
+) -> None:
+    """One page of faces and its crop marks; ``trim_only`` paints no bleed at all (white between cards);
+    ``stamp`` adds the version line on each face and in the footer (``number``: the sheet's number)."""
+    canvas.setPageSize((page.grid.page_width, page.grid.page_height))
+    bleed = page.grid.bleed
+    for placement in page.placements:
+        item = items[placement.item]
+        face = item.front if page.side == "front" else item.back
+        slot = placement.slot
+        if face is not None:
+            clip = slot.trim(bleed) if trim_only else slot.clip
+            if stamp is not None:
+                place_stamped(canvas, forms, face, slot, clip, stamp, bleed)
+            else:
+                forms.place(face, slot.x, slot.y, turned=slot.turned, clip=clip)
+        if progress is not None and page.side == "front" and item.counts:
+            progress(1)
+    canvas.setLineWidth(sheets.mark_stroke_pt)
+    canvas.setStrokeColorRGB(0, 0, 0)
+    slots = [p.slot for p in page.placements]
+    for x1, y1, x2, y2 in crop_marks(sheets, slots, bleed, page.grid.page_width, page.grid.page_height):
+        canvas.line(x1, y1, x2, y2)
+    if stamp is not None:
+        draw_footer(canvas, stamp, page.grid.page_width, number)
+    canvas.showPage()
+
+
+def build_game(
+    data_root: Path,
+    game: str,
+    options: BuildOptions,
+    out_dir: Path,
+    *,
+    progress: Optional[Progress] = None,
+    known_plan: Optional[Plan] = None,
+    template_root: Path = TEMPLATE_ROOT,
+    print_hash: Optional[str] = None,
+) -> BuildResult:
+    """Write ``<out>/<game>/cards-<paper>.pdf`` and its fingerprint, holding the output folder's lock.
+    Call only on validated data. ``print_hash``: the inputs' fingerprint, when the caller took it
+    before reading the data (else it is taken now)."""
+    target = pdf_path(out_dir, game, options.paper)
+    with output_lock(out_dir):
+        print_hash = print_hash or fingerprint(data_root, game, options, template_root)
+        the_plan = known_plan or plan(data_root, game)
+        if options.stamp is not None:  # the hash of this game's data (the fingerprint covers its files already)
+            options = replace(options, stamp=options.stamp.for_game(data_root / game))
+        data, pages = render_pdf(the_plan, options, progress, template_root=template_root)
+        write_atomic(target, data)
+        cache.record(target, print_hash, data)
+    return BuildResult(game, target, the_plan.card_count, pages)
+
+
+def is_fresh(out_dir: Path, game: str, options: BuildOptions, print_hash: str) -> bool:
+    """Whether the game's PDF was built from inputs with fingerprint ``print_hash`` (see ``fingerprint``)
+    with these options, and is still the file that build wrote. Ask holding the output folder's lock."""
+    return cache.is_fresh(pdf_path(out_dir, game, options.paper), print_hash)
+
+
+def face_preview_pdf(
+    plan: Plan, card_id: str, gap_mm: float = PREVIEW_GAP_MM, *, template_root: Path = TEMPLATE_ROOT, ink_saver: bool = False
+) -> bytes:
+    """A one-page PDF showing one card's front and back side by side (for `pantheon preview`)."""
+    card = next((c for c in plan.cards if c.id == card_id), None)
+    if card is None:
+        known = ", ".join(c.id for c in plan.cards[:12])
+        raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
+    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id}, ink_saver=ink_saver)
+    canvas, forms = doc.canvas, doc.forms
+    faces = [card_face(plan, forms, card, "front")]
+    if card.back is not None:
+        faces.append(card_face(plan, forms, card, "back"))
+    gap = mm(gap_mm)
+    width = sum(f.width_pt for f in faces) + gap * (len(faces) + 1)
+    height = max(f.height_pt for f in faces) + 2 * gap
+    canvas.setPageSize((width, height))
+    x = gap
+    for face in faces:
+        forms.place(face, x, gap)
+        x += face.width_pt + gap
+    canvas.showPage()
+    return doc.finish()

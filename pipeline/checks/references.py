@@ -1,0 +1,63 @@
+"""Prose references resolved to display names: ``[[kind/id]]`` -> the record's current name.
+
+References are read by :mod:`pipeline.data.markup` (an escaped ``\\[[`` is not
+one); :mod:`pipeline.checks.validate` checks that every reference resolves, and
+this module is the other half, what renderers print. A renamed card is
+therefore right in every document at once.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+from pipeline.base.errors import UserError
+from pipeline.checks.validate import RecordCatalogue
+from pipeline.data import markup
+
+# Fields that carry a record's display name, in order of preference.
+NAME_FIELDS = ("name", "title", "term", "label")
+
+
+def display_name(record: dict[str, Any], fallback: str) -> str:
+    """What a record is called: its name, title, term or label (the first it has), else ``fallback``."""
+    for field_name in NAME_FIELDS:
+        value = record.get(field_name)
+        if isinstance(value, str) and value:
+            return value
+    return fallback
+
+
+class References:
+    """Resolves references for any game under one data root (records are loaded on demand)."""
+
+    def __init__(self, data_root: Path, catalogue: Optional[RecordCatalogue] = None) -> None:
+        self.catalogue = catalogue or RecordCatalogue(data_root)
+
+    def name(self, game: str, kind: str, record_id: str) -> str:
+        """The display name of ``game/kind/id``; a missing record is a UserError (validate first)."""
+        record = self.catalogue.find(game, kind, record_id)
+        if record is None:
+            raise UserError(f"{game}: reference [[{kind}/{record_id}]] names no record")
+        return display_name(record, record_id)
+
+    def resolve(self, text: str, game: str, *, mark: Optional[str] = None) -> str:
+        """``text`` with each reference replaced by the name it points at.
+
+        ``mark`` (e.g. ``"**{}**"``) wraps each resolved name, for renderers that
+        want referenced records to stand out.
+        """
+
+        def replace(reference: markup.Reference) -> str:
+            name = self.name(reference.game or game, reference.kind, reference.id)
+            return mark.format(name) if mark else name
+
+        try:
+            return markup.replace_references(text, replace)
+        except markup.MarkupError as exc:  # validate refuses such text
+            raise UserError(f"{game}: {exc.message}") from None
+
+    @staticmethod
+    def targets(text: str, game: str) -> Iterator[tuple[str, str, str]]:
+        """Every ``(game, kind, id)`` that ``text`` refers to, in order."""
+        for reference in markup.references(text):
+            yield reference.game or game, reference.kind, reference.id

@@ -1,0 +1,723 @@
+"""The `pantheon` command line: each stage of the pipeline runs on its own from here.
+
+Each game's own command group (``pantheon theocracy bid ...``) is the
+``commands`` part of its spec (:mod:`pipeline.games.registry`), imported only when
+that group is invoked; its one-line help comes from the spec. The stages are
+imported inside the commands that use them, so ``pantheon --help`` stays fast.
+Bad input never shows a traceback: a UserError becomes one line on stderr and
+exit code 1.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
+
+import typer
+from typer.core import TyperGroup
+
+from pipeline.base import locations
+from pipeline.base.textsafety import one_line
+from pipeline.cli import clicoerce
+from pipeline.games import registry
+
+if TYPE_CHECKING:
+    from pipeline.checks.validate import RecordCatalogue, ValidationReport
+    from pipeline.data.gamespec import GameSpec
+
+EXIT_PROBLEMS = 1
+clicoerce.install()  # plain option values without importing pydantic
+
+
+class PantheonApp(typer.Typer):
+    """A Typer app whose every run ends in pipeline.base.exits: exit codes 1/2/70/130, one line, no traceback."""
+
+    def __call__(self, args: Optional[Sequence[str]] = None, **kwargs: Any) -> Any:
+        from pipeline.base.exits import run
+
+        run(lambda **more: super(PantheonApp, self).__call__(**kwargs, **more), argv=args)
+
+
+class GameCommands(TyperGroup):
+    """A game's command group, standing in for it until it is used: listed with the spec's summary, the
+    game's CLI module imported only when the group is invoked (or asked for its commands)."""
+
+    def __init__(self, spec: "GameSpec") -> None:
+        super().__init__(name=spec.id, help=spec.summary, short_help=spec.summary, no_args_is_help=True)
+        self.spec = spec
+        self._loaded: Optional[TyperGroup] = None
+
+    def loaded(self) -> TyperGroup:
+        """The game's real command group (its spec's ``commands``, a typer.Typer), imported once."""
+        if self._loaded is None:
+            self._loaded = typer.main.get_group(self.spec.part("commands"))
+            _plain_help(self._loaded)
+        return self._loaded
+
+    def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[Any] = None,
+                     **extra: Any) -> Any:
+        return self.loaded().make_context(info_name, args, parent=parent, **extra)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return self.loaded().list_commands(ctx)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return self.loaded().get_command(ctx, cmd_name)
+
+
+def _plain_help(command: Any) -> None:
+    """Help as plain text, as the top level's (rich_markup_mode=None), for a game's group and its commands."""
+    command.rich_markup_mode = None
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
+
+
+class PantheonGroup(TyperGroup):
+    """The top-level group: the core commands, then one command group per registered game (by id)."""
+
+    def _game_ids(self) -> list[str]:
+        return sorted(spec.id for spec in registry.specs() if spec.commands is not None)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return super().list_commands(ctx) + [game for game in self._game_ids() if game not in self.commands]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in self._game_ids():
+            found = GameCommands(registry.spec(cmd_name))
+            self.commands[cmd_name] = found
+        return found
+
+
+app = PantheonApp(
+    cls=PantheonGroup,
+    help="Pantheon Press: validate card data and build print-and-play PDFs.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: flags shown as flags, no box drawing in pipes and logs
+)
+
+DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/ (same layout).")
+JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
+GamesArgument = typer.Argument(None, help="Games to work on (default: all).")
+
+
+def say(line: str, *, err: bool = False) -> None:
+    """Print one line; values in it (a problem's quoted text, a folder name) cannot break it in two."""
+    typer.echo(one_line(line), err=err)
+
+
+def _version(shown: bool) -> None:
+    """``--version`` after other options (``pantheon --version`` alone is answered by pipeline.cli.entry)."""
+    if shown:
+        from pipeline.base.version import version_line
+
+        say(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Pantheon Press: validate card data and build print-and-play PDFs."""
+
+
+def _data_root(data: Optional[Path]) -> Path:
+    from pipeline.data.dataset import default_data_root
+
+    return data if data is not None else default_data_root()
+
+
+def display_path(path: Path) -> str:
+    from pipeline.data.dataset import display_path as shown
+
+    return shown(path)
+
+
+def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
+    return registry.select(root, games)
+
+
+def run_validation(root: Path, games: Optional[Sequence[str]],
+                   loaded: Optional["RecordCatalogue"] = None) -> "ValidationReport":
+    from pipeline.checks.validate import validate as run
+
+    return run(root, games, loaded)
+
+
+def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
+    """Print every problem, say what was not done, and exit 1."""
+    for problem in problems:
+        say(str(problem))
+    say(f"{len(problems)} problem(s) found: {consequence}", err=True)
+    raise typer.Exit(EXIT_PROBLEMS)
+
+
+@app.command()
+def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption) -> None:
+    """Check data against the schemas and every game's cross-checks; list every problem."""
+    report = run_validation(_data_root(data), games)
+    for problem in report.problems:
+        say(str(problem))
+    for game in report.skipped_cross_checks:
+        say(f"note: {game}: cross-checks not run until the problems above are fixed", err=True)
+    if not report.ok:
+        say(f"{len(report.problems)} problem(s) found", err=True)
+        raise typer.Exit(EXIT_PROBLEMS)
+    say("ok: data is valid")
+
+
+@app.command()
+def provenance(
+    games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption, as_json: bool = JsonOption
+) -> None:
+    """Count each game's records by source: rulebook, inferred, authored."""
+    from pipeline.checks.provenance import SOURCES, provenance_counts
+
+    counts = provenance_counts(_data_root(data), games)
+    if as_json:
+        typer.echo(json.dumps(counts, indent=2, sort_keys=True))
+        return
+    columns = (*SOURCES, "total")
+    say(f"{'game':<20}" + "".join(f"{c:>10}" for c in columns))
+    for game, row in counts.items():
+        say(f"{game:<20}" + "".join(f"{row[c]:>10}" for c in columns))
+
+
+PROJECT_OUTPUT = locations.output_root()
+
+
+TemplatesOption = typer.Option(None, "--templates", help="Templates folder to use instead of the project's templates/.")
+
+
+def _template_root(templates: Optional[Path]) -> Path:
+    from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+
+    return templates if templates is not None else TEMPLATE_ROOT
+
+
+class PaperChoice(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+class OnlyChoice(str, Enum):
+    cards = "cards"
+    docs = "docs"
+
+
+class FormatChoice(str, Enum):
+    pdf = "pdf"
+    md = "md"
+
+
+class LayoutChoice(str, Enum):
+    butted = "butted"
+    gutter = "gutter"
+
+
+class DuplexChoice(str, Enum):
+    long = "long"
+    short = "short"
+    none = "none"
+
+
+@app.command()
+def build(
+    games: Optional[List[str]] = GamesArgument,
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size of the sheets."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for output/<game>/cards-<paper>.pdf."),
+    data: Optional[Path] = DataOption,
+    duplex: DuplexChoice = typer.Option(
+        DuplexChoice.long,
+        "--duplex",
+        help="long/short: backs follow each page, mirrored for that duplex flip; none: fronts only "
+        "(two-faced cards print both faces as fronts).",
+    ),
+    offset_across: Optional[float] = typer.Option(
+        None, "--offset-across", help="Move every back this many mm across the paper (along its short edge; + towards "
+        "the right edge of the sheet held portrait, front towards you). Measure it with --calibration."
+    ),
+    offset_along: Optional[float] = typer.Option(
+        None, "--offset-along", help="Move every back this many mm along the paper (along its long edge; + towards the top edge)."
+    ),
+    printer: Optional[str] = typer.Option(
+        None, "--printer", help="Use the offsets stored for this printer (`pantheon printer set`); not with --offset-*."
+    ),
+    calibration: bool = typer.Option(
+        False, "--calibration", help="Start with a registration page, one per orientation the sheets use, for measuring offsets."
+    ),
+    layout: Optional[LayoutChoice] = typer.Option(
+        None, "--layout", help="butted (the default in templates/sheets.yaml): cards share cut lines, 9 poker cards a "
+        "sheet; gutter: every card keeps its own bleed (cut with a guillotine between bleeds)."
+    ),
+    ink_saver: bool = typer.Option(
+        False, "--ink-saver", help="Backs and frames without full-bleed floods (outline and emblem), white between cards."
+    ),
+    force: bool = typer.Option(False, "--force", help="Rebuild even when nothing changed."),
+    templates: Optional[Path] = TemplatesOption,
+    only: Optional[OnlyChoice] = typer.Option(
+        None, "--only", help="cards: card sheets only; docs: rulebooks, reference and cheat sheets, extras, glossary only."
+    ),
+    stamp: bool = typer.Option(False, "--stamp", help="Print a version line (git describe or --version-label, the "
+                               "data's last commit date, a hash of the data) on every card and sheet."),
+    version_label: Optional[str] = typer.Option(None, "--version-label", help="The version the stamp prints (implies --stamp)."),
+    watermark: Optional[str] = typer.Option(None, "--watermark", help="Text across every face, e.g. PLAYTEST (implies --stamp)."),
+) -> None:
+    """Validate, then write each game's card sheets and documents (PDF); unchanged ones are skipped."""
+    given = dict(locals())  # every option of this command, so a new option is part of the stamp's key by itself
+    from pipeline.app import buildstamp
+
+    root = _data_root(data)
+    printer_files = [_printer_profiles()] if printer is not None else []
+    build_stamp = buildstamp.BuildStamp(out, buildstamp.options_key(given))
+    template_root = templates if templates is not None else buildstamp.DEFAULT_TEMPLATES
+    inputs = buildstamp.inputs_digest(root, template_root, printer_files)  # before anything is read
+    stamped = stamp or version_label is not None or watermark is not None
+    # a version stamp also reads git (describe, the data's last commit), which the inputs digest does not cover
+    done = None if force or stamped else build_stamp.up_to_date(inputs)
+    if done is not None:  # nothing changed since the last build with these options: not even the data is read
+        for path in done:
+            say(f"up to date: {display_path(path)}")
+        return
+    from pipeline.cards.build import check_options
+    from pipeline.checks.validate import RecordCatalogue
+
+    options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
+    if stamped:
+        from pipeline.cards.stamp import with_stamp
+
+        options = with_stamp(options, _data_root(data), _template_root(templates), label=version_label,
+                             watermark=watermark)
+    check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
+    chosen = select_games(root, games)
+    loaded = RecordCatalogue(root)  # every game read once; each stage below takes it from here
+    validated = only is None  # both steps: validate once, up front, for what both need
+    if validated:
+        from pipeline.app.documents import games_to_validate
+
+        report = run_validation(root, games_to_validate(root, chosen), loaded)
+        if not report.ok:
+            _refuse(report.problems, "nothing built")
+    with _output_folder(out):  # another build into the same folder waits: each PDF and its fingerprint are one build's
+        outputs: list[Path] = []
+        if only in (None, OnlyChoice.cards):
+            outputs += _build_cards(root, chosen, bool(games), out, options, force, templates, loaded, validated=validated)
+        if only in (None, OnlyChoice.docs):
+            outputs += _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated, force=force)
+        from pipeline.cards.cache import stamp_path
+
+        build_stamp.record(inputs, outputs, [stamp_path(path) for path in outputs if stamp_path(path).exists()])
+
+
+def _printer_profiles() -> Path:
+    from pipeline.cards.printers import profiles_path
+
+    return profiles_path()
+
+
+def _output_folder(out: Path) -> Any:
+    """The output folder's lock, saying so on stderr when another build holds it."""
+    from pipeline.cards.pdfwrite import output_lock
+
+    return output_lock(out, on_wait=lambda: say(f"waiting for another build writing to {display_path(out)}", err=True))
+
+
+def _build_docs(
+    root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice,
+    loaded: Optional["RecordCatalogue"] = None, *, validated: bool = False, force: bool = True
+) -> list[Path]:
+    """Write the documents of ``games`` (and the combined glossary when all games are chosen); unless
+    ``force``, those whose inputs did not change are left as they are. Every document's path."""
+    from pipeline.app.documents import InvalidData, update_documents
+
+    try:
+        done = update_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated,
+                                catalogue=loaded, force=force)
+    except InvalidData as exc:
+        _refuse(exc.problems, "no documents written")
+    for path in done.up_to_date:
+        say(f"up to date: {display_path(path)}")
+    for path in done.written:
+        say(f"wrote {display_path(path)}")
+    return done.up_to_date + done.written
+
+
+def _card_options(
+    paper: PaperChoice,
+    duplex: DuplexChoice,
+    offset_across: Optional[float],
+    offset_along: Optional[float],
+    printer: Optional[str],
+    calibration: bool,
+    layout: Optional[LayoutChoice],
+    ink_saver: bool,
+) -> Any:
+    """The card sheets' build options, with a printer profile's offsets when one is named."""
+    from pipeline.cards import build as render_build
+    from pipeline.cards import printers
+    from pipeline.cards.imposition import Duplex
+
+    if printer is not None and (offset_across is not None or offset_along is not None):
+        from pipeline.base.errors import UsageProblem
+
+        raise UsageProblem("give either --printer or --offset-across/--offset-along, not both")
+    if printer is not None:
+        profile = printers.profile(printer)
+        offset_across, offset_along = profile.offset_across_mm, profile.offset_along_mm
+    return render_build.BuildOptions(
+        paper.value, Duplex(duplex.value), offset_across or 0.0, offset_along or 0.0, calibration,
+        layout.value if layout is not None else None, ink_saver
+    )
+
+
+def _build_cards(
+    root: Path,
+    chosen: list[str],
+    explicit: bool,
+    out: Path,
+    options: Any,
+    force: bool,
+    templates: Optional[Path],
+    loaded: "RecordCatalogue",
+    *,
+    validated: bool = False,
+) -> list[Path]:
+    """Write card sheets for the games whose inputs changed since their last build (``loaded``: the games as
+    read once for this command). Every card sheet's path, written or up to date."""
+    from pipeline.cards import build as render_build
+
+    fresh: list[Path] = []
+    stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
+    for game in chosen:
+        if not explicit and not registry.spec(game).has("cards"):
+            say(f"note: {game}: no card renderer yet, skipped", err=True)
+            continue
+        print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
+        if not force and render_build.is_fresh(out, game, options, print_hash):
+            fresh.append(render_build.pdf_path(out, game, options.paper))
+            say(f"up to date: {display_path(fresh[-1])}")
+        else:
+            stale[game] = print_hash
+    if not stale:
+        return fresh
+    if not validated:
+        report = run_validation(root, list(stale), loaded)
+        if not report.ok:
+            _refuse(report.problems, "nothing built")
+    plans = render_build.cached_plans(root, list(stale), loaded.game)
+    results = _build_with_progress(plans, stale, root, options, out, _template_root(templates))
+    for result in results:
+        say(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
+    return fresh + [result.pdf for result in results]
+
+
+def _build_with_progress(
+    plans: list[Any], fingerprints: dict[str, str], root: Path, options: Any, out: Path, template_root: Path
+) -> list[Any]:
+    """Build each plan with one rich progress bar over all their cards (on stderr)."""
+    from pipeline.cards import build as render_build
+
+    results = []
+    with _progress_bar() as bar:
+        task = bar.add_task("cards", total=sum(p.card_count for p in plans))
+        for the_plan in plans:
+            bar.update(task, description=the_plan.game)
+            advance = lambda n: bar.advance(task, n)  # noqa: E731
+            results.append(
+                render_build.build_game(
+                    root, the_plan.game, options, out, progress=advance, known_plan=the_plan, template_root=template_root,
+                    print_hash=fingerprints[the_plan.game],
+                )
+            )
+    return results
+
+
+class _NoProgress:
+    """What a progress bar does where nobody watches: nothing (rich is not even imported)."""
+
+    def __enter__(self) -> "_NoProgress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: int) -> int:
+        return 0
+
+    def update(self, task: int, **fields: Any) -> None:
+        return None
+
+    def advance(self, task: int, amount: float = 1) -> None:
+        return None
+
+
+def _progress_bar() -> Any:
+    """A rich progress bar on stderr; none at all when stderr is not a terminal (a pipe, a log, a script)."""
+    if not sys.stderr.isatty():
+        return _NoProgress()
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+
+
+def _validated_plan(root: Path, game: str, consequence: str) -> Any:
+    """The card plan of one game, after its data validated (else every problem, and exit 1)."""
+    from pipeline.cards import build as render_build
+
+    select_games(root, [game])
+    report = run_validation(root, [game])
+    if not report.ok:
+        _refuse(report.problems, consequence)
+    return render_build.plan(root, game, report.games[game])
+
+
+@app.command()
+def preview(
+    game: str = typer.Argument(..., help="Game id."),
+    card_id: str = typer.Argument(..., help="Card id, as the game's renderer names it."),
+    out: Optional[Path] = typer.Option(None, "--out", help="PNG file (default output/<game>/preview/<card>.png)."),
+    data: Optional[Path] = DataOption,
+    dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
+    templates: Optional[Path] = TemplatesOption,
+    ink_saver: bool = typer.Option(False, "--ink-saver", help="Show the card as `build --ink-saver` prints it."),
+) -> None:
+    """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
+    from pipeline.cards import build as render_build
+    from pipeline.cards.preview import pdf_to_png
+
+    the_plan = _validated_plan(_data_root(data), game, "no preview")
+    target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
+    face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
+    pdf_to_png(face_pdf, target, dpi)
+    say(f"wrote {display_path(target)}")
+
+
+@app.command()
+def docs(
+    game: str = typer.Argument(..., help="Game id."),
+    fmt: FormatChoice = typer.Option(FormatChoice.pdf, "--format", help="pdf, or md (Markdown, for diffs in review)."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<document>-<paper>.<format>."),
+    data: Optional[Path] = DataOption,
+) -> None:
+    """Write one game's rulebook, reference sheet, cheat sheet and extras from its data."""
+    root = _data_root(data)
+    _build_docs(root, select_games(root, [game]), paper, out, fmt)
+
+
+class TargetChoice(str, Enum):
+    mpc = "mpc"
+    tgc = "tgc"
+    tts = "tts"
+    dtc = "dtc"
+
+
+@app.command()
+def export(
+    game: str = typer.Argument(..., help="Game id."),
+    target: TargetChoice = typer.Option(..., "--target", help="mpc, tgc: PNG per face; dtc: PDF per deck; tts: deck sheets + JSON."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<target>/."),
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+) -> None:
+    """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
+    from pipeline.exports import export as exporter
+
+    the_plan = _validated_plan(_data_root(data), game, "nothing exported")
+    with _progress_bar() as bar:
+        task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
+        result = exporter.export(
+            the_plan, target.value, out, progress=lambda n: bar.advance(task, n), template_root=_template_root(templates)
+        )
+    say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
+
+
+class PreflightChoice(str, Enum):
+    print = "print"
+    mpc = "mpc"
+    tgc = "tgc"
+    tts = "tts"
+    dtc = "dtc"
+
+
+@app.command()
+def preflight(
+    games: Optional[List[str]] = GamesArgument,
+    target: PreflightChoice = typer.Option(PreflightChoice.print, "--target", help="print (card sheets) or an export target."),
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+) -> None:
+    """Check what a print shop checks: text size, safe area, bleed, embedded fonts, image sizes, page boxes."""
+    from pipeline.cards import build as render_build
+    from pipeline.exports import preflight as checks
+
+    root = _data_root(data)
+    chosen = select_games(root, games)
+    report = run_validation(root, chosen)
+    if not report.ok:
+        _refuse(report.problems, "nothing checked")
+    template_root = _template_root(templates)
+    rules = checks.design_rules(template_root)
+    findings: list[str] = []
+    for game in chosen:
+        if not games and not registry.spec(game).has("cards"):
+            continue
+        the_plan = render_build.plan(root, game, report.games[game])
+        findings += checks.check_faces(the_plan, rules, template_root)
+        findings += checks.check_target(the_plan, target.value, template_root)
+    if findings:
+        _refuse(findings, "not ready for print")
+    say(f"ok: {', '.join(chosen)} ready for {target.value}")
+
+
+printer_app = typer.Typer(help="Printer profiles: the duplex offsets measured on each printer (see --calibration).")
+app.add_typer(printer_app, name="printer")
+
+
+@printer_app.command("set")
+def printer_set(
+    name: str = typer.Argument(..., help="Profile name (lower-case letters, digits, hyphens)."),
+    offset_across: float = typer.Option(..., "--offset-across", help="mm across the paper, as `build --offset-across`."),
+    offset_along: float = typer.Option(..., "--offset-along", help="mm along the paper, as `build --offset-along`."),
+) -> None:
+    """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
+    from pipeline.cards import printers
+
+    path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
+    say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {display_path(path)}")
+
+
+@printer_app.command("list")
+def printer_list() -> None:
+    """Show the stored printer profiles and where they are kept."""
+    from pipeline.cards import printers
+
+    path = printers.profiles_path()
+    profiles = printers.load_profiles(path)
+    say(f"printer profiles in {display_path(path)}: {len(profiles)}")
+    for profile in profiles.values():
+        say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
+
+
+SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
+ProcessesOption = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core); never changes the figures.")
+
+
+@app.command()
+def report(
+    games: Optional[List[str]] = GamesArgument,
+    per_setup: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: each set-up's default size)."),
+    seed: int = SeedOption,
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/balance-<paper>.pdf."),
+    as_json: bool = typer.Option(False, "--json", help="Also print every figure as JSON on stdout."),
+    processes: Optional[int] = ProcessesOption,
+    data: Optional[Path] = DataOption,
+) -> None:
+    """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
+    from pipeline.analysis.balance.commands import report_command
+
+    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
+                   processes=processes, as_json=as_json, say=say)
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="Game id."),
+    games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: the report's size)."),
+    seed: int = SeedOption,
+    players: Optional[int] = typer.Option(None, "--players", min=1, help="Only set-ups for this many players."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="Only set-ups played by this policy (see the game's report)."),
+    as_json: bool = JsonOption,
+    processes: Optional[int] = ProcessesOption,
+    data: Optional[Path] = DataOption,
+) -> None:
+    """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
+    from pipeline.analysis.balance.commands import simulate_command
+
+    simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
+                     processes=processes, as_json=as_json, say=say)
+
+
+
+@app.command("diff")
+def diff_command(
+    args: Optional[List[str]] = typer.Argument(None, help="[REV_A [REV_B]] [GAME ...]: git revisions (default HEAD "
+                                               "and the working tree), then games (default: all)."),
+    data_a: Optional[Path] = typer.Option(None, "--data-a", help="Compare this data folder (old side) ..."),
+    data_b: Optional[Path] = typer.Option(None, "--data-b", help="... with this one (new side), instead of revisions."),
+    as_json: bool = JsonOption,
+    pdf: Optional[Path] = typer.Option(None, "--pdf", help="Also write a proof PDF: old and new faces side by side, "
+                                       "a reprint sheet of the changed cards, a changelog."),
+    engines: bool = typer.Option(True, "--engines/--no-engines", help="Ask each changed game's engine figures "
+                                 "(Monotheism: each scenario's status and losing first moves) before and after."),
+    engine_nodes: Optional[int] = typer.Option(None, "--engine-nodes", min=1, help="Node limit of each engine search."),
+    balance: bool = typer.Option(False, "--balance", help="Also play each changed game's balance study on both "
+                                 "sides (same seeds) and print its figures before and after, flagging significant moves."),
+    balance_games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up for --balance "
+                                                "(default 40: quick; raise it for narrower intervals)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of --balance's simulations (default 0)."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper of the proof PDF."),
+    templates: Optional[Path] = TemplatesOption,
+    data: Optional[Path] = typer.Option(None, "--data", help="The working tree's data folder (default the project's "
+                                        "data/); revisions are read from its git repository."),
+) -> None:
+    """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
+    from pipeline.analysis.diff.commands import diff_command as run
+
+    run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
+        engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
+        balance=balance, balance_games=balance_games, seed=seed)
+
+
+@app.command()
+def watch(
+    games: Optional[List[str]] = GamesArgument,
+    data: Optional[Path] = DataOption,
+    templates: Optional[Path] = TemplatesOption,
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder the builds write to (as `build --out`)."),
+    only: Optional[OnlyChoice] = typer.Option(None, "--only", help="cards or docs only (as `build --only`)."),
+    interval: float = typer.Option(1.0, "--interval", min=0.05, help="Seconds between two looks at the files."),
+    once: bool = typer.Option(False, "--once", help="Build once and stop (as `build`, for scripts and tests)."),
+    max_cycles: Optional[int] = typer.Option(None, "--max-cycles", min=0, help="Stop after this many looks."),
+) -> None:
+    """Rebuild a game whenever its data or templates change: validate, then the files written or the problems."""
+    import signal
+
+    from pipeline.app.watch import Watched
+    from pipeline.app.watch import watch as run
+    from pipeline.base.exits import EXIT_INTERRUPTED
+
+    root = _data_root(data)
+    watched = Watched(root, _template_root(templates), select_games(root, games))
+    interrupted: list[int] = []  # Ctrl-C seen: a build may turn its KeyboardInterrupt into an exit or an Abort
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+
+    def rebuild(game: str) -> None:
+        args = ["build", game, "--data", str(root), "--out", str(out), "--templates", str(watched.template_root)]
+        try:
+            app(args + (["--only", only.value] if only is not None else []))  # ends in commandline: always exits
+        except (SystemExit, typer.Exit, typer.Abort):  # the build said why on stderr
+            pass
+        if interrupted:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        run(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
+    except KeyboardInterrupt:
+        say("stopped watching", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        signal.signal(signal.SIGINT, previous)

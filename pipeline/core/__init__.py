@@ -1,1 +1,0 @@
-"""What every game shares: YAML loading with marks, schema checks, problems, provenance."""

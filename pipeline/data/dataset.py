@@ -1,0 +1,171 @@
+"""A data root on disk: its games, their YAML documents, and where things are.
+
+Layout (see CONVENTIONS.md): ``<root>/<game>/<kind>.yaml`` with a schema at
+``<root>/schemas/<game>/<kind>.schema.json``. A loaded game (:class:`GameData`)
+also carries its model, built from its documents by the game's spec once per command.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union
+
+from pipeline.base import locations
+from pipeline.base.errors import UserError
+from pipeline.data.problems import Location, Problem
+from pipeline.data.yamlmarks import MarkedData, PathKey, YamlLoadError, load_marked
+
+if TYPE_CHECKING:
+    from pipeline.data.gamespec import GameSpec
+
+SCHEMA_DIR = "schemas"
+DATA_SUFFIX = ".yaml"
+SCHEMA_SUFFIX = ".schema.json"
+PROJECT_DATA = locations.data_root()
+
+
+def default_data_root() -> Path:
+    """The project's own data/ folder."""
+    return PROJECT_DATA
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should read it: relative to the working directory when inside it."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        return str(absolute)
+
+
+@dataclass
+class Document:
+    """One YAML file of a game: its data and the marks of its nodes."""
+
+    kind: str
+    path: Path
+    marked: MarkedData
+
+    @property
+    def data(self) -> Any:
+        return self.marked.data
+
+    @cached_property
+    def file(self) -> str:  # asked for every located problem and record: computed once
+        return display_path(self.path)
+
+    def at(self, *path: Union[str, int]) -> Location:
+        """Where the node at ``path`` starts; the nearest existing ancestor if it is missing."""
+        return self._locate(tuple(path), self.marked.value_marks)
+
+    def key_at(self, *path: Union[str, int]) -> Location:
+        """Where the key that ends ``path`` is written (falls back like ``at``)."""
+        marks = {**self.marked.value_marks, **self.marked.key_marks}
+        return self._locate(tuple(path), marks)
+
+    def problem(self, path: Sequence[Union[str, int]], message: str) -> Problem:
+        return Problem(self.at(*path), message)
+
+    def record_at(self, key: str, record_id: Any, *path: Union[str, int]) -> tuple[Union[str, int], ...]:
+        """The node path of the record with ``id`` ``record_id`` in the list under ``key`` (then ``path``
+        inside it): how a message about a record, known by its id, finds its file, line and column.
+        ``(key,)`` when no record has that id."""
+        records = self.data.get(key) if isinstance(self.data, dict) else None
+        for index, record in enumerate(records if isinstance(records, list) else ()):
+            if isinstance(record, dict) and record.get("id") == record_id:
+                return (key, index, *path)
+        return (key,)
+
+    def _locate(self, path: PathKey, marks: dict[PathKey, tuple[int, int]]) -> Location:
+        for cut in range(len(path), -1, -1):
+            mark = marks.get(path[:cut])
+            if mark is not None:
+                return Location(self.file, *mark)
+        return Location(self.file, 1, 1)
+
+
+@dataclass
+class GameData:
+    """Every document of one game that loaded, plus the problems of those that did not.
+
+    ``model`` is the game's typed model, built by its spec's builder on first
+    use and kept: one build per command, whichever stage asks first. Ask for it
+    only on data that passed its schemas (validate, then hand the GameData on).
+    """
+
+    game: str
+    root: Path
+    docs: dict[str, Document] = field(default_factory=dict)
+    load_problems: list[Problem] = field(default_factory=list)
+    unloadable: set[str] = field(default_factory=set)  # kinds whose file exists but did not load
+    known_spec: Optional["GameSpec"] = field(default=None, repr=False)
+    _model: Any = field(default=None, init=False, repr=False, compare=False)
+    _built: bool = field(default=False, init=False, repr=False, compare=False)
+
+    @property
+    def spec(self) -> "GameSpec":
+        """The game's spec (the one it was loaded with, else the registered one)."""
+        if self.known_spec is None:
+            from pipeline.games import registry as games
+
+            self.known_spec = games.spec(self.game)
+        return self.known_spec
+
+    @property
+    def model(self) -> Any:
+        """The game's model, built once from these documents by the spec's model builder."""
+        if not self._built:
+            self._model = self.spec.part("model")(self)
+            self._built = True
+        return self._model
+
+    def edited(self) -> None:
+        """Say the documents were changed in memory: the model is built again when next asked for."""
+        self._model, self._built = None, False
+
+    def doc(self, kind: str) -> Document:
+        try:
+            return self.docs[kind]
+        except KeyError:
+            raise UserError(f"{display_path(self.root)}: no {kind}{DATA_SUFFIX} for {self.game}") from None
+
+    def has(self, kind: str) -> bool:
+        return kind in self.docs
+
+
+def game_ids(data_root: Path) -> list[str]:
+    """The games present under a data root (every folder except schemas/), sorted."""
+    if not data_root.is_dir():
+        raise UserError(f"{display_path(data_root)}: data folder not found")
+    return sorted(p.name for p in data_root.iterdir() if p.is_dir() and p.name != SCHEMA_DIR and not p.name.startswith("."))
+
+
+def data_files(game_dir: Path) -> Iterator[Path]:
+    return iter(sorted(game_dir.glob(f"*{DATA_SUFFIX}")))
+
+
+def load_game(data_root: Path, game: str, spec: Optional["GameSpec"] = None) -> GameData:
+    """Load every YAML document of ``game``; unreadable or malformed files become problems.
+
+    ``spec`` builds its model (default: the spec registered for ``game``, looked up when the model is asked for).
+    """
+    game_dir = data_root / game
+    loaded = GameData(game=game, root=game_dir, known_spec=spec)
+    for path in data_files(game_dir):
+        kind = path.name[: -len(DATA_SUFFIX)]
+        try:
+            marked = load_marked(path)
+        except YamlLoadError as exc:
+            loaded.load_problems.append(Problem(Location(display_path(path), exc.line, exc.column), exc.message))
+            loaded.unloadable.add(kind)
+            continue
+        if not isinstance(marked.data, dict):
+            loaded.load_problems.append(
+                Problem(Location(display_path(path), 1, 1), "top level must be a mapping (key: value), not a list or a value")
+            )
+            loaded.unloadable.add(kind)
+            continue
+        loaded.docs[kind] = Document(kind=kind, path=path, marked=marked)
+    return loaded

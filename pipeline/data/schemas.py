@@ -1,0 +1,373 @@
+"""JSON Schema checks of loaded documents, with messages a data editor can act on.
+
+Patterns are ECMA-262 regular expressions, as JSON Schema says, and are
+matched as such (with ``regress``, the engine ``check-jsonschema`` uses), not
+with Python's ``re``: there ``$`` also matches before a final newline, so an
+id ``"07\\n"`` would pass ``^[0-9]{2}$``. ``SchemaValidator`` is the 2020-12
+validator with ``pattern``, ``patternProperties`` and ``additionalProperties``
+(which consults patternProperties) matched the ECMA way; every schema check of
+the project uses it.
+
+jsonschema (with referencing) is imported only when something is checked: a
+build whose data and settings files are known valid (the results cache
+remembers passes) never loads it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional
+from urllib.parse import urljoin
+
+import regress
+
+from pipeline import store as cachestore
+from pipeline.base.errors import UserError
+from pipeline.base.safefile import FileRefused, read_regular_file
+from pipeline.data import resultcache
+from pipeline.data.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
+from pipeline.data.problems import Location, Problem
+from pipeline.data.schemarecords import record_lists, valid_by_records
+from pipeline.data.yamlmarks import PathKey
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
+
+VALID_NAMESPACE = "schema-valid"
+MAX_SCHEMA_BYTES = 1024 * 1024  # the largest schema is under 30 kB
+VALIDATOR_LIBRARIES = ("jsonschema", "regress")  # whose versions decide what "valid" means
+ECMA_FLAGS = "u"  # JSON Schema patterns are Unicode-aware ECMA-262 regular expressions
+
+
+@lru_cache(maxsize=None)
+def ecma_regex(pattern: str) -> regress.Regex:
+    """``pattern`` compiled as an ECMA-262 regular expression; SchemaError when it is not one."""
+    try:
+        return regress.Regex(pattern, flags=ECMA_FLAGS)
+    except regress.RegressError as exc:
+        from jsonschema.exceptions import SchemaError
+
+        raise SchemaError(f"pattern {pattern!r} is not an ECMA-262 regular expression: {exc}") from None
+
+
+def ecma_search(pattern: str, text: str) -> bool:
+    """Whether ``pattern`` matches anywhere in ``text``, with ECMA semantics (``$`` is the very end)."""
+    return ecma_regex(pattern).find(text) is not None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
+        from jsonschema.exceptions import ValidationError
+
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if ecma_search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator: Any, additional: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own keyword, told which keys patternProperties already covers (matched the ECMA way)."""
+    patterns = schema.get("patternProperties") if isinstance(schema, dict) else None
+    if patterns and validator.is_type(instance, "object"):
+        instance = {k: v for k, v in instance.items() if not any(ecma_search(p, k) for p in patterns)}
+        schema = {k: v for k, v in schema.items() if k != "patternProperties"}
+    from jsonschema import Draft202012Validator
+
+    yield from Draft202012Validator.VALIDATORS["additionalProperties"](validator, additional, instance, schema)
+
+
+@lru_cache(maxsize=None)
+def _schema_validator() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """``SchemaValidator``, built (and jsonschema imported) on first use."""
+    if name == "SchemaValidator":
+        return _schema_validator()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@dataclass
+class SchemaSet:
+    """Every schema under ``<data root>/schemas``, linked by their file URIs; ``fingerprint`` hashes them all.
+
+    The schema files carry no ``$id`` and refer to each other by relative file
+    references (``../common.schema.json#/$defs/text``), so editors and
+    ``check-jsonschema`` resolve them as files. Each is registered under its
+    file URI and under its legacy name, ``urn:pantheon:<game>:<kind>``
+    (``urn:pantheon:common``), which code may keep using in its own ``$ref``s.
+    """
+
+    root: Path
+    registry: Registry
+    by_path: dict[Path, dict[str, Any]]
+    fingerprint: str
+    _record_lists: dict[Path, list[str]] = field(default_factory=dict, repr=False)
+
+    def schema_path(self, game: str, kind: str) -> Path:
+        return self.root / game / f"{kind}{SCHEMA_SUFFIX}"
+
+    def kinds(self, game: str) -> list[str]:
+        folder = self.root / game
+        return sorted(p.name[: -len(SCHEMA_SUFFIX)] for p in folder.glob(f"*{SCHEMA_SUFFIX}"))
+
+    def validator(self, game: str, kind: str) -> Optional[Any]:
+        schema = self.by_path.get(self.schema_path(game, kind))
+        if schema is None:
+            return None
+        return _schema_validator()(schema, registry=self.registry)
+
+    def problems(self, game: str, kind: str, doc: Document, values: Optional[str] = None) -> Optional[list[Problem]]:
+        """The schema problems of ``doc`` (None when its kind has no schema); ``values``: the hash of its
+        values (``resultcache.value_digest``) when the caller took it already.
+
+        Validating is most of what `pantheon validate` costs, so a document found
+        valid is remembered (keyed by its values, every schema and the validator's
+        version) and not checked again until one of them changes. Documents with
+        problems are always checked afresh, so messages point at the current lines.
+        A document not known valid as a whole may still be shown valid from records
+        known valid (``schemarecords``): a one-card edit validates that card.
+        """
+        path = self.schema_path(game, kind)
+        if path not in self.by_path:
+            return None
+        key = self._valid_key(game, kind, values if values is not None else resultcache.value_digest(doc.data))
+        if key is not None and resultcache.known(VALID_NAMESPACE, key):
+            return []  # known valid: not even a validator is built
+        validator = self.validator(game, kind)
+        assert validator is not None
+        if path not in self._record_lists:
+            self._record_lists[path] = record_lists(validator.schema)
+        lists = self._record_lists[path]
+        if key is not None and lists and valid_by_records(validator, doc.data, lists, key[:-1]):
+            resultcache.remember(VALID_NAMESPACE, key)  # (see schemarecords: only "valid" is answered so)
+            return []
+        found = list(schema_problems(doc, validator))
+        if not found and key is not None:
+            resultcache.remember(VALID_NAMESPACE, key)
+        return found
+
+    def _valid_key(self, game: str, kind: str, values: Optional[str]) -> Optional[list[str]]:
+        if values is None:  # values that are not plain data (a date): validated every time
+            return None
+        return [self.fingerprint, resultcache.file_hash(Path(__file__)), cachestore.library_versions(*VALIDATOR_LIBRARIES),
+                game, kind, values]
+
+
+def load_schemas(data_root: Path) -> SchemaSet:
+    """Read and check every schema file; a broken schema is the developer's error, reported plainly."""
+    from referencing import Registry, Resource
+    from referencing.exceptions import NoSuchResource
+    from referencing.jsonschema import DRAFT202012
+
+    root = data_root / SCHEMA_DIR
+    if not root.is_dir():
+        raise UserError(f"{display_path(root)}: schema folder not found")
+    by_path: dict[Path, dict[str, Any]] = {}
+    resources = []
+    legacy: dict[str, tuple[dict[str, Any], str]] = {}  # legacy name -> (schema, its file URI)
+    fingerprint = hashlib.blake2b(digest_size=16)
+    for path in sorted(root.rglob(f"*{SCHEMA_SUFFIX}")):
+        try:
+            raw = read_regular_file(path, MAX_SCHEMA_BYTES)
+            fingerprint.update(str(path.relative_to(root)).encode() + b"\0" + raw + b"\0")
+            schema = json.loads(raw.decode("utf-8"))
+        except (FileRefused, ValueError, RecursionError) as exc:
+            raise UserError(f"{display_path(path)}: cannot read schema: {exc}") from None
+        if not isinstance(schema, dict):
+            raise UserError(f"{display_path(path)}: a schema must be a JSON object")
+        # Checking each schema against the meta-schema costs more than validating
+        # all the data, so the test suite does it (tests/core/test_schemas.py).
+        uri = path.resolve().as_uri()
+        if "$id" in schema:  # a schema that names itself resolves its references against that name
+            uri = str(schema["$id"])
+        else:
+            schema = {**schema, "$id": uri}  # the base its relative references resolve against
+            legacy[legacy_id(path.relative_to(root))] = (schema, uri)
+        by_path[path] = schema
+        resources.append((uri, Resource.from_contents(schema, default_specification=DRAFT202012)))
+
+    # A schema is looked up by its legacy name only by code that asks for it so (a few $refs): its copy
+    # for that name (see _absolute_refs) is made on the first look-up, not for every schema on every load.
+    retrieved: dict[str, Any] = {}
+
+    def by_legacy_name(uri: str) -> Any:
+        if uri not in legacy:
+            raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # (an attrs class the stubs do not see)
+        if uri not in retrieved:
+            schema, file_uri = legacy[uri]
+            retrieved[uri] = Resource.from_contents(_absolute_refs(schema, file_uri), default_specification=DRAFT202012)
+        return retrieved[uri]
+
+    registry = Registry(retrieve=by_legacy_name).with_resources(resources)  # type: ignore[call-arg]  # (attrs)
+    return SchemaSet(root, registry, by_path, fingerprint.hexdigest())
+
+
+LEGACY_PREFIX = "urn:pantheon:"
+
+
+def legacy_id(relative: Path) -> str:
+    """The name a schema file had as its ``$id`` before the files were linked by path: ``urn:pantheon:monotheism:deities``."""
+    return LEGACY_PREFIX + ":".join((*relative.parent.parts, relative.name[: -len(SCHEMA_SUFFIX)]))
+
+
+def _absolute_refs(node: Any, base: str) -> Any:
+    """``node`` with every relative ``$ref`` made absolute against ``base``.
+
+    A lookup by legacy name resolves nested references against that name (a
+    URN, against which no relative path resolves), so that copy names its
+    targets by full file URI.
+    """
+    if isinstance(node, dict):
+        return {key: (urljoin(base, value) if key == "$ref" and isinstance(value, str) and not value.startswith("#")
+                      else _absolute_refs(value, base)) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_absolute_refs(item, base) for item in node]
+    return node
+
+
+def check_schema_file(path: Path, schema: dict[str, Any]) -> None:
+    """Raise UserError if ``schema`` is not valid JSON Schema 2020-12."""
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        _schema_validator().check_schema(schema)
+    except SchemaError as exc:
+        raise UserError(f"{display_path(path)}: invalid schema: {exc.message}") from None
+
+
+def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
+    """Every schema violation in ``doc``, most specific first, pinned to its node."""
+    from jsonschema.exceptions import SchemaError, UnknownType
+    from referencing.exceptions import Unresolvable
+
+    try:
+        errors = list(validator.iter_errors(doc.data))
+    except (SchemaError, Unresolvable, UnknownType) as exc:
+        raise UserError(f"schema for {doc.file} is broken: {exc}") from None
+    for error in errors:
+        error = _most_specific(error)
+        path: PathKey = tuple(error.absolute_path)
+        label, where = describe_path(doc.data, path)
+        at, text = _describe(doc, path, where, error)
+        yield Problem(at, f"{label}{text}")
+
+
+def _most_specific(error: ValidationError) -> ValidationError:
+    """For anyOf/oneOf failures, the branch error that explains the most."""
+    from jsonschema.exceptions import best_match
+
+    while error.context:
+        error = best_match(error.context)
+    return error
+
+
+def _describe(doc: Document, path: PathKey, where: str, error: ValidationError) -> tuple[Location, str]:
+    prefix = f"{where}: " if where else ""
+    validator = error.validator
+    if validator == "additionalProperties":
+        if not isinstance(error.schema, Mapping) or not isinstance(error.instance, Mapping):
+            raise _unfilled(error, "the object and its schema")
+        properties = error.schema.get("properties", {})
+        extra = sorted(set(error.instance) - set(properties))
+        key = extra[0] if extra else "?"
+        allowed = ", ".join(sorted(properties)) or "none"
+        return doc.key_at(*path, key), f"{prefix}unknown key '{key}' (allowed: {allowed})"
+    if validator == "required":
+        return doc.at(*path), f"{prefix}{error.message.replace('is a required property', 'is required but missing')}"
+    if validator == "enum":
+        if not isinstance(error.validator_value, Iterable):
+            raise _unfilled(error, "the list of allowed values")
+        options = ", ".join(str(option) for option in error.validator_value)
+        return doc.at(*path), f"{prefix}{error.instance!r} is not one of {options}"
+    if validator is False or error.schema is False:
+        return doc.key_at(*path), f"{prefix}key is not allowed here"
+    return doc.at(*path), f"{prefix}{error.message}"
+
+
+def _unfilled(error: ValidationError, missing: str) -> TypeError:
+    """jsonschema fills in every part of the errors it reports (its types also allow "unset"): one that did not is a fault."""
+    return TypeError(f"jsonschema reported a '{error.validator}' error without {missing}")
+
+
+def describe_path(data: Any, path: PathKey) -> tuple[str, str]:
+    """Split ``path`` into the innermost record with an id and the field inside it.
+
+    ``("deities", 12, "aspects", 1)`` -> ``("deity 13: ", "aspects[1]")`` when
+    ``deities[12]`` has id 13; ``("", full field path)`` when no record has an id.
+    """
+    node = data
+    label, field_start = "", 0
+    for depth, step in enumerate(path):
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(step, int) and isinstance(node, dict) and "id" in node:
+            owner = path[depth - 1] if depth else ""
+            label, field_start = f"{singular(str(owner))} {node['id']}: ", depth + 1
+    text = ""
+    for step in path[field_start:]:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    return label, text
+
+
+def singular(word: str) -> str:
+    """Naive English singular for list keys: deities -> deity, monsters -> monster."""
+    word = word.replace("_", " ").replace("-", " ")
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def load_checked_yaml(path: Path, schema_path: Path) -> Any:
+    """A project settings file (sheets, layouts) loaded and checked against its schema.
+
+    Raises UserError naming ``file:line:column`` of the first problem, like data errors.
+    A file found valid is remembered (keyed by its values, the schema's bytes, this module and
+    the validator's version), as data documents are: every build reads these files.
+    """
+    from pipeline.data.yamlmarks import YamlLoadError, load_marked
+
+    try:
+        marked = load_marked(path, strict_text=False)
+        raw_schema = read_regular_file(schema_path, MAX_SCHEMA_BYTES)
+        schema = json.loads(raw_schema.decode("utf-8"))
+    except YamlLoadError as exc:
+        raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
+    except (FileRefused, ValueError, RecursionError) as exc:
+        raise UserError(f"{display_path(schema_path)}: cannot read schema: {exc}") from None
+    values = resultcache.value_digest(marked.data)
+    key = None if values is None else [
+        "settings", hashlib.blake2b(raw_schema, digest_size=16).hexdigest(), resultcache.file_hash(Path(__file__)),
+        cachestore.library_versions(*VALIDATOR_LIBRARIES), values,
+    ]
+    if key is not None and resultcache.known(VALID_NAMESPACE, key):
+        return marked.data
+    doc = Document(kind=path.stem, path=path, marked=marked)
+    problems = sorted(schema_problems(doc, _schema_validator()(schema)))
+    if problems:
+        raise UserError(str(problems[0]))
+    if key is not None:
+        resultcache.remember(VALID_NAMESPACE, key)
+    return marked.data

@@ -1,0 +1,95 @@
+"""Safe YAML loading that remembers where every node came from, and refuses hostile input fast.
+
+The loader returns plain Python data (what JSON Schema validates) and a side
+table of marks keyed by the node's path, so any later stage can point a user
+at ``file:line:column`` without the data itself carrying positions.
+
+Data is built straight from libyaml's event stream (an iterative parser, no
+recursion and no node tree), so everything the conventions forbid is refused
+where it is met, before anything is expanded or composed: tags (``!!str``,
+``!!python/object:...``, ``!local``, on scalars and collections), anchors and
+aliases (an alias bomb is refused at its first ``&``), nesting deeper than
+MAX_NESTING, merge keys, keys that are not text, duplicate keys, and values
+or keys holding control characters (see :mod:`pipeline.base.textsafety`).
+Files that are not regular files, or larger than MAX_FILE_BYTES, are refused
+before they are read (see :mod:`pipeline.base.safefile`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+from pipeline.base.safefile import FileRefused, read_regular_file
+from pipeline.data import parsedcache, resultcache
+
+# The parser (yamlparse.py, with PyYAML) is imported only when a text is parsed: a command whose files
+# were all parsed before reads them back from the parse cache and never loads it. Its code, and the
+# characters it refuses (textsafety.py), are part of that cache's key.
+PARSER_CODE = (Path(__file__).resolve().with_name("yamlparse.py"), Path(__file__).resolve().parents[1] / "base" / "textsafety.py")
+
+PathKey = tuple[Union[str, int], ...]
+Mark = tuple[int, int]  # 1-based line, column
+# The deepest data file (monotheism/deities.yaml) nests 12 collections; twice that is plenty, and
+# small enough that nothing downstream (schema checks, walks over the data) can run out of stack.
+MAX_NESTING = 24
+# The largest data file is under 40 kB; fifty times that is still a fraction of a second to parse.
+MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+class YamlLoadError(Exception):
+    """The file could not be turned into data; carries a 1-based position."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass
+class MarkedData:
+    """Loaded data plus where each value (and each mapping key) starts."""
+
+    data: Any
+    value_marks: dict[PathKey, Mark] = field(default_factory=dict)
+    key_marks: dict[PathKey, Mark] = field(default_factory=dict)
+
+
+def load_marked(path: Path, *, strict_text: bool = True) -> MarkedData:
+    """Read ``path`` as safe YAML; raise YamlLoadError with a position on any problem.
+
+    ``strict_text`` refuses a comment after unquoted text (see yamlparse._Builder.refuse_trailing_comment);
+    card data wants it, settings files with annotated values do not.
+    """
+    try:
+        raw = read_regular_file(path, MAX_FILE_BYTES)
+    except FileRefused as exc:
+        raise YamlLoadError(str(exc)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise YamlLoadError(f"cannot read file: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # what reading in text mode did
+    return loads_marked_cached(text, strict_text=strict_text)
+
+
+def loads_marked_cached(text: str, *, strict_text: bool = True) -> MarkedData:
+    """``loads_marked``, with the result of a text parsed before read back from the cache (a build
+    or validation reads every data file; unchanged files then cost a fraction of a parse).
+    The key holds the text, the option and the reader's code (this module, the parser and the characters it refuses)."""
+    key = [resultcache.file_hash(Path(__file__)), *map(resultcache.file_hash, PARSER_CODE), str(strict_text), text]
+
+    def parse() -> tuple[Any, dict[PathKey, Mark], dict[PathKey, Mark]]:
+        marked = loads_marked(text, strict_text=strict_text)
+        return marked.data, marked.value_marks, marked.key_marks
+
+    data, value_marks, key_marks = parsedcache.cached_parse(key, parse)
+    return MarkedData(data, value_marks, key_marks)
+
+
+def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
+    """Parse YAML text; see load_marked."""
+    from pipeline.data import yamlparse
+
+    return yamlparse.loads_marked(text, strict_text=strict_text)

@@ -1,0 +1,262 @@
+"""The YAML parser behind :mod:`pipeline.data.yamlmarks` (see its docstring for what is refused, and why).
+
+Imported only when a text must actually be parsed (PyYAML is a fair share of a
+command's start-up, and most runs read every file back from the parse cache).
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Protocol, Union
+
+import yaml
+from yaml.events import (
+    AliasEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    Event,
+    MappingEndEvent,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import ScalarNode
+
+from pipeline.base.textsafety import code_point, forbidden_char
+from pipeline.data.yamlmarks import MAX_NESTING, Mark, MarkedData, PathKey, YamlLoadError
+
+# libyaml's parser is several times faster; the pure-Python one is the fallback.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+STR_TAG = "tag:yaml.org,2002:str"
+MERGE_TAG = "tag:yaml.org,2002:merge"
+INT_TAG = "tag:yaml.org,2002:int"
+# Whole numbers are counts and scores: 64 bits is beyond any of them, and a larger one could not even be
+# printed in a message (Python refuses to write out integers of more than 4,300 digits).
+INT_RANGE = (-(2**63), 2**63 - 1)
+MAX_NUMBER_TEXT = 100  # characters of an integer literal (with sign, prefix and '_' separators)
+YAML_TAG_PREFIX = "tag:yaml.org,2002:"
+
+
+class _ParserMark(Protocol):
+    """A position as the parser gives it (0-based): the pure-Python and the libyaml marks both have these."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
+
+def _placed(event: Event, mark: Optional[_ParserMark]) -> _ParserMark:
+    """``mark``, one of ``event``'s; the parser gives every event both, so a missing one is a parser fault."""
+    if mark is None:
+        raise YamlLoadError(f"malformed YAML: the parser gave a {type(event).__name__} no position")
+    return mark
+
+
+def _mark_of(event: Event) -> Mark:
+    start = _placed(event, event.start_mark)
+    return start.line + 1, start.column + 1
+
+
+def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
+    """Parse YAML text; see load_marked."""
+    loader = _Loader(text)
+    try:
+        return _Builder(loader, text.splitlines() if strict_text else None).build()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = exc.problem or exc.context or "syntax error"
+        raise YamlLoadError(f"malformed YAML: {what}", *where) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow anywhere (DEL, raw C0/C1 controls)
+        raise YamlLoadError(
+            f"malformed YAML: character {code_point(chr(exc.character)) if isinstance(exc.character, int) else repr(exc.character)} "
+            f"is not allowed ({exc.reason})",
+            *_position(text, exc.position),
+        ) from None
+    except yaml.YAMLError as exc:
+        raise YamlLoadError(f"malformed YAML: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def _position(text: str, index: int) -> Mark:
+    """The 1-based line and column of character ``index`` of ``text``."""
+    before = text[:index]
+    line_start = before.rfind("\n") + 1
+    return before.count("\n") + 1, index - line_start + 1
+
+
+def _tag_as_written(tag: str) -> str:
+    return "!!" + tag[len(YAML_TAG_PREFIX) :] if tag.startswith(YAML_TAG_PREFIX) else tag
+
+
+class _Open:
+    """A mapping or list being filled: its value, its path, and (for a mapping) the key awaiting its value."""
+
+    __slots__ = ("value", "path", "key")
+
+    def __init__(self, value: Union[dict[str, Any], list[Any]], path: PathKey) -> None:
+        self.value = value
+        self.path = path
+        self.key: Optional[str] = None
+
+
+class _Builder:
+    """Turns libyaml's events into plain data, recording marks and refusing what the conventions forbid.
+
+    One pass, with an explicit stack of open collections: nothing recurses, and
+    nothing is expanded, so the cost is bounded by the size of the text.
+    """
+
+    def __init__(self, loader: Any, lines: Optional[list[str]]) -> None:
+        self._loader = loader
+        self._lines = lines
+        self._marked = MarkedData(data=None)
+
+    def build(self) -> MarkedData:
+        loader = self._loader
+        stack: list[_Open] = []
+        documents = 0
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise YamlLoadError("a file holds one document: remove the second '---'", *_mark_of(event))
+            elif isinstance(event, NodeEvent):
+                self._refuse_node_extras(event, len(stack))
+                self._node(event, stack)
+            elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+                stack.pop()
+            elif isinstance(event, StreamEndEvent):
+                break
+        if documents == 0:
+            raise YamlLoadError("file is empty: expected a mapping of records")
+        return self._marked
+
+    def _refuse_node_extras(self, event: NodeEvent, depth: int) -> None:
+        """Aliases, anchors, explicit tags and deep nesting, refused before the node is built."""
+        if isinstance(event, AliasEvent):
+            raise YamlLoadError(f"aliases ('*{event.anchor}') are not allowed: write the value out", *_mark_of(event))
+        if event.anchor is not None:
+            raise YamlLoadError(f"anchors ('&{event.anchor}') are not allowed: write the value out", *_mark_of(event))
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            raise YamlLoadError(
+                f"tags ('{_tag_as_written(tag)}') are not allowed: write a plain value (quote it to make it text)",
+                *_mark_of(event),
+            )
+        if isinstance(event, CollectionStartEvent) and depth >= MAX_NESTING:
+            raise YamlLoadError(f"nesting deeper than {MAX_NESTING} levels is not allowed", *_mark_of(event))
+
+    def _node(self, event: NodeEvent, stack: list[_Open]) -> None:
+        """Place one scalar, or open one collection, where the stack says it belongs."""
+        parent = stack[-1] if stack else None
+        if isinstance(parent, _Open) and isinstance(parent.value, dict) and parent.key is None:
+            parent.key = self._key(event, parent)
+            return
+        if parent is None:
+            path: PathKey = ()
+        elif isinstance(parent.value, dict):
+            assert parent.key is not None
+            path = parent.path + (parent.key,)
+        else:
+            path = parent.path + (len(parent.value),)
+        self._marked.value_marks[path] = _mark_of(event)
+        value: Any
+        if isinstance(event, MappingStartEvent):
+            value = {}
+            stack.append(_Open(value, path))
+        elif isinstance(event, CollectionStartEvent):
+            value = []
+            stack.append(_Open(value, path))
+        else:
+            assert isinstance(event, ScalarEvent)
+            value = self._scalar(event, self._tag(event))
+            if isinstance(value, str):
+                self._refuse_invisible(value, event, key=False)
+        if parent is None:
+            self._marked.data = value
+        elif isinstance(parent.value, dict):
+            assert parent.key is not None
+            parent.value[parent.key] = value
+            parent.key = None
+        else:
+            parent.value.append(value)
+
+    def _key(self, event: NodeEvent, mapping: _Open) -> str:
+        if not isinstance(event, ScalarEvent):
+            raise YamlLoadError("a mapping key must be a plain word", *_mark_of(event))
+        tag = self._tag(event)
+        if tag == MERGE_TAG:
+            raise YamlLoadError("merge keys ('<<') are not allowed: write the keys out", *_mark_of(event))
+        key = self._scalar(event, tag)
+        if not isinstance(key, str):
+            raise YamlLoadError(f"key {key!r} must be text: quote it (\"{event.value}\")", *_mark_of(event))
+        self._refuse_invisible(key, event, key=True)
+        assert isinstance(mapping.value, dict)
+        if key in mapping.value:
+            first_line = self._marked.key_marks[mapping.path + (key,)][0]
+            raise YamlLoadError(f"duplicate key '{key}' (first at line {first_line})", *_mark_of(event))
+        self._marked.key_marks[mapping.path + (key,)] = _mark_of(event)
+        return key
+
+    def _tag(self, event: ScalarEvent) -> str:
+        """The tag the safe resolver gives an untagged scalar (str, int, bool, null, ...)."""
+        return str(self._loader.resolve(ScalarNode, event.value, event.implicit))
+
+    def _scalar(self, event: ScalarEvent, tag: str) -> Any:
+        self.refuse_trailing_comment(event, tag)
+        if tag == STR_TAG:  # what the safe constructor returns for text, without its dispatch (most scalars)
+            return event.value
+        too_large = YamlLoadError(
+            f"number too large: a whole number must lie between {INT_RANGE[0]} and {INT_RANGE[1]}", *_mark_of(event)
+        )
+        if tag == INT_TAG and len(event.value) > MAX_NUMBER_TEXT:
+            raise too_large  # not even converted: 0x followed by megabytes of digits would be
+        # The stub types a node's marks as the pure-Python Mark only; nodes just keep them, and libyaml's work as well.
+        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
+        try:
+            value = self._loader.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:  # a date that is no date
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise YamlLoadError(f"bad value: {problem}", *_mark_of(event)) from None
+        if tag == INT_TAG and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+            raise too_large
+        return value
+
+    @staticmethod
+    def _refuse_invisible(text: str, event: ScalarEvent, *, key: bool) -> None:
+        found = forbidden_char(text, key=key)
+        if found is not None:
+            index, char = found
+            rule = "a key is one line of visible text" if key else "text may hold tabs and line breaks, no other controls"
+            raise YamlLoadError(
+                f"control character {code_point(char)} in {'a key' if key else 'a value'} (character {index + 1}): "
+                f"remove it; {rule}",
+                *_mark_of(event),
+            )
+
+    def refuse_trailing_comment(self, event: ScalarEvent, tag: str) -> None:
+        """A ``#`` after a plain value starts a comment and silently cuts the text short.
+
+        In card text that is nearly always a mistake ("numbered #01 to #29"
+        would load as "numbered"), so an unquoted value followed by a comment
+        is refused: quote the value, or put the comment on a line of its own.
+        """
+        if self._lines is None or event.style not in (None, "") or tag != STR_TAG:
+            return
+        end = _placed(event, event.end_mark)
+        if end.line >= len(self._lines):
+            return
+        rest = self._lines[end.line][end.column :]
+        if rest.lstrip().startswith("#") and rest[:1].isspace():
+            raise YamlLoadError(
+                "'#' after an unquoted value starts a comment and cuts the text short: "
+                "quote the value, or move the comment to its own line",
+                end.line + 1,
+                end.column + 1 + len(rest) - len(rest.lstrip()),
+            )

@@ -1,0 +1,154 @@
+"""Card faces inside documents, drawn exactly as the card sheets draw them.
+
+A face is rendered from its template and split by the card build's own
+machinery (:class:`pipeline.cards.forms.Forms`, one per PDF canvas),
+then placed, scaled and clipped to its trim, as a platypus flowable. The
+slot geometry of a face (where each ``<pp:text>`` and ``<pp:icon>`` box
+sits) is read from the same rendered template, so a figure's callouts point
+at the boxes the card really has.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Optional
+
+from lxml import etree
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
+from reportlab.platypus import Flowable
+
+from pipeline.base.errors import UserError
+from pipeline.cards.faces import HALF_TURN, PP, FaceRecord, Splitter, _is_top_slot
+from pipeline.cards.forms import Forms
+from pipeline.cards.imposition import load_sheets
+from pipeline.cards.plan import Face
+from pipeline.cards.svgtemplates import Templates
+from pipeline.cards.units import mm
+
+TEXT, ICON = "text", "icon"
+MmBox = tuple[float, float, float, float]  # x0, y0, x1, y1: mm from the trim's top-left, y down
+
+
+@dataclass(frozen=True)
+class SlotBox:
+    """One slot of a rendered face: ``kind`` text or icon, ``name`` the text slot's name or the icon's,
+    ``box`` where it prints (a turned slot's box turned with it), ``filled`` whether it holds anything."""
+
+    kind: str
+    name: str
+    box: MmBox
+    turned: bool
+    filled: bool
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.box
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+@dataclass(frozen=True)
+class FaceSlots:
+    """A face's trim size (mm) and its slots in template order."""
+
+    trim: tuple[float, float]
+    slots: tuple[SlotBox, ...]
+
+    def find(self, selector: str) -> Optional[SlotBox]:
+        """The slot a selector names: ``name`` is the first filled text slot of that name (unturned ones
+        first), ``name#N`` the N-th of them (from 0); ``icon:N`` the N-th icon slot. None when the face
+        has no such slot."""
+        if selector.startswith(f"{ICON}:"):
+            icons = [s for s in self.slots if s.kind == ICON]
+            index = int(selector.split(":", 1)[1])
+            return icons[index] if index < len(icons) else None
+        name, _, nth = selector.partition("#")
+        named = sorted((s for s in self.slots if s.kind == TEXT and s.name == name and s.filled), key=lambda s: s.turned)
+        index = int(nth or 0)
+        return named[index] if index < len(named) else None
+
+    def text_names(self) -> list[str]:
+        """The names of the filled text slots, each once, in template order."""
+        return list(dict.fromkeys(s.name for s in self.slots if s.kind == TEXT and s.filled and s.name))
+
+
+@lru_cache(maxsize=1)
+def templates() -> Templates:
+    """The card templates as the card build loads them (same bleed)."""
+    return Templates(bleed_mm=load_sheets().bleed_mm)
+
+
+def face_slots(face: Face, where: str) -> FaceSlots:
+    """The slots of ``face`` as its template renders them."""
+    svg = templates().render(face.template, face.context, where)
+    root = etree.fromstring(svg.encode("utf-8"))
+    try:
+        width, height = (float(v) for v in (root.get(f"{PP}trim") or "").split())
+    except ValueError:
+        raise UserError(f"{where}: template {face.template} must declare its trim size (use the card() macro)") from None
+    slots: list[SlotBox] = []
+    for node in root.iter(f"{PP}*"):
+        local = etree.QName(node).localname
+        if local not in (TEXT, ICON) or not _is_top_slot(node):
+            continue
+        turned = node.get("rotate", "0") == HALF_TURN
+        x, y, h = (float(node.get(a, "0")) for a in ("x", "y", "height"))
+        name = node.get("name", "")
+        if local == ICON:
+            w = h * templates().icons.get(name, where).aspect
+            filled = True
+        else:
+            w = float(node.get("width", "0"))
+            words = "".join(str(t) for t in node.itertext()).strip()
+            filled = bool(words) or any(etree.QName(c).localname == ICON for c in node.iter(f"{PP}*"))
+        box = (width - x - w, height - y - h, width - x, height - y) if turned else (x, y, x + w, y + h)
+        slots.append(SlotBox(local, name, box, turned, filled))
+    return FaceSlots((width, height), tuple(slots))
+
+
+_FORMS: "weakref.WeakKeyDictionary[Any, Forms]" = weakref.WeakKeyDictionary()
+
+
+def _forms(canvas: Any) -> Forms:
+    """One set of forms per PDF canvas (each layout pass of a document draws on a new one)."""
+    if canvas not in _FORMS:
+        _FORMS[canvas] = Forms(canvas, templates())
+    return _FORMS[canvas]
+
+
+class FaceFlowable(Flowable):
+    """A card face ``card_w`` x ``card_h`` points at (``card_x``, 0) in a box ``width`` x ``height`` points,
+    under an ``overlay`` drawing of the same box (callouts)."""
+
+    def __init__(self, face: Face, where: str, card_x: float, card_w: float, card_h: float, overlay: Drawing) -> None:
+        super().__init__()
+        self.face, self.where = face, where
+        self.card_x, self.card_w, self.card_h = card_x, card_w, card_h
+        self.overlay = overlay
+        self.width, self.height = overlay.width, overlay.height
+        self._split: Optional[tuple[FaceRecord, dict[str, Any]]] = None
+
+    def _record(self) -> tuple[FaceRecord, dict[str, Any]]:
+        """The face rendered and split once per document: each layout pass draws on a new canvas, but the
+        record (text set, art split) is the same."""
+        if self._split is None:
+            svg = templates().render(self.face.template, self.face.context, self.where)
+            self._split = Splitter(templates()).split(svg, self.face.template, self.where)
+        return self._split
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        forms = _forms(canvas)
+        form = forms._form(*self._record(), self.where)  # this canvas's forms for the record split once
+        scale = self.card_w / mm(form.trim_w)
+        bleed = mm(forms.bleed)
+        canvas.saveState()
+        canvas.translate(self.card_x, (self.height - self.card_h) / 2)
+        canvas.scale(scale, scale)
+        forms.place(form, -bleed, -bleed, clip=(0, 0, mm(form.trim_w), mm(form.trim_h)))
+        canvas.restoreState()
+        renderPDF.draw(self.overlay, canvas, 0, 0)

@@ -1,0 +1,658 @@
+"""Setting a Document as PDF with reportlab platypus.
+
+Every text goes through the print pipeline's glyph check (no tofu) and is set
+in its one embedded font family. Headings of level 1 and 2 feed the table of
+contents (``multiBuild`` runs until its page numbers are stable) and the PDF
+outline; the running header names the document and the section in force on
+the page; the footer carries the page number. Invariant mode makes the bytes
+depend only on the data and the layout.
+"""
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional, Sequence
+
+from reportlab.graphics import shapes as rl
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Spacer,
+    TableStyle,
+)
+from reportlab.platypus import PageBreak as RLPageBreak
+from reportlab.platypus import Paragraph as RLParagraph
+from reportlab.platypus import Table as RLTable
+from reportlab.platypus.tableofcontents import TableOfContents
+from svglib.svglib import svg2rlg
+
+from pipeline.base.errors import UserError
+from pipeline.cards import fonts
+from pipeline.cards.svgtemplates import ICON_DIR, SVG_NS, TEMPLATE_ROOT, IconLibrary
+from pipeline.cards.units import mm
+from pipeline.data import markup
+from pipeline.data.typography import typographic
+from pipeline.documents import charts, facedraw, figures
+from pipeline.documents import structure as m
+from pipeline.documents.layout import Layout
+from pipeline.documents.pagecheck import PageContent, check_pages
+
+TOC_LEVELS = 2  # heading levels 1..TOC_LEVELS are listed in the contents
+HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
+CONTENTS_TITLE = "Contents"
+ARROW_HEAD_MM = 2.2
+ARROW_SPREAD_DEG = 25  # between an arrow head's side and its shaft
+MAX_PASSES = 10
+# A heading is kept with all of a short table or list (so neither is split from its heading, nor the
+# heading orphaned); a longer one may split, and its heading starts a new page unless this much room is left.
+KEEP_TABLE_ROWS = 12
+KEEP_LIST_ITEMS = 6
+HEADING_ROOM_MM = 45.0
+FIT_TOLERANCE_MM = 0.01  # a diagram this much wider or taller than the text area still fits (rounding)
+BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this share of the page is still free
+_XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
+TITLE_STYLES = ("title", "subtitle")  # the document's own title counts as a heading on its page
+PARAGRAPH_TAGS = {markup.BOLD: "b", markup.ITALIC: "i"}
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    level: int
+    text: str
+    page: int
+
+
+def parse(text: str, where: str) -> tuple[markup.Inline, ...]:
+    """Document text as a markup tree, with typographic quotes and dashes (as on the cards); markup that
+    cannot be printed names the document."""
+    try:
+        return markup.parse(typographic(text))
+    except markup.MarkupError as exc:  # validate refuses such data text; this is text a document composed
+        raise UserError(f"{where}: text cannot be printed: {exc.message}") from None
+
+
+def plain(text: str, where: str) -> str:
+    """What ``text`` reads as where styling cannot be shown (outline, running header, diagram labels)."""
+    return markup.plain(parse(text, where))
+
+
+def inline(text: str, where: str, style: str = fonts.REGULAR) -> str:
+    """Document text as reportlab paragraph markup (see :mod:`pipeline.data.markup`), each piece
+    glyph-checked in the style it is set in. Icons read as their names; a newline reflows as a space."""
+    nodes = parse(text, where)
+    unresolved = next((n for n in markup.walk(nodes) if isinstance(n, markup.Reference)), None)
+    if unresolved is not None:
+        raise UserError(f"{where}: reference {unresolved.source} reached the document unresolved: documents print names")
+    for bold, italic, piece in markup.styled_text(nodes):
+        fonts.check_glyphs(piece, where, fonts.with_emphasis(style, bold=bold, italic=italic))
+    return "".join(_paragraph_markup(nodes))
+
+
+def _paragraph_markup(nodes: tuple[markup.Inline, ...]) -> Iterator[str]:
+    for node in nodes:
+        if isinstance(node, markup.Text):
+            yield _xml_escape(node.text)
+        elif isinstance(node, markup.Styled):
+            tag = PARAGRAPH_TAGS[node.style]
+            yield f"<{tag}>"
+            yield from _paragraph_markup(node.children)
+            yield f"</{tag}>"
+        elif isinstance(node, markup.Icon):
+            yield _xml_escape(markup.icon_words(node.name))
+        elif isinstance(node, markup.Break):
+            yield "\n"
+
+
+def _xml_escape(text: str) -> str:
+    for raw, escaped in _XML_ESCAPES:
+        text = text.replace(raw, escaped)
+    return text
+
+
+def _flat(flowables: list[Flowable]) -> list[Flowable]:
+    """Flowables with every nested KeepTogether opened (reportlab sizes a nested one as endless)."""
+    out: list[Flowable] = []
+    for flowable in flowables:
+        out += _flat(list(flowable._content)) if isinstance(flowable, KeepTogether) else [flowable]
+    return out
+
+
+class _Heading(RLParagraph):
+    """A heading paragraph that remembers its level and plain text for the contents."""
+
+    def __init__(self, text: str, para: str, style: ParagraphStyle, level: int) -> None:
+        super().__init__(para, style)
+        self.level = level
+        self.plain = text
+
+
+class _DocTemplate(BaseDocTemplate):
+    """Notifies the contents of each heading and tracks the section shown in the running header."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.section_on_page: dict[int, str] = {}
+        self.last_on_page: dict[int, str] = {}
+        self.toc_entries: list[TocEntry] = []
+        self.page_content: dict[int, PageContent] = {}
+        self._keys = 0
+        self._outline_level = -1
+
+    def beforeDocument(self) -> None:
+        self.section_on_page = {}
+        self.last_on_page = {}
+        self.toc_entries = []
+        self.page_content = {}
+        self._keys = 0
+        self._outline_level = -1
+
+    def pages(self) -> list[PageContent]:
+        """What each page of the finished document holds, for the page check."""
+        return [self.page_content.get(n, PageContent()) for n in range(1, self.page + 1)]
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        _note(self.page_content.setdefault(self.page, PageContent()), flowable)
+        if not isinstance(flowable, _Heading):
+            return
+        page = self.page
+        if flowable.level == 1:
+            self.section_on_page.setdefault(page, flowable.plain)
+            self.last_on_page[page] = flowable.plain
+        if flowable.level <= TOC_LEVELS:
+            self._keys += 1
+            key = f"h{self._keys}"
+            self.canv.bookmarkPage(key)
+            # the PDF outline cannot skip a level (a sheet may start at level 2): nest at most one below the last entry
+            self._outline_level = min(flowable.level - 1, self._outline_level + 1)
+            self.canv.addOutlineEntry(flowable.plain, key, level=self._outline_level, closed=flowable.level > 1)
+            self.toc_entries.append(TocEntry(flowable.level, flowable.plain, page))
+            self.notify("TOCEntry", (flowable.level - 1, flowable.plain, page, key))
+
+    def section_for(self, page: int) -> str:
+        """The first level-1 heading on ``page``, else the last one before it."""
+        if page in self.section_on_page:
+            return self.section_on_page[page]
+        for number in range(page - 1, 0, -1):
+            if number in self.last_on_page:
+                return self.last_on_page[number]
+        return ""
+
+
+def _note(page: PageContent, flowable: Flowable) -> None:
+    """Count what a flowable adds to its page: a heading, table rows, text height or a drawing."""
+    if isinstance(flowable, _Heading) or (isinstance(flowable, RLParagraph) and flowable.style.name in TITLE_STYLES):
+        page.headings += 1
+    elif isinstance(flowable, RLTable):
+        repeated = flowable.repeatRows if isinstance(flowable.repeatRows, int) else len(flowable.repeatRows)
+        page.table_rows += len(flowable._cellvalues) - repeated
+    elif isinstance(flowable, RLParagraph):
+        page.text_pt += flowable.height
+    elif isinstance(flowable, (rl.Drawing, TableOfContents)):
+        page.drawings += 1
+
+
+class PdfRenderer:
+    """Turns Documents into PDF bytes for one layout (paper)."""
+
+    def __init__(self, layout: Layout) -> None:
+        fonts.register_for_svg()  # documents draw icons through svglib
+        self.layout = layout
+        self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
+        self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}
+        self._chart_style: Optional[charts.ChartStyle] = None
+
+    # ------------------------------------------------------------------ styles
+
+    def _paragraph_style(self, name: str) -> ParagraphStyle:
+        s = self.layout.style(name)
+        extra: dict[str, Any] = {}
+        if name in ("title", "subtitle"):
+            extra["alignment"] = TA_CENTER
+        if name in ("h1", "h2", "title"):
+            extra["textColor"] = colors.HexColor(self.layout.colour("accent"))
+        else:
+            extra["textColor"] = colors.HexColor(self.layout.colour("text"))
+        return ParagraphStyle(
+            name,
+            fontName=fonts.font_name(s.font),
+            bulletFontName=fonts.font_name(s.font),  # not reportlab's default, Helvetica (never embedded)
+            fontSize=s.size,
+            leading=s.leading,
+            spaceBefore=s.space_before,
+            spaceAfter=s.space_after,
+            **extra,
+        )
+
+    def _font_style(self, style: str) -> str:
+        return self.layout.style(style).font
+
+    # ------------------------------------------------------------------ document
+
+    def render(self, doc: m.Document, *, toc_guess: Optional[Sequence[TocEntry]] = None) -> tuple[bytes, list[TocEntry]]:
+        """The PDF bytes of ``doc`` and where its contents entries landed.
+
+        The contents list its page numbers only once a pass has laid the text out, so reportlab
+        lays a document with contents out until they settle. ``toc_guess`` (where the entries
+        landed last time; else every heading on page 0, which takes the room of the real list)
+        fills the contents of the first pass: a right guess is the one and only pass, a wrong one
+        costs one more. The settled output is the same either way.
+        """
+        buffer = io.BytesIO()
+        margins = self.layout.margins
+        width, height = mm(self.layout.page_width), mm(self.layout.page_height)
+        template = _DocTemplate(
+            buffer,
+            pagesize=(width, height),
+            leftMargin=mm(margins["left"]),
+            rightMargin=mm(margins["right"]),
+            topMargin=mm(margins["top"]),
+            bottomMargin=mm(margins["bottom"]),
+            title=plain(doc.title, doc.title),
+            author="Pantheon Press",
+            subject=f"{doc.game_title}: {doc.kind}",
+            keywords=f"kind={doc.kind}; paper={self.layout.paper}",
+            creator="Pantheon Press pantheon docs",
+            invariant=1,
+            pageCompression=1,
+            initialFontName=fonts.font_name(),  # every font embedded: none of the standard 14
+        )
+        frame = Frame(
+            template.leftMargin,
+            template.bottomMargin,
+            template.width,
+            template.height,
+            id="body",
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
+        template.addPageTemplates([PageTemplate(id="page", frames=[frame], onPageEnd=lambda c, d: self._decorate(c, d, doc))])
+        story = self._story(doc)
+        for flowable in story:
+            if isinstance(flowable, TableOfContents):
+                guess = toc_guess if toc_guess is not None else self._toc_entries(doc)
+                flowable._entries = [(e.level - 1, e.text, e.page, f"h{n}") for n, e in enumerate(guess, 1)]
+        try:
+            template.multiBuild(story, maxPasses=MAX_PASSES)
+        except IndexError as exc:  # reportlab's way of saying the contents never settled
+            raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
+        check_pages(doc.title, self.layout.paper, template.pages(), doc.page_budget)
+        return buffer.getvalue(), list(template.toc_entries)
+
+    @staticmethod
+    def _toc_entries(doc: m.Document) -> list[TocEntry]:
+        """The contents entries the headings of ``doc`` make, all on page 0."""
+        return [TocEntry(h.level, plain(h.text, doc.title), 0) for h in doc.headings if h.level <= TOC_LEVELS]
+
+    def _decorate(self, canvas: Any, template: _DocTemplate, doc: m.Document) -> None:
+        """Running header (document, section) and page number."""
+        layout = self.layout
+        page = canvas.getPageNumber()
+        margins = layout.margins
+        left, right = mm(margins["left"]), mm(layout.page_width - margins["right"])
+        top = mm(layout.page_height - layout.get("header", "offset_mm"))
+        canvas.saveState()
+        canvas.setFillColor(colors.HexColor(layout.colour("muted")))
+        canvas.setFont(fonts.font_name(fonts.ITALIC), layout.get("header", "size_pt"))
+        canvas.drawString(left, top, plain(doc.title, doc.title))
+        canvas.drawRightString(right, top, template.section_for(page))
+        canvas.setStrokeColor(colors.HexColor(layout.colour("rule")))
+        canvas.setLineWidth(layout.get("header", "rule_pt"))
+        rule_y = top - layout.get("header", "size_pt") * 0.5
+        canvas.line(left, rule_y, right, rule_y)
+        canvas.setFont(fonts.font_name(fonts.REGULAR), layout.get("footer", "size_pt"))
+        canvas.drawCentredString((left + right) / 2, mm(layout.get("footer", "offset_mm")), str(page))
+        canvas.restoreState()
+
+    def _story(self, doc: m.Document) -> list[Flowable]:
+        where = doc.title
+        story: list[Flowable] = [
+            RLParagraph(inline(doc.title, where, self._font_style("title")), self.styles["title"]),
+        ]
+        if doc.subtitle:
+            story.append(RLParagraph(inline(doc.subtitle, where, self._font_style("subtitle")), self.styles["subtitle"]))
+        if doc.toc:
+            toc = TableOfContents(dotsMinLevel=0, tableStyle=_toc_table_style())
+            toc.levelStyles = [self.styles["toc1"], self.styles["toc2"]]
+            # the text starts on a fresh page, unless the contents spill a few lines over and leave most of a page empty
+            body_room = mm(self.layout.frame[1] * BODY_AFTER_CONTENTS_SHARE)
+            story += [RLParagraph(CONTENTS_TITLE, self.styles["h1"]), toc, CondPageBreak(body_room)]
+        pending: list[Flowable] = []
+        for block in doc.blocks:
+            flowables = self._block(block, where)
+            if isinstance(block, m.Heading):
+                pending += flowables  # keep a heading with what follows it
+                continue
+            if pending and self._long(block):
+                story += [CondPageBreak(mm(HEADING_ROOM_MM)), *pending, *flowables]
+                pending = []
+            elif pending:
+                head, rest = flowables[:1], flowables[1:]
+                story.append(KeepTogether(_flat(pending + head)))
+                story += rest
+                pending = []
+            else:
+                story += flowables
+        story += pending
+        return story
+
+    @staticmethod
+    def _long(block: m.Block) -> bool:
+        """A table or legend too long to move whole to the next page with its heading."""
+        if isinstance(block, m.Table):
+            return len(block.rows) > KEEP_TABLE_ROWS
+        if isinstance(block, m.Legend):
+            return len(block.entries) > KEEP_TABLE_ROWS
+        return False
+
+    # ------------------------------------------------------------------ blocks
+
+    def _block(self, block: m.Block, where: str) -> list[Flowable]:
+        if isinstance(block, m.Heading):
+            style = HEADING_STYLES.get(block.level, "h3")
+            para = inline(block.text, where, self._font_style(style))
+            return [_Heading(plain(block.text, where), para, self.styles[style], block.level)]
+        if isinstance(block, m.Paragraph):
+            return [RLParagraph(inline(block.text, where, self._font_style(block.style)), self.styles[block.style])]
+        if isinstance(block, m.ListBlock):
+            return self._list(block, where)
+        if isinstance(block, m.Table):
+            return self._table(block, where)
+        if isinstance(block, m.Legend):
+            return self._legend(block, where)
+        if isinstance(block, m.Diagram):
+            return self._diagram(block, where)
+        if isinstance(block, (m.BarChart, m.LineChart)):
+            return self._chart(block, where)
+        if isinstance(block, m.CardFigure):
+            return self._card_figure(block, where)
+        if isinstance(block, m.PageBreak):
+            return [RLPageBreak()]
+        if isinstance(block, m.Group):
+            return [KeepTogether(self._group(block, where))]
+        raise TypeError(f"unknown block {block!r}")
+
+    def _group(self, block: m.Group, where: str) -> list[Flowable]:
+        out: list[Flowable] = []
+        for inner in block.blocks:
+            out += self._block(inner, where)
+        return _flat(out)
+
+    def _list(self, block: m.ListBlock, where: str) -> list[Flowable]:
+        indent = mm(self.layout.get("list", "indent_mm"))
+        base = self.styles[block.style]
+        style = ParagraphStyle("list", parent=base, leftIndent=indent, bulletIndent=0, spaceAfter=base.spaceAfter / 2)
+        bullet = self.layout.get("list", "bullet")
+        out: list[Flowable] = []
+        for number, item in enumerate(block.items, start=1):
+            mark = f"{number}." if block.numbered else bullet
+            out.append(RLParagraph(inline(item, where, self._font_style(block.style)), style, bulletText=mark))
+        out.append(Spacer(1, base.spaceAfter / 2))
+        return [KeepTogether(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
+
+    def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
+        para = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
+        return RLParagraph(f"<b>{para}</b>" if bold else para, self.styles["table"])
+
+    def _table_style(self, rows: int, header: bool) -> TableStyle:
+        layout = self.layout
+        pad = layout.get("table", "padding_pt")
+        commands: list[tuple[Any, ...]] = [
+            ("GRID", (0, 0), (-1, -1), layout.get("table", "grid_pt"), colors.HexColor(layout.colour("table_grid"))),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("FONTNAME", (0, 0), (-1, -1), fonts.font_name()),  # the cells' base font: not Helvetica, never embedded
+            ("TOPPADDING", (0, 0), (-1, -1), pad),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), pad),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad),
+            ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+        ]
+        first_body = 1 if header else 0
+        if header:
+            commands.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor(layout.colour("table_header"))))
+        for row in range(first_body + 1, rows, 2):
+            commands.append(("BACKGROUND", (0, row), (-1, row), colors.HexColor(layout.colour("table_stripe"))))
+        return TableStyle(commands)
+
+    def _widths(self, relative: Optional[tuple[float, ...]], columns: int) -> list[float]:
+        frame_width = mm(self.layout.frame[0])
+        weights = relative or tuple(1.0 for _ in range(columns))
+        total = sum(weights)
+        return [frame_width * w / total for w in weights]
+
+    def _table(self, block: m.Table, where: str) -> list[Flowable]:
+        header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
+        body = [[self._cell(c, where) for c in row] for row in block.rows]
+        data = ([header] if header else []) + body
+        columns = len(block.header or block.rows[0])
+        table = RLTable(data, colWidths=self._widths(block.widths, columns), repeatRows=1 if header else 0)
+        table.setStyle(self._table_style(len(data), bool(header)))
+        out: list[Flowable] = [table]
+        if block.caption:
+            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+        else:
+            out.append(Spacer(1, self.styles["body"].spaceAfter))
+        return out
+
+    def _legend(self, block: m.Legend, where: str) -> list[Flowable]:
+        if block.columns > 1:
+            return self._compact_legend(block, where)
+        size = self.layout.get("legend", "icon_mm")
+        rows = [
+            [self._legend_mark(e, size, where), self._cell(e.name, where, bold=True), self._cell(e.meaning, where)]
+            for e in block.entries
+        ]
+        widths = [mm(size) + 2 * self.layout.get("table", "padding_pt")] + self._widths(tuple(self.layout.get("legend", "columns")), 2)
+        from_name = self.layout.get("legend", "icon_from_name")
+        widths[1] -= widths[0] * from_name
+        widths[2] -= widths[0] * (1 - from_name)
+        table = RLTable(rows, colWidths=widths)
+        table.setStyle(self._table_style(len(rows), header=False))
+        return [table, Spacer(1, self.styles["body"].spaceAfter)]
+
+    def _compact_legend(self, block: m.Legend, where: str) -> list[Flowable]:
+        """Entries side by side, ``columns`` to a row: each an icon and a cell with its name run into its meaning."""
+        size = self.layout.get("legend", "icon_mm")
+        columns = block.columns
+        cells = [[self._legend_mark(e, size, where), self._cell(f"**{e.name}.** {e.meaning}", where)] for e in block.entries]
+        cells += [["", ""]] * (-len(cells) % columns)
+        rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
+        icon = mm(size) + 2 * self.layout.get("table", "padding_pt")
+        text = (mm(self.layout.frame[0]) - columns * icon) / columns
+        table = RLTable(rows, colWidths=[icon, text] * columns)
+        table.setStyle(self._table_style(len(rows), header=False))
+        return [table, Spacer(1, self.styles["body"].spaceAfter)]
+
+    def _legend_mark(self, entry: m.LegendEntry, size_mm: float, where: str) -> rl.Drawing:
+        """The entry's icon, or a swatch of its colour with its label."""
+        if entry.icon:
+            return self._icon_drawing(entry.icon, size_mm, entry.colour, where)
+        side = mm(size_mm)
+        drawing = _drawing(side, side)
+        corner = side / self.layout.get("legend", "swatch_corner")
+        swatch = rl.Rect(0, 0, side, side, rx=corner, ry=corner)
+        swatch.fillColor = self._fill(entry.colour)
+        self._stroke(swatch, "text", "thin")
+        drawing.add(swatch)
+        if entry.label:
+            drawing.add(
+                self._label(
+                    m.Label(size_mm / 2, size_mm * self.layout.get("legend", "swatch_label_rise"), entry.label,
+                            size=self.layout.get("legend", "swatch_label_pt"), bold=True), lambda v: side - mm(v), where
+                )
+            )
+        return drawing
+
+    # ------------------------------------------------------------------ drawing
+
+    def _icon_group(self, name: str, size_mm: float, colour: str, where: str) -> rl.Group:
+        """The icon as a reportlab group, ``size_mm`` tall, its bottom-left at the origin."""
+        icon = self.icons.get(name, where)
+        fill = self.layout.colour(colour)
+        svg = (
+            f'<svg xmlns="{SVG_NS}" viewBox="0 0 {icon.width:g} {icon.height:g}" width="{icon.width:g}" height="{icon.height:g}">'
+            f'<g fill="{fill}">{icon.markup}</g></svg>'
+        )
+        drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+        if drawing is None:
+            raise UserError(f"{where}: icon '{name}' could not be drawn")
+        scale = mm(size_mm) / drawing.height
+        group = rl.Group(*drawing.contents)
+        group.transform = (scale, 0, 0, scale, 0, 0)
+        return group
+
+    def _icon_drawing(self, name: str, size_mm: float, colour: str, where: str) -> rl.Drawing:
+        icon = self.icons.get(name, where)
+        drawing = _drawing(mm(size_mm * icon.aspect), mm(size_mm))
+        drawing.add(self._icon_group(name, size_mm, colour, where))
+        return drawing
+
+    def _stroke(self, shape: Any, stroke: Optional[str], line: str) -> None:
+        if stroke is None:
+            shape.strokeColor = None
+            return
+        style = self.layout.line(line)
+        shape.strokeColor = colors.HexColor(self.layout.colour(stroke))
+        shape.strokeWidth = style.width
+        shape.strokeDashArray = list(style.dash) or None
+
+    def _fill(self, fill: Optional[str]) -> Any:
+        return colors.HexColor(self.layout.colour(fill)) if fill else None
+
+    def _diagram(self, block: m.Diagram, where: str) -> list[Flowable]:
+        frame_w, frame_h = self.layout.frame
+        if block.width > frame_w + FIT_TOLERANCE_MM or block.height > frame_h + FIT_TOLERANCE_MM:
+            raise UserError(
+                f"{where}: diagram '{block.caption or block.alt[:1]}' ({block.width:g} x {block.height:g} mm) "
+                f"does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)"
+            )
+        height = mm(block.height)
+        drawing = _drawing(mm(block.width), height)
+        for shape in block.shapes:
+            drawing.add(self._shape(shape, height, where))
+        out: list[Flowable] = [drawing]
+        if block.caption:
+            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+        else:
+            out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
+        return [KeepTogether(out)]
+
+    def _card_figure(self, block: m.CardFigure, where: str) -> list[Flowable]:
+        """The card with its callouts, its numbered key beside it, kept together with its caption."""
+        width, height, shapes = figures.layout(block)
+        overlay = _drawing(mm(width), mm(height))
+        for shape in shapes:
+            overlay.add(self._shape(shape, mm(height), where))
+        card = facedraw.FaceFlowable(block.face, f"{where}: {block.alt[0]}", mm(figures.MARGIN), mm(block.width), mm(height), overlay)
+        key = _flat(self._list(m.ListBlock(tuple(c.key for c in block.callouts), numbered=True, style="compact"), where))
+        table = RLTable([[card, key]], colWidths=[mm(width), mm(self.layout.frame[0] - width)])
+        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name()),
+                                  ("LEFTPADDING", (0, 0), (0, 0), 0), ("RIGHTPADDING", (0, 0), (0, 0), 0)]))
+        out: list[Flowable] = [table]
+        if block.caption:
+            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+        else:
+            out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
+        return [KeepTogether(out)]
+
+    def _chart(self, block: m.BarChart | m.LineChart, where: str) -> list[Flowable]:
+        """A chart across the text area, kept with its caption; a long horizontal bar chart fills pages in turn."""
+        if self._chart_style is None:
+            self._chart_style = charts.ChartStyle(self.layout)
+        frame_w, frame_h = self.layout.frame
+        room = mm(frame_h) - self.styles["caption"].leading * 2  # a page of chart leaves room for its caption
+        if isinstance(block, m.BarChart):  # the first page of a long chart leaves room for its heading too
+            drawings = charts.bar_chart(block, self._chart_style, mm(frame_w), (room - mm(HEADING_ROOM_MM), room), where)
+        else:
+            drawings = [charts.line_chart(block, self._chart_style, mm(frame_w), where)]
+        out: list[Flowable] = list(drawings[:-1])
+        last: list[Flowable] = [drawings[-1]]
+        if block.caption:
+            last.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+        else:
+            last.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
+        return out + [KeepTogether(last)]
+
+    def _shape(self, s: m.Shape, height: float, where: str) -> Any:
+        y = lambda v: height - mm(v)  # noqa: E731  (diagram y runs down, PDF y runs up)
+        if isinstance(s, m.Rect):
+            shape = rl.Rect(mm(s.x), y(s.y + s.h), mm(s.w), mm(s.h), rx=mm(s.radius), ry=mm(s.radius))
+            shape.fillColor = self._fill(s.fill)
+            self._stroke(shape, s.stroke, s.line)
+            return shape
+        if isinstance(s, m.Circle):
+            shape = rl.Circle(mm(s.cx), y(s.cy), mm(s.r))
+            shape.fillColor = self._fill(s.fill)
+            self._stroke(shape, s.stroke, s.line)
+            return shape
+        if isinstance(s, m.Polygon):
+            points = [v for px, py in s.points for v in (mm(px), y(py))]
+            shape = rl.Polygon(points)
+            shape.fillColor = self._fill(s.fill)
+            self._stroke(shape, s.stroke, s.line)
+            return shape
+        if isinstance(s, m.Line):
+            return self._line(s, y)
+        if isinstance(s, m.Label):
+            return self._label(s, y, where)
+        if isinstance(s, m.IconShape):
+            icon = self.icons.get(s.name, where)
+            group = self._icon_group(s.name, s.size, s.colour, where)
+            width = s.size * icon.aspect
+            outer = rl.Group(group)
+            outer.transform = (1, 0, 0, 1, mm(s.cx - width / 2), y(s.cy + s.size / 2))
+            return outer
+        raise TypeError(f"unknown shape {s!r}")
+
+    def _line(self, s: m.Line, y: Any) -> rl.Group:
+        group = rl.Group()
+        line = rl.Line(mm(s.x1), y(s.y1), mm(s.x2), y(s.y2))
+        self._stroke(line, s.stroke, s.line)
+        group.add(line)
+        if s.arrow:
+            angle = math.atan2(y(s.y2) - y(s.y1), mm(s.x2) - mm(s.x1))
+            head = mm(ARROW_HEAD_MM)
+            tip = (mm(s.x2), y(s.y2))
+            spread = math.radians(ARROW_SPREAD_DEG)
+            left = (tip[0] - head * math.cos(angle - spread), tip[1] - head * math.sin(angle - spread))
+            right = (tip[0] - head * math.cos(angle + spread), tip[1] - head * math.sin(angle + spread))
+            arrow = rl.Polygon([*tip, *left, *right])
+            arrow.fillColor = colors.HexColor(self.layout.colour(s.stroke))
+            arrow.strokeColor = None
+            group.add(arrow)
+        return group
+
+    def _label(self, s: m.Label, y: Any, where: str) -> Any:
+        style = fonts.BOLD if s.bold else fonts.REGULAR
+        words = plain(s.text, where)
+        fonts.check_glyphs(words, where, style)
+        size = s.size or self.layout.get("diagram", "label_pt")
+        text = rl.String(0, 0, words, fontName=fonts.font_name(style), fontSize=size, textAnchor=s.anchor)
+        text.fillColor = colors.HexColor(self.layout.colour(s.colour))
+        group = rl.Group(text)
+        cos, sin = math.cos(math.radians(s.angle)), math.sin(math.radians(s.angle))
+        group.transform = (cos, sin, -sin, cos, mm(s.x), y(s.y))
+        return group
+
+
+def _drawing(width: float, height: float) -> rl.Drawing:
+    """A drawing whose initial font is the embedded family's: reportlab's default, Helvetica, is one of
+    the standard 14 fonts, named in the PDF but never embedded."""
+    drawing = rl.Drawing(width, height)
+    drawing.initialFontName = fonts.font_name()
+    return drawing
+
+
+def _toc_table_style() -> TableStyle:
+    """reportlab's contents table style with the embedded family as the cells' base font."""
+    from reportlab.platypus.tableofcontents import defaultTableStyle
+
+    return TableStyle([*defaultTableStyle.getCommands(), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())])

@@ -1,0 +1,179 @@
+"""Blocks every game's documents share, built from the common data shapes.
+
+``rules.yaml`` sections become headings, paragraphs and lists; ``glossary.yaml``
+becomes a term table and a symbol legend; ``components.yaml`` becomes the
+component table, with the counts a game computes from its card data. All
+prose passes through :class:`DocContext.text`, which resolves references.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Collection, Iterable, Mapping, Optional
+
+from pipeline.checks.components import data_counts
+from pipeline.checks.references import References
+from pipeline.data.dataset import GameData
+from pipeline.data.markup import REFERENCE
+from pipeline.documents import structure as m
+from pipeline.documents.layout import Layout, table_columns
+
+MAX_HEADING_LEVEL = 3
+RULES, GLOSSARY, COMPONENTS = "rules", "glossary", "components"
+
+# A section override: given the context, the section record and its heading level, the blocks that replace its body.
+SectionOverride = Callable[["DocContext", Mapping[str, Any], int], list[m.Block]]
+
+
+@dataclass
+class DocContext:
+    """What a game's docs need: its data, the reference resolver and the layout of the chosen paper."""
+
+    game: GameData
+    refs: References
+    layout: Layout
+
+    @property
+    def title(self) -> str:
+        return self.game.spec.title
+
+    def data(self, kind: str) -> Any:
+        return self.game.doc(kind).data
+
+    def text(self, text: str) -> str:
+        """Prose as printed: references replaced by the current names of their records."""
+        return self.refs.resolve(" ".join(text.split()), self.game.game)
+
+    def name(self, kind: str, record_id: str) -> str:
+        return self.refs.name(self.game.game, kind, record_id)
+
+    def document(
+        self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None
+    ) -> m.Document:
+        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget)
+
+
+# --------------------------------------------------------------------------- one-page sheets
+
+SHEET_HEADING = 2  # a sheet's sections take the smaller heading: room a one-page sheet needs on Letter
+COMPACT = "compact"  # the layout's text style for dense reference and cheat sheets
+
+
+def compact(blocks: Iterable[m.Block]) -> list[m.Block]:
+    """Sheet text: the same words, its paragraphs and lists set in the layout's compact style."""
+    return [replace(b, style=COMPACT) if isinstance(b, (m.Paragraph, m.ListBlock)) else b for b in blocks]
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def section_blocks(
+    ctx: DocContext, section: Mapping[str, Any], level: int = 1, overrides: Optional[Mapping[str, SectionOverride]] = None
+) -> list[m.Block]:
+    """One rules section (and its subsections) as blocks; an override replaces the section's body."""
+    overrides = overrides or {}
+    out: list[m.Block] = [m.Heading(ctx.text(section["title"]), min(level, MAX_HEADING_LEVEL))]
+    if section["id"] in overrides:
+        return out + overrides[section["id"]](ctx, section, level)
+    out += [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])]
+    if section.get("items"):
+        out.append(m.ListBlock(tuple(ctx.text(i) for i in section["items"]), bool(section.get("numbered"))))
+    for sub in section.get("subsections", []):
+        out += section_blocks(ctx, sub, level + 1, overrides)
+    return out
+
+
+def rules_blocks(
+    ctx: DocContext, overrides: Optional[Mapping[str, SectionOverride]] = None, skip: Iterable[str] = ()
+) -> list[m.Block]:
+    """Every section of rules.yaml in order, except ``skip``; ``overrides`` replace a section's body."""
+    skipped = set(skip)
+    out: list[m.Block] = []
+    for section in ctx.data(RULES)["sections"]:
+        if section["id"] not in skipped:
+            out += section_blocks(ctx, section, 1, overrides)
+    return out
+
+
+def find_section(ctx: DocContext, section_id: str) -> Mapping[str, Any]:
+    """A rules section (at any depth) by id."""
+    stack = list(ctx.data(RULES)["sections"])
+    while stack:
+        section = stack.pop(0)
+        if section["id"] == section_id:
+            return section
+        stack = list(section.get("subsections", [])) + stack
+    raise KeyError(section_id)
+
+
+def section_text(ctx: DocContext, section_id: str) -> list[m.Block]:
+    """A section's own paragraphs and items, without its heading or subsections."""
+    section = find_section(ctx, section_id)
+    out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])]
+    if section.get("items"):
+        out.append(m.ListBlock(tuple(ctx.text(i) for i in section["items"]), bool(section.get("numbered"))))
+    return out
+
+
+# --------------------------------------------------------------------------- components
+
+
+def components_table(ctx: DocContext) -> m.Table:
+    """The box contents; the counts the game's data holds (its spec's ``counts``) win over the listed ones."""
+    computed = data_counts(ctx.game)
+    rows = []
+    for component in ctx.data(COMPONENTS)["components"]:
+        count = computed.get(component["id"], component["count"])
+        rows.append((str(count), ctx.text(component["name"]), ctx.text(component.get("description", ""))))
+    return m.Table(("Count", "Component", "Description"), tuple(rows), table_columns("components"))
+
+
+# --------------------------------------------------------------------------- glossary
+
+
+def glossary_blocks(ctx: DocContext, level: int = 1) -> list[m.Block]:
+    """The game's glossary as a table of terms (with their see-also terms)."""
+    terms = ctx.data(GLOSSARY)["terms"]
+    by_id = {t["id"]: t for t in terms}
+    rows = []
+    for term in sorted(terms, key=lambda t: t["term"].casefold()):
+        definition = ctx.text(term["definition"])
+        see = [by_id[s]["term"] for s in term.get("see_also", []) if s in by_id]
+        if see:
+            definition += f" _See also: {', '.join(see)}._"
+        rows.append((f"**{ctx.text(term['term'])}**", definition))
+    return [m.Heading("Glossary", level), m.Table(("Term", "Meaning"), tuple(rows), table_columns("glossary"))]
+
+
+def symbol_legend(
+    ctx: DocContext, marks: Mapping[str, m.LegendEntry], level: int = 1, title: str = "Symbols", columns: int = 1,
+    leave_out: Collection[str] = (),
+) -> list[m.Block]:
+    """The glossary's symbols, each drawn: ``marks`` gives the icon (or swatch) for each symbol id; a sheet
+    short of room may ``leave_out`` symbols its reader does not need (the rulebook keeps them all)."""
+    symbols = [s for s in ctx.data(GLOSSARY).get("symbols", []) if s["id"] not in leave_out]
+    if not symbols:
+        return []
+    entries = []
+    for symbol in symbols:
+        mark = marks[symbol["id"]]
+        entries.append(m.LegendEntry(mark.icon, ctx.text(symbol["name"]), ctx.text(symbol["meaning"]), mark.colour, mark.label))
+    return [m.Heading(title, level), m.Legend(tuple(entries), columns)]
+
+
+def legend(entries: Iterable[tuple[Optional[str], str, str, str]]) -> m.Legend:
+    """A legend from (icon, name, meaning, colour) tuples."""
+    return m.Legend(tuple(m.LegendEntry(icon, name, meaning, colour) for icon, name, meaning, colour in entries))
+
+
+def components_section(ctx: DocContext, section: Mapping[str, Any]) -> list[m.Block]:
+    """A rules 'components' section: the computed table, then the section's own prose.
+
+    Count lines ("29 deity cards ...") are left out, since the table gives the
+    computed count, unless they name records (those names must stay in print).
+    """
+    out: list[m.Block] = [components_table(ctx)]
+    out += [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])]
+    items = [i for i in section.get("items", []) if not i[:1].isdigit() or REFERENCE.search(i)]
+    if items:
+        out.append(m.ListBlock(tuple(ctx.text(i) for i in items)))
+    return out
