@@ -88,6 +88,31 @@ def installed_libraries() -> str:
     return "\n".join([sys.version, *_distribution_folders()])
 
 
+def _tree_digest(digest: "hashlib.blake2b", root: Path, pattern: str) -> None:
+    """Feed every regular file under ``root`` matching ``pattern`` (name and bytes, sorted by path) into
+    ``digest``; links and other non-regular files are named but not followed."""
+    for path in sorted(root.rglob(pattern)):
+        if "__pycache__" in path.parts or "bundled" in path.relative_to(root).parts[:1]:
+            continue
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        if path.is_file() and not path.is_symlink():
+            digest.update(path.read_bytes())
+        digest.update(b"\0")
+
+
+@lru_cache(maxsize=None)
+def code_digest(template_root: Path) -> str:
+    """One digest of everything that turns data into a result: every source file of the installed
+    ``pipeline`` package, every file under ``template_root``, Python's and every installed library's
+    version. It is part of every key, so no change to code, templates or libraries meets a stale entry."""
+    digest = hashlib.blake2b(digest_size=20)
+    _tree_digest(digest, locations.PACKAGE, "*.py")
+    digest.update(b"\1")
+    _tree_digest(digest, template_root, "*")
+    digest.update(installed_libraries().encode())
+    return digest.hexdigest()
+
+
 def _normalised(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
