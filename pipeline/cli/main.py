@@ -550,8 +550,7 @@ def preflight(
     from pipeline.exports import preflight as checks
 
     template_root = _template_root(templates)
-    if target != checks.PRINT:
-        export_target(target, template_root)  # an unknown target is refused before any work
+    spec = None if target == checks.PRINT else export_target(target, template_root)  # refused before any work
     root = _data_root(data)
     chosen = select_games(root, games)
     report = run_validation(root, chosen)
@@ -564,7 +563,7 @@ def preflight(
             continue
         the_plan = render_build.plan(root, game, report.games[game])
         findings += checks.check_faces(the_plan, rules, template_root)
-        findings += checks.check_target(the_plan, target, template_root)
+        findings += checks.check_target(the_plan, spec, template_root)
     if findings:
         _refuse(findings, "not ready for print")
     say(f"ok: {', '.join(chosen)} ready for {target}")

@@ -36,8 +36,7 @@ from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.cards.units import MM_PER_INCH, PT_PER_INCH, PT_PER_MM, mm
 from pipeline.data.dataset import display_path
 from pipeline.exports.export import export, image_px
-from pipeline.exports.targets import PDF_PER_DECK, TTS_DECK
-from pipeline.exports.targets import target as export_target
+from pipeline.exports.targets import PDF_PER_DECK, TTS_DECK, Target
 
 DESIGN_RULES = "design-rules.yaml"
 # Used only when templates/design-rules.yaml (the design rules as data) is missing a key:
@@ -172,17 +171,16 @@ def check_faces(plan: Plan, rules: Rules, template_root: Path = TEMPLATE_ROOT) -
     return findings
 
 
-PRINT = "print"  # the card sheets themselves, beside the export targets
+PRINT = "print"  # `preflight --target print`: the card sheets themselves, beside the export targets
 
 
-def check_target(plan: Plan, target: str, template_root: Path = TEMPLATE_ROOT) -> list[str]:
-    """Findings on the files made for ``target`` (``print``, or a target file's id; built in a scratch folder,
-    nothing kept)."""
-    if target == PRINT:
+def check_target(plan: Plan, spec: Optional[Target], template_root: Path = TEMPLATE_ROOT) -> list[str]:
+    """Findings on the files made for ``spec`` (a target file; None: the card sheets), built in a scratch folder,
+    nothing kept."""
+    if spec is None:
         # the card build itself refuses a sheet naming a font it did not embed (one line, exit 1)
         render_pdf(plan, BuildOptions(), template_root=template_root)
         return []
-    spec = export_target(target, template_root)
     findings: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
         folder = export(plan, spec, Path(scratch), template_root=template_root).folder
