@@ -2,15 +2,13 @@
 
 Each game's own command group (``pantheon theocracy bid ...``) is the
 ``commands`` part of its spec (:mod:`pipeline.games.registry`), imported only when
-that group is invoked; its one-line help comes from the spec. The stages are
-imported inside the commands that use them, so ``pantheon --help`` stays fast.
-Bad input never shows a traceback: a UserError becomes one line on stderr and
-exit code 1.
+that group is invoked; its one-line help comes from the spec. Every run ends in
+:func:`pipeline.base.exits.run`: bad input never shows a traceback, a UserError
+becomes one line on stderr and exit code 1.
 """
 from __future__ import annotations
 
 import json
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
@@ -18,26 +16,24 @@ from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
 import typer
 from typer.core import TyperGroup
 
-from pipeline.base import locations
+from pipeline.base import console, exits, locations
+from pipeline.base.options import DataOption, GamesArgument, JsonOption, ProcessesOption, SeedOption, TemplatesOption
 from pipeline.base.textsafety import one_line
-from pipeline.cli import clicoerce
+from pipeline.base.version import version_line
 from pipeline.games import registry
 
 if TYPE_CHECKING:
     from pipeline.checks.validate import RecordCatalogue, ValidationReport
     from pipeline.data.gamespec import GameSpec
 
-EXIT_PROBLEMS = 1
-clicoerce.install()  # plain option values without importing pydantic
+EXIT_PROBLEMS = exits.EXIT_PROBLEMS
 
 
 class PantheonApp(typer.Typer):
     """A Typer app whose every run ends in pipeline.base.exits: exit codes 1/2/70/130, one line, no traceback."""
 
     def __call__(self, args: Optional[Sequence[str]] = None, **kwargs: Any) -> Any:
-        from pipeline.base.exits import run
-
-        run(lambda **more: super(PantheonApp, self).__call__(**kwargs, **more), argv=args)
+        exits.run(lambda **more: super(PantheonApp, self).__call__(**kwargs, **more), argv=args)
 
 
 class GameCommands(TyperGroup):
@@ -99,10 +95,6 @@ app = PantheonApp(
     rich_markup_mode=None,  # plain help: flags shown as flags, no box drawing in pipes and logs
 )
 
-DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/ (same layout).")
-JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
-GamesArgument = typer.Argument(None, help="Games to work on (default: all).")
-
 
 def say(line: str, *, err: bool = False) -> None:
     """Print one line; values in it (a problem's quoted text, a folder name) cannot break it in two."""
@@ -110,20 +102,25 @@ def say(line: str, *, err: bool = False) -> None:
 
 
 def _version(shown: bool) -> None:
-    """``--version`` after other options (``pantheon --version`` alone is answered by pipeline.cli.entry)."""
+    """``--version``: the version line, and nothing else is done."""
     if shown:
-        from pipeline.base.version import version_line
-
         say(version_line())
         raise typer.Exit()
 
 
 @app.callback()
 def main(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     """Pantheon Press: validate card data and build print-and-play PDFs."""
+    console.spin_while(ctx, f"{ctx.command_path} {ctx.invoked_subcommand}")  # on a terminal, until the command ends
+
+
+def run() -> None:
+    """The ``pantheon`` program (and ``python -m pipeline``): the command line on the process's arguments."""
+    app(prog_name="pantheon")
 
 
 def _data_root(data: Optional[Path]) -> Path:
@@ -190,8 +187,6 @@ def provenance(
 
 PROJECT_OUTPUT = locations.output_root()
 
-
-TemplatesOption = typer.Option(None, "--templates", help="Templates folder to use instead of the project's templates/.")
 
 
 def _template_root(templates: Optional[Path]) -> Path:
@@ -423,7 +418,7 @@ def _build_with_progress(
     from pipeline.cards import build as render_build
 
     results = []
-    with _progress_bar() as bar:
+    with console.progress_bar() as bar:
         task = bar.add_task("cards", total=sum(p.card_count for p in plans))
         for the_plan in plans:
             bar.update(task, description=the_plan.game)
@@ -435,37 +430,6 @@ def _build_with_progress(
                 )
             )
     return results
-
-
-class _NoProgress:
-    """What a progress bar does where nobody watches: nothing (rich is not even imported)."""
-
-    def __enter__(self) -> "_NoProgress":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def add_task(self, description: str, total: int) -> int:
-        return 0
-
-    def update(self, task: int, **fields: Any) -> None:
-        return None
-
-    def advance(self, task: int, amount: float = 1) -> None:
-        return None
-
-
-def _progress_bar() -> Any:
-    """A rich progress bar on stderr; none at all when stderr is not a terminal (a pipe, a log, a script)."""
-    if not sys.stderr.isatty():
-        return _NoProgress()
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
 
 
 def _validated_plan(root: Path, game: str, consequence: str) -> Any:
@@ -532,7 +496,7 @@ def export(
     from pipeline.exports import export as exporter
 
     the_plan = _validated_plan(_data_root(data), game, "nothing exported")
-    with _progress_bar() as bar:
+    with console.progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
         result = exporter.export(
             the_plan, target.value, out, progress=lambda n: bar.advance(task, n), template_root=_template_root(templates)
@@ -606,9 +570,6 @@ def printer_list() -> None:
     for profile in profiles.values():
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
 
-
-SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
-ProcessesOption = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core); never changes the figures.")
 
 
 @app.command()
@@ -694,7 +655,6 @@ def watch(
 
     from pipeline.app.watch import Watched
     from pipeline.app.watch import watch as run
-    from pipeline.base.exits import EXIT_INTERRUPTED
 
     root = _data_root(data)
     watched = Watched(root, _template_root(templates), select_games(root, games))
@@ -718,6 +678,6 @@ def watch(
         run(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
     except KeyboardInterrupt:
         say("stopped watching", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(exits.EXIT_INTERRUPTED) from None
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.base.errors import UsageProblem, UserError, plain_errors
+from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.textsafety import one_line
 from pipeline.checks.validate import load_valid_game
 from pipeline.data.dataset import default_data_root
@@ -83,7 +83,6 @@ def _text(game: Game, state: State, report: TurnReport) -> list[str]:
 
 
 @app.command()
-@plain_errors
 def simulate(players: int = typer.Option(..., "--players", min=1, help="Gods at the table (team variants: 4-10, in twos)."),
              variant: str = typer.Option("standard", "--variant", help=f"One of: {', '.join(VARIANTS)}."),
              games: Optional[int] = typer.Option(None, "--games", min=1,

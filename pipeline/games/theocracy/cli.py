@@ -11,7 +11,7 @@ from typing import List
 
 import typer
 
-from pipeline.base.errors import UsageProblem, UserError, plain_errors
+from pipeline.base.errors import UsageProblem, UserError
 from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel, load_model
 from pipeline.games.theocracy.simulate import PolicyName, Summary
@@ -58,7 +58,6 @@ def describe_bid(result: BidResult) -> str:
 
 
 @app.command(context_settings={"ignore_unknown_options": True})
-@plain_errors
 def bid(
     values: List[str] = typer.Argument(..., help="One power card value per seat, in seat order, e.g. 1 3 4 5."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: {winner, rule}; winner is null for a draw."),
@@ -86,7 +85,6 @@ def summary_text(summary: Summary) -> list[str]:
 
 
 @app.command()
-@plain_errors
 def simulate(
     players: int = typer.Option(2, "--players", help="Number of players."),
     games: int = typer.Option(1000, "--games", min=1, help="Number of games to play."),

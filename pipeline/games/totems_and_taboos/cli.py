@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from pipeline.base.errors import UsageProblem, UserError, plain_errors
+from pipeline.base.errors import UsageProblem, UserError
 from pipeline.checks.validate import load_valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import Game
@@ -61,7 +61,6 @@ def non_negative(value: int, option: str) -> int:
 
 
 @app.command("can-build")
-@plain_errors
 def can_build(
     tower: str = typer.Option(..., "--tower", help="Tower colours, bottom block first, comma-separated ('' for none)."),
     shrines: int = typer.Option(..., "--shrines", help="Shrines you own."),
@@ -94,7 +93,6 @@ def summary_text(summary: SoloSummary, seed: int) -> list[str]:
 
 
 @app.command("simulate-solo")
-@plain_errors
 def simulate_solo_command(
     difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
     games: int = typer.Option(100, "--games", min=1, help="Number of games to play."),

@@ -1,0 +1,57 @@
+"""What a run shows on stderr besides its result: one rich display, a spinner while it works, a bar when it counts.
+
+Both draw on one rich console on stderr and only when stderr is a terminal:
+pipes, logs and tests see nothing. A progress bar opened while the spinner
+turns takes its place (rich nests live displays on one console).
+"""
+from __future__ import annotations
+
+import sys
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.spinner import Spinner
+
+STDERR = Console(stderr=True)  # writes to whatever sys.stderr is at the time
+SPINNER_KEY = "pantheon.spinner"  # where the run's spinner is kept in the command's context (``ctx.meta``)
+
+
+def spin_while(ctx: Any, label: str) -> None:
+    """Show :func:`working`'s spinner from now until the command's context ``ctx`` (a click/typer context) closes."""
+    ctx.meta[SPINNER_KEY] = ctx.with_resource(working(label))
+
+
+def stop_spinner(ctx: Any) -> None:
+    """Take the run's spinner off the terminal for good (a command about to ask the user something)."""
+    spinner = ctx.meta.get(SPINNER_KEY)
+    if isinstance(spinner, Live):
+        spinner.stop()
+
+
+def working(label: str) -> AbstractContextManager[Any]:
+    """A spinner with ``label`` on stderr for the duration of the block, gone when it ends; nothing off a terminal.
+
+    Lines the block prints go above the spinner: stdout is routed through the
+    console only when it is that terminal too (a redirected stdout stays as it is).
+    """
+    if not STDERR.is_terminal:
+        return nullcontext()
+    return Live(Spinner("dots", text=label), console=STDERR, transient=True,
+                redirect_stdout=_is_terminal(sys.stdout), redirect_stderr=True)
+
+
+def progress_bar() -> Progress:
+    """A progress bar (``add_task``/``advance``) on stderr, drawn only when stderr is a terminal."""
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=STDERR, transient=True, disable=not STDERR.is_terminal,
+                    redirect_stdout=_is_terminal(sys.stdout))
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
