@@ -8,6 +8,7 @@ from typing import Any, Optional
 import typer
 
 from pipeline.base.errors import UsageProblem, UserError
+from pipeline.base.options import DataOption, JsonOption
 from pipeline.base.textsafety import one_line
 from pipeline.checks.validate import load_valid_game
 from pipeline.data.dataset import default_data_root
@@ -19,8 +20,6 @@ from pipeline.games.monstrous.simulate import POLICIES, VARIANTS
 app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
                   no_args_is_help=True)
 
-DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
-JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
 
 
 def load_engine(root: Path) -> Game:

@@ -12,6 +12,7 @@ from typing import List
 import typer
 
 from pipeline.base.errors import UsageProblem, UserError
+from pipeline.base.options import JsonOption
 from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel, load_model
 from pipeline.games.theocracy.simulate import PolicyName, Summary
@@ -90,7 +91,7 @@ def simulate(
     games: int = typer.Option(1000, "--games", min=1, help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
     policy: PolicyName = typer.Option(PolicyName.RANDOM, "--policy", help="How every seat plays."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    as_json: bool = JsonOption,
 ) -> None:
     """Play many games: mean rounds, how games ended (transcendence or fate), win share by seat."""
     model = project_model()

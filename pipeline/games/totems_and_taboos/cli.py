@@ -13,6 +13,7 @@ from typing import Optional
 import typer
 
 from pipeline.base.errors import UsageProblem, UserError
+from pipeline.base.options import JsonOption
 from pipeline.checks.validate import load_valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import Game
@@ -100,7 +101,7 @@ def simulate_solo_command(
     policy: str = typer.Option("simple", "--policy", help="simple (greedy) or lookahead (stronger, slower)."),
     start_colour: Optional[str] = typer.Option(None, "--start-colour",
                                                help="Always start with this colour (default: the player chooses)."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    as_json: bool = JsonOption,
 ) -> None:
     """Play solo games with the simple or the look-ahead player: win share and mean length in turns."""
     model = project_model()
