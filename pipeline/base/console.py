@@ -15,7 +15,9 @@ from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.spinner import Spinner
 
-STDERR = Console(stderr=True)  # writes to whatever sys.stderr is at the time
+# Writes to whatever sys.stderr is at the time; drawn only when that is a terminal (checked at each use, so rich's
+# own reading of "interactive", fixed when the console is made, is forced on).
+STDERR = Console(stderr=True, force_interactive=True)
 SPINNER_KEY = "pantheon.spinner"  # where the run's spinner is kept in the command's context (``ctx.meta``)
 
 
