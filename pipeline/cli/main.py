@@ -9,22 +9,32 @@ becomes one line on stderr and exit code 1.
 from __future__ import annotations
 
 import json
+import signal
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
+from typing import Any, List, NoReturn, Optional, Sequence
 
 import typer
 from typer.core import TyperGroup
 
+from pipeline.analysis.balance.commands import report_command, simulate_command
+from pipeline.analysis.diff import commands as diff_commands
+from pipeline.app.watch import Watched
+from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
 from pipeline.base.options import DataOption, GamesArgument, JsonOption, ProcessesOption, SeedOption, TemplatesOption
 from pipeline.base.textsafety import one_line
 from pipeline.base.version import version_line
+from pipeline.cards import build as render_build
+from pipeline.cards import printers
+from pipeline.cards.preview import pdf_to_png
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.checks.provenance import SOURCES, provenance_counts
+from pipeline.checks.validate import RecordCatalogue, ValidationReport
+from pipeline.checks.validate import validate as validate_data
+from pipeline.data.dataset import default_data_root, display_path
+from pipeline.data.gamespec import GameSpec
 from pipeline.games import registry
-
-if TYPE_CHECKING:
-    from pipeline.checks.validate import RecordCatalogue, ValidationReport
-    from pipeline.data.gamespec import GameSpec
 
 EXIT_PROBLEMS = exits.EXIT_PROBLEMS
 
@@ -40,7 +50,7 @@ class GameCommands(TyperGroup):
     """A game's command group, standing in for it until it is used: listed with the spec's summary, the
     game's CLI module imported only when the group is invoked (or asked for its commands)."""
 
-    def __init__(self, spec: "GameSpec") -> None:
+    def __init__(self, spec: GameSpec) -> None:
         super().__init__(name=spec.id, help=spec.summary, short_help=spec.summary, no_args_is_help=True)
         self.spec = spec
         self._loaded: Optional[TyperGroup] = None
@@ -124,15 +134,7 @@ def run() -> None:
 
 
 def _data_root(data: Optional[Path]) -> Path:
-    from pipeline.data.dataset import default_data_root
-
     return data if data is not None else default_data_root()
-
-
-def display_path(path: Path) -> str:
-    from pipeline.data.dataset import display_path as shown
-
-    return shown(path)
 
 
 def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
@@ -140,10 +142,8 @@ def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
 
 
 def run_validation(root: Path, games: Optional[Sequence[str]],
-                   loaded: Optional["RecordCatalogue"] = None) -> "ValidationReport":
-    from pipeline.checks.validate import validate as run
-
-    return run(root, games, loaded)
+                   loaded: Optional[RecordCatalogue] = None) -> ValidationReport:
+    return validate_data(root, games, loaded)
 
 
 def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
@@ -173,8 +173,6 @@ def provenance(
     games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption, as_json: bool = JsonOption
 ) -> None:
     """Count each game's records by source: rulebook, inferred, authored."""
-    from pipeline.checks.provenance import SOURCES, provenance_counts
-
     counts = provenance_counts(_data_root(data), games)
     if as_json:
         typer.echo(json.dumps(counts, indent=2, sort_keys=True))
@@ -190,8 +188,6 @@ PROJECT_OUTPUT = locations.output_root()
 
 
 def _template_root(templates: Optional[Path]) -> Path:
-    from pipeline.cards.svgtemplates import TEMPLATE_ROOT
-
     return templates if templates is not None else TEMPLATE_ROOT
 
 
@@ -434,8 +430,6 @@ def _build_with_progress(
 
 def _validated_plan(root: Path, game: str, consequence: str) -> Any:
     """The card plan of one game, after its data validated (else every problem, and exit 1)."""
-    from pipeline.cards import build as render_build
-
     select_games(root, [game])
     report = run_validation(root, [game])
     if not report.ok:
@@ -454,9 +448,6 @@ def preview(
     ink_saver: bool = typer.Option(False, "--ink-saver", help="Show the card as `build --ink-saver` prints it."),
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
-    from pipeline.cards import build as render_build
-    from pipeline.cards.preview import pdf_to_png
-
     the_plan = _validated_plan(_data_root(data), game, "no preview")
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
     face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
@@ -553,8 +544,6 @@ def printer_set(
     offset_along: float = typer.Option(..., "--offset-along", help="mm along the paper, as `build --offset-along`."),
 ) -> None:
     """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
-    from pipeline.cards import printers
-
     path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
     say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {display_path(path)}")
 
@@ -562,8 +551,6 @@ def printer_set(
 @printer_app.command("list")
 def printer_list() -> None:
     """Show the stored printer profiles and where they are kept."""
-    from pipeline.cards import printers
-
     path = printers.profiles_path()
     profiles = printers.load_profiles(path)
     say(f"printer profiles in {display_path(path)}: {len(profiles)}")
@@ -584,8 +571,6 @@ def report(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
-    from pipeline.analysis.balance.commands import report_command
-
     report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
                    processes=processes, as_json=as_json, say=say)
 
@@ -602,8 +587,6 @@ def simulate(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
-    from pipeline.analysis.balance.commands import simulate_command
-
     simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
                      processes=processes, as_json=as_json, say=say)
 
@@ -632,9 +615,7 @@ def diff_command(
                                         "data/); revisions are read from its git repository."),
 ) -> None:
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
-    from pipeline.analysis.diff.commands import diff_command as run
-
-    run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
+    diff_commands.diff_command(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
         engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
         balance=balance, balance_games=balance_games, seed=seed)
 
@@ -651,11 +632,6 @@ def watch(
     max_cycles: Optional[int] = typer.Option(None, "--max-cycles", min=0, help="Stop after this many looks."),
 ) -> None:
     """Rebuild a game whenever its data or templates change: validate, then the files written or the problems."""
-    import signal
-
-    from pipeline.app.watch import Watched
-    from pipeline.app.watch import watch as run
-
     root = _data_root(data)
     watched = Watched(root, _template_root(templates), select_games(root, games))
     interrupted: list[int] = []  # Ctrl-C seen: a build may turn its KeyboardInterrupt into an exit or an Abort
@@ -675,7 +651,7 @@ def watch(
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
-        run(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
+        watch_files(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
     except KeyboardInterrupt:
         say("stopped watching", err=True)
         raise typer.Exit(exits.EXIT_INTERRUPTED) from None
