@@ -7,9 +7,10 @@ turns takes its place (rich nests live displays on one console).
 from __future__ import annotations
 
 import sys
-from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any, Iterator
 
+import typer
 from rich.console import Console
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -21,12 +22,12 @@ STDERR = Console(stderr=True, force_interactive=True)
 SPINNER_KEY = "pantheon.spinner"  # where the run's spinner is kept in the command's context (``ctx.meta``)
 
 
-def spin_while(ctx: Any, label: str) -> None:
-    """Show :func:`working`'s spinner from now until the command's context ``ctx`` (a click/typer context) closes."""
+def spin_while(ctx: typer.Context, label: str) -> None:
+    """Show :func:`working`'s spinner from now until the command's context ``ctx`` closes."""
     ctx.meta[SPINNER_KEY] = ctx.with_resource(working(label))
 
 
-def stop_spinner(ctx: Any) -> None:
+def stop_spinner(ctx: typer.Context) -> None:
     """Take the run's spinner off the terminal for good (a command about to ask the user something)."""
     spinner = ctx.meta.get(SPINNER_KEY)
     if isinstance(spinner, Live):
@@ -41,8 +42,19 @@ def working(label: str) -> AbstractContextManager[Any]:
     """
     if not STDERR.is_terminal:
         return nullcontext()
-    return Live(Spinner("dots", text=label), console=STDERR, transient=True,
-                redirect_stdout=_is_terminal(sys.stdout), redirect_stderr=True)
+    return _shown(Live(Spinner("dots", text=label), console=STDERR, transient=True,
+                       redirect_stdout=_is_terminal(sys.stdout), redirect_stderr=True))
+
+
+@contextmanager
+def _shown(live: Live) -> Iterator[Live]:
+    """``live`` on the terminal for the block; taken off even when a Ctrl-C lands while it starts (rich's own
+    ``with`` would leave a half-started display, its line and a hidden cursor, behind)."""
+    try:
+        live.start(refresh=True)
+        yield live
+    finally:
+        live.stop()
 
 
 def progress_bar() -> Progress:

@@ -39,13 +39,6 @@ from pipeline.games import registry
 EXIT_PROBLEMS = exits.EXIT_PROBLEMS
 
 
-class PantheonApp(typer.Typer):
-    """A Typer app whose every run ends in pipeline.base.exits: exit codes 1/2/70/130, one line, no traceback."""
-
-    def __call__(self, args: Optional[Sequence[str]] = None, **kwargs: Any) -> Any:
-        exits.run(lambda **more: super(PantheonApp, self).__call__(**kwargs, **more), argv=args)
-
-
 class GameCommands(TyperGroup):
     """A game's command group, standing in for it until it is used: listed with the spec's summary, the
     game's CLI module imported only when the group is invoked (or asked for its commands)."""
@@ -81,7 +74,17 @@ def _plain_help(command: Any) -> None:
 
 
 class PantheonGroup(TyperGroup):
-    """The top-level group: the core commands, then one command group per registered game (by id)."""
+    """The top-level group: the core commands, then one command group per registered game (by id). Every run
+    ends in pipeline.base.exits (exit codes 1/2/70/130, one line, no traceback), however it is started: the
+    ``pantheon`` program, ``app(...)`` in a process, or typer's test runner."""
+
+    def main(self, args: Optional[Sequence[str]] = None, prog_name: Optional[str] = None,
+             complete_var: Optional[str] = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        """Run the command line on ``args`` and exit through pipeline.base.exits (``standalone_mode`` is its)."""
+        exits.run(lambda **run: super(PantheonGroup, self).main(
+            prog_name=prog_name, complete_var=complete_var, windows_expand_args=windows_expand_args, **extra, **run),
+            argv=args)
 
     def _game_ids(self) -> list[str]:
         return sorted(spec.id for spec in registry.specs() if spec.commands is not None)
@@ -97,7 +100,7 @@ class PantheonGroup(TyperGroup):
         return found
 
 
-app = PantheonApp(
+app = typer.Typer(
     cls=PantheonGroup,
     help="Pantheon Press: validate card data and build print-and-play PDFs.",
     no_args_is_help=True,

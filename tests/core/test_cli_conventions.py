@@ -97,8 +97,9 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
                             preexec_fn=as_from_a_terminal)
     os.close(follower)
     try:
-        # the spinner shows once the command line is parsed: the Ctrl-C lands in the command
+        # the spinner shows once the command line is parsed; once it has turned, the Ctrl-C lands in the command
         shown = _read_until(leader, "pantheon simulate", timeout_s=120)
+        shown += _read_until(leader, "pantheon simulate", timeout_s=30)
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=60)
         shown += _read_until(leader, None, timeout_s=10)
