@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 7
 TARGET_S = 0.15
-CLI = ("-m", "pipeline")  # as the pantheon script runs it (pipeline.cli.entry)
+CLI = ("-m", "pipeline")  # as the pantheon script runs it (pipeline.cli.main:run)
 CARDS_IMPORTS = ("-c", "import pipeline.cli.main, pipeline.checks.validate, pipeline.cards.build, "
                        "pipeline.cards.imposition")
 COMMANDS: dict[str, tuple[str, ...]] = {

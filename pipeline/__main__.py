@@ -1,4 +1,4 @@
 """`python -m pipeline` is the same as `pantheon`."""
-from pipeline.cli.entry import run
+from pipeline.cli.main import run
 
 run()

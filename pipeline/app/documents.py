@@ -19,6 +19,7 @@ from pipeline.cards.pdfwrite import output_lock, write_atomic
 from pipeline.checks.references import References
 from pipeline.checks.validate import RecordCatalogue, validate
 from pipeline.data.dataset import game_ids
+from pipeline.data.kinds import GLOSSARY_KIND
 from pipeline.documents import structure as m
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
@@ -28,7 +29,6 @@ from pipeline.games.registry import select as select_games
 
 FORMATS = ("pdf", "md")
 DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras", "puzzles")
-GLOSSARY_KIND = "glossary"
 
 
 class InvalidData(UserError):

@@ -13,10 +13,8 @@ Exit codes (the conventions of sysexits and of shells):
 With ``--json`` anywhere on the command line an error is one JSON object on
 stdout, ``{"error": message, "exit_code": n}`` (plus ``"problems"``, every
 problem found, when the data did not validate), so a script that reads the
-command's JSON reads its failure too. A run still silent after 1.5 s shows a
-spinner (pipeline.cli.progress). Commands raise; they never print their
-own ending (game commands wearing :func:`pipeline.base.errors.plain_errors`
-hand their UserError up here when run under this function).
+command's JSON reads its failure too. Commands, game commands included,
+raise; they never print their own ending.
 """
 from __future__ import annotations
 
@@ -26,51 +24,33 @@ import sys
 from typing import Any, Callable, NoReturn, Optional, Sequence
 
 import typer
-from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError  # typer's own (vendored) click
 
-from pipeline.base import errors
 from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.textsafety import one_line
-from pipeline.cli.progress import until_output
 
 EXIT_OK = 0
-EXIT_PROBLEMS = errors.EXIT_BAD_INPUT
-EXIT_USAGE = errors.EXIT_USAGE
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 DEBUG_ENV = "PANTHEON_DEBUG"
 JSON_FLAG = "--json"
-LABEL_WORDS = 2
 
 
 def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> NoReturn:
-    """Run a typer/click ``main`` (in non-standalone mode) and exit with the code its outcome calls for."""
+    """Run a typer/click ``main`` on ``argv`` (default: the process's arguments) in non-standalone mode and
+    exit with the code its outcome calls for: the mapping of every outcome to its exit code and message."""
     args = list(sys.argv[1:] if argv is None else argv)
-    previous, errors.HANDED_UP = errors.HANDED_UP, True
+    as_json = JSON_FLAG in args
     try:
-        _end(main, args, as_json=JSON_FLAG in args)
-    finally:  # a caller that goes on (a test catching SystemExit) gets plain_errors back as it was
-        errors.HANDED_UP = previous
-
-
-def _end(main: Callable[..., Any], args: list[str], *, as_json: bool) -> NoReturn:
-    """Run ``main`` on ``args`` and exit: the mapping of every outcome to its exit code and message."""
-    try:
-        with until_output(_label(args)):  # a spinner on a terminal, should the run stay silent for a while
-            outcome = main(args=args, standalone_mode=False)
-    except NoArgsIsHelpError as exc:  # a group called with nothing to do: its help, as click does
-        typer.echo(exc.format_message(), err=True)
-        sys.exit(EXIT_USAGE)
-    except UsageError as exc:
-        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-        _fail(exc.format_message() + hint, EXIT_USAGE, as_json)
+        outcome = main(args=args, standalone_mode=False)
+    except typer.TyperException as exc:  # what click raises about the command line (and a file it cannot open)
+        _click_error(exc, as_json)
     except UsageProblem as exc:
         _fail(str(exc), EXIT_USAGE, as_json)
     except UserError as exc:
         problems = getattr(exc, "problems", None)  # an error that lists every problem found (InvalidData)
         _fail(str(exc), EXIT_PROBLEMS, as_json, problems=[str(p) for p in problems] if problems else None)
-    except ClickException as exc:  # a click error that is not about usage (a file that cannot be opened)
-        _fail(exc.format_message(), exc.exit_code, as_json)
     except (KeyboardInterrupt, typer.Abort):
         _interrupted()
     except BrokenPipeError:  # the reader went away (`pantheon ... | head`): nothing more to say to it
@@ -86,14 +66,17 @@ def _end(main: Callable[..., Any], args: list[str], *, as_json: bool) -> NoRetur
     sys.exit(outcome if isinstance(outcome, int) else EXIT_OK)
 
 
-def _label(args: Sequence[str]) -> str:
-    """What the spinner says: the command's words (``monotheism solve``), without options or values."""
-    words = []
-    for arg in args[:LABEL_WORDS]:
-        if arg.startswith("-"):
-            break
-        words.append(arg)
-    return " ".join(["pantheon", *words])
+def _click_error(exc: typer.TyperException, as_json: bool) -> NoReturn:
+    """A click error: a group called with nothing to do shows its help (as click does), anything else one line
+    with its own exit code (2 for usage) and, for usage, where to look for help."""
+    context = getattr(exc, "ctx", None)  # a usage error knows the command it is about
+    message = exc.format_message()
+    code = exc.exit_code
+    if context is not None and message == context.get_help():  # no_args_is_help: the group's help is the message
+        typer.echo(message, err=True)
+        sys.exit(EXIT_USAGE)
+    hint = f" (see '{context.command_path} --help')" if context is not None else ""
+    _fail(message + hint, code, as_json)
 
 
 def _fail(message: str, code: int, as_json: bool, *, prefix: str = "error: ",

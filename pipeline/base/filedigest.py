@@ -14,13 +14,13 @@ read and hashed every time.
 """
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
-import stat
 import time
 from pathlib import Path
-from typing import Any, BinaryIO, Union
+from typing import Any, Union
+
+from pipeline.base.safefile import open_regular
 
 RACY_WINDOW_NS = 2_000_000_000  # far above any file system's timestamp granularity
 DIGEST_SIZE = 32
@@ -29,28 +29,9 @@ BLOCK = 1 << 20
 _known: dict[str, tuple[tuple[int, ...], bytes]] = {}
 
 
-def open_regular(path: Union[str, "os.PathLike[str]"]) -> BinaryIO:
-    """``path`` opened for reading in binary, only if it is a regular file (after links); OSError otherwise.
-
-    Opened without blocking and checked on the open handle: a named pipe would block a plain open
-    until a writer came, and a link to /dev/zero or /dev/urandom would never end. Hashing helpers
-    use this so that the loader, not a digest, is the first to read a data file and can refuse it
-    by name.
-    """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
-        os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
 def hashed(path: Union[str, "os.PathLike[str]"], hasher: Any) -> Any:
-    """``hasher`` fed with the bytes of the regular file ``path`` (see :func:`open_regular`), read in
-    blocks so a stray huge file is not held whole; OSError when it cannot be read."""
+    """``hasher`` fed with the bytes of the regular file ``path`` (see :func:`pipeline.base.safefile.open_regular`),
+    read in blocks so a stray huge file is not held whole; OSError when it cannot be read."""
     with open_regular(path) as handle:
         for block in iter(lambda: handle.read(BLOCK), b""):
             hasher.update(block)

@@ -7,9 +7,7 @@ everything else is shared here.
 from __future__ import annotations
 
 import functools
-import gc
 import io
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Protocol, Sequence
@@ -46,9 +44,6 @@ from pipeline.data.yamlmarks import PathKey
 
 Progress = Callable[[int], None]
 PDF_NAME = "cards-{paper}.pdf"
-# A build makes a great many small objects that live until the PDF is written; collecting
-# the youngest generation every 700 of them (Python's default) cost about a tenth of a build.
-GC_YOUNG_THRESHOLD = 10_000
 PREVIEW_GAP_MM = 4.0  # between a card's front and back on a preview page
 Records = dict[str, tuple[dataset.Document, PathKey]]  # card id -> the document and path of its data record
 
@@ -237,25 +232,6 @@ def open_document(
     return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None))
 
 
-@contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """Run the garbage collector less often for the duration (the thresholds are restored after)."""
-    saved = gc.get_threshold()
-    gc.set_threshold(max(saved[0], GC_YOUNG_THRESHOLD), *saved[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*saved)
-
-
-def render_pdf(
-    plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT
-) -> tuple[bytes, int]:
-    """The PDF bytes of a plan and its page count."""
-    with _fewer_collections():
-        return _render_pdf(plan, options, progress, template_root)
-
-
 def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> tuple[Sheets, Paper, Layout]:
     """The sheets, paper and layout the options name; an unknown paper or layout, or an offset larger
     than the layout's margin, is an error (checked before anything is drawn or written)."""
@@ -265,7 +241,10 @@ def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) ->
     return sheets, paper, layout
 
 
-def _render_pdf(plan: Plan, options: BuildOptions, progress: Optional[Progress], template_root: Path) -> tuple[bytes, int]:
+def render_pdf(
+    plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT
+) -> tuple[bytes, int]:
+    """The PDF bytes of a plan and its page count."""
     sheets, paper, layout = check_options(options, template_root)
     doc = open_document(
         template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True,

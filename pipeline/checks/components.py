@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence
 
 from pipeline.data.dataset import GameData
+from pipeline.data.kinds import COMPONENTS_KIND
 from pipeline.data.problems import Problem
 
-COMPONENTS_KIND = "components"
 LIST_KEY = "components"
 
-__all__ = ["COMPONENTS_KIND", "ComponentCount", "Inventory", "count_problems", "data_counts"]
+__all__ = ["ComponentCount", "Inventory", "count_problems", "data_counts"]
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Mapping, Optional, Sequence
 
+from pipeline.data.kinds import RULES_KIND
+
 if TYPE_CHECKING:
     from pipeline.data.dataset import Document, GameData
     from pipeline.data.gamespec import Part
     from pipeline.data.problems import Problem
 
-RULES_KIND = "rules"
 INFERRED = "inferred"
 
 # replay(game) -> (example id, path inside the example, message) for every way an example fails to replay

@@ -15,7 +15,7 @@ from typing import Any, Hashable, Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
 from pipeline.checks.cleandocs import known_clean, remember_clean
-from pipeline.checks.components import COMPONENTS_KIND, count_problems
+from pipeline.checks.components import count_problems
 from pipeline.checks.names import NameRules, name_problems
 from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
@@ -23,6 +23,7 @@ from pipeline.data import markup, resultcache
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, data_files, display_path, game_ids, load_game
 from pipeline.data.effects import language_problems
 from pipeline.data.gamespec import GameSpec, SpecError
+from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.data.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.data.yamlmarks import PathKey
@@ -32,7 +33,6 @@ from pipeline.games.registry import spec as spec_of
 __all__ = ["ValidationReport", "validate", "load_valid_game", "select_games", "RecordCatalogue", "walk"]
 
 REFERENCE = markup.REFERENCE  # kept here for the games' checks that scan prose for references
-GLOSSARY_KIND = "glossary"  # every game's glossary.yaml has the common shape (common.schema.json)
 EXCERPT_BEFORE, EXCERPT_AFTER = 12, 18  # characters of a text shown around a markup problem
 # Starts the message of the safety net below; the fuzz tests assert it never appears.
 INTERNAL_CHECK_ERROR = "internal error in the checks"

@@ -2,51 +2,50 @@
 
 Each game's own command group (``pantheon theocracy bid ...``) is the
 ``commands`` part of its spec (:mod:`pipeline.games.registry`), imported only when
-that group is invoked; its one-line help comes from the spec. The stages are
-imported inside the commands that use them, so ``pantheon --help`` stays fast.
-Bad input never shows a traceback: a UserError becomes one line on stderr and
-exit code 1.
+that group is invoked; its one-line help comes from the spec. Every run ends in
+:func:`pipeline.base.exits.run`: bad input never shows a traceback, a UserError
+becomes one line on stderr and exit code 1.
 """
 from __future__ import annotations
 
 import json
-import sys
+import signal
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, List, NoReturn, Optional, Sequence
+from typing import Any, List, NoReturn, Optional, Sequence
 
 import typer
 from typer.core import TyperGroup
 
-from pipeline.base import locations
+from pipeline.analysis.balance.commands import report_command, simulate_command
+from pipeline.analysis.diff import commands as diff_commands
+from pipeline.app.watch import Watched
+from pipeline.app.watch import watch as watch_files
+from pipeline.base import console, exits, locations
+from pipeline.base.options import DataOption, GamesArgument, JsonOption, ProcessesOption, SeedOption, TemplatesOption
 from pipeline.base.textsafety import one_line
-from pipeline.cli import clicoerce
+from pipeline.base.version import version_line
+from pipeline.cards import build as render_build
+from pipeline.cards import printers
+from pipeline.cards.preview import pdf_to_png
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.checks.provenance import SOURCES, provenance_counts
+from pipeline.checks.validate import RecordCatalogue, ValidationReport
+from pipeline.checks.validate import validate as validate_data
+from pipeline.data.dataset import default_data_root, display_path
+from pipeline.data.gamespec import GameSpec
 from pipeline.exports.targets import target as export_target
 from pipeline.exports.targets import target_ids
 from pipeline.games import registry
 
-if TYPE_CHECKING:
-    from pipeline.checks.validate import RecordCatalogue, ValidationReport
-    from pipeline.data.gamespec import GameSpec
-
-EXIT_PROBLEMS = 1
-clicoerce.install()  # plain option values without importing pydantic
-
-
-class PantheonApp(typer.Typer):
-    """A Typer app whose every run ends in pipeline.base.exits: exit codes 1/2/70/130, one line, no traceback."""
-
-    def __call__(self, args: Optional[Sequence[str]] = None, **kwargs: Any) -> Any:
-        from pipeline.base.exits import run
-
-        run(lambda **more: super(PantheonApp, self).__call__(**kwargs, **more), argv=args)
+EXIT_PROBLEMS = exits.EXIT_PROBLEMS
 
 
 class GameCommands(TyperGroup):
     """A game's command group, standing in for it until it is used: listed with the spec's summary, the
     game's CLI module imported only when the group is invoked (or asked for its commands)."""
 
-    def __init__(self, spec: "GameSpec") -> None:
+    def __init__(self, spec: GameSpec) -> None:
         super().__init__(name=spec.id, help=spec.summary, short_help=spec.summary, no_args_is_help=True)
         self.spec = spec
         self._loaded: Optional[TyperGroup] = None
@@ -77,7 +76,17 @@ def _plain_help(command: Any) -> None:
 
 
 class PantheonGroup(TyperGroup):
-    """The top-level group: the core commands, then one command group per registered game (by id)."""
+    """The top-level group: the core commands, then one command group per registered game (by id). Every run
+    ends in pipeline.base.exits (exit codes 1/2/70/130, one line, no traceback), however it is started: the
+    ``pantheon`` program, ``app(...)`` in a process, or typer's test runner."""
+
+    def main(self, args: Optional[Sequence[str]] = None, prog_name: Optional[str] = None,
+             complete_var: Optional[str] = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        """Run the command line on ``args`` and exit through pipeline.base.exits (``standalone_mode`` is its)."""
+        exits.run(lambda **run: super(PantheonGroup, self).main(
+            prog_name=prog_name, complete_var=complete_var, windows_expand_args=windows_expand_args, **extra, **run),
+            argv=args)
 
     def _game_ids(self) -> list[str]:
         return sorted(spec.id for spec in registry.specs() if spec.commands is not None)
@@ -93,17 +102,13 @@ class PantheonGroup(TyperGroup):
         return found
 
 
-app = PantheonApp(
+app = typer.Typer(
     cls=PantheonGroup,
     help="Pantheon Press: validate card data and build print-and-play PDFs.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: flags shown as flags, no box drawing in pipes and logs
 )
-
-DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/ (same layout).")
-JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
-GamesArgument = typer.Argument(None, help="Games to work on (default: all).")
 
 
 def say(line: str, *, err: bool = False) -> None:
@@ -112,32 +117,29 @@ def say(line: str, *, err: bool = False) -> None:
 
 
 def _version(shown: bool) -> None:
-    """``--version`` after other options (``pantheon --version`` alone is answered by pipeline.cli.entry)."""
+    """``--version``: the version line, and nothing else is done."""
     if shown:
-        from pipeline.base.version import version_line
-
         say(version_line())
         raise typer.Exit()
 
 
 @app.callback()
 def main(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     """Pantheon Press: validate card data and build print-and-play PDFs."""
+    console.spin_while(ctx, f"{ctx.command_path} {ctx.invoked_subcommand}")  # on a terminal, until the command ends
+
+
+def run() -> None:
+    """The ``pantheon`` program (and ``python -m pipeline``): the command line on the process's arguments."""
+    app(prog_name="pantheon")
 
 
 def _data_root(data: Optional[Path]) -> Path:
-    from pipeline.data.dataset import default_data_root
-
     return data if data is not None else default_data_root()
-
-
-def display_path(path: Path) -> str:
-    from pipeline.data.dataset import display_path as shown
-
-    return shown(path)
 
 
 def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
@@ -145,10 +147,8 @@ def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
 
 
 def run_validation(root: Path, games: Optional[Sequence[str]],
-                   loaded: Optional["RecordCatalogue"] = None) -> "ValidationReport":
-    from pipeline.checks.validate import validate as run
-
-    return run(root, games, loaded)
+                   loaded: Optional[RecordCatalogue] = None) -> ValidationReport:
+    return validate_data(root, games, loaded)
 
 
 def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
@@ -178,8 +178,6 @@ def provenance(
     games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption, as_json: bool = JsonOption
 ) -> None:
     """Count each game's records by source: rulebook, inferred, authored."""
-    from pipeline.checks.provenance import SOURCES, provenance_counts
-
     counts = provenance_counts(_data_root(data), games)
     if as_json:
         typer.echo(json.dumps(counts, indent=2, sort_keys=True))
@@ -193,12 +191,8 @@ def provenance(
 PROJECT_OUTPUT = locations.output_root()
 
 
-TemplatesOption = typer.Option(None, "--templates", help="Templates folder to use instead of the project's templates/.")
-
 
 def _template_root(templates: Optional[Path]) -> Path:
-    from pipeline.cards.svgtemplates import TEMPLATE_ROOT
-
     return templates if templates is not None else TEMPLATE_ROOT
 
 
@@ -425,7 +419,7 @@ def _build_with_progress(
     from pipeline.cards import build as render_build
 
     results = []
-    with _progress_bar() as bar:
+    with console.progress_bar() as bar:
         task = bar.add_task("cards", total=sum(p.card_count for p in plans))
         for the_plan in plans:
             bar.update(task, description=the_plan.game)
@@ -439,41 +433,8 @@ def _build_with_progress(
     return results
 
 
-class _NoProgress:
-    """What a progress bar does where nobody watches: nothing (rich is not even imported)."""
-
-    def __enter__(self) -> "_NoProgress":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def add_task(self, description: str, total: int) -> int:
-        return 0
-
-    def update(self, task: int, **fields: Any) -> None:
-        return None
-
-    def advance(self, task: int, amount: float = 1) -> None:
-        return None
-
-
-def _progress_bar() -> Any:
-    """A rich progress bar on stderr; none at all when stderr is not a terminal (a pipe, a log, a script)."""
-    if not sys.stderr.isatty():
-        return _NoProgress()
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
-
-
 def _validated_plan(root: Path, game: str, consequence: str) -> Any:
     """The card plan of one game, after its data validated (else every problem, and exit 1)."""
-    from pipeline.cards import build as render_build
-
     select_games(root, [game])
     report = run_validation(root, [game])
     if not report.ok:
@@ -492,9 +453,6 @@ def preview(
     ink_saver: bool = typer.Option(False, "--ink-saver", help="Show the card as `build --ink-saver` prints it."),
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
-    from pipeline.cards import build as render_build
-    from pipeline.cards.preview import pdf_to_png
-
     the_plan = _validated_plan(_data_root(data), game, "no preview")
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
     face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
@@ -532,7 +490,7 @@ def export(
     template_root = _template_root(templates)
     spec = export_target(target, template_root)  # an unknown target is refused before any work
     the_plan = _validated_plan(_data_root(data), game, "nothing exported")
-    with _progress_bar() as bar:
+    with console.progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
         result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root)
     say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
@@ -580,8 +538,6 @@ def printer_set(
     offset_along: float = typer.Option(..., "--offset-along", help="mm along the paper, as `build --offset-along`."),
 ) -> None:
     """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
-    from pipeline.cards import printers
-
     path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
     say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {display_path(path)}")
 
@@ -589,17 +545,12 @@ def printer_set(
 @printer_app.command("list")
 def printer_list() -> None:
     """Show the stored printer profiles and where they are kept."""
-    from pipeline.cards import printers
-
     path = printers.profiles_path()
     profiles = printers.load_profiles(path)
     say(f"printer profiles in {display_path(path)}: {len(profiles)}")
     for profile in profiles.values():
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
 
-
-SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
-ProcessesOption = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core); never changes the figures.")
 
 
 @app.command()
@@ -614,8 +565,6 @@ def report(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
-    from pipeline.analysis.balance.commands import report_command
-
     report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
                    processes=processes, as_json=as_json, say=say)
 
@@ -632,8 +581,6 @@ def simulate(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
-    from pipeline.analysis.balance.commands import simulate_command
-
     simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
                      processes=processes, as_json=as_json, say=say)
 
@@ -662,9 +609,7 @@ def diff_command(
                                         "data/); revisions are read from its git repository."),
 ) -> None:
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
-    from pipeline.analysis.diff.commands import diff_command as run
-
-    run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
+    diff_commands.diff_command(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
         engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
         balance=balance, balance_games=balance_games, seed=seed)
 
@@ -681,12 +626,6 @@ def watch(
     max_cycles: Optional[int] = typer.Option(None, "--max-cycles", min=0, help="Stop after this many looks."),
 ) -> None:
     """Rebuild a game whenever its data or templates change: validate, then the files written or the problems."""
-    import signal
-
-    from pipeline.app.watch import Watched
-    from pipeline.app.watch import watch as run
-    from pipeline.base.exits import EXIT_INTERRUPTED
-
     root = _data_root(data)
     watched = Watched(root, _template_root(templates), select_games(root, games))
     interrupted: list[int] = []  # Ctrl-C seen: a build may turn its KeyboardInterrupt into an exit or an Abort
@@ -706,9 +645,9 @@ def watch(
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
-        run(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
+        watch_files(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
     except KeyboardInterrupt:
         say("stopped watching", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(exits.EXIT_INTERRUPTED) from None
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -7,10 +7,6 @@ id ``"07\\n"`` would pass ``^[0-9]{2}$``. ``SchemaValidator`` is the 2020-12
 validator with ``pattern``, ``patternProperties`` and ``additionalProperties``
 (which consults patternProperties) matched the ECMA way; every schema check of
 the project uses it.
-
-jsonschema (with referencing) is imported only when something is checked: a
-build whose data and settings files are known valid (the results cache
-remembers passes) never loads it.
 """
 from __future__ import annotations
 
@@ -23,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional
 from urllib.parse import urljoin
 
 import regress
+from jsonschema import Draft202012Validator, validators
 
 from pipeline import store as cachestore
 from pipeline.base.errors import UserError
@@ -81,26 +78,13 @@ def _additional_properties(validator: Any, additional: Any, instance: Any, schem
     if patterns and validator.is_type(instance, "object"):
         instance = {k: v for k, v in instance.items() if not any(ecma_search(p, k) for p in patterns)}
         schema = {k: v for k, v in schema.items() if k != "patternProperties"}
-    from jsonschema import Draft202012Validator
-
     yield from Draft202012Validator.VALIDATORS["additionalProperties"](validator, additional, instance, schema)
 
 
-@lru_cache(maxsize=None)
-def _schema_validator() -> Any:
-    from jsonschema import Draft202012Validator, validators
-
-    return validators.extend(
-        Draft202012Validator,
-        {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
-    )
-
-
-def __getattr__(name: str) -> Any:
-    """``SchemaValidator``, built (and jsonschema imported) on first use."""
-    if name == "SchemaValidator":
-        return _schema_validator()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+SchemaValidator: Any = validators.extend(
+    Draft202012Validator,
+    {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
+)
 
 
 @dataclass
@@ -131,7 +115,7 @@ class SchemaSet:
         schema = self.by_path.get(self.schema_path(game, kind))
         if schema is None:
             return None
-        return _schema_validator()(schema, registry=self.registry)
+        return SchemaValidator(schema, registry=self.registry)
 
     def problems(self, game: str, kind: str, doc: Document, values: Optional[str] = None) -> Optional[list[Problem]]:
         """The schema problems of ``doc`` (None when its kind has no schema); ``values``: the hash of its
@@ -247,7 +231,7 @@ def check_schema_file(path: Path, schema: dict[str, Any]) -> None:
     from jsonschema.exceptions import SchemaError
 
     try:
-        _schema_validator().check_schema(schema)
+        SchemaValidator.check_schema(schema)
     except SchemaError as exc:
         raise UserError(f"{display_path(path)}: invalid schema: {exc.message}") from None
 
@@ -365,7 +349,7 @@ def load_checked_yaml(path: Path, schema_path: Path) -> Any:
     if key is not None and resultcache.known(VALID_NAMESPACE, key):
         return marked.data
     doc = Document(kind=path.stem, path=path, marked=marked)
-    problems = sorted(schema_problems(doc, _schema_validator()(schema)))
+    problems = sorted(schema_problems(doc, SchemaValidator(schema)))
     if problems:
         raise UserError(str(problems[0]))
     if key is not None:

@@ -16,11 +16,11 @@ from typing import Any, Iterable, Iterator
 from pipeline.app.freshness import register_view
 from pipeline.checks.references import NAME_FIELDS, References, display_name
 from pipeline.data.dataset import GameData
+from pipeline.data.kinds import GLOSSARY_KIND
 from pipeline.documents import structure as m
 from pipeline.documents.layout import table_columns
 from pipeline.games.registry import spec
 
-GLOSSARY_KIND = "glossary"
 # Fields whose value names a thing in a game (beyond display names): checked for overlaps.
 NAMING_FIELDS = ("name", "title", "term", "label", "principle")
 NAMING_VIEW = "*names"  # the read of a game's naming view (see naming_view)

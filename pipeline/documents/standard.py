@@ -13,12 +13,12 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Optional
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
+from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.markup import REFERENCE
 from pipeline.documents import structure as m
 from pipeline.documents.layout import Layout, table_columns
 
 MAX_HEADING_LEVEL = 3
-RULES, GLOSSARY, COMPONENTS = "rules", "glossary", "components"
 
 # A section override: given the context, the section record and its heading level, the blocks that replace its body.
 SectionOverride = Callable[["DocContext", Mapping[str, Any], int], list[m.Block]]
@@ -88,7 +88,7 @@ def rules_blocks(
     """Every section of rules.yaml in order, except ``skip``; ``overrides`` replace a section's body."""
     skipped = set(skip)
     out: list[m.Block] = []
-    for section in ctx.data(RULES)["sections"]:
+    for section in ctx.data(RULES_KIND)["sections"]:
         if section["id"] not in skipped:
             out += section_blocks(ctx, section, 1, overrides)
     return out
@@ -96,7 +96,7 @@ def rules_blocks(
 
 def find_section(ctx: DocContext, section_id: str) -> Mapping[str, Any]:
     """A rules section (at any depth) by id."""
-    stack = list(ctx.data(RULES)["sections"])
+    stack = list(ctx.data(RULES_KIND)["sections"])
     while stack:
         section = stack.pop(0)
         if section["id"] == section_id:
@@ -121,7 +121,7 @@ def components_table(ctx: DocContext) -> m.Table:
     """The box contents; the counts the game's data holds (its spec's ``counts``) win over the listed ones."""
     computed = data_counts(ctx.game)
     rows = []
-    for component in ctx.data(COMPONENTS)["components"]:
+    for component in ctx.data(COMPONENTS_KIND)["components"]:
         count = computed.get(component["id"], component["count"])
         rows.append((str(count), ctx.text(component["name"]), ctx.text(component.get("description", ""))))
     return m.Table(("Count", "Component", "Description"), tuple(rows), table_columns("components"))
@@ -132,7 +132,7 @@ def components_table(ctx: DocContext) -> m.Table:
 
 def glossary_blocks(ctx: DocContext, level: int = 1) -> list[m.Block]:
     """The game's glossary as a table of terms (with their see-also terms)."""
-    terms = ctx.data(GLOSSARY)["terms"]
+    terms = ctx.data(GLOSSARY_KIND)["terms"]
     by_id = {t["id"]: t for t in terms}
     rows = []
     for term in sorted(terms, key=lambda t: t["term"].casefold()):
@@ -150,7 +150,7 @@ def symbol_legend(
 ) -> list[m.Block]:
     """The glossary's symbols, each drawn: ``marks`` gives the icon (or swatch) for each symbol id; a sheet
     short of room may ``leave_out`` symbols its reader does not need (the rulebook keeps them all)."""
-    symbols = [s for s in ctx.data(GLOSSARY).get("symbols", []) if s["id"] not in leave_out]
+    symbols = [s for s in ctx.data(GLOSSARY_KIND).get("symbols", []) if s["id"] not in leave_out]
     if not symbols:
         return []
     entries = []

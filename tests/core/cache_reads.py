@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from pipeline import store as cachestore
-from pipeline.cli.entry import run
+from pipeline.cli.main import run
 
 if __name__ == "__main__":
     listing, found = Path(sys.argv[1]), []

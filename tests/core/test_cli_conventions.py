@@ -1,21 +1,26 @@
 """The command line's conventions, as a user or a script meets them (each run in a fresh process)."""
 from __future__ import annotations
 
+import fcntl
+import io
 import json
 import os
 import pty
+import re
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Optional
 
 import pytest
 
+from pipeline.base import console
 from pipeline.base.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_USAGE
-from pipeline.cli.progress import CLEAR_LINE
 from tests.core.cli_helpers import PROJECT, as_from_a_terminal, run_cli
 
 
@@ -92,8 +97,9 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
                             preexec_fn=as_from_a_terminal)
     os.close(follower)
     try:
-        # the spinner shows once the command has run SPINNER_DELAY_S: start-up is over, the Ctrl-C lands in its work
-        shown = _read_until(leader, "pantheon simulate theocracy (", timeout_s=120)
+        # the spinner shows once the command line is parsed; once it has turned, the Ctrl-C lands in the command
+        shown = _read_until(leader, "pantheon simulate", timeout_s=120)
+        shown += _read_until(leader, "pantheon simulate", timeout_s=30)
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=60)
         shown += _read_until(leader, None, timeout_s=10)
@@ -103,9 +109,29 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
             proc.wait()
         os.close(leader)
     assert proc.returncode == EXIT_INTERRUPTED, shown
-    after_spinner = shown.rsplit(CLEAR_LINE, 1)[-1]
-    assert one_error_line(after_spinner.replace("\r\n", "\n")) == "interrupted" and "Traceback" not in shown
+    assert _visible(shown)[-1] == "interrupted" and "Traceback" not in shown
     assert not out
+
+
+def _visible(shown: str) -> list[str]:
+    """The non-blank lines a terminal ends up showing after ``shown``: a small model of one that knows what a
+    spinner uses (carriage return, line feed, cursor up, erase line); other control sequences change nothing."""
+    lines, row, col = [""], 0, 0
+    for token in re.findall(r"\x1b\[[0-9;?]*[A-Za-z]|[^\x1b]", shown):
+        if token == "\r":
+            col = 0
+        elif token == "\n":
+            row += 1
+            lines += [""] * (row + 1 - len(lines))
+        elif token.startswith("\x1b["):
+            if token.endswith("A"):
+                row = max(row - int(token[2:-1] or 1), 0)
+            elif token == "\x1b[2K":
+                lines[row] = ""
+        else:
+            line = lines[row].ljust(col)
+            lines[row], col = line[:col] + token + line[col + 1:], col + 1
+    return [line for line in lines if line.strip()]
 
 
 def _read_until(fd: int, marker: Optional[str], *, timeout_s: float) -> str:
@@ -155,36 +181,26 @@ def test_paths_are_printed_relative_to_the_working_directory(tmp_path: Path) -> 
     assert written and all(path.startswith("out/theocracy/") for path in written), done.stdout
 
 
-def test_spinner_only_on_a_terminal_after_its_delay_and_gone_once_the_command_prints(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline.cli.progress import until_output
-
+def test_spinner_only_on_a_terminal_and_gone_when_the_block_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # a terminal 80 columns wide
     with os.fdopen(follower, "w") as terminal:
         monkeypatch.setattr(sys, "stdout", terminal)
         monkeypatch.setattr(sys, "stderr", terminal)
-        with until_output("thinking", delay_s=0.2):
-            time.sleep(0.6)
-            print("result", flush=True)
-            time.sleep(0.3)  # the spinner stays stopped after the first output
-        with until_output("quick", delay_s=5):
-            pass
+        with console.working("thinking"):
+            time.sleep(0.3)
+            print("result")
         assert sys.stdout is terminal and sys.stderr is terminal
-    shown = os.read(leader, 65536).decode()
+    shown = _read_until(leader, None, timeout_s=10)
     os.close(leader)
-    before, after = shown.split("result")
-    assert "thinking (0 s)" in before and before.endswith("\r\x1b[2K") and after.strip() == ""
-    assert "quick" not in shown
+    assert "thinking" in shown.split("result")[0]  # the spinner turned before the result was printed
+    assert _visible(shown) == ["result"]  # and is gone: the result is all that stays on the terminal
 
 
 def test_no_spinner_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import io
-
-    from pipeline.cli.progress import until_output
-
     log = io.StringIO()
     monkeypatch.setattr(sys, "stderr", log)
-    with until_output("thinking", delay_s=0.05):
+    with console.working("thinking"):
         assert sys.stderr is log  # not even wrapped
         time.sleep(0.2)
     assert log.getvalue() == ""
@@ -255,15 +271,14 @@ def test_with_json_the_data_problems_travel_in_the_error(tmp_path: Path) -> None
     assert any("components.yaml" in p and "unknown key 'bogus'" in p for p in answer["problems"])
 
 
-def test_run_in_process_ends_with_the_code_and_leaves_plain_errors_as_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_in_process_ends_with_the_code_and_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     from pipeline.base import errors
     from pipeline.base.exits import run
 
     def main(**_: object) -> None:
-        assert errors.HANDED_UP  # game commands hand their errors up while run() is in charge
         raise errors.UserError("deity 13: aspect 'solar' is not one of sun, moon, death")
 
     with pytest.raises(SystemExit) as ended:
         run(main, argv=["validate"])
-    assert ended.value.code == EXIT_PROBLEMS and not errors.HANDED_UP
+    assert ended.value.code == EXIT_PROBLEMS
     assert capsys.readouterr().err == "error: deity 13: aspect 'solar' is not one of sun, moon, death\n"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.base.filedigest import content_digest, open_regular
+from pipeline.base.filedigest import content_digest
+from pipeline.base.safefile import open_regular
 from pipeline.store import file_digest
 
 

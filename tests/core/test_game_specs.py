@@ -108,26 +108,10 @@ def _modules_after(*args: str) -> set[str]:
     return set(result.stdout.split())
 
 
-def test_help_imports_no_game_code_but_specs() -> None:
-    imported = _modules_after("--help")
-    game_code = {m for m in imported if m.startswith("pipeline.games.") and not m.endswith((".spec", ".registry"))}
-    assert game_code == {f"pipeline.games.{p}" for p in ("heavenly_father", "monotheism", "monstrous", "theocracy",
-                                                          "totems_and_taboos")}
-    assert not any(m.startswith(("pipeline.checks.validate", "pipeline.cards", "pipeline.documents"))
-                   for m in imported)
-
-
 def test_a_game_command_imports_only_its_own_commands(toy: Path) -> None:
     imported = _modules_after("toy", "count", "--data", str(toy))
     assert "tests.core.toy_game" in imported
     assert not any(m.endswith(".cli") and m.startswith("pipeline.games.") for m in imported)
-
-
-def test_building_cards_only_does_not_import_the_documents(toy: Path, tmp_path: Path) -> None:
-    imported = _modules_after("build", "toy", "--only", "cards", "--data", str(toy), "--out", str(tmp_path / "out"),
-                              "--templates", str(toy_template_root(tmp_path)))
-    assert "pipeline.cards.build" in imported
-    assert not any(m.startswith("pipeline.documents") for m in imported)
 
 
 @pytest.mark.parametrize("spec", games.REGISTERED, ids=lambda s: s.id)

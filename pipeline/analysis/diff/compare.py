@@ -13,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from pipeline.analysis.diff.records import ADDED, CHANGED, REMOVED, RULES_KIND, FieldChange, RecordChange, field_changes, game_changes
+from pipeline.analysis.diff.records import ADDED, CHANGED, REMOVED, FieldChange, RecordChange, field_changes, game_changes
 from pipeline.analysis.diff.sources import Side
 from pipeline.base.errors import UserError
 from pipeline.cards.plan import PrintCard
 from pipeline.data.dataset import GameData, game_ids
 from pipeline.data.gamespec import Question
+from pipeline.data.kinds import RULES_KIND
 from pipeline.games import registry
 
 

@@ -18,7 +18,6 @@ from pipeline.data.dataset import GameData
 
 ID = "id"
 PROVENANCE = "provenance"  # where a value comes from: reported like any other field
-RULES_KIND = "rules"
 
 
 @dataclass(frozen=True)

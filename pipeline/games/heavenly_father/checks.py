@@ -15,19 +15,18 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequenc
 from pipeline.checks.components import ComponentCount, Inventory
 from pipeline.checks.validate import REFERENCE, walk
 from pipeline.data.dataset import Document, GameData
+from pipeline.data.kinds import COMPONENTS_KIND, RULES_KIND
 from pipeline.data.problems import Problem
 from pipeline.games.heavenly_father.engine import apply_tokens, judge
 from pipeline.games.heavenly_father.model import (
     BALANCE,
     CHEAT_SHEETS,
-    COMPONENTS,
     DILEMMAS,
     ENVELOPE,
     GODS,
     PARAMETERS,
     PHILOSOPHER_KINDS,
     PHILOSOPHERS,
-    RULES,
     TOKENS,
     TURN_ACTIONS,
     VIRTUES,
@@ -236,7 +235,7 @@ def component_counts(game: GameData) -> Inventory:
 
 def mortal_card_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The Mortal cards of the box (dilemmas + philosophers) add up to the rulebook's number."""
-    doc = game.doc(COMPONENTS)
+    doc = game.doc(COMPONENTS_KIND)
     mortal = sum(r["count"] for r in doc.data["components"] if r["id"] in MORTAL_COMPONENTS)
     if mortal != MORTAL_CARD_COUNT:
         yield doc.problem(
@@ -682,7 +681,7 @@ def _dilemma_failures(model: HeavenlyFatherModel, example: DilemmaExample) -> It
 def prose_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The rules mention every turn action and Philosopher kind (the sections they must have are the spec's
     ``rule_sections``, checked by the core); glossary links resolve."""
-    rules = game.doc(RULES)
+    rules = game.doc(RULES_KIND)
     referenced = {(m["kind"], m["id"]) for _, node in walk(rules.data) if isinstance(node, str) for m in REFERENCE.finditer(node)}
     wanted = [(TURN_ACTIONS, a.id) for a in model.turn_actions] + [(PHILOSOPHER_KINDS, k.id) for k in model.philosopher_kinds]
     for kind, rid in wanted:

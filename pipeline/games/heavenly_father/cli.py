@@ -12,7 +12,7 @@ from typing import Any, List, Optional
 
 import typer
 
-from pipeline.base.errors import UserError, plain_errors
+from pipeline.base.errors import UserError
 from pipeline.games.heavenly_father.engine import Judgment, judge
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, load_model
 
@@ -93,7 +93,6 @@ def score_text(god: Any, players: list[tuple[str, dict[str, int]]], result: Judg
 
 
 @app.command(context_settings={"ignore_unknown_options": True})
-@plain_errors
 def score(
     god_id: Optional[str] = typer.Argument(None, metavar="GOD_ID", help="Id of the One True God, e.g. country-club-god."),
     players: Optional[List[str]] = typer.Argument(None, metavar="NAME=S,X,B,J...", help="Each player's tokens, in S,X,B,J order."),

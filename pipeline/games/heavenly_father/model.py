@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Optional, Sequence
 
 from pipeline.data.dataset import GameData
+from pipeline.data.kinds import COMPONENTS_KIND
 
 # Document kinds (file names without .yaml).
 VIRTUES = "virtues"
@@ -27,9 +28,6 @@ CHEAT_SHEETS = "cheat-sheets"
 PARAMETERS = "parameters"
 TURN_ACTIONS = "turn-actions"
 BALANCE = "balance"
-COMPONENTS = "components"
-RULES = "rules"
-GLOSSARY = "glossary"
 EXAMPLES = "examples"
 
 
@@ -337,7 +335,7 @@ def build(game: GameData) -> HeavenlyFatherModel:
         claims=tuple(BalanceClaim(r["id"], r["measure"], r["comparison"], tuple(r["higher"]), tuple(r["lower"]))
                      for r in _records(game, BALANCE, "claims")),
         parameters=frozen_map({r["id"]: r["value"] for r in _records(game, PARAMETERS, "parameters")}),
-        components=frozen_map({r["id"]: r["count"] for r in _records(game, COMPONENTS, "components")}),
+        components=frozen_map({r["id"]: r["count"] for r in _records(game, COMPONENTS_KIND, "components")}),
         scoring_examples=tuple(_scoring_example(r) for r in _records(game, EXAMPLES, "scoring_examples")),
         dilemma_examples=tuple(_dilemma_example(r) for r in _records(game, EXAMPLES, "dilemma_examples")),
     )

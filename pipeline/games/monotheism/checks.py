@@ -16,11 +16,11 @@ from pipeline.checks.components import ComponentCount, Inventory
 from pipeline.checks.names import normal_name
 from pipeline.checks.validate import walk
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, display_path
+from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.data.schemas import describe_path
 from pipeline.games.monotheism import deck_checks
 from pipeline.games.monotheism.model import (
-    COMPONENTS,
     DEITIES,
     SCENARIOS,
     WORSHIPER_SETS,
@@ -33,9 +33,7 @@ from pipeline.games.monotheism.rating import SHARE_DIGITS, band
 PathKey = tuple[Union[str, int], ...]
 Finding = tuple[PathKey, str]  # (path inside a record, message without the record's label)
 
-GLOSSARY = "glossary"
-RULES = "rules"
-REQUIRED_KINDS = (COMPONENTS, WORSHIPER_SETS, SCENARIOS, GLOSSARY, RULES)
+REQUIRED_KINDS = (COMPONENTS_KIND, WORSHIPER_SETS, SCENARIOS, GLOSSARY_KIND, RULES_KIND)
 
 # --- Fixed facts (rulebook and monotheism-facts.md) -------------------------
 DEITY_COUNT = 29
@@ -103,8 +101,8 @@ def cross_checks(game: GameData) -> Iterator[Problem]:
     model = game.model
     yield from worshiper_set_problems(game.doc(WORSHIPER_SETS), model)
     yield from scenario_problems(game.doc(SCENARIOS), model)
-    yield from glossary_problems(game.doc(GLOSSARY))
-    yield from rules_problems(game.doc(RULES))
+    yield from glossary_problems(game.doc(GLOSSARY_KIND))
+    yield from rules_problems(game.doc(RULES_KIND))
     for doc in game.docs.values():
         yield from deity_mention_problems(doc)
     if not (game.has(DEITIES) and game.has(WORSHIPERS)):

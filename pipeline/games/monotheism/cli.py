@@ -10,7 +10,9 @@ from typing import Optional
 
 import typer
 
+from pipeline.base.console import stop_spinner
 from pipeline.base.errors import UsageProblem, UserError
+from pipeline.base.options import DataOption, JsonOption, ProcessesOption
 from pipeline.data.dataset import default_data_root, display_path
 from pipeline.games.monotheism import adding, estimate, rating, solver
 from pipeline.games.monotheism import generate as generator
@@ -24,8 +26,6 @@ from pipeline.games.monotheism.rounds import default_processes
 app = typer.Typer(help="Monotheism: replay the scenarios' winning lines; solve, rate, generate and add puzzles; "
                        "play a game.", no_args_is_help=True)
 
-DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
-JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
 BlessOption = typer.Option(False, "--bless-at-start", help="Easier game (rulebook advice): bless the worshipers "
                            "at the start; a blessing on a starting side is kept and spent by the next curse.")
 Without21Option = typer.Option(False, "--without-21", help="Easier game (rulebook advice): remove #21 from the deck.")
@@ -71,10 +71,6 @@ def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
         return
     text.append(("WIN: " if result["won"] else "NOT WON: ") + str(result["reason"]))
     typer.echo("\n".join(text))
-
-
-ProcessesOption = typer.Option(None, "--processes", min=1,
-                               help="Processes to search with (default: both cores); the answer is the same.")
 
 
 def _processes(value: Optional[int]) -> int:
@@ -132,13 +128,15 @@ def _chosen(loaded: Loaded, root: Path, scenario: Optional[str], file: Optional[
 
 
 @app.command()
-def play(worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper set id."),
+def play(ctx: typer.Context,
+         worshiper_set: str = typer.Option(DEFAULT_SET, "--set", help="Worshiper set id."),
          seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle seed (same seed, same deal)."),
          scenario: Optional[str] = typer.Option(None, "--scenario", help="Play a puzzle scenario instead."),
          bless_at_start: bool = BlessOption, without_21: bool = Without21Option, reveal: bool = RevealOption,
          data: Optional[Path] = DataOption) -> None:
     """Play in the terminal, told what each move does: veiled gods stay hidden (unless --reveal); type a
     choice's key in brackets, 'u' to undo."""
+    stop_spinner(ctx)  # the game talks with the user: no spinner beside its prompts
     loaded = load(_root(data))
     easier = Easier(bless_at_start, without_21)
     loaded = Loaded(loaded.model, easier_game(loaded.game, easier))

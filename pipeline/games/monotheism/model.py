@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from pipeline.data.dataset import GameData
+from pipeline.data.kinds import COMPONENTS_KIND
 from pipeline.games.monotheism.cards import Cards, cards_from
 
-COMPONENTS = "components"
 WORSHIPER_SETS = "worshiper-sets"
 SCENARIOS = "scenarios"
 DEITIES = "deities"
@@ -216,7 +216,7 @@ def build(game: GameData) -> MonotheismModel:
     scenarios = game.doc(SCENARIOS).data
     return MonotheismModel(
         components=tuple(
-            Component(id=c["id"], name=c["name"], count=c["count"]) for c in game.doc(COMPONENTS).data["components"]
+            Component(id=c["id"], name=c["name"], count=c["count"]) for c in game.doc(COMPONENTS_KIND).data["components"]
         ),
         worshiper_sets=tuple(worshiper_set_from_record(r) for r in game.doc(WORSHIPER_SETS).data["worshiper_sets"]),
         scenarios=tuple(scenario_from_record(r) for r in scenarios["scenarios"]),

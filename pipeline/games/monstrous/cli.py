@@ -8,7 +8,8 @@ from typing import Any, Optional
 import typer
 
 from pipeline.analysis.balance.commands import simulate_command
-from pipeline.base.errors import UsageProblem, UserError, plain_errors
+from pipeline.base.errors import UsageProblem, UserError
+from pipeline.base.options import DataOption, JsonOption, ProcessesOption
 from pipeline.checks.validate import load_valid_game
 from pipeline.data.dataset import default_data_root
 from pipeline.games.monstrous import GAME_ID
@@ -19,8 +20,6 @@ from pipeline.games.monstrous.engine import EngineError, Game, State
 app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
                   no_args_is_help=True)
 
-DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/.")
-JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
 
 
 def load_engine(root: Path) -> Game:
@@ -83,14 +82,13 @@ def _text(game: Game, state: State, report: TurnReport) -> list[str]:
 
 
 @app.command()
-@plain_errors
 def simulate(players: int = typer.Option(..., "--players", min=1, help="Gods at the table (team variants: 4-10, in twos)."),
              variant: str = typer.Option("standard", "--variant", help=f"One of: {', '.join(VARIANTS)}."),
              games: Optional[int] = typer.Option(None, "--games", min=1,
                                                  help="Games (campaigns, for Wars) to play (default: the report's size)."),
              seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
              policy: str = typer.Option("random", "--policy", help=f"One of: {', '.join(POLICIES)}."),
-             processes: Optional[int] = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core)."),
+             processes: Optional[int] = ProcessesOption,
              as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Play seeded games of one variant: each seat's win rate and final Faith, endings and length, with 95% intervals
     (`pantheon simulate monstrous` for one variant: the same set-ups, seeds and figures)."""

@@ -14,7 +14,8 @@ from typing import List, Optional
 import typer
 
 from pipeline.analysis.balance.commands import simulate_command
-from pipeline.base.errors import UserError, plain_errors
+from pipeline.base.errors import UserError
+from pipeline.base.options import DataOption, JsonOption, ProcessesOption
 from pipeline.data.dataset import default_data_root
 from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.balance import POLICIES
@@ -60,7 +61,6 @@ def describe_bid(result: BidResult) -> str:
 
 
 @app.command(context_settings={"ignore_unknown_options": True})
-@plain_errors
 def bid(
     values: List[str] = typer.Argument(..., help="One power card value per seat, in seat order, e.g. 1 3 4 5."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: {winner, rule}; winner is null for a draw."),
@@ -75,15 +75,14 @@ def bid(
 
 
 @app.command()
-@plain_errors
 def simulate(
     players: Optional[int] = typer.Option(None, "--players", min=1, help="Only set-ups for this many players."),
     games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: the report's size)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
     policy: Optional[str] = typer.Option(None, "--policy", help=f"Only set-ups played by: {', '.join(POLICIES)}."),
-    processes: Optional[int] = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core)."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
-    data: Optional[Path] = typer.Option(None, "--data", help="Data root to use instead of the project's data/."),
+    processes: Optional[int] = ProcessesOption,
+    as_json: bool = JsonOption,
+    data: Optional[Path] = DataOption,
 ) -> None:
     """Play seeded games: each seat's win rate, endings and length in rounds, with 95% intervals
     (`pantheon simulate theocracy`: the same set-ups, seeds and figures)."""

@@ -14,7 +14,8 @@ from typing import Optional
 import typer
 
 from pipeline.analysis.balance.commands import simulate_command
-from pipeline.base.errors import UserError, plain_errors
+from pipeline.base.errors import UserError
+from pipeline.base.options import DataOption, JsonOption, ProcessesOption
 from pipeline.checks.validate import load_valid_game
 from pipeline.data.dataset import default_data_root
 from pipeline.games.totems_and_taboos import GAME_ID
@@ -60,7 +61,6 @@ def non_negative(value: int, option: str) -> int:
 
 
 @app.command("can-build")
-@plain_errors
 def can_build(
     tower: str = typer.Option(..., "--tower", help="Tower colours, bottom block first, comma-separated ('' for none)."),
     shrines: int = typer.Option(..., "--shrines", help="Shrines you own."),
@@ -84,16 +84,15 @@ def can_build(
 
 
 @app.command("simulate-solo")
-@plain_errors
 def simulate_solo_command(
     difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
     games: Optional[int] = typer.Option(None, "--games", min=1, help="Games to play (default: the report's size)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
     policy: Optional[str] = typer.Option(None, "--policy", help=f"One of: {', '.join(POLICIES)} (default: the "
                                          "report's, lookahead)."),
-    processes: Optional[int] = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core)."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
-    data: Optional[Path] = typer.Option(None, "--data", help="Data root to use instead of the project's data/."),
+    processes: Optional[int] = ProcessesOption,
+    as_json: bool = JsonOption,
+    data: Optional[Path] = DataOption,
 ) -> None:
     """Play solo games of one difficulty: win rate, endings and length in turns, with 95% intervals
     (`pantheon simulate totems-and-taboos --players 1`: the same set-ups, seeds and figures)."""

@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, Mapping, Optional
 
 from pipeline.data.dataset import GameData
+from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.games.totems_and_taboos.effects import Op, op_from_record
 
 COLOURS = "colours"
@@ -23,10 +24,7 @@ GUIDES = "guides"
 TURN = "turn"
 SOLO = "solo"
 DICE = "dice"
-COMPONENTS = "components"
-GLOSSARY = "glossary"
-RULES = "rules"
-KINDS = (COLOURS, TOWER, SETUP, COMMANDMENTS, GUIDES, TURN, SOLO, DICE, COMPONENTS, GLOSSARY, RULES)
+KINDS = (COLOURS, TOWER, SETUP, COMMANDMENTS, GUIDES, TURN, SOLO, DICE, COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND)
 
 MIRACLE = "miracle"
 REACTION = "reaction"
@@ -478,5 +476,5 @@ def build(game: GameData) -> TotemsModel:
         dice=tuple(Die(d["id"], d["face_kind"], tuple(d["faces"]), tuple(d.get("reroll", ())))
                    for d in game.doc(DICE).data["dice"]),
         solo=_solo(game.doc(SOLO).data),
-        components={c["id"]: c["count"] for c in game.doc(COMPONENTS).data["components"]},
+        components={c["id"]: c["count"] for c in game.doc(COMPONENTS_KIND).data["components"]},
     )

@@ -56,7 +56,7 @@ def test_cli_estimate_json() -> None:
 
 def test_cli_estimate_unknown_policy() -> None:
     result = CliRunner().invoke(app, ["monotheism", "estimate-21", "--policy", "greedy"])
-    assert result.exit_code == 1 and "unknown policy 'greedy'" in str(result.exception)
+    assert result.exit_code == 2 and result.stderr.startswith("error: ") and "unknown policy 'greedy'" in result.stderr
 
 
 def test_estimate_gives_the_95_percent_interval_of_its_rate(loaded: Loaded) -> None:
