@@ -5,15 +5,18 @@ lock when its process dies, even by kill -9, so a lock is never left stale.
 Within one process the same folder always gets the same lock object, which
 counts nested acquisitions (a build holding its output folder's lock can
 call code that takes it again).
+
+Only the folder's path is resolved, never the lock file's: filelock opens the
+lock file with O_NOFOLLOW, so a link planted in its place is refused
+(NotAcquired) instead of followed and truncated.
 """
 from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional
 
-if TYPE_CHECKING:
-    import filelock
+import filelock
 
 # Waiting longer than this for a lock is worth telling the user (another build is running).
 NOTICE_AFTER_S = 0.5
@@ -29,8 +32,6 @@ _locks: dict[Path, filelock.FileLock] = {}  # by lock file: making a FileLock co
 
 def _lock(path: Path) -> filelock.FileLock:
     if path not in _locks:
-        import filelock  # imported on first use: commands that take no lock do not pay for it
-
         _locks[path] = filelock.FileLock(str(path), is_singleton=True)
     return _locks[path]
 
@@ -45,9 +46,7 @@ def holding(
     ``on_wait`` is called once if the lock is not free within NOTICE_AFTER_S.
     Raises NotAcquired when the lock is busy past ``timeout`` or its file cannot be created.
     """
-    import filelock
-
-    path = (folder / name).resolve()  # one lock object per file, however the folder was named
+    path = folder.resolve() / name  # one lock object per file, however the folder was named; the file itself not followed
     lock = _lock(path)
     try:
         if on_wait is not None and (timeout < 0 or timeout > NOTICE_AFTER_S):

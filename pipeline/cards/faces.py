@@ -35,7 +35,7 @@ from pipeline import store as cachestore
 from pipeline.base import shape
 from pipeline.base.errors import UserError
 from pipeline.base.shape import ShapeError
-from pipeline.cards import artmap, cache, design, fonts, text
+from pipeline.cards import artmap, design, fonts, text
 from pipeline.cards.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
 from pipeline.cards.facemetrics import FactFinder, Frame, IconLetters, Placed, TextSpec, art_icons, icon_letters
 from pipeline.cards.plan import Face
@@ -404,7 +404,7 @@ def _records_entry(templates: Templates, game: str) -> tuple[str, str]:
         "render code": source_hash(RENDER_CODE),
         "ink saver": str(templates.ink_saver),
     }
-    fingerprint = cache.fingerprint(cache.look_inputs(game, templates.root), versions)
+    fingerprint = cachestore.key_of([cachestore.code_digest(templates.root), game, repr(sorted(versions.items()))])
     return f"{FACES_DIR}/{game}", fingerprint[:24]
 
 
