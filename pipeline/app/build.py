@@ -12,11 +12,13 @@ today's inputs digest and still hold the recorded bytes is up to date.
 When every unit is up to date the build answers from the manifest alone,
 without loading or validating any data: each unit's files were written by a
 build that validated exactly these inputs, and the same inputs and code make
-the same bytes. Otherwise the data is validated first (nothing is written
-when it is invalid) and only the stale units are built; each unit's files are
-written atomically and its manifest entry saved right after, so a build
-interrupted midway leaves the older files and a manifest that does not claim
-anything it did not finish. The whole build holds the output folder's lock.
+the same bytes. Otherwise the data is validated first (nothing is written,
+not even the folder, when it is invalid); then, holding the output folder's
+lock, the build looks again (another build may have written the folder
+meanwhile) and builds the stale units. Each unit's files are written
+atomically and its manifest entry saved right after, so a build interrupted
+midway leaves the older files and a manifest that does not claim anything it
+did not finish.
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from pipeline.app.documents import (
     with_glossary,
 )
 from pipeline.app.manifest import Manifest
+from pipeline.base import locations
 from pipeline.base.errors import UserError
 from pipeline.cards import build as cards
 from pipeline.cards import printers
@@ -199,18 +202,30 @@ def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
     options = card_options(request) if request.only != Part.DOCS else None
     units, notes = _units(request, chosen)
     inputs = Inputs(root, request.template_root)
-    with output_lock(request.out, on_wait=on_wait):
-        manifest = Manifest.load(request.out)
-        fresh: dict[str, list[Path]] = {}
-        for unit in units:
-            found = None if request.force else manifest.unit_fresh(unit.name, _inputs_of(inputs, request, unit, options))
-            if found is not None:
-                fresh[unit.name] = found
-        stale = [unit for unit in units if unit.name not in fresh]
-        written = _build_units(request, chosen, stale, manifest, inputs, options, progress) if stale else {}
+    fresh = _up_to_date(request, units, Manifest.load(request.out), inputs, options)
+    written: dict[str, list[Output]] = {}
+    if len(fresh) < len(units):
+        catalogue = RecordCatalogue(root)  # every game read once; each unit takes it from here
+        validated: set[str] = set()
+        _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated)
+        with output_lock(request.out, on_wait=on_wait):
+            manifest = Manifest.load(request.out)  # again: another build may have written the folder meanwhile
+            fresh = _up_to_date(request, units, manifest, inputs, options)
+            stale = [unit for unit in units if unit.name not in fresh]
+            _validate(request, chosen, stale, catalogue, validated)
+            written = _build_units(request, stale, catalogue, manifest, inputs, options, progress)
     outputs = [Output(path, False) for unit in units for path in fresh.get(unit.name, [])]
     outputs += [output for unit in units for output in written.get(unit.name, [])]
     return BuildOutcome(tuple(outputs), tuple(notes))
+
+
+def build_documents(data_root: Path, games: Optional[Sequence[str]] = None, *, paper: str = "a4", out_dir: Path,
+                    fmt: str = "pdf", glossary: Optional[bool] = None) -> list[Path]:
+    """Validate, then write every document of ``games`` (all when None), up to date or not; the paths written.
+    ``glossary``: with the combined glossary (default: when every game is chosen)."""
+    request = BuildRequest(data_root, out_dir, locations.template_root(), tuple(games or ()), paper, Part.DOCS, fmt,
+                           glossary, force=True)
+    return build(request).written
 
 
 def _units(request: BuildRequest, chosen: list[str]) -> tuple[list[_Unit], list[str]]:
@@ -243,18 +258,39 @@ def _inputs_of(inputs: Inputs, request: BuildRequest, unit: _Unit,
     return lambda reads: inputs.of(unit.name, unit_options, reads)
 
 
-def _build_units(request: BuildRequest, chosen: list[str], stale: list[_Unit], manifest: Manifest, inputs: Inputs,
-                 options: Optional[cards.BuildOptions], progress: Optional[CardProgress]) -> dict[str, list[Output]]:
-    """Validate what the stale units need, then build each, recording it in the manifest as soon as it is written."""
+def _up_to_date(request: BuildRequest, units: list[_Unit], manifest: Manifest, inputs: Inputs,
+                options: Optional[cards.BuildOptions]) -> dict[str, list[Path]]:
+    """The files of each unit that is up to date (none with ``force``), by unit name."""
+    fresh: dict[str, list[Path]] = {}
+    for unit in units if not request.force else []:
+        found = manifest.unit_fresh(unit.name, _inputs_of(inputs, request, unit, options))
+        if found is not None:
+            fresh[unit.name] = found
+    return fresh
+
+
+def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], catalogue: RecordCatalogue,
+              validated: set[str]) -> None:
+    """Validate the games the stale units need that are not in ``validated`` yet (then added to it): every game
+    the documents read, or for card sheets alone each stale sheet's game. InvalidData when a problem is found."""
     root = request.data_root
-    catalogue = RecordCatalogue(root)  # every game read once; each unit takes it from here
     if request.only is None or any(unit.part == Part.DOCS for unit in stale):
         needed = games_to_validate(root, chosen, request.glossary)
     else:
         needed = [unit.game for unit in stale if unit.game is not None]
+    needed = [game for game in needed if game not in validated]
+    if not needed:
+        return
     report = validate(root, needed, catalogue)
     if not report.ok:
         raise InvalidData([str(problem) for problem in report.problems])
+    validated.update(needed)
+
+
+def _build_units(request: BuildRequest, stale: list[_Unit], catalogue: RecordCatalogue, manifest: Manifest,
+                 inputs: Inputs, options: Optional[cards.BuildOptions],
+                 progress: Optional[CardProgress]) -> dict[str, list[Output]]:
+    """Build each stale unit, recording it in the manifest as soon as its files are written."""
     done: dict[str, list[Output]] = {}
     card_units = [unit for unit in stale if unit.part == Part.CARDS]
     if card_units:

@@ -150,7 +150,7 @@ class Manifest:
             return None
         inputs = inputs_of(reads)
         paths = []
-        for name, entry in sorted(mine.items()):
+        for name, entry in mine.items():  # in the order the unit wrote them
             path = self.folder / name
             if entry.inputs != inputs or output_digest(path) != entry.output:
                 return None
@@ -167,6 +167,6 @@ class Manifest:
     def save(self) -> None:
         """Write the manifest atomically (a temporary file of its own, then a rename over the old one).
         Not flushed to disk first: a manifest lost in a crash only means the next build rebuilds."""
-        outputs = {name: entry.to_json() for name, entry in sorted(self.entries.items())}
-        text = json.dumps({"format": FORMAT, "outputs": outputs}, indent=1, sort_keys=True)
+        outputs = {name: entry.to_json() for name, entry in self.entries.items()}  # in the order written
+        text = json.dumps({"format": FORMAT, "outputs": outputs}, indent=1)
         write_atomic(self.folder / MANIFEST_NAME, text.encode(), durable=False)
