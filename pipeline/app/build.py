@@ -161,14 +161,17 @@ class Inputs:
     def __init__(self, data_root: Path, template_root: Path) -> None:
         self.data_root = data_root
         self.code = store.code_digest(template_root)
-        self._games: dict[str, str] = {}
         self._shared = _files_digest(data_root / SCHEMA_DIR, sorted((data_root / SCHEMA_DIR).glob(SHARED_SCHEMAS)))
+        self._games = {game: self._game_files(game) for game in game_ids(data_root)}  # all now, before any is read
+
+    def _game_files(self, game: str) -> str:
+        folders = (self.data_root / game, self.data_root / SCHEMA_DIR / game)
+        return "".join(_files_digest(folder, _files_under(folder)) for folder in folders)
 
     def game(self, game: str) -> str:
-        """The digest of every file of ``game``'s data folder and its schema folder (taken once)."""
-        if game not in self._games:
-            folders = (self.data_root / game, self.data_root / SCHEMA_DIR / game)
-            self._games[game] = "".join(_files_digest(folder, _files_under(folder)) for folder in folders)
+        """The digest of every file of ``game``'s data folder and its schema folder, as the build started."""
+        if game not in self._games:  # not a game folder when the build started: its files (none) now
+            self._games[game] = self._game_files(game)
         return self._games[game]
 
     def of(self, unit: str, options: Mapping[str, str], reads: Sequence[str]) -> str:
