@@ -44,7 +44,7 @@ from pipeline.app.documents import (
 )
 from pipeline.app.manifest import Manifest
 from pipeline.base import locations
-from pipeline.base.errors import UserError
+from pipeline.base.errors import UsageProblem, UserError
 from pipeline.cards import build as cards
 from pipeline.cards import printers
 from pipeline.cards.imposition import Duplex
@@ -142,7 +142,7 @@ def card_options(request: BuildRequest) -> cards.BuildOptions:
     across, along = given.offset_across_mm, given.offset_along_mm
     if given.printer is not None:
         if across is not None or along is not None:
-            raise UserError("give either --printer or --offset-across/--offset-along, not both")
+            raise UsageProblem("give either --printer or --offset-across/--offset-along, not both")
         profile = printers.profile(given.printer)
         across, along = profile.offset_across_mm, profile.offset_along_mm
     options = cards.BuildOptions(request.paper, given.duplex, across or 0.0, along or 0.0, given.calibration,
@@ -357,7 +357,10 @@ def _write_unit(manifest: Manifest, unit: str, digest: str, reads: Sequence[str]
 
 
 def _own_folder(out: Path, folder: Path) -> None:
-    """Refuse to write through a link: ``folder`` (inside ``out``) is a real folder or is created as one."""
+    """Refuse to write through a link the build did not make: ``folder``, a game's folder inside ``out`` (the
+    folder the user named, link or not), is a real folder or is created as one."""
+    if folder == out:
+        return
     try:
         mode = os.lstat(folder).st_mode
     except FileNotFoundError:

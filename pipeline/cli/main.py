@@ -280,11 +280,12 @@ def build(
                            layout.value if layout is not None else None, ink_saver, stamp, version_label, watermark),
         force=force,
     )
-    _run_build(request)
+    _run_build(request, "nothing built")
 
 
-def _run_build(request: "BuildRequest") -> None:
-    """Run a build (app.build), printing each file written or up to date; invalid data: every problem, exit 1."""
+def _run_build(request: "BuildRequest", refused: str) -> None:
+    """Run a build (app.build), printing each file written or up to date; invalid data: every problem, then
+    ``refused`` (what was not done), exit 1."""
     from pipeline.app.build import build as run
     from pipeline.app.documents import InvalidData
 
@@ -293,7 +294,7 @@ def _run_build(request: "BuildRequest") -> None:
             outcome = run(request, progress=_CardBar(bar), on_wait=lambda: say(
                 f"waiting for another build writing to {display_path(request.out)}", err=True))
     except InvalidData as exc:
-        _refuse(exc.problems, "nothing built")
+        _refuse(exc.problems, refused)
     for note in outcome.notes:
         say(note, err=True)
     for output in outcome.outputs:
@@ -395,7 +396,7 @@ def docs(
     from pipeline.app.build import BuildRequest, Part
 
     _run_build(BuildRequest(_data_root(data), out, _template_root(None), (game,), paper.value, Part.DOCS, fmt.value,
-                            force=True))
+                            force=True), "no documents written")
 
 
 class TargetChoice(str, Enum):
