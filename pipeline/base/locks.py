@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, Optional
 
-import filelock
+if TYPE_CHECKING:
+    import filelock
 
 # Waiting longer than this for a lock is worth telling the user (another build is running).
 NOTICE_AFTER_S = 0.5
@@ -32,6 +33,8 @@ _locks: dict[Path, filelock.FileLock] = {}  # by lock file: making a FileLock co
 
 def _lock(path: Path) -> filelock.FileLock:
     if path not in _locks:
+        import filelock  # imported on first use: commands that take no lock do not pay for it
+
         _locks[path] = filelock.FileLock(str(path), is_singleton=True)
     return _locks[path]
 
@@ -46,6 +49,8 @@ def holding(
     ``on_wait`` is called once if the lock is not free within NOTICE_AFTER_S.
     Raises NotAcquired when the lock is busy past ``timeout`` or its file cannot be created.
     """
+    import filelock
+
     path = folder.resolve() / name  # one lock object per file, however the folder was named; the file itself not followed
     lock = _lock(path)
     try:

@@ -123,13 +123,6 @@ def test_a_game_command_imports_only_its_own_commands(toy: Path) -> None:
     assert not any(m.endswith(".cli") and m.startswith("pipeline.games.") for m in imported)
 
 
-def test_building_cards_only_does_not_import_the_documents(toy: Path, tmp_path: Path) -> None:
-    imported = _modules_after("build", "toy", "--only", "cards", "--data", str(toy), "--out", str(tmp_path / "out"),
-                              "--templates", str(toy_template_root(tmp_path)))
-    assert "pipeline.cards.build" in imported
-    assert not any(m.startswith("pipeline.documents") for m in imported)
-
-
 @pytest.mark.parametrize("spec", games.REGISTERED, ids=lambda s: s.id)
 def test_the_listed_help_of_a_game_group_is_its_own(spec: games.GameSpec) -> None:
     """``pantheon --help`` lists the spec's summary without importing the group: it must say what the group says."""
