@@ -5,6 +5,10 @@ lock when its process dies, even by kill -9, so a lock is never left stale.
 Within one process the same folder always gets the same lock object, which
 counts nested acquisitions (a build holding its output folder's lock can
 call code that takes it again).
+
+Only the folder's path is resolved, never the lock file's: filelock opens the
+lock file with O_NOFOLLOW, so a link planted in its place is refused
+(NotAcquired) instead of followed and truncated.
 """
 from __future__ import annotations
 
@@ -47,7 +51,7 @@ def holding(
     """
     import filelock
 
-    path = (folder / name).resolve()  # one lock object per file, however the folder was named
+    path = folder.resolve() / name  # one lock object per file, however the folder was named; the file itself not followed
     lock = _lock(path)
     try:
         if on_wait is not None and (timeout < 0 or timeout > NOTICE_AFTER_S):

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import functools
 import io
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Protocol, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.base.errors import UserError
-from pipeline.cards import blame, cache, colourkeys, decks, design, fonts, plancache
+from pipeline.cards import blame, colourkeys, decks, design, fonts, plancache
 from pipeline.cards.calibration import draw_calibration
 from pipeline.cards.faces import SlotError
 from pipeline.cards.forms import FaceForm, Forms
@@ -32,7 +32,7 @@ from pipeline.cards.imposition import (
     impose,
     load_sheets,
 )
-from pipeline.cards.pdfwrite import Metadata, new_canvas, output_lock, write_atomic
+from pipeline.cards.pdfwrite import Metadata, new_canvas
 from pipeline.cards.plan import Face, PrintCard
 from pipeline.cards.sheetcheck import sheet_problems
 from pipeline.cards.stamp import Stamp, draw_footer, place_stamped
@@ -79,15 +79,6 @@ class BuildOptions:
             "layout": self.layout or "default",
             "ink-saver": "yes" if self.ink_saver else "no",
         }
-
-
-@dataclass(frozen=True)
-class BuildResult:
-    game: str
-    pdf: Path
-    cards: int
-    pages: int
-    skipped: bool = False
 
 
 @dataclass
@@ -199,10 +190,6 @@ def _records(data: GameData, cards: Sequence[PrintCard]) -> Records:
 
 def pdf_path(out_dir: Path, game: str, paper: str) -> Path:
     return out_dir / game / PDF_NAME.format(paper=paper)
-
-
-def fingerprint(data_root: Path, game: str, options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> str:
-    return cache.fingerprint(cache.inputs(data_root, game, template_root), options.as_dict())
 
 
 @dataclass
@@ -406,38 +393,6 @@ def _draw_page(
     if stamp is not None:
         draw_footer(canvas, stamp, page.grid.page_width, number)
     canvas.showPage()
-
-
-def build_game(
-    data_root: Path,
-    game: str,
-    options: BuildOptions,
-    out_dir: Path,
-    *,
-    progress: Optional[Progress] = None,
-    known_plan: Optional[Plan] = None,
-    template_root: Path = TEMPLATE_ROOT,
-    print_hash: Optional[str] = None,
-) -> BuildResult:
-    """Write ``<out>/<game>/cards-<paper>.pdf`` and its fingerprint, holding the output folder's lock.
-    Call only on validated data. ``print_hash``: the inputs' fingerprint, when the caller took it
-    before reading the data (else it is taken now)."""
-    target = pdf_path(out_dir, game, options.paper)
-    with output_lock(out_dir):
-        print_hash = print_hash or fingerprint(data_root, game, options, template_root)
-        the_plan = known_plan or plan(data_root, game)
-        if options.stamp is not None:  # the hash of this game's data (the fingerprint covers its files already)
-            options = replace(options, stamp=options.stamp.for_game(data_root / game))
-        data, pages = render_pdf(the_plan, options, progress, template_root=template_root)
-        write_atomic(target, data)
-        cache.record(target, print_hash, data)
-    return BuildResult(game, target, the_plan.card_count, pages)
-
-
-def is_fresh(out_dir: Path, game: str, options: BuildOptions, print_hash: str) -> bool:
-    """Whether the game's PDF was built from inputs with fingerprint ``print_hash`` (see ``fingerprint``)
-    with these options, and is still the file that build wrote. Ask holding the output folder's lock."""
-    return cache.is_fresh(pdf_path(out_dir, game, options.paper), print_hash)
 
 
 def face_preview_pdf(

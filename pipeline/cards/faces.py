@@ -34,12 +34,13 @@ from lxml import etree
 from pipeline import store as cachestore
 from pipeline.base import shape
 from pipeline.base.errors import UserError
+from pipeline.base.filedigest import content_digest
 from pipeline.base.shape import ShapeError
-from pipeline.cards import artmap, cache, design, fonts, text
+from pipeline.cards import artmap, design, fonts, text
 from pipeline.cards.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
 from pipeline.cards.facemetrics import FactFinder, Frame, IconLetters, Placed, TextSpec, art_icons, icon_letters
 from pipeline.cards.plan import Face
-from pipeline.cards.svgtemplates import PP_NS, Templates
+from pipeline.cards.svgtemplates import CARD_DIR, ICON_DIR, PP_NS, Templates
 from pipeline.cards.units import mm
 from pipeline.data import markup
 from pipeline.data.resultcache import source_hash, value_digest
@@ -404,8 +405,25 @@ def _records_entry(templates: Templates, game: str) -> tuple[str, str]:
         "render code": source_hash(RENDER_CODE),
         "ink saver": str(templates.ink_saver),
     }
-    fingerprint = cache.fingerprint(cache.look_inputs(game, templates.root), versions)
-    return f"{FACES_DIR}/{game}", fingerprint[:24]
+    digest = hashlib.sha256(repr(sorted(versions.items())).encode())
+    for path in _look_files(game, templates.root):  # each file's digest is read afresh when it changed
+        digest.update(str(path).encode() + b"\0" + content_digest(path) + b"\0")
+    return f"{FACES_DIR}/{game}", digest.hexdigest()[:24]
+
+
+def _look_files(game: str, template_root: Path) -> list[Path]:
+    """The files that decide how ``game``'s cards look, whatever their data: the game's templates and the
+    shared ones, the icons, the sheet definitions, the design rules and the fonts."""
+    cards = template_root / CARD_DIR
+
+    def under(folder: Path) -> list[Path]:
+        return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+
+    def named(pattern: str, folder: Path = template_root) -> list[Path]:
+        return sorted(p for p in folder.glob(pattern) if p.is_file())
+
+    return [*under(cards / game), *named("*", cards), *under(template_root / ICON_DIR), *named("sheets*"),
+            *named("design-rules*"), *fonts.font_files()]
 
 
 def _prune(folder: Path, keep: int = KEEP_FINGERPRINTS) -> None:

@@ -6,16 +6,16 @@ destination under a temporary name and renamed over it only when complete:
 a build that fails leaves the previous good PDF untouched.
 
 Every write into an output folder happens while holding that folder's lock
-(``output_lock``), so two builds into one folder take turns, and whoever
-holds the lock may delete the temporary files it finds there: they can
-only be what a killed run left.
+(``output_lock``), so two builds into one folder take turns. Each write's
+temporary file has a name of its own (``mkstemp``, created exclusively) and
+only that file is ever removed: a build deletes nothing it did not create.
 """
 from __future__ import annotations
 
 import io
 import os
 import tempfile
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional
@@ -115,11 +115,9 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
     finally:
         if handle is not None:
             os.close(handle)
-        if temp is not None and os.path.exists(temp):
-            os.unlink(temp)
-
-
-_swept: set[Path] = set()
+        if temp is not None:  # this write's own temporary file, never another's
+            with suppress(FileNotFoundError):
+                os.unlink(temp)
 
 
 @contextmanager
@@ -128,9 +126,8 @@ def output_lock(out_dir: Path, *, on_wait: Optional[Callable[[], None]] = None) 
 
     Decide what is up to date and write the folder's files while holding it:
     another build into the same folder waits (``on_wait`` is called if it has
-    to wait), so a PDF and its fingerprint always come from one build. The
-    first time a process holds it, temporary files that killed runs left in
-    the folder and its game folders are deleted.
+    to wait), so an output and its manifest entry always come from one build.
+    A link planted where the lock file goes is refused, never followed.
     """
     ensure_dir(out_dir)
     with ExitStack() as held:
@@ -138,18 +135,4 @@ def output_lock(out_dir: Path, *, on_wait: Optional[Callable[[], None]] = None) 
             held.enter_context(locks.holding(out_dir, OUTPUT_LOCK, on_wait=on_wait))
         except locks.NotAcquired as exc:
             raise UserError(f"cannot lock output folder {display_path(out_dir)}: {exc}") from None
-        _sweep_temporaries(out_dir)
         yield
-
-
-def _sweep_temporaries(out_dir: Path) -> None:
-    """Delete ``.tmp-*`` files in ``out_dir`` and its subfolders, once per process (holding the lock)."""
-    folder = out_dir.resolve()
-    if folder in _swept:
-        return
-    _swept.add(folder)
-    for leftover in [*folder.glob(f"{TEMP_PREFIX}*"), *folder.glob(f"*/{TEMP_PREFIX}*")]:
-        try:
-            leftover.unlink()
-        except OSError:
-            pass

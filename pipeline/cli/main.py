@@ -19,6 +19,9 @@ from typer.core import TyperGroup
 
 from pipeline.analysis.balance.commands import report_command, simulate_command
 from pipeline.analysis.diff import commands as diff_commands
+from pipeline.app.build import BuildRequest, CardSettings, Part
+from pipeline.app.build import build as run_build
+from pipeline.app.documents import InvalidData
 from pipeline.app.watch import Watched
 from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
@@ -27,6 +30,7 @@ from pipeline.base.textsafety import one_line
 from pipeline.base.version import version_line
 from pipeline.cards import build as render_build
 from pipeline.cards import printers
+from pipeline.cards.imposition import Duplex
 from pipeline.cards.preview import pdf_to_png
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.checks.provenance import SOURCES, provenance_counts
@@ -265,172 +269,49 @@ def build(
     watermark: Optional[str] = typer.Option(None, "--watermark", help="Text across every face, e.g. PLAYTEST (implies --stamp)."),
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged ones are skipped."""
-    given = dict(locals())  # every option of this command, so a new option is part of the stamp's key by itself
-    from pipeline.app import buildstamp
-
-    root = _data_root(data)
-    printer_files = [_printer_profiles()] if printer is not None else []
-    build_stamp = buildstamp.BuildStamp(out, buildstamp.options_key(given))
-    template_root = templates if templates is not None else buildstamp.DEFAULT_TEMPLATES
-    inputs = buildstamp.inputs_digest(root, template_root, printer_files)  # before anything is read
-    stamped = stamp or version_label is not None or watermark is not None
-    # a version stamp also reads git (describe, the data's last commit), which the inputs digest does not cover
-    done = None if force or stamped else build_stamp.up_to_date(inputs)
-    if done is not None:  # nothing changed since the last build with these options: not even the data is read
-        for path in done:
-            say(f"up to date: {display_path(path)}")
-        return
-    from pipeline.cards.build import check_options
-    from pipeline.checks.validate import RecordCatalogue
-
-    options = _card_options(paper, duplex, offset_across, offset_along, printer, calibration, layout, ink_saver)
-    if stamped:
-        from pipeline.cards.stamp import with_stamp
-
-        options = with_stamp(options, _data_root(data), _template_root(templates), label=version_label,
-                             watermark=watermark)
-    check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
-    chosen = select_games(root, games)
-    loaded = RecordCatalogue(root)  # every game read once; each stage below takes it from here
-    validated = only is None  # both steps: validate once, up front, for what both need
-    if validated:
-        from pipeline.app.documents import games_to_validate
-
-        report = run_validation(root, games_to_validate(root, chosen), loaded)
-        if not report.ok:
-            _refuse(report.problems, "nothing built")
-    with _output_folder(out):  # another build into the same folder waits: each PDF and its fingerprint are one build's
-        outputs: list[Path] = []
-        if only in (None, OnlyChoice.cards):
-            outputs += _build_cards(root, chosen, bool(games), out, options, force, templates, loaded, validated=validated)
-        if only in (None, OnlyChoice.docs):
-            outputs += _build_docs(root, chosen, paper, out, FormatChoice.pdf, loaded, validated=validated, force=force)
-        from pipeline.cards.cache import stamp_path
-
-        build_stamp.record(inputs, outputs, [stamp_path(path) for path in outputs if stamp_path(path).exists()])
-
-
-def _printer_profiles() -> Path:
-    from pipeline.cards.printers import profiles_path
-
-    return profiles_path()
-
-
-def _output_folder(out: Path) -> Any:
-    """The output folder's lock, saying so on stderr when another build holds it."""
-    from pipeline.cards.pdfwrite import output_lock
-
-    return output_lock(out, on_wait=lambda: say(f"waiting for another build writing to {display_path(out)}", err=True))
-
-
-def _build_docs(
-    root: Path, games: list[str], paper: PaperChoice, out: Path, fmt: FormatChoice,
-    loaded: Optional["RecordCatalogue"] = None, *, validated: bool = False, force: bool = True
-) -> list[Path]:
-    """Write the documents of ``games`` (and the combined glossary when all games are chosen); unless
-    ``force``, those whose inputs did not change are left as they are. Every document's path."""
-    from pipeline.app.documents import InvalidData, update_documents
-
-    try:
-        done = update_documents(root, games, paper=paper.value, out_dir=out, fmt=fmt.value, validated=validated,
-                                catalogue=loaded, force=force)
-    except InvalidData as exc:
-        _refuse(exc.problems, "no documents written")
-    for path in done.up_to_date:
-        say(f"up to date: {display_path(path)}")
-    for path in done.written:
-        say(f"wrote {display_path(path)}")
-    return done.up_to_date + done.written
-
-
-def _card_options(
-    paper: PaperChoice,
-    duplex: DuplexChoice,
-    offset_across: Optional[float],
-    offset_along: Optional[float],
-    printer: Optional[str],
-    calibration: bool,
-    layout: Optional[LayoutChoice],
-    ink_saver: bool,
-) -> Any:
-    """The card sheets' build options, with a printer profile's offsets when one is named."""
-    from pipeline.cards import build as render_build
-    from pipeline.cards import printers
-    from pipeline.cards.imposition import Duplex
-
-    if printer is not None and (offset_across is not None or offset_along is not None):
-        from pipeline.base.errors import UsageProblem
-
-        raise UsageProblem("give either --printer or --offset-across/--offset-along, not both")
-    if printer is not None:
-        profile = printers.profile(printer)
-        offset_across, offset_along = profile.offset_across_mm, profile.offset_along_mm
-    return render_build.BuildOptions(
-        paper.value, Duplex(duplex.value), offset_across or 0.0, offset_along or 0.0, calibration,
-        layout.value if layout is not None else None, ink_saver
+    request = BuildRequest(
+        _data_root(data), out, _template_root(templates), tuple(games or ()), paper.value,
+        Part(only.value) if only is not None else None,
+        cards=CardSettings(Duplex(duplex.value), offset_across, offset_along, printer, calibration,
+                           layout.value if layout is not None else None, ink_saver, stamp, version_label, watermark),
+        force=force,
     )
+    _run_build(request, "nothing built")
 
 
-def _build_cards(
-    root: Path,
-    chosen: list[str],
-    explicit: bool,
-    out: Path,
-    options: Any,
-    force: bool,
-    templates: Optional[Path],
-    loaded: "RecordCatalogue",
-    *,
-    validated: bool = False,
-) -> list[Path]:
-    """Write card sheets for the games whose inputs changed since their last build (``loaded``: the games as
-    read once for this command). Every card sheet's path, written or up to date."""
-    from pipeline.cards import build as render_build
-
-    fresh: list[Path] = []
-    stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
-    for game in chosen:
-        if not explicit and not registry.spec(game).has("cards"):
-            say(f"note: {game}: no card renderer yet, skipped", err=True)
-            continue
-        print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
-        if not force and render_build.is_fresh(out, game, options, print_hash):
-            fresh.append(render_build.pdf_path(out, game, options.paper))
-            say(f"up to date: {display_path(fresh[-1])}")
-        else:
-            stale[game] = print_hash
-    if not stale:
-        return fresh
-    if not validated:
-        report = run_validation(root, list(stale), loaded)
-        if not report.ok:
-            _refuse(report.problems, "nothing built")
-    plans = render_build.cached_plans(root, list(stale), loaded.game)
-    results = _build_with_progress(plans, stale, root, options, out, _template_root(templates))
-    for result in results:
-        say(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
-    return fresh + [result.pdf for result in results]
+def _run_build(request: BuildRequest, refused: str) -> None:
+    """Run a build (app.build), printing each file written or up to date; invalid data: every problem, then
+    ``refused`` (what was not done), exit 1."""
+    try:
+        with console.progress_bar() as bar:
+            outcome = run_build(request, progress=_CardBar(bar), on_wait=lambda: say(
+                f"waiting for another build writing to {display_path(request.out)}", err=True))
+    except InvalidData as exc:
+        _refuse(exc.problems, refused)
+    for note in outcome.notes:
+        say(note, err=True)
+    for output in outcome.outputs:
+        shown = display_path(output.path)
+        say(f"wrote {shown}{' ' + output.detail if output.detail else ''}" if output.written else f"up to date: {shown}")
 
 
-def _build_with_progress(
-    plans: list[Any], fingerprints: dict[str, str], root: Path, options: Any, out: Path, template_root: Path
-) -> list[Any]:
-    """Build each plan with one rich progress bar over all their cards (on stderr)."""
-    from pipeline.cards import build as render_build
+class _CardBar:
+    """A build's card progress shown on the progress bar (``console.progress_bar``)."""
 
-    results = []
-    with console.progress_bar() as bar:
-        task = bar.add_task("cards", total=sum(p.card_count for p in plans))
-        for the_plan in plans:
-            bar.update(task, description=the_plan.game)
-            advance = lambda n: bar.advance(task, n)  # noqa: E731
-            results.append(
-                render_build.build_game(
-                    root, the_plan.game, options, out, progress=advance, known_plan=the_plan, template_root=template_root,
-                    print_hash=fingerprints[the_plan.game],
-                )
-            )
-    return results
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+        self.task: Optional[int] = None
+
+    def begin(self, total: int) -> None:
+        self.task = self.bar.add_task("cards", total=total)
+
+    def game(self, game: str) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, description=game)
+
+    def advance(self, cards: int) -> None:
+        if self.task is not None:
+            self.bar.advance(self.task, cards)
 
 
 def _validated_plan(root: Path, game: str, consequence: str) -> Any:
@@ -469,8 +350,8 @@ def docs(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Write one game's rulebook, reference sheet, cheat sheet and extras from its data."""
-    root = _data_root(data)
-    _build_docs(root, select_games(root, [game]), paper, out, fmt)
+    _run_build(BuildRequest(_data_root(data), out, _template_root(None), (game,), paper.value, Part.DOCS, fmt.value,
+                            force=True), "no documents written")
 
 
 TARGETS_HELP = f"a file of templates/targets/ ({', '.join(target_ids())}; --templates for another folder's)."

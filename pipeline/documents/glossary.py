@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from pipeline.app.freshness import register_view
 from pipeline.checks.references import NAME_FIELDS, References, display_name
 from pipeline.data.dataset import GameData
 from pipeline.data.kinds import GLOSSARY_KIND
@@ -23,7 +22,6 @@ from pipeline.games.registry import spec
 
 # Fields whose value names a thing in a game (beyond display names): checked for overlaps.
 NAMING_FIELDS = ("name", "title", "term", "label", "principle")
-NAMING_VIEW = "*names"  # the read of a game's naming view (see naming_view)
 _QUALIFIER = re.compile(r"\s*\([^)]*\)")
 _LEADING_ARTICLE = re.compile(r"^the\s+")
 
@@ -76,18 +74,13 @@ NamingView = list[tuple[str, list[dict[str, Any]]]]
 
 
 def naming_view(loaded: GameData) -> NamingView:
-    """All the glossary reads of a game: per kind, its records' ids and naming fields (glossary records
-    whole). The documents' freshness hashes this view, not the whole game, so an edit to a card's other
-    text leaves the combined glossary up to date without loading the other games."""
+    """All the glossary reads of a game: per kind, its records' ids and naming fields (glossary records whole)."""
     def seen(kind: str, record: dict[str, Any]) -> dict[str, Any]:
         if kind == GLOSSARY_KIND:
             return record
         return {key: record[key] for key in ("id", *NAME_FIELDS, *NAMING_FIELDS) if key in record}
 
     return [(kind, [seen(kind, record) for record in _records(doc.data)]) for kind, doc in sorted(loaded.docs.items())]
-
-
-register_view(NAMING_VIEW, naming_view)
 
 
 def namings(games: Iterable[str], refs: References) -> tuple[list[Entry], list[Naming]]:
@@ -97,9 +90,7 @@ def namings(games: Iterable[str], refs: References) -> tuple[list[Entry], list[N
     names: list[Naming] = []
     for game in games:
         title = game_title(game)
-        viewing = getattr(refs.catalogue, "view", None)  # a ReadRecorder notes the view as the read
-        view = viewing(game, NAMING_VIEW) if viewing is not None else naming_view(refs.catalogue.game(game))
-        for kind, records in view:
+        for kind, records in naming_view(refs.catalogue.game(game)):
             for record in records:
                 shown = display_name(record, str(record.get("id", "")))
                 for field_name in NAMING_FIELDS:

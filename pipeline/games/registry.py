@@ -18,7 +18,7 @@ The flow of one command, each file read once::
                                     game.model is built by spec.model on first use, once, and kept
     report.game(id) -> GameData     the vetted data and its model, handed on to:
         render.build.plan(root, id, game)   spec.cards      -> card sheets
-        documents.build_documents(..., catalogue=...)  spec.documents (DocContext.game.model)
+        app.build.build_documents(...)  spec.documents (DocContext.game.model)
         game commands               validate.load_valid_game(id, root).model
 
 A data folder without a spec, or a spec naming a part its package lacks, is

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from pipeline.app.documents import build_documents
+from pipeline.app.build import build_documents
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DOCS_DATA = FIXTURES / "docs-data"

@@ -1,9 +1,10 @@
 """Output folders stay right whatever happens to them: damaged PDFs, builds at the same time, kill -9.
 
-Through the CLI on one game (theocracy): a PDF that is not the one its
-fingerprint stamp records is rebuilt; two builds into one folder take turns
-and leave a PDF and stamp of the same build; a killed build leaves nothing
-that the next build trips on, and the next build sweeps what it left.
+Through the CLI on one game (theocracy): a PDF that is not the one the
+folder's manifest records is rebuilt; two builds into one folder take turns
+and leave a PDF and manifest of the same build; a killed build leaves nothing
+that the next build trips on, and no build deletes a file it did not create
+or follows a link planted where its lock file goes.
 """
 from __future__ import annotations
 
@@ -20,10 +21,10 @@ from typing import Callable
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.cards import build as render_build
-from pipeline.cards.cache import stamp_path
-from pipeline.cards.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX
-from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.app.manifest import Manifest
+from pipeline.base import locks
+from pipeline.base.errors import UserError
+from pipeline.cards.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX, output_lock
 
 from .render_helpers import hold_lock, pdfs, run_cli, start_cli, temporaries
 
@@ -61,9 +62,9 @@ def reference(clean_build: CleanBuild) -> dict[str, bytes]:
     return clean_build.pdfs
 
 
-def expected_stamp(data_root: Path, pdf: bytes) -> str:
-    print_hash = render_build.fingerprint(data_root, GAME, render_build.BuildOptions(), TEMPLATE_ROOT)
-    return f"inputs {print_hash}\noutput {hashlib.sha256(pdf).hexdigest()}\n"
+def recorded(out: Path) -> str:
+    """The digest the folder's manifest records for the card sheet."""
+    return Manifest.load(out).entries[CARDS].output
 
 
 # -- damaged outputs ------------------------------------------------------------------
@@ -88,26 +89,21 @@ def _replace_with_another_pdf(path: Path) -> None:
     path.write_bytes(buffer.getvalue())
 
 
-def _damage_the_stamp(path: Path) -> None:
-    stamp_path(path).write_text("inputs nonsense\n")
-
-
-def _delete_the_stamp(path: Path) -> None:
-    stamp_path(path).unlink()
+def _delete(path: Path) -> None:
+    path.unlink()
 
 
 DAMAGE: dict[str, Callable[[Path], None]] = {
     "bit flip": _flip,
     "truncated": _truncate,
     "replaced by another PDF": _replace_with_another_pdf,
-    "stamp damaged": _damage_the_stamp,
-    "stamp deleted": _delete_the_stamp,
+    "deleted": _delete,
 }
 
 
 def copy_of_the_clean_build(clean_build: CleanBuild, folder: Path) -> tuple[Path, Path]:
     """(output folder, cache) copied from the clean build: warm, since what is tested is the output's stamp, not
-    the cache; and what a build wrote, since stamps name contents, not folders (``copies_are_up_to_date``)."""
+    the cache; and what a build wrote, since the manifest names paths inside its folder (``copies_are_up_to_date``)."""
     out, cache = folder / "out", folder / "cache"
     shutil.copytree(clean_build.cache, cache)
     shutil.copytree(clean_build.out, out)
@@ -133,18 +129,18 @@ def test_a_damaged_pdf_is_rebuilt_not_reported_up_to_date(clean_build: CleanBuil
     assert again.returncode == 0, again.stderr
     assert "up to date" not in again.stdout and f"wrote {pdf}" in again.stdout
     assert pdf.read_bytes() == reference[CARDS]
-    assert stamp_path(pdf).read_text() == expected_stamp(REPO_DATA, reference[CARDS])
+    assert recorded(out) == hashlib.sha256(reference[CARDS]).hexdigest()
     assert "up to date" in build(out, cache, "--only", "cards").stdout
 
 
 # -- builds at the same time ---------------------------------------------------------
 
 
-def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_build(
+def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_manifest_of_one_build(
     clean_build: CleanBuild, data_copy: Path, tmp_path: Path
 ) -> None:
     """Two builds of different data into one folder, started together, several times: each time both
-    finish, the PDF is one build's and the stamp says so; a later plain build is right. Card sheets only: a
+    finish, the PDF is one build's and the manifest says so; a later plain build is right. Card sheets only: a
     build holds the folder's lock from deciding what is up to date to its last write, whatever it writes."""
     reference = clean_build.pdfs
     flavour = data_copy / GAME / "power-cards.yaml"
@@ -154,7 +150,6 @@ def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_
     assert build(other_out, other_cache, "--only", "cards", data=data_copy).returncode == 0
     other = pdfs(other_out)
     assert other[CARDS] != reference[CARDS]
-    stamps = {reference[CARDS]: expected_stamp(REPO_DATA, reference[CARDS]), other[CARDS]: expected_stamp(data_copy, other[CARDS])}
     out, cache = tmp_path / "out", tmp_path / "cache"  # one cache too, cold at the first trial
     for trial in range(TRIALS):
         runs = [start_cli("build", GAME, "--only", "cards", "--data", str(root), "--out", str(out), "--force", cache=cache)
@@ -163,8 +158,8 @@ def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_
             _, stderr = run.communicate()
             assert run.returncode == 0, stderr
         cards = (out / CARDS).read_bytes()
-        assert cards in stamps, f"trial {trial}: the PDF is neither build's"
-        assert stamp_path(out / CARDS).read_text() == stamps[cards], f"trial {trial}: the stamp is the other build's"
+        assert cards in (reference[CARDS], other[CARDS]), f"trial {trial}: the PDF is neither build's"
+        assert recorded(out) == hashlib.sha256(cards).hexdigest(), f"trial {trial}: the manifest is the other build's"
         assert list(pdfs(out)) == [CARDS], f"trial {trial}"
         assert not temporaries(out, cache)
     final = build(out, cache, "--only", "cards")
@@ -172,7 +167,7 @@ def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_stamp_of_one_
     assert pdfs(out) == {CARDS: reference[CARDS]}
 
 
-def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_files(
+def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_file_alone(
     clean_build: CleanBuild, tmp_path: Path
 ) -> None:
     reference = clean_build.pdfs
@@ -192,7 +187,7 @@ def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_file
     _, stderr = waiting.communicate()
     assert waiting.returncode == 0, stderr
     assert pdfs(out) == {CARDS: reference[CARDS]}
-    assert not live.exists()  # once the folder was its own, what the other build left was swept
+    assert live.read_bytes() == b"%PDF- being written"  # not this build's file: never touched
 
 
 # -- kill -9 ----------------------------------------------------------------------------
@@ -209,25 +204,47 @@ def test_a_killed_build_leaves_nothing_the_next_build_trips_on(reference: dict[s
         after = build(out, cache)
         assert after.returncode == 0, after.stderr
         assert pdfs(out) == reference
-        assert not temporaries(out, cache)
 
 
-def test_what_a_killed_build_left_is_swept_by_the_next(clean_build: CleanBuild, tmp_path: Path) -> None:
+def test_what_a_killed_build_left_is_left_alone_by_the_next(clean_build: CleanBuild, tmp_path: Path) -> None:
     reference = clean_build.pdfs
     out, cache = tmp_path / "out", tmp_path / "cache"
-    shutil.copytree(clean_build.cache, cache)  # what a build left (stamps name contents, not folders:
+    shutil.copytree(clean_build.cache, cache)  # what a build left (the manifest names paths inside its folder:
     shutil.copytree(clean_build.out, out)  # the "up to date" below shows the copy is as good)
     left = [
         out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.k1ll3d",
-        out / GAME / f"{TEMP_PREFIX}.cards-a4.pdf.fingerprint.x",
         out / f"{TEMP_PREFIX}glossary-a4.pdf.y",
-        cache / "art" / f"{'d' * 40}.json.4242.tmp",
-        cache / "results" / "yaml" / f"{'e' * 40}.json.4243.tmp",
+        out / GAME / "notes.txt",
     ]
     for path in left:
         path.write_bytes(b"half written")
     after = build(out, cache)
     assert after.returncode == 0, after.stderr
     assert "up to date" in after.stdout
-    assert not any(path.exists() for path in left)
+    assert all(path.read_bytes() == b"half written" for path in left)  # only files a build names are its own
     assert pdfs(out) == reference
+    forced = build(out, cache, "--force")
+    assert forced.returncode == 0 and "wrote" in forced.stdout, forced.stderr
+    assert all(path.read_bytes() == b"half written" for path in left)
+
+
+# -- links planted in the output folder ----------------------------------------------------------
+
+
+def test_a_link_planted_as_the_lock_file_is_refused_not_followed(tmp_path: Path) -> None:
+    """Every lock (output folders, the cache) opens its file without following a link: the file a planted link
+    points to is neither truncated nor locked, and the build says why it stops in one line."""
+    out, victim = tmp_path / "out", tmp_path / "victim.txt"
+    out.mkdir()
+    victim.write_text("keep me")
+    (out / OUTPUT_LOCK).symlink_to(victim)
+    with pytest.raises(locks.NotAcquired):
+        with locks.holding(out, OUTPUT_LOCK):
+            pass
+    with pytest.raises(UserError, match="cannot lock output folder"):
+        with output_lock(out):
+            pass
+    result = build(out, tmp_path / "cache", "--only", "cards")
+    assert result.returncode == 1 and "cannot lock output folder" in result.stderr and "Traceback" not in result.stderr
+    assert victim.read_text() == "keep me"
+    assert not pdfs(out)

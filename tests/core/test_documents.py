@@ -8,7 +8,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from pipeline.app.documents import InvalidData, build_documents
+from pipeline.app.build import build_documents
+from pipeline.app.documents import InvalidData
 from pipeline.checks.references import References
 from pipeline.cli.main import app
 from pipeline.data.dataset import default_data_root

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.app.documents import build_documents, game_documents
+from pipeline.app.build import build_documents
+from pipeline.app.documents import game_documents
 from pipeline.data.dataset import default_data_root, game_ids
 from pipeline.documents import structure as m
 from pipeline.documents.markdown import render_markdown, slug

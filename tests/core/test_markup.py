@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.app.documents import build_documents
+from pipeline.app.build import build_documents
 from pipeline.checks.validate import validate
 from pipeline.data import markup
 from tests.core.cli_helpers import run_cli

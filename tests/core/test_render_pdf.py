@@ -230,9 +230,11 @@ def test_ink_saver_paints_nothing_outside_the_trim(templates: Path) -> None:
     assert build(toy_plan(4), templates) == plain  # the kept face records of one never serve the other
 
 
-def test_ink_saver_is_part_of_the_build_fingerprint(tmp_path: Path) -> None:
-    from pipeline.cards.build import fingerprint
+def test_ink_saver_is_part_of_the_card_sheets_inputs(tmp_path: Path) -> None:
+    from pipeline.app.build import Inputs
+    from pipeline.cards.svgtemplates import TEMPLATE_ROOT
     from pipeline.data.dataset import default_data_root
 
-    root = default_data_root()
-    assert fingerprint(root, "theocracy", BuildOptions()) != fingerprint(root, "theocracy", BuildOptions(ink_saver=True))
+    inputs = Inputs(default_data_root(), TEMPLATE_ROOT)
+    plain, saver = (inputs.of("cards/theocracy", BuildOptions(ink_saver=flag).as_dict(), ["theocracy"]) for flag in (False, True))
+    assert plain != saver
