@@ -24,7 +24,7 @@ from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
 from pipeline.documents.markdown import render_markdown
 from pipeline.documents.standard import DocContext
-from pipeline.games.registry import select as select_games
+from pipeline.games import registry
 
 FORMATS = ("pdf", "md")
 DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras", "puzzles")
@@ -41,9 +41,11 @@ class InvalidData(UserError):
 
 def game_documents(data_root: Path, game: str, paper: str, refs: Optional[References] = None) -> dict[str, m.Document]:
     """The documents of one validated game, by kind (its data as ``refs.catalogue`` loaded it)."""
-    refs = refs or References(data_root)
+    refs = refs or References(RecordCatalogue(data_root, registry.catalogue()))
     loaded = refs.catalogue.game(game)
-    docs = loaded.spec.part("documents")(DocContext(loaded, refs, load_layout(paper)))
+    if loaded.spec.documents is None:
+        raise loaded.spec.missing("documents")
+    docs = dict(loaded.spec.documents(DocContext(loaded, refs, load_layout(paper))))
     unknown = set(docs) - set(DOC_KINDS)
     if unknown:
         raise UserError(f"{game}: unknown document kind(s) {', '.join(sorted(unknown))} (known: {', '.join(DOC_KINDS)})")
@@ -124,11 +126,11 @@ def update_documents(
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})")
     load_layout(paper)  # an unknown paper fails before any work
-    chosen = select_games(data_root, games)
+    catalogue = catalogue or RecordCatalogue(data_root, registry.catalogue())
+    chosen = catalogue.specs.select(data_root, games)
     with_glossary = _with_glossary(data_root, chosen, glossary)
-    catalogue = catalogue or RecordCatalogue(data_root)
     if not validated:
-        report = validate(data_root, games_to_validate(data_root, chosen, glossary), catalogue)
+        report = validate(data_root, catalogue.specs, games_to_validate(data_root, chosen, glossary), catalogue)
         if not report.ok:
             raise InvalidData([str(p) for p in report.problems])
     fresh = Freshness(catalogue, data_root, {"paper": paper, "format": fmt})
@@ -190,7 +192,7 @@ def _owner_documents(
         if held is not None:  # every read returns what it did: nothing assembled (a new entry if files moved on)
             return _OwnerDone([], [path_of(kind) for kind in entry.docs], None if held is entry else held)
     recorder = ReadRecorder(fresh.catalogue)
-    docs = make(References(fresh.data_root, recorder))
+    docs = make(References(recorder))
     done = _OwnerDone([], [], None)
     kept: dict[str, DocEntry] = {}
     for kind, doc in docs.items():

@@ -66,6 +66,7 @@ class ReadRecorder(RecordCatalogue):
 
     def __init__(self, inner: RecordCatalogue) -> None:  # no super().__init__: the inner catalogue holds the data
         self.inner = inner
+        self.specs = inner.specs
         self.reads: set[tuple[str, str]] = set()
 
     def game(self, game: str) -> GameData:

@@ -12,7 +12,7 @@ import io
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Protocol, Sequence
+from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -41,7 +41,8 @@ from pipeline.cards.stamp import Stamp, draw_footer, place_stamped
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.cards.units import mm
 from pipeline.data import dataset
-from pipeline.data.dataset import GameData, load_game
+from pipeline.data.dataset import GameData
+from pipeline.data.gamespec import Specs
 from pipeline.data.yamlmarks import PathKey
 
 Progress = Callable[[int], None]
@@ -143,14 +144,15 @@ class Plan:
         return f"{blame.field_location(doc, path, error.printed, error.slot)}{message[len(source):]}"
 
 
-def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
+def plan(data_root: Path, game: str, data: GameData[Any]) -> Plan:
     """The cards of ``game`` as its spec's card plan lists them (call only on validated data).
 
-    ``loaded``: the game's data as validation loaded it (handed on, so the files are not read again).
+    ``data``: the game's data as validation loaded it (handed on, so the files are not read again).
     """
-    data = loaded if loaded is not None else load_game(data_root, game)
     spec = data.spec
-    cards = list(spec.part("cards")(data))
+    if spec.cards is None:
+        raise spec.missing("cards")
+    cards = list(spec.cards(data))
     if not cards:
         raise UserError(f"{game}: the card plan lists no cards to print")
     records = _records(data, cards)
@@ -158,16 +160,15 @@ def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
     return Plan(game, spec.title, cards, sources, records_of=lambda: records)
 
 
-def cached_plans(data_root: Path, games: Sequence[str], load: Callable[[str], GameData]) -> list[Plan]:
+def cached_plans(data_root: Path, games: Sequence[str], load: Callable[[str], GameData[Any]], specs: Specs) -> list[Plan]:
     """``plan`` of each game, read back from the plan cache when the same data and code made it before (then
     nothing is loaded: ``load(game)``, the game's data as validation loaded it, is called only for an error
-    that points into a card's record), else made from ``load(game)`` and kept (see ``plancache``)."""
-    from pipeline.games import registry
-
+    that points into a card's record), else made from ``load(game)`` and kept (see ``plancache``); ``specs``:
+    the games' specs (part of the entry's key)."""
     data = plancache.data_key(data_root)
     plans = []
     for game in games:
-        name = plancache.entry_name(data, game, registry.spec(game))
+        name = plancache.entry_name(data, game, specs.spec(game))
         stored = plancache.read(name)
         if stored is None:
             made = plan(data_root, game, load(game))
@@ -436,7 +437,7 @@ def build_game(
     out_dir: Path,
     *,
     progress: Optional[Progress] = None,
-    known_plan: Optional[Plan] = None,
+    known_plan: Plan,
     template_root: Path = TEMPLATE_ROOT,
     print_hash: Optional[str] = None,
 ) -> BuildResult:
@@ -446,7 +447,7 @@ def build_game(
     target = pdf_path(out_dir, game, options.paper)
     with output_lock(out_dir):
         print_hash = print_hash or fingerprint(data_root, game, options, template_root)
-        the_plan = known_plan or plan(data_root, game)
+        the_plan = known_plan
         if options.stamp is not None:  # the hash of this game's data (the fingerprint covers its files already)
             options = replace(options, stamp=options.stamp.for_game(data_root / game))
         data, pages = render_pdf(the_plan, options, progress, template_root=template_root)

@@ -52,7 +52,9 @@ class GameCommands(TyperGroup):
     def loaded(self) -> TyperGroup:
         """The game's real command group (its spec's ``commands``, a typer.Typer), imported once."""
         if self._loaded is None:
-            self._loaded = typer.main.get_group(self.spec.part("commands"))
+            if self.spec.commands is None:
+                raise self.spec.missing("commands")
+            self._loaded = typer.main.get_group(self.spec.commands)
             _plain_help(self._loaded)
         return self._loaded
 
@@ -120,10 +122,12 @@ def _version(shown: bool) -> None:
 
 @app.callback()
 def main(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     """Pantheon Press: validate card data and build print-and-play PDFs."""
+    ctx.obj = registry.catalogue()  # the game specs, for the games' own commands (pipeline.games.commands)
 
 
 def _data_root(data: Optional[Path]) -> Path:
@@ -146,7 +150,7 @@ def run_validation(root: Path, games: Optional[Sequence[str]],
                    loaded: Optional["RecordCatalogue"] = None) -> "ValidationReport":
     from pipeline.checks.validate import validate as run
 
-    return run(root, games, loaded)
+    return run(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded)
 
 
 def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
@@ -178,7 +182,7 @@ def provenance(
     """Count each game's records by source: rulebook, inferred, authored."""
     from pipeline.checks.provenance import SOURCES, provenance_counts
 
-    counts = provenance_counts(_data_root(data), games)
+    counts = provenance_counts(_data_root(data), registry.catalogue(), games)
     if as_json:
         typer.echo(json.dumps(counts, indent=2, sort_keys=True))
         return
@@ -295,7 +299,7 @@ def build(
                              watermark=watermark)
     check_options(options, _template_root(templates))  # a bad offset or layout stops before anything is read or written
     chosen = select_games(root, games)
-    loaded = RecordCatalogue(root)  # every game read once; each stage below takes it from here
+    loaded = RecordCatalogue(root, registry.catalogue())  # every game read once; each stage below takes it from here
     validated = only is None  # both steps: validate once, up front, for what both need
     if validated:
         from pipeline.app.documents import games_to_validate
@@ -394,7 +398,7 @@ def _build_cards(
     fresh: list[Path] = []
     stale: dict[str, str] = {}  # game -> fingerprint of its inputs, taken before they are read
     for game in chosen:
-        if not explicit and not registry.spec(game).has("cards"):
+        if not explicit and registry.spec(game).cards is None:
             say(f"note: {game}: no card renderer yet, skipped", err=True)
             continue
         print_hash = render_build.fingerprint(root, game, options, _template_root(templates))
@@ -409,7 +413,7 @@ def _build_cards(
         report = run_validation(root, list(stale), loaded)
         if not report.ok:
             _refuse(report.problems, "nothing built")
-    plans = render_build.cached_plans(root, list(stale), loaded.game)
+    plans = render_build.cached_plans(root, list(stale), loaded.game, loaded.specs)
     results = _build_with_progress(plans, stale, root, options, out, _template_root(templates))
     for result in results:
         say(f"wrote {display_path(result.pdf)} ({result.cards} cards, {result.pages} pages)")
@@ -568,7 +572,7 @@ def preflight(
     rules = checks.design_rules(template_root)
     findings: list[str] = []
     for game in chosen:
-        if not games and not registry.spec(game).has("cards"):
+        if not games and registry.spec(game).cards is None:
             continue
         the_plan = render_build.plan(root, game, report.games[game])
         findings += checks.check_faces(the_plan, rules, template_root)
@@ -625,7 +629,7 @@ def report(
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
     from pipeline.analysis.balance.commands import report_command
 
-    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
+    report_command(_data_root(data), registry.catalogue(), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
                    processes=processes, as_json=as_json, say=say)
 
 
@@ -643,7 +647,7 @@ def simulate(
     """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
     from pipeline.analysis.balance.commands import simulate_command
 
-    simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
+    simulate_command(_data_root(data), registry.catalogue(), game, games=games, seed=seed, players=players, policy=policy,
                      processes=processes, as_json=as_json, say=say)
 
 
@@ -673,7 +677,7 @@ def diff_command(
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
     from pipeline.analysis.diff.commands import diff_command as run
 
-    run(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
+    run(_data_root(data), registry.catalogue(), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
         engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
         balance=balance, balance_games=balance_games, seed=seed)
 

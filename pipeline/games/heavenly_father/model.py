@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Sequence
 
@@ -341,14 +340,3 @@ def build(game: GameData) -> HeavenlyFatherModel:
         scoring_examples=tuple(_scoring_example(r) for r in _records(game, EXAMPLES, "scoring_examples")),
         dilemma_examples=tuple(_dilemma_example(r) for r in _records(game, EXAMPLES, "dilemma_examples")),
     )
-
-
-def load_model(data_root: Optional[Path] = None) -> HeavenlyFatherModel:
-    """Validate the game's data under ``data_root`` (default: the project's) and build the model.
-
-    Raises UserError naming the first problem when the data is not valid.
-    """
-    from pipeline.checks.validate import load_valid_game
-    from pipeline.games.heavenly_father import GAME_ID
-
-    return load_valid_game(GAME_ID, data_root).model

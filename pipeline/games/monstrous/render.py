@@ -15,7 +15,9 @@ from typing import Any, Callable
 
 from pipeline.cards.plan import ColourKey, Face, PrintCard
 from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.dataset import GameData
+from pipeline.data.gamespec import Specs
 from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side
 from pipeline.games.monstrous.palette import PALETTE
 
@@ -138,5 +140,6 @@ def _aids(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard
 def print_cards(game: GameData) -> list[PrintCard]:
     """Monsters (by god), player aids, Locations, then the God Boards on their own pages."""
     model = game.model
-    plain: Plain = partial(References(game.root.parent).resolve, game=game.game)
+    # (the records this game's own text names: monsters' powers never name another game's records)
+    plain: Plain = partial(References(RecordCatalogue(game.root.parent, Specs([game.spec]))).resolve, game=game.game)
     return [*_monster_cards(model), *_aids(game, model, plain), *_locations(model), *_boards(game, model, plain)]

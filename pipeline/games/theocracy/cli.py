@@ -5,15 +5,16 @@ Bad input prints one `error: ...` line on stderr and exits 1.
 """
 from __future__ import annotations
 
-import functools
 import json
 from typing import List
 
 import typer
 
 from pipeline.base.errors import UsageProblem, UserError, plain_errors
+from pipeline.games.commands import valid_game
+from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
-from pipeline.games.theocracy.model import TheocracyModel, load_model
+from pipeline.games.theocracy.model import TheocracyModel
 from pipeline.games.theocracy.simulate import PolicyName, Summary
 from pipeline.games.theocracy.simulate import simulate as run_simulation
 
@@ -26,10 +27,10 @@ app = typer.Typer(
 )
 
 
-@functools.lru_cache(maxsize=1)
-def project_model() -> TheocracyModel:
-    """The validated model of the project's data, loaded once per process."""
-    return load_model()
+def project_model(ctx: typer.Context) -> TheocracyModel:
+    """The validated model of the project's data."""
+    model: TheocracyModel = valid_game(ctx, GAME_ID).model
+    return model
 
 
 def parse_bids(raw: List[str], model: TheocracyModel) -> list[int]:
@@ -60,11 +61,12 @@ def describe_bid(result: BidResult) -> str:
 @app.command(context_settings={"ignore_unknown_options": True})
 @plain_errors
 def bid(
+    ctx: typer.Context,
     values: List[str] = typer.Argument(..., help="One power card value per seat, in seat order, e.g. 1 3 4 5."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: {winner, rule}; winner is null for a draw."),
 ) -> None:
     """Resolve one bid: the winning seat (0-based, in argument order) or a draw, and the deciding rule."""
-    model = project_model()
+    model = project_model(ctx)
     result = resolve_bid(parse_bids(values, model), model.upset)
     if as_json:
         typer.echo(json.dumps({"winner": result.winner, "rule": result.rule}))
@@ -88,6 +90,7 @@ def summary_text(summary: Summary) -> list[str]:
 @app.command()
 @plain_errors
 def simulate(
+    ctx: typer.Context,
     players: int = typer.Option(2, "--players", help="Number of players."),
     games: int = typer.Option(1000, "--games", min=1, help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
@@ -95,7 +98,7 @@ def simulate(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Play many games: mean rounds, how games ended (transcendence or fate), win share by seat."""
-    model = project_model()
+    model = project_model(ctx)
     if players not in model.player_counts:
         counts = ", ".join(str(c) for c in model.player_counts)
         raise UsageProblem(f"--players must be one of {counts}, got {players}")

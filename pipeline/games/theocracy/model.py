@@ -6,7 +6,6 @@ reads fields directly. The engine is built from this model, never from YAML.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Optional
 
 from pipeline.data.dataset import GameData
@@ -254,14 +253,3 @@ def build(game: GameData) -> TheocracyModel:
         transcendence_threshold=ends[TRANSCENDENCE_ID]["threshold"],
         fate=FateRule(fate["dice"], fate["target"], fate["roller"]),
     )
-
-
-def load_model(data_root: Optional[Path] = None) -> TheocracyModel:
-    """Validate the Theocracy data under ``data_root`` (default: the project's) and build the model.
-
-    Raises UserError naming the first problem when the data is not valid.
-    """
-    from pipeline.checks.validate import load_valid_game
-    from pipeline.games.theocracy import GAME_ID
-
-    return load_valid_game(GAME_ID, data_root).model

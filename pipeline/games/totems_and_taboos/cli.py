@@ -5,15 +5,13 @@ Bad input prints one `error: ...` line on stderr and exits 1.
 """
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 from typing import Optional
 
 import typer
 
 from pipeline.base.errors import UsageProblem, UserError, plain_errors
-from pipeline.checks.validate import load_valid_game
+from pipeline.games.commands import valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import Game
 from pipeline.games.totems_and_taboos.engine import can_build as check_build
@@ -29,15 +27,10 @@ app = typer.Typer(
     add_completion=False,
 )
 
-def load_model(data_root: Optional[Path] = None) -> TotemsModel:
-    """Validate the game's data under ``data_root`` (default: the project's) and build the model."""
-    return load_valid_game(GAME_ID, data_root).model
-
-
-@functools.lru_cache(maxsize=1)
-def project_model() -> TotemsModel:
-    """The validated model of the project's data, loaded once per process."""
-    return load_model()
+def project_model(ctx: typer.Context) -> TotemsModel:
+    """The validated model of the project's data."""
+    model: TotemsModel = valid_game(ctx, GAME_ID).model
+    return model
 
 
 def parse_colour(text: str, model: TotemsModel, what: str) -> str:
@@ -63,6 +56,7 @@ def non_negative(value: int, option: str) -> int:
 @app.command("can-build")
 @plain_errors
 def can_build(
+    ctx: typer.Context,
     tower: str = typer.Option(..., "--tower", help="Tower colours, bottom block first, comma-separated ('' for none)."),
     shrines: int = typer.Option(..., "--shrines", help="Shrines you own."),
     servants: int = typer.Option(..., "--servants", help="Servants you have available this turn."),
@@ -70,7 +64,7 @@ def can_build(
     as_json: bool = typer.Option(False, "--json", help='Print JSON: {"can_build": bool, "reason": "..."}.'),
 ) -> None:
     """Can this block go on this tower with these shrines and available servants? Yes or no, and why."""
-    model = project_model()
+    model = project_model(ctx)
     result = check_build(
         model,
         parse_tower(tower, model),
@@ -96,6 +90,7 @@ def summary_text(summary: SoloSummary, seed: int) -> list[str]:
 @app.command("simulate-solo")
 @plain_errors
 def simulate_solo_command(
+    ctx: typer.Context,
     difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
     games: int = typer.Option(100, "--games", min=1, help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
@@ -105,7 +100,7 @@ def simulate_solo_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Play solo games with the simple or the look-ahead player: win share and mean length in turns."""
-    model = project_model()
+    model = project_model(ctx)
     known = [d.id for d in model.solo.difficulties]
     if difficulty not in known:
         raise UsageProblem(f"--difficulty must be one of {', '.join(known)}, got {difficulty!r}")
