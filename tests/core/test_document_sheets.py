@@ -24,6 +24,7 @@ from pipeline.documents.layout import load_layout
 from pipeline.documents.markdown import render_markdown
 from pipeline.documents.pagecheck import ORPHAN_TEXT_PT, PageContent, check_pages
 from pipeline.documents.pdf import PdfRenderer
+from pipeline.games.registry import catalogue
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHEET_KINDS = ("reference", "cheatsheet")
@@ -173,7 +174,7 @@ def test_totems_deck_sentence_adds_up_and_matches_the_cards() -> None:
     text = _markdown("totems-and-taboos")["rulebook"]
     sentences = COUNT_SENTENCE.findall(text)
     assert sentences
-    model = RecordCatalogue(default_data_root()).game("totems-and-taboos").model
+    model = RecordCatalogue(default_data_root(), catalogue()).game("totems-and-taboos").model
     per_colour = {colour: sum(c.copies for c in model.cards if c.colour == colour) for colour in model.wheel.order}
     for total, parts in sentences:
         counted = [int(n) for n in re.findall(r"(?:^|, | and )(\d+) (?:commandments?|miracles?)", parts)]

@@ -14,6 +14,7 @@ from pipeline.app import freshness
 from pipeline.app.documents import DocumentsBuilt, update_documents
 from pipeline.checks.validcache import NAMESPACE
 from pipeline.data.dataset import default_data_root
+from pipeline.games import registry
 
 from .data_edits import edit
 
@@ -166,7 +167,7 @@ def test_entries_hold_for_any_output_folder(root: Path, tmp_path: Path) -> None:
 def test_a_read_the_recorder_cannot_name_counts_as_reading_everything(root: Path) -> None:
     from pipeline.checks.validate import RecordCatalogue
 
-    recorder = freshness.ReadRecorder(RecordCatalogue(root))
+    recorder = freshness.ReadRecorder(RecordCatalogue(root, registry.catalogue()))
     recorder._known  # noqa: B018  (an attribute only the inner catalogue has)
     assert (freshness.EVERY_GAME, freshness.WHOLE_GAME) in recorder.reads
 
@@ -177,7 +178,7 @@ def test_unchanged_files_are_not_even_loaded(root: Path, tmp_path: Path) -> None
     out = tmp_path / "out"
     update(root, out)
     edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")
-    catalogue = RecordCatalogue(root)
+    catalogue = RecordCatalogue(root, registry.catalogue())
     done = update(root, out, catalogue=catalogue, validated=True)
     assert of(done.written, "theocracy") and of(done.written, "heavenly-father") == set()
     assert set(catalogue.file_digests) == {"theocracy"}  # heavenly-father's files are as they were: not loaded
@@ -191,7 +192,7 @@ def test_a_comment_edit_is_up_to_date_and_then_known_by_its_files(root: Path, tm
     path = root / "theocracy" / "glossary.yaml"
     path.write_text(path.read_text(encoding="utf-8") + "\n# a note for editors\n", encoding="utf-8")
     assert update(root, out).written == []  # other bytes, the same data: nothing rebuilt
-    catalogue = RecordCatalogue(root)
+    catalogue = RecordCatalogue(root, registry.catalogue())
     assert update(root, out, catalogue=catalogue, validated=True).written == []
     assert catalogue.file_digests == {}  # the entry took the new bytes: the next build loads nothing
 
@@ -202,7 +203,7 @@ def test_an_edit_made_while_a_build_runs_is_not_taken_for_what_it_read(root: Pat
     out = tmp_path / "out"
     update(root, out)
     edit(root / "theocracy" / "glossary.yaml", "The score.", "The tally of the faithful.")
-    catalogue = RecordCatalogue(root)
+    catalogue = RecordCatalogue(root, registry.catalogue())
     catalogue.game("theocracy")  # the build loads the data ...
     edit(root / "theocracy" / "glossary.yaml", "The tally of the faithful.", "The count of the faithful.")  # ... then
     update(root, out, catalogue=catalogue, validated=True)  # the file changes again before its documents are built
@@ -219,7 +220,7 @@ def test_the_glossary_reads_only_what_games_name_things(root: Path, tmp_path: Pa
     update_documents(root, list(GAMES), out_dir=out, **with_glossary)  # type: ignore[arg-type]
     glossary = out / "glossary.md"
     edit(root / "theocracy" / "power-cards.yaml", "The smallest spark", "The faintest spark")  # flavour: no naming
-    catalogue = RecordCatalogue(root)
+    catalogue = RecordCatalogue(root, registry.catalogue())
     done = update_documents(root, list(GAMES), out_dir=out, catalogue=catalogue, validated=True, **with_glossary)  # type: ignore[arg-type]
     assert glossary in done.up_to_date and glossary not in done.written
     assert "heavenly-father" not in catalogue.file_digests  # neither it nor its view was loaded

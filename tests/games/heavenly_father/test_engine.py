@@ -26,6 +26,7 @@ from pipeline.games.heavenly_father.engine import (
     reclaim_order,
 )
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, build
+from pipeline.games.registry import spec as spec_of
 
 TRAFFIC = "traffic-light-trouble"  # a: +1 S -1 J; b: +1 J, lose 1 card
 LASAGNA = "office-lasagna"  # a: +2 S -1 J; b: +1 J -1 S
@@ -51,7 +52,7 @@ S, X, B, J = "selfishness", "xenophobia", "benevolence", "justice"
 
 @pytest.fixture(scope="module")
 def model() -> HeavenlyFatherModel:
-    return build(load_game(default_data_root(), GAME_ID))
+    return build(load_game(default_data_root(), spec_of(GAME_ID)))
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,10 @@ import pickle
 
 import pytest
 
+from pipeline.data.dataset import load_game
 from pipeline.engine import IllegalAction
 from pipeline.games.monotheism.engine import PHASE_PLACE, PHASE_SUBMERGE, PLAYER, STAGE, play_line
+from pipeline.games.registry import spec as spec_of
 
 from .helpers import NEXT, THIS, deity, game, half, labels, start, worshiper
 
@@ -271,7 +273,7 @@ def test_the_real_granting_gods_offer_themselves(granter: str) -> None:
     from pipeline.data.dataset import default_data_root
     from pipeline.games.monotheism.play import load
 
-    real = load(default_data_root()).game
+    real = load(load_game(default_data_root(), spec_of("monotheism"))).game
     others = [god for god in sorted(real.cards.deities) if god != granter][:3]
     worshiper_id = sorted(real.cards.worshipers)[0]
     state = start(real, [granter, *others, worshiper_id], track_history=False)

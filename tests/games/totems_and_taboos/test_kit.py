@@ -6,13 +6,15 @@ from typing import Any, Callable
 
 from pipeline.app.documents import game_documents
 from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.documents import structure as m
+from pipeline.games.registry import catalogue
 
 GAME = "totems-and-taboos"
 
 
 def _extras(root: Path) -> m.Document:
-    return game_documents(root, GAME, "a4", References(root))["extras"]
+    return game_documents(root, GAME, "a4", References(RecordCatalogue(root, catalogue())))["extras"]
 
 
 def _section(doc: m.Document, title: str) -> list[m.Diagram]:
