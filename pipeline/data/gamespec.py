@@ -122,7 +122,7 @@ class Consequences(Protocol):
 
 
 # ------------------------------------------------------------------ the spec
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GameSpec(Generic[M]):
     """Everything the core needs to know about one game.
 
@@ -187,13 +187,18 @@ class GameSpec(Generic[M]):
                 continue
             if item.name == "examples":
                 for examples in value:
-                    yield "examples", _name(examples.replay)
+                    yield "examples", f"{_name(examples.replay)} {examples.kind}/{examples.key}/{examples.label}"
             elif item.name == "rulings":
                 yield "rulings", repr(value.kind) + repr(value.key) + repr(value.listed_in)
                 if value.followed is not None:
                     yield "rulings", repr(sorted(value.followed))
             else:
                 yield item.name, _name(value)
+
+    def __repr__(self) -> str:
+        """The spec by its parts' names (never an address: the validation and plan caches key on it)."""
+        parts = ", ".join(f"{role}={name}" for role, name in self.part_names())
+        return f"GameSpec({self.id!r}, {self.title!r}, {self.summary!r}, {parts}, rule_sections={self.rule_sections!r})"
 
     def _in(self) -> str:
         return f" in {self.where}" if self.where else ""

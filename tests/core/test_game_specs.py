@@ -63,7 +63,7 @@ def test_a_spec_names_its_parts_the_same_in_every_process() -> None:
     """What the caches that depend on a game's code read: module and name, never an address."""
     names = dict(TOY_SPEC.part_names())
     assert names["model"] == "tests.core.toy_game:build" and names["engine"] == "tests.core.toy_game:set_ups"
-    assert "0x" not in repr(list(games.spec("monstrous").part_names()))
+    assert "0x" not in repr(games.spec("monstrous")) and "monstrous.checks:replay_examples" in repr(games.spec("monstrous"))
 
 
 def test_renamed_checks_module_fails_in_a_copy(tmp_path: Path) -> None:
