@@ -13,7 +13,7 @@ caller as a :class:`Specs` value, never by importing a game.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import (
@@ -52,6 +52,7 @@ M_co = TypeVar("M_co", covariant=True)
 
 GAME_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 _REQUIRED = ("model", "checks", "engine")  # the parts no game is without (beside id, title and summary)
+_PARTS = ("model", "checks", "engine", "counts", "cards", "documents", "commands", "balance", "consequences", "effects")
 
 
 class SpecError(UserError):
@@ -179,26 +180,24 @@ class GameSpec(Generic[M]):
         return SpecError(f"{self.id}: the game has no {role} (its spec names none{self._in()})")
 
     def part_names(self) -> Iterator[tuple[str, str]]:
-        """Every part the spec names, by role, as ``module:qualified name`` (those inside ``rulings`` and
-        ``examples`` too): stable across processes, for the caches that depend on a game's code."""
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if item.name in ("id", "title", "summary", "rule_sections", "where") or value is None:
-                continue
-            if item.name == "examples":
-                for examples in value:
-                    yield "examples", f"{_name(examples.replay)} {examples.kind}/{examples.key}/{examples.label}"
-            elif item.name == "rulings":
-                yield "rulings", repr(value.kind) + repr(value.key) + repr(value.listed_in)
-                if value.followed is not None:
-                    yield "rulings", repr(sorted(value.followed))
-            else:
-                yield item.name, _name(value)
+        """Every piece of code the spec names, by role, as ``module:qualified name`` (a module by its name),
+        the example replays too: stable across processes, for the caches that depend on a game's code."""
+        for role in _PARTS:
+            value = getattr(self, role)
+            if value is not None:
+                yield role, _name(value)
+        for examples in self.examples:
+            yield "examples", _name(examples.replay)
 
     def __repr__(self) -> str:
         """The spec by its parts' names (never an address: the validation and plan caches key on it)."""
         parts = ", ".join(f"{role}={name}" for role, name in self.part_names())
-        return f"GameSpec({self.id!r}, {self.title!r}, {self.summary!r}, {parts}, rule_sections={self.rule_sections!r})"
+        rulings = self.rulings
+        followed = sorted(rulings.followed) if rulings is not None and rulings.followed is not None else None
+        ruled = None if rulings is None else (rulings.kind, rulings.key, rulings.listed_in, followed)
+        examples = [(e.kind, e.key, e.label) for e in self.examples]
+        return (f"GameSpec({self.id!r}, {self.title!r}, {self.summary!r}, {parts}, rule_sections={self.rule_sections!r}, "
+                f"rulings={ruled!r}, examples={examples!r})")
 
     def _in(self) -> str:
         return f" in {self.where}" if self.where else ""
