@@ -1,9 +1,10 @@
 """The `pantheon` command line: each stage of the pipeline runs on its own from here.
 
 Each game's own command group (``pantheon theocracy bid ...``) is the
-``commands`` part of its spec (:mod:`pipeline.games.registry`), imported only when
-that group is invoked; its one-line help comes from the spec. The stages are
-imported inside the commands that use them, so ``pantheon --help`` stays fast.
+``commands`` part of its spec (:mod:`pipeline.games.registry`, which imports every
+game's code), made into a command group only when that group is invoked; its
+one-line help comes from the spec. The root callback puts the registered specs
+in the context (``ctx.obj``) for the games' commands (:mod:`pipeline.games.commands`).
 Bad input never shows a traceback: a UserError becomes one line on stderr and
 exit code 1.
 """
@@ -42,7 +43,7 @@ class PantheonApp(typer.Typer):
 
 class GameCommands(TyperGroup):
     """A game's command group, standing in for it until it is used: listed with the spec's summary, the
-    game's CLI module imported only when the group is invoked (or asked for its commands)."""
+    game's Typer app made into a click group only when the group is invoked (or asked for its commands)."""
 
     def __init__(self, spec: "GameSpec") -> None:
         super().__init__(name=spec.id, help=spec.summary, short_help=spec.summary, no_args_is_help=True)
@@ -50,7 +51,7 @@ class GameCommands(TyperGroup):
         self._loaded: Optional[TyperGroup] = None
 
     def loaded(self) -> TyperGroup:
-        """The game's real command group (its spec's ``commands``, a typer.Typer), imported once."""
+        """The game's real command group (its spec's ``commands``, a typer.Typer), made once."""
         if self._loaded is None:
             if self.spec.commands is None:
                 raise self.spec.missing("commands")
