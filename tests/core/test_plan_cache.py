@@ -55,7 +55,7 @@ def test_every_games_plan_reads_back_as_made_without_loading_the_game(data_copy:
 
 
 def test_any_data_edit_makes_the_plan_again(data_copy: Path, cache: Path) -> None:
-    build.cached_plans(data_copy, ["theocracy"], Loads(data_copy))
+    build.cached_plans(data_copy, ["theocracy"], Loads(data_copy), catalogue())
     path = data_copy / "theocracy" / "power-cards.yaml"
     source = path.read_text(encoding="utf-8")
     assert "title: Humility" in source
@@ -96,7 +96,7 @@ def _rewrite(entry: Path, change: Any) -> None:
     lambda p: [p],
 ], ids=["no-cards", "copies-0", "copies-bool", "short-card", "untagged", "list-key", "source", "title", "not-a-plan"])
 def test_a_sealed_entry_of_the_wrong_shape_is_a_miss(data_copy: Path, cache: Path, change: Any) -> None:
-    (made,) = build.cached_plans(data_copy, ["theocracy"], Loads(data_copy))
+    (made,) = build.cached_plans(data_copy, ["theocracy"], Loads(data_copy), catalogue())
     (entry,) = _entries(cache)
     _rewrite(entry, change)
     loads = Loads(data_copy)
@@ -107,7 +107,7 @@ def test_a_sealed_entry_of_the_wrong_shape_is_a_miss(data_copy: Path, cache: Pat
 
 def test_a_sealed_entry_of_the_right_shape_reads_back(data_copy: Path, cache: Path) -> None:
     """The miss above is the shape check's doing, not the rewrite's: an unchanged payload, sealed again, is read."""
-    build.cached_plans(data_copy, ["theocracy"], Loads(data_copy))
+    build.cached_plans(data_copy, ["theocracy"], Loads(data_copy), catalogue())
     (entry,) = _entries(cache)
     _rewrite(entry, lambda plain: plain)
     loads = Loads(data_copy)

@@ -10,7 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 from pipeline.checks.validate import validate
+from pipeline.cli.main import app
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism import proofs
 from pipeline.games.monotheism.engine import VEILED, State
@@ -128,7 +131,8 @@ def test_why_illegal_explains_in_words() -> None:
 
 def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path, small_budgets: None) -> None:
     """Validated in process on small budgets (the solver closes the broken scenario 1 in a few dozen nodes; the
-    card edit would send the other four and #21 back to full searches); replay runs as a user runs it."""
+    card edit would send the other four and #21 back to full searches); replay, run in process on the same
+    budgets, goes through validation like every command and refuses the data with its first problem."""
     game = load_game(data_copy, spec_of("monotheism"))
     proofs.remember(game, scenario_by_number(game.model, "1"))  # the last good proof, as a clean validate keeps it
     edit(data_copy / "monotheism" / "deities.yaml", CHERUBIM_ACT, CHERUBIM_ACT[CHERUBIM_ACT.index("    transformed:"):])
@@ -141,8 +145,7 @@ def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path,
     assert f"deities.yaml:{upright}:5: upright.act removed)" in cannot
     breaks = next(line for line in lines if "stored winning line breaks at move 1" in line)
     assert "'pick 14' is not legal with #11 The Cherubim on top: nothing is to be chosen now" in breaks
-    replay = subprocess.run([*PANTHEON, "monotheism", "replay", "1", "--data", str(data_copy)],
-                            capture_output=True, text=True, timeout=60)
-    assert replay.returncode == 1 and "Traceback" not in replay.stderr
-    assert "stored move 1 (pick 14) is not legal here: nothing is to be chosen now: #11 The Cherubim has no act" \
-        in replay.stderr
+    # replay goes through validation like every command: it refuses the broken data, naming the first problem
+    replay = CliRunner().invoke(app, ["monotheism", "replay", "1", "--data", str(data_copy)])
+    assert replay.exit_code == 1
+    assert str(replay.exception) == f"{lines[0]} ({len(lines)} problem(s); run `pantheon validate monotheism`)"
