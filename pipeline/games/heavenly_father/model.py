@@ -262,7 +262,7 @@ class HeavenlyFatherModel:
         return frozen_map(dict(zip(self.virtue_order, counts)))
 
 
-def _records(game: GameData, kind: str, key: str) -> list[dict[str, Any]]:
+def _records(game: GameData[HeavenlyFatherModel], kind: str, key: str) -> list[dict[str, Any]]:
     return list(game.doc(kind).data[key])
 
 
@@ -318,7 +318,7 @@ def _dilemma_example(record: Mapping[str, Any]) -> DilemmaExample:
                           frozen_map(record["before"]), frozen_map(record["after"]))
 
 
-def build(game: GameData) -> HeavenlyFatherModel:
+def build(game: GameData[HeavenlyFatherModel]) -> HeavenlyFatherModel:
     """The typed model of ``game``'s documents; call only after the schema check passed."""
     virtues = sorted(
         (Virtue(r["id"], r["name"], r["abbreviation"], r["position"], r["colour"], r["meaning"])

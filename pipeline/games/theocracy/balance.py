@@ -20,6 +20,7 @@ from pipeline.data.dataset import GameData
 from pipeline.engine import play
 from pipeline.games.theocracy import GAME_ID, TITLE
 from pipeline.games.theocracy.engine import BID_RULE_IDS, RULE_HIGHER, RULE_OUROBOROS, RULE_RUIN, RULE_RUIN_VOID, RULE_TIE, RULE_UPSET, Game
+from pipeline.games.theocracy.model import TheocracyModel
 from pipeline.games.theocracy.simulate import POLICIES, PolicyName
 
 DEFAULT_GAMES = 300  # per set-up (6 set-ups): seat rates within about +/- 6 points
@@ -40,7 +41,7 @@ class TheocracyStudy(Study):
               "proportion to the die, prophesies only a sure-looking win). Seat 1 is First in the first round; roles "
               "then rotate as the rules say. Chance (dice, fate) is drawn with the engine's exact probabilities.")
 
-    def __init__(self, game: GameData) -> None:
+    def __init__(self, game: GameData[TheocracyModel]) -> None:
         model = game.model
         self.games = {n: Game.from_model(model, n) for n in model.player_counts}
 
@@ -122,6 +123,6 @@ class TheocracyStudy(Study):
                        (length_table(results, self.length_unit), *lines))
 
 
-def study(game: GameData) -> TheocracyStudy:
+def study(game: GameData[TheocracyModel]) -> TheocracyStudy:
     """Theocracy's balance study from its validated data."""
     return TheocracyStudy(game)

@@ -193,7 +193,7 @@ def power_reminder(value: int, upset: Upset) -> Optional[str]:
     return None
 
 
-def _records(game: GameData, kind: str, key: str) -> list[dict[str, Any]]:
+def _records(game: GameData[TheocracyModel], kind: str, key: str) -> list[dict[str, Any]]:
     return list(game.doc(kind).data[key])
 
 
@@ -204,7 +204,7 @@ def _effect_target(effect: dict[str, Any]) -> str:
     return ""
 
 
-def build(game: GameData) -> TheocracyModel:
+def build(game: GameData[TheocracyModel]) -> TheocracyModel:
     """Turn the validated Theocracy documents into the immutable model."""
     roles_doc = game.doc("roles").data
     phases_doc = game.doc("phases").data
