@@ -179,7 +179,7 @@ def games(passes: int = 1, *, validation: bool = False) -> tuple[int, bytes]:
     """
     from pipeline.cards.build import BuildOptions, plan, render_pdf
     from pipeline.checks.validate import validate
-    from pipeline.data.dataset import default_data_root
+    from pipeline.data.dataset import default_data_root, load_game
     from pipeline.games.registry import select, spec
 
     chosen = [g for g in select(default_data_root()) if spec(g).cards is not None]
@@ -188,7 +188,7 @@ def games(passes: int = 1, *, validation: bool = False) -> tuple[int, bytes]:
     total, data = 0, b""
     for _ in range(passes):
         for game in chosen:
-            the_plan = plan(default_data_root(), game)
+            the_plan = plan(default_data_root(), game, load_game(default_data_root(), spec(game)))
             data, _ = render_pdf(the_plan, BuildOptions())
             total += the_plan.card_count
     return total, data

@@ -22,6 +22,8 @@ from typer.core import TyperGroup
 from pipeline.base import locations
 from pipeline.base.textsafety import one_line
 from pipeline.cli import clicoerce
+from pipeline.exports.targets import target as export_target
+from pipeline.exports.targets import target_ids
 from pipeline.games import registry
 
 if TYPE_CHECKING:
@@ -518,17 +520,13 @@ def docs(
     _build_docs(root, select_games(root, [game]), paper, out, fmt)
 
 
-class TargetChoice(str, Enum):
-    mpc = "mpc"
-    tgc = "tgc"
-    tts = "tts"
-    dtc = "dtc"
+TARGETS_HELP = f"a file of templates/targets/ ({', '.join(target_ids())}; --templates for another folder's)."
 
 
 @app.command()
 def export(
     game: str = typer.Argument(..., help="Game id."),
-    target: TargetChoice = typer.Option(..., "--target", help="mpc, tgc: PNG per face; dtc: PDF per deck; tts: deck sheets + JSON."),
+    target: str = typer.Option(..., "--target", help=f"Export target: {TARGETS_HELP}"),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<target>/."),
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
@@ -536,27 +534,19 @@ def export(
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
     from pipeline.exports import export as exporter
 
+    template_root = _template_root(templates)
+    spec = export_target(target, template_root)  # an unknown target is refused before any work
     the_plan = _validated_plan(_data_root(data), game, "nothing exported")
     with _progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
-        result = exporter.export(
-            the_plan, target.value, out, progress=lambda n: bar.advance(task, n), template_root=_template_root(templates)
-        )
+        result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root)
     say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
-
-
-class PreflightChoice(str, Enum):
-    print = "print"
-    mpc = "mpc"
-    tgc = "tgc"
-    tts = "tts"
-    dtc = "dtc"
 
 
 @app.command()
 def preflight(
     games: Optional[List[str]] = GamesArgument,
-    target: PreflightChoice = typer.Option(PreflightChoice.print, "--target", help="print (card sheets) or an export target."),
+    target: str = typer.Option("print", "--target", help=f"print (the card sheets), or an export target: {TARGETS_HELP}"),
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
 ) -> None:
@@ -564,12 +554,13 @@ def preflight(
     from pipeline.cards import build as render_build
     from pipeline.exports import preflight as checks
 
+    template_root = _template_root(templates)
+    spec = None if target == checks.PRINT else export_target(target, template_root)  # refused before any work
     root = _data_root(data)
     chosen = select_games(root, games)
     report = run_validation(root, chosen)
     if not report.ok:
         _refuse(report.problems, "nothing checked")
-    template_root = _template_root(templates)
     rules = checks.design_rules(template_root)
     findings: list[str] = []
     for game in chosen:
@@ -577,10 +568,10 @@ def preflight(
             continue
         the_plan = render_build.plan(root, game, report.games[game])
         findings += checks.check_faces(the_plan, rules, template_root)
-        findings += checks.check_target(the_plan, target.value, template_root)
+        findings += checks.check_target(the_plan, spec, template_root)
     if findings:
         _refuse(findings, "not ready for print")
-    say(f"ok: {', '.join(chosen)} ready for {target.value}")
+    say(f"ok: {', '.join(chosen)} ready for {target}")
 
 
 printer_app = typer.Typer(help="Printer profiles: the duplex offsets measured on each printer (see --calibration).")

@@ -13,17 +13,17 @@ One contract for the five games' reference engines:
 * Serialisation: actions to and from short strings; a state to plain
   JSON-able data (its setup and the actions since) and back (:func:`restore`).
 * :class:`SetUp`: one way to start a game (what a game's spec lists as its ``engine``).
-* :mod:`~pipeline.engine.play`: one seeded ``simulate`` loop and one
+* :mod:`~pipeline.engine.play`: one seeded play loop (``play``, ``playout``) and one
   :data:`Policy` interface for every game.
 """
 from __future__ import annotations
 
-from pipeline.engine.play import Policy, by_seat, play, playout, random_policy, sample_chance, simulate
+from pipeline.engine.play import Policy, by_seat, play, playout, random_policy, sample_chance
 from pipeline.engine.setup import SetUp
 from pipeline.engine.state import InPlaceState, Restorable, State, replay, restore
 from pipeline.engine.types import CHANCE, TERMINAL, Decision, Event, IllegalAction, Outcome
 
 __all__ = [
     "CHANCE", "TERMINAL", "Decision", "Event", "IllegalAction", "InPlaceState", "Outcome", "Policy", "Restorable", "SetUp", "State",
-    "by_seat", "play", "playout", "random_policy", "replay", "restore", "sample_chance", "simulate",
+    "by_seat", "play", "playout", "random_policy", "replay", "restore", "sample_chance",
 ]

@@ -9,8 +9,9 @@ state it is given) but must not keep that state: :func:`playout` may go on
 to change it in place.
 
 :func:`play` yields every state of one game as it happens (for narration and
-event statistics), :func:`playout` returns only the last, and
-:func:`simulate` plays many games from one seed.
+event statistics) and :func:`playout` returns only the last. Many seeded games
+are a game's balance study's business (:mod:`pipeline.analysis.balance`: one
+``random.Random`` per chunk of games, driving them in order).
 """
 from __future__ import annotations
 
@@ -84,14 +85,3 @@ def playout(state: S, policy: Policy, rng: random.Random, *, max_actions: Option
             state = state.apply_action(action)
             private = True
         limit -= 1
-
-
-def simulate(new_state: Callable[[], S], policy: Policy, *, games: int, seed: int,
-             max_actions: Optional[int] = None, until: Optional[Stop] = None) -> Iterator[S]:
-    """Play ``games`` games from ``new_state()``; one ``random.Random(seed)`` drives them all, in order.
-
-    Yields each game's last state.
-    """
-    rng = random.Random(seed)
-    for _ in range(games):
-        yield playout(new_state(), policy, rng, max_actions=max_actions, until=until)

@@ -1,18 +1,21 @@
-"""Card faces for print shops and digital tables: `pantheon export GAME --target mpc|tgc|dtc|tts`.
+"""Card faces for print shops and digital tables: `pantheon export GAME --target ID`.
 
 Every image comes from the same vector faces as the card sheets: each face
 is drawn once more as a PDF page of exactly the image's size and rasterised
 by pypdfium2 (PDFium, the renderer Chrome uses; wheels carry it, so no
-system package is needed). Targets (numbers in ``TARGETS``; sources in the
-README):
+system package is needed). Each target is a file of ``templates/targets/``
+(read by :mod:`pipeline.exports.targets`; its ``output`` picks one of the
+kinds below, its numbers the sizes):
 
-- ``mpc`` / ``tgc``: one PNG per face at 300 dpi with 1/8 in of bleed,
-  ``NNN-<card>-front.png`` and ``NNN-<card>-back.png``, so the shop's
-  uploader pairs them by name; poker cards at the shop's own poker size;
-- ``dtc``: one PDF per deck (per card size), back then front for every card
-  copy, pages of the trim plus 1/8 in bleed, TrimBox and BleedBox set;
-- ``tts``: Tabletop Simulator deck sheets (at most 10 x 7 slots and 4096 px
-  a side, the last slot holding the hidden-card image), a back image (one
+- ``png-per-face`` (``mpc``, ``tgc``): one PNG per face with the target's
+  bleed, ``NNN-<card>-front.png`` and ``NNN-<card>-back.png``, so the shop's
+  uploader pairs them by name; a trim the file lists at the shop's own size;
+- ``pdf-per-deck`` (``dtc``): one PDF per deck (per card size), back then
+  front for every card copy, pages of the trim plus the bleed, TrimBox and
+  BleedBox set;
+- ``tts-deck`` (``tts``): Tabletop Simulator deck sheets (at most the
+  sheet's columns x rows slots and ``max_px`` a side, the last slot holding
+  the hidden-card image), a back image (one
   shared back, or a sheet of backs when they differ) and ``deck.json``, a
   saved object whose ``CustomDeck`` URLs are placeholders to replace with
   where the images are uploaded.
@@ -47,50 +50,20 @@ from pipeline.cards.pdfwrite import TEMP_PREFIX, ensure_dir, output_lock
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.cards.units import MM_PER_INCH, PT_PER_INCH, mm
 from pipeline.data.dataset import display_path
+from pipeline.exports.targets import PDF_PER_DECK, TTS_DECK, Sheet, Target
 
 Progress = Callable[[int], None]
-POKER_MM = (63.0, 88.0)
 PNG_COMPRESSION = 6  # zlib level: fixed, so the same pixels give the same bytes
 WHITE = (255, 255, 255)
-
-
-@dataclass(frozen=True)
-class Target:
-    """A print shop's or table's numbers: resolution, bleed round each image, its poker image size."""
-
-    id: str
-    dpi: int
-    bleed_in: float
-    poker_px: Optional[tuple[int, int]]  # the shop's poker card with bleed; other sizes: trim + bleed at dpi
-
-
-TARGETS = {
-    # MakePlayingCards: 300 dpi, poker 2.5 x 3.5 in = 750 x 1050 px trim, 822 x 1122 px with bleed
-    "mpc": Target("mpc", 300, 0.12, (822, 1122)),
-    # The Game Crafter: poker card image 825 x 1125 px (1/8 in bleed round 750 x 1050) at 300 dpi, RGB
-    "tgc": Target("tgc", 300, 0.125, (825, 1125)),
-    # DriveThruCards: one PDF per deck, pages 2.75 x 3.75 in for poker (1/8 in bleed), back then front
-    "dtc": Target("dtc", 300, 0.125, (825, 1125)),
-    # Tabletop Simulator: trim only (no bleed on a digital table), sheets at most 4096 px a side
-    "tts": Target("tts", 300, 0.0, None),
-}
-TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
-TTS_MIN_GRID = 2  # Tabletop Simulator wants at least 2 x 2 slots
 TTS_CARDS_PER_DECK_ID = 100  # Tabletop Simulator numbers a card deck * 100 + its slot on the deck's sheet
 TTS_PLACEHOLDER = "REPLACE-WITH-THE-URL-OF:{name}"
 
 
-def target(name: str) -> Target:
-    try:
-        return TARGETS[name]
-    except KeyError:
-        raise UserError(f"unknown export target '{name}' (known: {', '.join(TARGETS)})") from None
-
-
 def image_px(spec: Target, trim_w_mm: float, trim_h_mm: float) -> tuple[int, int]:
-    """The pixel size of a face image for ``spec``: the shop's poker size, else trim plus bleed at its dpi."""
-    if spec.poker_px is not None and (trim_w_mm, trim_h_mm) == POKER_MM:
-        return spec.poker_px
+    """The pixel size of a face image for ``spec``: its own size for this trim, else trim plus bleed at its dpi."""
+    own = spec.own_size(trim_w_mm, trim_h_mm)
+    if own is not None:
+        return own
     width, height = (round((side / MM_PER_INCH + 2 * spec.bleed_in) * spec.dpi) for side in (trim_w_mm, trim_h_mm))
     return width, height
 
@@ -120,15 +93,15 @@ def _draw_shot(canvas: Canvas, shot: _Shot, forms: Forms, dpi: int) -> None:
     canvas.showPage()
 
 
-def _rasterise(pdf: bytes, shots: Sequence[_Shot], dpi: int, progress: Optional[Progress]) -> list[Image.Image]:
-    """Every page of ``pdf`` as an RGB image of its shot's size."""
+def _rasterise(pdf: bytes, shots: Sequence[_Shot], dpi: int, mode: str, progress: Optional[Progress]) -> list[Image.Image]:
+    """Every page of ``pdf`` as an image of its shot's size, in colour ``mode`` (PIL's name)."""
     document = pypdfium2.PdfDocument(pdf)
     images = []
     try:
         for index, shot in enumerate(shots):
             page = document[index]
             bitmap = page.render(scale=dpi / PT_PER_INCH, fill_color=(*WHITE, 255), rev_byteorder=True)
-            image = bitmap.to_pil().convert("RGB")
+            image = bitmap.to_pil().convert(mode)
             if image.size != shot.size:  # PDFium rounds the page size in points to whole pixels
                 image = image.resize(shot.size, Image.Resampling.LANCZOS)
             images.append(image)
@@ -158,11 +131,11 @@ def face_count(plan: Plan) -> int:
 
 
 def export(
-    plan: Plan, target_id: str, out_dir: Path, *, progress: Optional[Progress] = None, template_root: Path = TEMPLATE_ROOT
+    plan: Plan, spec: Target, out_dir: Path, *, progress: Optional[Progress] = None, template_root: Path = TEMPLATE_ROOT
 ) -> ExportResult:
-    """Write ``<out>/<game>/<target>/`` for ``plan`` (call on validated data); the folder and what it holds."""
-    spec = target(target_id)
-    files = _DTC(plan, template_root).files() if spec.id == "dtc" else _images(plan, spec, template_root, progress)
+    """Write ``<out>/<game>/<target id>/`` for ``plan`` (call on validated data) as ``spec`` (a target file, see
+    :func:`pipeline.exports.targets.target`) says; the folder and what it holds."""
+    files = _DTC(plan, spec, template_root).files() if spec.output == PDF_PER_DECK else _images(plan, spec, template_root, progress)
     folder = out_dir / plan.game / spec.id
     with output_lock(out_dir):
         _replace_folder(folder, files)
@@ -174,7 +147,7 @@ def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Pr
     forms, canvas = doc.forms, doc.canvas
     cards = [(card, forms.face(card.front, plan.label(card, "front")),
               forms.face(card.back, plan.label(card, "back")) if card.back is not None else None) for card in plan.cards]
-    trim_only = spec.id == "tts"
+    trim_only = spec.trim_only
     shots: dict[tuple[int, tuple[int, int]], _Shot] = {}  # one image per distinct face and size
 
     def shot(face: FaceForm, size: tuple[int, int]) -> _Shot:
@@ -184,15 +157,16 @@ def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Pr
         return shots[key]
 
     layout: _Layout
-    if spec.id == "tts":
-        layout = _TTS(plan, cards, shot)
+    if spec.output == TTS_DECK:
+        assert spec.sheet is not None  # the schema requires a sheet of a tts-deck target
+        layout = _TTS(plan, cards, shot, spec.dpi, spec.sheet)
     else:
         layout = _Shops(cards, spec, shot)
     ordered = list(shots.values())
     for item in ordered:
         item.face.uses = max(item.face.uses, 1)
         _draw_shot(canvas, item, forms, spec.dpi)
-    pictures = dict(zip((id(s) for s in ordered), _rasterise(doc.finish(), ordered, spec.dpi, progress)))
+    pictures = dict(zip((id(s) for s in ordered), _rasterise(doc.finish(), ordered, spec.dpi, spec.colour, progress)))
     return layout.files(lambda s: pictures[id(s)])
 
 
@@ -225,15 +199,16 @@ class _Shops:
 class _TTS:
     """Tabletop Simulator: deck sheets per card size, a back image or sheet, and the deck's JSON."""
 
-    def __init__(self, plan: Plan, cards: list, shot: Callable[[FaceForm, tuple[int, int]], _Shot]) -> None:
-        self.plan = plan
+    def __init__(self, plan: Plan, cards: list, shot: Callable[[FaceForm, tuple[int, int]], _Shot], dpi: int,
+                 sheet: Sheet) -> None:
+        self.plan, self.sheet = plan, sheet
         self.decks: list[dict] = []
         groups: dict[tuple[float, float], list] = {}
         for entry in cards:
             groups.setdefault((entry[1].trim_w, entry[1].trim_h), []).append(entry)
-        per_sheet = TTS_COLUMNS * TTS_ROWS - 1  # the last slot holds the hidden-card image
+        per_sheet = sheet.columns * sheet.rows - 1  # the last slot holds the hidden-card image
         for (trim_w, trim_h), entries in groups.items():
-            card_px = _tts_card_px(trim_w, trim_h)
+            card_px = _tts_card_px(trim_w, trim_h, dpi, sheet)
             for start in range(0, len(entries), per_sheet):
                 chunk = entries[start : start + per_sheet]
                 backs = [back for _, _, back in chunk]
@@ -252,8 +227,8 @@ class _TTS:
         for number, deck in enumerate(self.decks, start=1):
             cards, (w, h) = deck["cards"], deck["size"]
             slots = len(cards) + 1  # and the hidden card
-            rows = max(TTS_MIN_GRID, math.ceil(slots / TTS_COLUMNS))
-            columns = max(TTS_MIN_GRID, math.ceil(slots / rows))
+            rows = max(self.sheet.min_grid, math.ceil(slots / self.sheet.columns))
+            columns = max(self.sheet.min_grid, math.ceil(slots / rows))
             hidden = picture(deck["hidden"]) if deck["hidden"] is not None else Image.new("RGB", (w, h), WHITE)
             faces_name, back_name = f"deck-{number}-faces.png", f"deck-{number}-back.png"
             files[faces_name] = _png(_sheet([picture(f) for _, f, _ in cards], columns, rows, (w, h), hidden))
@@ -267,9 +242,9 @@ class _TTS:
         return files
 
 
-def _tts_card_px(trim_w: float, trim_h: float) -> tuple[int, int]:
-    """The largest card image whose full sheet (10 x 7) stays within 4096 px a side, at most 300 dpi."""
-    per_mm = min(TARGETS["tts"].dpi / MM_PER_INCH, TTS_MAX_PX / (TTS_COLUMNS * trim_w), TTS_MAX_PX / (TTS_ROWS * trim_h))
+def _tts_card_px(trim_w: float, trim_h: float, dpi: int, sheet: Sheet) -> tuple[int, int]:
+    """The largest card image whose full sheet (columns x rows) stays within ``max_px`` a side, at most ``dpi``."""
+    per_mm = min(dpi / MM_PER_INCH, sheet.max_px / (sheet.columns * trim_w), sheet.max_px / (sheet.rows * trim_h))
     return math.floor(trim_w * per_mm), math.floor(trim_h * per_mm)
 
 
@@ -303,19 +278,19 @@ def _tts_deck(number: int, cards: Sequence, faces: str, back: str, columns: int,
 class _DTC:
     """DriveThruCards: one vector PDF per deck (card size), back then front for every card copy."""
 
-    def __init__(self, plan: Plan, template_root: Path) -> None:
-        self.plan, self.template_root = plan, template_root
+    def __init__(self, plan: Plan, spec: Target, template_root: Path) -> None:
+        self.plan, self.spec, self.template_root = plan, spec, template_root
 
     def files(self) -> dict[str, bytes]:
-        spec, plan = TARGETS["dtc"], self.plan
+        spec, plan = self.spec, self.plan
         files: dict[str, bytes] = {}
         sized: dict[tuple[float, float], list] = {}
-        probe = open_document(self.template_root, plan.title, plan.game, {"export": "dtc"})
+        probe = open_document(self.template_root, plan.title, plan.game, {"export": spec.id})
         for card in plan.cards:
             front = probe.forms.face(card.front, plan.label(card, "front"))
             sized.setdefault((front.trim_w, front.trim_h), []).append(card)
         for (trim_w, trim_h), cards in sized.items():
-            doc = open_document(self.template_root, f"{plan.title}: {trim_w:g}x{trim_h:g} mm deck", plan.game, {"export": "dtc"})
+            doc = open_document(self.template_root, f"{plan.title}: {trim_w:g}x{trim_h:g} mm deck", plan.game, {"export": spec.id})
             width, height = (px * PT_PER_INCH / spec.dpi for px in image_px(spec, trim_w, trim_h))
             bleed = spec.bleed_in * PT_PER_INCH
             for card in cards:

@@ -5,8 +5,9 @@ icon outside the safe area (inside the cut by the safe margin), and bleed on
 every edge whose art reaches the cut (a face is rasterised and each edge's
 outermost bleed pixels compared with the pixels just inside the trim). On the
 files: every font embedded (none of the standard 14), and per target the
-image sizes and grids (``mpc``, ``tgc``, ``tts``) or the page sizes and boxes
-(``dtc``). Every finding names the card.
+image sizes, colour mode and sheet sizes (a PNG per face, Tabletop Simulator
+sheets) or the page boxes (a PDF per deck), as the target's file in
+``templates/targets/`` gives them. Every finding names the card.
 
 The numbers come from ``templates/design-rules.yaml`` when it is there (keys
 ``min_text_pt`` and ``safe_margin_mm``), else from the defaults below.
@@ -34,7 +35,8 @@ from pipeline.cards.pdfcheck import fonts_not_embedded
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.cards.units import MM_PER_INCH, PT_PER_INCH, PT_PER_MM, mm
 from pipeline.data.dataset import display_path
-from pipeline.exports.export import TARGETS, TTS_MAX_PX, export, image_px
+from pipeline.exports.export import export, image_px
+from pipeline.exports.targets import PDF_PER_DECK, TTS_DECK, Target
 
 DESIGN_RULES = "design-rules.yaml"
 # Used only when templates/design-rules.yaml (the design rules as data) is missing a key:
@@ -169,37 +171,41 @@ def check_faces(plan: Plan, rules: Rules, template_root: Path = TEMPLATE_ROOT) -
     return findings
 
 
-def check_target(plan: Plan, target: str, template_root: Path = TEMPLATE_ROOT) -> list[str]:
-    """Findings on the files made for ``target`` (built in a scratch folder, nothing kept)."""
-    if target == "print":
+PRINT = "print"  # `preflight --target print`: the card sheets themselves, beside the export targets
+
+
+def check_target(plan: Plan, spec: Optional[Target], template_root: Path = TEMPLATE_ROOT) -> list[str]:
+    """Findings on the files made for ``spec`` (a target file; None: the card sheets), built in a scratch folder,
+    nothing kept."""
+    if spec is None:
         # the card build itself refuses a sheet naming a font it did not embed (one line, exit 1)
         render_pdf(plan, BuildOptions(), template_root=template_root)
         return []
     findings: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
-        folder = export(plan, target, Path(scratch), template_root=template_root).folder
-        spec = TARGETS[target]
-        if target == "dtc":
+        folder = export(plan, spec, Path(scratch), template_root=template_root).folder
+        if spec.output == PDF_PER_DECK:
             for pdf in sorted(folder.glob("*.pdf")):
                 reader = PdfReader(pdf)
                 findings += [f"{plan.game}: {pdf.name}: font {n} is not embedded" for n in sorted(fonts_not_embedded(reader))]
                 for number, page in enumerate(reader.pages, start=1):
                     if "/TrimBox" not in page or "/BleedBox" not in page:
                         findings.append(f"{plan.game}: {pdf.name} page {number}: no TrimBox/BleedBox")
-        elif target == "tts":
+        elif spec.output == TTS_DECK:
+            assert spec.sheet is not None  # the schema requires a sheet of a tts-deck target
             for sheet in sorted(folder.glob("*.png")):
                 with Image.open(sheet) as image:
-                    if max(image.size) > TTS_MAX_PX:
-                        findings.append(f"{plan.game}: {sheet.name} is {image.size[0]}x{image.size[1]} px, over {TTS_MAX_PX}")
+                    if max(image.size) > spec.sheet.max_px:
+                        findings.append(f"{plan.game}: {sheet.name} is {image.size[0]}x{image.size[1]} px, "
+                                        f"over {spec.sheet.max_px}")
         else:
             sizes = {card_id: image_px(spec, *trim) for card_id, trim in _trims(plan, template_root).items()}
             for png in sorted(folder.glob("*.png")):
                 card_id = png.stem.split("-", 1)[1].rsplit("-", 1)[0]
                 with Image.open(png) as image:
-                    if image.mode != "RGB" or image.size != sizes.get(card_id, image.size):
-                        findings.append(
-                            f"{plan.game}: {png.name} is {image.size[0]}x{image.size[1]} {image.mode}, expected {sizes.get(card_id)} RGB"
-                        )
+                    if image.mode != spec.colour or image.size != sizes.get(card_id, image.size):
+                        findings.append(f"{plan.game}: {png.name} is {image.size[0]}x{image.size[1]} {image.mode}, "
+                                        f"expected {sizes.get(card_id)} {spec.colour}")
     return findings
 
 

@@ -30,7 +30,6 @@ from pipeline.engine import (
     replay,
     restore,
     sample_chance,
-    simulate,
 )
 from pipeline.engine.types import TERMINAL_DECISION
 
@@ -205,14 +204,6 @@ def test_play_stops_when_asked_and_playout_agrees_with_it(game: RaceGame) -> Non
     whole = list(play(game.new_initial_state(), random_policy, random.Random(5)))
     fast = playout(game.new_initial_state(), random_policy, random.Random(5))
     assert fast.history() == whole[-1].history() and fast.key() == whole[-1].key()
-
-
-def test_simulate_is_seeded_and_one_rng_drives_every_game(game: RaceGame) -> None:
-    first = [s.history() for s in simulate(game.new_initial_state, random_policy, games=20, seed=9)]
-    again = [s.history() for s in simulate(game.new_initial_state, random_policy, games=20, seed=9)]
-    assert first == again and len({tuple(h) for h in first}) > 1  # the games differ from each other
-    rng = random.Random(9)
-    assert [playout(game.new_initial_state(), random_policy, rng).history() for _ in range(20)] == first
 
 
 def test_each_seat_can_play_its_own_policy(game: RaceGame) -> None:

@@ -10,7 +10,8 @@ from PIL import Image
 from pipeline.cards.build import Plan
 from pipeline.cards.plan import Face, PrintCard
 from pipeline.cards.units import PT_PER_INCH
-from pipeline.exports.export import TTS_MAX_PX, export, image_px, target
+from pipeline.exports.export import export, image_px
+from pipeline.exports.targets import target
 
 from .pdf_text import page_texts
 from .render_helpers import fonts_not_embedded, reader, run_cli, toy_card, toy_plan, toy_template_root
@@ -34,7 +35,7 @@ def png_size(path: Path) -> tuple[int, int]:
 
 @pytest.mark.parametrize(("shop", "poker"), [("mpc", (822, 1122)), ("tgc", (825, 1125))])
 def test_shops_get_one_png_per_face_paired_by_name(templates: Path, tmp_path: Path, shop: str, poker: tuple[int, int]) -> None:
-    result = export(board_plan(3), shop, tmp_path, template_root=templates)
+    result = export(board_plan(3), target(shop), tmp_path, template_root=templates)
     names = sorted(p.name for p in result.folder.iterdir())
     assert names == [
         "001-toy-00-back.png", "001-toy-00-front.png", "002-toy-01-back.png", "002-toy-01-front.png",
@@ -47,7 +48,7 @@ def test_shops_get_one_png_per_face_paired_by_name(templates: Path, tmp_path: Pa
 
 
 def test_a_png_shows_the_face(templates: Path, tmp_path: Path) -> None:
-    folder = export(toy_plan(1), "mpc", tmp_path, template_root=templates).folder
+    folder = export(toy_plan(1), target("mpc"), tmp_path, template_root=templates).folder
     with Image.open(folder / "001-toy-00-back.png") as back:
         corner, centre = back.getpixel((2, 2)), back.getpixel((back.width // 2, back.height // 4))
     assert corner == (0x2A, 0x3B, 0x5C)  # the toy back's full-bleed colour reaches the image's edge
@@ -56,7 +57,7 @@ def test_a_png_shows_the_face(templates: Path, tmp_path: Path) -> None:
 
 def test_tts_sheets_grid_and_json(templates: Path, tmp_path: Path) -> None:
     plan = toy_plan(75)  # more than the 69 cards a sheet holds besides its hidden-card slot
-    folder = export(plan, "tts", tmp_path, template_root=templates).folder
+    folder = export(plan, target("tts"), tmp_path, template_root=templates).folder
     deck = json.loads((folder / "deck.json").read_text())
     objects = deck["ObjectStates"]
     assert [o["Name"] for o in objects] == ["DeckCustom", "DeckCustom"]
@@ -69,7 +70,7 @@ def test_tts_sheets_grid_and_json(templates: Path, tmp_path: Path) -> None:
         assert cards < custom["NumWidth"] * custom["NumHeight"]  # the last slot is the hidden card's
         assert obj["DeckIDs"] == [c["CardID"] for c in obj["ContainedObjects"]]
         with Image.open(folder / f"deck-{number}-faces.png") as sheet:
-            assert max(sheet.size) <= TTS_MAX_PX
+            assert max(sheet.size) <= 4096  # Tabletop Simulator's limit
             width, height = sheet.size[0] // custom["NumWidth"], sheet.size[1] // custom["NumHeight"]
             assert sheet.size == (width * custom["NumWidth"], height * custom["NumHeight"])
         assert custom["UniqueBack"] is True  # every toy card has a back of its own (it names the card)
@@ -78,7 +79,7 @@ def test_tts_sheets_grid_and_json(templates: Path, tmp_path: Path) -> None:
 
 
 def test_dtc_is_one_pdf_per_deck_back_then_front_with_boxes(templates: Path, tmp_path: Path) -> None:
-    folder = export(board_plan(2), "dtc", tmp_path, template_root=templates).folder
+    folder = export(board_plan(2), target("dtc"), tmp_path, template_root=templates).folder
     pdfs = sorted(folder.iterdir())
     assert [p.name for p in pdfs] == ["toy-180x120mm.pdf", "toy-63x88mm.pdf"]
     poker = reader(pdfs[1].read_bytes())
@@ -94,12 +95,12 @@ def test_dtc_is_one_pdf_per_deck_back_then_front_with_boxes(templates: Path, tmp
 
 
 def test_exports_are_deterministic(templates: Path, tmp_path: Path) -> None:
-    first = export(toy_plan(2), "tgc", tmp_path / "a", template_root=templates).folder
-    second = export(toy_plan(2), "tgc", tmp_path / "b", template_root=templates).folder
+    first = export(toy_plan(2), target("tgc"), tmp_path / "a", template_root=templates).folder
+    second = export(toy_plan(2), target("tgc"), tmp_path / "b", template_root=templates).folder
     assert {p.name: p.read_bytes() for p in first.iterdir()} == {p.name: p.read_bytes() for p in second.iterdir()}
 
 
-def test_an_unknown_target_is_a_usage_error(tmp_path: Path) -> None:
+def test_an_unknown_target_is_one_line_exit_1(tmp_path: Path) -> None:
     result = run_cli("export", "theocracy", "--target", "zip", "--out", str(tmp_path))
-    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.returncode == 1 and "Traceback" not in result.stderr and result.stderr.count("\n") == 1
     assert "zip" in result.stderr and not list(tmp_path.iterdir())

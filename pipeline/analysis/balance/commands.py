@@ -17,6 +17,7 @@ import typer
 from pipeline.analysis.balance import report as reporting
 from pipeline.analysis.balance import runner
 from pipeline.analysis.balance.simulate import summaries, summary_data, summary_lines
+from pipeline.base.textsafety import one_line
 from pipeline.cards.imposition import load_sheets
 from pipeline.data.dataset import display_path
 from pipeline.data.gamespec import Specs
@@ -24,6 +25,11 @@ from pipeline.data.gamespec import Specs
 MIN_GAMES = 1
 MIN_PROCESSES = 1
 Say = Callable[..., None]
+
+
+def say_line(line: str, *, err: bool = False) -> None:
+    """Print one line (on stderr with ``err``); values in it cannot break it in two."""
+    typer.echo(one_line(line), err=err)
 
 
 def usage_error(message: str) -> NoReturn:
@@ -67,9 +73,11 @@ def report_command(data_root: Path, specs: Specs, games: Optional[Sequence[str]]
 
 
 def simulate_command(data_root: Path, specs: Specs, game: str, *, games: Optional[int], seed: int, players: Optional[int],
-                     policy: Optional[str], processes: Optional[int], as_json: bool, say: Say,
+                     policy: Optional[str], processes: Optional[int], as_json: bool, say: Say = say_line,
                      where: Optional[Mapping[str, Any]] = None) -> None:
-    """Play the set-ups ``players``, ``policy`` and ``where`` (set-up parameters) select and print their figures."""
+    """Play the set-ups ``players``, ``policy`` and ``where`` (set-up parameters) select and print their figures.
+
+    The one simulation path: ``pantheon simulate GAME`` and every game's own simulate command call it."""
     used = check_options(games, processes)
     study = reporting.prepare(data_root, specs, [game])[game]
     found = summaries(study, players=players, policy=policy, games=games, seed=seed, processes=used,

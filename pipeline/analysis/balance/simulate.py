@@ -25,10 +25,14 @@ def summaries(study: Study, *, players: Optional[int], policy: Optional[str], ga
     chosen = [s for s in pick_setups(study, players, policy) if all(s.param(k) == v for k, v in where.items())]
     if not chosen:
         asked = ", ".join(f"{k} {v}" for k, v in where.items())
-        counts = sorted({s.players for s in study.setups(policy=policy)
-                         if all(s.param(k) == v for k, v in where.items())})
+        every = study.setups(policy=policy)
+        counts = sorted({s.players for s in every if all(s.param(k) == v for k, v in where.items())})
+        if not counts:  # no set-up has these parameters at all: say which values they take
+            known = "; ".join(f"{k}: {', '.join(dict.fromkeys(str(s.param(k)) for s in every if s.param(k) is not None))}"
+                              for k in where)
+            raise UserError(f"{study.game_id}: no set-up with {asked} ({known})")
         raise UserError(f"{study.game_id}: no set-up for {players} player(s) with {asked}"
-                        f" (player counts: {', '.join(map(str, counts)) or 'none'})")
+                        f" (player counts: {', '.join(map(str, counts))})")
     results = runner.run({study.game_id: study}, {study.game_id: chosen}, games=games, seed=seed,
                          processes=processes, exact=False)[study.game_id]
     return [replace(Summary.of(setup, results.tally(setup)),

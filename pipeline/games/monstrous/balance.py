@@ -10,11 +10,23 @@ throw or pass: the thrower's net Faith over it (``gain_faith``, and
 Locations it landed on come from its landing (the chance action that
 follows the throw).
 
-Variants, their player counts and the policies come from the game's
-simulation module (:mod:`pipeline.games.monstrous.simulate`: ``VARIANTS``,
-``POLICIES`` and ``starter``, which refuses a player count a variant does not
-allow): a variant the engine learns appears in the report with no change
-here. In a team game the Faith goes to the team's God Board, so a throw's
+Variants, their player counts and the policies are declared here
+(``VARIANTS``, ``POLICIES`` and ``starter``, which refuses a player count a
+variant does not allow); ``pantheon simulate monstrous`` and ``pantheon
+monstrous simulate --variant`` play these set-ups through the one simulation
+path (:mod:`pipeline.analysis.balance`). Where a throw lands is the engine's
+chance model (``LandingModel``), not skill, so the policies differ only in
+the choices a god makes:
+
+- ``random``: a uniformly random legal action;
+- ``simple``: throws a Monster's unique side up, uses a young god's re-throw
+  whenever it may, hands a drawn card to a teammate whose hand is empty,
+  keeps the scenario and the decks as they are in Wars, and otherwise picks
+  at random.
+
+Variants: ``standard``, ``epic`` (all 12 Monsters), ``young-gods`` (every god
+a young god), ``team`` (``players`` gods in teams of two: 4 to 10), ``wars``
+and ``team-wars`` (three-game campaigns; a state is a Campaign). In a team game the Faith goes to the team's God Board, so a throw's
 worth counts what its thrower's God gains. Throws resolved together (a team
 throwing at once) cannot be told apart: they count for traps and game
 figures, not for the worth of one Monster or Location.
@@ -23,7 +35,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from pipeline.analysis.balance.findings import Bars, Item, Outlier, Section, Series, Table, outliers
 from pipeline.analysis.balance.standard import grouped, length_table, per_seat_table, seat_charts, seat_name, seat_table
@@ -31,12 +43,13 @@ from pipeline.analysis.balance.stats import Figure, Rate
 from pipeline.analysis.balance.study import Results, Setup, Study, record_game
 from pipeline.analysis.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.data.dataset import GameData
-from pipeline.engine import play
+from pipeline.engine import Policy, State, play, random_policy
 from pipeline.games.monstrous import GAME_ID, TITLE
-from pipeline.games.monstrous.engine import GAIN_FAITH, MONSTER_POWERS, TRAPS, Game, Landing
+from pipeline.games.monstrous.campaign import WarsGame
+from pipeline.games.monstrous.engine import GAIN_FAITH, KEEP, MONSTER_POWERS, TRAPS, UNIQUE, Game, Landing
 from pipeline.games.monstrous.model import MonstrousModel
-from pipeline.games.monstrous.simulate import POLICIES, VARIANTS, starter
-from pipeline.games.monstrous.variants import STANDARD, TEAM_WARS, WARS
+from pipeline.games.monstrous.variants import EPIC, STANDARD, TEAM, TEAM_WARS, WARS, YOUNG_GODS
+from pipeline.games.monstrous.variants import Table as Seating
 
 STANDARD_GAMES = 60  # per player count of the standard game: seat rates within about +/- 12 points
 VARIANT_GAMES = 20  # per player count of each variant (20 set-ups, Wars campaigns three games each): a first look
@@ -50,6 +63,69 @@ POLICY = "random"  # the report's policy; ``simulate --policy`` takes any of POL
 STANDARD_NAME = "Standard"
 FAITH, POWER, LOCATION, SEAT_FAITH, TRAP, TRAP_GAIN, THROWS, TURNS, TOGETHER = (
     "faith", "power", "location", "seat-faith", "trap", "trap-gain", "throws", "turns", "together")
+VARIANTS = (STANDARD, EPIC, YOUNG_GODS, TEAM, WARS, TEAM_WARS)
+TEAM_VARIANTS = (TEAM, TEAM_WARS)
+
+
+def simple_policy(state: Any, rng: random.Random) -> Any:
+    """The ``simple`` policy of the module docstring."""
+    actions = state.legal_actions()
+    kind = _pending_kind(state)
+    if kind == "throw":
+        unique = [a for a in actions if a.endswith(f" {UNIQUE}")]
+        return rng.choice(unique or actions)
+    if kind == "rethrow":
+        return next((a for a in actions if a.endswith(f" {UNIQUE}")), actions[0])
+    if kind == "share":
+        board = _board(state)
+        empty = [a for a in actions if a != KEEP and not board.hands[a.split(" ", 1)[1]]]
+        return empty[0] if empty else KEEP
+    if kind == "swap" and KEEP in actions:
+        return KEEP
+    return rng.choice(actions)
+
+
+def _board(state: Any) -> Any:
+    return state.inner.board if hasattr(state, "inner") else state.board
+
+
+def _pending_kind(state: Any) -> Any:
+    inner = getattr(state, "inner", state)
+    return inner.pending_kind() if inner is not None else None
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy, "simple": simple_policy}
+
+
+def starter(game: Game, players: int, variant: str = STANDARD,
+            locations: Optional[Sequence[str]] = None) -> Callable[[], State[Any]]:
+    """What makes the first state of a game of ``players`` gods (the first gods of gods.yaml) with ``variant``.
+
+    Team variants seat ``players`` gods in teams (their God Boards are the first ``players / team size``
+    colours); ValueError for a variant or a count the rules do not allow. ``locations`` lays out the table
+    (default: the first game's); a Wars campaign draws its own scenarios and ignores it.
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r} (variants: {', '.join(VARIANTS)})")
+    if variant in TEAM_VARIANTS:
+        rules = game.variants.teams
+        teams, odd = divmod(players, rules.size)
+        if odd or not rules.teams_min <= teams <= rules.teams_max:
+            raise ValueError(f"{players} gods: {variant} is for {rules.players(rules.teams_min)} to "
+                             f"{rules.players(rules.teams_max)} gods in teams of {rules.size}")
+        colours = game.gods[:teams]
+        if variant == TEAM_WARS:
+            return WarsGame(game, teams=colours).new_initial_state
+        return lambda: game.new_team_state(colours, locations)
+    if not game.rules.min_players <= players <= game.rules.max_players:
+        raise ValueError(f"{players} gods: Monstrous is for {game.rules.min_players} to {game.rules.max_players}")
+    gods = game.gods[:players]
+    if variant == WARS:
+        return WarsGame(game, seats=gods).new_initial_state
+    if variant == EPIC:
+        return lambda: game.new_initial_state(gods, locations, underworld_cards=0)
+    table = Seating(young_gods=frozenset(gods)) if variant == YOUNG_GODS else Seating()
+    return lambda: game.new_initial_state(gods, locations, table=table)
 
 
 @dataclass

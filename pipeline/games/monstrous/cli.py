@@ -7,14 +7,14 @@ from typing import Any, Optional
 
 import typer
 
+from pipeline.analysis.balance.commands import simulate_command
 from pipeline.base.errors import UsageProblem, UserError, plain_errors
-from pipeline.base.textsafety import one_line
 from pipeline.data.dataset import default_data_root
 from pipeline.games.commands import command_specs, valid_game
 from pipeline.games.monstrous import GAME_ID
+from pipeline.games.monstrous.balance import POLICIES, VARIANTS
 from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
 from pipeline.games.monstrous.engine import EngineError, Game, State
-from pipeline.games.monstrous.simulate import POLICIES, VARIANTS
 
 app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
                   no_args_is_help=True)
@@ -95,16 +95,9 @@ def simulate(ctx: typer.Context,
              as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Play seeded games of one variant: each seat's win rate and final Faith, endings and length, with 95% intervals
     (`pantheon simulate monstrous` for one variant: the same set-ups, seeds and figures)."""
-    from pipeline.analysis.balance.commands import simulate_command
-
     if variant not in VARIANTS:
         raise UsageProblem(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     if policy not in POLICIES:
         raise UsageProblem(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     simulate_command(data if data is not None else default_data_root(), command_specs(ctx), GAME_ID, games=games, seed=seed,
-                     players=players, policy=policy, processes=processes, as_json=as_json, say=_say,
-                     where={"variant": variant})
-
-
-def _say(line: str, *, err: bool = False) -> None:
-    typer.echo(one_line(line), err=err)
+                     players=players, policy=policy, processes=processes, as_json=as_json, where={"variant": variant})

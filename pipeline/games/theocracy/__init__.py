@@ -2,7 +2,8 @@
 
 Data lives in data/theocracy/; this package builds the typed model (model.py),
 cross-checks the data (checks.py), runs the reference engine (engine.py),
-simulates games (simulate.py) and offers `pantheon theocracy ...` (cli.py).
+declares its players and set-ups to the balance study (balance.py) and offers
+`pantheon theocracy ...` (cli.py).
 """
 
 GAME_ID = "theocracy"

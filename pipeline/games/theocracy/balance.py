@@ -1,10 +1,16 @@
 """Theocracy's balance study: seat wins and scores by player count and policy, the rule that decides each bid,
 and how long games last.
 
-Every seat plays the same policy (``random`` or ``greedy``, see
-:mod:`pipeline.games.theocracy.simulate`). What a bid's revelation decided
-is read from the engine's ``bid-won`` / ``bid-drawn`` events (their ``rule``);
-rounds from its ``new-round`` events.
+Every seat plays the same policy, declared here (:data:`POLICIES`), and
+``pantheon simulate theocracy`` and ``pantheon theocracy simulate`` play the
+set-ups below through the one simulation path (:mod:`pipeline.analysis.balance`):
+
+- ``random``: a uniformly random legal action;
+- ``greedy``: a simple heuristic that looks only at what its seat may know
+  (its own hand and bid, the table, the revealed die), never at hidden bids.
+
+What a bid's revelation decided is read from the engine's ``bid-won`` /
+``bid-drawn`` events (their ``rule``); rounds from its ``new-round`` events.
 """
 from __future__ import annotations
 
@@ -17,11 +23,23 @@ from pipeline.analysis.balance.stats import Rate
 from pipeline.analysis.balance.study import Results, Setup, Study, record_game
 from pipeline.analysis.balance.tally import Tally, bump, count, folder, mean, observe
 from pipeline.data.dataset import GameData
-from pipeline.engine import play
+from pipeline.engine import Policy, play, random_policy
 from pipeline.games.theocracy import GAME_ID, TITLE
-from pipeline.games.theocracy.engine import BID_RULE_IDS, RULE_HIGHER, RULE_OUROBOROS, RULE_RUIN, RULE_RUIN_VOID, RULE_TIE, RULE_UPSET, Game
+from pipeline.games.theocracy.engine import (
+    BID_RULE_IDS,
+    RULE_HIGHER,
+    RULE_OUROBOROS,
+    RULE_RUIN,
+    RULE_RUIN_VOID,
+    RULE_TIE,
+    RULE_UPSET,
+    Action,
+    ActionKind,
+    Game,
+    Stage,
+    State,
+)
 from pipeline.games.theocracy.model import TheocracyModel
-from pipeline.games.theocracy.simulate import POLICIES, PolicyName
 
 DEFAULT_GAMES = 300  # per set-up (6 set-ups): seat rates within about +/- 6 points
 SECONDS_PER_GAME = 0.0025  # per player, CPU, measured (bench/balance_report.py)
@@ -29,12 +47,51 @@ BID_EVENTS = ("bid-won", "bid-drawn")
 RULE_NAMES = {RULE_HIGHER: "higher card", RULE_UPSET: "1 beats 5", RULE_TIE: "tie (2 players)", RULE_RUIN: "Ruin",
               RULE_RUIN_VOID: "Ruin leaves nothing", RULE_OUROBOROS: "Ouroboros"}
 ROUNDS, BIDS, RULES, SCORES, SCORE = "rounds", "bids", "rules", "scores", "score"
+GREEDY_NUDGES = (-1, 0, 0, 1)  # how far a greedy bid may stray from the die's rank
+
+
+def _die_worth(state: State, believer: int) -> int:
+    die = state.die_on[believer]
+    return 0 if die is None else state.die_values[die] or 0
+
+
+def greedy_policy(state: State, rng: random.Random) -> Action:
+    """Bid in proportion to the die, prophesy only a sure-looking win, give and lose cheaply."""
+    actions = state.legal_actions()
+    seat = state.current_player()
+    if state.stage is Stage.BID:
+        return _greedy_bid(state, actions, rng)
+    if state.stage is Stage.OMEN:
+        own = state.bids[seat]
+        best = max(state.game.power_values)
+        sure = Action(ActionKind.PROPHESY, seat, "win")
+        return sure if own == best and sure in actions else Action(ActionKind.PASS)
+    if state.stage is Stage.CHOOSE_GIVER:
+        return max(actions, key=lambda a: (state.round_score(a.value or 0), rng.random()))
+    if state.stage in (Stage.GIVE, Stage.LOSE):
+        return min(actions, key=lambda a: _die_worth(state, a.value or 0))
+    return actions[0]
+
+
+def _greedy_bid(state: State, actions: list[Action], rng: random.Random) -> Action:
+    """Match the die's rank among the faces with the card's rank in hand, give or take one card.
+
+    The random nudge keeps identical greedy players from always tying.
+    """
+    faces = state.game.die_faces
+    die = state.die_values[state.turn] or faces[0]
+    rank = (die - faces[0]) / max(1, faces[-1] - faces[0])
+    index = round(rank * (len(actions) - 1)) + rng.choice(GREEDY_NUDGES)
+    return actions[min(max(index, 0), len(actions) - 1)]
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}  # in the report's order
 
 
 class TheocracyStudy(Study):
     game_id = GAME_ID
     title = TITLE
-    policies = tuple(p.value for p in PolicyName)
+    policies = tuple(POLICIES)
     length_unit = "rounds"
     chunk_games = 25
     method = ("Every seat plays the same policy: **random** (a uniformly random legal action) or **greedy** (bids in "
@@ -52,7 +109,7 @@ class TheocracyStudy(Study):
                 for name in self.policies if policy in (None, name)]
 
     def play(self, setup: Setup, games: int, seed: int) -> Tally:
-        game, policy = self.games[setup.players], POLICIES[PolicyName(setup.policy)]
+        game, policy = self.games[setup.players], POLICIES[setup.policy]
         rng = random.Random(seed)
         tally: Tally = {}
         for _ in range(games):

@@ -1,4 +1,5 @@
-"""`pantheon theocracy ...`: resolve a bid, or simulate games with the reference engine.
+"""`pantheon theocracy ...`: resolve a bid, or simulate games with the reference engine (the balance study's
+set-ups, as `pantheon simulate theocracy`).
 
 Rule values (card range, player counts ...) come from the validated data.
 Bad input prints one `error: ...` line on stderr and exits 1.
@@ -6,19 +7,19 @@ Bad input prints one `error: ...` line on stderr and exits 1.
 from __future__ import annotations
 
 import json
-from typing import List
+from pathlib import Path
+from typing import List, Optional
 
 import typer
 
-from pipeline.base.errors import UsageProblem, UserError, plain_errors
-from pipeline.games.commands import valid_game
+from pipeline.analysis.balance.commands import simulate_command
+from pipeline.base.errors import UserError, plain_errors
+from pipeline.data.dataset import default_data_root
+from pipeline.games.commands import command_specs, valid_game
 from pipeline.games.theocracy import GAME_ID
-from pipeline.games.theocracy.engine import BidResult, Game, resolve_bid
+from pipeline.games.theocracy.balance import POLICIES
+from pipeline.games.theocracy.engine import BidResult, resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel
-from pipeline.games.theocracy.simulate import PolicyName, Summary
-from pipeline.games.theocracy.simulate import simulate as run_simulation
-
-PERCENT = 100
 
 app = typer.Typer(
     help="Theocracy: resolve bids and simulate games with the reference engine.",
@@ -74,38 +75,19 @@ def bid(
         typer.echo(describe_bid(result))
 
 
-def summary_text(summary: Summary) -> list[str]:
-    lines = [
-        f"{summary.games} game(s), {summary.players} players, policy {summary.policy}, seed {summary.seed}",
-        f"mean rounds: {summary.mean_rounds:.2f}",
-    ]
-    for ending, count in summary.endings.items():
-        lines.append(f"ended by {ending}: {count} ({PERCENT * count / summary.games:.1f}%)")
-    shares = ", ".join(f"seat {s} {PERCENT * w:.1f}%" for s, w in enumerate(summary.win_share))
-    lines.append(f"win share: {shares}")
-    lines.append(f"shared victories: {summary.shared_victories}")
-    return lines
-
-
 @app.command()
 @plain_errors
 def simulate(
     ctx: typer.Context,
-    players: int = typer.Option(2, "--players", help="Number of players."),
-    games: int = typer.Option(1000, "--games", min=1, help="Number of games to play."),
+    players: Optional[int] = typer.Option(None, "--players", min=1, help="Only set-ups for this many players."),
+    games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: the report's size)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
-    policy: PolicyName = typer.Option(PolicyName.RANDOM, "--policy", help="How every seat plays."),
+    policy: Optional[str] = typer.Option(None, "--policy", help=f"Only set-ups played by: {', '.join(POLICIES)}."),
+    processes: Optional[int] = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    data: Optional[Path] = typer.Option(None, "--data", help="Data root to use instead of the project's data/."),
 ) -> None:
-    """Play many games: mean rounds, how games ended (transcendence or fate), win share by seat."""
-    model = project_model(ctx)
-    if players not in model.player_counts:
-        counts = ", ".join(str(c) for c in model.player_counts)
-        raise UsageProblem(f"--players must be one of {counts}, got {players}")
-    summary = run_simulation(Game.from_model(model, players), games, policy, seed)
-    if as_json:
-        typer.echo(json.dumps(summary.as_json(), indent=2))
-    else:
-        for line in summary_text(summary):
-            typer.echo(line)
-
+    """Play seeded games: each seat's win rate, endings and length in rounds, with 95% intervals
+    (`pantheon simulate theocracy`: the same set-ups, seeds and figures)."""
+    simulate_command(data if data is not None else default_data_root(), command_specs(ctx), GAME_ID, games=games, seed=seed,
+                     players=players, policy=policy, processes=processes, as_json=as_json)

@@ -7,8 +7,10 @@ starting colour drawn at random for each game, so every colour is measured.
 Multiplayer games are played by the simple player at every seat, colours as
 it chooses them. Colours and cards are read from the engine's events
 (``start-colour``, ``card-played``, and ``miracle`` for a miracle, resolved when drawn); a game still going after
-:data:`~pipeline.games.totems_and_taboos.simulate.DEFAULT_MAX_TURNS` turns
-is cut off and counted unfinished (nobody won it).
+:data:`MAX_TURNS` turns is cut off and counted unfinished (nobody won it).
+``pantheon simulate totems-and-taboos`` and ``pantheon totems-and-taboos
+simulate-solo`` play these set-ups through the one simulation path
+(:mod:`pipeline.analysis.balance`).
 """
 from __future__ import annotations
 
@@ -26,8 +28,8 @@ from pipeline.games.totems_and_taboos import GAME_ID, TITLE
 from pipeline.games.totems_and_taboos.engine import A_COLOUR, Game
 from pipeline.games.totems_and_taboos.lookahead import POLICIES
 from pipeline.games.totems_and_taboos.model import TotemsModel
-from pipeline.games.totems_and_taboos.simulate import DEFAULT_MAX_TURNS
 
+MAX_TURNS = 200  # a safety net for a game that never ends (a player that never builds): counted unfinished
 SOLO_GAMES = 90  # per difficulty (3 set-ups): about 15 games per starting colour
 MULTI_GAMES = 36  # per player count (3 set-ups): the slowest games (cut off at 200 turns)
 SOLO_POLICY, MULTI_POLICY = "lookahead", "simple"
@@ -38,7 +40,7 @@ PLAY_EVENTS = ("card-played", "miracle")  # a commandment played (or a reaction)
 COLOUR_GAMES, COLOUR_WINS, PLAYED, PLAYS, TURNS = "colour-games", "colour-wins", "played", "plays", "turns"
 
 
-def _with_colour(policy: Policy, colour: str) -> Policy:
+def starting_with(colour: str, policy: Policy) -> Policy:
     """``policy``, except that it starts with ``colour``."""
     def chosen(state: Any, rng: random.Random) -> Any:
         actions = state.legal_actions()
@@ -56,7 +58,7 @@ class TotemsStudy(Study):
     method = ("Solo games are played by the look-ahead player (one ply on a solo-aware score; the stronger of the "
               "two players the engine has), its starting colour drawn at random each game. Multiplayer games are "
               "played by the simple greedy player at every seat, choosing its own colours. A game still going after "
-              f"{DEFAULT_MAX_TURNS} turns is cut off and counted unfinished: nobody won it. Seat 1 plays first.")
+              f"{MAX_TURNS} turns is cut off and counted unfinished: nobody won it. Seat 1 plays first.")
 
     def __init__(self, data: GameData[TotemsModel]) -> None:
         self.model: TotemsModel = data.model
@@ -83,10 +85,10 @@ class TotemsStudy(Study):
         rng = random.Random(seed)
         tally: Tally = {}
         for _ in range(games):
-            chosen = _with_colour(policy, rng.choice(self.colours)) if difficulty else policy
+            chosen = starting_with(rng.choice(self.colours), policy) if difficulty else policy
             colours: dict[int, str] = {}
             plays: dict[str, int] = {}
-            for state in play(game.new_initial_state(), chosen, rng, until=lambda s: s.turns >= DEFAULT_MAX_TURNS):
+            for state in play(game.new_initial_state(), chosen, rng, until=lambda s: s.turns >= MAX_TURNS):
                 for event in state.events:
                     if event.kind == "start-colour":
                         colours[event.get("seat")] = event.subject

@@ -1,4 +1,5 @@
-"""`pantheon totems-and-taboos ...`: ask whether a block can be built, or simulate solo games.
+"""`pantheon totems-and-taboos ...`: ask whether a block can be built, or simulate solo games (the balance study's
+solo set-ups, as `pantheon simulate totems-and-taboos --players 1`).
 
 Rule values (tower table, wheel, difficulties) come from the validated data.
 Bad input prints one `error: ...` line on stderr and exits 1.
@@ -6,20 +7,19 @@ Bad input prints one `error: ...` line on stderr and exits 1.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Optional
 
 import typer
 
-from pipeline.base.errors import UsageProblem, UserError, plain_errors
-from pipeline.games.commands import valid_game
+from pipeline.analysis.balance.commands import simulate_command
+from pipeline.base.errors import UserError, plain_errors
+from pipeline.data.dataset import default_data_root
+from pipeline.games.commands import command_specs, valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
-from pipeline.games.totems_and_taboos.engine import Game
 from pipeline.games.totems_and_taboos.engine import can_build as check_build
 from pipeline.games.totems_and_taboos.lookahead import POLICIES
 from pipeline.games.totems_and_taboos.model import TotemsModel
-from pipeline.games.totems_and_taboos.simulate import SoloSummary, simulate_solo, summary_json
-
-PERCENT = 100
 
 app = typer.Typer(
     help="Totems + Taboos: check a tower build, or simulate solo games with a simple or look-ahead player.",
@@ -78,40 +78,21 @@ def can_build(
         typer.echo(f"{'yes' if result.can_build else 'no'}: {result.reason}")
 
 
-def summary_text(summary: SoloSummary, seed: int) -> list[str]:
-    return [
-        f"{summary.games} solo game(s), difficulty {summary.difficulty}, seed {seed}",
-        f"win share: {PERCENT * summary.win_share:.1f}% ({summary.wins} won, {summary.losses} lost, "
-        f"{summary.unfinished} unfinished)",
-        f"mean length: {summary.mean_turns:.2f} turns",
-    ]
-
-
 @app.command("simulate-solo")
 @plain_errors
 def simulate_solo_command(
     ctx: typer.Context,
     difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
-    games: int = typer.Option(100, "--games", min=1, help="Number of games to play."),
+    games: Optional[int] = typer.Option(None, "--games", min=1, help="Games to play (default: the report's size)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
-    policy: str = typer.Option("simple", "--policy", help="simple (greedy) or lookahead (stronger, slower)."),
-    start_colour: Optional[str] = typer.Option(None, "--start-colour",
-                                               help="Always start with this colour (default: the player chooses)."),
+    policy: Optional[str] = typer.Option(None, "--policy", help=f"One of: {', '.join(POLICIES)} (default: the "
+                                         "report's, lookahead)."),
+    processes: Optional[int] = typer.Option(None, "--processes", min=1, help="Worker processes (default: every core)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    data: Optional[Path] = typer.Option(None, "--data", help="Data root to use instead of the project's data/."),
 ) -> None:
-    """Play solo games with the simple or the look-ahead player: win share and mean length in turns."""
-    model = project_model(ctx)
-    known = [d.id for d in model.solo.difficulties]
-    if difficulty not in known:
-        raise UsageProblem(f"--difficulty must be one of {', '.join(known)}, got {difficulty!r}")
-    if policy not in POLICIES:
-        raise UsageProblem(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    colour = parse_colour(start_colour, model, "--start-colour") if start_colour is not None else None
-    summary = simulate_solo(lambda d: Game.solo_game(model, d), difficulty, games, seed, policy=POLICIES[policy],
-                            start_colour=colour)
-    if as_json:
-        typer.echo(json.dumps({**summary_json(summary), "seed": seed, "policy": policy, "start_colour": colour},
-                              indent=2))
-    else:
-        for line in summary_text(summary, seed):
-            typer.echo(line)
+    """Play solo games of one difficulty: win rate, endings and length in turns, with 95% intervals
+    (`pantheon simulate totems-and-taboos --players 1`: the same set-ups, seeds and figures)."""
+    simulate_command(data if data is not None else default_data_root(), command_specs(ctx), GAME_ID, games=games, seed=seed,
+                     players=1,
+                     policy=policy, processes=processes, as_json=as_json, where={"difficulty": difficulty})

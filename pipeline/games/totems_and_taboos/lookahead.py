@@ -38,7 +38,7 @@ from pipeline.games.totems_and_taboos.engine import (
     State,
 )
 from pipeline.games.totems_and_taboos.model import Card
-from pipeline.games.totems_and_taboos.simulate import greedy_choice, simple_policy
+from pipeline.games.totems_and_taboos.simple import greedy_choice, simple_policy
 
 SOLO_SEAT = 0
 

@@ -6,9 +6,8 @@ import random
 from pipeline.analysis.balance.study import load_study
 from pipeline.analysis.balance.tally import count, folder
 from pipeline.engine import playout
-from pipeline.games.monstrous.balance import FAITH, LOCATION, MAX_ACTIONS, THROWS, TOGETHER, TRAP
+from pipeline.games.monstrous.balance import FAITH, LOCATION, MAX_ACTIONS, POLICIES, THROWS, TOGETHER, TRAP, VARIANTS
 from pipeline.games.monstrous.engine import Landing
-from pipeline.games.monstrous.simulate import POLICIES, VARIANTS
 from pipeline.games.registry import spec as spec_of
 from tests.conftest import REPO_DATA
 

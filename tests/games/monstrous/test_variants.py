@@ -12,12 +12,12 @@ from typing import Any, Optional
 import pytest
 
 from pipeline.data.dataset import default_data_root, load_game
-from pipeline.engine import CHANCE, play, random_policy, restore
+from pipeline.engine import CHANCE, play, playout, random_policy, restore
 from pipeline.games.monstrous import engine
+from pipeline.games.monstrous.balance import VARIANTS, starter
 from pipeline.games.monstrous.campaign import PLAY, SCENARIO, Campaign, WarsGame
 from pipeline.games.monstrous.engine import KEEP, EngineError, Game, Landing, State, Task
 from pipeline.games.monstrous.model import build
-from pipeline.games.monstrous.simulate import VARIANTS, simulate_games, starter
 from pipeline.games.monstrous.variants import Table
 from pipeline.games.registry import spec as spec_of
 
@@ -344,13 +344,18 @@ def test_team_wars_leaves_out_the_monster_swaps(game: Game) -> None:
     assert state.inner.pending_kind() == "throw"  # no Monster swap: the team split and the deal came straight on
 
 
-def test_simulate_plays_every_variant(game: Game) -> None:
+def test_every_variant_starts_and_plays_to_the_end(game: Game) -> None:
     for variant in VARIANTS:
         players = 4 if variant in ("team", "team-wars") else 3
-        finals = simulate_games(game, players=players, variant=variant, games=2, seed=1)
-        assert len(finals) == 2 and all(f.is_terminal() for f in finals)
-        again = simulate_games(game, players=players, variant=variant, games=2, seed=1)
-        assert [f.key() for f in again] == [f.key() for f in finals]  # seeded
+        new_state = starter(game, players, variant)
+
+        def finals() -> list[Any]:
+            rng = random.Random(1)
+            return [playout(new_state(), random_policy, rng) for _ in range(2)]
+
+        first = finals()
+        assert all(f.is_terminal() for f in first)
+        assert [f.key() for f in finals()] == [f.key() for f in first]  # seeded
 
 
 @pytest.mark.parametrize("players, variant", [(5, "team"), (12, "team"), (6, "standard"), (1, "wars")])

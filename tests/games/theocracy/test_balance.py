@@ -7,9 +7,8 @@ from pipeline.analysis.balance.study import load_study
 from pipeline.analysis.balance.tally import count, folder, mean
 from pipeline.engine import playout
 from pipeline.games.registry import spec as spec_of
-from pipeline.games.theocracy.balance import BIDS, ROUNDS, RULE_NAMES, RULES, SCORES
+from pipeline.games.theocracy.balance import BIDS, POLICIES, ROUNDS, RULE_NAMES, RULES, SCORES
 from pipeline.games.theocracy.engine import BID_RULE_IDS, resolve_bid
-from pipeline.games.theocracy.simulate import POLICIES, PolicyName
 from tests.conftest import REPO_DATA
 
 STUDY = load_study(REPO_DATA, spec_of("theocracy"))
@@ -31,7 +30,7 @@ def test_the_tally_of_one_game_is_that_game_replayed() -> None:
     setup = STUDY.setups(players=3, policy="random")[0]
     tally = STUDY.play(setup, 1, seed=11)
     rng = random.Random(11)
-    final = playout(STUDY.games[3].new_initial_state(), POLICIES[PolicyName.RANDOM], rng)
+    final = playout(STUDY.games[3].new_initial_state(), POLICIES["random"], rng)
     assert final.outcome().winners == tuple(int(s) for s in folder(tally, "wins"))
     assert mean(tally, "length").total == final.rounds_played
     assert count(tally, BIDS) == final.rounds_played * STUDY.games[3].turns_per_round

@@ -43,36 +43,21 @@ def test_bad_input_is_one_line() -> None:
         assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("error: ")
 
 
-def test_simulate_solo_json() -> None:
-    result = run("simulate-solo", "--difficulty", "hard", "--games", "5", "--seed", "3", "--json")
-    data = json.loads(result.stdout)
-    assert data["games"] == 5 and data["wins"] + data["losses"] + data["unfinished"] == 5
-    assert 0 <= data["win_share"] <= 1 and data["mean_turns"] >= 1
+def test_simulate_solo_is_the_core_simulate_of_one_difficulty() -> None:
+    args = ("--games", "3", "--seed", "3", "--policy", "simple", "--processes", "1", "--json")
+    result = run("simulate-solo", "--difficulty", "hard", *args)
+    assert result.exit_code == 0, result.output
+    [setup] = json.loads(result.stdout)["setups"]
+    assert setup["params"] == {"difficulty": "hard"} and setup["players"] == 1 and setup["games"] == 3
+    assert setup["policy"] == "simple" and len(setup["seat_wins"]) == 1
+    core = runner.invoke(app, ["simulate", GAME, "--players", "1", *args])
+    assert [s for s in json.loads(core.stdout)["setups"] if s["setup"] == setup["setup"]] == [setup]
 
 
-def test_simulate_solo_is_seeded() -> None:
-    args = ("simulate-solo", "--difficulty", "easy", "--games", "4", "--seed", "9")
-    assert run(*args).stdout == run(*args).stdout
-
-
-def test_simulate_solo_bad_difficulty() -> None:
+def test_simulate_solo_bad_difficulty_and_policy() -> None:
     result = run("simulate-solo", "--difficulty", "nightmare", "--games", "5")
-    assert result.exit_code == 2 and result.stderr.strip() == (  # a usage error
-        "error: --difficulty must be one of easy, normal, hard, got 'nightmare'")
-
-
-def test_simulate_solo_policy_choice() -> None:
-    result = run("simulate-solo", "--difficulty", "easy", "--games", "3", "--seed", "5", "--policy", "lookahead", "--json")
-    data = json.loads(result.stdout)
-    assert result.exit_code == 0 and data["policy"] == "lookahead" and data["games"] == 3
+    assert result.exit_code == 1 and result.stderr.strip() == (
+        "error: totems-and-taboos: no set-up with difficulty nightmare (difficulty: easy, normal, hard)")
     bad = run("simulate-solo", "--games", "3", "--policy", "oracle")
-    assert bad.exit_code == 2 and bad.stderr.strip() == "error: --policy must be one of simple, lookahead, got 'oracle'"
-
-
-def test_simulate_solo_start_colour() -> None:
-    result = run("simulate-solo", "--difficulty", "easy", "--games", "2", "--seed", "5", "--start-colour", "Red",
-                 "--json")
-    data = json.loads(result.stdout)
-    assert result.exit_code == 0 and data["start_colour"] == "red" and data["games"] == 2
-    bad = run("simulate-solo", "--games", "2", "--start-colour", "pink")
-    assert bad.exit_code == 1 and bad.stderr.strip().startswith("error: --start-colour 'pink' is not a colour")
+    assert bad.exit_code == 1 and bad.stderr.strip() == (
+        "error: totems-and-taboos: unknown policy 'oracle' (known: simple, lookahead)")

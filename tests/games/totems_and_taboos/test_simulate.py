@@ -1,14 +1,16 @@
-"""Seeded solo simulations: the look-ahead player wins easy games and the difficulties are ordered."""
+"""Seeded solo games: the look-ahead player wins easy games and the difficulties are ordered."""
 from __future__ import annotations
 
 import random
+from typing import Optional
 
 import pytest
 
-from pipeline.engine import playout, random_policy, restore
+from pipeline.engine import Policy, playout, random_policy, restore
+from pipeline.games.totems_and_taboos.balance import MAX_TURNS, starting_with
 from pipeline.games.totems_and_taboos.engine import Game, State
 from pipeline.games.totems_and_taboos.lookahead import lookahead_policy
-from pipeline.games.totems_and_taboos.simulate import simple_policy, simulate_solo, simulate_solo_games
+from pipeline.games.totems_and_taboos.simple import simple_policy
 from tests.games.totems_and_taboos.test_engine import the_model
 
 ORDERING_SLACK = 0.02  # tolerance on win shares: a near-tie between two hard modes is not a reversal
@@ -21,29 +23,43 @@ EASY_MOST = 0.5  # 'an easy to win mode': the look-ahead player wins most easy g
 # the full run is seen by `make test-all`.
 
 
+def solo_games(difficulty: str, games: int, seed: int, policy: Policy, colour: Optional[str] = None) -> list[State]:
+    """The final states of ``games`` solo games, one ``random.Random(seed)`` driving them in order, cut off after
+    the study's MAX_TURNS turns; ``colour`` fixes the starting colour (default: the player chooses)."""
+    game = Game.solo_game(the_model(), difficulty)
+    chosen = policy if colour is None else starting_with(colour, policy)
+    rng = random.Random(seed)
+    return [playout(game.new_initial_state(), chosen, rng, until=lambda s: s.turns >= MAX_TURNS) for _ in range(games)]
+
+
+def wins(finals: list[State]) -> int:
+    return sum(1 for f in finals if f.outcome() is not None and f.outcome().winners)
+
+
+def mean_turns(finals: list[State]) -> float:
+    return sum(f.turns for f in finals) / len(finals)
+
+
 @pytest.mark.parametrize(("games", "seed"), [pytest.param(8, 11, id="short"),
                                              pytest.param(60, 2024, id="full", marks=pytest.mark.slow)])
 def test_solo_difficulties_are_ordered(games: int, seed: int) -> None:
     """Seeded, with the look-ahead player: 'Try this easy to win mode' (8.5) wins most easy games, some normal
     ones, and easy >= normal >= hard in win share and length. The full run is slow; the short run checks it fast."""
-    model = the_model()
-    runs = {d: simulate_solo(lambda x: Game.solo_game(model, x), d, games, seed, policy=lookahead_policy)
-            for d in ("easy", "normal", "hard")}
-    assert runs["easy"].win_share > EASY_MOST and runs["normal"].wins > 0
-    assert runs["easy"].win_share + ORDERING_SLACK >= runs["normal"].win_share
-    assert runs["normal"].win_share + ORDERING_SLACK >= runs["hard"].win_share
-    assert runs["easy"].mean_turns > runs["normal"].mean_turns > runs["hard"].mean_turns
-    assert all(run.unfinished == 0 for run in runs.values())
+    runs = {d: solo_games(d, games, seed, lookahead_policy) for d in ("easy", "normal", "hard")}
+    share = {d: wins(finals) / games for d, finals in runs.items()}
+    assert share["easy"] > EASY_MOST and wins(runs["normal"]) > 0
+    assert share["easy"] + ORDERING_SLACK >= share["normal"]
+    assert share["normal"] + ORDERING_SLACK >= share["hard"]
+    assert mean_turns(runs["easy"]) > mean_turns(runs["normal"]) > mean_turns(runs["hard"])
+    assert all(f.outcome() is not None for finals in runs.values() for f in finals)  # none cut off
 
 
 @pytest.mark.parametrize(("games", "seed"), [pytest.param(4, 7, id="short"),
                                              pytest.param(60, 7, id="full", marks=pytest.mark.slow)])
 def test_the_simple_player_never_beats_the_look_ahead_on_easy(games: int, seed: int) -> None:
     """The full run is slow; the short run checks it fast."""
-    model = the_model()
-    simple, strong = (simulate_solo(lambda x: Game.solo_game(model, x), "easy", games, seed, policy=p)
-                      for p in (simple_policy, lookahead_policy))
-    assert strong.win_share >= simple.win_share and strong.wins > 0
+    simple, strong = (wins(solo_games("easy", games, seed, p)) for p in (simple_policy, lookahead_policy))
+    assert strong >= simple and strong > 0
 
 
 def total_cards(s: State) -> int:
@@ -58,12 +74,9 @@ def test_a_card_in_play_when_the_game_ends_reaches_its_discard() -> None:
     assert final.is_terminal() and total_cards(final) == total_cards(start)
 
 
-def test_simulate_solo_games_fixes_the_starting_colour() -> None:
-    game = Game.solo_game(the_model(), "easy")
-    finals = simulate_solo_games(game, 2, 4, policy=simple_policy, start_colour="orange")
+def test_starting_with_fixes_the_starting_colour() -> None:
+    finals = solo_games("easy", 2, 4, simple_policy, colour="orange")
     assert len(finals) == 2 and all(f.start_colours == ["orange"] for f in finals)
-    again = simulate_solo_games(game, 2, 4, policy=simple_policy, start_colour="orange")
-    assert [f.turns for f in finals] == [f.turns for f in again]
 
 
 def test_the_look_ahead_fears_the_die_as_the_rules_do() -> None:
@@ -91,11 +104,9 @@ def test_every_starting_colour_wins_easy_games(games: int, seed: int) -> None:
     """'Try this easy to win mode to get to know the cards' (8.5): whichever colour you start with, the
     look-ahead player wins easy games (at least 40% of a seeded run per colour). The full run (60 games per
     colour) is slow; the short run checks it fast."""
-    game = Game.solo_game(the_model(), "easy")
     for colour in the_model().colour_ids:
-        finals = simulate_solo_games(game, games, seed, policy=lookahead_policy, start_colour=colour)
-        wins = sum(1 for f in finals if f.outcome() is not None and f.outcome().winners)
-        assert wins >= VIABLE_SHARE * games, f"{colour}: {wins} of {games} easy games won"
+        won = wins(solo_games("easy", games, seed, lookahead_policy, colour))
+        assert won >= VIABLE_SHARE * games, f"{colour}: {won} of {games} easy games won"
 
 
 # (starting colour, seed) of a look-ahead game won on hard, one per colour (the first seed that wins, searched)
@@ -107,7 +118,7 @@ def test_a_hard_game_can_be_won_and_replayed(colour: str, seed: int) -> None:
     """'Highway to hell ... Few have succeeded in this challenging mode' (8.5): a seeded look-ahead game wins on
     hard from every starting colour, and its recorded actions replay to the same win on a fresh game."""
     game = Game.solo_game(the_model(), "hard")
-    final = simulate_solo_games(game, 1, seed, policy=lookahead_policy, start_colour=colour)[0]
+    [final] = solo_games("hard", 1, seed, lookahead_policy, colour)
     assert final.outcome() is not None and final.outcome().won_by(0)
     replayed = restore(game, final.to_data())
     assert replayed.outcome() == final.outcome() and len(replayed.religions[0].tower) == game.win_level
@@ -121,12 +132,10 @@ def test_simple_gods_finish_their_multiplayer_games(players: int) -> None:
     """'The first player to reach six levels wins the game, immediately' (4): seated simple players reach it
     before the 200-turn cut-off in every game of a seeded run (they once stalled with the whole pile turned into
     servants, or into clerics and shrines, in 40-87% of games)."""
-    from pipeline.games.totems_and_taboos.simulate import DEFAULT_MAX_TURNS
-
     game = Game.multiplayer(the_model(), players)
     rng = random.Random(16)
     for _ in range(STALL_GAMES):
-        final = playout(game.new_initial_state(), simple_policy, rng, until=lambda s: s.turns >= DEFAULT_MAX_TURNS)
+        final = playout(game.new_initial_state(), simple_policy, rng, until=lambda s: s.turns >= MAX_TURNS)
         assert final.outcome() is not None and final.outcome().winners, f"{players} players: cut off at {final.turns}"
 
 

@@ -1,22 +1,20 @@
-"""Seeded simulations of Totems + Taboos with a simple player.
+"""Totems + Taboos' simple player (the ``simple`` policy of its balance study; ``lookahead`` is the stronger one).
 
 ``simple_policy`` is a greedy god: it builds whenever it can (preferring a
 passive religion's block in solo, which also draws a card and weakens that
 religion), then plays the commandment worth most by ``effects.effect_value``
 (aiming hostile cards at the richest rival), sacrifices guides at once,
 answers attacks with reactions, skips a turn only when nothing can be done,
-and ends its turn drawing from its strongest colour. Chance is sampled from
-the engine's exact outcome probabilities with a seeded ``random.Random``.
+and ends its turn drawing from its strongest colour. Games are played by the
+balance study (:mod:`pipeline.games.totems_and_taboos.balance`) through the
+one simulation path.
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable, Optional
 
-from pipeline.engine import Policy, playout
-from pipeline.engine import simulate as play_games
+from pipeline.engine import playout
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos.engine import (
     A_BUILD,
@@ -34,27 +32,10 @@ from pipeline.games.totems_and_taboos.engine import (
     A_TAKE_GUIDE,
     PILE,
     Action,
-    Game,
     State,
 )
 
-# Safety net for a game that never ends (a player that never builds); reported as unfinished.
-DEFAULT_MAX_TURNS = 200
 FRESH_HAND_MIN_DEAD = 2  # dead cards in hand that make a fresh hand better than one draw
-
-
-@dataclass(frozen=True)
-class SoloSummary:
-    difficulty: str
-    games: int
-    wins: int
-    losses: int
-    unfinished: int
-    mean_turns: float
-
-    @property
-    def win_share(self) -> float:
-        return self.wins / self.games if self.games else 0.0
 
 
 def _card_value(state: State, seat: int, card_id: str) -> float:
@@ -229,72 +210,3 @@ def _other_choice(state: State, actions: list[Action], r) -> Action:
             return dead[0]
         return stop or discards[0]
     return actions[0]
-
-
-def starting_with(colour: str, policy: Policy) -> Policy:
-    """``policy``, except that the starting colour is always ``colour`` (to measure each colour's games)."""
-    def forced(state: State, rng: random.Random) -> Action:
-        actions = state.legal_actions()
-        chosen = next((a for a in actions if a.kind == A_COLOUR and a.args[0] == colour), None)
-        return chosen if chosen is not None else policy(state, rng)
-    return forced
-
-
-def simulate_solo_games(
-    game: Game,
-    games: int,
-    seed: int,
-    *,
-    policy: Policy = simple_policy,
-    start_colour: Optional[str] = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-) -> list[State]:
-    """The final states of ``games`` seeded solo games of ``game`` (``Game.solo_game(model, difficulty)``).
-
-    One RNG seeded with ``seed`` drives them all; ``start_colour`` fixes the starting colour (default: the
-    policy chooses). A game still running after ``max_turns`` turns is returned unfinished (no outcome).
-    """
-    if games < 1:
-        raise ValueError(f"simulate needs at least 1 game, got {games}")
-    if start_colour is not None and start_colour not in game.model.colour_ids:
-        raise ValueError(f"{start_colour!r} is not a colour (colours: {', '.join(game.model.colour_ids)})")
-    chosen = policy if start_colour is None else starting_with(start_colour, policy)
-    return list(play_games(game.new_initial_state, chosen, games=games, seed=seed,
-                           until=lambda state: state.turns >= max_turns))
-
-
-def simulate_solo(
-    game_factory: Callable[[str], Game],
-    difficulty: str,
-    games: int,
-    seed: int,
-    *,
-    policy: Policy = simple_policy,
-    start_colour: Optional[str] = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-) -> SoloSummary:
-    """Play ``games`` solo games at ``difficulty`` (see :func:`simulate_solo_games`) and count the results."""
-    wins = losses = unfinished = turns = 0
-    for final in simulate_solo_games(game_factory(difficulty), games, seed, policy=policy,
-                                     start_colour=start_colour, max_turns=max_turns):
-        outcome = final.outcome()
-        turns += final.turns
-        if outcome is None:
-            unfinished += 1
-        elif not outcome.winners:
-            losses += 1
-        else:
-            wins += 1
-    return SoloSummary(difficulty, games, wins, losses, unfinished, turns / games if games else 0.0)
-
-
-def summary_json(summary: SoloSummary) -> dict[str, object]:
-    return {
-        "difficulty": summary.difficulty,
-        "games": summary.games,
-        "wins": summary.wins,
-        "losses": summary.losses,
-        "unfinished": summary.unfinished,
-        "win_share": summary.win_share,
-        "mean_turns": summary.mean_turns,
-    }

@@ -1,0 +1,111 @@
+"""Export targets as data: one ``templates/targets/<id>.yaml`` per print shop or digital table.
+
+A target file says what the export writes (``output``: a PNG per face, a PDF
+per card size, or Tabletop Simulator deck sheets and JSON), at which
+resolution, with how much bleed, which box of a face fills an image, the
+colour mode, the target's own image sizes for some trims, and (Tabletop
+Simulator) the sheet's limits. Its name is the ``--target`` id. Every file is
+checked against ``templates/targets/target.schema.json`` when read, here and
+nowhere else: export, preflight and the CLI all ask :func:`load_targets` or
+:func:`target`. Adding a target whose kind of output exists is one file.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from pipeline.base import locations
+from pipeline.base.errors import UserError
+from pipeline.data.dataset import display_path
+from pipeline.data.schemas import load_checked_yaml
+
+TARGETS_DIR = "targets"
+SCHEMA_NAME = "target.schema.json"
+SUFFIX = ".yaml"
+ID_PATTERN = re.compile(r"[a-z][a-z0-9-]*")  # a target's id is its file's name: a plain word for --target
+PNG_PER_FACE, PDF_PER_DECK, TTS_DECK = "png-per-face", "pdf-per-deck", "tts-deck"
+TRIM = "trim"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Tabletop Simulator's deck sheet: its largest grid (the last slot holds the hidden card), its smallest
+    grid a side, and the most pixels a side."""
+
+    columns: int
+    rows: int
+    min_grid: int
+    max_px: int
+
+
+@dataclass(frozen=True)
+class Target:
+    """A print shop's or table's numbers, as its file gives them."""
+
+    id: str
+    title: str
+    output: str  # PNG_PER_FACE, PDF_PER_DECK or TTS_DECK
+    dpi: int
+    bleed_in: float  # round each image, in inches (the shops give theirs in inches and pixels)
+    trim_only: bool  # the face's trim fills an image (else its bleed box)
+    colour: str  # PIL's mode of every image
+    sizes: tuple[tuple[tuple[float, float], tuple[int, int]], ...] = ()  # (trim mm, image px with bleed)
+    sheet: Optional[Sheet] = None  # TTS_DECK only
+
+    def own_size(self, trim_w_mm: float, trim_h_mm: float) -> Optional[tuple[int, int]]:
+        """The target's own image size for a card of this trim, if its file gives one."""
+        return next((px for trim, px in self.sizes if trim == (trim_w_mm, trim_h_mm)), None)
+
+
+def targets_dir(template_root: Optional[Path] = None) -> Path:
+    """The folder of target files under ``template_root`` (default: the project's templates)."""
+    return (template_root if template_root is not None else locations.template_root()) / TARGETS_DIR
+
+
+def target_ids(template_root: Optional[Path] = None) -> list[str]:
+    """The ids of the target files under ``template_root``, sorted, without reading them (for help texts)."""
+    folder = targets_dir(template_root)
+    return sorted(path.stem for path in folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []
+
+
+def load_targets(template_root: Optional[Path] = None) -> dict[str, Target]:
+    """Every target under ``template_root``, by id, each file checked against the schema.
+
+    A bad file (malformed YAML, an unknown key, a wrong type, a name that is no id) is a UserError naming
+    ``file:line:column`` (the file alone for its name).
+    """
+    folder = targets_dir(template_root)
+    found: dict[str, Target] = {}
+    for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
+        if not ID_PATTERN.fullmatch(path.stem):
+            raise UserError(f"{display_path(path)}: a target's file name is its id: lower-case letters, digits and "
+                            f"hyphens, starting with a letter")
+        found[path.stem] = _target(path.stem, load_checked_yaml(path, folder / SCHEMA_NAME))
+    return found
+
+
+def target(name: str, template_root: Optional[Path] = None) -> Target:
+    """The target called ``name``; a UserError naming the known ones when there is none."""
+    known = load_targets(template_root)
+    try:
+        return known[name]
+    except KeyError:
+        raise UserError(f"unknown export target '{name}' (known: {', '.join(known) or 'none'}, "
+                        f"from {display_path(targets_dir(template_root))})") from None
+
+
+def _target(target_id: str, data: dict[str, Any]) -> Target:
+    sheet = data.get("sheet")
+    return Target(
+        id=target_id,
+        title=data["title"],
+        output=data["output"],
+        dpi=data["dpi"],
+        bleed_in=data["bleed_in"],
+        trim_only=data["image"] == TRIM,
+        colour=data["colour"],
+        sizes=tuple((tuple(size["trim_mm"]), tuple(size["image_px"])) for size in data.get("sizes", ())),
+        sheet=Sheet(**sheet) if sheet is not None else None,
+    )
