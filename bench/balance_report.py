@@ -27,6 +27,7 @@ from pipeline.data.dataset import (
     default_data_root,
     game_ids,  # noqa: E402
 )
+from pipeline.games.registry import spec as spec_of
 from pipeline.store import CACHE_ENV  # noqa: E402
 
 SHARE_OF_DEFAULT = 4  # part one plays 1/4 of each set-up's default games
@@ -48,7 +49,7 @@ def engine_speeds() -> float:
           "events tallied as the report does):")
     estimate = 0.0
     for game in game_ids(root):
-        study = load_study(root, game)
+        study = load_study(root, spec_of(game))
         total_games, total_seconds, default_seconds = 0, 0.0, 0.0
         for setup in study.setups():
             games = max(study.chunk_games, setup.games // SHARE_OF_DEFAULT)

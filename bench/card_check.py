@@ -25,7 +25,8 @@ PROBE = """
 import json, sys, time
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.cards import cardcheck, cardlayout  # the renderer loaded before timing (once a command)
-data = load_game(default_data_root(), sys.argv[1])
+from pipeline.games.registry import spec as spec_of
+data = load_game(default_data_root(), spec_of(sys.argv[1]))
 data.model
 start = time.perf_counter()
 found = cardcheck.card_problems(data)

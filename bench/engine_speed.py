@@ -25,6 +25,7 @@ from pipeline.engine import (
     playout,
     random_policy,  # noqa: E402
 )
+from pipeline.games.registry import spec as spec_of
 
 REPEATS = 3
 SEED = 1
@@ -33,28 +34,27 @@ TOTEMS_MAX_TURNS = 200  # random duels can go on for ever; the simulate command 
 
 def _monotheism() -> tuple[Callable[[int], State[Any]], int]:
     from pipeline.games.monotheism.play import deal, load
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     return (lambda seed: deal(loaded, "three-monks", seed)), 200
 
 
 def _theocracy() -> tuple[Callable[[int], State[Any]], int]:
     from pipeline.games.theocracy.engine import Game
-    from pipeline.games.theocracy.model import load_model
-    game = Game.from_model(load_model(), 3)
+    game = Game.from_model(load_game(default_data_root(), spec_of("theocracy")).model, 3)
     return (lambda seed: game.new_initial_state()), 100
 
 
 def _monstrous() -> tuple[Callable[[int], State[Any]], int]:
     from pipeline.games.monstrous.engine import Game
     from pipeline.games.monstrous.model import build
-    game = Game(build(load_game(default_data_root(), "monstrous")))
+    game = Game(build(load_game(default_data_root(), spec_of("monstrous"))))
     return (lambda seed: game.new_initial_state(["blue", "orange", "green"])), 60
 
 
 def _heavenly_father() -> tuple[Callable[[int], State[Any]], int]:
     from pipeline.games.heavenly_father.engine import Game
     from pipeline.games.heavenly_father.model import build
-    game = Game.from_model(build(load_game(default_data_root(), "heavenly-father")), 4)
+    game = Game.from_model(build(load_game(default_data_root(), spec_of("heavenly-father"))), 4)
     return (lambda seed: game.new_initial_state()), 60
 
 
@@ -62,7 +62,7 @@ def _totems(solo: bool) -> Callable[[], tuple[Callable[[int], State[Any]], int]]
     def make() -> tuple[Callable[[int], State[Any]], int]:
         from pipeline.games.totems_and_taboos.engine import Game
         from pipeline.games.totems_and_taboos.model import build
-        model = build(load_game(default_data_root(), "totems-and-taboos"))
+        model = build(load_game(default_data_root(), spec_of("totems-and-taboos")))
         game = Game.solo_game(model, "normal") if solo else Game.multiplayer(model, 3)
         return (lambda seed: game.new_initial_state()), (200 if solo else 30)
     return make

@@ -33,7 +33,10 @@ from typing import Any, Callable, Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.data.dataset import default_data_root  # noqa: E402
+from pipeline.data.dataset import (
+    default_data_root,  # noqa: E402
+    load_game,
+)
 from pipeline.games.monotheism import decks, rating, solver  # noqa: E402
 from pipeline.games.monotheism.cards import Cards  # noqa: E402
 from pipeline.games.monotheism.engine import Game, State  # noqa: E402
@@ -41,6 +44,7 @@ from pipeline.games.monotheism.model import CardKind, ScenarioCard  # noqa: E402
 from pipeline.games.monotheism.play import Loaded, load  # noqa: E402
 from pipeline.games.monotheism.positions import Features  # noqa: E402
 from pipeline.games.monotheism.search import Techniques  # noqa: E402
+from pipeline.games.registry import spec as spec_of
 
 PROCESSES = 2
 DECK_NODES = 1_000_000         # node limit of a random 13/15-card deck and of scenario 4 + two gods
@@ -279,7 +283,7 @@ def main(argv: Sequence[str]) -> int:
     if unknown:
         print(f"unknown part(s) {', '.join(unknown)}; known: {', '.join(PARTS)}", file=sys.stderr)
         return 2
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     print(load_line())
     for part in chosen:
         PARTS[part](loaded)

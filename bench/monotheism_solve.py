@@ -12,9 +12,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.data.dataset import default_data_root  # noqa: E402
+from pipeline.data.dataset import (
+    default_data_root,  # noqa: E402
+    load_game,
+)
 from pipeline.games.monotheism import solver  # noqa: E402
 from pipeline.games.monotheism.play import load  # noqa: E402
+from pipeline.games.registry import spec as spec_of
 
 TARGET_SECONDS = 2.0
 KIB = 1024
@@ -32,7 +36,7 @@ def solve_all(loaded, *, report: bool) -> int:
 
 
 def main() -> int:
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     started = time.perf_counter()
     nodes = solve_all(loaded, report=True)
     total = time.perf_counter() - started

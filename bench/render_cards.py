@@ -35,6 +35,8 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
+from pipeline.games.registry import catalogue
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -166,12 +168,7 @@ def ours(count: int, root: Path) -> bytes:
 
 def import_games() -> None:
     """Import every game's renderer (and its model) before the clock starts, like the core's own imports."""
-    from pipeline.data.dataset import default_data_root
-    from pipeline.games.registry import select, spec
-
-    for game in select(default_data_root()):
-        if spec(game).has("cards"):
-            spec(game).part("cards")
+    import pipeline.games.registry  # noqa: F401  (importing the registry imports every game's parts)
 
 
 def games(passes: int = 1, *, validation: bool = False) -> tuple[int, bytes]:
@@ -182,16 +179,16 @@ def games(passes: int = 1, *, validation: bool = False) -> tuple[int, bytes]:
     """
     from pipeline.cards.build import BuildOptions, plan, render_pdf
     from pipeline.checks.validate import validate
-    from pipeline.data.dataset import default_data_root
+    from pipeline.data.dataset import default_data_root, load_game
     from pipeline.games.registry import select, spec
 
-    chosen = [g for g in select(default_data_root()) if spec(g).has("cards")]
-    if validation and not validate(default_data_root(), chosen).ok:
+    chosen = [g for g in select(default_data_root()) if spec(g).cards is not None]
+    if validation and not validate(default_data_root(), catalogue(), chosen).ok:
         raise SystemExit("the data does not validate: run `pantheon validate`")
     total, data = 0, b""
     for _ in range(passes):
         for game in chosen:
-            the_plan = plan(default_data_root(), game)
+            the_plan = plan(default_data_root(), game, load_game(default_data_root(), spec(game)))
             data, _ = render_pdf(the_plan, BuildOptions())
             total += the_plan.card_count
     return total, data

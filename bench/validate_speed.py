@@ -22,9 +22,10 @@ PROBE = """
 import json, sys, time
 from pipeline.checks.validate import validate
 from pipeline.data.dataset import default_data_root
+from pipeline.games.registry import catalogue
 games = sys.argv[1:] or None
 start = time.perf_counter()
-report = validate(default_data_root(), games)
+report = validate(default_data_root(), catalogue(), games)
 print(json.dumps({"seconds": time.perf_counter() - start, "ok": report.ok}))
 """
 

@@ -32,6 +32,7 @@ from pipeline.checks.validate import validate as run_validation
 GC_YOUNG_THRESHOLD = 10_000  # was pipeline.cli.entry's (deleted); these GC lines are helper "tests"' to remove
 from pipeline.data.dataset import default_data_root
 from pipeline.data.problems import Problem
+from pipeline.games.registry import catalogue
 
 # The tests build a great many long-lived objects (parsed data, models, engine states, PDFs), as a `pantheon`
 # command does: collecting the youngest generation every 700 allocations cost the suite's processes about a
@@ -252,7 +253,7 @@ def edit_yaml() -> Callable[[Path, Callable[[Any], Any]], None]:
 
 
 def _validate(root: Path, games: Optional[Iterable[str]] = None) -> list[Problem]:
-    return run_validation(root, games).problems
+    return run_validation(root, catalogue(), games).problems
 
 
 @pytest.fixture

@@ -208,7 +208,7 @@ def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
     fresh = _up_to_date(request, units, Manifest.load(request.out), inputs, options)
     written: dict[str, list[Output]] = {}
     if len(fresh) < len(units):
-        catalogue = RecordCatalogue(root)  # every game read once; each unit takes it from here
+        catalogue = RecordCatalogue(root, registry.catalogue())  # every game read once; each unit takes it from here
         validated: set[str] = set()
         _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated)
         with output_lock(request.out, on_wait=on_wait):
@@ -236,7 +236,7 @@ def _units(request: BuildRequest, chosen: list[str]) -> tuple[list[_Unit], list[
     units, notes = [], []
     if request.only in (None, Part.CARDS):
         for game in chosen:
-            if not request.games and not registry.spec(game).has("cards"):
+            if not request.games and registry.spec(game).cards is None:
                 notes.append(f"note: {game}: no card renderer yet, skipped")
             else:
                 units.append(_Unit(f"cards/{game}", Part.CARDS, game))
@@ -284,7 +284,7 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
     needed = [game for game in needed if game not in validated]
     if not needed:
         return
-    report = validate(root, needed, catalogue)
+    report = validate(root, catalogue.specs, needed, catalogue)
     if not report.ok:
         raise InvalidData([str(problem) for problem in report.problems])
     validated.update(needed)
@@ -309,7 +309,7 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
                  inputs: Inputs, options: cards.BuildOptions, progress: Optional[CardProgress]) -> dict[str, list[Output]]:
     """Each stale game's card sheet, written and recorded (one progress count over all their cards)."""
     games = [unit.game for unit in units if unit.game is not None]
-    plans = cards.cached_plans(request.data_root, games, catalogue.game)
+    plans = cards.cached_plans(request.data_root, games, catalogue.game, catalogue.specs)
     if progress is not None:
         progress.begin(sum(plan.card_count for plan in plans))
     done: dict[str, list[Output]] = {}
@@ -332,10 +332,10 @@ def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalo
     root = request.data_root
     before = set(catalogue.requested)
     catalogue.requested.clear()  # from here on: the games this unit reads
-    refs = References(root, catalogue)
+    refs = References(catalogue)
     docs: dict[str, m.Document]
     if unit.game is not None:
-        docs = game_documents(root, unit.game, request.paper, refs)
+        docs = game_documents(unit.game, request.paper, refs)
     else:
         docs = {GLOSSARY_KIND: combined_glossary(game_ids(root), refs)}
     reads = sorted(catalogue.requested)

@@ -31,11 +31,12 @@ class InvalidData(UserError):
         self.problems = problems
 
 
-def game_documents(data_root: Path, game: str, paper: str, refs: Optional[References] = None) -> dict[str, m.Document]:
+def game_documents(game: str, paper: str, refs: References) -> dict[str, m.Document]:
     """The documents of one validated game, by kind (its data as ``refs.catalogue`` loaded it)."""
-    refs = refs or References(data_root)
     loaded = refs.catalogue.game(game)
-    docs = loaded.spec.part("documents")(DocContext(loaded, refs, load_layout(paper)))
+    if loaded.spec.documents is None:
+        raise loaded.spec.missing("documents")
+    docs = dict(loaded.spec.documents(DocContext(loaded, refs, load_layout(paper))))
     unknown = set(docs) - set(DOC_KINDS)
     if unknown:
         raise UserError(f"{game}: unknown document kind(s) {', '.join(sorted(unknown))} (known: {', '.join(DOC_KINDS)})")

@@ -10,7 +10,7 @@ import functools
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Protocol, Sequence
+from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -39,7 +39,8 @@ from pipeline.cards.stamp import Stamp, draw_footer, place_stamped
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.cards.units import mm
 from pipeline.data import dataset
-from pipeline.data.dataset import GameData, load_game
+from pipeline.data.dataset import GameData
+from pipeline.data.gamespec import Specs
 from pipeline.data.yamlmarks import PathKey
 
 Progress = Callable[[int], None]
@@ -129,14 +130,15 @@ class Plan:
         return f"{blame.field_location(doc, path, error.printed, error.slot)}{message[len(source):]}"
 
 
-def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
+def plan(data_root: Path, game: str, data: GameData[Any]) -> Plan:
     """The cards of ``game`` as its spec's card plan lists them (call only on validated data).
 
-    ``loaded``: the game's data as validation loaded it (handed on, so the files are not read again).
+    ``data``: the game's data as validation loaded it (handed on, so the files are not read again).
     """
-    data = loaded if loaded is not None else load_game(data_root, game)
     spec = data.spec
-    cards = list(spec.part("cards")(data))
+    if spec.cards is None:
+        raise spec.missing("cards")
+    cards = list(spec.cards(data))
     if not cards:
         raise UserError(f"{game}: the card plan lists no cards to print")
     records = _records(data, cards)
@@ -144,16 +146,15 @@ def plan(data_root: Path, game: str, loaded: Optional[GameData] = None) -> Plan:
     return Plan(game, spec.title, cards, sources, records_of=lambda: records)
 
 
-def cached_plans(data_root: Path, games: Sequence[str], load: Callable[[str], GameData]) -> list[Plan]:
+def cached_plans(data_root: Path, games: Sequence[str], load: Callable[[str], GameData[Any]], specs: Specs) -> list[Plan]:
     """``plan`` of each game, read back from the plan cache when the same data and code made it before (then
     nothing is loaded: ``load(game)``, the game's data as validation loaded it, is called only for an error
-    that points into a card's record), else made from ``load(game)`` and kept (see ``plancache``)."""
-    from pipeline.games import registry
-
+    that points into a card's record), else made from ``load(game)`` and kept (see ``plancache``); ``specs``:
+    the games' specs (part of the entry's key)."""
     data = plancache.data_key(data_root)
     plans = []
     for game in games:
-        name = plancache.entry_name(data, game, registry.spec(game))
+        name = plancache.entry_name(data, game, specs.spec(game))
         stored = plancache.read(name)
         if stored is None:
             made = plan(data_root, game, load(game))

@@ -36,7 +36,7 @@ def card_problems(data: GameData, template_root: Optional[Path] = None) -> list[
     """Every card of ``data`` (validated, cross-checks passed) that its build would refuse, one problem
     per card, at the data field the failing text shows (else the card's record). A game whose card
     templates are not under ``template_root`` (a game of another template folder) is not laid out."""
-    if not data.spec.has("cards"):
+    if data.spec.cards is None:
         return []
     root = template_root if template_root is not None else TEMPLATES
     stamp = _stamp(data, root)

@@ -96,5 +96,5 @@ def data_counts(game: GameData) -> dict[str, int]:
     spec = game.spec
     if spec.counts is None:
         return {}
-    inventory: Inventory = spec.part("counts")(game)
+    inventory: Inventory = spec.counts(game)
     return inventory.found()

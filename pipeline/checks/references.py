@@ -7,7 +7,6 @@ therefore right in every document at once.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from pipeline.base.errors import UserError
@@ -30,8 +29,8 @@ def display_name(record: dict[str, Any], fallback: str) -> str:
 class References:
     """Resolves references for any game under one data root (records are loaded on demand)."""
 
-    def __init__(self, data_root: Path, catalogue: Optional[RecordCatalogue] = None) -> None:
-        self.catalogue = catalogue or RecordCatalogue(data_root)
+    def __init__(self, catalogue: RecordCatalogue) -> None:
+        self.catalogue = catalogue
 
     def name(self, game: str, kind: str, record_id: str) -> str:
         """The display name of ``game/kind/id``; a missing record is a UserError (validate first)."""

@@ -30,7 +30,6 @@ one record with that ``id``, or with ``field=value``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, Iterator, Optional
 
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData
@@ -73,7 +72,7 @@ class Difference:
     message: str
 
 
-def fact_problems(game: GameData, checks: Optional[ModuleType] = None,
+def fact_problems(game: GameData, checks: Optional[object] = None,
                   unsettled: frozenset[str] = frozenset()) -> Iterator[Problem]:
     """Every disagreement between the game's data and its rulebook facts, plus unpinned rulebook values.
 
@@ -128,11 +127,11 @@ def _comparison_problems(doc: Document, path: PathKey, fact: dict[str, Any]) -> 
 
 
 def _checked_by_problems(facts_doc: Document, index: int, fact: dict[str, Any],
-                         checks: Optional[ModuleType]) -> Iterator[Problem]:
+                         checks: Optional[object]) -> Iterator[Problem]:
     """A fact left to the game's own checks must name a constant those checks define."""
     for position, name in enumerate(fact.get("checked_by", ())):
         if checks is None or not hasattr(checks, name):
-            module = checks.__name__ if checks is not None else "the game's checks module"
+            module = getattr(checks, "__name__", "the game's checks module")
             yield facts_doc.problem((FACTS_KEY, index, "checked_by", position),
                                     f"fact {fact['id']}: checked_by names {name}, which {module} does not define")
 

@@ -25,25 +25,24 @@ from pipeline.data.kinds import RULES_KIND
 
 if TYPE_CHECKING:
     from pipeline.data.dataset import Document, GameData
-    from pipeline.data.gamespec import Part
     from pipeline.data.problems import Problem
 
 INFERRED = "inferred"
 
 # replay(game) -> (example id, path inside the example, message) for every way an example fails to replay
-Replay = Callable[["GameData"], Iterable[tuple[str, Sequence[Any], str]]]
+Replay = Callable[["GameData[Any]"], Iterable[tuple[str, Sequence[Any], str]]]
 
 
 @dataclass(frozen=True)
 class Rulings:
     """Where a game keeps its rulings, and who must agree with them.
 
-    ``followed``: a part naming the ruling ids the engine follows (e.g. ``engine:RULINGS``);
+    ``followed``: the ruling ids the engine follows (e.g. its engine's ``RULINGS``);
     ``listed_in``: the rules section that must name every ruling as ``[[<kind>/<id>]]``."""
 
     kind: str = "rulings"
     key: str = "rulings"
-    followed: Optional["Part[Collection[str]]"] = None
+    followed: Optional[Collection[str]] = None
     listed_in: Optional[str] = None
 
 
@@ -53,7 +52,7 @@ class Examples:
     record with an ``id``; ``label``: what messages call one) and ``replay``: the function that plays every
     one through the engine, reporting what does not hold."""
 
-    replay: "Part[Replay]"
+    replay: Replay
     kind: str = "examples"
     key: str = "examples"
     label: str = "example"
@@ -95,7 +94,7 @@ def ruling_problems(game: "GameData", rulings: Rulings) -> Iterator["Problem"]:
                               f"ruling {record.get('id')}: a ruling is ours: its provenance is "
                               f"{{source: {INFERRED}, reasoning: ...}} saying why")
     if rulings.followed is not None:
-        followed = rulings.followed.load(game.game, "rulings")
+        followed = rulings.followed
         for ruling in followed:
             if ruling not in ids:
                 yield doc.problem((rulings.key,), f"ruling {ruling}: the engine follows it but it has no record")
@@ -149,6 +148,5 @@ def example_problems(game: "GameData", examples: Examples) -> Iterator["Problem"
     if not game.has(examples.kind):
         return
     doc = game.doc(examples.kind)
-    replay = examples.replay.load(game.game, "examples")
-    for example_id, path, message in replay(game):
+    for example_id, path, message in examples.replay(game):
         yield doc.problem(doc.record_at(examples.key, example_id, *path), f"{examples.label} {example_id}: {message}")

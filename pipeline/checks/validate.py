@@ -22,15 +22,13 @@ from pipeline.checks.rulecontract import example_problems, ruling_problems, sect
 from pipeline.data import markup, resultcache
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, data_files, display_path, game_ids, load_game
 from pipeline.data.effects import language_problems
-from pipeline.data.gamespec import GameSpec, SpecError
+from pipeline.data.gamespec import GameSpec, SpecError, Specs
 from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.data.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.data.yamlmarks import PathKey
-from pipeline.games.registry import select as select_games
-from pipeline.games.registry import spec as spec_of
 
-__all__ = ["ValidationReport", "validate", "load_valid_game", "select_games", "RecordCatalogue", "walk"]
+__all__ = ["ValidationReport", "validate", "load_valid_game", "RecordCatalogue", "walk"]
 
 REFERENCE = markup.REFERENCE  # kept here for the games' checks that scan prose for references
 EXCERPT_BEFORE, EXCERPT_AFTER = 12, 18  # characters of a text shown around a markup problem
@@ -66,20 +64,21 @@ class ValidationReport:
         return self.games[game]
 
 
-def validate(data_root: Path, games: Optional[Iterable[str]] = None,
+def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = None,
              catalogue: Optional["RecordCatalogue"] = None) -> ValidationReport:
-    """Validate ``games`` (all when None) under ``data_root``; ``catalogue``: games loaded already."""
+    """Validate ``games`` (all when None) under ``data_root``, each by its spec in ``specs``;
+    ``catalogue``: games loaded already."""
     from pipeline.checks.validcache import ValidationMemo
 
-    chosen = select_games(data_root, games)
+    chosen = specs.select(data_root, games)
     schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
-    catalogue = catalogue or RecordCatalogue(data_root)
+    catalogue = catalogue or RecordCatalogue(data_root, specs)
     report = ValidationReport(catalogue=catalogue)
     printable = PrintableText()
     memo = ValidationMemo(data_root, game_ids(data_root))
     report.games = vouched = ValidatedGames(catalogue)
     for game in chosen:
-        if memo.clean(game, spec_of(game)):  # passed every check with exactly these inputs: not checked again,
+        if memo.clean(game, specs.spec(game)):  # passed every check with exactly these inputs: not checked again,
             vouched.add(game)  # and loaded only when a later stage asks for it
             continue
         loaded = catalogue.game(game)
@@ -98,7 +97,7 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None,
 
 
 def game_problems(
-    loaded: GameData, schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None
+    loaded: GameData[Any], schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None
 ) -> tuple[list[Problem], bool]:
     """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data)."""
     game = loaded.game
@@ -120,7 +119,7 @@ def game_problems(
             unsettled.add(kind)
         problems += (found or []) + duplicates
     spec = loaded.spec
-    checks = spec.checks_module()
+    checks = spec.checks
     name_rules = NameRules.of(checks)
     for kind, doc in loaded.docs.items():
         digest = digests[kind]
@@ -137,7 +136,7 @@ def game_problems(
         # contradicts the rulebook is reported alongside them.
         problems += guarded(loaded, fact_problems(loaded, checks, frozenset(unsettled)))
     if spec.effects is not None:  # checked even when the data fails its schemas: a drifted schema may be why
-        problems += guarded(loaded, language_problems(loaded, spec.part("effects")))
+        problems += guarded(loaded, language_problems(loaded, spec.effects))
     if not schema_clean:
         return problems, False
     if loaded.has(GLOSSARY_KIND):
@@ -147,8 +146,7 @@ def game_problems(
     problems += guarded(loaded, section_problems(loaded, spec.rule_sections))
     if spec.rulings is not None:
         problems += guarded(loaded, ruling_problems(loaded, spec.rulings))
-    if checks is not None:
-        problems += guarded(loaded, checks.cross_checks(loaded))
+    problems += guarded(loaded, checks.cross_checks(loaded))
     for examples in spec.examples if not problems else ():  # replays rely on every fact the checks vouch for
         problems += guarded(loaded, example_problems(loaded, examples))
     if not problems:  # the cards are laid out only from data every check vouched for
@@ -173,10 +171,12 @@ def _unless_clean(loaded: GameData, key: Optional[Hashable], found: Iterable[Pro
     return problems
 
 
-def component_problems(loaded: GameData, spec: GameSpec) -> Iterator[Problem]:
+def component_problems(loaded: GameData[Any], spec: GameSpec[Any]) -> Iterator[Problem]:
     """components.yaml against the game's count (its spec's ``counts``), when the files it counts are there
     (a missing document is reported by the game's own checks)."""
-    counter = spec.part("counts")
+    counter = spec.counts
+    if counter is None:
+        raise spec.missing("counts")
     try:
         inventory = counter(loaded)
     except SpecError:
@@ -308,8 +308,9 @@ class ValidatedGames(Mapping[str, GameData]):
 class RecordCatalogue:
     """Loads games on demand and answers which ``game/kind/id`` addresses exist."""
 
-    def __init__(self, data_root: Path) -> None:
+    def __init__(self, data_root: Path, specs: Specs) -> None:
         self._root = data_root
+        self.specs = specs
         self._games: dict[str, GameData] = {}
         self._known = set(game_ids(data_root))
         self.requested: set[str] = set()  # every game asked for (validate: which games a game's checks read)
@@ -320,12 +321,12 @@ class RecordCatalogue:
         self.requested.add(game)
         if game not in self._games:
             self.file_digests[game] = data_file_digests(self._root / game)
-            self._games[game] = load_game(self._root, game)
+            self._games[game] = load_game(self._root, self.specs.spec(game))
         return self._games[game]
 
     def find(self, game: str, kind: str, record_id: str) -> Optional[dict[str, Any]]:
         """The record addressed, or None; only records in a document's top-level lists are addressable."""
-        if game not in self._known:
+        if game not in self._known or self.specs.find(game) is None:  # (a folder without spec: no records)
             return None
         doc = self.game(game).docs.get(kind)
         if doc is None:
@@ -432,7 +433,7 @@ def _excerpt(text: str, offset: int) -> str:
     return ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
 
 
-def load_valid_game(game: str, data_root: Optional[Path] = None) -> GameData:
+def load_valid_game(specs: Specs, game: str, data_root: Optional[Path] = None) -> GameData[Any]:
     """The loaded data of ``game`` (its model built on first use), refusing data that does not validate.
 
     Raises UserError naming the first problem (and how many there are), so a
@@ -442,4 +443,4 @@ def load_valid_game(game: str, data_root: Optional[Path] = None) -> GameData:
     from pipeline.data.dataset import default_data_root
 
     root = data_root if data_root is not None else default_data_root()
-    return validate(root, [game]).game(game)
+    return validate(root, specs, [game]).game(game)

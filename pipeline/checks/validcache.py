@@ -75,8 +75,8 @@ def spec_digest(spec: GameSpec) -> str:
     """The game's spec (which module is each part) and the source of each part's module that lies outside
     the pipeline package (whose code is hashed whole)."""
     digest = hashlib.blake2b(repr(spec).encode(), digest_size=20)
-    for _, part in spec.parts():  # every part, those inside rulings and examples too
-        module = part.module_name
+    for _, part in spec.part_names():  # every part, those inside rulings and examples too
+        module = part.partition(":")[0]
         if module.split(".")[0] != CODE.name:
             found = importlib.util.find_spec(module)
             origin = Path(found.origin) if found is not None and found.origin else None

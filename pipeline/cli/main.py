@@ -1,9 +1,11 @@
 """The `pantheon` command line: each stage of the pipeline runs on its own from here.
 
 Each game's own command group (``pantheon theocracy bid ...``) is the
-``commands`` part of its spec (:mod:`pipeline.games.registry`), imported only when
-that group is invoked; its one-line help comes from the spec. Every run ends in
-:func:`pipeline.base.exits.run`: bad input never shows a traceback, a UserError
+``commands`` part of its spec (:mod:`pipeline.games.registry`, which imports every
+game's code), made into a command group only when that group is invoked; its
+one-line help comes from the spec. The root callback puts the registered specs
+in the context (``ctx.obj``) for the games' commands (:mod:`pipeline.games.commands`).
+Every run ends in :func:`pipeline.base.exits.run`: bad input never shows a traceback, a UserError
 becomes one line on stderr and exit code 1.
 """
 from __future__ import annotations
@@ -47,7 +49,7 @@ EXIT_PROBLEMS = exits.EXIT_PROBLEMS
 
 class GameCommands(TyperGroup):
     """A game's command group, standing in for it until it is used: listed with the spec's summary, the
-    game's CLI module imported only when the group is invoked (or asked for its commands)."""
+    game's Typer app made into a click group only when the group is invoked (or asked for its commands)."""
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(name=spec.id, help=spec.summary, short_help=spec.summary, no_args_is_help=True)
@@ -55,9 +57,11 @@ class GameCommands(TyperGroup):
         self._loaded: Optional[TyperGroup] = None
 
     def loaded(self) -> TyperGroup:
-        """The game's real command group (its spec's ``commands``, a typer.Typer), imported once."""
+        """The game's real command group (its spec's ``commands``, a typer.Typer), made once."""
         if self._loaded is None:
-            self._loaded = typer.main.get_group(self.spec.part("commands"))
+            if self.spec.commands is None:
+                raise self.spec.missing("commands")
+            self._loaded = typer.main.get_group(self.spec.commands)
             _plain_help(self._loaded)
         return self._loaded
 
@@ -134,6 +138,7 @@ def main(
                                  help="Print the version and exit."),
 ) -> None:
     """Pantheon Press: validate card data and build print-and-play PDFs."""
+    ctx.obj = registry.catalogue()  # the game specs, for the games' own commands (pipeline.games.commands)
     console.spin_while(ctx, f"{ctx.command_path} {ctx.invoked_subcommand}")  # on a terminal, until the command ends
 
 
@@ -152,7 +157,7 @@ def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
 
 def run_validation(root: Path, games: Optional[Sequence[str]],
                    loaded: Optional[RecordCatalogue] = None) -> ValidationReport:
-    return validate_data(root, games, loaded)
+    return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded)
 
 
 def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
@@ -182,7 +187,7 @@ def provenance(
     games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption, as_json: bool = JsonOption
 ) -> None:
     """Count each game's records by source: rulebook, inferred, authored."""
-    counts = provenance_counts(_data_root(data), games)
+    counts = provenance_counts(_data_root(data), registry.catalogue(), games)
     if as_json:
         typer.echo(json.dumps(counts, indent=2, sort_keys=True))
         return
@@ -398,7 +403,7 @@ def preflight(
     rules = checks.design_rules(template_root)
     findings: list[str] = []
     for game in chosen:
-        if not games and not registry.spec(game).has("cards"):
+        if not games and registry.spec(game).cards is None:
             continue
         the_plan = render_build.plan(root, game, report.games[game])
         findings += checks.check_faces(the_plan, rules, template_root)
@@ -446,7 +451,7 @@ def report(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
-    report_command(_data_root(data), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
+    report_command(_data_root(data), registry.catalogue(), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
                    processes=processes, as_json=as_json, say=say)
 
 
@@ -462,7 +467,7 @@ def simulate(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
-    simulate_command(_data_root(data), game, games=games, seed=seed, players=players, policy=policy,
+    simulate_command(_data_root(data), registry.catalogue(), game, games=games, seed=seed, players=players, policy=policy,
                      processes=processes, as_json=as_json, say=say)
 
 
@@ -490,7 +495,8 @@ def diff_command(
                                         "data/); revisions are read from its git repository."),
 ) -> None:
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
-    diff_commands.diff_command(_data_root(data), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
+    diff_commands.diff_command(
+        _data_root(data), registry.catalogue(), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
         engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
         balance=balance, balance_games=balance_games, seed=seed)
 

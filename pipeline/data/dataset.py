@@ -2,7 +2,7 @@
 
 Layout (see CONVENTIONS.md): ``<root>/<game>/<kind>.yaml`` with a schema at
 ``<root>/schemas/<game>/<kind>.schema.json``. A loaded game (:class:`GameData`)
-also carries its model, built from its documents by the game's spec once per command.
+also carries its spec (it is loaded with it) and its model, built from its documents by the spec once per command.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Generic, Iterator, Optional, Sequence, TypeVar, Union, cast
 
 from pipeline.base import locations
 from pipeline.base.errors import UserError
@@ -24,6 +24,7 @@ SCHEMA_DIR = "schemas"
 DATA_SUFFIX = ".yaml"
 SCHEMA_SUFFIX = ".schema.json"
 PROJECT_DATA = locations.data_root()
+M = TypeVar("M")  # the game's model
 
 
 def default_data_root() -> Path:
@@ -87,8 +88,8 @@ class Document:
 
 
 @dataclass
-class GameData:
-    """Every document of one game that loaded, plus the problems of those that did not.
+class GameData(Generic[M]):
+    """Every document of one game that loaded, plus the problems of those that did not, and its spec.
 
     ``model`` is the game's typed model, built by its spec's builder on first
     use and kept: one build per command, whichever stage asks first. Ask for it
@@ -97,29 +98,20 @@ class GameData:
 
     game: str
     root: Path
+    spec: "GameSpec[M]" = field(repr=False)
     docs: dict[str, Document] = field(default_factory=dict)
     load_problems: list[Problem] = field(default_factory=list)
     unloadable: set[str] = field(default_factory=set)  # kinds whose file exists but did not load
-    known_spec: Optional["GameSpec"] = field(default=None, repr=False)
-    _model: Any = field(default=None, init=False, repr=False, compare=False)
+    _model: Optional[M] = field(default=None, init=False, repr=False, compare=False)
     _built: bool = field(default=False, init=False, repr=False, compare=False)
 
     @property
-    def spec(self) -> "GameSpec":
-        """The game's spec (the one it was loaded with, else the registered one)."""
-        if self.known_spec is None:
-            from pipeline.games import registry as games
-
-            self.known_spec = games.spec(self.game)
-        return self.known_spec
-
-    @property
-    def model(self) -> Any:
+    def model(self) -> M:
         """The game's model, built once from these documents by the spec's model builder."""
         if not self._built:
-            self._model = self.spec.part("model")(self)
+            self._model = self.spec.model(self)
             self._built = True
-        return self._model
+        return cast(M, self._model)  # built just above (a model may itself be None-able: hence no check)
 
     def edited(self) -> None:
         """Say the documents were changed in memory: the model is built again when next asked for."""
@@ -146,13 +138,11 @@ def data_files(game_dir: Path) -> Iterator[Path]:
     return iter(sorted(game_dir.glob(f"*{DATA_SUFFIX}")))
 
 
-def load_game(data_root: Path, game: str, spec: Optional["GameSpec"] = None) -> GameData:
-    """Load every YAML document of ``game``; unreadable or malformed files become problems.
-
-    ``spec`` builds its model (default: the spec registered for ``game``, looked up when the model is asked for).
-    """
-    game_dir = data_root / game
-    loaded = GameData(game=game, root=game_dir, known_spec=spec)
+def load_game(data_root: Path, spec: "GameSpec[M]") -> GameData[M]:
+    """Load every YAML document of the game ``spec`` describes (folder ``data_root/<spec.id>``); unreadable
+    or malformed files become problems. The spec builds its model when first asked for."""
+    game_dir = data_root / spec.id
+    loaded = GameData(game=spec.id, root=game_dir, spec=spec)
     for path in data_files(game_dir):
         kind = path.name[: -len(DATA_SUFFIX)]
         try:

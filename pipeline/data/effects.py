@@ -297,7 +297,7 @@ class EffectLanguage:
     regenerate: str = ""
 
 
-def language_problems(game: "GameData", language: EffectLanguage) -> Iterator["Problem"]:
+def language_problems(game: "GameData[Any]", language: EffectLanguage) -> Iterator["Problem"]:
     """Every op that cannot both run and print, and every drift of the schema file from the registry:
     one line each, naming the op and pointing at its definition in the schema file."""
     from pipeline.data.dataset import display_path

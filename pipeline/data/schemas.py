@@ -81,7 +81,7 @@ def _additional_properties(validator: Any, additional: Any, instance: Any, schem
     yield from Draft202012Validator.VALIDATORS["additionalProperties"](validator, additional, instance, schema)
 
 
-SchemaValidator: Any = validators.extend(
+SchemaValidator: Any = validators.extend(  # type: ignore[no-untyped-call]  # (untyped in types-jsonschema)
     Draft202012Validator,
     {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
 )
@@ -280,7 +280,7 @@ def _describe(doc: Document, path: PathKey, where: str, error: ValidationError) 
             raise _unfilled(error, "the list of allowed values")
         options = ", ".join(str(option) for option in error.validator_value)
         return doc.at(*path), f"{prefix}{error.instance!r} is not one of {options}"
-    if validator is False or error.schema is False:
+    if error.schema is False:  # a `false` schema (its error names no validator)
         return doc.key_at(*path), f"{prefix}key is not allowed here"
     return doc.at(*path), f"{prefix}{error.message}"
 

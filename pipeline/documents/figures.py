@@ -151,7 +151,9 @@ def inserted(extras: Mapping[str, Extra]) -> dict[str, SectionOverride]:
 def anatomy(ctx: DocContext, kinds: Sequence["Kind"], width: float = CARD_WIDTH) -> list[m.Block]:
     """One anatomy figure per kind of card, each drawn from the first card of the game's card plan that
     ``kind.pick`` accepts (the very faces the card sheets print)."""
-    cards = list(ctx.game.spec.part("cards")(ctx.game))
+    if ctx.game.spec.cards is None:
+        raise ctx.game.spec.missing("cards")
+    cards = list(ctx.game.spec.cards(ctx.game))
     out: list[m.Block] = []
     for kind in kinds:
         card = next((c for c in cards if c.front.template == kind.template and kind.pick(c)), None)

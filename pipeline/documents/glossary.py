@@ -18,7 +18,6 @@ from pipeline.data.dataset import GameData
 from pipeline.data.kinds import GLOSSARY_KIND
 from pipeline.documents import structure as m
 from pipeline.documents.layout import table_columns
-from pipeline.games.registry import spec
 
 # Fields whose value names a thing in a game (beyond display names): checked for overlaps.
 NAMING_FIELDS = ("name", "title", "term", "label", "principle")
@@ -59,8 +58,9 @@ class Naming:
         return f"{self.record} ({self.game_title}, {self.kind}: {self.field} {self.value})"
 
 
-def game_title(game: str) -> str:
-    return spec(game).title
+def game_title(game: str, refs: References) -> str:
+    """The title of ``game``, as its spec (among those ``refs`` reads through) gives it."""
+    return refs.catalogue.specs.spec(game).title
 
 
 def _records(data: Any) -> Iterator[dict[str, Any]]:
@@ -89,7 +89,7 @@ def namings(games: Iterable[str], refs: References) -> tuple[list[Entry], list[N
     entries: list[Entry] = []
     names: list[Naming] = []
     for game in games:
-        title = game_title(game)
+        title = game_title(game, refs)
         for kind, records in naming_view(refs.catalogue.game(game)):
             for record in records:
                 shown = display_name(record, str(record.get("id", "")))
@@ -128,7 +128,7 @@ def combined_glossary(games: Iterable[str], refs: References) -> m.Document:
             meaning += " _See also: " + "; ".join(n.describe() for n in others) + "._"
             shared.append((f"**{entry.term}**", entry.game_title, "; ".join(n.describe() for n in others)))
         rows.append((f"**{entry.term}**", entry.game_title, meaning))
-    titles = ", ".join(game_title(g) for g in chosen)
+    titles = ", ".join(game_title(g, refs) for g in chosen)
     blocks: list[m.Block] = [
         m.Paragraph(f"Every term of the {len(chosen)} games ({titles}), {len(entries)} in all, with the game it belongs to."),
         m.Heading("Words the games use differently", 1),

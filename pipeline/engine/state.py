@@ -24,7 +24,7 @@ data and back by replaying them, as OpenSpiel serialises states.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable, ClassVar, Generic, Hashable, Iterator, Mapping, NamedTuple, Optional, Protocol, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterator, Mapping, NamedTuple, Optional, Protocol, Sequence, TypeVar, cast
 
 from pipeline.engine.types import CHANCE, TERMINAL, Decision, Event, IllegalAction, Outcome
 
@@ -333,7 +333,7 @@ class _Names(Generic[A]):
                 found[written] = action
                 if written == text:
                     return action
-        return _NOWHERE
+        return cast(A, _NOWHERE)  # the sentinel stands in for "no action": the caller checks its identity
 
 
 def _step(trail: Trail, action: Any) -> Trail:

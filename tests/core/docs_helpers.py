@@ -9,21 +9,30 @@ from typing import Any
 import yaml
 
 from pipeline.app.documents import game_documents
+from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.dataset import default_data_root
 from pipeline.data.typography import typographic
+from pipeline.documents import structure as m
 from pipeline.documents.layout import load_layout
 from pipeline.documents.pdf import PdfRenderer, TocEntry
+from pipeline.games import registry
 from tests.core.pdf_text import page_texts
 
-__all__ = ["page_texts", "project_documents", "project_texts", "project_yaml", "render_game", "squash"]
+__all__ = ["documents_of", "page_texts", "project_documents", "project_texts", "project_yaml", "render_game", "squash"]
 
 _SPACE = re.compile(r"\s+")
+
+
+def documents_of(data_root: Path, game: str, paper: str = "a4") -> dict[str, m.Document]:
+    """Every document of ``game`` (data assumed valid), its data read from ``data_root`` for this call."""
+    return game_documents(game, paper, References(RecordCatalogue(data_root, registry.catalogue())))
 
 
 def render_game(data_root: Path, game: str, paper: str = "a4") -> dict[str, tuple[bytes, list[TocEntry]]]:
     """Every document of ``game`` as PDF bytes with its contents entries (data assumed valid)."""
     renderer = PdfRenderer(load_layout(paper))
-    return {kind: renderer.render(doc) for kind, doc in game_documents(data_root, game, paper).items()}
+    return {kind: renderer.render(doc) for kind, doc in documents_of(data_root, game, paper).items()}
 
 
 def squash(text: str) -> str:

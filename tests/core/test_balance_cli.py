@@ -13,6 +13,8 @@ from pipeline.analysis.balance.simulate import summaries, summary_data
 from pipeline.analysis.balance.study import load_study
 from pipeline.data.dataset import game_ids
 from pipeline.data.typography import typographic
+from pipeline.games.registry import catalogue
+from pipeline.games.registry import spec as spec_of
 from tests.conftest import REPO_DATA
 from tests.core.cli_helpers import run_cli
 from tests.core.docs_helpers import page_texts
@@ -88,8 +90,8 @@ def test_another_seed_gives_other_figures_and_letter_paper_works(tmp_path: Path)
     first = run_cli("report", "theocracy", "--games", TINY, "--seed", "1", "--out", str(tmp_path), "--json",
                     "--paper", "letter")
     assert first.returncode == 0, first.stderr
-    studies = reporting.prepare(REPO_DATA, ["theocracy"], "letter")  # seed 2 through the API the command calls
-    second = reporting.as_json(reporting.figures(studies, reporting.Options(int(TINY), 2, "letter", 1), REPO_DATA))
+    studies = reporting.prepare(REPO_DATA, catalogue(), ["theocracy"], "letter")  # seed 2 through the API the command calls
+    second = reporting.as_json(reporting.figures(studies, reporting.Options(int(TINY), 2, "letter", 1)))
     assert json.loads(first.stdout) != json.loads(second)
     box = PdfReader(str(tmp_path / "theocracy" / "balance-letter.pdf")).pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
@@ -127,15 +129,14 @@ def test_simulate_plays_every_game_and_prints_the_standard_figures() -> None:
     """Every game's set-ups through the public API (one process: the pool is tested above); Theocracy's through
     the command too, whose JSON is the API's figures and whose text names each seat's wins."""
     for game in GAMES:  # one game per set-up: the report above plays them all at TINY
-        found = summaries(load_study(REPO_DATA, game), players=None, policy=None, games=1, seed=3, processes=1,
-                          data_root=REPO_DATA)
+        found = summaries(load_study(REPO_DATA, spec_of(game)), players=None, policy=None, games=1, seed=3, processes=1)
         assert found, game
         for setup in map(lambda s: summary_data(s, 3), found):
             assert setup["games"] == 1 and len(setup["seat_wins"]) == setup["players"], game
     done = run_cli("simulate", "theocracy", "--games", TINY, "--seed", "3", "--json")
     assert done.returncode == 0, done.stderr
-    setups = summaries(load_study(REPO_DATA, "theocracy"), players=None, policy=None, games=int(TINY), seed=3,
-                       processes=1, data_root=REPO_DATA)
+    setups = summaries(load_study(REPO_DATA, spec_of("theocracy")), players=None, policy=None, games=int(TINY), seed=3,
+                       processes=1)
     assert json.loads(done.stdout) == {"game": "theocracy", "setups": [summary_data(s, 3) for s in setups]}
     text = run_cli("simulate", "theocracy", "--games", TINY, "--players", "3", "--policy", "greedy")
     assert text.returncode == 0 and text.stdout.startswith("Theocracy, 3 players, greedy: 2 game(s), seed 0")

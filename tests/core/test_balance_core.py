@@ -26,7 +26,7 @@ ROOT = default_data_root()
 
 def _run(study: CoinStudy, *, games: int | None, seed: int, processes: int) -> dict:
     setups = {study.game_id: study.setups()}
-    return runner.run({study.game_id: study}, setups, games=games, seed=seed, processes=processes, data_root=ROOT)
+    return runner.run({study.game_id: study}, setups, games=games, seed=seed, processes=processes)
 
 
 def test_chunks_and_their_seeds_depend_on_the_run_and_the_chunk_only() -> None:

@@ -10,6 +10,7 @@ from pipeline.base.errors import UserError
 from pipeline.cards import build, cardcheck
 from pipeline.cards.build import BuildOptions, render_pdf
 from pipeline.data.dataset import load_game
+from pipeline.games.registry import spec as spec_of
 from tests.core.data_edits import validate_cli
 
 GAME = "theocracy"
@@ -35,7 +36,7 @@ def test_a_title_too_long_for_its_box_is_refused_by_validate_at_the_title_line(d
     assert "card gold-power-1" in lines[0] and "(title): text 'The Smallest Spark" in lines[0]
     assert "does not fit its 36x9 mm box even at the minimum size 8 pt" in lines[0]
     # the build, drawing the same card, refuses it with the very same line
-    data = load_game(data_copy, GAME)
+    data = load_game(data_copy, spec_of(GAME))
     with pytest.raises(UserError) as refused:
         render_pdf(build.plan(data_copy, GAME, data), BuildOptions())
     assert str(refused.value).replace(str(data_copy), "") in [line.replace(str(data_copy), "") for line in lines]
@@ -63,7 +64,7 @@ def test_two_against_two_twins_are_all_named(data_copy: Path) -> None:
 def test_a_game_checked_clean_is_not_laid_out_again_until_it_changes(data_copy: Path, monkeypatch: pytest.MonkeyPatch,
                                                                      tmp_path: Path) -> None:
     monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / "cache"))
-    data = load_game(data_copy, GAME)
+    data = load_game(data_copy, spec_of(GAME))
     assert cardcheck.card_problems(data) == []  # checked, and stamped
 
     def fails(*args: object) -> None:
@@ -73,7 +74,7 @@ def test_a_game_checked_clean_is_not_laid_out_again_until_it_changes(data_copy: 
     assert cardcheck.card_problems(data) == []  # the stamp: nothing laid out
     path = data_copy / POWER_CARDS
     path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    found = cardcheck.card_problems(load_game(data_copy, GAME))
+    found = cardcheck.card_problems(load_game(data_copy, spec_of(GAME)))
     assert found and all(p.message.endswith("laid out again") for p in found)
 
 

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from pipeline.analysis.diff.compare import Consequence, consequences
 from pipeline.cli.main import app
 from pipeline.data.dataset import load_game
-from pipeline.data.gamespec import Part, Question
+from pipeline.data.gamespec import Question
 from pipeline.games.registry import registered
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.pdf_text import page_texts
@@ -144,7 +144,7 @@ def _toy_questions(game: Any, *, budget: Any = None) -> list[Question]:
 def test_consequences_report_the_figures_that_moved_and_only_those(two_folders: tuple[Path, Path]) -> None:
     from tests.core.toy_game import SPEC
 
-    spec = replace(SPEC, consequences=Part("tests.core.test_diff:_toy_questions"))
-    old, new = (load_game(root, "toy", spec) for root in two_folders)
+    spec = replace(SPEC, consequences=_toy_questions)
+    old, new = (load_game(root, spec) for root in two_folders)
     assert list(consequences(old, new, None)) == [Consequence("deck", "total cost", 3, 6)]
-    assert list(consequences(old, load_game(two_folders[0], "toy", spec), None)) == []
+    assert list(consequences(old, load_game(two_folders[0], spec), None)) == []

@@ -15,7 +15,7 @@ from pipeline.analysis.diff import balance as balancing
 from pipeline.analysis.diff.compare import compare
 from pipeline.analysis.diff.sources import folder
 from pipeline.data.dataset import default_data_root
-from pipeline.games.registry import registered
+from pipeline.games.registry import catalogue, registered
 from tests.core.cli_helpers import copy_toy, run_cli
 from tests.core.pdf_text import page_texts
 from tests.core.toy_game import SPEC as TOY_SPEC
@@ -88,12 +88,12 @@ def test_only_changed_games_are_simulated(tmp_path: Path, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(balancing, "study_figures", spy)
     with registered(TOY_SPEC):
-        diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
+        diff = compare(folder(old), folder(new), catalogue(), ["toy", "theocracy"], engines=False)
         unchanged = balancing.compare_balance(diff, games=1, seed=0, processes=1)
         assert (unchanged.studied, unchanged.skipped, played) == ((), (), [])  # nothing changed: nothing played
         assert list(balancing.lines(unchanged))[-1] == "  no game changed: nothing played"
         _edit(new / "theocracy" / "power-cards.yaml", "title: Humility", "title: Meekness")
-        diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
+        diff = compare(folder(old), folder(new), catalogue(), ["toy", "theocracy"], engines=False)
         found = balancing.compare_balance(diff, games=1, seed=0, processes=1)
     assert [g.game for g in found.studied] == ["theocracy"]
     assert played == [(folder(old).label, ["theocracy"]), (folder(new).label, ["theocracy"])]
@@ -107,7 +107,7 @@ def test_a_game_on_one_side_or_without_a_study_is_named_not_played(tmp_path: Pat
     _edit(new / "toy" / "cards.yaml", "name: Skull\n", "name: Grinning Skull\n")  # changed, no balance study
     monkeypatch.setattr(balancing, "study_figures", lambda *args: pytest.fail("nothing should be played"))
     with registered(TOY_SPEC):
-        diff = compare(folder(old), folder(new), ["toy", "theocracy"], engines=False)
+        diff = compare(folder(old), folder(new), catalogue(), ["toy", "theocracy"], engines=False)
         found = balancing.compare_balance(diff, games=1, seed=0, processes=1)
     assert found.studied == ()
     assert found.skipped == (("toy", balancing.NO_STUDY), ("theocracy", balancing.ONE_SIDE))

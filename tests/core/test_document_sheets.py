@@ -15,7 +15,6 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from pipeline.app.documents import game_documents
 from pipeline.base.errors import UserError
 from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.dataset import default_data_root, game_ids
@@ -24,6 +23,8 @@ from pipeline.documents.layout import load_layout
 from pipeline.documents.markdown import render_markdown
 from pipeline.documents.pagecheck import ORPHAN_TEXT_PT, PageContent, check_pages
 from pipeline.documents.pdf import PdfRenderer
+from pipeline.games.registry import catalogue
+from tests.core.docs_helpers import documents_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHEET_KINDS = ("reference", "cheatsheet")
@@ -33,7 +34,7 @@ GAMES = tuple(game_ids(default_data_root()))
 
 @lru_cache(maxsize=None)
 def _docs(game: str, paper: str) -> dict[str, m.Document]:
-    return game_documents(default_data_root(), game, paper)
+    return documents_of(default_data_root(), game, paper)
 
 
 @lru_cache(maxsize=None)
@@ -173,7 +174,7 @@ def test_totems_deck_sentence_adds_up_and_matches_the_cards() -> None:
     text = _markdown("totems-and-taboos")["rulebook"]
     sentences = COUNT_SENTENCE.findall(text)
     assert sentences
-    model = RecordCatalogue(default_data_root()).game("totems-and-taboos").model
+    model = RecordCatalogue(default_data_root(), catalogue()).game("totems-and-taboos").model
     per_colour = {colour: sum(c.copies for c in model.cards if c.colour == colour) for colour in model.wheel.order}
     for total, parts in sentences:
         counted = [int(n) for n in re.findall(r"(?:^|, | and )(\d+) (?:commandments?|miracles?)", parts)]

@@ -11,9 +11,11 @@ from typer.testing import CliRunner
 from pipeline.app.build import build_documents
 from pipeline.app.documents import InvalidData
 from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.cli.main import app
 from pipeline.data.dataset import default_data_root
 from pipeline.documents.glossary import combined_glossary, word_key
+from pipeline.games.registry import catalogue
 from tests.core.docs_goldens import render_markdown
 from tests.core.docs_helpers import page_texts, render_game, squash
 
@@ -113,7 +115,7 @@ def test_cli_docs_writes_markdown(tmp_path: Path) -> None:
 def test_combined_glossary_lists_every_term_with_computed_overlaps() -> None:
     root = default_data_root()
     games = ["heavenly-father", "monotheism", "monstrous", "theocracy", "totems-and-taboos"]
-    doc = combined_glossary(games, References(root))
+    doc = combined_glossary(games, References(RecordCatalogue(root, catalogue())))
     rows = doc.blocks[-1].rows  # type: ignore[union-attr]
     terms = {(row[0], row[1]) for row in rows}
     total = sum(len(yaml.safe_load((root / g / "glossary.yaml").read_text())["terms"]) for g in games)

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from pipeline.checks.references import References
-from pipeline.checks.validate import walk
+from pipeline.checks.validate import RecordCatalogue, walk
 from pipeline.data.dataset import default_data_root, game_ids
+from pipeline.games.registry import catalogue
 from tests.core.docs_helpers import project_documents, project_texts, project_yaml, squash
 from tests.core.render_helpers import fonts_not_embedded, reader
 
@@ -37,7 +38,7 @@ def test_every_glossary_term_is_in_the_rulebook(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_name_the_rules_refer_to_is_in_the_rulebook(game: str) -> None:
-    refs = References(default_data_root())
+    refs = References(RecordCatalogue(default_data_root(), catalogue()))
     rulebook = project_texts(game)["rulebook"]
     for _, node in walk(project_yaml(game, "rules")):
         if isinstance(node, str):

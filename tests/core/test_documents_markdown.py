@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from pipeline.app.build import build_documents
-from pipeline.app.documents import game_documents
 from pipeline.data.dataset import default_data_root, game_ids
 from pipeline.documents import structure as m
 from pipeline.documents.markdown import render_markdown, slug
+from tests.core.docs_helpers import documents_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GAMES = tuple(game_ids(default_data_root()))
@@ -23,7 +23,7 @@ LINK = re.compile(r"^\s*- \[(.+)\]\(#([^)]+)\)$")
 
 @lru_cache(maxsize=None)
 def _markdown(game: str) -> dict[str, str]:
-    return {kind: render_markdown(doc) for kind, doc in game_documents(default_data_root(), game, "a4").items()}
+    return {kind: render_markdown(doc) for kind, doc in documents_of(default_data_root(), game).items()}
 
 
 def _plain(heading: str) -> str:

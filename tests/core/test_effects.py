@@ -20,6 +20,7 @@ from pipeline.data.effects import (
     tagged_defs,
 )
 from pipeline.games import registry as games
+from pipeline.games.registry import spec as spec_of
 from tests.core.cli_helpers import copy_toy, run_cli
 
 WITH_EFFECTS = ("monotheism", "monstrous", "heavenly-father", "totems-and-taboos")
@@ -35,7 +36,8 @@ def _toy_registry(usage: str = "calls handlers") -> EffectRegistry:
 
 @pytest.mark.parametrize("game", WITH_EFFECTS)
 def test_every_game_with_card_effects_names_its_language_and_it_is_whole(game: str) -> None:
-    language = games.spec(game).part("effects")
+    language = games.spec(game).effects
+    assert language is not None
     assert language.registry.game == game
     assert list(language.registry.problems()) == []
     schema = json.loads((default_data_root() / "schemas" / game / f"{language.kind}.schema.json").read_text(encoding="utf-8"))
@@ -43,7 +45,7 @@ def test_every_game_with_card_effects_names_its_language_and_it_is_whole(game: s
 
 
 def test_theocracy_has_no_card_effects() -> None:
-    assert not games.spec("theocracy").has("effects")
+    assert games.spec("theocracy").effects is None
 
 
 def test_an_op_without_handler_or_phrase_is_named() -> None:
@@ -99,7 +101,7 @@ def _drift(data_copy: Path, game: str, kind: str, edit: Callable[[dict[str, Any]
     schema = json.loads(path.read_text(encoding="utf-8"))
     edit(schema["$defs"])
     path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
-    return [str(p) for p in language_problems(load_game(data_copy, game), games.spec(game).part("effects"))]
+    return [str(p) for p in language_problems(load_game(data_copy, spec_of(game)), games.spec(game).effects)]
 
 
 def test_a_drifted_monstrous_op_is_one_line_at_its_definition(data_copy: Path) -> None:

@@ -2,16 +2,20 @@
 numbers and names are in the text key, pointing at the slots the face really has."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pipeline.app.documents import game_documents
 from pipeline.base.errors import UserError
 from pipeline.cards.faces import Splitter, TextSlot
 from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.dataset import default_data_root, game_ids
 from pipeline.documents import structure as m
 from pipeline.documents.facedraw import face_slots, templates
 from pipeline.documents.figures import CALLOUT_GAP, CALLOUT_R, Part, _spread, figure
+from pipeline.games.registry import catalogue
 from tests.core.docs_helpers import page_texts, project_documents
 
 ROOT = default_data_root()
@@ -29,12 +33,12 @@ def _figures(blocks: tuple[m.Block, ...]) -> list[m.CardFigure]:
 
 @pytest.mark.parametrize("game", game_ids(ROOT))
 def test_rulebook_shows_card_faces_of_the_card_plan_with_a_numbered_key(game: str) -> None:
-    refs = References(ROOT)
-    rulebook = game_documents(ROOT, game, "a4", refs)["rulebook"]
+    refs = References(RecordCatalogue(ROOT, catalogue()))
+    rulebook = game_documents(game, "a4", refs)["rulebook"]
     figures = _figures(rulebook.blocks)
     assert figures, f"{game}: the rulebook has no anatomy figure"
     loaded = refs.catalogue.game(game)
-    faces = [side for card in loaded.spec.part("cards")(loaded) for side in (card.front, card.back) if side is not None]
+    faces = [side for card in print_cards_of(loaded) for side in (card.front, card.back) if side is not None]
     pages = page_texts(project_documents(game)["rulebook"][0])
     for fig in figures:
         assert fig.face in faces, f"{game}: {fig.caption} is not a face the card sheets print"
@@ -57,9 +61,9 @@ def _face_runs(fig: m.CardFigure) -> list[tuple[str, float, float, float, str]]:
 
 
 def test_callouts_point_inside_the_slots_of_the_face() -> None:
-    refs = References(ROOT)
+    refs = References(RecordCatalogue(ROOT, catalogue()))
     loaded = refs.catalogue.game("totems-and-taboos")
-    card = next(c for c in loaded.spec.part("cards")(loaded) if c.front.template.endswith("guide.svg.j2"))
+    card = next(c for c in print_cards_of(loaded) if c.front.template.endswith("guide.svg.j2"))
     parts = (Part("name", "Name", "n."), Part("ability", "Ability", "a."), Part("no-such-slot", "Missing", "left out."))
     fig = figure(card.front, parts, width=50, where="test")
     slots = face_slots(card.front, "test")
@@ -78,11 +82,17 @@ def test_callout_circles_keep_apart_and_inside_the_card() -> None:
 
 
 def test_unlisted_slots_get_callouts_so_new_template_boxes_are_explained() -> None:
-    refs = References(ROOT)
+    refs = References(RecordCatalogue(ROOT, catalogue()))
     loaded = refs.catalogue.game("monotheism")
-    card = next(c for c in loaded.spec.part("cards")(loaded) if c.front.template.endswith("deity.svg.j2"))
+    card = next(c for c in print_cards_of(loaded) if c.front.template.endswith("deity.svg.j2"))
     names = face_slots(card.front, "test").text_names()
     fig = figure(card.front, (Part("band", "Band", "b."),), width=50, where="test", unlisted=lambda n: Part(n, f"Slot {n}", "x."))
     keyed = {c.key.split("**")[1] for c in fig.callouts}
     assert keyed == {"Band"} | {f"Slot {n}" for n in names if n != "band"}
     assert len(fig.callouts) == len(names)
+
+
+def print_cards_of(loaded: Any) -> list[Any]:
+    """The game's card plan (every game in these tests has one)."""
+    assert loaded.spec.cards is not None
+    return list(loaded.spec.cards(loaded))

@@ -13,8 +13,10 @@ import pytest
 from pipeline.app.documents import render
 from pipeline.cards.build import BuildOptions, face_preview_pdf, render_pdf
 from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.dataset import default_data_root, game_ids
 from pipeline.documents.glossary import combined_glossary
+from pipeline.games.registry import catalogue
 
 from .render_helpers import fonts_not_embedded, reader, toy_plan, toy_template_root
 
@@ -48,7 +50,7 @@ def test_the_combined_glossary() -> None:
     every game, the one document no game owns, is checked here. The data is valid (its own tests check it):
     what is tested is the rendering."""
     root = default_data_root()
-    pdf = render(combined_glossary(game_ids(root), References(root)), "a4", "pdf")
+    pdf = render(combined_glossary(game_ids(root), References(RecordCatalogue(root, catalogue()))), "a4", "pdf")
     assert fonts_not_embedded(reader(pdf)) == set()
 
 

@@ -28,6 +28,7 @@ from pipeline.checks.validate import validate
 from pipeline.data.dataset import default_data_root
 from pipeline.data.schemas import SchemaValidator
 from pipeline.data.yamlmarks import MAX_FILE_BYTES, MAX_NESTING
+from pipeline.games.registry import catalogue
 from tests.core.cli_helpers import copy_toy, run_cli
 
 CLI_TIMEOUT_S = 120  # far above a normal run: only a hang reaches it
@@ -48,7 +49,7 @@ def validate_cli(root: Path) -> subprocess.CompletedProcess[str]:
 
 def problem_lines(root: Path, *games: str) -> list[str]:
     """What `pantheon validate [GAMES] --data ROOT` prints for each problem, found in this process."""
-    return [str(p) for p in validate(root, games or None).problems]
+    return [str(p) for p in validate(root, catalogue(), games or None).problems]
 
 
 def refused_here(root: Path, path: Path) -> str:

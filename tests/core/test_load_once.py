@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from pipeline.cli.main import app
 from pipeline.data import dataset
-from pipeline.data.gamespec import Part
 from pipeline.games import registry as games
 from tests.core import toy_game
 from tests.core.render_helpers import toy_template_root
@@ -38,7 +37,7 @@ def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[P
 
     monkeypatch.setattr(dataset, "load_marked", load_marked)
     BUILDS.clear()
-    spec = dataclasses.replace(toy_game.SPEC, model=Part(f"{__name__}:counted_build"))
+    spec = dataclasses.replace(toy_game.SPEC, model=counted_build)
     from tests.core.cli_helpers import copy_toy
 
     with games.registered(spec):

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from pipeline.app.build import build_documents
 from pipeline.checks.validate import validate
 from pipeline.data import markup
+from pipeline.games.registry import catalogue
 from tests.core.cli_helpers import run_cli
 
 CLI_TIMEOUT_S = 600
@@ -110,7 +111,7 @@ def set_text(root: Path, text: str) -> Path:
 )
 def test_validate_refuses_markup_that_cannot_be_printed(toy: Path, text: str, message: str) -> None:
     cards = set_text(toy, text)
-    [line] = [str(p) for p in validate(toy).problems]  # each a line `pantheon validate` prints
+    [line] = [str(p) for p in validate(toy, catalogue()).problems]  # each a line `pantheon validate` prints
     assert "internal error" not in line, line
     assert line.startswith(f"{cards}:7:11: card lantern: text: "), line
     assert message in line, line
@@ -118,7 +119,7 @@ def test_validate_refuses_markup_that_cannot_be_printed(toy: Path, text: str, me
 
 def test_validate_accepts_literals_and_escapes(toy: Path) -> None:
     set_text(toy, " ".join(LITERAL + list(ESCAPED) + ["**bold** _italic_ :aspect-sun: [[cards/owl]]"]))
-    assert [str(p) for p in validate(toy).problems] == []
+    assert [str(p) for p in validate(toy, catalogue()).problems] == []
 
 
 # --------------------------------------------------------------------------- what the PDFs print

@@ -8,11 +8,12 @@ import pytest
 
 from pipeline.checks.names import PLAIN_TEXT_RULE
 from pipeline.checks.validate import validate
+from pipeline.games.registry import catalogue
 from tests.core.data_edits import edit, validate_cli
 
 
 def messages(root: Path, game: str) -> list[str]:
-    return [str(p) for p in validate(root, [game]).problems]
+    return [str(p) for p in validate(root, catalogue(), [game]).problems]
 
 
 # The rules are the core's (pipeline/checks/names.py), the same for every game; a renamed Monotheism card keeps

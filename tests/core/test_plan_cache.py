@@ -11,6 +11,8 @@ from pipeline import store as cachestore
 from pipeline.cards import build, plancache
 from pipeline.cards.faces import SlotError
 from pipeline.data.dataset import GameData, load_game
+from pipeline.games.registry import catalogue
+from pipeline.games.registry import spec as spec_of
 
 GAMES = ("monotheism", "theocracy", "monstrous", "heavenly-father", "totems-and-taboos")
 
@@ -29,15 +31,15 @@ class Loads:
 
     def __call__(self, game: str) -> GameData:
         self.loaded.append(game)
-        return load_game(self.root, game)
+        return load_game(self.root, spec_of(game))
 
 
 def test_every_games_plan_reads_back_as_made_without_loading_the_game(data_copy: Path, cache: Path) -> None:
     first = Loads(data_copy)
-    made = build.cached_plans(data_copy, GAMES, first)
+    made = build.cached_plans(data_copy, GAMES, first, catalogue())
     assert first.loaded == list(GAMES)
     again = Loads(data_copy)
-    read = build.cached_plans(data_copy, GAMES, again)
+    read = build.cached_plans(data_copy, GAMES, again, catalogue())
     assert again.loaded == []  # every plan came from the cache
     for before, after in zip(made, read):
         assert (after.game, after.title, after.cards, after.sources) == (before.game, before.title, before.cards, before.sources)
@@ -53,20 +55,20 @@ def test_every_games_plan_reads_back_as_made_without_loading_the_game(data_copy:
 
 
 def test_any_data_edit_makes_the_plan_again(data_copy: Path, cache: Path) -> None:
-    build.cached_plans(data_copy, ["theocracy"], Loads(data_copy))
+    build.cached_plans(data_copy, ["theocracy"], Loads(data_copy), catalogue())
     path = data_copy / "theocracy" / "power-cards.yaml"
     source = path.read_text(encoding="utf-8")
     assert "title: Humility" in source
     path.write_text(source.replace("title: Humility", "title: Meekness", 1), encoding="utf-8")
     loads = Loads(data_copy)
-    (plan,) = build.cached_plans(data_copy, ["theocracy"], loads)
+    (plan,) = build.cached_plans(data_copy, ["theocracy"], loads, catalogue())
     assert loads.loaded == ["theocracy"]
     assert "Meekness" in [card.name for card in plan.cards]
     # an edit to another game's data counts too: a card may print what another game's record says
     other = data_copy / "monstrous" / "gods.yaml"
     other.write_text(other.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
     loads = Loads(data_copy)
-    build.cached_plans(data_copy, ["theocracy"], loads)
+    build.cached_plans(data_copy, ["theocracy"], loads, catalogue())
     assert loads.loaded == ["theocracy"]
 
 
@@ -94,22 +96,22 @@ def _rewrite(entry: Path, change: Any) -> None:
     lambda p: [p],
 ], ids=["no-cards", "copies-0", "copies-bool", "short-card", "untagged", "list-key", "source", "title", "not-a-plan"])
 def test_a_sealed_entry_of_the_wrong_shape_is_a_miss(data_copy: Path, cache: Path, change: Any) -> None:
-    (made,) = build.cached_plans(data_copy, ["theocracy"], Loads(data_copy))
+    (made,) = build.cached_plans(data_copy, ["theocracy"], Loads(data_copy), catalogue())
     (entry,) = _entries(cache)
     _rewrite(entry, change)
     loads = Loads(data_copy)
-    (plan,) = build.cached_plans(data_copy, ["theocracy"], loads)
+    (plan,) = build.cached_plans(data_copy, ["theocracy"], loads, catalogue())
     assert loads.loaded == ["theocracy"]
     assert plan.cards == made.cards
 
 
 def test_a_sealed_entry_of_the_right_shape_reads_back(data_copy: Path, cache: Path) -> None:
     """The miss above is the shape check's doing, not the rewrite's: an unchanged payload, sealed again, is read."""
-    build.cached_plans(data_copy, ["theocracy"], Loads(data_copy))
+    build.cached_plans(data_copy, ["theocracy"], Loads(data_copy), catalogue())
     (entry,) = _entries(cache)
     _rewrite(entry, lambda plain: plain)
     loads = Loads(data_copy)
-    build.cached_plans(data_copy, ["theocracy"], loads)
+    build.cached_plans(data_copy, ["theocracy"], loads, catalogue())
     assert loads.loaded == []
 
 

@@ -24,6 +24,8 @@ from pipeline.data.dataset import GameData, default_data_root, game_ids, load_ga
 from pipeline.data.problems import Problem
 from pipeline.data.schemas import load_schemas
 from pipeline.data.yamlmarks import PathKey
+from pipeline.games.registry import catalogue
+from pipeline.games.registry import spec as spec_of
 
 DATA = default_data_root()
 GAMES = game_ids(DATA)
@@ -317,7 +319,7 @@ class PinnedValue:
 
 
 def _pinned_values(game: str) -> Iterator[PinnedValue]:
-    loaded = load_game(DATA, game)
+    loaded = load_game(DATA, spec_of(game))
     for fact in loaded.doc(FACTS_KIND).data[FACTS_KEY]:
         for address in fact["pins"]:
             doc, path = resolve(loaded, address)
@@ -345,7 +347,7 @@ def _changed(value: Any) -> Any:
 @pytest.fixture(scope="module")
 def loaded_data() -> tuple[RecordCatalogue, Any]:
     """The project's data, loaded once for the module (each test restores what it changes), and its schemas."""
-    return RecordCatalogue(DATA), load_schemas(DATA)
+    return RecordCatalogue(DATA, catalogue()), load_schemas(DATA)
 
 
 def _uncaught(pinned: PinnedValue, loaded: GameData, schemas: Any, catalogue: RecordCatalogue) -> list[str]:
@@ -360,7 +362,7 @@ def _uncaught(pinned: PinnedValue, loaded: GameData, schemas: Any, catalogue: Re
         if pinned.checked:
             problems, _ = game_problems(loaded, schemas, catalogue)
             return [] if problems else [f"changing {original!r} went unnoticed by the game's checks"]
-        problems = list(fact_problems(loaded, loaded.spec.checks_module()))
+        problems = list(fact_problems(loaded, loaded.spec.checks))
         if len(problems) != 1:
             return [f"{len(problems)} problems, not 1: " + "; ".join(map(str, problems))]
         [problem] = problems

@@ -10,6 +10,7 @@ import pytest
 from pipeline.checks.rulecontract import ruling_problems, section_ids, section_problems
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games import registry as games
+from pipeline.games.registry import spec as spec_of
 from tests.core.cli_helpers import run_cli
 
 
@@ -20,7 +21,7 @@ def _lines(result: Any, fragment: str) -> list[str]:
 @pytest.mark.parametrize("spec", games.REGISTERED, ids=lambda s: s.id)
 def test_every_game_declares_its_rule_sections_and_its_rules_have_them(spec: games.GameSpec) -> None:
     assert spec.rule_sections, f"{spec.id}: the spec declares no rule sections"
-    game = load_game(default_data_root(), spec.id)
+    game = load_game(default_data_root(), spec)
     assert list(section_problems(game, spec.rule_sections)) == []
     assert set(spec.rule_sections) <= set(section_ids(game.doc("rules").data["sections"]))
 
@@ -32,7 +33,7 @@ def test_a_missing_rule_section_is_one_line_and_exit_1(data_copy: Path, edit_yam
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     [line] = _lines(result, "no section")
-    at = load_game(data_copy, "theocracy").doc("rules").at("sections")
+    at = load_game(data_copy, spec_of("theocracy")).doc("rules").at("sections")
     assert line.endswith(f"theocracy/rules.yaml:{at.line}:{at.column}: rules: no section roles (the game's spec requires it)")
 
 
@@ -41,7 +42,7 @@ def test_a_ruling_without_reasoning_is_named_at_its_provenance(data_copy: Path, 
         data["rulings"][1]["provenance"] = {"source": "authored"}
 
     edit_yaml(data_copy / "monstrous" / "rulings.yaml", authored)
-    game = load_game(data_copy, "monstrous")
+    game = load_game(data_copy, spec_of("monstrous"))
     [problem] = ruling_problems(game, games.spec("monstrous").rulings)
     ruling = game.doc("rulings").data["rulings"][1]["id"]
     assert problem.message == (f"ruling {ruling}: a ruling is ours: its provenance is {{source: inferred, reasoning: "
@@ -55,7 +56,7 @@ def test_theocracy_rulings_must_be_listed_in_its_clarifications(data_copy: Path,
         section["items"] = [item for item in section["items"] if "[[rulings/fate-dice]]" not in item]
 
     edit_yaml(data_copy / "theocracy" / "rules.yaml", unlist)
-    game = load_game(data_copy, "theocracy")
+    game = load_game(data_copy, spec_of("theocracy"))
     [problem] = ruling_problems(game, games.spec("theocracy").rulings)
     assert problem.message == "ruling fate-dice: not listed in the rules' clarifications section"
     assert problem.at.file.endswith("theocracy/rulings.yaml")
@@ -76,7 +77,7 @@ def test_a_broken_example_is_one_line_naming_it_and_exit_1(data_copy: Path, edit
 
 
 def test_record_at_finds_a_record_by_id() -> None:
-    doc = load_game(default_data_root(), "theocracy").doc("rulings")
+    doc = load_game(default_data_root(), spec_of("theocracy")).doc("rulings")
     second = doc.data["rulings"][1]["id"]
     assert doc.record_at("rulings", second, "title") == ("rulings", 1, "title")
     assert doc.record_at("rulings", "no-such-ruling") == ("rulings",)

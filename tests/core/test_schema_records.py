@@ -10,6 +10,7 @@ import pytest
 from pipeline.data.dataset import Document, game_ids, load_game
 from pipeline.data.schemarecords import KEPT_EARLIER, record_lists, valid_by_records
 from pipeline.data.schemas import SchemaSet, load_schemas
+from pipeline.games.registry import spec as spec_of
 from tests.conftest import REPO_DATA
 
 
@@ -21,7 +22,7 @@ def schemas() -> SchemaSet:
 def list_documents(schemas: SchemaSet) -> Iterator[tuple[str, str, Document, Any, list[str]]]:
     """Every shipped document whose schema has record lists: game, kind, document, validator, lists."""
     for game in game_ids(REPO_DATA):
-        for kind, doc in load_game(REPO_DATA, game).docs.items():
+        for kind, doc in load_game(REPO_DATA, spec_of(game)).docs.items():
             validator = schemas.validator(game, kind)
             lists = record_lists(validator.schema) if validator is not None else []
             if lists:
@@ -111,7 +112,7 @@ class CountingValidator:
 
 def test_after_a_one_record_edit_only_that_record_is_validated_again(schemas: SchemaSet) -> None:
     game, kind = "totems-and-taboos", "commandments"
-    doc = load_game(REPO_DATA, game).docs[kind]
+    doc = load_game(REPO_DATA, spec_of(game)).docs[kind]
     validator = schemas.validator(game, kind)
     lists = record_lists(validator.schema)
     assert lists == ["commandments"]
@@ -131,7 +132,7 @@ def test_an_edit_undone_validates_no_record_again_and_old_records_are_let_go(sch
     game, kind = "totems-and-taboos", "commandments"
     validator = schemas.validator(game, kind)
     lists = record_lists(validator.schema)
-    original = copy.deepcopy(load_game(REPO_DATA, game).docs[kind].data)
+    original = copy.deepcopy(load_game(REPO_DATA, spec_of(game)).docs[kind].data)
     records = len(original["commandments"])
     checked: list[Any] = []
 

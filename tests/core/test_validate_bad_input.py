@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.checks.validate import validate
+from pipeline.games.registry import catalogue
 from tests.core.cli_helpers import run_cli
 
 
@@ -20,7 +21,7 @@ def replace(path: Path, old: str, new: str) -> None:
 
 
 def messages(root: Path) -> list[str]:
-    return [str(p) for p in validate(root).problems]
+    return [str(p) for p in validate(root, catalogue()).problems]
 
 
 def test_toy_data_is_clean(toy: Path) -> None:

@@ -13,6 +13,7 @@ from pipeline import store as cachestore
 from pipeline.checks import validate as validation
 from pipeline.checks.validcache import NAMESPACE
 from pipeline.data.dataset import default_data_root
+from pipeline.games import registry
 
 GAMES = ["heavenly-father", "theocracy", "monstrous"]  # not monotheism: its first check plays 20,000 deals
 Edit = Callable[[Path, Callable[[Any], Any]], None]
@@ -26,7 +27,7 @@ def warm(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cache = tmp_path_factory.mktemp("warm") / "cache"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(cachestore.CACHE_ENV, str(cache))
-        assert validation.validate(default_data_root(), GAMES).ok
+        assert validation.validate(default_data_root(), registry.catalogue(), GAMES).ok
     shutil.rmtree(cache / NAMESPACE)
     return cache
 
@@ -50,7 +51,7 @@ def checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, warm: Path) -> list
 
 def _validate(root: Path, checked: list[str]) -> list[str]:
     checked.clear()
-    report = validation.validate(root, GAMES)
+    report = validation.validate(root, registry.catalogue(), GAMES)
     assert report.ok, report.problems
     assert sorted(report.games) == sorted(GAMES)  # a remembered game is still handed on, loaded
     return sorted(checked)
@@ -77,8 +78,8 @@ def test_an_edited_game_is_checked_again_and_only_it(data_copy: Path, checked: l
 def test_a_remembered_game_is_loaded_only_when_asked_for(data_copy: Path, checked: list[str]) -> None:
     _validate(data_copy, checked)
     _reword(data_copy / "theocracy" / "glossary.yaml", "The score.", "The score, kept.")
-    catalogue = validation.RecordCatalogue(data_copy)
-    report = validation.validate(data_copy, GAMES, catalogue)
+    catalogue = validation.RecordCatalogue(data_copy, registry.catalogue())
+    report = validation.validate(data_copy, registry.catalogue(), GAMES, catalogue)
     assert report.ok and sorted(report.games) == sorted(GAMES)
     assert set(catalogue.file_digests) == {"theocracy"}  # the others were remembered clean, not read
     assert report.game("monstrous").game == "monstrous" and "monstrous" in catalogue.file_digests  # loaded on use
@@ -87,7 +88,7 @@ def test_a_remembered_game_is_loaded_only_when_asked_for(data_copy: Path, checke
 def test_an_edit_that_breaks_a_game_is_reported(data_copy: Path, checked: list[str]) -> None:
     _validate(data_copy, checked)
     _reword(data_copy / "theocracy" / "glossary.yaml", "see_also: [transcendence]", "see_also: [nowhere]")
-    found = validation.validate(data_copy, GAMES).problems
+    found = validation.validate(data_copy, registry.catalogue(), GAMES).problems
     assert [p.message for p in found] == ["term eternal-memory: see_also 'nowhere' is not a term"]
 
 
@@ -140,5 +141,5 @@ def test_a_game_with_problems_is_checked_every_time(data_copy: Path, checked: li
     _reword(data_copy / "theocracy" / "glossary.yaml", "see_also: [transcendence]", "see_also: [nowhere]")
     for _ in range(2):
         checked.clear()
-        assert validation.validate(data_copy, GAMES).problems
+        assert validation.validate(data_copy, registry.catalogue(), GAMES).problems
         assert "theocracy" in checked

@@ -27,6 +27,7 @@ import yaml
 
 from pipeline.checks.validate import INTERNAL_CHECK_ERROR, ValidationReport, validate, walk
 from pipeline.data.dataset import DATA_SUFFIX, data_files, default_data_root, game_ids
+from pipeline.games.registry import catalogue
 
 PathKey = tuple[Union[str, int], ...]
 
@@ -279,7 +280,7 @@ class MutationRunner:
 
 
 def _validate_game(root: Path, game: str) -> ValidationReport:
-    return validate(root, [game])
+    return validate(root, catalogue(), [game])
 
 
 # --------------------------------------------------------------------------- bounded search
@@ -313,7 +314,7 @@ def bounded_search(cache_dir: Path, max_nodes: int = SEARCH_NODES, *, prove_ship
     deck_checks._CACHE.clear()
     os.environ[CACHE_ENV] = str(cache_dir)
     if prove_shipped:
-        validate(default_data_root(), ["monotheism"])
+        validate(default_data_root(), catalogue(), ["monotheism"])
     solver.solve = solve  # type: ignore[assignment]
     guest_check.GAMES_PER_SET = GUEST_DEALS
     try:

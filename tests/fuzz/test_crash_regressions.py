@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.checks.validate import INTERNAL_CHECK_ERROR, validate
+from pipeline.games.registry import catalogue
 from tests.core.data_edits import edit, validate_cli
 
 
@@ -25,7 +26,7 @@ def facts(root: Path, game: str) -> Path:
 
 
 def problems(root: Path, game: str) -> list[str]:
-    found = [str(p) for p in validate(root, [game]).problems]
+    found = [str(p) for p in validate(root, catalogue(), [game]).problems]
     assert not any(INTERNAL_CHECK_ERROR in line for line in found), found
     return found
 
@@ -115,7 +116,7 @@ def test_a_check_that_raises_is_one_located_problem_and_exit_1(data_copy: Path, 
     # for the real code (core/validcache.py) would rightly skip the checks
     monkeypatch.setenv("PANTHEON_CACHE", str(data_copy.parent / "cache"))
     dice = data_copy / "theocracy" / "dice.yaml"
-    found = [str(p) for p in validate(data_copy, ["theocracy"]).problems]
+    found = [str(p) for p in validate(data_copy, catalogue(), ["theocracy"]).problems]
     assert found == [
         f"{dice}:1:1: {INTERNAL_CHECK_ERROR} of theocracy: KeyError: 'no-such-record'; the checks after it did not run "
         "(a bug: please report it with this data)",

@@ -12,8 +12,9 @@ import pytest
 from pypdf import PdfReader
 
 from pipeline.cards.build import BuildOptions, Plan, plan, render_pdf
-from pipeline.data.dataset import default_data_root
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.data.typography import typographic
+from pipeline.games.registry import spec as spec_of
 from tests.core.pdf_text import page_runs, page_texts
 
 
@@ -51,7 +52,7 @@ class CardSheet:
 
 @lru_cache(maxsize=None)
 def _sheet(game: str) -> CardSheet:
-    the_plan = plan(default_data_root(), game)
+    the_plan = plan(default_data_root(), game, load_game(default_data_root(), spec_of(game)))
     data, pages = render_pdf(the_plan, BuildOptions())
     return CardSheet(the_plan, data, pages)
 

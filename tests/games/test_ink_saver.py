@@ -18,7 +18,8 @@ from pipeline.cards import build, design
 from pipeline.cards.plan import PrintCard
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.cards.units import mm
-from pipeline.data.dataset import default_data_root
+from pipeline.data.dataset import default_data_root, load_game
+from pipeline.games.registry import spec as spec_of
 
 GAMES = ("heavenly-father", "monotheism", "monstrous", "theocracy", "totems-and-taboos")
 DPI = 40
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs 
 def samples(game: str) -> list[PrintCard]:
     """The first card of each distinct pair of front and back templates."""
     chosen: dict[tuple[str, str], PrintCard] = {}
-    for card in build.plan(default_data_root(), game).cards:
+    for card in build.plan(default_data_root(), game, load_game(default_data_root(), spec_of(game))).cards:
         chosen.setdefault((card.front.template, card.back.template if card.back else ""), card)
     return list(chosen.values())
 
@@ -63,7 +64,7 @@ def bleed_inks(card: PrintCard, plan: build.Plan, *, ink_saver: bool = False) ->
 
 @pytest.mark.parametrize("game", GAMES)
 def test_ink_saver_faces_print_nothing_in_the_bleed_and_keep_the_design_rules(game: str) -> None:
-    plan = build.plan(default_data_root(), game)
+    plan = build.plan(default_data_root(), game, load_game(default_data_root(), spec_of(game)))
     cards = samples(game)
     flooded = [(card.id, side) for card in cards for side in bleed_inks(card, plan)]
     assert flooded, f"{game}: no face floods the bleed even without ink saver"

@@ -20,6 +20,7 @@ from pipeline.analysis.balance.simulate import summaries, summary_data, summary_
 from pipeline.base.textsafety import one_line
 from pipeline.cards.imposition import load_sheets
 from pipeline.data.dataset import display_path
+from pipeline.data.gamespec import Specs
 
 MIN_GAMES = 1
 MIN_PROCESSES = 1
@@ -51,19 +52,19 @@ def check_options(games: Optional[int], processes: Optional[int], paper: Optiona
     return processes if processes is not None else runner.default_processes()
 
 
-def report_command(data_root: Path, games: Optional[Sequence[str]], *, per_setup: Optional[int], seed: int, paper: str,
+def report_command(data_root: Path, specs: Specs, games: Optional[Sequence[str]], *, per_setup: Optional[int], seed: int, paper: str,
                    out: Path, processes: Optional[int], as_json: bool, say: Say) -> None:
     """Validate, simulate, render every report, then write them; ``--json`` prints the figures on stdout."""
     used = check_options(per_setup, processes, paper)
     try:
-        studies = reporting.prepare(data_root, games, paper)
+        studies = reporting.prepare(data_root, specs, games, paper)
     except reporting.InvalidData as exc:
         if not as_json:  # with --json the problems travel in the error object (pipeline.base.exits)
             for problem in exc.problems:
                 say(problem)
         raise
     options = reporting.Options(per_setup, seed, paper, used)
-    found = reporting.figures(studies, options, data_root)
+    found = reporting.figures(studies, options)
     written = reporting.write(reporting.render_reports(found, paper, out, used), out)
     for path in written:
         say(f"wrote {display_path(path)}", err=as_json)
@@ -71,16 +72,16 @@ def report_command(data_root: Path, games: Optional[Sequence[str]], *, per_setup
         typer.echo(reporting.as_json(found))
 
 
-def simulate_command(data_root: Path, game: str, *, games: Optional[int], seed: int, players: Optional[int],
+def simulate_command(data_root: Path, specs: Specs, game: str, *, games: Optional[int], seed: int, players: Optional[int],
                      policy: Optional[str], processes: Optional[int], as_json: bool, say: Say = say_line,
                      where: Optional[Mapping[str, Any]] = None) -> None:
     """Play the set-ups ``players``, ``policy`` and ``where`` (set-up parameters) select and print their figures.
 
     The one simulation path: ``pantheon simulate GAME`` and every game's own simulate command call it."""
     used = check_options(games, processes)
-    study = reporting.prepare(data_root, [game])[game]
+    study = reporting.prepare(data_root, specs, [game])[game]
     found = summaries(study, players=players, policy=policy, games=games, seed=seed, processes=used,
-                      data_root=data_root, where=where)
+                      where=where)
     if as_json:
         typer.echo(json.dumps({"game": game, "setups": [summary_data(s, seed) for s in found]}, indent=2,
                               sort_keys=True))

@@ -20,7 +20,8 @@ from pipeline.analysis.balance.study import Results, Setup, Study, study_of
 from pipeline.app.documents import render
 from pipeline.base.errors import UserError
 from pipeline.cards.pdfwrite import output_lock, write_atomic
-from pipeline.checks.validate import select_games, validate
+from pipeline.checks.validate import validate
+from pipeline.data.gamespec import Specs
 from pipeline.documents.layout import load_layout
 
 REPORT_KIND = "balance"
@@ -47,12 +48,12 @@ def report_path(out_dir: Path, game: str, paper: str) -> Path:
     return out_dir / game / f"{REPORT_KIND}-{paper}.{FORMAT}"
 
 
-def prepare(data_root: Path, games: Optional[Iterable[str]], paper: Optional[str] = None) -> dict[str, Study]:
+def prepare(data_root: Path, specs: Specs, games: Optional[Iterable[str]], paper: Optional[str] = None) -> dict[str, Study]:
     """The chosen games' studies, once their data validates (an unknown game or paper fails first)."""
-    chosen = select_games(data_root, games)
+    chosen = specs.select(data_root, games)
     if paper is not None:
         load_layout(paper)
-    checked = validate(data_root, chosen)
+    checked = validate(data_root, specs, chosen)
     if not checked.ok:
         raise InvalidData([str(p) for p in checked.problems])
     return {game: study_of(checked.game(game)) for game in chosen}  # the data validate loaded, not read again
@@ -69,11 +70,11 @@ def settings(study: Study, setups: list[Setup], options: Options) -> tuple[tuple
     )
 
 
-def figures(studies: dict[str, Study], options: Options, data_root: Path) -> dict[str, GameFigures]:
+def figures(studies: dict[str, Study], options: Options) -> dict[str, GameFigures]:
     """Play every study's set-ups (one pool for all) and build each game's figures."""
     setups = {game: study.setups() for game, study in studies.items()}
     results: dict[str, Results] = runner.run(studies, setups, games=options.games, seed=options.seed,
-                                             processes=options.processes, data_root=data_root)
+                                             processes=options.processes)
     return {game: GameFigures(game, study.title, settings(study, setups[game], options), study.method,
                               tuple(study.sections(results[game])))
             for game, study in studies.items()}

@@ -19,10 +19,9 @@ import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence, TypeVar
 
-from pipeline.analysis.balance.study import Exact, Results, Setup, Study, load_study
+from pipeline.analysis.balance.study import Exact, Results, Setup, Study
 from pipeline.analysis.balance.tally import Tally, merged
 
 SEED_BYTES = 8
@@ -82,11 +81,12 @@ def _register(studies: Mapping[str, Study], setups: Mapping[str, Sequence[Setup]
         _JOBS.update({(game, job.id): job for job in study.exact_jobs()})
 
 
-def _start_worker(data_root: Path, setups: Mapping[str, Sequence[Setup]]) -> None:
-    """A worker leaves Ctrl-C to the parent; a spawned one builds the studies again."""
+def _start_worker(studies: Mapping[str, Study], setups: Mapping[str, Sequence[Setup]]) -> None:
+    """A worker leaves Ctrl-C to the parent; a spawned one (no fork on this system) registers the studies it
+    was handed (pickled)."""
     _quiet_worker()
     if not all(game in _STUDIES for game in setups):
-        _register({game: load_study(data_root, game) for game in setups}, setups)
+        _register(studies, setups)
 
 
 def _run(chunk: Chunk) -> Tally:
@@ -105,13 +105,13 @@ def default_processes() -> int:
 
 
 def run(studies: Mapping[str, Study], setups: Mapping[str, Sequence[Setup]], *, games: Optional[int], seed: int,
-        processes: int, data_root: Path, exact: bool = True) -> dict[str, Results]:
+        processes: int, exact: bool = True) -> dict[str, Results]:
     """Play every chunk of ``setups`` (per game) and (``exact``) each study's exact jobs; the results per game."""
     chunks = [c for game, study in studies.items() for c in chunks_of(study, setups[game], games, seed)]
     if exact:
         chunks += [c for study in studies.values() for c in exact_chunks(study)]
     _register(studies, setups)
-    tallies = _execute(chunks, processes, data_root, setups)
+    tallies = _execute(chunks, processes, studies, setups)
     results: dict[str, Results] = {}
     for game, study in studies.items():
         per_setup = {s.id: merged(t for c, t in zip(chunks, tallies) if c.game == game and not c.exact and c.key == s.id)
@@ -121,11 +121,11 @@ def run(studies: Mapping[str, Study], setups: Mapping[str, Sequence[Setup]], *, 
     return results
 
 
-def _execute(chunks: Sequence[Chunk], processes: int, data_root: Path,
+def _execute(chunks: Sequence[Chunk], processes: int, studies: Mapping[str, Study],
              setups: Mapping[str, Sequence[Setup]]) -> list[Tally]:
     """Each chunk's tally, in the order of ``chunks`` (however they were scheduled)."""
     return pool_map(_run, chunks, processes, costs=[c.cost for c in chunks], initializer=_start_worker,
-                    initargs=(data_root, dict(setups)))
+                    initargs=(dict(studies), dict(setups)))
 
 
 def pool_map(function: Callable[[T], R], items: Sequence[T], processes: int, *, costs: Optional[Sequence[float]] = None,

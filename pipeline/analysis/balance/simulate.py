@@ -7,7 +7,6 @@ study keeps (:func:`pipeline.analysis.balance.study.record_game`).
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Mapping, Optional
 
 from pipeline.analysis.balance import runner
@@ -19,7 +18,7 @@ from pipeline.base.errors import UserError
 
 
 def summaries(study: Study, *, players: Optional[int], policy: Optional[str], games: Optional[int], seed: int,
-              processes: int, data_root: Path, where: Optional[Mapping[str, Any]] = None) -> list[Summary]:
+              processes: int, where: Optional[Mapping[str, Any]] = None) -> list[Summary]:
     """The standard figures (and the study's own per seat) of every set-up of ``study`` that ``players``,
     ``policy`` and the set-up parameters in ``where`` (a game command's ``--variant``) select."""
     where = where or {}
@@ -35,7 +34,7 @@ def summaries(study: Study, *, players: Optional[int], policy: Optional[str], ga
         raise UserError(f"{study.game_id}: no set-up for {players} player(s) with {asked}"
                         f" (player counts: {', '.join(map(str, counts))})")
     results = runner.run({study.game_id: study}, {study.game_id: chosen}, games=games, seed=seed,
-                         processes=processes, data_root=data_root, exact=False)[study.game_id]
+                         processes=processes, exact=False)[study.game_id]
     return [replace(Summary.of(setup, results.tally(setup)),
                     seat_figures=tuple(study.seat_figures(setup, results.tally(setup)))) for setup in chosen]
 

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional
 from pipeline.analysis.balance.stats import Figure, Mean, Rate
 from pipeline.analysis.balance.tally import Tally, bump, count, folder, mean, observe
 from pipeline.base.errors import UserError
+from pipeline.data.dataset import GameData, load_game
+from pipeline.data.gamespec import GameSpec
 from pipeline.engine import Outcome
 
 if TYPE_CHECKING:
     from pipeline.analysis.balance.findings import Section
-    from pipeline.data.dataset import GameData
 
 GAMES, WINS, ENDINGS, SHARED, UNFINISHED, LENGTH = "games", "wins", "endings", "shared", "unfinished", "length"
 
@@ -155,19 +156,16 @@ def seat_win_rates(setup: Setup, tally: Tally) -> list[Rate]:
     return list(Summary.of(setup, tally).seat_wins)
 
 
-def study_of(data: GameData) -> Study:
+def study_of(data: GameData[Any]) -> Study:
     """The study of a loaded game (its spec's ``balance`` part), on data the caller has validated."""
-    from pipeline.games.registry import spec
+    if data.spec.balance is None:
+        raise data.spec.missing("balance")
+    return data.spec.balance(data)
 
-    make_study = spec(data.game).part("balance")
-    return make_study(data)
 
-
-def load_study(data_root: Path, game: str) -> Study:
-    """The study of ``game``, loading its data under ``data_root`` (for a process that has not loaded it)."""
-    from pipeline.data.dataset import load_game
-
-    return study_of(load_game(data_root, game))
+def load_study(data_root: Path, spec: GameSpec[Any]) -> Study:
+    """The study of the game ``spec`` describes, loading its data under ``data_root``."""
+    return study_of(load_game(data_root, spec))
 
 
 def pick_setups(study: Study, players: Optional[int], policy: Optional[str]) -> list[Setup]:

@@ -133,8 +133,7 @@ def study_figures(studies: dict[str, Study], side: Side, games: int, seed: int,
                   processes: int) -> dict[str, dict[str, tuple[str, Figure]]]:
     """Play ``studies`` (one side's) on the balance runner; each game's table figures."""
     setups = {game: study.setups() for game, study in studies.items()}
-    results = runner.run(studies, setups, games=games, seed=seed, processes=processes, data_root=side.root,
-                         exact=False)
+    results = runner.run(studies, setups, games=games, seed=seed, processes=processes, exact=False)
     return {game: table_figures(study.simulated_sections(results[game])) for game, study in studies.items()}
 
 
@@ -147,7 +146,7 @@ def compare_balance(diff: Diff, *, games: int, seed: int, processes: int) -> Bal
             continue
         if game.old_data is None or game.new_data is None:
             skipped.append((game.game, ONE_SIDE))
-        elif not game.new_data.spec.has("balance"):
+        elif game.new_data.spec.balance is None:
             skipped.append((game.game, NO_STUDY))
         else:
             chosen.append(game)

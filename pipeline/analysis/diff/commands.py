@@ -10,16 +10,16 @@ from pipeline.analysis.diff import report, sources
 from pipeline.analysis.diff.compare import chosen_games, compare
 from pipeline.base.errors import UsageProblem
 from pipeline.data.dataset import display_path, game_ids
-from pipeline.games import registry
+from pipeline.data.gamespec import Specs
 
 Say = Callable[..., None]  # (line, *, err=False)
 MIN_GAMES = 1
 
 
-def split_arguments(data_root: Path, args: Sequence[str]) -> tuple[list[str], list[str]]:
+def split_arguments(data_root: Path, specs: Specs, args: Sequence[str]) -> tuple[list[str], list[str]]:
     """The revisions and the games among the positional arguments: a game id (a registered game or a data
     folder) is a game, anything before the first game a revision; games come last."""
-    known = set(game_ids(data_root)) | {spec.id for spec in registry.specs()}
+    known = set(game_ids(data_root)) | set(specs.ids())
     revs: list[str] = []
     games: list[str] = []
     for arg in args:
@@ -40,14 +40,14 @@ def check_balance_options(balance: bool, games: Optional[int], seed: Optional[in
         raise UsageProblem(f"--games must be at least {MIN_GAMES}, got {games}")
 
 
-def check_studies(old: sources.Side, new: sources.Side, games: Sequence[str]) -> None:
+def check_studies(old: sources.Side, new: sources.Side, specs: Specs, games: Sequence[str]) -> None:
     """Every game named for ``--balance`` must exist and have a balance study (checked before any work)."""
-    for game in chosen_games(old, new, games):
-        if not registry.spec(game).has("balance"):
+    for game in chosen_games(old, new, specs, games):
+        if specs.spec(game).balance is None:
             raise UsageProblem(f"--balance: {game} has no balance study")
 
 
-def diff_command(data_root: Path, args: Sequence[str], *, data_a: Optional[Path], data_b: Optional[Path],
+def diff_command(data_root: Path, specs: Specs, args: Sequence[str], *, data_a: Optional[Path], data_b: Optional[Path],
                  as_json: bool, pdf: Optional[Path], engines: bool, budget: Optional[int], paper: str,
                  template_root: Path, say: Say, balance: bool = False, balance_games: Optional[int] = None,
                  seed: Optional[int] = None) -> None:
@@ -56,12 +56,12 @@ def diff_command(data_root: Path, args: Sequence[str], *, data_a: Optional[Path]
     if data_a is not None or data_b is not None:  # two folders: every argument is a game
         games = list(args)
     else:
-        revs, games = split_arguments(data_root, args)
+        revs, games = split_arguments(data_root, specs, args)
     with ExitStack() as stack:  # removes the revisions' extracted folders, whatever happens
         old, new = sources.sides(data_root, revs, data_a, data_b, stack)
         if balance and games:
-            check_studies(old, new, games)
-        found = compare(old, new, games or None, engines=engines, budget=budget)
+            check_studies(old, new, specs, games)
+        found = compare(old, new, specs, games or None, engines=engines, budget=budget)
         figures = None
         if balance:
             from pipeline.analysis.balance.runner import default_processes

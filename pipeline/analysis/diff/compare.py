@@ -18,9 +18,8 @@ from pipeline.analysis.diff.sources import Side
 from pipeline.base.errors import UserError
 from pipeline.cards.plan import PrintCard
 from pipeline.data.dataset import GameData, game_ids
-from pipeline.data.gamespec import Question
+from pipeline.data.gamespec import Question, Specs
 from pipeline.data.kinds import RULES_KIND
-from pipeline.games import registry
 
 
 @dataclass(frozen=True)
@@ -69,21 +68,21 @@ class Diff:
     games: list[GameDiff]
 
 
-def load_side(side: Side, games: Sequence[str]) -> dict[str, GameData]:
+def load_side(side: Side, specs: Specs, games: Sequence[str]) -> dict[str, GameData]:
     """The games of one side that exist there, validated; invalid data is one error line naming the side."""
     from pipeline.checks.validate import validate
 
     present = [game for game in games if game in game_ids(side.root)]
     if not present:
         return {}
-    report = validate(side.root, present)
+    report = validate(side.root, specs, present)
     if not report.ok:
         raise UserError(f"{side.label}: the data does not validate ({len(report.problems)} problem(s)); "
                         f"the first: {report.problems[0]}")
     return {game: report.game(game) for game in present}
 
 
-def chosen_games(old: Side, new: Side, games: Optional[Sequence[str]]) -> list[str]:
+def chosen_games(old: Side, new: Side, specs: Specs, games: Optional[Sequence[str]]) -> list[str]:
     """The games named (each must exist on one side at least), else every game of either side."""
     known = sorted(set(game_ids(old.root)) | set(game_ids(new.root)))
     chosen = list(dict.fromkeys(games)) if games else known
@@ -91,16 +90,16 @@ def chosen_games(old: Side, new: Side, games: Optional[Sequence[str]]) -> list[s
     if unknown:
         raise UserError(f"unknown game {', '.join(unknown)} (known: {', '.join(known)})")
     for game in chosen:
-        registry.spec(game)  # a data folder with no spec is the usual one-line error
+        specs.spec(game)  # a data folder with no spec is the usual one-line error
     return chosen
 
 
-def compare(old: Side, new: Side, games: Optional[Sequence[str]] = None, *, engines: bool = True,
+def compare(old: Side, new: Side, specs: Specs, games: Optional[Sequence[str]] = None, *, engines: bool = True,
             budget: Optional[int] = None) -> Diff:
     """What changed from ``old`` to ``new``, game by game (``engines``: also ask each changed game's
     consequences; ``budget``: their node limit per search, None for the game's own default)."""
-    chosen = chosen_games(old, new, games)
-    before, after = load_side(old, chosen), load_side(new, chosen)
+    chosen = chosen_games(old, new, specs, games)
+    before, after = load_side(old, specs, chosen), load_side(new, specs, chosen)
     found = []
     for game in chosen:
         diff = game_diff(game, before.get(game), after.get(game))
@@ -112,9 +111,9 @@ def compare(old: Side, new: Side, games: Optional[Sequence[str]] = None, *, engi
 
 
 def _cards(data: Optional[GameData]) -> dict[str, PrintCard]:
-    if data is None or not data.spec.has("cards"):
+    if data is None or data.spec.cards is None:
         return {}
-    return {card.id: card for card in data.spec.part("cards")(data)}
+    return {card.id: card for card in data.spec.cards(data)}
 
 
 def _record_of(card: PrintCard, changes: Mapping[str, RecordChange], by_id: Mapping[str, RecordChange]) -> Optional[RecordChange]:
@@ -175,9 +174,9 @@ def consequences(old: Optional[GameData], new: Optional[GameData], budget: Optio
     """The game's engine figures that differ between the sides. A question whose inputs are the same on
     both sides is not asked (its answer cannot have moved)."""
     present = new if new is not None else old
-    if present is None or not present.spec.has("consequences"):
+    ask = present.spec.consequences if present is not None else None
+    if ask is None:
         return
-    ask = present.spec.part("consequences")
     old_questions = {q.name: q for q in ask(old, budget=budget)} if old is not None else {}
     new_questions = {q.name: q for q in ask(new, budget=budget)} if new is not None else {}
     for name in list(old_questions) + [n for n in new_questions if n not in old_questions]:

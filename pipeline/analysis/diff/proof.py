@@ -29,7 +29,6 @@ from pipeline.cards.imposition import SHEETS_NAME, SHEETS_SCHEMA_NAME, Duplex, l
 from pipeline.cards.pdfwrite import Metadata, new_canvas, write_atomic
 from pipeline.cards.plan import PrintCard
 from pipeline.cards.units import mm
-from pipeline.games import registry
 
 MARGIN_MM = 15.0
 GAP_MM = 8.0
@@ -68,7 +67,8 @@ def _reprint_plan(game: GameDiff) -> Optional[render_build.Plan]:
     cards = [game.new_cards[c.id] for c in game.cards if c.reprint and c.status != REMOVED and c.id in game.new_cards]
     if not cards:
         return None
-    return render_build.Plan(game.game, registry.spec(game.game).title, cards)
+    title = game.new_data.spec.title if game.new_data is not None else game.game
+    return render_build.Plan(game.game, title, cards)
 
 
 def _page_size(paper: str, template_root: Path) -> tuple[float, float]:

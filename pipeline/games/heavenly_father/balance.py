@@ -80,7 +80,7 @@ class HeavenlyFatherStudy(Study):
               "of the dilemma settlements it took part in not happened (a dilemma: its own; a Philosopher: those it "
               "was invoked on), replaying every player's tokens from the start.")
 
-    def __init__(self, data: GameData) -> None:
+    def __init__(self, data: GameData[HeavenlyFatherModel]) -> None:
         self.model: HeavenlyFatherModel = data.model
         low, high = self.model.parameters[P_MIN], self.model.parameters[P_MAX]
         self.games = {n: Game.from_model(self.model, n) for n in range(low, high + 1)}
@@ -270,6 +270,6 @@ class HeavenlyFatherStudy(Study):
                        "player or forced by the empty draw pile.", (length_table(results, self.length_unit),))
 
 
-def study(game: GameData) -> HeavenlyFatherStudy:
+def study(game: GameData[HeavenlyFatherModel]) -> HeavenlyFatherStudy:
     """Who's Your Heavenly Father?'s balance study from its validated data."""
     return HeavenlyFatherStudy(game)

@@ -200,12 +200,12 @@ def _duplicates(values: Sequence[Any]) -> Iterator[tuple[int, int]]:
             first[value] = index
 
 
-def _records(game: GameData, kind: str, key: str) -> list[dict[str, Any]]:
+def _records(game: GameData[HeavenlyFatherModel], kind: str, key: str) -> list[dict[str, Any]]:
     return game.doc(kind).data[key]
 
 
 # --- Counts and components ----------------------------------------------------------
-def count_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def count_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The card counts the rulebook states."""
     expected = ((GODS, "gods", len(model.gods), GOD_COUNT, "God cards"),
                 (DILEMMAS, "dilemmas", len(model.dilemmas), DILEMMA_COUNT, "Moral Dilemma cards"),
@@ -215,7 +215,7 @@ def count_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
             yield game.doc(kind).problem((key,), f"{kind}: {found} {what}, the rulebook has {wanted}")
 
 
-def component_counts(game: GameData) -> Inventory:
+def component_counts(game: GameData[HeavenlyFatherModel]) -> Inventory:
     """The rulebook's Contents (the whole list), with the count the data holds of each it can count."""
     model: HeavenlyFatherModel = game.model
     tokens = {t.virtue: t.count for t in model.tokens if t.virtue}
@@ -233,7 +233,7 @@ def component_counts(game: GameData) -> Inventory:
                          for cid, count in COMPONENT_FACTS.items()], closed=True)
 
 
-def mortal_card_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def mortal_card_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The Mortal cards of the box (dilemmas + philosophers) add up to the rulebook's number."""
     doc = game.doc(COMPONENTS_KIND)
     mortal = sum(r["count"] for r in doc.data["components"] if r["id"] in MORTAL_COMPONENTS)
@@ -244,7 +244,7 @@ def mortal_card_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
 
 
 # --- Virtues ---------------------------------------------------------------------------
-def virtue_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def virtue_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The four Virtues with the rulebook's names and colours, in S, X, B, J order."""
     doc = game.doc(VIRTUES)
     records = doc.data["virtues"]
@@ -273,7 +273,7 @@ def virtue_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Prob
 
 
 # --- Gods -----------------------------------------------------------------------------
-def god_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def god_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """Every god scores exactly the four Virtues, favours and opposes something, and is unique."""
     doc = game.doc(GODS)
     virtues = set(model.virtue_order)
@@ -365,7 +365,7 @@ def _traffic_light_problems(doc: Document, model: HeavenlyFatherModel) -> Iterat
         )
 
 
-def dilemma_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def dilemma_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """Options name real Virtues and change something; no two cards alike; faces fit a card."""
     doc = game.doc(DILEMMAS)
     for index in range(len(model.dilemmas)):
@@ -388,7 +388,7 @@ def _power_fact(power: Power) -> PowerFact:
     return (power.timing, power.target, power.invoke, power.requires, effects)
 
 
-def philosopher_kind_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def philosopher_kind_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The six kinds with the rulebook's powers; printed text rendered from the power."""
     doc = game.doc(PHILOSOPHER_KINDS)
     present = {k.id for k in model.philosopher_kinds}
@@ -424,7 +424,7 @@ def _text_problems(doc: Document, path: tuple[Any, ...], label: str, power: Powe
         yield doc.problem(path + ("text",), f"{label}: text has {_words(text)} words, at most {MAX_EFFECT_WORDS} fit")
 
 
-def philosopher_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def philosopher_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """Each card is of a known kind, and each kind has as many cards as its `copies`."""
     doc = game.doc(PHILOSOPHERS)
     kinds = {k.id: k for k in model.philosopher_kinds}
@@ -443,7 +443,7 @@ def philosopher_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
 
 
 # --- Tokens, envelope, cheat sheets ------------------------------------------------------
-def token_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def token_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """One kind of token per Virtue, 30 of each, and the single Prayer Beads token."""
     doc = game.doc(TOKENS)
     virtues = set(model.virtue_order)
@@ -475,7 +475,7 @@ def token_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Probl
             yield doc.problem(("tokens", index), f"token {PRAYER_BEADS_ID}: must be a single token with no virtue")
 
 
-def envelope_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def envelope_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The envelope holds as many gods as setup seals in it, with a sealed and a Judgment Day side."""
     doc = game.doc(ENVELOPE)
     sealed = model.parameters.get("gods-in-envelope")
@@ -499,7 +499,7 @@ def envelope_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Pr
             )
 
 
-def cheat_sheet_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def cheat_sheet_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """Every cheat sheet lists each god exactly once."""
     doc = game.doc(CHEAT_SHEETS)
     gods = [g.id for g in model.gods]
@@ -514,7 +514,7 @@ def cheat_sheet_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
 
 
 # --- Parameters and turn actions ---------------------------------------------------------
-def parameter_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def parameter_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The rulebook's numbers, and a setup the box can actually supply."""
     doc = game.doc(PARAMETERS)
     params = model.parameters
@@ -550,7 +550,7 @@ def _supply_problems(doc: Document, model: HeavenlyFatherModel) -> Iterator[Prob
             yield doc.problem(("parameters",), f"parameters: {players} players need {needed} for {what}, the box has {supplied} {unit}")
 
 
-def turn_action_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def turn_action_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The six actions in the rulebook's order; praying forces the first and blocks the rest."""
     doc = game.doc(TURN_ACTIONS)
     actions = model.turn_actions
@@ -576,7 +576,7 @@ def turn_action_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator
 
 
 # --- Balance ------------------------------------------------------------------------------
-def balance_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def balance_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The rulebook's balance statements, computed over the gods and the dilemma deck."""
     doc = game.doc(BALANCE)
     defined = {m["id"] for m in doc.data["measures"]}
@@ -626,14 +626,14 @@ def claim_failures(model: HeavenlyFatherModel, measure: str, comparison: str,
 
 # --- Stored examples, replayed by the rules engine ---------------------------------------
 # The spec's ``examples``: the core replays them once every other check passed.
-def replay_scoring_examples(game: GameData) -> Iterator[tuple[str, tuple[Any, ...], str]]:
+def replay_scoring_examples(game: GameData[HeavenlyFatherModel]) -> Iterator[tuple[str, tuple[Any, ...], str]]:
     """Every stored scoring example gives its stated result when the engine replays it."""
     model = game.model
     for scoring in model.scoring_examples:
         yield from ((scoring.id, path, message) for path, message in _scoring_failures(model, scoring))
 
 
-def replay_dilemma_examples(game: GameData) -> Iterator[tuple[str, tuple[Any, ...], str]]:
+def replay_dilemma_examples(game: GameData[HeavenlyFatherModel]) -> Iterator[tuple[str, tuple[Any, ...], str]]:
     """Every stored dilemma example gives its stated result when the engine replays it."""
     model = game.model
     for dilemma in model.dilemma_examples:
@@ -678,7 +678,7 @@ def _dilemma_failures(model: HeavenlyFatherModel, example: DilemmaExample) -> It
 
 
 # --- Prose coverage --------------------------------------------------------------------------
-def prose_problems(game: GameData, model: HeavenlyFatherModel) -> Iterator[Problem]:
+def prose_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherModel) -> Iterator[Problem]:
     """The rules mention every turn action and Philosopher kind (the sections they must have are the spec's
     ``rule_sections``, checked by the core); glossary links resolve."""
     rules = game.doc(RULES_KIND)
@@ -696,7 +696,7 @@ CHECKS: tuple[Callable[[GameData, HeavenlyFatherModel], Iterator[Problem]], ...]
 )
 
 
-def cross_checks(game: GameData) -> Iterator[Problem]:
+def cross_checks(game: GameData[HeavenlyFatherModel]) -> Iterator[Problem]:
     """Every problem the schemas cannot see; run only on schema-valid data."""
     model = game.model
     for check in CHECKS:

@@ -5,7 +5,6 @@ validated data. Bad input prints one `error: ...` line on stderr and exits 1.
 """
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import Any, List, Optional
@@ -13,8 +12,10 @@ from typing import Any, List, Optional
 import typer
 
 from pipeline.base.errors import UserError
+from pipeline.games.commands import valid_game
+from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.engine import Judgment, judge
-from pipeline.games.heavenly_father.model import HeavenlyFatherModel, load_model
+from pipeline.games.heavenly_father.model import HeavenlyFatherModel
 
 PLAYER_ARG = re.compile(r"^(?P<name>[^=\s]+)=(?P<counts>[^=]*)$")
 COUNT = re.compile(r"^-?\d+$")
@@ -27,10 +28,10 @@ app = typer.Typer(
 )
 
 
-@functools.lru_cache(maxsize=1)
-def project_model() -> HeavenlyFatherModel:
-    """The validated model of the project's data, loaded once per process."""
-    return load_model()
+def project_model(ctx: typer.Context) -> HeavenlyFatherModel:
+    """The validated model of the project's data."""
+    model: HeavenlyFatherModel = valid_game(ctx, GAME_ID).model
+    return model
 
 
 def _usage(model: HeavenlyFatherModel) -> str:
@@ -94,12 +95,13 @@ def score_text(god: Any, players: list[tuple[str, dict[str, int]]], result: Judg
 
 @app.command(context_settings={"ignore_unknown_options": True})
 def score(
+    ctx: typer.Context,
     god_id: Optional[str] = typer.Argument(None, metavar="GOD_ID", help="Id of the One True God, e.g. country-club-god."),
     players: Optional[List[str]] = typer.Argument(None, metavar="NAME=S,X,B,J...", help="Each player's tokens, in S,X,B,J order."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: {god, players: [{name, tokens, score}], winners}."),
 ) -> None:
     """Score Judgment Day: every player's points under the god, and the winner(s); ties all win."""
-    model = project_model()
+    model = project_model(ctx)
     if god_id is None:
         raise UserError(f"give GOD_ID, then the players as {_usage(model)}")
     god = find_god(god_id, model)

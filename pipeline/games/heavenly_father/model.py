@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Sequence
 
@@ -261,7 +260,7 @@ class HeavenlyFatherModel:
         return frozen_map(dict(zip(self.virtue_order, counts)))
 
 
-def _records(game: GameData, kind: str, key: str) -> list[dict[str, Any]]:
+def _records(game: GameData[HeavenlyFatherModel], kind: str, key: str) -> list[dict[str, Any]]:
     return list(game.doc(kind).data[key])
 
 
@@ -317,7 +316,7 @@ def _dilemma_example(record: Mapping[str, Any]) -> DilemmaExample:
                           frozen_map(record["before"]), frozen_map(record["after"]))
 
 
-def build(game: GameData) -> HeavenlyFatherModel:
+def build(game: GameData[HeavenlyFatherModel]) -> HeavenlyFatherModel:
     """The typed model of ``game``'s documents; call only after the schema check passed."""
     virtues = sorted(
         (Virtue(r["id"], r["name"], r["abbreviation"], r["position"], r["colour"], r["meaning"])
@@ -339,14 +338,3 @@ def build(game: GameData) -> HeavenlyFatherModel:
         scoring_examples=tuple(_scoring_example(r) for r in _records(game, EXAMPLES, "scoring_examples")),
         dilemma_examples=tuple(_dilemma_example(r) for r in _records(game, EXAMPLES, "dilemma_examples")),
     )
-
-
-def load_model(data_root: Optional[Path] = None) -> HeavenlyFatherModel:
-    """Validate the game's data under ``data_root`` (default: the project's) and build the model.
-
-    Raises UserError naming the first problem when the data is not valid.
-    """
-    from pipeline.checks.validate import load_valid_game
-    from pipeline.games.heavenly_father import GAME_ID
-
-    return load_valid_game(GAME_ID, data_root).model

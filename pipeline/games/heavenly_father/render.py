@@ -46,7 +46,7 @@ def _named(consequence: Consequence) -> set[str]:
     return set(consequence.gain) | set(consequence.lose)
 
 
-def print_cards(game: GameData) -> list[PrintCard]:
+def print_cards(game: GameData[HeavenlyFatherModel]) -> list[PrintCard]:
     """Gods, then Moral Dilemmas, then Philosophers (each kind's card as many times as it has copies)."""
     model = game.model
     backs = {deck: Face(BACK_TEMPLATE, {"deck": deck, "label": label}) for deck, label in BACK_LABELS.items()}

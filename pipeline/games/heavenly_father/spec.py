@@ -1,29 +1,39 @@
 """The game contract of Who's Your Heavenly Father?: what this package gives the core (see pipeline/data/gamespec.py).
 
-Parts are named by import path and imported only when a stage asks for them.
+Each part is named directly (importing the spec imports the game's code); mypy checks each against
+the contract's Protocols.
 """
 from __future__ import annotations
 
 from pipeline.checks.rulecontract import Examples
-from pipeline.data.gamespec import GameSpec, Part
-from pipeline.games.heavenly_father import GAME_ID, TITLE
+from pipeline.data.gamespec import GameSpec
+from pipeline.games.heavenly_father import GAME_ID, TITLE, checks
+from pipeline.games.heavenly_father.balance import study
+from pipeline.games.heavenly_father.checks import component_counts, replay_dilemma_examples, replay_scoring_examples
+from pipeline.games.heavenly_father.cli import app
+from pipeline.games.heavenly_father.docs import documents
+from pipeline.games.heavenly_father.effects import LANGUAGE
+from pipeline.games.heavenly_father.model import HeavenlyFatherModel, build
+from pipeline.games.heavenly_father.render import print_cards
+from pipeline.games.heavenly_father.setups import set_ups
 
-SPEC = GameSpec(
+SPEC: GameSpec[HeavenlyFatherModel] = GameSpec(
     id=GAME_ID,
     title=TITLE,
     summary="Who's Your Heavenly Father?: score Judgment Day with the reference engine.",
-    model=Part("pipeline.games.heavenly_father.model:build"),
-    checks=Part("pipeline.games.heavenly_father.checks"),
-    counts=Part("pipeline.games.heavenly_father.checks:component_counts"),
-    cards=Part("pipeline.games.heavenly_father.render:print_cards"),
-    documents=Part("pipeline.games.heavenly_father.docs:documents"),
-    commands=Part("pipeline.games.heavenly_father.cli:app"),
-    balance=Part("pipeline.games.heavenly_father.balance:study"),
-    effects=Part("pipeline.games.heavenly_father.effects:LANGUAGE"),
+    model=build,
+    checks=checks,
+    engine=set_ups,
+    counts=component_counts,
+    cards=print_cards,
+    documents=documents,
+    commands=app,
+    balance=study,
+    effects=LANGUAGE,
     examples=(
-        Examples(Part("pipeline.games.heavenly_father.checks:replay_scoring_examples"), kind="examples",
+        Examples(replay_scoring_examples, kind="examples",
                  key="scoring_examples", label="scoring example"),
-        Examples(Part("pipeline.games.heavenly_father.checks:replay_dilemma_examples"), kind="examples",
+        Examples(replay_dilemma_examples, kind="examples",
                  key="dilemma_examples", label="dilemma example"),
     ),
     rule_sections=(

@@ -20,6 +20,7 @@ from pipeline.base.errors import UserError
 from pipeline.cards.pdfwrite import write_atomic
 from pipeline.checks.validate import validate
 from pipeline.data.dataset import DATA_SUFFIX, display_path
+from pipeline.data.gamespec import Specs
 from pipeline.data.yamlmarks import load_marked
 from pipeline.games.monotheism import GAME_ID
 from pipeline.games.monotheism.generate import dump, signature
@@ -40,8 +41,8 @@ def last_scenario(data_root: Path) -> dict[str, Any]:
     return yaml.safe_load(scenarios_file(data_root).read_text(encoding="utf-8"))[SCENARIOS][-1]
 
 
-def add_scenario(data_root: Path, loaded: Loaded, file: Path, *, max_nodes: int, processes: int) -> Path:
-    """Append the scenario of ``file`` to the data under ``data_root``; the path written."""
+def add_scenario(data_root: Path, specs: Specs, loaded: Loaded, file: Path, *, max_nodes: int, processes: int) -> Path:
+    """Append the scenario of ``file`` to the data under ``data_root`` (validated again with ``specs``); the path written."""
     scenario = scenario_from_file(file, data_root, loaded)
     where = display_path(file)
     for known in loaded.model.scenarios:
@@ -64,10 +65,10 @@ def add_scenario(data_root: Path, loaded: Loaded, file: Path, *, max_nodes: int,
     note = record.get("provenance", {}).get("note")
     record["provenance"] = {"source": "authored", **({"note": note} if note else {})}
     ordered = {key: record[key] for key in KEY_ORDER if key in record}
-    return _append(data_root, ordered)
+    return _append(data_root, specs, ordered)
 
 
-def _append(data_root: Path, record: dict[str, Any]) -> Path:
+def _append(data_root: Path, specs: Specs, record: dict[str, Any]) -> Path:
     target = scenarios_file(data_root)
     before = target.read_text(encoding="utf-8")
     after = before.rstrip("\n") + "\n" + textwrap.indent(dump([record]), LIST_INDENT)
@@ -75,7 +76,7 @@ def _append(data_root: Path, record: dict[str, Any]) -> Path:
         raise UserError(f"{display_path(target)}: its scenarios list is not the end of the file; "
                         "add the scenario by hand")
     write_atomic(target, after.encode("utf-8"))
-    report = validate(data_root, [GAME_ID])
+    report = validate(data_root, specs, [GAME_ID])
     if not report.ok:
         write_atomic(target, before.encode("utf-8"))
         problems = "; ".join(str(problem) for problem in report.problems[:3])

@@ -99,7 +99,7 @@ class MonotheismStudy(Study):
               f"going after {MAX_ACTIONS} actions is counted unfinished. The scenarios are judged by the solver, "
               "not simulated.")
 
-    def __init__(self, data: GameData) -> None:
+    def __init__(self, data: GameData[MonotheismModel]) -> None:
         model: MonotheismModel = data.model
         assert model.cards is not None, "validated Monotheism data has its cards"
         self.loaded = Loaded(model, Game(model.cards))
@@ -241,6 +241,6 @@ class MonotheismStudy(Study):
                        (length_table(results, self.length_unit), *lines))
 
 
-def study(game: GameData) -> MonotheismStudy:
+def study(game: GameData[MonotheismModel]) -> MonotheismStudy:
     """Monotheism's balance study from its validated data."""
     return MonotheismStudy(game)

@@ -90,7 +90,7 @@ INFERRED = "inferred"
 DEITY_MENTION = re.compile(r"#(\d+)")
 
 
-def cross_checks(game: GameData) -> Iterator[Problem]:
+def cross_checks(game: GameData[MonotheismModel]) -> Iterator[Problem]:
     """Every problem in ``game`` that no schema can express."""
     missing = [kind for kind in REQUIRED_KINDS if not game.has(kind)]
     for kind in missing:
@@ -138,7 +138,7 @@ def _problem(doc: Document, path: PathKey, message: str) -> Problem:
 
 
 # --- components.yaml ------------------------------------------------------------
-def component_counts(game: GameData) -> Inventory:
+def component_counts(game: GameData[MonotheismModel]) -> Inventory:
     """The box counts: the deity ids and the worshipers of worshiper-sets.yaml (none without that file)."""
     if not game.has(WORSHIPER_SETS):  # cross_checks reports the file missing
         return Inventory.of([])

@@ -14,7 +14,8 @@ from pipeline.base.console import stop_spinner
 from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
 from pipeline.data.dataset import default_data_root, display_path
-from pipeline.games.monotheism import adding, estimate, rating, solver
+from pipeline.games.commands import command_specs, valid_game
+from pipeline.games.monotheism import GAME_ID, adding, estimate, rating, solver
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
@@ -40,10 +41,10 @@ RevealOption = typer.Option(False, "--reveal", help="Show everything, veiled god
 
 
 @app.command()
-def replay(scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
+def replay(ctx: typer.Context, scenario: str = typer.Argument(..., help="Scenario number (1-5)."),
            reveal: bool = RevealOption, as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Replay a scenario's stored winning line on a fresh deck, saying what each move does."""
-    loaded = load(_root(data))
+    loaded = load(valid_game(ctx, GAME_ID, _root(data)))
     chosen = scenario_by_number(loaded.model, scenario)
     if not chosen.winning_line:
         raise UserError(f"scenario {chosen.id} has no stored winning line")
@@ -78,7 +79,7 @@ def _processes(value: Optional[int]) -> int:
 
 
 @app.command()
-def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (1-5)."),
+def solve(ctx: typer.Context, scenario: Optional[str] = typer.Argument(None, help="Scenario number (1-5)."),
           file: Optional[Path] = typer.Option(None, "--file", help="A YAML file holding one scenario."),
           max_nodes: int = typer.Option(solver.DEFAULT_MAX_NODES, "--max-nodes", min=1,
                                         help="Node limit: past it the answer is 'limit' (the same on every machine)."),
@@ -89,7 +90,7 @@ def solve(scenario: Optional[str] = typer.Argument(None, help="Scenario number (
           as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Decide a scenario: a winning line, a proof that none exists (no-win), or the node limit (limit)."""
     root = _root(data)
-    loaded = load(root)
+    loaded = load(valid_game(ctx, GAME_ID, root))
     easier = Easier(bless_at_start, without_21)
     chosen = easier_scenario(_chosen(loaded, root, scenario, file), easier)
     game = easier_game(loaded.game, easier)
@@ -136,8 +137,8 @@ def play(ctx: typer.Context,
          data: Optional[Path] = DataOption) -> None:
     """Play in the terminal, told what each move does: veiled gods stay hidden (unless --reveal); type a
     choice's key in brackets, 'u' to undo."""
+    loaded = load(valid_game(ctx, GAME_ID, _root(data)))
     stop_spinner(ctx)  # the game talks with the user: no spinner beside its prompts
-    loaded = load(_root(data))
     easier = Easier(bless_at_start, without_21)
     loaded = Loaded(loaded.model, easier_game(loaded.game, easier))
     if scenario is not None:
@@ -159,7 +160,7 @@ def play(ctx: typer.Context,
 
 
 @app.command("estimate-21")
-def estimate_21(games: int = typer.Option(2_000, "--games", min=1, help="Deals per worshiper set."),
+def estimate_21(ctx: typer.Context, games: int = typer.Option(2_000, "--games", min=1, help="Deals per worshiper set."),
                 seed: int = typer.Option(0, "--seed", help="First seed (deal and policy); same seed, same figure."),
                 policy: str = typer.Option("random", "--policy",
                                            help=f"How moves are chosen: {', '.join(estimate.POLICIES)}."),
@@ -173,7 +174,7 @@ def estimate_21(games: int = typer.Option(2_000, "--games", min=1, help="Deals p
     """
     if policy not in estimate.POLICIES:
         raise UsageProblem(f"unknown policy {policy!r} (known: {', '.join(estimate.POLICIES)})")
-    loaded = load(_root(data))
+    loaded = load(valid_game(ctx, GAME_ID, _root(data)))
     known = [s.id for s in loaded.model.worshiper_sets]
     sets = worshiper_set or known
     unknown = [s for s in sets if s not in known]
@@ -236,7 +237,7 @@ def _rating_lines(chosen: Scenario, found: rating.Rating) -> list[str]:
 
 
 @app.command()
-def rate(scenario: Optional[str] = typer.Argument(None, help="Scenario number."),
+def rate(ctx: typer.Context, scenario: Optional[str] = typer.Argument(None, help="Scenario number."),
          file: Optional[Path] = typer.Option(None, "--file", help="A YAML file holding one scenario."),
          max_nodes: int = typer.Option(rating.RATE_NODES, "--max-nodes", min=1,
                                        help="Node limit of each question (the answer, then each first move)."),
@@ -244,7 +245,7 @@ def rate(scenario: Optional[str] = typer.Argument(None, help="Scenario number.")
          as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Measure a scenario's difficulty: first moves that win and lose, shortest solution, branching, nodes."""
     root = _root(data)
-    loaded = load(root)
+    loaded = load(valid_game(ctx, GAME_ID, root))
     chosen = _chosen(loaded, root, scenario, file)
     found = rating.rate(loaded.game.scenario_state(chosen, track_history=False).with_events(False), max_nodes=max_nodes,
                         processes=_processes(processes))
@@ -258,7 +259,7 @@ def rate(scenario: Optional[str] = typer.Argument(None, help="Scenario number.")
 
 
 @app.command()
-def generate(cards: int = typer.Option(11, "--cards", min=3, help="Cards in each deck (one is the worshiper)."),
+def generate(ctx: typer.Context, cards: int = typer.Option(11, "--cards", min=3, help="Cards in each deck (one is the worshiper)."),
              count: int = typer.Option(1, "--count", min=1, help="Puzzles to write."),
              seed: int = typer.Option(0, "--seed", min=0, help="Same seed, same puzzles."),
              worshiper_set: Optional[str] = typer.Option(None, "--set", help="Worshiper set id to draw the "
@@ -273,7 +274,7 @@ def generate(cards: int = typer.Option(11, "--cards", min=3, help="Cards in each
              processes: Optional[int] = ProcessesOption,
              data: Optional[Path] = DataOption) -> None:
     """Write new scenarios, each proved winnable and rated, never repeating an existing deck."""
-    loaded = load(_root(data))
+    loaded = load(valid_game(ctx, GAME_ID, _root(data)))
     gods = len(loaded.game.cards.deities)
     if cards - 1 > gods:
         raise UsageProblem(f"--cards {cards}: a deck holds one worshiper and at most {gods} gods")
@@ -317,15 +318,15 @@ def _signatures_in(folder: Path, loaded: Loaded, *, prefix: str) -> list:
 
 
 @app.command()
-def add(file: Path = typer.Argument(..., help="A scenario file (e.g. one written by generate)."),
+def add(ctx: typer.Context, file: Path = typer.Argument(..., help="A scenario file (e.g. one written by generate)."),
         max_nodes: int = typer.Option(rating.RATE_NODES, "--max-nodes", min=1,
                                       help="Node limit of each question of the rating."),
         processes: Optional[int] = ProcessesOption,
         data: Optional[Path] = DataOption) -> None:
     """Add a scenario to the data (numbered after the last, provenance authored, with its rating)."""
     root = _root(data)
-    loaded = load(root)
-    path = adding.add_scenario(root, loaded, file, max_nodes=max_nodes, processes=_processes(processes))
+    loaded = load(valid_game(ctx, GAME_ID, root))
+    path = adding.add_scenario(root, command_specs(ctx), loaded, file, max_nodes=max_nodes, processes=_processes(processes))
     added = adding.last_scenario(root)
     typer.echo(f"added scenario {added['number']} ({added['title']}, {added['rating']['difficulty']}) to "
                f"{display_path(path)}; `pantheon build monotheism` prints it in the rulebook and as a puzzle sheet")

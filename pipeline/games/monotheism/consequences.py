@@ -22,7 +22,7 @@ DIFF_NODES = 20_000
 SHARE_DIGITS = 3
 
 
-def consequences(game: GameData, *, budget: Optional[int] = None) -> list[Question]:
+def consequences(game: GameData[MonotheismModel], *, budget: Optional[int] = None) -> list[Question]:
     """One question per scenario: is it solved, and what share of its first moves lose."""
     model: MonotheismModel = game.model
     if model.cards is None:

@@ -21,7 +21,7 @@ from pipeline.games.monotheism import dsl, playkey, proofs, solver  # noqa: F401
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
-from pipeline.games.monotheism.model import Scenario, scenario_from_record
+from pipeline.games.monotheism.model import MonotheismModel, Scenario, scenario_from_record
 from pipeline.games.monotheism.rating import RATE_NODES
 from pipeline.games.monotheism.text import face_text, word_count
 
@@ -57,7 +57,7 @@ SOLVE_NODES = RATE_NODES  # the same limit as a rating, so a stored rating's nod
 TRAP_NODES = 400_000
 PROVER_ONLY = solver.Techniques(beam=False)  # a trap is expected lost: the beam finder would only double the nodes
 
-def card_problems(game: GameData) -> Iterator[Problem]:
+def card_problems(game: GameData[MonotheismModel]) -> Iterator[Problem]:
     """Problems of deities.yaml and worshipers.yaml (run when both documents are present)."""
     deities, worshipers = game.doc(DEITIES), game.doc(WORSHIPERS)
     yield from deity_problems(deities)
@@ -266,7 +266,7 @@ def _chain_problems(doc: Document, i: int, record: Mapping[str, Any]) -> Iterato
 
 
 # ============================================================== scenarios in play
-def scenario_play_problems(game: GameData, cards: Cards) -> Iterator[Problem]:
+def scenario_play_problems(game: GameData[MonotheismModel], cards: Cards) -> Iterator[Problem]:
     doc = game.doc(SCENARIOS)
     engine = Game(cards)
     fingerprint = playkey.cards_key(cards)

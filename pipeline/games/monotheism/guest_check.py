@@ -23,6 +23,7 @@ from pipeline.data.problems import Problem
 from pipeline.games.monotheism import estimate, playkey
 from pipeline.games.monotheism.cards import Cards
 from pipeline.games.monotheism.engine import Game
+from pipeline.games.monotheism.model import MonotheismModel
 from pipeline.games.monotheism.play import Loaded
 
 GAMES_PER_SET = 5_000  # 20,000 deals with the four sets: about forty hits at the rulebook's rate
@@ -31,7 +32,7 @@ NAMESPACE = "monotheism-21"
 PACKAGE = Path(__file__).resolve().parent
 
 
-def seeded_tally(game: GameData, cards: Cards, games_per_set: Optional[int] = None) -> tuple[int, int]:
+def seeded_tally(game: GameData[MonotheismModel], cards: Cards, games_per_set: Optional[int] = None) -> tuple[int, int]:
     """(hits, games) of the seeded run (``games_per_set`` deals with each set, default ``GAMES_PER_SET`` as it is
     when called), from the cache when the cards and the code are unchanged."""
     games_per_set = GAMES_PER_SET if games_per_set is None else games_per_set
@@ -48,7 +49,7 @@ def seeded_tally(game: GameData, cards: Cards, games_per_set: Optional[int] = No
     return hits, games
 
 
-def play_key(game: GameData, cards: Cards) -> str:
+def play_key(game: GameData[MonotheismModel], cards: Cards) -> str:
     """What the seeded run reads, as canonical JSON: the engine's card definitions without names
     (:func:`playkey.canonical`) and each set's worshipers in deal order (``play.deal``)."""
     sets = [[s.id, [w.id for w in s.worshipers]] for s in game.model.worshiper_sets]
@@ -65,7 +66,7 @@ def _one_in(rate: float) -> str:
     return f"1 in {round(1 / rate)}" if rate else "never"
 
 
-def rate_problems(game: GameData, cards: Cards, games_per_set: Optional[int] = None) -> Iterator[Problem]:
+def rate_problems(game: GameData[MonotheismModel], cards: Cards, games_per_set: Optional[int] = None) -> Iterator[Problem]:
     """A problem at #21 when the seeded rate is not within the tolerance of the rulebook's (validate plays
     ``GAMES_PER_SET`` deals per set; a smaller run is quicker and wider)."""
     if estimate.UNBIDDEN_GUEST not in cards.deities or not game.model.worshiper_sets:

@@ -211,7 +211,7 @@ def worshiper_set_from_record(record: Mapping[str, Any]) -> WorshiperSet:
     )
 
 
-def build(game: GameData) -> MonotheismModel:
+def build(game: GameData[MonotheismModel]) -> MonotheismModel:
     """The model of a game whose documents passed their schemas."""
     scenarios = game.doc(SCENARIOS).data
     return MonotheismModel(
@@ -225,7 +225,7 @@ def build(game: GameData) -> MonotheismModel:
     )
 
 
-def _cards(game: GameData) -> Optional[Cards]:
+def _cards(game: GameData[MonotheismModel]) -> Optional[Cards]:
     """The card faces, once deities.yaml and worshipers.yaml are both present."""
     if not (game.has(DEITIES) and game.has(WORSHIPERS)):
         return None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from pipeline.base.errors import UserError
-from pipeline.data.dataset import Document, display_path, load_game
+from pipeline.data.dataset import Document, GameData, display_path
 from pipeline.data.schemas import load_schemas, schema_problems
 from pipeline.data.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monotheism import GAME_ID
@@ -32,7 +32,7 @@ from pipeline.games.monotheism.engine import (
     Game,
     State,
 )
-from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, build, scenario_from_record
+from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, scenario_from_record
 from pipeline.games.monotheism.narrate import narrate, option_key, option_words
 from pipeline.games.monotheism.text import act_text, essence_text
 
@@ -47,15 +47,9 @@ class Loaded:
     game: Game
 
 
-def load(data_root: Path) -> Loaded:
-    """The model and engine of the data under ``data_root`` (must hold deities and worshipers)."""
-    data = load_game(data_root, GAME_ID)
-    if data.load_problems:
-        raise UserError(f"{data.load_problems[0]} (run `pantheon validate {GAME_ID}`)")
-    try:
-        model = build(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise UserError(f"{GAME_ID} data is not valid ({exc}); run `pantheon validate {GAME_ID}`") from None
+def load(data: GameData[MonotheismModel]) -> Loaded:
+    """The model and engine of validated data (which must hold deities and worshipers)."""
+    model = data.model
     if model.cards is None:
         raise UserError(f"{GAME_ID}: deities.yaml and worshipers.yaml are needed to play")
     return Loaded(model, Game(model.cards))

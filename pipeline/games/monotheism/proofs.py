@@ -18,7 +18,7 @@ from typing import Any, Mapping, Optional
 from pipeline import store as cachestore
 from pipeline.base.shape import ShapeError
 from pipeline.data.dataset import GameData
-from pipeline.games.monotheism.model import Scenario
+from pipeline.games.monotheism.model import MonotheismModel, Scenario
 
 NAMESPACE = "results/monotheism-proofs"
 NOT_PLAY = frozenset({"id", "name", "flavour", "provenance", "notes", "title"})
@@ -40,7 +40,7 @@ def _flatten(value: Any, prefix: str, depth: int, out: dict[str, str]) -> None:
     out[prefix] = hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
-def _records(game: GameData) -> dict[str, tuple[str, int, Mapping[str, Any]]]:
+def _records(game: GameData[MonotheismModel]) -> dict[str, tuple[str, int, Mapping[str, Any]]]:
     """Each card's (document kind, index, record) by id."""
     found: dict[str, tuple[str, int, Mapping[str, Any]]] = {}
     for kind, key in KINDS:
@@ -52,7 +52,7 @@ def _records(game: GameData) -> dict[str, tuple[str, int, Mapping[str, Any]]]:
     return found
 
 
-def faces(game: GameData, scenario: Scenario) -> Faces:
+def faces(game: GameData[MonotheismModel], scenario: Scenario) -> Faces:
     """The play fields of every card in the scenario's deck, hashed."""
     records = _records(game)
     out: Faces = {}
@@ -68,7 +68,7 @@ def _name(scenario: Scenario) -> str:
     return cachestore.key_of(["proof", scenario.id, json.dumps([c.ref for c in scenario.deck])])
 
 
-def remember(game: GameData, scenario: Scenario) -> None:
+def remember(game: GameData[MonotheismModel], scenario: Scenario) -> None:
     """Keep the scenario's card faces as the last good proof (written only when they changed)."""
     now = faces(game, scenario)
     if _read(scenario) != now:
@@ -88,7 +88,7 @@ def _decode(value: Any) -> Faces:
     return value
 
 
-def changes(game: GameData, scenario: Scenario) -> list[str]:
+def changes(game: GameData[MonotheismModel], scenario: Scenario) -> list[str]:
     """The deck's cards whose play fields differ from the last good proof, each with what changed and
     where it is written now (empty without a record)."""
     before = _read(scenario)

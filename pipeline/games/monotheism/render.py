@@ -17,6 +17,7 @@ from typing import Any, Mapping, Optional
 from pipeline.cards.plan import Face, PrintCard
 from pipeline.data.dataset import GameData
 from pipeline.games.monotheism.cards import Deity, Half, Worshiper, WorshiperState, cards_from
+from pipeline.games.monotheism.model import MonotheismModel
 from pipeline.games.monotheism.text import act_parts, act_text, essence_text
 
 DEITY_TEMPLATE = "monotheism/deity.svg.j2"
@@ -120,7 +121,7 @@ def _worshiper_side(worshiper: Worshiper, set_name: str, side: str, note: Option
     return Face(WORSHIPER_TEMPLATE, {"card": context})
 
 
-def print_cards(game: GameData) -> list[PrintCard]:
+def print_cards(game: GameData[MonotheismModel]) -> list[PrintCard]:
     """Gods #01-#29 (veiled backs), then each worshiper with its two sides paired front to back."""
     model = game.model
     data: Mapping[str, Any] = {kind: game.doc(kind).data if game.has(kind) else {kind: []} for kind in ("deities", "worshipers")}

@@ -1,25 +1,36 @@
 """The game contract of Monotheism: what this package gives the core (see pipeline/data/gamespec.py).
 
-Parts are named by import path and imported only when a stage asks for them.
+Each part is named directly (importing the spec imports the game's code); mypy checks each against
+the contract's Protocols.
 """
 from __future__ import annotations
 
-from pipeline.data.gamespec import GameSpec, Part
-from pipeline.games.monotheism import GAME_ID, TITLE
+from pipeline.data.gamespec import GameSpec
+from pipeline.games.monotheism import GAME_ID, TITLE, checks
+from pipeline.games.monotheism.balance import study
+from pipeline.games.monotheism.checks import component_counts
+from pipeline.games.monotheism.cli import app
+from pipeline.games.monotheism.consequences import consequences
+from pipeline.games.monotheism.docs import documents
+from pipeline.games.monotheism.dsl import LANGUAGE
+from pipeline.games.monotheism.model import MonotheismModel, build
+from pipeline.games.monotheism.render import print_cards
+from pipeline.games.monotheism.setups import set_ups
 
-SPEC = GameSpec(
+SPEC: GameSpec[MonotheismModel] = GameSpec(
     id=GAME_ID,
     title=TITLE,
     summary="Monotheism: replay the scenarios' winning lines; solve, rate, generate and add puzzles; play a game.",
-    model=Part("pipeline.games.monotheism.model:build"),
-    checks=Part("pipeline.games.monotheism.checks"),
-    counts=Part("pipeline.games.monotheism.checks:component_counts"),
-    cards=Part("pipeline.games.monotheism.render:print_cards"),
-    documents=Part("pipeline.games.monotheism.docs:documents"),
-    commands=Part("pipeline.games.monotheism.cli:app"),
-    balance=Part("pipeline.games.monotheism.balance:study"),
-    consequences=Part("pipeline.games.monotheism.consequences:consequences"),
-    effects=Part("pipeline.games.monotheism.dsl:LANGUAGE"),
+    model=build,
+    checks=checks,
+    engine=set_ups,
+    counts=component_counts,
+    cards=print_cards,
+    documents=documents,
+    commands=app,
+    balance=study,
+    consequences=consequences,
+    effects=LANGUAGE,
     # One rules section per rulebook section, plus the engine rulings.
     rule_sections=(
         "overview", "components", "set-up", "play", "acts", "essences", "veiled-gods",

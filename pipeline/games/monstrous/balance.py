@@ -166,7 +166,7 @@ class MonstrousStudy(Study):
               "the data's scenarios, drawn at random (a Wars campaign draws its own, level by level). Seat 1 "
               "throws first; in team games seats are players, teammates side by side.")
 
-    def __init__(self, data: GameData) -> None:
+    def __init__(self, data: GameData[MonstrousModel]) -> None:
         self.model: MonstrousModel = data.model
         self.game = Game(self.model)
         names = {v.id: v.name for v in self.model.variants}
@@ -374,6 +374,6 @@ class MonstrousStudy(Study):
                        "per variant: only the endings a variant's games reached have a column.", tables)
 
 
-def study(game: GameData) -> MonstrousStudy:
+def study(game: GameData[MonstrousModel]) -> MonstrousStudy:
     """Monstrous' balance study from its validated data."""
     return MonstrousStudy(game)

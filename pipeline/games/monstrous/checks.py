@@ -16,6 +16,7 @@ from pipeline.data.dataset import Document, GameData
 from pipeline.data.problems import Problem
 from pipeline.data.yamlmarks import PathKey
 from pipeline.games.monstrous import declared, engine
+from pipeline.games.monstrous.model import MonstrousModel
 from pipeline.games.monstrous.powers import (
     TRIGGER_LABELS,
     Owner,
@@ -96,7 +97,7 @@ def _card_owner(card_id: str) -> str:
 
 
 # ---- gods and Monster designs ------------------------------------------------------
-def check_gods(game: GameData) -> Iterator[Problem]:
+def check_gods(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("gods")
     ids = _ids(doc, "gods")
     if sorted(ids) != sorted(GOD_COLOURS):
@@ -110,7 +111,7 @@ def check_gods(game: GameData) -> Iterator[Problem]:
         yield doc.problem(("god_board", "sides"), "god board: one side must list the Locations and the other the Monsters")
 
 
-def check_monster_designs(game: GameData) -> Iterator[Problem]:
+def check_monster_designs(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("monsters")
     ids = _ids(doc, "monsters")
     if len(ids) != MONSTER_DESIGN_COUNT:
@@ -124,7 +125,7 @@ def check_monster_designs(game: GameData) -> Iterator[Problem]:
             yield doc.problem(("monsters", index, "trap"), f"monster {monster['id']}: the rulebook says it {should} a Trap Monster")
 
 
-def check_plates(game: GameData) -> Iterator[Problem]:
+def check_plates(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("monsters")
     for index, monster in _enumerate(doc, "monsters"):
         yield from _unique_side_problems(doc, index, monster)
@@ -156,7 +157,7 @@ def _unique_side_problems(doc: Document, index: int, monster: Mapping[str, Any])
 
 
 # ---- powers: vocabulary, context, wording ----------------------------------------------
-def _all_powers(game: GameData) -> Iterator[tuple[Document, tuple, Owner, str, Mapping[str, Any]]]:
+def _all_powers(game: GameData[MonstrousModel]) -> Iterator[tuple[Document, tuple, Owner, str, Mapping[str, Any]]]:
     """(document, path to power, owner, record label, power) for every printed power."""
     monsters = game.doc("monsters")
     for p_index, power in enumerate(monsters.data["common_side"]["powers"]):
@@ -171,7 +172,7 @@ def _all_powers(game: GameData) -> Iterator[tuple[Document, tuple, Owner, str, M
             f"location {location['id']}", location["power"]
 
 
-def check_powers(game: GameData) -> Iterator[Problem]:
+def check_powers(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     for doc, path, owner, label, power in _all_powers(game):
         for o_index, op in enumerate(power["effects"]):
             for message in op_problems(op):
@@ -184,7 +185,7 @@ def check_powers(game: GameData) -> Iterator[Problem]:
                                                 f"effects, which read {rendered!r}")
 
 
-def check_rulebook_wordings(game: GameData) -> Iterator[Problem]:
+def check_rulebook_wordings(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("monsters")
     for index, monster in _enumerate(doc, "monsters"):
         stated = RULEBOOK_POWER_TEXTS.get(monster["id"])
@@ -194,7 +195,7 @@ def check_rulebook_wordings(game: GameData) -> Iterator[Problem]:
                               f"monster {monster['id']}: the rulebook prints {stated!r}")
 
 
-def check_face_lengths(game: GameData) -> Iterator[Problem]:
+def check_face_lengths(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("monsters")
     faces: list[tuple[PathKey, str, Any]] = [(("common_side",), "common side", doc.data["common_side"])]
     faces += [(("monsters", i, "unique_side"), f"monster {m['id']}", m["unique_side"]) for i, m in _enumerate(doc, "monsters")]
@@ -205,7 +206,7 @@ def check_face_lengths(game: GameData) -> Iterator[Problem]:
 
 
 # ---- the 60 cards -------------------------------------------------------------------
-def check_cards(game: GameData) -> Iterator[Problem]:
+def check_cards(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("monster-cards")
     designs, gods = set(_ids(game.doc("monsters"), "monsters")), set(_ids(game.doc("gods"), "gods"))
     cards = doc.data["cards"]
@@ -232,7 +233,7 @@ def check_cards(game: GameData) -> Iterator[Problem]:
 
 
 # ---- Locations and card formats ------------------------------------------------------
-def check_locations(game: GameData) -> Iterator[Problem]:
+def check_locations(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("locations")
     locations = doc.data["locations"]
     if len(locations) != LOCATION_COUNT:
@@ -252,7 +253,7 @@ def check_locations(game: GameData) -> Iterator[Problem]:
                                                               f"not {location['faith']}")
 
 
-def check_card_formats(game: GameData) -> Iterator[Problem]:
+def check_card_formats(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("card-formats")
     formats = {f["id"]: (i, f) for i, f in _enumerate(doc, "formats")}
     for kind in ("monster-cards", "locations", "player-aids"):
@@ -277,12 +278,12 @@ def check_card_formats(game: GameData) -> Iterator[Problem]:
 
 
 # ---- turn structure and aids -----------------------------------------------------------
-def _used_triggers(game: GameData) -> set[tuple[str, str]]:
+def _used_triggers(game: GameData[MonstrousModel]) -> set[tuple[str, str]]:
     """(card kind, trigger) of every printed power."""
     return {(owner.kind, power["trigger"]) for _, _, owner, _, power in _all_powers(game)}
 
 
-def check_throw_steps(game: GameData) -> Iterator[Problem]:
+def check_throw_steps(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("throw-steps")
     steps = doc.data["steps"]
     ids = _ids(doc, "steps")
@@ -299,7 +300,7 @@ def check_throw_steps(game: GameData) -> Iterator[Problem]:
             yield doc.problem(("steps",), f"throw steps: no step resolves the {TRIGGER_LABELS[trigger]} powers of {kind}s")
 
 
-def check_player_aids(game: GameData) -> Iterator[Problem]:
+def check_player_aids(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("player-aids")
     gods = Counter(aid["god"] for aid in doc.data["aids"])
     for colour in GOD_COLOURS:
@@ -316,7 +317,7 @@ def check_player_aids(game: GameData) -> Iterator[Problem]:
 
 
 # ---- setup -----------------------------------------------------------------------
-def check_setup(game: GameData) -> Iterator[Problem]:
+def check_setup(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("setup")
     players = doc.data["players"]
     if (players["min"], players["max"]) != (MIN_PLAYERS, MAX_PLAYERS):
@@ -373,7 +374,7 @@ def _first_game_problems(doc: Document, locations: set[str]) -> Iterator[Problem
 
 
 # ---- scenarios -------------------------------------------------------------------
-def check_scenarios(game: GameData) -> Iterator[Problem]:
+def check_scenarios(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("scenarios")
     locations = set(_ids(game.doc("locations"), "locations"))
     difficulties = set(_ids(doc, "difficulties"))
@@ -399,7 +400,7 @@ def check_scenarios(game: GameData) -> Iterator[Problem]:
 
 
 # ---- tokens and components ---------------------------------------------------------------
-def check_faith_tokens(game: GameData) -> Iterator[Problem]:
+def check_faith_tokens(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("faith-tokens")
     values = sorted(token["value"] for token in doc.data["tokens"])
     if tuple(values) != FAITH_DENOMINATIONS:
@@ -410,7 +411,7 @@ def check_faith_tokens(game: GameData) -> Iterator[Problem]:
                                              f"{doc.data['total_tokens']}, the rulebook {FAITH_TOKEN_COUNT}")
 
 
-def component_counts(game: GameData) -> Inventory:
+def component_counts(game: GameData[MonstrousModel]) -> Inventory:
     """The box contents as the data holds them: records of each card and board file, and the faith tokens."""
     counts = [ComponentCount(cid, len(game.doc(kind).data[key]), f"{kind}.yaml")
               for cid, (kind, key) in COMPONENT_RECORDS.items()]
@@ -419,7 +420,7 @@ def component_counts(game: GameData) -> Inventory:
 
 
 # ---- variants, FAQ, glossary ---------------------------------------------------------------
-def check_variants(game: GameData) -> Iterator[Problem]:
+def check_variants(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("variants")
     variants = {v["id"]: v for v in doc.data["variants"]}
     for index, variant in _enumerate(doc, "variants"):
@@ -438,7 +439,7 @@ def check_variants(game: GameData) -> Iterator[Problem]:
         yield doc.problem(("variants",), "variant epic: plays all 12 Monsters, so setup_underworld must be 0")
 
 
-def check_faq(game: GameData) -> Iterator[Problem]:
+def check_faq(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("faq")
     known = {"monsters": _ids(game.doc("monsters"), "monsters"), "locations": _ids(game.doc("locations"), "locations"),
              "steps": _ids(game.doc("throw-steps"), "steps")}
@@ -488,7 +489,7 @@ class _Ledger:
         return []
 
 
-def check_examples(game: GameData) -> Iterator[Problem]:
+def check_examples(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     doc = game.doc("examples")
     known = {"card": set(_ids(game.doc("monster-cards"), "cards")),
              "location": set(_ids(game.doc("locations"), "locations"))}
@@ -569,7 +570,7 @@ def _step_problems(throw: Mapping[str, Any], where: tuple, ledger: _Ledger,
 
 
 # ---- the rules engine: replays of the worked turns (the spec's examples; its rulings are checked by the core) ----
-def replay_examples(game: GameData) -> Iterator[tuple[str, Sequence[Any], str]]:
+def replay_examples(game: GameData[MonstrousModel]) -> Iterator[tuple[str, Sequence[Any], str]]:
     """Replay every worked turn through the engine: its events, draws, next god and final state must be as stated.
 
     The spec's ``examples``: the core runs it only on data every check passed (the engine relies on them)."""
@@ -587,7 +588,7 @@ CHECKS: Sequence[Check] = (
 )
 
 
-def cross_checks(game: GameData) -> Iterator[Problem]:
+def cross_checks(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     """Every problem the schemas cannot see, from every check."""
     for check in CHECKS:
         yield from check(game)

@@ -10,8 +10,8 @@ import typer
 from pipeline.analysis.balance.commands import simulate_command
 from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
-from pipeline.checks.validate import load_valid_game
 from pipeline.data.dataset import default_data_root
+from pipeline.games.commands import command_specs, valid_game
 from pipeline.games.monstrous import GAME_ID
 from pipeline.games.monstrous.balance import POLICIES, VARIANTS
 from pipeline.games.monstrous.declared import DeclarationError, TurnReport, describe_event, load_throw_file, run_turn
@@ -22,17 +22,17 @@ app = typer.Typer(help="Monstrous: resolve declared throws with the rules engine
 
 
 
-def load_engine(root: Path) -> Game:
+def load_engine(ctx: typer.Context, root: Path) -> Game:
     """The rules engine built from validated data (bad data is a UserError, not a traceback)."""
-    return Game(load_valid_game(GAME_ID, root).model)
+    return Game(valid_game(ctx, GAME_ID, root).model)
 
 
 @app.command()
-def throw(file: Path = typer.Argument(..., help="YAML game state with the declared throws of one turn."),
+def throw(ctx: typer.Context, file: Path = typer.Argument(..., help="YAML game state with the declared throws of one turn."),
           as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Resolve declared throws (Throw Steps 2-7) from a game state file and say what happened, step by step."""
     root = data if data is not None else default_data_root()
-    game = load_engine(root)
+    game = load_engine(ctx, root)
     doc, spec = load_throw_file(file, root)
     try:
         state = game.state_from(spec["state"])
@@ -82,7 +82,8 @@ def _text(game: Game, state: State, report: TurnReport) -> list[str]:
 
 
 @app.command()
-def simulate(players: int = typer.Option(..., "--players", min=1, help="Gods at the table (team variants: 4-10, in twos)."),
+def simulate(ctx: typer.Context,
+             players: int = typer.Option(..., "--players", min=1, help="Gods at the table (team variants: 4-10, in twos)."),
              variant: str = typer.Option("standard", "--variant", help=f"One of: {', '.join(VARIANTS)}."),
              games: Optional[int] = typer.Option(None, "--games", min=1,
                                                  help="Games (campaigns, for Wars) to play (default: the report's size)."),
@@ -96,5 +97,5 @@ def simulate(players: int = typer.Option(..., "--players", min=1, help="Gods at 
         raise UsageProblem(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     if policy not in POLICIES:
         raise UsageProblem(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    simulate_command(data if data is not None else default_data_root(), GAME_ID, games=games, seed=seed,
+    simulate_command(data if data is not None else default_data_root(), command_specs(ctx), GAME_ID, games=games, seed=seed,
                      players=players, policy=policy, processes=processes, as_json=as_json, where={"variant": variant})

@@ -238,7 +238,7 @@ def build_side(kind: str, raw: Mapping[str, Any]) -> Side:
     return Side(kind=kind, plate=raw["plate"], powers=tuple(build_power(p) for p in raw["powers"]))
 
 
-def build(game: GameData) -> MonstrousModel:
+def build(game: GameData[MonstrousModel]) -> MonstrousModel:
     """The whole game as frozen dataclasses (data must have passed the schema check)."""
     formats = {f["id"]: CardFormat(f["id"], f["name"], f["width_mm"], f["height_mm"], f["sides"])
                for f in game.doc("card-formats").data["formats"]}
@@ -266,7 +266,7 @@ def build(game: GameData) -> MonstrousModel:
     )
 
 
-def _rules(game: GameData) -> Rules:
+def _rules(game: GameData[MonstrousModel]) -> Rules:
     setup, scoring = game.doc("setup").data, game.doc("scoring").data
     return Rules(
         min_players=setup["players"]["min"], max_players=setup["players"]["max"],
@@ -277,23 +277,23 @@ def _rules(game: GameData) -> Rules:
     )
 
 
-def _throw_steps(game: GameData) -> tuple[ThrowStep, ...]:
+def _throw_steps(game: GameData[MonstrousModel]) -> tuple[ThrowStep, ...]:
     return tuple(ThrowStep(s["id"], s["number"], s["name"], s["checks"],
                            tuple((r["card"], r["trigger"]) for r in s["resolves"]))
                  for s in game.doc("throw-steps").data["steps"])
 
 
-def _scenarios(game: GameData) -> tuple[Scenario, ...]:
+def _scenarios(game: GameData[MonstrousModel]) -> tuple[Scenario, ...]:
     return tuple(Scenario(s["id"], s["name"], s["difficulty"], _frozen(s["layout"]))
                  for s in game.doc("scenarios").data["scenarios"])
 
 
-def _deck_table(game: GameData) -> tuple[DeckRow, ...]:
+def _deck_table(game: GameData[MonstrousModel]) -> tuple[DeckRow, ...]:
     return tuple(DeckRow(r["players"], r["deck"], r["underworld"])
                  for r in game.doc("setup").data["deck_table"]["rows"])
 
 
-def _rulings(game: GameData) -> tuple[Ruling, ...]:
+def _rulings(game: GameData[MonstrousModel]) -> tuple[Ruling, ...]:
     rulings = []
     for r in game.doc("faq").data["rulings"]:
         refs = r.get("refs", {})
@@ -303,13 +303,13 @@ def _rulings(game: GameData) -> tuple[Ruling, ...]:
     return tuple(rulings)
 
 
-def _examples(game: GameData) -> tuple[Example, ...]:
+def _examples(game: GameData[MonstrousModel]) -> tuple[Example, ...]:
     return tuple(Example(e["id"], e["title"], _frozen(e["initial"]), tuple(_frozen(t) for t in e["throws"]),
                          _frozen(e["end_turn"]), _frozen(e["final"]))
                  for e in game.doc("examples").data["examples"])
 
 
-def _variants(game: GameData) -> tuple[Variant, ...]:
+def _variants(game: GameData[MonstrousModel]) -> tuple[Variant, ...]:
     return tuple(Variant(v["id"], v["name"], v["text"], _frozen(v.get("changes", {})),
                          tuple(v.get("combines", ())), tuple(v.get("excludes_rules", ())),
                          tuple(r["id"] for r in v.get("rules", ())))

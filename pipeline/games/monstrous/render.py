@@ -15,7 +15,9 @@ from typing import Any, Callable
 
 from pipeline.cards.plan import ColourKey, Face, PrintCard
 from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.dataset import GameData
+from pipeline.data.gamespec import Specs
 from pipeline.games.monstrous.model import God, MonsterDesign, MonstrousModel, Side
 from pipeline.games.monstrous.palette import PALETTE
 
@@ -100,7 +102,7 @@ def _board_entries(model: MonstrousModel, lists: str) -> list[dict[str, str]]:
     return entries
 
 
-def _boards(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard]:
+def _boards(game: GameData[MonstrousModel], model: MonstrousModel, plain: Plain) -> list[PrintCard]:
     board = game.doc("gods").data["god_board"]
     areas = {a["placement"]: {"label": a["label"], "text": plain(a["text"])} for a in board["areas"]}
     cards = []
@@ -118,7 +120,7 @@ def _boards(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCa
     return cards
 
 
-def _aids(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard]:
+def _aids(game: GameData[MonstrousModel], model: MonstrousModel, plain: Plain) -> list[PrintCard]:
     aids = game.doc("player-aids").data
     steps = {s["id"]: s for s in game.doc("throw-steps").data["steps"]}
     gods = {g.id: g for g in model.gods}
@@ -135,8 +137,9 @@ def _aids(game: GameData, model: MonstrousModel, plain: Plain) -> list[PrintCard
     return cards
 
 
-def print_cards(game: GameData) -> list[PrintCard]:
+def print_cards(game: GameData[MonstrousModel]) -> list[PrintCard]:
     """Monsters (by god), player aids, Locations, then the God Boards on their own pages."""
     model = game.model
-    plain: Plain = partial(References(game.root.parent).resolve, game=game.game)
+    # (the records this game's own text names: monsters' powers never name another game's records)
+    plain: Plain = partial(References(RecordCatalogue(game.root.parent, Specs([game.spec]))).resolve, game=game.game)
     return [*_monster_cards(model), *_aids(game, model, plain), *_locations(model), *_boards(game, model, plain)]

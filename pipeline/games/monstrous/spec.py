@@ -1,30 +1,41 @@
 """The game contract of Monstrous: what this package gives the core (see pipeline/data/gamespec.py).
 
-Parts are named by import path and imported only when a stage asks for them.
+Each part is named directly (importing the spec imports the game's code); mypy checks each against
+the contract's Protocols.
 """
 from __future__ import annotations
 
 from pipeline.checks.rulecontract import Examples, Rulings
-from pipeline.data.gamespec import GameSpec, Part
-from pipeline.games.monstrous import GAME_ID, TITLE
+from pipeline.data.gamespec import GameSpec
+from pipeline.games.monstrous import GAME_ID, TITLE, checks
+from pipeline.games.monstrous.balance import study
+from pipeline.games.monstrous.checks import component_counts, replay_examples
+from pipeline.games.monstrous.cli import app
+from pipeline.games.monstrous.docs import documents
+from pipeline.games.monstrous.engine import RULINGS
+from pipeline.games.monstrous.model import MonstrousModel, build
+from pipeline.games.monstrous.powers import LANGUAGE
+from pipeline.games.monstrous.render import print_cards
+from pipeline.games.monstrous.setups import set_ups
 
-SPEC = GameSpec(
+SPEC: GameSpec[MonstrousModel] = GameSpec(
     id=GAME_ID,
     title=TITLE,
     summary="Monstrous: resolve declared throws with the rules engine, or simulate seeded games.",
-    model=Part("pipeline.games.monstrous.model:build"),
-    checks=Part("pipeline.games.monstrous.checks"),
-    counts=Part("pipeline.games.monstrous.checks:component_counts"),
-    cards=Part("pipeline.games.monstrous.render:print_cards"),
-    documents=Part("pipeline.games.monstrous.docs:documents"),
-    commands=Part("pipeline.games.monstrous.cli:app"),
-    balance=Part("pipeline.games.monstrous.balance:study"),
-    effects=Part("pipeline.games.monstrous.powers:LANGUAGE"),
+    model=build,
+    checks=checks,
+    engine=set_ups,
+    counts=component_counts,
+    cards=print_cards,
+    documents=documents,
+    commands=app,
+    balance=study,
+    effects=LANGUAGE,
     # The rulebook's sections (the documents print the components, rulings, scenarios and examples into theirs).
     rule_sections=("overview", "components", "faith", "god-boards-and-aids", "monsters", "locations", "setup",
                    "turns", "throw-steps", "throwing", "hitting", "card-powers", "trap-monsters", "reading-powers",
                    "end-and-scoring", "scenarios", "variants", "rulings", "examples"),
-    rulings=Rulings(followed=Part("pipeline.games.monstrous.engine:RULINGS")),
-    examples=(Examples(replay=Part("pipeline.games.monstrous.checks:replay_examples")),),
+    rulings=Rulings(followed=RULINGS),
+    examples=(Examples(replay=replay_examples),),
     where=__file__,
 )

@@ -39,6 +39,7 @@ from pipeline.games.theocracy.engine import (
     Stage,
     State,
 )
+from pipeline.games.theocracy.model import TheocracyModel
 
 DEFAULT_GAMES = 300  # per set-up (6 set-ups): seat rates within about +/- 6 points
 SECONDS_PER_GAME = 0.0025  # per player, CPU, measured (bench/balance_report.py)
@@ -97,7 +98,7 @@ class TheocracyStudy(Study):
               "proportion to the die, prophesies only a sure-looking win). Seat 1 is First in the first round; roles "
               "then rotate as the rules say. Chance (dice, fate) is drawn with the engine's exact probabilities.")
 
-    def __init__(self, game: GameData) -> None:
+    def __init__(self, game: GameData[TheocracyModel]) -> None:
         model = game.model
         self.games = {n: Game.from_model(model, n) for n in model.player_counts}
 
@@ -179,6 +180,6 @@ class TheocracyStudy(Study):
                        (length_table(results, self.length_unit), *lines))
 
 
-def study(game: GameData) -> TheocracyStudy:
+def study(game: GameData[TheocracyModel]) -> TheocracyStudy:
     """Theocracy's balance study from its validated data."""
     return TheocracyStudy(game)

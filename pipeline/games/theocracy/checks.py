@@ -75,14 +75,14 @@ PROPHECY_VOICES = {"win": ("self", "other"), "lose": ("self", "other"), "draw": 
 NodePath = tuple[Any, ...]
 
 
-def cross_checks(game: GameData) -> Iterator[Problem]:
+def cross_checks(game: GameData[TheocracyModel]) -> Iterator[Problem]:
     """Every problem in the Theocracy data that its schemas cannot see."""
     model = game.model
     for check in CHECKS:
         yield from check(game, model)
 
 
-def _at(game: GameData, kind: str, path: NodePath, message: str) -> Problem:
+def _at(game: GameData[TheocracyModel], kind: str, path: NodePath, message: str) -> Problem:
     return game.doc(kind).problem(path, message)
 
 
@@ -98,7 +98,7 @@ def _longest(**fields: Optional[str]) -> str:
 # --------------------------------------------------------------------------- cards
 
 
-def check_players(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_players(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     if len(model.players) != MAX_PLAYERS:
         yield _at(game, "players", ("players",), f"players: {len(model.players)} colours, the game needs {MAX_PLAYERS}")
     for field in ("colour", "emblem", "order"):  # names: pipeline/checks/names.py
@@ -111,7 +111,7 @@ def check_players(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
             seen.setdefault(value, player.id)
 
 
-def check_power_cards(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_power_cards(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     known = {p.id for p in model.players}
     yield from _twin_title_problems(game, model)
     for i, card in enumerate(model.power_cards):
@@ -135,7 +135,7 @@ def check_power_cards(game: GameData, model: TheocracyModel) -> Iterator[Problem
                       f"player {player.id}: power card values {list(values)}, expected {list(POWER_VALUES)}")
 
 
-def _twin_title_problems(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def _twin_title_problems(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     """The power cards of one value are twins (one per house) and share a title. The cards whose title
     differs from the majority's are blamed, each naming the twins it disagrees with; with no majority
     (two against two), every card is named with the titles in play."""
@@ -162,7 +162,7 @@ def _twin_title_problems(game: GameData, model: TheocracyModel) -> Iterator[Prob
                           f"{label}: the value-{value} cards of the houses must share a title, found {titles}")
 
 
-def check_believers(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_believers(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     known = {p.id for p in model.players}
     for i, believer in enumerate(model.believers):
         label = f"believer {believer.id} ({believer.player})"
@@ -180,7 +180,7 @@ def check_believers(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
                       f"player {player.id}: believer indices {indices}, expected {expected}")
 
 
-def check_dice(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_dice(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     if len(model.dice) != DICE_COUNT:
         yield _at(game, "dice", ("dice",), f"dice: {len(model.dice)} dice, the rulebook has {DICE_COUNT}")
     faces = {die.faces for die in model.dice}
@@ -192,7 +192,7 @@ def check_dice(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
                       f"die {die.id}: {len(die.faces)} faces cannot give {model.turns_per_round} different values a round")
 
 
-def component_counts(game: GameData) -> Inventory:
+def component_counts(game: GameData[TheocracyModel]) -> Inventory:
     """The box contents as the rulebook states them and as the card data holds them."""
     model: TheocracyModel = game.model
     return Inventory.of([
@@ -205,7 +205,7 @@ def component_counts(game: GameData) -> Inventory:
 # --------------------------------------------------------------------------- structure
 
 
-def check_roles(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_roles(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     doc = game.doc("roles").data
     by_order = tuple(r.id for r in sorted(model.roles, key=lambda r: r.order))
     if by_order != ROLE_ORDER:
@@ -239,7 +239,7 @@ def check_roles(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
                   f"rotation: first_round_first_seat {rotation.first_round_first_seat} does not exist with {min(counts)} players")
 
 
-def check_phases(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_phases(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     doc = game.doc("phases").data
     order = tuple(p["id"] for p in sorted(doc["phases"], key=lambda p: p["order"]))
     if order != PHASE_ORDER:
@@ -261,7 +261,7 @@ def check_phases(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
                   f"turn structure: {model.turns_per_round} turns need one die each, only {len(model.dice)} dice")
 
 
-def check_prophecies(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_prophecies(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     kinds = {p.id: (p.needs_subject, p.fulfilled_when) for p in model.prophecies}
     for kind, rule in PROPHECY_RULES.items():
         if kind not in kinds:
@@ -294,7 +294,7 @@ def check_prophecies(game: GameData, model: TheocracyModel) -> Iterator[Problem]
 # --------------------------------------------------------------------------- bids
 
 
-def check_bid_rules(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_bid_rules(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     upset = (model.upset.weak, model.upset.strong)
     if upset != UPSET:
         yield _at(game, "bid-rules", ("upset",), f"upset: {upset[0]} beats {upset[1]}, the rulebook has {UPSET[0]} beats {UPSET[1]}")
@@ -312,7 +312,7 @@ def check_bid_rules(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
             yield _at(game, "bid-rules", ("bid_rules", i), f"bid rule {rule.id}: no bid example shows it")
 
 
-def check_bid_examples(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_bid_examples(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     rules = {r.id: r for r in model.bid_rules}
     counts = set(model.player_counts)
     for i, example in enumerate(model.bid_examples):
@@ -355,7 +355,7 @@ def _result(winner: Optional[int]) -> str:
     return "draw" if winner is None else f"seat {winner} wins"
 
 
-def replay_bid_examples(game: GameData) -> Iterator[tuple[str, tuple[Any, ...], str]]:
+def replay_bid_examples(game: GameData[TheocracyModel]) -> Iterator[tuple[str, tuple[Any, ...], str]]:
     """The engine's resolve_bid must give each example's stored winner, rule and ruined seats (the spec's
     ``examples``: the core replays them once every other check passed)."""
     model = game.model
@@ -367,7 +367,7 @@ def replay_bid_examples(game: GameData) -> Iterator[tuple[str, tuple[Any, ...], 
                                    f"(ruined {list(example.ruined)})")
 
 
-def check_added_rules(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_added_rules(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     bid_rules = {r.id: r for r in model.bid_rules}
     steps = {s.id: s.op for s in model.grace_steps}
     for i, rule in enumerate(model.added_rules):
@@ -395,7 +395,7 @@ def check_added_rules(game: GameData, model: TheocracyModel) -> Iterator[Problem
         yield _at(game, "added-rules", ("added_rules",), f"added rules: none has the {CHOSEN_OP} effect (the chosen)")
 
 
-def check_round_end(game: GameData, model: TheocracyModel) -> Iterator[Problem]:
+def check_round_end(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
     ends = game.doc("round-end").data["end_conditions"]
     by_id = {c["id"]: i for i, c in enumerate(ends)}  # the schema requires both conditions
     if model.transcendence_threshold != TRANSCENDENCE_THRESHOLD:

@@ -6,7 +6,6 @@ Bad input prints one `error: ...` line on stderr and exits 1.
 """
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 from typing import List, Optional
@@ -17,10 +16,11 @@ from pipeline.analysis.balance.commands import simulate_command
 from pipeline.base.errors import UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
 from pipeline.data.dataset import default_data_root
+from pipeline.games.commands import command_specs, valid_game
 from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.balance import POLICIES
 from pipeline.games.theocracy.engine import BidResult, resolve_bid
-from pipeline.games.theocracy.model import TheocracyModel, load_model
+from pipeline.games.theocracy.model import TheocracyModel
 
 app = typer.Typer(
     help="Theocracy: resolve bids and simulate games with the reference engine.",
@@ -29,10 +29,10 @@ app = typer.Typer(
 )
 
 
-@functools.lru_cache(maxsize=1)
-def project_model() -> TheocracyModel:
-    """The validated model of the project's data, loaded once per process."""
-    return load_model()
+def project_model(ctx: typer.Context) -> TheocracyModel:
+    """The validated model of the project's data."""
+    model: TheocracyModel = valid_game(ctx, GAME_ID).model
+    return model
 
 
 def parse_bids(raw: List[str], model: TheocracyModel) -> list[int]:
@@ -62,11 +62,12 @@ def describe_bid(result: BidResult) -> str:
 
 @app.command(context_settings={"ignore_unknown_options": True})
 def bid(
+    ctx: typer.Context,
     values: List[str] = typer.Argument(..., help="One power card value per seat, in seat order, e.g. 1 3 4 5."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: {winner, rule}; winner is null for a draw."),
 ) -> None:
     """Resolve one bid: the winning seat (0-based, in argument order) or a draw, and the deciding rule."""
-    model = project_model()
+    model = project_model(ctx)
     result = resolve_bid(parse_bids(values, model), model.upset)
     if as_json:
         typer.echo(json.dumps({"winner": result.winner, "rule": result.rule}))
@@ -76,6 +77,7 @@ def bid(
 
 @app.command()
 def simulate(
+    ctx: typer.Context,
     players: Optional[int] = typer.Option(None, "--players", min=1, help="Only set-ups for this many players."),
     games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: the report's size)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
@@ -86,5 +88,5 @@ def simulate(
 ) -> None:
     """Play seeded games: each seat's win rate, endings and length in rounds, with 95% intervals
     (`pantheon simulate theocracy`: the same set-ups, seeds and figures)."""
-    simulate_command(data if data is not None else default_data_root(), GAME_ID, games=games, seed=seed,
+    simulate_command(data if data is not None else default_data_root(), command_specs(ctx), GAME_ID, games=games, seed=seed,
                      players=players, policy=policy, processes=processes, as_json=as_json)

@@ -6,7 +6,6 @@ reads fields directly. The engine is built from this model, never from YAML.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Optional
 
 from pipeline.data.dataset import GameData
@@ -194,7 +193,7 @@ def power_reminder(value: int, upset: Upset) -> Optional[str]:
     return None
 
 
-def _records(game: GameData, kind: str, key: str) -> list[dict[str, Any]]:
+def _records(game: GameData[TheocracyModel], kind: str, key: str) -> list[dict[str, Any]]:
     return list(game.doc(kind).data[key])
 
 
@@ -205,7 +204,7 @@ def _effect_target(effect: dict[str, Any]) -> str:
     return ""
 
 
-def build(game: GameData) -> TheocracyModel:
+def build(game: GameData[TheocracyModel]) -> TheocracyModel:
     """Turn the validated Theocracy documents into the immutable model."""
     roles_doc = game.doc("roles").data
     phases_doc = game.doc("phases").data
@@ -254,14 +253,3 @@ def build(game: GameData) -> TheocracyModel:
         transcendence_threshold=ends[TRANSCENDENCE_ID]["threshold"],
         fate=FateRule(fate["dice"], fate["target"], fate["roller"]),
     )
-
-
-def load_model(data_root: Optional[Path] = None) -> TheocracyModel:
-    """Validate the Theocracy data under ``data_root`` (default: the project's) and build the model.
-
-    Raises UserError naming the first problem when the data is not valid.
-    """
-    from pipeline.checks.validate import load_valid_game
-    from pipeline.games.theocracy import GAME_ID
-
-    return load_valid_game(GAME_ID, data_root).model

@@ -10,7 +10,7 @@ from dataclasses import asdict
 
 from pipeline.cards.plan import ColourKey, Face, PrintCard
 from pipeline.data.dataset import GameData
-from pipeline.games.theocracy.model import Player
+from pipeline.games.theocracy.model import Player, TheocracyModel
 
 POWER_TEMPLATE = "theocracy/power.svg.j2"
 BELIEVER_TEMPLATE = "theocracy/believer.svg.j2"
@@ -27,7 +27,7 @@ def _back(player: Player, kind: str) -> Face:
     return Face(BACK_TEMPLATE, {"player": asdict(player), "kind": kind})
 
 
-def print_cards(game: GameData) -> list[PrintCard]:
+def print_cards(game: GameData[TheocracyModel]) -> list[PrintCard]:
     """Power cards then believers, player by player in seating order."""
     model = game.model
     cards: list[PrintCard] = []

@@ -1,31 +1,40 @@
 """The game contract of Theocracy: what this package gives the core (see pipeline/data/gamespec.py).
 
-Parts are named by import path and imported only when a stage asks for them.
+Each part is named directly (importing the spec imports the game's code); mypy checks each against
+the contract's Protocols.
 """
 from __future__ import annotations
 
 from pipeline.checks.rulecontract import Examples, Rulings
-from pipeline.data.gamespec import GameSpec, Part
-from pipeline.games.theocracy import GAME_ID, TITLE
+from pipeline.data.gamespec import GameSpec
+from pipeline.games.theocracy import GAME_ID, TITLE, checks
+from pipeline.games.theocracy.balance import study
+from pipeline.games.theocracy.checks import component_counts, replay_bid_examples
+from pipeline.games.theocracy.cli import app
+from pipeline.games.theocracy.docs import documents
+from pipeline.games.theocracy.model import TheocracyModel, build
+from pipeline.games.theocracy.render import print_cards
+from pipeline.games.theocracy.setups import set_ups
 
-SPEC = GameSpec(
+SPEC: GameSpec[TheocracyModel] = GameSpec(
     id=GAME_ID,
     title=TITLE,
     summary='Theocracy: resolve bids and simulate games with the reference engine.',
-    model=Part("pipeline.games.theocracy.model:build"),
-    checks=Part("pipeline.games.theocracy.checks"),
-    counts=Part("pipeline.games.theocracy.checks:component_counts"),
-    cards=Part("pipeline.games.theocracy.render:print_cards"),
-    documents=Part("pipeline.games.theocracy.docs:documents"),
-    commands=Part("pipeline.games.theocracy.cli:app"),
-    balance=Part("pipeline.games.theocracy.balance:study"),
+    model=build,
+    checks=checks,
+    engine=set_ups,
+    counts=component_counts,
+    cards=print_cards,
+    documents=documents,
+    commands=app,
+    balance=study,
     # No ``effects``: Theocracy's cards carry no effects (a power card is a value, a believer card a colour);
     # the ``op`` steps of phases.yaml and added-rules.yaml are rules of the round, read by its engine.
     # The rulebook's sections, and the clarifications that list the rulings.
     rule_sections=("overview", "components", "roles", "game-structure", "round-setup", "turn", "end-of-round",
                    "end-of-game", "three-players", "four-players", "clarifications"),
     rulings=Rulings(listed_in="clarifications"),
-    examples=(Examples(Part("pipeline.games.theocracy.checks:replay_bid_examples"), kind="bid-examples",
+    examples=(Examples(replay_bid_examples, kind="bid-examples",
                        key="bid_examples", label="bid example"),),
     where=__file__,
 )

@@ -60,7 +60,7 @@ class TotemsStudy(Study):
               "played by the simple greedy player at every seat, choosing its own colours. A game still going after "
               f"{MAX_TURNS} turns is cut off and counted unfinished: nobody won it. Seat 1 plays first.")
 
-    def __init__(self, data: GameData) -> None:
+    def __init__(self, data: GameData[TotemsModel]) -> None:
         self.model: TotemsModel = data.model
         self.colours = self.model.colour_ids
         self.difficulties = tuple(d.id for d in self.model.solo.difficulties)
@@ -190,6 +190,6 @@ class TotemsStudy(Study):
                        (overview, *items), flagged)
 
 
-def study(game: GameData) -> TotemsStudy:
+def study(game: GameData[TotemsModel]) -> TotemsStudy:
     """Totems + Taboos' balance study from its validated data."""
     return TotemsStudy(game)

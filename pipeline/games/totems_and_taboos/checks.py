@@ -108,7 +108,7 @@ FLOAT_TOLERANCE = 1e-9
 class Reporter:
     """Turns (kind, path, message) into Problems pinned to the right YAML node."""
 
-    def __init__(self, game: GameData) -> None:
+    def __init__(self, game: GameData[TotemsModel]) -> None:
         self._game = game
 
     def __call__(self, kind: str, path: PathKey, message: str) -> Problem:
@@ -121,7 +121,7 @@ class Reporter:
 Check = Callable[[TotemsModel, Reporter], Iterator[Problem]]
 
 
-def cross_checks(game: GameData) -> Iterator[Problem]:
+def cross_checks(game: GameData[TotemsModel]) -> Iterator[Problem]:
     """Every problem of Totems + Taboos' data that no schema can express."""
     report = Reporter(game)
     missing = [kind for kind in KINDS if not game.has(kind)]
@@ -653,7 +653,7 @@ def solo_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
         yield report(SOLO, ("win", "tower_level"), f"solo: you win at tower level {model.tower.win_level}, as in tower.yaml")
 
 
-def component_counts(game: GameData) -> Inventory:
+def component_counts(game: GameData[TotemsModel]) -> Inventory:
     """The rulebook's Contents (the whole list), with what the data holds of the cards, guides and solo die."""
     model: TotemsModel = game.model
     found: dict[str, tuple[Optional[int], str]] = {

@@ -6,7 +6,6 @@ Bad input prints one `error: ...` line on stderr and exits 1.
 """
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 from typing import Optional
@@ -16,8 +15,8 @@ import typer
 from pipeline.analysis.balance.commands import simulate_command
 from pipeline.base.errors import UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
-from pipeline.checks.validate import load_valid_game
 from pipeline.data.dataset import default_data_root
+from pipeline.games.commands import command_specs, valid_game
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos.engine import can_build as check_build
 from pipeline.games.totems_and_taboos.lookahead import POLICIES
@@ -29,15 +28,10 @@ app = typer.Typer(
     add_completion=False,
 )
 
-def load_model(data_root: Optional[Path] = None) -> TotemsModel:
-    """Validate the game's data under ``data_root`` (default: the project's) and build the model."""
-    return load_valid_game(GAME_ID, data_root).model
-
-
-@functools.lru_cache(maxsize=1)
-def project_model() -> TotemsModel:
-    """The validated model of the project's data, loaded once per process."""
-    return load_model()
+def project_model(ctx: typer.Context) -> TotemsModel:
+    """The validated model of the project's data."""
+    model: TotemsModel = valid_game(ctx, GAME_ID).model
+    return model
 
 
 def parse_colour(text: str, model: TotemsModel, what: str) -> str:
@@ -62,6 +56,7 @@ def non_negative(value: int, option: str) -> int:
 
 @app.command("can-build")
 def can_build(
+    ctx: typer.Context,
     tower: str = typer.Option(..., "--tower", help="Tower colours, bottom block first, comma-separated ('' for none)."),
     shrines: int = typer.Option(..., "--shrines", help="Shrines you own."),
     servants: int = typer.Option(..., "--servants", help="Servants you have available this turn."),
@@ -69,7 +64,7 @@ def can_build(
     as_json: bool = typer.Option(False, "--json", help='Print JSON: {"can_build": bool, "reason": "..."}.'),
 ) -> None:
     """Can this block go on this tower with these shrines and available servants? Yes or no, and why."""
-    model = project_model()
+    model = project_model(ctx)
     result = check_build(
         model,
         parse_tower(tower, model),
@@ -85,6 +80,7 @@ def can_build(
 
 @app.command("simulate-solo")
 def simulate_solo_command(
+    ctx: typer.Context,
     difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
     games: Optional[int] = typer.Option(None, "--games", min=1, help="Games to play (default: the report's size)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random generator."),
@@ -96,5 +92,6 @@ def simulate_solo_command(
 ) -> None:
     """Play solo games of one difficulty: win rate, endings and length in turns, with 95% intervals
     (`pantheon simulate totems-and-taboos --players 1`: the same set-ups, seeds and figures)."""
-    simulate_command(data if data is not None else default_data_root(), GAME_ID, games=games, seed=seed, players=1,
+    simulate_command(data if data is not None else default_data_root(), command_specs(ctx), GAME_ID, games=games, seed=seed,
+                     players=1,
                      policy=policy, processes=processes, as_json=as_json, where={"difficulty": difficulty})

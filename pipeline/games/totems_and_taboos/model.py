@@ -458,7 +458,7 @@ def _solo(data: Mapping[str, Any]) -> Solo:
     )
 
 
-def build(game: GameData) -> TotemsModel:
+def build(game: GameData[TotemsModel]) -> TotemsModel:
     """The typed model of validated data (every kind in ``KINDS`` must be loaded)."""
     colours = game.doc(COLOURS).data
     commandments = game.doc(COMMANDMENTS).data

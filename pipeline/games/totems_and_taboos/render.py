@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional
 
 from pipeline.cards.plan import ColourKey, Face, PrintCard
 from pipeline.data.dataset import GameData
-from pipeline.games.totems_and_taboos.model import REACTION, TYPE_LABELS, Card, Colour, Cost, Guide
+from pipeline.games.totems_and_taboos.model import REACTION, TYPE_LABELS, Card, Colour, Cost, Guide, TotemsModel
 
 COMMANDMENT_TEMPLATE = "totems-and-taboos/commandment.svg.j2"
 GUIDE_TEMPLATE = "totems-and-taboos/guide.svg.j2"
@@ -103,7 +103,7 @@ def _guide(guide: Guide, colour: dict[str, str], back: Face, description: str, s
     return PrintCard(f"guide-{guide.id}", guide.name, front, back, record=f"guides/{guide.id}", colours=keys)
 
 
-def print_cards(game: GameData) -> list[PrintCard]:
+def print_cards(game: GameData[TotemsModel]) -> list[PrintCard]:
     """Deck by deck in wheel order: its commandments and miracle (each design as often as it has copies), then the guides."""
     model = game.model
     colours = {c.id: colour_context(c) for c in model.colours}

@@ -1,24 +1,34 @@
 """The game contract of Totems + Taboos: what this package gives the core (see pipeline/data/gamespec.py).
 
-Parts are named by import path and imported only when a stage asks for them.
+Each part is named directly (importing the spec imports the game's code); mypy checks each against
+the contract's Protocols.
 """
 from __future__ import annotations
 
-from pipeline.data.gamespec import GameSpec, Part
-from pipeline.games.totems_and_taboos import GAME_ID, TITLE
+from pipeline.data.gamespec import GameSpec
+from pipeline.games.totems_and_taboos import GAME_ID, TITLE, checks
+from pipeline.games.totems_and_taboos.balance import study
+from pipeline.games.totems_and_taboos.checks import component_counts
+from pipeline.games.totems_and_taboos.cli import app
+from pipeline.games.totems_and_taboos.docs import documents
+from pipeline.games.totems_and_taboos.effects import LANGUAGE
+from pipeline.games.totems_and_taboos.model import TotemsModel, build
+from pipeline.games.totems_and_taboos.render import print_cards
+from pipeline.games.totems_and_taboos.setups import set_ups
 
-SPEC = GameSpec(
+SPEC: GameSpec[TotemsModel] = GameSpec(
     id=GAME_ID,
     title=TITLE,
     summary='Totems + Taboos: check a tower build, or simulate solo games with a simple or look-ahead player.',
-    model=Part("pipeline.games.totems_and_taboos.model:build"),
-    checks=Part("pipeline.games.totems_and_taboos.checks"),
-    counts=Part("pipeline.games.totems_and_taboos.checks:component_counts"),
-    cards=Part("pipeline.games.totems_and_taboos.render:print_cards"),
-    documents=Part("pipeline.games.totems_and_taboos.docs:documents"),
-    commands=Part("pipeline.games.totems_and_taboos.cli:app"),
-    balance=Part("pipeline.games.totems_and_taboos.balance:study"),
-    effects=Part("pipeline.games.totems_and_taboos.effects:LANGUAGE"),
+    model=build,
+    checks=checks,
+    engine=set_ups,
+    counts=component_counts,
+    cards=print_cards,
+    documents=documents,
+    commands=app,
+    balance=study,
+    effects=LANGUAGE,
     # The rulebook's sections, and our rulings.
     rule_sections=("aim", "components", "souls", "colours", "tower", "cards", "guides", "setup", "turn", "solo",
                    "rulings"),

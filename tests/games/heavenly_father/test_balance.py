@@ -11,9 +11,10 @@ from pipeline.engine import play, random_policy
 from pipeline.games.heavenly_father.balance import GOD_WINS, MATTERS, SETTLED, Settlement, final_tokens, settlement_of
 from pipeline.games.heavenly_father.engine import judge
 from pipeline.games.heavenly_father.model import Consequence
+from pipeline.games.registry import spec as spec_of
 from tests.conftest import REPO_DATA
 
-STUDY = load_study(REPO_DATA, "heavenly-father")
+STUDY = load_study(REPO_DATA, spec_of("heavenly-father"))
 
 
 def test_replaying_the_settlements_gives_the_engines_final_tokens() -> None:

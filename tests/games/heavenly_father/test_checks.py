@@ -14,6 +14,7 @@ import pytest
 
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.data.problems import Problem
+from pipeline.games.registry import spec as spec_of
 
 GAME = "heavenly-father"
 SCHEMAS = "schemas"
@@ -284,15 +285,15 @@ def test_cross_check_reports(broken, edit: tuple[str, Edit], fragment: str) -> N
 
 def test_problem_points_at_the_node(broken, game_copy: Path) -> None:
     problem = assert_reported(broken(("virtues", put("virtues", "@justice", "colour", "blue"))), "virtue justice: colour")
-    index = node(load_game(game_copy, GAME).doc("virtues").data["virtues"], "@justice")
+    index = node(load_game(game_copy, spec_of(GAME)).doc("virtues").data["virtues"], "@justice")
     assert problem.at.file.endswith("data/heavenly-father/virtues.yaml")
-    assert problem.at.line == load_game(game_copy, GAME).doc("virtues").at("virtues", 3, "colour").line
+    assert problem.at.line == load_game(game_copy, spec_of(GAME)).doc("virtues").at("virtues", 3, "colour").line
     assert index["id"] == "justice"
 
 
 def test_option_problem_points_at_the_option(broken, game_copy: Path) -> None:
     problem = assert_reported(broken(("dilemmas", put(*OPTION_A, "gain", "piety", 1))), "gains unknown virtue")
-    doc = load_game(game_copy, GAME).doc("dilemmas")
+    doc = load_game(game_copy, spec_of(GAME)).doc("dilemmas")
     index = resolve(doc.data["dilemmas"], "@office-lasagna")
     assert problem.at.line == doc.at("dilemmas", index, "options", 0, "gain", "piety").line
 
@@ -324,6 +325,6 @@ def test_every_claim_holds_by_a_margin_on_shipped_data() -> None:
     from pipeline.games.heavenly_father import checks
     from pipeline.games.heavenly_father.model import build
 
-    model = build(load_game(default_data_root(), GAME))
+    model = build(load_game(default_data_root(), spec_of(GAME)))
     for measure, comparison, higher, lower in checks.BALANCE_CLAIMS.values():
         assert checks.claim_failures(model, measure, comparison, sorted(higher), sorted(lower)) == []

@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 import pytest
 
 from pipeline.data.dataset import default_data_root, load_game
-from pipeline.engine import IllegalAction, sample_chance
+from pipeline.engine import sample_chance
 from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.engine import (
     Action,
@@ -26,6 +26,7 @@ from pipeline.games.heavenly_father.engine import (
     reclaim_order,
 )
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, build
+from pipeline.games.registry import spec as spec_of
 
 TRAFFIC = "traffic-light-trouble"  # a: +1 S -1 J; b: +1 J, lose 1 card
 LASAGNA = "office-lasagna"  # a: +2 S -1 J; b: +1 J -1 S
@@ -51,7 +52,7 @@ S, X, B, J = "selfishness", "xenophobia", "benevolence", "justice"
 
 @pytest.fixture(scope="module")
 def model() -> HeavenlyFatherModel:
-    return build(load_game(default_data_root(), GAME_ID))
+    return build(load_game(default_data_root(), spec_of(GAME_ID)))
 
 
 @pytest.fixture(scope="module")
@@ -527,21 +528,7 @@ def test_stored_examples_replay(model: HeavenlyFatherModel) -> None:
     assert len(model.dilemma_examples) >= 3
 
 
-# --------------------------------------------------------------------------- clone, key, figures
-
-
-def test_clone_and_key(game2: Game) -> None:
-    state = setup(game2, two_hands([TRAFFIC], []))
-    twin = state.clone()
-    assert twin.key() == state.key()
-    state = play(state, Action(Kind.DRAW_CARD))
-    assert twin.key() != state.key() and twin.legal_actions() != state.legal_actions()
-
-
-def test_illegal_action_is_refused(game2: Game) -> None:
-    state = setup(game2, two_hands([], []))
-    with pytest.raises(IllegalAction, match="not a legal action"):
-        state.apply_action(Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
+# --------------------------------------------------------------------------- figures
 
 
 def test_opening_hand_figure_matches_hand_count(game2: Game) -> None:

@@ -9,11 +9,12 @@ from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.heavenly_father import GAME_ID, TITLE
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel, Timing, build
 from pipeline.games.heavenly_father.text import consequence_text, power_text
+from pipeline.games.registry import spec as spec_of
 
 
 @pytest.fixture(scope="module")
 def model() -> HeavenlyFatherModel:
-    return build(load_game(default_data_root(), GAME_ID))
+    return build(load_game(default_data_root(), spec_of(GAME_ID)))
 
 
 def test_package_identity() -> None:

@@ -12,9 +12,10 @@ from pipeline.engine import playout
 from pipeline.games.monotheism.balance import CONSUMED, MAX_ACTIONS, POLICIES, UNVEILED, VOIDED, scenario_figures
 from pipeline.games.monotheism.greedy import greedy_policy, judge
 from pipeline.games.monotheism.play import deal
+from pipeline.games.registry import spec as spec_of
 from tests.conftest import REPO_DATA
 
-STUDY = load_study(REPO_DATA, "monotheism")
+STUDY = load_study(REPO_DATA, spec_of("monotheism"))
 
 
 def test_gods_counted_consumed_or_voided_are_exactly_the_gods_gone_from_the_deck() -> None:

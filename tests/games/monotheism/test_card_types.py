@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from pipeline.data.dataset import default_data_root
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism import dsl
 from pipeline.games.monotheism.engine import LABEL, PHASE_SUBMERGE, STAGE, TURNED, VEILED, State
 from pipeline.games.monotheism.play import Loaded, load
 from pipeline.games.monotheism.render import OTHERWISE, RESULT, deity_half
 from pipeline.games.monotheism.text import act_parts
+from pipeline.games.registry import spec as spec_of
 from tests.games.monotheism.helpers import labels, start
 
 WORSHIPER = "haruspex"
@@ -28,7 +29,7 @@ FILLER = ["04", "05", "07"]  # plain gods under the test's cards (no act on top,
 
 @pytest.fixture(scope="module")
 def loaded() -> Loaded:
-    return load(default_data_root())
+    return load(load_game(default_data_root(), spec_of("monotheism")))
 
 
 def _play(loaded: Loaded, top_first: list[str]) -> State:

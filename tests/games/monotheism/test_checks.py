@@ -13,6 +13,7 @@ import pytest
 from pipeline.data.dataset import load_game
 from pipeline.data.problems import Problem
 from pipeline.games.monotheism import checks
+from pipeline.games.registry import spec as spec_of
 
 GAME = "monotheism"
 Edit = Callable[[Any], Any]
@@ -43,7 +44,7 @@ def find(problems: list[Problem], *fragments: str) -> Problem:
 
 
 def line_of(root: Path, kind: str, *path: Union[str, int]) -> int:
-    return load_game(root, GAME).doc(kind).at(*path).line
+    return load_game(root, spec_of(GAME)).doc(kind).at(*path).line
 
 
 def scenario(data: dict, number: int) -> dict:

@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.main import app
+from pipeline.data.dataset import load_game
+from pipeline.games.registry import spec as spec_of
 
 runner = CliRunner()
 PANTHEON = [sys.executable, "-m", "pipeline"]
@@ -122,7 +124,7 @@ def test_play_interactive_bad_input_reprompts_without_redrawing() -> None:
     from pipeline.data.dataset import default_data_root
     from pipeline.games.monotheism.play import deal, load, run
 
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     answers = iter(["2", "#4", "u", "u", "nonsense"])
     said: list[str] = []
     assert run(deal(loaded, "haruspex-of-scriptures", 3), lambda _: next(answers, None), said.append,

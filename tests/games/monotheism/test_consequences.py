@@ -8,15 +8,16 @@ from typing import Any, Callable
 from pipeline.analysis.diff.compare import consequences as moved
 from pipeline.data.dataset import load_game
 from pipeline.games.monotheism.consequences import consequences
+from pipeline.games.registry import spec as spec_of
 
 
 def _questions(root: Path) -> dict[str, Any]:  # read, not validated: the edits below move stored ratings
-    return {q.name: q for q in consequences(load_game(root, "monotheism"), budget=2_000)}
+    return {q.name: q for q in consequences(load_game(root, spec_of("monotheism")), budget=2_000)}
 
 
 def test_a_renamed_god_or_one_outside_a_scenario_leaves_it_unasked(data_copy: Path, edit_yaml: Callable[..., None]) -> None:
     before = _questions(data_copy)
-    scenario = load_game(data_copy, "monotheism").model.scenarios[0]
+    scenario = load_game(data_copy, spec_of("monotheism")).model.scenarios[0]
     inside = scenario.deities[0].ref
     outside = next(f"{n:02d}" for n in range(1, 30) if f"{n:02d}" not in {c.ref for c in scenario.deities})
 
@@ -51,5 +52,5 @@ def test_the_answer_names_status_and_losing_share() -> None:
 
 def test_unchanged_data_has_no_consequences() -> None:
     root = Path(__file__).resolve().parents[3] / "data"
-    game = load_game(root, "monotheism")
-    assert list(moved(game, load_game(root, "monotheism"), 2_000)) == []
+    game = load_game(root, spec_of("monotheism"))
+    assert list(moved(game, load_game(root, spec_of("monotheism")), 2_000)) == []

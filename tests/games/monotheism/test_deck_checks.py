@@ -6,6 +6,9 @@ from typing import Any
 
 import pytest
 
+from pipeline.data.dataset import load_game
+from pipeline.games.registry import spec as spec_of
+
 DEITIES = "deities.yaml"
 WORSHIPERS = "worshipers.yaml"
 
@@ -105,7 +108,7 @@ def test_the_endless_hunger_never_acts_and_feeds_only_on_a_granted_power() -> No
     from pipeline.data.dataset import default_data_root
     from pipeline.games.monotheism.play import load
 
-    hunger = load(default_data_root()).game.cards.deities["05"].halves[0]
+    hunger = load(load_game(default_data_root(), spec_of("monotheism"))).game.cards.deities["05"].halves[0]
     assert hunger.act is None and hunger.essence is not None and hunger.essence["when"] == "consumes"
 
 
@@ -113,7 +116,7 @@ def _cards_key(root: Path) -> str:
     from pipeline.games.monotheism.play import load
     from pipeline.games.monotheism.playkey import cards_key
 
-    return cards_key(load(root).game.cards)
+    return cards_key(load(load_game(root, spec_of("monotheism"))).game.cards)
 
 
 def test_scenario_proofs_are_keyed_by_play_not_by_names_or_flavour(data_copy: Path, edit_yaml) -> None:

@@ -8,11 +8,12 @@ import json
 from typer.testing import CliRunner
 
 from pipeline.cli.main import app
-from pipeline.data.dataset import default_data_root
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism.easier import RISKY_GOD, Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
 from pipeline.games.monotheism.model import CardKind, ScenarioCard
 from pipeline.games.monotheism.play import Loaded, deal, load
+from pipeline.games.registry import spec as spec_of
 
 from .helpers import deity, game, half, start, worshiper
 
@@ -44,7 +45,7 @@ def test_a_worshiper_that_starts_cursed_is_blessed_back_one_state() -> None:
 
 
 def test_without_21_a_dealt_game_has_no_21() -> None:
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     easier = Loaded(loaded.model, easier_game(loaded.game, WITHOUT_21))
     labels = [card[0] for card in deal(easier, "haruspex-of-scriptures", 3).deck]
     assert RISKY_GOD not in labels and RISKY_GOD in [card[0] for card in deal(loaded, "haruspex-of-scriptures", 3).deck]
@@ -52,7 +53,7 @@ def test_without_21_a_dealt_game_has_no_21() -> None:
 
 
 def test_without_21_a_scenario_loses_its_21() -> None:
-    scenario = load(default_data_root()).model.scenario(2)
+    scenario = load(load_game(default_data_root(), spec_of("monotheism"))).model.scenario(2)
     with_21 = type(scenario)(scenario.id, scenario.title, scenario.card_count + 1,
                              (ScenarioCard(CardKind.DEITY, RISKY_GOD), *scenario.deck))
     assert easier_scenario(with_21, WITHOUT_21).deck == scenario.deck

@@ -7,11 +7,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.main import app
-from pipeline.data.dataset import default_data_root
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism import estimate
 from pipeline.games.monotheism.engine import LABEL, STAGE, VEILED
 from pipeline.games.monotheism.model import CardKind, ScenarioCard
 from pipeline.games.monotheism.play import Loaded, load
+from pipeline.games.registry import spec as spec_of
 
 GAMES_PER_SET = 1_000
 SEED = 7
@@ -19,7 +20,7 @@ SEED = 7
 
 @pytest.fixture(scope="module")
 def loaded() -> Loaded:
-    return load(default_data_root())
+    return load(load_game(default_data_root(), spec_of("monotheism")))
 
 
 def test_21_veils_itself_and_sinks_after_cursing(loaded: Loaded) -> None:
@@ -93,10 +94,10 @@ def test_a_rate_out_of_the_rulebooks_range_is_a_problem_at_21(data_copy, edit_ya
     from pipeline.data.dataset import load_game
     from pipeline.games.monotheism import guest_check
 
-    game = load_game(default_data_root(), "monotheism")
+    game = load_game(default_data_root(), spec_of("monotheism"))
     assert list(guest_check.rate_problems(game, game.model.cards, SMALL_RUN)) == []
     edit_yaml(data_copy / "monotheism" / "deities.yaml", _down_twelve)
-    edited = load_game(data_copy, "monotheism")
+    edited = load_game(data_copy, spec_of("monotheism"))
     problems = list(guest_check.rate_problems(edited, edited.model.cards, SMALL_RUN))
     deities = edited.doc("deities")
     assert [p.at for p in problems] == [deities.problem(deities.record_at("deities", "21"), "").at]
@@ -109,7 +110,7 @@ def test_the_seeded_check_is_cached_by_content(monkeypatch: pytest.MonkeyPatch) 
     from pipeline.data.dataset import load_game
     from pipeline.games.monotheism import guest_check
 
-    game = load_game(default_data_root(), "monotheism")
+    game = load_game(default_data_root(), spec_of("monotheism"))
     hits, games = guest_check.seeded_tally(game, game.model.cards, SMALL_RUN)  # validate's own run: 20 s cold
     assert games == SMALL_RUN * len(game.model.worshiper_sets)
     assert estimate.agrees(hits / games)

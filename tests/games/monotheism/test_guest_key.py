@@ -6,12 +6,13 @@ from typing import Any, Callable
 
 from pipeline.data.dataset import load_game
 from pipeline.games.monotheism import guest_check
+from pipeline.games.registry import spec as spec_of
 
 Edit = Callable[[Path, Callable[[Any], Any]], None]
 
 
 def _key(root: Path) -> str:
-    game = load_game(root, "monotheism")
+    game = load_game(root, spec_of("monotheism"))
     return guest_check.play_key(game, game.model.cards)
 
 
@@ -49,8 +50,9 @@ def test_the_key_is_the_same_whatever_the_hash_seed() -> None:
     import subprocess
     import sys
 
-    code = ("from pathlib import Path; from pipeline.data.dataset import load_game; from pipeline.games.monotheism "
-            "import guest_check; g = load_game(Path('data'), 'monotheism'); print(guest_check.play_key(g, g.model.cards))")
+    code = ("from pathlib import Path; from pipeline.data.dataset import load_game; from pipeline.games.registry import spec; "
+            "from pipeline.games.monotheism import guest_check; g = load_game(Path('data'), spec('monotheism')); "
+            "print(guest_check.play_key(g, g.model.cards))")
     root = Path(__file__).resolve().parents[3]
     keys = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}

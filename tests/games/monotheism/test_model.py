@@ -8,13 +8,14 @@ from pipeline.data.schemas import SchemaValidator, load_schemas
 from pipeline.games.monotheism import GAME_ID, TITLE
 from pipeline.games.monotheism.checks import scenario_findings
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, build, scenario_from_record
+from pipeline.games.registry import spec as spec_of
 
 SCENARIO_RECORD_SCHEMA = {"$ref": "urn:pantheon:monotheism:scenarios#/$defs/scenario"}
 
 
 @pytest.fixture(scope="module")
 def model() -> MonotheismModel:
-    return build(load_game(default_data_root(), GAME_ID))
+    return build(load_game(default_data_root(), spec_of(GAME_ID)))
 
 
 def test_package_identity() -> None:
@@ -49,7 +50,7 @@ def test_every_scenario_record_stands_alone() -> None:
     """Each shipped scenario, and a bare one without number or provenance, passes $defs/scenario."""
     registry = load_schemas(default_data_root()).registry
     validator = SchemaValidator(SCENARIO_RECORD_SCHEMA, registry=registry)
-    records = load_game(default_data_root(), GAME_ID).doc("scenarios").data["scenarios"]
+    records = load_game(default_data_root(), spec_of(GAME_ID)).doc("scenarios").data["scenarios"]
     for record in records:
         assert list(validator.iter_errors(record)) == []
     bare = {"id": "mine", "title": "A test", "card_count": 3,

@@ -10,11 +10,16 @@ import sys
 import time
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 from pipeline.checks.validate import validate
+from pipeline.cli.main import app
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism import proofs
 from pipeline.games.monotheism.engine import VEILED, State
 from pipeline.games.monotheism.play import HELP, Choices, deal, load, scenario_by_number
+from pipeline.games.registry import catalogue
+from pipeline.games.registry import spec as spec_of
 from tests.core.data_edits import edit
 
 PANTHEON = [sys.executable, "-m", "pipeline"]
@@ -55,7 +60,7 @@ def _through_pty(args: list[str], answers: list[str], timeout: float = 60.0) -> 
 
 
 def test_play_on_a_terminal_narrates_and_never_names_a_veiled_god() -> None:
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     state = deal(loaded, SET, 3)
     moves = ["submerge 4", "place 1"]
     seen: list[State] = [state]
@@ -93,7 +98,7 @@ def test_reveal_shows_the_veiled_gods() -> None:
 
 
 def test_a_veiled_gods_number_is_not_a_key() -> None:
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     state = deal(loaded, SET, 3).apply_action("submerge 4").apply_action("place 1")
     from pipeline.games.monotheism.play import parse
 
@@ -113,7 +118,7 @@ def test_replay_says_what_each_move_did() -> None:
 
 
 def test_why_illegal_explains_in_words() -> None:
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     state = loaded.game.scenario_state(scenario_by_number(loaded.model, "1"))
     assert state.why_illegal("pick 14") is None
     assert "not one of the cards this act may pick" in (state.why_illegal("pick 10") or "")
@@ -126,11 +131,12 @@ def test_why_illegal_explains_in_words() -> None:
 
 def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path, small_budgets: None) -> None:
     """Validated in process on small budgets (the solver closes the broken scenario 1 in a few dozen nodes; the
-    card edit would send the other four and #21 back to full searches); replay runs as a user runs it."""
-    game = load_game(data_copy, "monotheism")
+    card edit would send the other four and #21 back to full searches); replay, run in process on the same
+    budgets, goes through validation like every command and refuses the data with its first problem."""
+    game = load_game(data_copy, spec_of("monotheism"))
     proofs.remember(game, scenario_by_number(game.model, "1"))  # the last good proof, as a clean validate keeps it
     edit(data_copy / "monotheism" / "deities.yaml", CHERUBIM_ACT, CHERUBIM_ACT[CHERUBIM_ACT.index("    transformed:"):])
-    lines = [str(problem) for problem in validate(data_copy, ["monotheism"]).problems]
+    lines = [str(problem) for problem in validate(data_copy, catalogue(), ["monotheism"]).problems]
     cannot = next(line for line in lines if "cannot be won" in line)
     assert "changed since the last good proof: #11 The Cherubim (" in cannot
     lines_of_deities = (data_copy / "monotheism" / "deities.yaml").read_text(encoding="utf-8").splitlines()
@@ -139,8 +145,7 @@ def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path,
     assert f"deities.yaml:{upright}:5: upright.act removed)" in cannot
     breaks = next(line for line in lines if "stored winning line breaks at move 1" in line)
     assert "'pick 14' is not legal with #11 The Cherubim on top: nothing is to be chosen now" in breaks
-    replay = subprocess.run([*PANTHEON, "monotheism", "replay", "1", "--data", str(data_copy)],
-                            capture_output=True, text=True, timeout=60)
-    assert replay.returncode == 1 and "Traceback" not in replay.stderr
-    assert "stored move 1 (pick 14) is not legal here: nothing is to be chosen now: #11 The Cherubim has no act" \
-        in replay.stderr
+    # replay goes through validation like every command: it refuses the broken data, naming the first problem
+    replay = CliRunner().invoke(app, ["monotheism", "replay", "1", "--data", str(data_copy)])
+    assert replay.exit_code == 1
+    assert f"error: {lines[0]} ({len(lines)} problem(s); run `pantheon validate monotheism`)" in replay.output

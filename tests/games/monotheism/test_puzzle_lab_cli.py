@@ -15,9 +15,10 @@ from typer.testing import CliRunner
 
 from pipeline.cli.main import app
 from pipeline.data import resultcache
-from pipeline.data.dataset import default_data_root
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism import deck_checks, solver
 from pipeline.games.monotheism.play import load, scenario_from_file
+from pipeline.games.registry import spec as spec_of
 
 runner = CliRunner()
 PANTHEON = [sys.executable, "-m", "pipeline"]
@@ -57,7 +58,7 @@ def test_generate_is_deterministic_per_seed_and_process_count(generated: Path, t
 
 
 def test_generated_scenarios_are_reproved_from_their_files(generated: Path) -> None:
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     for path in sorted(generated.glob("*.yaml")):
         scenario = scenario_from_file(path, default_data_root(), loaded)
         assert scenario.rating is not None and scenario.losing_first_move
@@ -198,7 +199,7 @@ def test_an_added_scenario_needs_a_number_after_the_rulebooks_and_a_rating(data_
 def test_a_proof_that_hits_the_node_limit_says_undecided_and_is_not_cached(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv(resultcache.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(deck_checks, "SOLVE_NODES", 10)
-    loaded = load(default_data_root())
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     scenario = loaded.model.scenario(3)
     findings = deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
     assert any("undecided: the solver reached its limit of 10 nodes" in message for _, message in findings)

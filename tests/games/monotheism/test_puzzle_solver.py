@@ -6,7 +6,7 @@ import functools
 
 import pytest
 
-from pipeline.data.dataset import default_data_root
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism import decks, solver
 from pipeline.games.monotheism.engine import State
 from pipeline.games.monotheism.play import Loaded, load
@@ -14,6 +14,7 @@ from pipeline.games.monotheism.positions import Features, result
 from pipeline.games.monotheism.search import DepthFirst, Techniques
 from pipeline.games.monotheism.solver import space_for
 from pipeline.games.monotheism.table import PositionTable
+from pipeline.games.registry import spec as spec_of
 
 from .helpers import NEXT, THIS, deity, game, half, start, worshiper
 
@@ -31,7 +32,7 @@ FEATURE_OFF = [Features(whole_turns=False), Features(symmetry=False)]
 
 @functools.lru_cache(maxsize=1)
 def loaded() -> Loaded:
-    return load(default_data_root())
+    return load(load_game(default_data_root(), spec_of("monotheism")))
 
 
 def plain_search(state: State) -> bool:

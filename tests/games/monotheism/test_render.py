@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from pipeline.games.monotheism.render import deity_half, iconize
+from pipeline.games.registry import spec as spec_of
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +76,7 @@ def test_every_god_with_room_prints_its_flavour_line(sheet, sheet_text: str) -> 
 
     crowded = {c.id.removeprefix("deity-") for c in sheet.plan.cards if c.id.startswith("deity-")
                and len(c.front.context["card"]["upright"]["boxes"]) > 1}
-    deities = load_game(default_data_root(), "monotheism").doc("deities").data["deities"]
+    deities = load_game(default_data_root(), spec_of("monotheism")).doc("deities").data["deities"]
     printed = {d["id"] for d in deities if d.get("flavour") and " ".join(typographic(d["flavour"]).split()) in sheet_text}
     assert printed == {d["id"] for d in deities if d.get("flavour")} - crowded
     assert crowded and printed

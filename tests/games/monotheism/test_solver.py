@@ -6,16 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.data.dataset import default_data_root
+from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monotheism import solver
 from pipeline.games.monotheism.play import Loaded, load
+from pipeline.games.registry import spec as spec_of
 
 SCENARIOS = ("1", "2", "3", "4", "5")
 
 
 @functools.lru_cache(maxsize=1)
 def loaded() -> Loaded:
-    return load(default_data_root())
+    return load(load_game(default_data_root(), spec_of("monotheism")))
 
 
 def _scenario(number: str):

@@ -8,9 +8,10 @@ from pipeline.analysis.balance.tally import count, folder
 from pipeline.engine import playout
 from pipeline.games.monstrous.balance import FAITH, LOCATION, MAX_ACTIONS, POLICIES, THROWS, TOGETHER, TRAP, VARIANTS
 from pipeline.games.monstrous.engine import Landing
+from pipeline.games.registry import spec as spec_of
 from tests.conftest import REPO_DATA
 
-STUDY = load_study(REPO_DATA, "monstrous")
+STUDY = load_study(REPO_DATA, spec_of("monstrous"))
 
 
 def _replayed(setup, seed):

@@ -9,6 +9,7 @@ import pytest
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monstrous import checks
 from pipeline.games.monstrous.powers import Owner, render_power
+from pipeline.games.registry import spec as spec_of
 
 GAME = "monstrous"
 Edit = Callable[[Any], Any]
@@ -63,7 +64,7 @@ def test_shipped_data_is_clean(validate) -> None:
 
 
 def test_checks_run_on_shipped_data() -> None:
-    game = load_game(default_data_root(), GAME)
+    game = load_game(default_data_root(), spec_of(GAME))
     assert list(checks.cross_checks(game)) == []
 
 

@@ -8,7 +8,9 @@ from typing import Any
 
 from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT
 from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.dataset import default_data_root
+from pipeline.games.registry import catalogue
 from tests.core.docs_helpers import project_texts, project_yaml, squash
 
 GAME = "monstrous"
@@ -43,7 +45,7 @@ def test_every_keyword_has_its_own_symbol() -> None:
 
 def test_worked_examples_are_printed_with_their_final_faith() -> None:
     rulebook = texts()["rulebook"]
-    refs = References(default_data_root())
+    refs = References(RecordCatalogue(default_data_root(), catalogue()))
     gods = {g["id"]: g["name"] for g in _yaml("gods")["gods"]}
     for example in _yaml("examples")["examples"]:
         assert squash(refs.resolve(example["title"], GAME)) in rulebook, example["id"]

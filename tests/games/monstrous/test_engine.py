@@ -14,13 +14,14 @@ from pipeline.games.monstrous.declared import DeclarationError, event_record, ex
 from pipeline.games.monstrous.engine import END_TURN_ACTION, EngineError, Game, Landing, State
 from pipeline.games.monstrous.model import build
 from pipeline.games.monstrous.powers import OP_PARAMS
+from pipeline.games.registry import spec as spec_of
 
 GAME = "monstrous"
 
 
 @pytest.fixture(scope="module")
 def data() -> Any:
-    return load_game(default_data_root(), GAME)
+    return load_game(default_data_root(), spec_of(GAME))
 
 
 @pytest.fixture(scope="module")

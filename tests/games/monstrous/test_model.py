@@ -11,11 +11,12 @@ from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games.monstrous import checks
 from pipeline.games.monstrous.model import MonstrousModel, build
 from pipeline.games.monstrous.powers import OP_PARAMS, TRIGGER_LABELS, Owner, op_problems, render_power
+from pipeline.games.registry import spec as spec_of
 
 
 @pytest.fixture(scope="module")
 def model() -> MonstrousModel:
-    return build(load_game(default_data_root(), "monstrous"))
+    return build(load_game(default_data_root(), spec_of("monstrous")))
 
 
 def test_counts(model: MonstrousModel) -> None:

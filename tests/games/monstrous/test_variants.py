@@ -19,13 +19,14 @@ from pipeline.games.monstrous.campaign import PLAY, SCENARIO, Campaign, WarsGame
 from pipeline.games.monstrous.engine import KEEP, EngineError, Game, Landing, State, Task
 from pipeline.games.monstrous.model import build
 from pipeline.games.monstrous.variants import Table
+from pipeline.games.registry import spec as spec_of
 
 YOUNG = frozenset({"blue", "green"})
 
 
 @pytest.fixture(scope="module")
 def game() -> Game:
-    return Game(build(load_game(default_data_root(), "monstrous")))
+    return Game(build(load_game(default_data_root(), spec_of("monstrous"))))
 
 
 def until_decision(state: Any) -> Any:

@@ -5,13 +5,17 @@ from typing import Callable, Optional
 
 import pytest
 
+from pipeline.checks.validate import load_valid_game
+from pipeline.games.registry import catalogue
+from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.engine import Action, ActionKind, Game, State
-from pipeline.games.theocracy.model import TheocracyModel, load_model
+from pipeline.games.theocracy.model import TheocracyModel
 
 
 @pytest.fixture(scope="session")
 def theocracy_model() -> TheocracyModel:
-    return load_model()
+    model: TheocracyModel = load_valid_game(catalogue(), GAME_ID).model
+    return model
 
 
 @pytest.fixture(scope="session")

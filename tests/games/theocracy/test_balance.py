@@ -6,11 +6,12 @@ import random
 from pipeline.analysis.balance.study import load_study
 from pipeline.analysis.balance.tally import count, folder, mean
 from pipeline.engine import playout
+from pipeline.games.registry import spec as spec_of
 from pipeline.games.theocracy.balance import BIDS, POLICIES, ROUNDS, RULE_NAMES, RULES, SCORES
 from pipeline.games.theocracy.engine import BID_RULE_IDS, resolve_bid
 from tests.conftest import REPO_DATA
 
-STUDY = load_study(REPO_DATA, "theocracy")
+STUDY = load_study(REPO_DATA, spec_of("theocracy"))
 
 
 def test_every_bid_is_counted_once_with_the_rule_that_decided_it() -> None:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.data.dataset import default_data_root, load_game
+from pipeline.games.registry import spec as spec_of
 from pipeline.games.theocracy import GAME_ID
 from pipeline.games.theocracy.engine import (
     BID_RULE_IDS,
@@ -24,7 +25,7 @@ from pipeline.games.theocracy.engine import (
 )
 from pipeline.games.theocracy.model import build
 
-EXAMPLES = build(load_game(default_data_root(), GAME_ID)).bid_examples
+EXAMPLES = build(load_game(default_data_root(), spec_of(GAME_ID))).bid_examples
 VALUES = st.integers(min_value=1, max_value=5)
 
 

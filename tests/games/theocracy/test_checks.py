@@ -14,6 +14,7 @@ from pipeline.checks.components import count_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.data.problems import Problem
+from pipeline.games.registry import spec as spec_of
 from pipeline.games.theocracy import GAME_ID, checks, model
 from pipeline.games.theocracy.spec import SPEC
 
@@ -247,7 +248,7 @@ def test_cross_check_catches(broken, data_copy: Path, case_id: str, kind: str, e
     problem = find(broken(kind, edit), *fragments)
     assert problem.at.file.endswith(".yaml")
     # The message comes from the check this case is meant to exercise.
-    game = load_game(data_copy, GAME_ID)
+    game = load_game(data_copy, spec_of(GAME_ID))
     if check_of(case_id) == COUNTS:
         own = list(count_problems(game, checks.component_counts(game)))
     elif check_of(case_id) == RULINGS:
@@ -285,7 +286,7 @@ def test_shipped_data_is_clean(validate) -> None:
 
 
 def test_model_build_counts() -> None:
-    built = model.build(load_game(default_data_root(), GAME_ID))
+    built = model.build(load_game(default_data_root(), spec_of(GAME_ID)))
     assert len(built.players) == checks.MAX_PLAYERS
     assert len(built.power_cards) == checks.MAX_PLAYERS * len(checks.POWER_VALUES)
     assert len(built.believers) == checks.MAX_PLAYERS * checks.BELIEVERS_PER_PLAYER

@@ -6,12 +6,13 @@ import random
 from pipeline.analysis.balance.study import load_study
 from pipeline.analysis.balance.tally import folder, mean
 from pipeline.engine import playout
+from pipeline.games.registry import spec as spec_of
 from pipeline.games.totems_and_taboos.balance import COLOUR_GAMES, COLOUR_WINS, MAX_TURNS, PLAYS, starting_with
 from pipeline.games.totems_and_taboos.engine import A_PLAY, A_REACT, Game
 from pipeline.games.totems_and_taboos.lookahead import POLICIES
 from tests.conftest import REPO_DATA
 
-STUDY = load_study(REPO_DATA, "totems-and-taboos")
+STUDY = load_study(REPO_DATA, spec_of("totems-and-taboos"))
 
 
 def test_every_seat_has_its_colour_and_colour_wins_add_up_to_seat_wins() -> None:

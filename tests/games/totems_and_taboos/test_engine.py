@@ -12,6 +12,7 @@ import pytest
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.engine import play as en_play
 from pipeline.engine import random_policy
+from pipeline.games.registry import spec as spec_of
 from pipeline.games.totems_and_taboos import GAME_ID
 from pipeline.games.totems_and_taboos import effects as fx
 from pipeline.games.totems_and_taboos import engine as en
@@ -21,7 +22,7 @@ from pipeline.games.totems_and_taboos.model import TotemsModel, build
 
 @lru_cache(maxsize=1)
 def the_model() -> TotemsModel:
-    return build(load_game(default_data_root(), GAME_ID))
+    return build(load_game(default_data_root(), spec_of(GAME_ID)))
 
 
 @pytest.fixture(scope="module")

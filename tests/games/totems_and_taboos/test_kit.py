@@ -4,15 +4,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.app.documents import game_documents
-from pipeline.checks.references import References
 from pipeline.documents import structure as m
+from tests.core.docs_helpers import documents_of
 
 GAME = "totems-and-taboos"
 
 
 def _extras(root: Path) -> m.Document:
-    return game_documents(root, GAME, "a4", References(root))["extras"]
+    return documents_of(root, GAME)["extras"]
 
 
 def _section(doc: m.Document, title: str) -> list[m.Diagram]:

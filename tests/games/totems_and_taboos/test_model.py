@@ -6,13 +6,14 @@ from collections import Counter
 import pytest
 
 from pipeline.data.dataset import default_data_root, load_game
+from pipeline.games.registry import spec as spec_of
 from pipeline.games.totems_and_taboos import GAME_ID, checks
 from pipeline.games.totems_and_taboos.model import TotemsModel, build
 
 
 @pytest.fixture(scope="module")
 def model() -> TotemsModel:
-    return build(load_game(default_data_root(), GAME_ID))
+    return build(load_game(default_data_root(), spec_of(GAME_ID)))
 
 
 def test_counts(model: TotemsModel) -> None:
