@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 import pytest
 
 from pipeline.data.dataset import default_data_root, load_game
-from pipeline.engine import IllegalAction, sample_chance
+from pipeline.engine import sample_chance
 from pipeline.games.heavenly_father import GAME_ID
 from pipeline.games.heavenly_father.engine import (
     Action,
@@ -528,20 +528,6 @@ def test_stored_examples_replay(model: HeavenlyFatherModel) -> None:
 
 
 # --------------------------------------------------------------------------- clone, key, figures
-
-
-def test_clone_and_key(game2: Game) -> None:
-    state = setup(game2, two_hands([TRAFFIC], []))
-    twin = state.clone()
-    assert twin.key() == state.key()
-    state = play(state, Action(Kind.DRAW_CARD))
-    assert twin.key() != state.key() and twin.legal_actions() != state.legal_actions()
-
-
-def test_illegal_action_is_refused(game2: Game) -> None:
-    state = setup(game2, two_hands([], []))
-    with pytest.raises(IllegalAction, match="not a legal action"):
-        state.apply_action(Action(Kind.PLAY_DILEMMA, card=TRAFFIC, player=1))
 
 
 def test_opening_hand_figure_matches_hand_count(game2: Game) -> None:

@@ -339,17 +339,3 @@ def test_rule_values_come_from_the_model(make_game) -> None:
     assert sum(p for a, p in state.chance_outcomes() if a.value == 7) == Fraction(6, 36)
     state = play(state, Action(ActionKind.FATE, 7))
     assert state.is_terminal()
-
-
-def test_illegal_action_rejected(make_game) -> None:
-    state = make_game(2).new_initial_state()
-    with pytest.raises(IllegalAction):
-        state.apply_action(bid(3))
-
-
-def test_clone_is_independent_and_key_matches(make_game) -> None:
-    state = play(make_game(2).new_initial_state(), roll(4), bid(3))
-    copy = state.clone()
-    assert copy.key() == state.key()
-    copy = play(copy, bid(2))
-    assert copy.key() != state.key() and state.hands[1] == [1, 2, 3, 4, 5]
