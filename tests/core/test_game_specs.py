@@ -63,9 +63,9 @@ def test_renamed_checks_module_fails_validate_in_a_copy(tmp_path: Path) -> None:
                                      "but there is no module pipeline.games.monstrous.checks")
 
 
-def test_a_data_folder_without_spec_is_an_error(toy: Path) -> None:
+def test_a_data_folder_without_spec_is_an_error(pantheon, toy: Path) -> None:
     shutil.copytree(toy / "toy", toy / "stray")
-    result = run_cli("validate", "--data", str(toy))
+    result = pantheon("validate", "--data", str(toy))
     assert result.returncode == 1
     assert "stray: a data folder with no game spec" in result.stderr
     assert "Traceback" not in result.stderr
