@@ -14,8 +14,11 @@ PAPER ?= a4
 build: $(STAMP)
 	$(BIN)/pantheon build --paper $(PAPER)
 
-# Lint (ruff, with import order) and type-check (mypy) the pipeline, then run the tests on every core.
-# --dist loadscope keeps each test module on one worker, so a costly module fixture is made once per run.
+# Lint (ruff, with import order) and type-check (mypy) the pipeline, then run the tests on every core, in a
+# new random order each run (pytest-randomly prints the seed; `-p randomly --randomly-seed=N` repeats an order).
+# --dist loadscope sends a whole module to one worker: a module-scoped fixture (a report of every game, an
+# installed package, a built sheet) is made once, where the default `load` could make it on every worker. Order
+# and worker still change nothing a test sees: each test has its own temporary folder and data copy.
 # (Not loadgroup: pytest-xdist 3.8 groups by rewriting a node id that pytest 9 no longer reads, so its
 # xdist_group marks are silently ignored.)
 test: $(STAMP) tools

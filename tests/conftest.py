@@ -1,14 +1,9 @@
 """Fixtures shared by every test: a scratch copy of the data and ways to break it."""
 from __future__ import annotations
 
-import copy
-import functools
-import gc
 import os
 import shutil
-import sys
 import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
@@ -16,11 +11,9 @@ import pytest
 import yaml
 from hypothesis import settings
 
-# pytest rewrites the asserts of each test module it imports (5 s of CPU for this suite, in every xdist worker)
-# and keeps the result beside the module, in a git-ignored __pycache__, unless bytecode writing is off: with
-# PYTHONDONTWRITEBYTECODE set (some shells and CI images set it) every run would pay it again. The suite keeps
-# its own compiled modules whatever that variable says; the `pantheon` processes the tests start still obey it.
-sys.dont_write_bytecode = False
+from pipeline.checks.validate import validate as run_validation
+from pipeline.data.dataset import default_data_root
+from pipeline.data.problems import Problem
 
 # Property tests draw the same examples on every run, so a test run (and CI) passes or fails
 # the same way each time; `HYPOTHESIS_PROFILE=explore make test` draws fresh random examples.
@@ -28,16 +21,7 @@ settings.register_profile("repeatable", derandomize=True, database=None)
 settings.register_profile("explore")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
-from pipeline.checks.validate import validate as run_validation
-GC_YOUNG_THRESHOLD = 10_000  # was pipeline.cli.entry's (deleted); these GC lines are helper "tests"' to remove
-from pipeline.data.dataset import default_data_root
-from pipeline.data.problems import Problem
 from pipeline.games.registry import catalogue
-
-# The tests build a great many long-lived objects (parsed data, models, engine states, PDFs), as a `pantheon`
-# command does: collecting the youngest generation every 700 allocations cost the suite's processes about a
-# tenth of their CPU. The same threshold as the command (pipeline/cli/entry.py); cycles are still collected.
-gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 REPO_DATA = default_data_root()
 CACHE_ENV = "PANTHEON_CACHE"
@@ -45,106 +29,20 @@ WORKER_ENV = "PYTEST_XDIST_WORKER"  # set by pytest-xdist in each worker process
 CACHE_PREFIX = "pantheon-test-cache-"
 
 
-# A test run writes about half a gigabyte in some 70,000 files (data copies, builds, caches), and deletes them
-# again: on a disk that is seconds of system time, and pytest deleted each run's files three runs later, at
-# the end of that run, while everything waited. In memory (tmpfs) both are nearly free. So a run keeps its
-# temporary files in a folder of its own under /dev/shm when there is room, and removes it when all passed
-# (a failed run's files stay for a look, until the next run sweeps them). `--basetemp` still chooses.
-RAM_DISK = Path("/dev/shm")
-RAM_NEEDED = 2 * 1024 ** 3  # bytes free on it, at least (a run peaks near 0.6 GB)
-RUN_PREFIX = "pantheon-tests-"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _run_folder_in_memory() -> Optional[Path]:
-    """A new folder for this run's temporary files on the RAM disk, or None where there is none or too
-    little room; folders of earlier runs whose process is gone are removed first."""
-    try:
-        if not RAM_DISK.is_dir() or shutil.disk_usage(RAM_DISK).free < RAM_NEEDED:
-            return None
-        for old in RAM_DISK.glob(f"{RUN_PREFIX}*"):
-            pid = old.name[len(RUN_PREFIX):].split("-")[0]
-            if pid.isdigit() and not _alive(int(pid)):
-                shutil.rmtree(old, ignore_errors=True)
-        return Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-", dir=RAM_DISK))
-    except OSError:
-        return None
-
-
-# The modules that cost most, run first and in this order (then the rest, most tests first, as pytest-xdist
-# orders them by default). With one module per worker at a time (--dist loadscope), the run then ends on
-# small modules instead of one worker still busy with a big one while the other has finished; xdist's own
-# order, by number of tests, left the costliest modules of few tests (installing the package, attacking the
-# caches) for last. test_rulebook_facts.py goes first because one of its tests makes the run's one cold
-# validation of the shipped Monotheism data (its scenario proofs and #21 run, ~14 s); the modules that also
-# need it come after others that do not, so that they find it in the run's cache instead of making it too.
-RUN_FIRST = (
-    "tests/core/test_rulebook_facts.py",
-    "tests/core/test_engine_conformance.py",
-    "tests/core/test_build_integrity.py",
-    "tests/games/totems_and_taboos/test_simulate.py",
-    "tests/core/test_hostile_yaml.py",
-    "tests/core/test_diff_balance.py",
-    "tests/core/test_balance_cli.py",
-    "tests/core/test_cache_integrity.py",
-    "tests/core/test_install.py",
-    "tests/games/monotheism/test_puzzle_lab_cli.py",
-    "tests/fuzz/test_checks_never_crash.py",
-    "tests/games/monotheism/test_puzzle_solver.py",
-    "tests/games/monotheism/test_estimate.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Order the modules as RUN_FIRST says; a module's own tests keep their order."""
-    first = {module: rank for rank, module in enumerate(RUN_FIRST)}
-    tests_in = Counter(item.nodeid.split("::")[0] for item in items)
-
-    def rank(item: pytest.Item) -> tuple[int, int, str]:  # (sort computes it once per item)
-        module = item.nodeid.split("::")[0]
-        return first.get(module, len(first)), -tests_in[module], module
-
-    items.sort(key=rank)
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path set-up reads --basetemp
 def pytest_configure(config: pytest.Config) -> None:
     """Tests (and the CLI subprocesses they start) use a fresh cache, never the project's .cache/.
 
     One cache per test run: pytest-xdist's workers inherit the one the main process made (cache
     writes are atomic, made for builds at the same time), so Monotheism's scenario proofs, the
-    costliest entries, are solved once per run rather than once per worker. Workers also inherit
-    the main process's temporary folder (see RAM_DISK above)."""
-    if hasattr(config.option, "loadscopereorder"):
-        config.option.loadscopereorder = False  # pytest-xdist keeps the order RUN_FIRST gives (see above)
+    costliest entries, are solved once per run rather than once per worker."""
     if os.environ.get(WORKER_ENV) and Path(os.environ.get(CACHE_ENV, "")).name.startswith(CACHE_PREFIX):
         return  # the main process made it, and removes it
-    run_folder = _run_folder_in_memory() if not config.option.basetemp else None
-    if run_folder is not None:
-        config.option.basetemp = str(run_folder / "tmp")
-    config._pantheon_run_folder = run_folder  # type: ignore[attr-defined]
-    config._pantheon_cache = tempfile.mkdtemp(prefix=CACHE_PREFIX, dir=run_folder)  # type: ignore[attr-defined]
+    config._pantheon_cache = tempfile.mkdtemp(prefix=CACHE_PREFIX)  # type: ignore[attr-defined]
     os.environ[CACHE_ENV] = config._pantheon_cache  # type: ignore[attr-defined]
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    session.config._pantheon_passed = exitstatus == 0  # type: ignore[attr-defined]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(getattr(config, "_pantheon_cache", ""), ignore_errors=True)
-    run_folder = getattr(config, "_pantheon_run_folder", None)
-    if run_folder is not None and getattr(config, "_pantheon_passed", False):
-        shutil.rmtree(run_folder, ignore_errors=True)
 
 
 class _DataSnapshot:
@@ -232,14 +130,8 @@ class _PlainDumper(_Dumper):  # type: ignore[valid-type,misc]  # (a base chosen 
         return True
 
 
-@functools.lru_cache(maxsize=64)
-def _loaded(text: str) -> Any:
-    """A data file's text loaded once: the tests break copies of the same few shipped files again and again."""
-    return yaml.load(text, Loader=_Loader)
-
-
 def _edit_yaml(path: Path, fn: Callable[[Any], Any]) -> None:
-    data = copy.deepcopy(_loaded(path.read_text(encoding="utf-8")))  # fn changes its own copy
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
     result = fn(data)
     if result is not None:
         data = result

@@ -1,4 +1,7 @@
-"""``pantheon report`` and ``pantheon simulate`` as a user runs them: PDFs read back, same bytes, bad input."""
+"""``pantheon report`` and ``pantheon simulate`` as a user runs them: PDFs read back, same bytes, bad input.
+
+The report of every game and the pool of two processes run as a new process (``run_cli``); the other
+commands run in this process (the ``pantheon`` fixture), where a new process would prove nothing more."""
 from __future__ import annotations
 
 import json
@@ -86,8 +89,8 @@ def test_the_same_options_give_the_same_bytes_on_one_process_or_two(every_report
         assert (tmp_path / game / "balance-a4.pdf").read_bytes() == (out / game / "balance-a4.pdf").read_bytes(), game
 
 
-def test_another_seed_gives_other_figures_and_letter_paper_works(tmp_path: Path) -> None:
-    first = run_cli("report", "theocracy", "--games", TINY, "--seed", "1", "--out", str(tmp_path), "--json",
+def test_another_seed_gives_other_figures_and_letter_paper_works(tmp_path: Path, pantheon) -> None:
+    first = pantheon("report", "theocracy", "--games", TINY, "--seed", "1", "--out", str(tmp_path), "--json",
                     "--paper", "letter")
     assert first.returncode == 0, first.stderr
     studies = reporting.prepare(REPO_DATA, catalogue(), ["theocracy"], "letter")  # seed 2 through the API the command calls
@@ -107,8 +110,9 @@ def test_another_seed_gives_other_figures_and_letter_paper_works(tmp_path: Path)
     (("simulate", "theocracy", "--policy", "clever"), 1, "unknown policy 'clever'"),
     (("simulate", "theocracy", "--players", "9"), 1, "no set-up for 9 player(s)"),
 ])
-def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, args: tuple[str, ...], code: int, says: str) -> None:
-    done = run_cli(*args, "--out", str(tmp_path)) if args[0] == "report" else run_cli(*args)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, pantheon, args: tuple[str, ...], code: int,
+                                                  says: str) -> None:
+    done = pantheon(*args, "--out", str(tmp_path)) if args[0] == "report" else pantheon(*args)
     assert done.returncode == code
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], done.stderr
@@ -116,16 +120,16 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, args: tuple[st
     assert not any(tmp_path.iterdir())
 
 
-def test_data_that_does_not_validate_writes_no_report(tmp_path: Path, data_copy: Path, edit_yaml) -> None:
+def test_data_that_does_not_validate_writes_no_report(tmp_path: Path, data_copy: Path, edit_yaml, pantheon) -> None:
     edit_yaml(data_copy / "theocracy" / "components.yaml", lambda d: d.update(bogus=1))
     out = tmp_path / "out"
-    done = run_cli("report", "theocracy", "--games", TINY, "--data", str(data_copy), "--out", str(out))
+    done = pantheon("report", "theocracy", "--games", TINY, "--data", str(data_copy), "--out", str(out))
     assert done.returncode == 1
     assert "components.yaml" in done.stdout and "no report written" in done.stderr
     assert not out.exists() or not any(out.rglob("*.pdf"))
 
 
-def test_simulate_plays_every_game_and_prints_the_standard_figures() -> None:
+def test_simulate_plays_every_game_and_prints_the_standard_figures(pantheon) -> None:
     """Every game's set-ups through the public API (one process: the pool is tested above); Theocracy's through
     the command too, whose JSON is the API's figures and whose text names each seat's wins."""
     for game in GAMES:  # one game per set-up: the report above plays them all at TINY
@@ -133,11 +137,11 @@ def test_simulate_plays_every_game_and_prints_the_standard_figures() -> None:
         assert found, game
         for setup in map(lambda s: summary_data(s, 3), found):
             assert setup["games"] == 1 and len(setup["seat_wins"]) == setup["players"], game
-    done = run_cli("simulate", "theocracy", "--games", TINY, "--seed", "3", "--json")
+    done = pantheon("simulate", "theocracy", "--games", TINY, "--seed", "3", "--json")
     assert done.returncode == 0, done.stderr
     setups = summaries(load_study(REPO_DATA, spec_of("theocracy")), players=None, policy=None, games=int(TINY), seed=3,
                        processes=1)
     assert json.loads(done.stdout) == {"game": "theocracy", "setups": [summary_data(s, 3) for s in setups]}
-    text = run_cli("simulate", "theocracy", "--games", TINY, "--players", "3", "--policy", "greedy")
+    text = pantheon("simulate", "theocracy", "--games", TINY, "--players", "3", "--policy", "greedy")
     assert text.returncode == 0 and text.stdout.startswith("Theocracy, 3 players, greedy: 2 game(s), seed 0")
     assert "seat 3 wins" in text.stdout and "(" in text.stdout

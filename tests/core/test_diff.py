@@ -124,12 +124,12 @@ def test_git_revisions_of_a_scratch_repository(tmp_path: Path) -> None:
     (["--data-a", "DATA", "--data-b", "DATA", "nope"], 1, "unknown game nope"),
     (["--data-a", "/tmp"], 2, "give both --data-a and --data-b"),
 ])
-def test_bad_input_is_one_line(args: list[str], code: int, message: str, tmp_path: Path) -> None:
+def test_bad_input_is_one_line(pantheon, args: list[str], code: int, message: str, tmp_path: Path) -> None:
     root = copy_toy(tmp_path)
     subprocess.run(["git", "-C", str(tmp_path), "init", "-q"], check=True)
     subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
                     "--allow-empty", "-m", "empty"], check=True)  # a revision without data/
-    result = run_cli("diff", "--data", str(root), *(str(root) if arg == "DATA" else arg for arg in args))
+    result = pantheon("diff", "--data", str(root), *(str(root) if arg == "DATA" else arg for arg in args))
     assert result.returncode == code
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr

@@ -187,10 +187,10 @@ def test_a_cosmetic_card_edit_moves_no_figure(tmp_path: Path) -> None:
     (["--balance", "toy"], 2, "--balance: toy has no balance study"),
     (["--balance", "nope"], 1, "unknown game nope"),
 ])
-def test_bad_input_is_one_line_and_writes_nothing(args: list[str], code: int, message: str, tmp_path: Path) -> None:
+def test_bad_input_is_one_line_and_writes_nothing(pantheon, args: list[str], code: int, message: str, tmp_path: Path) -> None:
     root = copy_toy(tmp_path)
     target = tmp_path / "proof.pdf"
-    result = run_cli("diff", "--data-a", str(root), "--data-b", str(root), "--pdf", str(target), *args)
+    result = pantheon("diff", "--data-a", str(root), "--data-b", str(root), "--pdf", str(target), *args)
     assert result.returncode == code
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr

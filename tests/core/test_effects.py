@@ -21,7 +21,7 @@ from pipeline.data.effects import (
 )
 from pipeline.games import registry as games
 from pipeline.games.registry import spec as spec_of
-from tests.core.cli_helpers import copy_toy, run_cli
+from tests.core.cli_helpers import copy_toy
 
 WITH_EFFECTS = ("monotheism", "monstrous", "heavenly-father", "totems-and-taboos")
 
@@ -132,12 +132,12 @@ def test_a_totems_op_the_schema_lacks_is_named(data_copy: Path) -> None:
     assert line.endswith("effects language: op 'protect' is registered but the schema has no $defs/op_protect")
 
 
-def test_validate_reports_a_drifted_op_in_one_line_and_exits_1(data_copy: Path, tmp_path: Path) -> None:
+def test_validate_reports_a_drifted_op_in_one_line_and_exits_1(pantheon, data_copy: Path, tmp_path: Path) -> None:
     path = data_copy / "schemas" / "totems-and-taboos" / "commandments.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8"))
     schema["$defs"]["op_draw"]["properties"]["count"]["maximum"] = 5
     path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
-    result = run_cli("validate", "totems-and-taboos", "--data", str(data_copy))
+    result = pantheon("validate", "totems-and-taboos", "--data", str(data_copy))
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     drift = [row for row in (result.stdout + result.stderr).splitlines() if "effects language" in row]
@@ -145,16 +145,16 @@ def test_validate_reports_a_drifted_op_in_one_line_and_exits_1(data_copy: Path, 
     assert drift[0].endswith("effects language: op 'draw' differs from the effects registry ($defs/op_draw)")
 
 
-def test_a_sixth_game_gets_the_check_by_declaring_its_language(tmp_path: Path) -> None:
+def test_a_sixth_game_gets_the_check_by_declaring_its_language(pantheon, tmp_path: Path) -> None:
     """The toy game (tests/core/toy_game.py) declares ``effects`` in its spec and nothing else: validate checks
     it, and a drifted op in its schema is one line, exit 1."""
     root = copy_toy(tmp_path)
-    assert run_cli("validate", "--data", str(root)).returncode == 0
+    assert pantheon("validate", "--data", str(root)).returncode == 0
     path = root / "schemas" / "toy" / "cards.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8"))
     schema["$defs"]["op_gain"]["properties"]["amount"]["maximum"] = 4
     path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
-    result = run_cli("validate", "--data", str(root))
+    result = pantheon("validate", "--data", str(root))
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     [line] = [row for row in (result.stdout + result.stderr).splitlines() if "effects language" in row]

@@ -81,9 +81,9 @@ def test_renamed_checks_module_fails_in_a_copy(tmp_path: Path) -> None:
     assert "cannot import name 'checks' from 'pipeline.games.monstrous'" in result.stderr
 
 
-def test_a_data_folder_without_spec_is_an_error(toy: Path) -> None:
+def test_a_data_folder_without_spec_is_an_error(pantheon, toy: Path) -> None:
     shutil.copytree(toy / "toy", toy / "stray")
-    result = run_cli("validate", "--data", str(toy))
+    result = pantheon("validate", "--data", str(toy))
     assert result.returncode == 1
     assert "stray: a data folder with no game spec" in result.stderr
     assert "Traceback" not in result.stderr

@@ -344,9 +344,9 @@ def _changed(value: Any) -> Any:
     return 0
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def loaded_data() -> tuple[RecordCatalogue, Any]:
-    """The project's data, loaded once for the module (each test restores what it changes), and its schemas."""
+    """The project's data, loaded for the test (which changes it: no other test sees it), and its schemas."""
     return RecordCatalogue(DATA, catalogue()), load_schemas(DATA)
 
 

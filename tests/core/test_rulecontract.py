@@ -11,7 +11,6 @@ from pipeline.checks.rulecontract import ruling_problems, section_ids, section_p
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games import registry as games
 from pipeline.games.registry import spec as spec_of
-from tests.core.cli_helpers import run_cli
 
 
 def _lines(result: Any, fragment: str) -> list[str]:
@@ -26,10 +25,10 @@ def test_every_game_declares_its_rule_sections_and_its_rules_have_them(spec: gam
     assert set(spec.rule_sections) <= set(section_ids(game.doc("rules").data["sections"]))
 
 
-def test_a_missing_rule_section_is_one_line_and_exit_1(data_copy: Path, edit_yaml) -> None:
+def test_a_missing_rule_section_is_one_line_and_exit_1(pantheon, data_copy: Path, edit_yaml) -> None:
     rules = data_copy / "theocracy" / "rules.yaml"
     edit_yaml(rules, lambda d: d.update(sections=[s for s in d["sections"] if s["id"] != "roles"]))
-    result = run_cli("validate", "theocracy", "--data", str(data_copy))
+    result = pantheon("validate", "theocracy", "--data", str(data_copy))
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     [line] = _lines(result, "no section")
@@ -62,13 +61,13 @@ def test_theocracy_rulings_must_be_listed_in_its_clarifications(data_copy: Path,
     assert problem.at.file.endswith("theocracy/rulings.yaml")
 
 
-def test_a_broken_example_is_one_line_naming_it_and_exit_1(data_copy: Path, edit_yaml) -> None:
+def test_a_broken_example_is_one_line_naming_it_and_exit_1(pantheon, data_copy: Path, edit_yaml) -> None:
     def wrong_faith(data: dict[str, Any]) -> None:
         example = next(e for e in data["examples"] if e["id"] == "dragon-at-naxos")
         example["final"]["faith"]["blue"] = 6
 
     edit_yaml(data_copy / "monstrous" / "examples.yaml", wrong_faith)
-    result = run_cli("validate", "monstrous", "--data", str(data_copy))
+    result = pantheon("validate", "monstrous", "--data", str(data_copy))
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     [line] = _lines(result, "example ")

@@ -7,7 +7,6 @@ import pytest
 
 from pipeline.checks.validate import validate
 from pipeline.games.registry import catalogue
-from tests.core.cli_helpers import run_cli
 
 
 def cards(root: Path) -> Path:
@@ -135,16 +134,16 @@ def test_every_problem_is_listed_not_only_the_first(toy: Path) -> None:
     assert len(messages(toy)) == 3
 
 
-def test_cli_reports_and_exits_1_without_traceback(toy: Path) -> None:
+def test_cli_reports_and_exits_1_without_traceback(pantheon, toy: Path) -> None:
     replace(cards(toy), "cost: 2", "cost: two")
-    result = run_cli("validate", "--data", str(toy))
+    result = pantheon("validate", "--data", str(toy))
     assert result.returncode == 1
     assert "Traceback" not in result.stderr + result.stdout
     assert "card owl: cost: 'two' is not of type 'integer'" in result.stdout
 
 
-def test_cli_clean_data_exits_0(toy: Path) -> None:
-    result = run_cli("validate", "--data", str(toy))
+def test_cli_clean_data_exits_0(pantheon, toy: Path) -> None:
+    result = pantheon("validate", "--data", str(toy))
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -156,26 +155,26 @@ def test_cli_clean_data_exits_0(toy: Path) -> None:
         (["provenance", "--data", "/nonexistent/data"], "data folder not found"),
     ],
 )
-def test_cli_bad_requests(toy: Path, args: list[str], expected: str) -> None:
+def test_cli_bad_requests(pantheon, toy: Path, args: list[str], expected: str) -> None:
     if "--data" not in args:
         args = [*args, "--data", str(toy)]
-    result = run_cli(*args)
+    result = pantheon(*args)
     assert result.returncode == 1
     assert expected in result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_broken_schema_is_a_clear_error(toy: Path) -> None:
+def test_broken_schema_is_a_clear_error(pantheon, toy: Path) -> None:
     (toy / "schemas" / "toy" / "cards.schema.json").write_text("{ not json")
-    result = run_cli("validate", "--data", str(toy))
+    result = pantheon("validate", "--data", str(toy))
     assert result.returncode == 1
     assert "cards.schema.json: cannot read schema" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_provenance_counts(toy: Path) -> None:
-    result = run_cli("provenance", "--json", "--data", str(toy))
+def test_provenance_counts(pantheon, toy: Path) -> None:
+    result = pantheon("provenance", "--json", "--data", str(toy))
     assert result.returncode == 0
     import json
 
