@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Optional, Union
 
 READ_CHUNK = 1 << 16
 _KINDS = (
@@ -39,14 +40,16 @@ def _require_regular(mode: int) -> None:
         raise FileRefused(f"cannot read file: it is {_kind(mode)}, not a regular file")
 
 
-def read_regular_file(path: Path, limit: int) -> bytes:
-    """The bytes of ``path``, a regular file (or a link to one) of at most ``limit`` bytes.
+def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[int] = None, follow: bool = True) -> bytes:
+    """The bytes of ``path``, a regular file (or a link to one, unless ``follow`` is off) of at most ``limit``
+    bytes; ``path`` is relative to the open folder ``dir_fd`` when one is given.
 
     Raises FileRefused for anything else, or when the file cannot be read.
     """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | (0 if follow else os.O_NOFOLLOW)
     try:
-        _require_regular(os.stat(path).st_mode)
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        _require_regular(os.stat(path, dir_fd=dir_fd, follow_symlinks=follow).st_mode)
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except OSError as exc:
         raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
     try:

@@ -15,12 +15,12 @@ import hashlib
 import json
 from typing import Any, Mapping, Optional
 
-from pipeline import store as cachestore
+from pipeline import store
 from pipeline.base.shape import ShapeError
 from pipeline.data.dataset import GameData
 from pipeline.games.monotheism.model import Scenario
 
-NAMESPACE = "results/monotheism-proofs"
+NAMESPACE = "monotheism-proofs"
 NOT_PLAY = frozenset({"id", "name", "flavour", "provenance", "notes", "title"})
 DEPTH = 2  # fields are compared this deep ("upright.act", "states.0"); deeper values are hashed whole
 KINDS = (("deities", "deities"), ("worshipers", "worshipers"))  # (document kind, list key)
@@ -64,19 +64,19 @@ def faces(game: GameData, scenario: Scenario) -> Faces:
     return out
 
 
-def _name(scenario: Scenario) -> str:
-    return cachestore.key_of(["proof", scenario.id, json.dumps([c.ref for c in scenario.deck])])
+def _inputs(scenario: Scenario) -> list[str]:
+    return [scenario.id, *(card.ref for card in scenario.deck)]
 
 
 def remember(game: GameData, scenario: Scenario) -> None:
     """Keep the scenario's card faces as the last good proof (written only when they changed)."""
     now = faces(game, scenario)
     if _read(scenario) != now:
-        cachestore.write(NAMESPACE, _name(scenario), now)
+        store.keep(NAMESPACE, _inputs(scenario), now)
 
 
 def _read(scenario: Scenario) -> Optional[Faces]:
-    return cachestore.read(NAMESPACE, _name(scenario), _decode)
+    return store.recall(NAMESPACE, _inputs(scenario), _decode)
 
 
 def _decode(value: Any) -> Faces:
