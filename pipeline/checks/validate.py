@@ -18,6 +18,7 @@ from pipeline.checks.components import COMPONENTS_KIND, count_problems
 from pipeline.checks.names import NameRules, name_problems
 from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
+from pipeline.checks.validcache import ValidationMemo
 from pipeline.data import markup
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, data_files, display_path, game_ids, load_game
 from pipeline.data.effects import language_problems
@@ -26,6 +27,7 @@ from pipeline.data.problems import Location, Problem
 from pipeline.data.schemas import SchemaSet, describe_path, load_schemas
 from pipeline.data.yamlmarks import PathKey
 from pipeline.games.registry import select as select_games
+from pipeline.games.registry import spec as spec_of
 
 __all__ = ["ValidationReport", "validate", "load_valid_game", "select_games", "RecordCatalogue", "walk"]
 
@@ -68,15 +70,24 @@ def validate(data_root: Path, games: Optional[Iterable[str]] = None,
              catalogue: Optional["RecordCatalogue"] = None) -> ValidationReport:
     """Validate ``games`` (all when None) under ``data_root``; ``catalogue``: games loaded already."""
     chosen = select_games(data_root, games)
-    schemas = load_schemas(data_root)
+    schemas: Optional[SchemaSet] = None  # read when a game must be checked
     catalogue = catalogue or RecordCatalogue(data_root)
     report = ValidationReport(catalogue=catalogue)
     printable = PrintableText()
+    memo = ValidationMemo(data_root, game_ids(data_root))
     report.games = vouched = ValidatedGames(catalogue)
     for game in chosen:
-        problems, cross_checked = game_problems(catalogue.game(game), schemas, catalogue, printable)
+        if memo.clean(game, spec_of(game)):  # passed every check with exactly these inputs: not checked again,
+            vouched.add(game)  # and loaded only when a later stage asks for it
+            continue
+        loaded = catalogue.game(game)
+        schemas = schemas or load_schemas(data_root)
+        catalogue.requested.clear()
+        problems, cross_checked = game_problems(loaded, schemas, catalogue, printable)
         if not cross_checked:
             report.skipped_cross_checks.append(game)
+        elif not problems:
+            memo.remember(loaded, catalogue.requested)
         report.problems += problems
         vouched.add(game)
     report.problems.sort()
