@@ -39,6 +39,7 @@ import re
 import secrets
 import sys
 import sysconfig
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, TypeVar
@@ -52,6 +53,7 @@ ENTRY_SUFFIX = ".json"
 TEMP_SUFFIX = ".tmp"
 MAX_ENTRY_BYTES = 64 << 20  # far above any real entry (a game's face records are about 1 MB)
 DIGEST_SIZE = 32
+RACY_WINDOW_NS = 2_000_000_000  # far above any file system's time stamp granularity
 NAMESPACE = re.compile(r"[a-z][a-z0-9-]*")
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
@@ -84,29 +86,61 @@ def installed_libraries() -> str:
     return "\n".join([sys.version, *names])
 
 
-def _tree_digest(digest: "hashlib.blake2b", root: Path, pattern: str) -> None:
-    """Feed every file under ``root`` matching ``pattern`` (name and bytes, sorted by path) into ``digest``;
-    links and other non-regular files are named but not followed."""
-    for path in sorted(root.rglob(pattern)):
-        if "__pycache__" in path.parts or "bundled" in path.relative_to(root).parts[:1]:
-            continue
+def _files(root: Path, pattern: str) -> list[Path]:
+    """Every file under ``root`` matching ``pattern``, sorted, leaving out caches and bundled copies."""
+    return sorted(path for path in root.rglob(pattern)
+                  if "__pycache__" not in path.parts and "bundled" not in path.relative_to(root).parts[:1])
+
+
+def _tree_digest(root: Path, pattern: str) -> str:
+    """A digest of every file under ``root`` matching ``pattern`` (name and bytes, sorted by path); links and
+    other non-regular files are named but not followed."""
+    digest = hashlib.blake2b(digest_size=20)
+    for path in _files(root, pattern):
         digest.update(str(path.relative_to(root)).encode() + b"\0")
         if path.is_file() and not path.is_symlink():
             digest.update(path.read_bytes())
         digest.update(b"\0")
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=None)
+def _package_digest(package: Path) -> str:
+    """The package's code and the installed libraries: fixed for the life of a process (its code is loaded)."""
+    return hashlib.blake2b((_tree_digest(package, "*.py") + installed_libraries()).encode(), digest_size=20).hexdigest()
+
+
+_templates_seen: dict[Path, tuple[tuple[tuple[str, tuple[int, ...]], ...], str]] = {}  # root -> (what stat said of its files, digest)
+
+
+def _templates_digest(root: Path) -> str:
+    """The templates' digest, taken again whenever any file under ``root`` may have changed since (a
+    long-lived process, such as `pantheon watch`, meets edited templates). Taken afresh each time while a
+    file was changed within the last moments, whose time stamp cannot yet tell a later write."""
+    now = time.time_ns()
+    try:
+        signature = tuple((str(path), _identity(path.lstat())) for path in _files(root, "*"))
+    except OSError:
+        return _tree_digest(root, "*")
+    seen = _templates_seen.get(root)
+    if seen is not None and seen[0] == signature:
+        return seen[1]
+    digest = _tree_digest(root, "*")
+    if all(now - max(identity[-2:]) > RACY_WINDOW_NS for _, identity in signature):
+        _templates_seen[root] = (signature, digest)
+    return digest
+
+
+def _identity(info: os.stat_result) -> tuple[int, ...]:
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
 def code_digest(template_root: Path, package: Path = locations.PACKAGE) -> str:
     """One digest of everything that turns data into a result: every source file of the ``package``
     (the installed ``pipeline``), every file under ``template_root``, Python's and every installed
     library's version. It is part of every key."""
-    digest = hashlib.blake2b(digest_size=20)
-    _tree_digest(digest, package, "*.py")
-    digest.update(b"\1")
-    _tree_digest(digest, template_root, "*")
-    digest.update(installed_libraries().encode())
-    return digest.hexdigest()
+    return hashlib.blake2b((_package_digest(package) + _templates_digest(template_root)).encode(),
+                           digest_size=20).hexdigest()
 
 
 def entry_name(namespace: str, inputs: Sequence[Any], templates: Optional[Path] = None) -> str:

@@ -40,8 +40,9 @@ gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 REPO_DATA = default_data_root()
 CACHE_ENV = "PANTHEON_CACHE"
-WORKER_ENV = "PYTEST_XDIST_WORKER"  # set by pytest-xdist in each worker process
-CACHE_PREFIX = "pantheon-test-cache-"
+# Outside a test (collection, module fixtures) nothing is cached: a folder under a device cannot be made, so
+# every read misses and every write is skipped. Each test gets a cache of its own (``own_cache`` below).
+NO_CACHE = "/dev/null/pantheon-no-cache"
 
 
 # A test run writes about half a gigabyte in some 70,000 files (data copies, builds, caches), and deletes them
@@ -117,22 +118,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path set-up reads --basetemp
 def pytest_configure(config: pytest.Config) -> None:
-    """Tests (and the CLI subprocesses they start) use a fresh cache, never the project's .cache/.
-
-    One cache per test run: pytest-xdist's workers inherit the one the main process made (cache
-    writes are atomic, made for builds at the same time), so Monotheism's scenario proofs, the
-    costliest entries, are solved once per run rather than once per worker. Workers also inherit
-    the main process's temporary folder (see RAM_DISK above)."""
+    """Tests (and the CLI subprocesses they start) never use the project's .cache/ (see NO_CACHE and
+    ``own_cache``). Workers inherit the main process's temporary folder (see RAM_DISK above)."""
+    os.environ[CACHE_ENV] = NO_CACHE
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False  # pytest-xdist keeps the order RUN_FIRST gives (see above)
-    if os.environ.get(WORKER_ENV) and Path(os.environ.get(CACHE_ENV, "")).name.startswith(CACHE_PREFIX):
-        return  # the main process made it, and removes it
     run_folder = _run_folder_in_memory() if not config.option.basetemp else None
     if run_folder is not None:
         config.option.basetemp = str(run_folder / "tmp")
     config._pantheon_run_folder = run_folder  # type: ignore[attr-defined]
-    config._pantheon_cache = tempfile.mkdtemp(prefix=CACHE_PREFIX, dir=run_folder)  # type: ignore[attr-defined]
-    os.environ[CACHE_ENV] = config._pantheon_cache  # type: ignore[attr-defined]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -140,10 +134,30 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    shutil.rmtree(getattr(config, "_pantheon_cache", ""), ignore_errors=True)
     run_folder = getattr(config, "_pantheon_run_folder", None)
     if run_folder is not None and getattr(config, "_pantheon_passed", False):
         shutil.rmtree(run_folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def shipped_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding what validating the shipped data keeps (Monotheism's scenario proofs and the #21 tally
+    take ~25 s cold), made once per process and never written again: a read-only fixture each test copies."""
+    folder = tmp_path_factory.mktemp("shipped-results") / "cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(folder))
+        assert run_validation(REPO_DATA).ok
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def own_cache(shipped_results: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's own cache (for it and the commands it starts): a copy of ``shipped_results``, so what
+    it finds there never depends on which tests ran before."""
+    cache = tmp_path_factory.mktemp("cache") / "cache"
+    shutil.copytree(shipped_results, cache)
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    return cache
 
 
 class _DataSnapshot:

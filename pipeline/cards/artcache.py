@@ -254,3 +254,9 @@ def shared() -> ArtCache:
         _shared[root] = ArtCache()
     return _shared[root]
 
+
+
+def drop_memory() -> None:
+    """Forget the art this process holds in memory; what is in the store stays. The next build reads it back
+    as a new process would (a long-lived process may call this to let the memory go)."""
+    _shared.clear()
