@@ -40,6 +40,7 @@ import secrets
 import sys
 import sysconfig
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, TypeVar
@@ -143,11 +144,25 @@ def code_digest(template_root: Path, package: Path = locations.PACKAGE) -> str:
                            digest_size=20).hexdigest()
 
 
-def entry_name(namespace: str, inputs: Sequence[Any], templates: Optional[Path] = None) -> str:
-    """The file name (without suffix) of the entry for ``inputs`` (JSON data) under the current code."""
+@dataclass(frozen=True)
+class Scope:
+    """The code every key holds, as :func:`scope` took it: a caller that looks up many entries in one go
+    (a build's art) takes it once; made only by :func:`scope`."""
+
+    code: str
+
+
+def scope(templates: Optional[Path] = None) -> Scope:
+    """The :func:`code_digest` of now, for the templates in use (``templates``, default: the project's)."""
+    return Scope(code_digest((templates or locations.template_root()).resolve()))
+
+
+def entry_name(namespace: str, inputs: Sequence[Any], under: Optional[Scope] = None) -> str:
+    """The file name (without suffix) of the entry for ``inputs`` (JSON data) under the code of ``under``
+    (default: :func:`scope` of now, with the project's templates)."""
     if not NAMESPACE.fullmatch(namespace):
         raise ValueError(f"bad cache namespace {namespace!r}")
-    code = code_digest((templates or locations.template_root()).resolve())
+    code = (under or scope()).code
     key = json.dumps([FORMAT, namespace, code, list(inputs)], sort_keys=True, ensure_ascii=False, allow_nan=False)
     return hashlib.blake2b(key.encode(), digest_size=20).hexdigest()
 
@@ -159,16 +174,16 @@ def cached(
     *,
     encode: Callable[[T], Any] = _as_is,
     decode: Decoder[T] = _as_is,
-    templates: Optional[Path] = None,
+    under: Optional[Scope] = None,
 ) -> T:
     """``compute()``, read back from the entry for ``inputs`` when a run kept one, else computed and kept.
 
     ``inputs`` is JSON data naming everything the result depends on besides code, templates and libraries;
-    ``templates`` is the templates folder in use (default: the project's). ``encode`` turns the result
+    ``under``: the :func:`scope` of the templates in use (default: the project's, taken now). ``encode`` turns the result
     into JSON data (a result it cannot encode, or one JSON cannot hold, is simply not kept); ``decode``
     turns an entry's data back into the result and raises on any shape ``encode`` does not write.
     """
-    name = entry_name(namespace, inputs, templates)
+    name = entry_name(namespace, inputs, under)
     found = _lookup(namespace, name, decode)
     if found is not None:
         return found[0]
@@ -181,17 +196,17 @@ def cached(
     return result
 
 
-def recall(namespace: str, inputs: Sequence[Any], decode: Decoder[T], *, templates: Optional[Path] = None) -> Optional[T]:
+def recall(namespace: str, inputs: Sequence[Any], decode: Decoder[T], *, under: Optional[Scope] = None) -> Optional[T]:
     """The value :func:`keep` stored for ``inputs`` under the current code, or None when there is no
     entry that passes every check."""
-    found = _lookup(namespace, entry_name(namespace, inputs, templates), decode)
+    found = _lookup(namespace, entry_name(namespace, inputs, under), decode)
     return None if found is None else found[0]
 
 
-def keep(namespace: str, inputs: Sequence[Any], value: Any, *, templates: Optional[Path] = None) -> bool:
+def keep(namespace: str, inputs: Sequence[Any], value: Any, *, under: Optional[Scope] = None) -> bool:
     """Store ``value`` (JSON data) for ``inputs`` under the current code; False when it was skipped
     (not JSON data, or a cache that cannot be written)."""
-    return _write(namespace, entry_name(namespace, inputs, templates), value)
+    return _write(namespace, entry_name(namespace, inputs, under), value)
 
 
 def _seal(namespace: str, name: str, payload: bytes) -> bytes:

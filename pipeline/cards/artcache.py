@@ -127,14 +127,16 @@ class ArtCache:
     def __init__(self) -> None:
         self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
 
-    def has(self, key: str) -> bool:
-        """Whether art ``key`` is at hand without converting it (read into memory if on disk)."""
-        return self._get(key) is not None
+    def has(self, key: str, under: store.Scope) -> bool:
+        """Whether art ``key`` is at hand without converting it (read into memory if in the store, whose
+        entries are looked up ``under`` a scope the build took once)."""
+        return self._get(key, under) is not None
 
-    def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"]) -> tuple[float, float]:
+    def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"],
+                    under: store.Scope) -> tuple[float, float]:
         """Define form ``name`` on ``canvas`` from art ``key``, converting it only when no earlier build did;
         returns the form's size in points."""
-        art = self._get(key)
+        art = self._get(key, under)
         if isinstance(art, Stream) and art.base_font != _base_font(canvas):
             art = None
         if isinstance(art, Stream):
@@ -143,21 +145,21 @@ class ArtCache:
         drawing = art if art is not None else convert()
         stream = _draw(canvas, name, drawing)
         if stream is not None:
-            store.keep(NAMESPACE, [key], _stream_plain(stream))
+            store.keep(NAMESPACE, [key], _stream_plain(stream), under=under)
         self._memory[key] = stream if stream is not None else drawing
         return drawing.width, drawing.height
 
-    def _get(self, key: str) -> Optional[Art]:
-        art = self._memory.get(key)
+    def _get(self, key: str, under: store.Scope) -> Optional[Art]:
+        art = self._memory.get(key)  # (what this process converted or read: its code does not change)
         if art is None:
-            art = self.stored(key)
+            art = self.stored(key, under)
             if art is not None:
                 self._memory[key] = art
         return art
 
-    def stored(self, key: str) -> Optional[Stream]:
-        """Art ``key`` as an earlier build kept it on disk (None when no entry reads back)."""
-        return store.recall(NAMESPACE, [key], _stream_from_plain)
+    def stored(self, key: str, under: Optional[store.Scope] = None) -> Optional[Stream]:
+        """Art ``key`` as an earlier build kept it in the store (None when no entry reads back)."""
+        return store.recall(NAMESPACE, [key], _stream_from_plain, under=under)
 
 
 def _draw(canvas: Canvas, name: str, drawing: "Drawing") -> Optional[Stream]:

@@ -372,12 +372,12 @@ class FaceRecords:
         if self.inputs is None or (not self._changed and self._used.keys() == self._stored.keys()):
             return
         plain = {key: record.to_plain() for key, record in sorted(self._used.items())}
-        store.keep(NAMESPACE, self.inputs, plain, templates=self.templates.root)
+        store.keep(NAMESPACE, self.inputs, plain, under=store.scope(self.templates.root))
 
     def _read(self) -> dict[str, Any]:
         if self.inputs is None:
             return {}
-        stored = store.recall(NAMESPACE, self.inputs, _records_by_key, templates=self.templates.root)
+        stored = store.recall(NAMESPACE, self.inputs, _records_by_key, under=store.scope(self.templates.root))
         return stored if stored is not None else {}
 
 

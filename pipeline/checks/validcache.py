@@ -105,7 +105,7 @@ class ValidationMemo:
     def clean(self, game: str, spec: GameSpec) -> bool:
         """Whether ``game`` (with its ``spec``) passed every check with exactly its inputs of now; its data
         need not be loaded to tell."""
-        looked_into = store.recall(NAMESPACE, self._inputs(game, spec), _decode, templates=self._templates)
+        looked_into = store.recall(NAMESPACE, self._inputs(game, spec), _decode, under=store.scope(self._templates))
         if looked_into is None:
             return False
         return all(self.game_digest(other) == digest for other, digest in looked_into.items())
@@ -114,7 +114,7 @@ class ValidationMemo:
         """Record the game as clean; ``looked_into``: the other games its checks read records of."""
         others = {other: self.game_digest(other) for other in sorted(set(looked_into) - {loaded.game})}
         store.keep(NAMESPACE, self._inputs(loaded.game, loaded.spec), {"clean": True, "looked_into": others},
-                   templates=self._templates)
+                   under=store.scope(self._templates))
 
 
 def _decode(value: Any) -> dict[str, str]:

@@ -62,15 +62,15 @@ def test_a_record_of_the_wrong_shape_is_rendered_afresh_and_rewritten(templates:
     forger or a bug could write) costs a render, never an error or a wrong face."""
     first = build(toy_plan(3), templates)
     inputs = ["toy", False]  # the game and the ink-saver option
-    stored = store.recall(faces.NAMESPACE, inputs, lambda plain: plain, templates=templates)
+    stored = store.recall(faces.NAMESPACE, inputs, lambda plain: plain, under=store.scope(templates))
     assert stored is not None
     good = copy.deepcopy(stored)
     key = sorted(stored)[0]
     stored[key][0] = "63"  # the trim width as text
-    assert store.keep(faces.NAMESPACE, inputs, stored, templates=templates)
+    assert store.keep(faces.NAMESPACE, inputs, stored, under=store.scope(templates))
     as_new_process()
     assert build(toy_plan(3), templates) == first
-    assert store.recall(faces.NAMESPACE, inputs, lambda plain: plain, templates=templates) == good
+    assert store.recall(faces.NAMESPACE, inputs, lambda plain: plain, under=store.scope(templates)) == good
 
 
 def test_a_face_with_values_that_are_not_plain_data_is_not_kept(templates: Path, cache: Path) -> None:
@@ -81,14 +81,14 @@ def test_a_face_with_values_that_are_not_plain_data_is_not_kept(templates: Path,
     card = PrintCard("odd", "Odd Card", Face("toy/front.svg.j2", {"name": Name(), "body": "Plain."}))
     plan = Plan("toy", "Toy Game", [card])
     first = build(plan, templates)
-    assert store.recall(faces.NAMESPACE, ["toy", False], lambda plain: plain, templates=templates) is None
+    assert store.recall(faces.NAMESPACE, ["toy", False], lambda plain: plain, under=store.scope(templates)) is None
     assert build(plan, templates) == first
     assert "Odd Card" in page_texts(first)[0]
 
 
 def drawn_stream(drawing: Drawing, name: str = "art_x") -> tuple[Canvas, str]:
     canvas = Canvas(io.BytesIO())
-    artcache.ArtCache().define_form(canvas, name, name, lambda: drawing)
+    artcache.ArtCache().define_form(canvas, name, name, lambda: drawing, store.scope())
     return canvas, canvas._doc.idToObject[f"FormXob.{name}"].stream
 
 
@@ -100,7 +100,7 @@ def test_self_contained_art_is_kept_as_its_stream_and_replayed_byte_for_byte(cac
     assert isinstance(kept, artcache.Stream)
     assert kept.states  # the transparency state came back as data, with its types
     canvas = Canvas(io.BytesIO())
-    artcache.ArtCache().define_form(canvas, "art_x", "art_x", lambda: pytest.fail("converted again"))
+    artcache.ArtCache().define_form(canvas, "art_x", "art_x", lambda: pytest.fail("converted again"), store.scope())
     assert canvas._doc.idToObject["FormXob.art_x"].stream == drawn
 
 
@@ -127,7 +127,7 @@ def _form_after(words: str, convert: Any) -> bytes:
     canvas = Canvas(io.BytesIO())
     canvas.setFont(fonts.font_name(fonts.BOLD), 9)
     canvas.drawString(10, 10, words)
-    artcache.ArtCache().define_form(canvas, "art_x", "art_x", convert)
+    artcache.ArtCache().define_form(canvas, "art_x", "art_x", convert, store.scope())
     return canvas._doc.idToObject["FormXob.art_x"].stream
 
 
@@ -143,7 +143,7 @@ def test_art_with_letters_in_the_family_is_kept_as_text_runs_and_written_for_eac
     for before in ("A", "ÜÖÄ"):  # another document, its subset filled in another order
         replayed = _form_after(before, lambda: pytest.fail("converted again"))
         with pytest.MonkeyPatch.context() as patch:  # drawn afresh: as a build with an empty cache would
-            patch.setattr(artcache.ArtCache, "stored", lambda self, key: None)
+            patch.setattr(artcache.ArtCache, "stored", lambda self, key, under=None: None)
             drawn = _form_after(before, _lettered)
         assert replayed == drawn
     assert _form_after("ÜÖÄ", lambda: pytest.fail("x")) != _form_after("A", lambda: pytest.fail("x"))
