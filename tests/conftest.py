@@ -95,7 +95,6 @@ RUN_FIRST = (
     "tests/core/test_hostile_yaml.py",
     "tests/core/test_diff_balance.py",
     "tests/core/test_balance_cli.py",
-    "tests/core/test_cache_integrity.py",
     "tests/core/test_install.py",
     "tests/games/monotheism/test_puzzle_lab_cli.py",
     "tests/fuzz/test_checks_never_crash.py",

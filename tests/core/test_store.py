@@ -331,3 +331,14 @@ def test_an_edit_to_the_art_conversion_reaches_a_warm_cache(tmp_path: Path) -> N
     after_warm = cards(warm, "after-warm")
     assert after_warm != before
     assert after_warm == cards(cold, "after-cold")
+
+
+def test_what_a_killed_writer_left_is_never_read(cache: Path) -> None:
+    """A write killed before its rename leaves its temporary file (named for its process): never an entry."""
+    served()
+    path = entry()
+    left = path.with_name(f".{path.name[: -len(store.ENTRY_SUFFIX)]}.99999999.0000{store.TEMP_SUFFIX}")
+    left.write_bytes(path.read_bytes())
+    path.unlink()
+    assert store.recall(NAMESPACE, INPUTS, pair) is None
+    assert served() == (["computed", 2], 1)
