@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: build test test-all validate provenance bench engine-goldens doc-goldens tools lock clean
+.PHONY: build test test-all validate provenance bench bench-all engine-goldens doc-goldens tools lock clean
 
 # Every game's card sheets and documents (A4; `make build PAPER=letter` for US Letter).
 # Always runs `pantheon build`: the output folder's manifest decides what is up to date.
@@ -43,7 +43,12 @@ validate: $(STAMP)
 provenance: $(STAMP)
 	$(BIN)/pantheon provenance
 
+# What the store's namespaces save and the start-up figures, into bench/RESULTS.md (a few minutes).
 bench: $(STAMP) tools
+	$(BIN)/python bench/store.py
+
+# Every benchmark script (the engines, the solver, the renderer against plain reportlab, ...): much longer.
+bench-all: $(STAMP) tools
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 # The engines' golden playthroughs (tests/fixtures/engines/): after a rules change you meant; review the diff.

@@ -223,14 +223,14 @@ def measure_here(kind: str, count: int) -> dict[str, float]:
 
 WARM, EDITED, COLD = "warm", "edited", "cold"
 # What an edit of every card's text (not of the templates) leaves out of date in the cache.
-TEXT_BOUND_CACHES = ("faces", "plans", "results/yaml")  # what rewording every card makes stale
+TEXT_BOUND_CACHES = ("faces", "validated")  # what rewording every card makes stale
 
 
 def measure(kind: str, count: int, *, cache: str = WARM) -> dict[str, float]:
     """The best of RUNS fresh processes (timings on a shared machine are noisy; the minimum is the cost).
 
     ``cache``: WARM uses the project's cache as earlier builds left it; EDITED a
-    copy without what depends on the card data (set faces, parsed YAML), as after
+    copy without what depends on the card data (set faces, verdicts), as after
     rewording every card; COLD an empty one, so no face is set and no art
     converted beforehand (a first build, or one after every template changed).
     """
@@ -332,7 +332,7 @@ def whole_commands() -> None:
     print(line("  `build --only cards --force`, warm caches", warm[0], warm[1], TARGET_RATIO))
     print(line("  the same, every text new", edited[0], edited[1], TARGET_RATIO))
     print(line("  the same, cold caches", cold[0], cold[1], TARGET_RATIO))
-    print("  (warm: caches as the build before left them; every text new: without the set faces and parsed data,")
+    print("  (warm: caches as the build before left them; every text new: without the set faces and verdicts,")
     print("   as after rewording every card; cold: an empty cache, a first build; the command validates its games")
     print("   as `--only cards` does; on a busy machine wall time includes waiting for a core: CPU is steadier)")
     print(f"  load average (1, 5, 15 min): {load_before} before, {' '.join(f'{v:.2f}' for v in os.getloadavg())} after")
@@ -368,8 +368,8 @@ def main() -> None:
         print(row(f"  five games{times}, cold caches", measure("games", passes, cache=COLD), base))
         if passes == 1:
             print(row("  five games, warm, + validation", measure("validated", passes), base))
-    print("  (warm: what earlier builds kept (converted art, set faces, parsed data; templates are compiled anew);")
-    print("   every text new: the same without the set faces and parsed data, as after rewording every card;")
+    print("  (warm: what earlier builds kept (converted art, set faces, verdicts; templates are compiled anew);")
+    print("   every text new: the same without the set faces and verdicts, as after rewording every card;")
     print("   cold: nothing kept, a first build; + validation: `pantheon validate` first, as `pantheon build` runs it)")
     noop = noop_build_seconds()
     print(f"no-op `make build`: {noop:.2f} s (target < {NOOP_TARGET_S} s)")

@@ -1,268 +1,324 @@
-"""The one on-disk format of every cache entry: plain data, sealed with a digest of its key and content.
+"""The one cache: results kept between runs as plain data, under a key that always covers all the code.
 
-Everything a build keeps for the next one (converted art, face records,
-validation results) is stored through this module, so one set of rules
-holds for all of it:
+``cached(namespace, inputs, compute)`` returns ``compute()``, from an entry
+when an earlier run kept one for the same key. The key is always the
+caller's ``inputs`` (the data the result depends on) plus :func:`code_digest`:
+every source file of the ``pipeline`` package, every file of the templates in
+use and the versions of Python and of every installed library. No caller
+chooses a narrower scope of code, so no change to code, templates or
+libraries ever meets a stale entry.
 
-- An entry is JSON, never a Python object or code: reading one can at worst
-  give wrong *data*, and every reader checks the shape of what it gets.
-- The first line of an entry is ``pantheon-cache/<version> <digest>``; the
-  digest covers the namespace, the entry's name (the hash of its key) and the
-  payload, so an edited, truncated, bit-flipped or swapped entry fails.
-- An entry that fails any check (missing, unparsable, wrong digest, wrong
-  shape or types, old format) is a *miss*: the caller computes the result and
-  the entry is rewritten. Reading never raises.
-- Writes are atomic (a temporary ``*.tmp`` beside the entry, then a rename)
-  and made while holding the cache root's lock; a cache that cannot be
-  written (read-only, full disk, lock busy for long) is silently skipped.
-- Because every temporary file lives only while its writer holds the lock,
-  whoever holds the lock may delete any ``*.tmp`` it finds: those are what a
-  killed run left. The first process to use a cache root sweeps them.
+The rules every entry follows:
+
+- An entry is JSON, never a Python object or code. Its first line is
+  ``pantheon-cache/<version> <digest>``; the digest covers the namespace, the
+  entry's name and the payload, so a truncated, bit-flipped or swapped entry
+  fails. The payload is parsed strictly (no NaN or infinity) and the
+  caller's ``decode`` checks its shape (raising ShapeError, ValueError,
+  TypeError or LookupError).
+- An entry is read only from a regular file inside the cache folder, opened
+  without following links or blocking and read up to ``MAX_ENTRY_BYTES``: a
+  link, a named pipe, a device or a folder in its place is a miss.
+- Anything that fails is a *miss*: the result is computed and the entry
+  rewritten. Reading never raises, never hangs, never gives another key's data.
+- Writes are atomic (a temporary file of the writer's own, then a rename), so
+  concurrent writers need no lock: each rename leaves a whole entry. A cache
+  that cannot be written (read-only, full disk) is skipped.
 
 The digest guards against damage and mix-ups, not a deliberate forger (who
-could recompute it): what a forged entry can do is limited to data of the
-right shape, never running code.
+could recompute it): a forged entry can at worst give data of the right
+shape, never run code. ``$PANTHEON_CACHE`` moves the cache; delete it to clear it.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
+import secrets
 import sys
 import sysconfig
+import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, TypeVar
+from typing import Any, Callable, Optional, Sequence, TypeVar
 
-from pipeline.base import locations, locks
-from pipeline.base.filedigest import hashed
+from pipeline.base import locations
+from pipeline.base.safefile import FileRefused, read_regular_file
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 CACHE_ENV = "PANTHEON_CACHE"
-FORMAT = "pantheon-cache/1"
+FORMAT = "pantheon-cache/2"
 ENTRY_SUFFIX = ".json"
 TEMP_SUFFIX = ".tmp"
-LOCK_NAME = ".lock"
-# A write waits this long for another process's write to finish, then skips (the cache is optional).
-WRITE_LOCK_TIMEOUT_S = 10.0
+MAX_ENTRY_BYTES = 64 << 20  # far above any real entry (a game's face records are about 1 MB)
 DIGEST_SIZE = 32
+RACY_WINDOW_NS = 2_000_000_000  # far above any file system's time stamp granularity
+NAMESPACE = re.compile(r"[a-z][a-z0-9-]*")
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
 T = TypeVar("T")
-# Turns the JSON read back into the caller's value, raising ShapeError (or TypeError, ValueError,
-# LookupError) when it does not have the shape the caller wrote.
+# Turns the JSON read back into the caller's value, raising ShapeError (a ValueError), TypeError or
+# LookupError when it does not have the shape the caller's encoder writes.
 Decoder = Callable[[Any], T]
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
 def cache_root() -> Path:
-    """Where caches live: $PANTHEON_CACHE, else the project's .cache/ (git-ignored), else the user cache directory
-    (an installed package, or a project folder that cannot be written)."""
+    """Where entries live: $PANTHEON_CACHE, else the project's .cache/ (git-ignored), else the user cache
+    directory (an installed package, or a project folder that cannot be written)."""
     configured = os.environ.get(CACHE_ENV)
     return Path(configured) if configured else locations.cache_root()
 
 
-def key_of(parts: Iterable[str]) -> str:
-    """The name of the entry for a key given as parts (each part is kept apart from the next)."""
-    digest = hashlib.blake2b(digest_size=20)
-    for part in parts:
-        digest.update(part.encode())
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
-@lru_cache(maxsize=None)
-def _distribution_folders() -> tuple[str, ...]:
-    """The names of the dist-info / egg-info folders in this environment's site-packages (only there, not
-    sys.path, which differs between `pantheon` and `python -m pipeline`)."""
-    folders = sorted({Path(sysconfig.get_paths()[kind]) for kind in ("purelib", "platlib")})
-    return tuple(sorted(
-        entry.name for folder in folders if folder.is_dir()
-        for entry in folder.iterdir() if entry.name.endswith((".dist-info", ".egg-info"))
-    ))
-
-
 @lru_cache(maxsize=None)
 def installed_libraries() -> str:
-    """The distributions installed in this environment (their dist-info folder names carry the versions) and
-    Python's version: cheaper than asking importlib.metadata for each library the checks use."""
-    return "\n".join([sys.version, *_distribution_folders()])
+    """Python's version and the distributions installed in this environment's site-packages (their
+    dist-info folder names carry the versions; sys.path differs between `pantheon` and `python -m`)."""
+    folders = sorted({Path(sysconfig.get_paths()[kind]) for kind in ("purelib", "platlib")})
+    names = sorted(
+        entry.name for folder in folders if folder.is_dir()
+        for entry in folder.iterdir() if entry.name.endswith((".dist-info", ".egg-info"))
+    )
+    return "\n".join([sys.version, *names])
 
 
-def _tree_digest(digest: "hashlib.blake2b", root: Path, pattern: str) -> None:
-    """Feed every regular file under ``root`` matching ``pattern`` (name and bytes, sorted by path) into
-    ``digest``; links and other non-regular files are named but not followed."""
-    for path in sorted(root.rglob(pattern)):
-        if "__pycache__" in path.parts or "bundled" in path.relative_to(root).parts[:1]:
-            continue
+def _files(root: Path, pattern: str) -> list[Path]:
+    """Every file under ``root`` matching ``pattern``, sorted, leaving out caches and bundled copies."""
+    return sorted(path for path in root.rglob(pattern)
+                  if "__pycache__" not in path.parts and "bundled" not in path.relative_to(root).parts[:1])
+
+
+def _tree_digest(root: Path, pattern: str) -> str:
+    """A digest of every file under ``root`` matching ``pattern`` (name and bytes, sorted by path); links and
+    other non-regular files are named but not followed."""
+    digest = hashlib.blake2b(digest_size=20)
+    for path in _files(root, pattern):
         digest.update(str(path.relative_to(root)).encode() + b"\0")
         if path.is_file() and not path.is_symlink():
             digest.update(path.read_bytes())
         digest.update(b"\0")
-
-
-@lru_cache(maxsize=None)
-def code_digest(template_root: Path) -> str:
-    """One digest of everything that turns data into a result: every source file of the installed
-    ``pipeline`` package, every file under ``template_root``, Python's and every installed library's
-    version. It is part of every key, so no change to code, templates or libraries meets a stale entry."""
-    digest = hashlib.blake2b(digest_size=20)
-    _tree_digest(digest, locations.PACKAGE, "*.py")
-    digest.update(b"\1")
-    _tree_digest(digest, template_root, "*")
-    digest.update(installed_libraries().encode())
     return digest.hexdigest()
 
 
-def _normalised(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
 @lru_cache(maxsize=None)
-def _folder_versions() -> dict[str, str]:
-    """Distribution (normalised name) -> version, read off the folder names (``name-version.dist-info``)."""
-    found = {}
-    for folder in _distribution_folders():
-        name, _, version = folder.rsplit(".", 1)[0].partition("-")
-        if version:
-            found[_normalised(name)] = version
-    return found
+def _package_digest(package: Path) -> str:
+    """The package's code and the installed libraries: fixed for the life of a process (its code is loaded)."""
+    return hashlib.blake2b((_tree_digest(package, "*.py") + installed_libraries()).encode(), digest_size=20).hexdigest()
 
 
-@lru_cache(maxsize=None)  # asked for every cached YAML file
-def library_versions(*distributions: str) -> str:
-    """Python's version and the installed versions of ``distributions``: part of a key whenever
-    those libraries compute the result. Read off site-packages' folder names; importlib.metadata (slow to
-    import, and each look-up scans sys.path) only for a library installed elsewhere."""
-    found = []
-    for name in distributions:
-        version = _folder_versions().get(_normalised(name))
-        if version is None:
-            from importlib.metadata import PackageNotFoundError
-            from importlib.metadata import version as metadata_version
-
-            try:
-                version = metadata_version(name)
-            except PackageNotFoundError:
-                version = "?"
-        found.append(f"{name} {version}")
-    return "; ".join([f"python {sys.version}", *found])
+_templates_seen: dict[Path, tuple[tuple[tuple[str, tuple[int, ...]], ...], str]] = {}  # root -> (what stat said of its files, digest)
 
 
-def file_digest(path: Path) -> Optional[str]:
-    """A file's SHA-256 (read in blocks), or None when it cannot be read: for keys that notice a file changed."""
-    try:  # only a regular file is read: a named pipe or a device could block or never end
-        return str(hashed(path, hashlib.sha256()).hexdigest())
+def _templates_digest(root: Path) -> str:
+    """The templates' digest, taken again whenever any file under ``root`` may have changed since (a
+    long-lived process, such as `pantheon watch`, meets edited templates). Taken afresh each time while a
+    file was changed within the last moments, whose time stamp cannot yet tell a later write."""
+    now = time.time_ns()
+    try:
+        signature = tuple((str(path), _identity(path.lstat())) for path in _files(root, "*"))
     except OSError:
-        return None
+        return _tree_digest(root, "*")
+    seen = _templates_seen.get(root)
+    if seen is not None and seen[0] == signature:
+        return seen[1]
+    digest = _tree_digest(root, "*")
+    if all(now - max(identity[-2:]) > RACY_WINDOW_NS for _, identity in signature):
+        _templates_seen[root] = (signature, digest)
+    return digest
 
 
-def entry_path(namespace: str, name: str, root: Optional[Path] = None) -> Path:
-    return (root or cache_root()) / namespace / f"{name}{ENTRY_SUFFIX}"
+def _identity(info: os.stat_result) -> tuple[int, ...]:
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def code_digest(template_root: Path, package: Path = locations.PACKAGE) -> str:
+    """One digest of everything that turns data into a result: every source file of the ``package``
+    (the installed ``pipeline``), every file under ``template_root``, Python's and every installed
+    library's version. It is part of every key."""
+    return hashlib.blake2b((_package_digest(package) + _templates_digest(template_root)).encode(),
+                           digest_size=20).hexdigest()
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The code every key holds, as :func:`scope` took it: a caller that looks up many entries in one go
+    (a build's art) takes it once; made only by :func:`scope`."""
+
+    code: str
+
+
+def scope(templates: Optional[Path] = None) -> Scope:
+    """The :func:`code_digest` of now, for the templates in use (``templates``, default: the project's)."""
+    return Scope(code_digest((templates or locations.template_root()).resolve()))
+
+
+def entry_name(namespace: str, inputs: Sequence[Any], under: Optional[Scope] = None) -> str:
+    """The file name (without suffix) of the entry for ``inputs`` (JSON data) under the code of ``under``
+    (default: :func:`scope` of now, with the project's templates)."""
+    if not NAMESPACE.fullmatch(namespace):
+        raise ValueError(f"bad cache namespace {namespace!r}")
+    code = (under or scope()).code
+    key = json.dumps([FORMAT, namespace, code, list(inputs)], sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return hashlib.blake2b(key.encode(), digest_size=20).hexdigest()
+
+
+def cached(
+    namespace: str,
+    inputs: Sequence[Any],
+    compute: Callable[[], T],
+    *,
+    encode: Callable[[T], Any] = _as_is,
+    decode: Decoder[T] = _as_is,
+    under: Optional[Scope] = None,
+) -> T:
+    """``compute()``, read back from the entry for ``inputs`` when a run kept one, else computed and kept.
+
+    ``inputs`` is JSON data naming everything the result depends on besides code, templates and libraries;
+    ``under``: the :func:`scope` of the templates in use (default: the project's, taken now). ``encode`` turns the result
+    into JSON data (a result it cannot encode, or one JSON cannot hold, is simply not kept); ``decode``
+    turns an entry's data back into the result and raises on any shape ``encode`` does not write.
+    """
+    name = entry_name(namespace, inputs, under)
+    found = _lookup(namespace, name, decode)
+    if found is not None:
+        return found[0]
+    result = compute()
+    try:
+        plain = encode(result)
+    except (TypeError, ValueError):
+        return result
+    _write(namespace, name, plain)
+    return result
+
+
+def recall(namespace: str, inputs: Sequence[Any], decode: Decoder[T], *, under: Optional[Scope] = None) -> Optional[T]:
+    """The value :func:`keep` stored for ``inputs`` under the current code, or None when there is no
+    entry that passes every check."""
+    found = _lookup(namespace, entry_name(namespace, inputs, under), decode)
+    return None if found is None else found[0]
+
+
+def keep(namespace: str, inputs: Sequence[Any], value: Any, *, under: Optional[Scope] = None) -> bool:
+    """Store ``value`` (JSON data) for ``inputs`` under the current code; False when it was skipped
+    (not JSON data, or a cache that cannot be written)."""
+    return _write(namespace, entry_name(namespace, inputs, under), value)
 
 
 def _seal(namespace: str, name: str, payload: bytes) -> bytes:
     digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
     for part in (FORMAT.encode(), namespace.encode(), name.encode()):
-        digest.update(part)
-        digest.update(b"\0")
+        digest.update(part + b"\0")
     digest.update(payload)
     return f"{FORMAT} {digest.hexdigest()}".encode()
 
 
-def sealed(namespace: str, name: str, payload: bytes) -> bytes:
-    """An entry's bytes as ``write`` stores them: its seal line, then ``payload`` (any bytes, JSON or not)."""
-    return _seal(namespace, name, payload) + b"\n" + payload
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999 parses to infinity
+        raise ValueError("not a finite number")
+    return number
 
 
-def read(namespace: str, name: str, decode: Decoder[T], *, root: Optional[Path] = None) -> Optional[T]:
-    """The value stored under ``namespace``/``name``, or None when there is none that passes every check."""
-    root = root or cache_root()
-    sweep_once(root)
+def _refuse_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON data")
+
+
+def _lookup(namespace: str, name: str, decode: Decoder[T], root: Optional[Path] = None) -> Optional[tuple[T]]:
+    """The decoded entry ``name`` in a 1-tuple (so a stored None is told from a miss), or None on any failure."""
     try:
-        raw = entry_path(namespace, name, root).read_bytes()
+        folder = os.open(root or cache_root(), os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         return None
+    try:
+        inner = os.open(namespace, _DIRECTORY, dir_fd=folder)
+        try:
+            raw = read_regular_file(name + ENTRY_SUFFIX, MAX_ENTRY_BYTES, dir_fd=inner, follow=False)
+        finally:
+            os.close(inner)
+    except (OSError, FileRefused):
+        return None
+    finally:
+        os.close(folder)
     header, _, payload = raw.partition(b"\n")
     if header != _seal(namespace, name, payload):
         return None
     try:
-        return decode(json.loads(payload))
+        data = json.loads(payload, parse_float=_finite, parse_constant=_refuse_constant)
+        return (decode(data),)
     except (ValueError, TypeError, LookupError, RecursionError):
         return None
 
 
-def write(namespace: str, name: str, value: Any, *, root: Optional[Path] = None) -> bool:
-    """Store ``value`` (plain JSON data) under ``namespace``/``name``; False when it was skipped
-    (not JSON data, or a cache that cannot be written)."""
+def _write(namespace: str, name: str, value: Any, root: Optional[Path] = None) -> bool:
+    """Write entry ``name`` atomically: a temporary file only this writer names, then a rename; no link is
+    followed inside the cache folder. False when the value is not JSON data or the cache cannot be written."""
     try:
-        payload = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+        payload = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
     except (TypeError, ValueError, RecursionError):
         return False
-    root = root or cache_root()
-    path = entry_path(namespace, name, root)
-    return _publish(root, path, sealed(namespace, name, payload))
-
-
-def _publish(root: Path, path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` (inside cache ``root``) atomically under the root's lock; False when skipped."""
+    data = _seal(namespace, name, payload) + b"\n" + payload
+    temp = f".{name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with locks.holding(root, LOCK_NAME, timeout=WRITE_LOCK_TIMEOUT_S):
-            _sweep(root)
-            temp = path.with_name(f"{path.name}.{os.getpid()}{TEMP_SUFFIX}")
-            try:
-                temp.write_bytes(data)
-                os.replace(temp, path)
-            finally:
-                temp.unlink(missing_ok=True)
-    except (OSError, locks.NotAcquired):
+        root = root or cache_root()
+        root.mkdir(parents=True, exist_ok=True)
+        folder = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
         return False
-    return True
-
-
-def remove(paths: Iterable[Path], root: Optional[Path] = None) -> None:
-    """Delete cache files (stale generations), under the lock; a cache that cannot be changed is left."""
-    root = root or cache_root()
+    inner = -1
     try:
-        with locks.holding(root, LOCK_NAME, timeout=WRITE_LOCK_TIMEOUT_S):
-            for path in paths:
-                path.unlink(missing_ok=True)
-    except (OSError, locks.NotAcquired):
-        pass
-
-
-_tried: set[Path] = set()  # roots whose sweep this process has attempted
-_swept: set[Path] = set()  # roots this process has swept
-
-
-def sweep_once(root: Path) -> None:
-    """Delete what killed runs left under ``root``, once per process and only if the lock is free
-    right now (a busy lock means another process is writing; a later run sweeps)."""
-    if root in _tried:
-        return
-    _tried.add(root)
-    if not root.is_dir() or not _temporaries(root):  # nothing to sweep: the lock (and its library) is not needed
-        return
-    try:
-        with locks.holding(root, LOCK_NAME, timeout=0):
-            _sweep(root)
-    except (OSError, locks.NotAcquired):
-        pass
-
-
-def _temporaries(root: Path) -> list[str]:
-    """Every temporary file under ``root`` (a live write's, or one a killed run left)."""
-    return [os.path.join(folder, file) for folder, _, files in os.walk(root) for file in files if file.endswith(TEMP_SUFFIX)]
-
-
-def _sweep(root: Path) -> None:
-    """Delete every temporary file under ``root``, once per process (call holding the lock: while
-    it is held no live write has a temporary file, so each one found was left by a killed run)."""
-    if root in _swept:
-        return
-    _swept.add(root)
-    for path in _temporaries(root):
         try:
-            os.unlink(path)
-        except OSError:
+            os.mkdir(namespace, dir_fd=folder)
+        except FileExistsError:
             pass
+        inner = os.open(namespace, _DIRECTORY, dir_fd=folder)
+        handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=inner)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temp, name + ENTRY_SUFFIX, src_dir_fd=inner, dst_dir_fd=inner)
+        except OSError:
+            os.unlink(temp, dir_fd=inner)
+            raise
+        return True
+    except OSError:
+        return False
+    finally:
+        if inner >= 0:
+            os.close(inner)
+        os.close(folder)
+
+
+# -- Used only by the build's up-to-date layers (app/buildstamp.py, app/freshness.py, cards/cache.py), which
+# -- are being replaced by one manifest per output folder: delete these with them.
+def key_of(parts: Sequence[str]) -> str:
+    """An entry name for a key given as parts (each kept apart from the next)."""
+    return hashlib.blake2b("\0".join(parts).encode() + b"\0", digest_size=20).hexdigest()
+
+
+def library_versions(*distributions: str) -> str:
+    """Python's version and every installed library's (a superset of ``distributions``)."""
+    return installed_libraries()
+
+
+def file_digest(path: Path) -> Optional[str]:
+    """A file's SHA-256, or None when it is not a regular file that can be read."""
+    try:
+        return hashlib.sha256(read_regular_file(path, MAX_ENTRY_BYTES << 4)).hexdigest()
+    except FileRefused:
+        return None
+
+
+def read(namespace: str, name: str, decode: Decoder[T], *, root: Optional[Path] = None) -> Optional[T]:
+    """The value ``write`` stored under ``namespace``/``name`` (in cache folder ``root``), or None."""
+    found = _lookup(namespace, name, decode, root)
+    return None if found is None else found[0]
+
+
+def write(namespace: str, name: str, value: Any, *, root: Optional[Path] = None) -> bool:
+    """Store ``value`` (JSON data) under ``namespace``/``name``; False when skipped."""
+    return _write(namespace, name, value, root)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
@@ -14,6 +13,7 @@ from hypothesis import settings
 from pipeline.checks.validate import validate as run_validation
 from pipeline.data.dataset import default_data_root
 from pipeline.data.problems import Problem
+from pipeline.games.registry import catalogue
 
 # Property tests draw the same examples on every run, so a test run (and CI) passes or fails
 # the same way each time; `HYPOTHESIS_PROFILE=explore make test` draws fresh random examples.
@@ -21,28 +21,38 @@ settings.register_profile("repeatable", derandomize=True, database=None)
 settings.register_profile("explore")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
-from pipeline.games.registry import catalogue
-
 REPO_DATA = default_data_root()
 CACHE_ENV = "PANTHEON_CACHE"
-WORKER_ENV = "PYTEST_XDIST_WORKER"  # set by pytest-xdist in each worker process
-CACHE_PREFIX = "pantheon-test-cache-"
+# Outside a test (collection, module fixtures) nothing is cached: a folder under a device cannot be made, so
+# every read misses and every write is skipped. Each test gets a cache of its own (``own_cache`` below).
+NO_CACHE = "/dev/null/pantheon-no-cache"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Tests (and the CLI subprocesses they start) use a fresh cache, never the project's .cache/.
-
-    One cache per test run: pytest-xdist's workers inherit the one the main process made (cache
-    writes are atomic, made for builds at the same time), so Monotheism's scenario proofs, the
-    costliest entries, are solved once per run rather than once per worker."""
-    if os.environ.get(WORKER_ENV) and Path(os.environ.get(CACHE_ENV, "")).name.startswith(CACHE_PREFIX):
-        return  # the main process made it, and removes it
-    config._pantheon_cache = tempfile.mkdtemp(prefix=CACHE_PREFIX)  # type: ignore[attr-defined]
-    os.environ[CACHE_ENV] = config._pantheon_cache  # type: ignore[attr-defined]
+    """Tests (and the CLI subprocesses they start) never use the project's .cache/ (see NO_CACHE and
+    ``own_cache``)."""
+    os.environ[CACHE_ENV] = NO_CACHE
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    shutil.rmtree(getattr(config, "_pantheon_cache", ""), ignore_errors=True)
+@pytest.fixture(scope="session")
+def shipped_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding what validating the shipped data keeps (Monotheism's scenario proofs and the #21 tally
+    take ~25 s cold), made once per process and never written again: a read-only fixture each test copies."""
+    folder = tmp_path_factory.mktemp("shipped-results") / "cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(folder))
+        assert run_validation(REPO_DATA, catalogue()).ok
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def own_cache(shipped_results: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's own cache (for it and the commands it starts): a copy of ``shipped_results``, so what
+    it finds there never depends on which tests ran before."""
+    cache = tmp_path_factory.mktemp("cache") / "cache"
+    shutil.copytree(shipped_results, cache)
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    return cache
 
 
 class _DataSnapshot:

@@ -309,7 +309,7 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
                  inputs: Inputs, options: cards.BuildOptions, progress: Optional[CardProgress]) -> dict[str, list[Output]]:
     """Each stale game's card sheet, written and recorded (one progress count over all their cards)."""
     games = [unit.game for unit in units if unit.game is not None]
-    plans = cards.cached_plans(request.data_root, games, catalogue.game, catalogue.specs)
+    plans = cards.make_plans(request.data_root, games, catalogue.game)
     if progress is not None:
         progress.begin(sum(plan.card_count for plan in plans))
     done: dict[str, list[Output]] = {}

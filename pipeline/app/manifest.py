@@ -16,7 +16,6 @@ name of its own, and only while the folder's build lock is held.
 """
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
 
+from pipeline.base.safefile import read_regular_file
 from pipeline.cards.pdfwrite import write_atomic
 
 MANIFEST_NAME = ".pantheon-manifest.json"
@@ -47,27 +47,6 @@ class Entry:
     def to_json(self) -> dict[str, Any]:
         return {"unit": self.unit, "inputs": self.inputs, "reads": list(self.reads), "parts": self.parts,
                 "output": self.output}
-
-
-def read_no_follow(path: Path, limit: int = MAX_BYTES) -> bytes:
-    """The bytes of ``path`` when it is a regular file (not a link, a pipe or a device) of at most
-    ``limit`` bytes; OSError otherwise. Never blocks, never follows a link."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            raise OSError(errno.EINVAL, "not a regular file of a sensible size", str(path))
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, BLOCK)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-            size += len(chunk)
-        raise OSError(errno.EFBIG, "file grew past its limit", str(path))
-    finally:
-        os.close(fd)
 
 
 def output_digest(path: Path) -> Optional[str]:
@@ -125,7 +104,7 @@ class Manifest:
         """The folder's manifest; an empty one when it is missing, a link, not a regular file, too large,
         not JSON, or any entry is not exactly what a build writes."""
         try:
-            raw = json.loads(read_no_follow(folder / MANIFEST_NAME))
+            raw = json.loads(read_regular_file(folder / MANIFEST_NAME, MAX_BYTES, follow=False))
             if not isinstance(raw, dict) or raw.get("format") != FORMAT or not isinstance(raw.get("outputs"), dict):
                 raise ValueError("not a manifest")
             entries = {str(name): _entry(value) for name, value in raw["outputs"].items()}

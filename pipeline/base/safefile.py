@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO, Union
+from typing import Optional, Union
 
+READ_CHUNK = 1 << 16
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
     (stat.S_ISFIFO, "a named pipe"),
@@ -40,44 +41,35 @@ def _require_regular(mode: int) -> None:
         raise FileRefused(f"cannot read file: it is {_kind(mode)}, not a regular file")
 
 
-def open_regular(path: Union[str, "os.PathLike[str]"]) -> BinaryIO:
-    """``path`` opened for reading in binary, only if it is a regular file (or a link to one).
-
-    Checked before opening (a device is never opened), opened without blocking
-    (a named pipe would wait for a writer) and checked again on the open
-    handle. Raises FileRefused, an OSError, for anything else.
-    """
-    try:
-        _require_regular(os.stat(path).st_mode)
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
-    except FileRefused:
-        raise
-    except OSError as exc:
-        raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
-    try:
-        _require_regular(os.fstat(fd).st_mode)
-        os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def read_regular_file(path: Path, limit: int) -> bytes:
-    """The bytes of ``path``, a regular file (or a link to one) of at most ``limit`` bytes.
+def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[int] = None, follow: bool = True) -> bytes:
+    """The bytes of ``path``, a regular file (or a link to one, unless ``follow`` is off) of at most ``limit``
+    bytes; ``path`` is relative to the open folder ``dir_fd`` when one is given.
 
     Raises FileRefused for anything else, or when the file cannot be read.
     """
-    with open_regular(path) as handle:
-        try:
-            size = os.fstat(handle.fileno()).st_size
-            if size > limit:
-                raise FileRefused(f"file is too large: {size} bytes (at most {limit})")
-            data = handle.read(limit + 1)  # a file that grows while it is read still stops at the limit
-        except FileRefused:
-            raise
-        except OSError as exc:
-            raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise FileRefused(f"file is too large: more than {limit} bytes")
-    return data
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | (0 if follow else os.O_NOFOLLOW)
+    try:
+        _require_regular(os.stat(path, dir_fd=dir_fd, follow_symlinks=follow).st_mode)
+        fd = os.open(path, flags, dir_fd=dir_fd)
+    except OSError as exc:
+        raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        _require_regular(info.st_mode)
+        if info.st_size > limit:
+            raise FileRefused(f"file is too large: {info.st_size} bytes (at most {limit})")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:  # a file that grows while it is read still stops at the limit
+            chunk = os.read(fd, READ_CHUNK)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise FileRefused(f"file is too large: more than {limit} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)

@@ -2,14 +2,13 @@
 
 Converting SVG art with svglib is the dearest step of a build (a few ms per
 piece), and drawing the converted Drawing into a form is the next (about a
-third of a ms). So each art's form is kept, keyed by the art's content hash,
-the versions of the libraries that made it and this module's code:
+third of a ms). So each art's form is kept, keyed by the art's content hash
+(and, as every entry of the store, by all the code, templates and libraries):
 
 - when the form is self-contained (no nested forms or images, no special
   colour spaces), as its *content stream*: the form's PDF operators, the
   transparency states they name and its text runs, stored as plain data
-  under ``.cache/art/`` (``cachestore``: JSON with a digest, checked on
-  read). A later build defines the form from these directly, byte for byte
+  in the store (namespace ``art``: JSON with a digest, checked on read). A later build defines the form from these directly, byte for byte
   what drawing it would write. A text run (a letter on an icon) is kept as
   its font, size, position and characters, not as PDF bytes: its encoding
   belongs to the document being written (the font subset and its codes), so
@@ -19,9 +18,7 @@ the versions of the libraries that made it and this module's code:
 
 A build whose art is all on disk imports neither svglib nor reportlab's
 graphics (which pulls in platypus): a tenth of a second of a warm card build.
-An entry that fails any check is converted again and rewritten. Delete
-``.cache`` to clear it; ``PANTHEON_CACHE`` points the cache elsewhere (the
-benchmarks use an empty one to measure cold builds).
+An entry that fails any check is converted again and rewritten.
 """
 from __future__ import annotations
 
@@ -33,19 +30,15 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline import store as cachestore
+from pipeline import store
 from pipeline.base import shape
 from pipeline.base.shape import ShapeError
 from pipeline.cards import fonts
-from pipeline.data.resultcache import file_hash
-from pipeline.store import cache_root, key_of
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
 
-ART_DIR = "art"
-# What makes the stream of an art besides its SVG: these libraries and this module.
-ART_LIBRARIES = ("reportlab", "rl-accel", "svglib", "lxml")
+NAMESPACE = "art"
 # Operators that tie a form's content to the document (fonts and their subset encoding, other XObjects).
 DOCUMENT_BOUND_OPERATORS = ("BT", " Tf", " Do", "BI ")
 # reportlab's renderer opens every drawing by stating its initial font (set to the embedded family's
@@ -129,21 +122,21 @@ def _stream_from_plain(plain: Any) -> Stream:
 
 
 class ArtCache:
-    """Art by key: in memory for this process, on disk across builds."""
+    """Art by key: in memory for this process, in the store across builds."""
 
-    def __init__(self, root: Optional[Path] = None) -> None:
-        self.root = root or cache_root()
-        self._made_by = cachestore.library_versions(*ART_LIBRARIES) + file_hash(Path(__file__))
+    def __init__(self) -> None:
         self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
 
-    def has(self, key: str) -> bool:
-        """Whether art ``key`` is at hand without converting it (read into memory if on disk)."""
-        return self._get(key) is not None
+    def has(self, key: str, under: store.Scope) -> bool:
+        """Whether art ``key`` is at hand without converting it (read into memory if in the store, whose
+        entries are looked up ``under`` a scope the build took once)."""
+        return self._get(key, under) is not None
 
-    def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"]) -> tuple[float, float]:
+    def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"],
+                    under: store.Scope) -> tuple[float, float]:
         """Define form ``name`` on ``canvas`` from art ``key``, converting it only when no earlier build did;
         returns the form's size in points."""
-        art = self._get(key)
+        art = self._get(key, under)
         if isinstance(art, Stream) and art.base_font != _base_font(canvas):
             art = None
         if isinstance(art, Stream):
@@ -152,24 +145,21 @@ class ArtCache:
         drawing = art if art is not None else convert()
         stream = _draw(canvas, name, drawing)
         if stream is not None:
-            cachestore.write(ART_DIR, self._name(key), _stream_plain(stream), root=self.root)
+            store.keep(NAMESPACE, [key], _stream_plain(stream), under=under)
         self._memory[key] = stream if stream is not None else drawing
         return drawing.width, drawing.height
 
-    def _get(self, key: str) -> Optional[Art]:
-        art = self._memory.get(key)
+    def _get(self, key: str, under: store.Scope) -> Optional[Art]:
+        art = self._memory.get(key)  # (what this process converted or read: its code does not change)
         if art is None:
-            art = self.stored(key)
+            art = self.stored(key, under)
             if art is not None:
                 self._memory[key] = art
         return art
 
-    def _name(self, key: str) -> str:
-        return key_of([key, self._made_by])
-
-    def stored(self, key: str) -> Optional[Stream]:
-        """Art ``key`` as an earlier build kept it on disk (None when no entry reads back)."""
-        return cachestore.read(ART_DIR, self._name(key), _stream_from_plain, root=self.root)
+    def stored(self, key: str, under: Optional[store.Scope] = None) -> Optional[Stream]:
+        """Art ``key`` as an earlier build kept it in the store (None when no entry reads back)."""
+        return store.recall(NAMESPACE, [key], _stream_from_plain, under=under)
 
 
 def _draw(canvas: Canvas, name: str, drawing: "Drawing") -> Optional[Stream]:
@@ -261,13 +251,14 @@ _shared: dict[Path, ArtCache] = {}
 
 def shared() -> ArtCache:
     """The art cache of the current cache root (one per process)."""
-    root = cache_root()
+    root = store.cache_root()
     if root not in _shared:
-        _shared[root] = ArtCache(root)
+        _shared[root] = ArtCache()
     return _shared[root]
 
 
+
 def drop_memory() -> None:
-    """Forget the art this process holds in memory; what is on disk stays. The next build reads it back
-    from disk as a new process would (a long-lived process may call this to let the memory go)."""
+    """Forget the art this process holds in memory; what is in the store stays. The next build reads it back
+    as a new process would (a long-lived process may call this to let the memory go)."""
     _shared.clear()

@@ -6,7 +6,6 @@ everything else is shared here.
 """
 from __future__ import annotations
 
-import functools
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.base.errors import UserError
-from pipeline.cards import blame, colourkeys, decks, design, fonts, plancache
+from pipeline.cards import blame, colourkeys, decks, design, fonts
 from pipeline.cards.calibration import draw_calibration
 from pipeline.cards.faces import SlotError
 from pipeline.cards.forms import FaceForm, Forms
@@ -40,7 +39,6 @@ from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.cards.units import mm
 from pipeline.data import dataset
 from pipeline.data.dataset import GameData
-from pipeline.data.gamespec import Specs
 from pipeline.data.yamlmarks import PathKey
 
 Progress = Callable[[int], None]
@@ -146,28 +144,11 @@ def plan(data_root: Path, game: str, data: GameData[Any]) -> Plan:
     return Plan(game, spec.title, cards, sources, records_of=lambda: records)
 
 
-def cached_plans(data_root: Path, games: Sequence[str], load: Callable[[str], GameData[Any]], specs: Specs) -> list[Plan]:
-    """``plan`` of each game, read back from the plan cache when the same data and code made it before (then
-    nothing is loaded: ``load(game)``, the game's data as validation loaded it, is called only for an error
-    that points into a card's record), else made from ``load(game)`` and kept (see ``plancache``); ``specs``:
-    the games' specs (part of the entry's key)."""
-    data = plancache.data_key(data_root)
-    plans = []
-    for game in games:
-        name = plancache.entry_name(data, game, specs.spec(game))
-        stored = plancache.read(name)
-        if stored is None:
-            made = plan(data_root, game, load(game))
-            plancache.keep(name, plancache.Stored(made.title, made.cards, made.sources))
-        else:
-            made = Plan(game, stored.title, stored.cards, stored.sources,
-                        records_of=functools.partial(_records_of, load, game, stored.cards))
-        plans.append(made)
-    return plans
+def make_plans(data_root: Path, games: Sequence[str], load: Callable[[str], GameData[Any]]) -> list[Plan]:
+    """``plan`` of each game, from its data as validation loaded it (``load(game)``)."""
+    return [plan(data_root, game, load(game)) for game in games]
 
 
-def _records_of(load: Callable[[str], GameData], game: str, cards: Sequence[PrintCard]) -> Records:
-    return _records(load(game), cards)
 
 
 def _records(data: GameData, cards: Sequence[PrintCard]) -> Records:

@@ -15,17 +15,15 @@ written in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pipeline.base.errors import UserError
-from pipeline.cards import artmap, fonts, paintcache, text
+from pipeline.cards import artmap, fonts, text
 from pipeline.cards.artmap import Box, Paint
 from pipeline.cards.colours import contrast, parse
 from pipeline.cards.design import EdgeFacts, FaceFacts, IconFacts, MmBox, TextFacts
-from pipeline.cards.paintcache import PaintCache
 from pipeline.cards.svgtemplates import PP_NS, SVG_NS, Icon
 from pipeline.cards.units import PT_PER_MM, mm
 
@@ -156,12 +154,11 @@ def icon_letters(icon: Icon, drawing: Any) -> IconLetters:
 
 
 class FactFinder:
-    """Takes the facts of faces; colours under a box of the same art are worked out once, from the
-    art's paints, kept between builds (``paintcache``: an art is converted only if no build kept them)."""
+    """Takes the facts of faces; colours under a box of the same art are worked out once per finder,
+    from the art's paints (what each shape of the converted art paints where)."""
 
-    def __init__(self, letters: Callable[[str, str], IconLetters], kept: Optional[PaintCache] = None) -> None:
+    def __init__(self, letters: Callable[[str, str], IconLetters]) -> None:
         self._letters = letters
-        self._kept = kept if kept is not None else paintcache.shared()
         self._under: dict[tuple[tuple[str, ...], Box], artmap.Under] = {}
         self._paints: dict[tuple[str, ...], tuple[Paint, ...]] = {}
         self._edges: dict[tuple[tuple[str, ...], Box], Optional[EdgeFacts]] = {}
@@ -176,9 +173,7 @@ class FactFinder:
         where: str,
     ) -> FaceFacts:
         if art not in self._paints:
-            self._paints[art] = tuple(
-                paint for key in art for paint in self._kept.paints(key, partial(drawing, key))
-            )
+            self._paints[art] = artmap.paints([drawing(key) for key in art])
         painted = self._paints[art]
         text_facts = tuple(self._text(frame, art, painted, setting, spec) for setting, spec in texts)
         icon_facts = tuple(self._icon(frame, placed, where) for placed in icons)

@@ -7,15 +7,14 @@ Elements in the ``pp:`` namespace are *slots*: text boxes, fitted and set
 here (line breaks, sizes, positions), and icon placements.
 
 The result, a ``FaceRecord``, is plain data (tuples, strings, numbers), so
-a build keeps the records of its faces on disk (JSON through ``cachestore``,
-under ``.cache/faces/``) and the next build of an unchanged face skips the
-template, the SVG parse and the text fitting. The key holds the face's
-template name and values; each game's file is named by a fingerprint of
-what decides how its cards look (its templates and the shared ones, icons,
-sheets, fonts), of the render code and of the libraries it uses, so any
-change there starts afresh. A record read back is checked field by field
-(a record of the wrong shape is rendered afresh). Faces whose values are
-not plain data are simply not kept.
+a build keeps the records of its faces in the store (one entry per game,
+namespace ``faces``) and the next build of an unchanged face skips the
+template, the SVG parse and the text fitting. Within the entry a record's
+key holds the face's template name and values; the entry's key is the game
+and the ink-saver option, under the store's digest of all code, the
+templates in use and the libraries, so any change there starts afresh. A
+record read back is checked field by field (a record of the wrong shape is
+rendered afresh). Faces whose values are not plain data are simply not kept.
 
 Slot coordinates in templates are mm from the trim's top-left corner, y
 down, like the art; records hold points, y up, from the bleed box's corner.
@@ -24,40 +23,34 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import marshal
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterator, NamedTuple, Optional, Union
 
 from lxml import etree
 
-from pipeline import store as cachestore
+from pipeline import store
 from pipeline.base import shape
 from pipeline.base.errors import UserError
-from pipeline.base.filedigest import content_digest
 from pipeline.base.shape import ShapeError
 from pipeline.cards import artmap, design, fonts, text
 from pipeline.cards.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
 from pipeline.cards.facemetrics import FactFinder, Frame, IconLetters, Placed, TextSpec, art_icons, icon_letters
 from pipeline.cards.plan import Face
-from pipeline.cards.svgtemplates import CARD_DIR, ICON_DIR, PP_NS, Templates
+from pipeline.cards.svgtemplates import PP_NS, Templates
 from pipeline.cards.units import mm
 from pipeline.data import markup
-from pipeline.data.resultcache import source_hash, value_digest
 from pipeline.data.typography import typographic
 
 PP = f"{{{PP_NS}}}"
-FACES_DIR = "faces"
-KEEP_FINGERPRINTS = 4
-# What turns a face into a record besides the render code: templates, SVG parsing, font metrics.
-FACE_LIBRARIES = ("jinja2", "markupsafe", "lxml", "reportlab", "rl-accel")
+NAMESPACE = "faces"
 HALF_TURN = "180"
 TURNS = ("0", HALF_TURN)
 DEFAULT_TEXT = {"size": "9", "align": "left", "valign": "top", "fill": "#000000", "role": design.TEXT_ROLE}
 STYLE_TAGS = {"b": (True, False), "i": (False, True)}  # (bold, italic) each inline tag adds
 ICON_CHARACTER = "\ufffc"  # what an inline icon counts as for the typography of the character after it
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
-RENDER_CODE = Path(__file__).resolve().parent
 
 
 class SlotError(UserError):
@@ -353,7 +346,8 @@ class FaceRecords:
     its end holding just the faces that build used."""
 
     def __init__(self, templates: Templates, game: Optional[str]) -> None:
-        self.where = _records_entry(templates, game) if game else None
+        self.templates = templates
+        self.inputs = [game, templates.ink_saver] if game else None
         self._stored = self._read()
         self._used: dict[str, FaceRecord] = {}
         self._changed = False  # a face was rendered afresh: the stored records are not what this build used
@@ -375,18 +369,27 @@ class FaceRecords:
 
     def save(self) -> None:
         """Keep this build's records for the next (a cache that cannot be written is skipped)."""
-        if self.where is None or (not self._changed and self._used.keys() == self._stored.keys()):
+        if self.inputs is None or (not self._changed and self._used.keys() == self._stored.keys()):
             return
-        namespace, name = self.where
         plain = {key: record.to_plain() for key, record in sorted(self._used.items())}
-        if cachestore.write(namespace, name, plain):
-            _prune(cachestore.entry_path(namespace, name).parent)
+        store.keep(NAMESPACE, self.inputs, plain, under=store.scope(self.templates.root))
 
     def _read(self) -> dict[str, Any]:
-        if self.where is None:
+        if self.inputs is None:
             return {}
-        stored = cachestore.read(*self.where, _records_by_key)
+        stored = store.recall(NAMESPACE, self.inputs, _records_by_key, under=store.scope(self.templates.root))
         return stored if stored is not None else {}
+
+
+def value_digest(value: Any, size: int = 16) -> Optional[str]:
+    """A hash of plain data (dicts, lists, tuples, scalars; types count: 1, 1.0 and True differ), or
+    None when ``value`` holds anything else, whose content a hash could miss. Marshal version 2
+    writes no back-references, so equal values give equal bytes whatever objects hold them."""
+    try:
+        raw = marshal.dumps(value, 2)
+    except ValueError:
+        return None
+    return hashlib.blake2b(raw, digest_size=size).hexdigest()
 
 
 def _records_by_key(plain: Any) -> dict[str, Any]:
@@ -394,46 +397,6 @@ def _records_by_key(plain: Any) -> dict[str, Any]:
     if not isinstance(plain, dict):
         raise ShapeError("expected records by key")
     return plain
-
-
-def _records_entry(templates: Templates, game: str) -> tuple[str, str]:
-    """The cache entry (namespace, name) of ``game``'s records made by exactly these templates, icons,
-    sheets, design rules, fonts, render code, libraries and template globals (read afresh for every
-    document: an edit between two builds in one process counts)."""
-    versions = {
-        "libraries": cachestore.library_versions(*FACE_LIBRARIES),
-        "render code": source_hash(RENDER_CODE),
-        "ink saver": str(templates.ink_saver),
-    }
-    digest = hashlib.sha256(repr(sorted(versions.items())).encode())
-    for path in _look_files(game, templates.root):  # each file's digest is read afresh when it changed
-        digest.update(str(path).encode() + b"\0" + content_digest(path) + b"\0")
-    return f"{FACES_DIR}/{game}", digest.hexdigest()[:24]
-
-
-def _look_files(game: str, template_root: Path) -> list[Path]:
-    """The files that decide how ``game``'s cards look, whatever their data: the game's templates and the
-    shared ones, the icons, the sheet definitions, the design rules and the fonts."""
-    cards = template_root / CARD_DIR
-
-    def under(folder: Path) -> list[Path]:
-        return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
-
-    def named(pattern: str, folder: Path = template_root) -> list[Path]:
-        return sorted(p for p in folder.glob(pattern) if p.is_file())
-
-    return [*under(cards / game), *named("*", cards), *under(template_root / ICON_DIR), *named("sheets*"),
-            *named("design-rules*"), *fonts.font_files()]
-
-
-def _prune(folder: Path, keep: int = KEEP_FINGERPRINTS) -> None:
-    """Delete all but the ``keep`` most recently written record files of a game (each template edit
-    starts a new one; the newest few cover template folders used side by side)."""
-    try:
-        files = sorted(folder.glob(f"*{cachestore.ENTRY_SUFFIX}"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-    except OSError:
-        return
-    cachestore.remove(files[keep:])
 
 
 def _layers(root: Any) -> list[list[Any]]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from lxml import etree
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards import artcache, artmap, text
 from pipeline.cards.facemetrics import Frame
@@ -77,6 +78,7 @@ class Forms:
         self.templates = templates
         self.bleed = templates.bleed_mm
         self.records = FaceRecords(templates, records)
+        self._scope = store.scope(templates.root)  # taken once: a document looks up each of its arts
         self._splitter = Splitter(templates)
         self._face_objects: dict[int, tuple[Face, FaceForm]] = {}  # the same Face object (a shared back) splits once
         self._by_content: dict[str, FaceForm] = {}  # faces of equal template and values split once
@@ -102,7 +104,7 @@ class Forms:
         form = self._by_content.get(content)
         if form is None:
             record = self.records.get(content)
-            if record is not None and all(k in self._arts or artcache.shared().has(k) for k in record.art):
+            if record is not None and all(k in self._arts or artcache.shared().has(k, self._scope) for k in record.art):
                 form = self._form(record, {}, where)
             else:
                 form = self._rendered(face, where)
@@ -120,7 +122,7 @@ class Forms:
             if key not in self._arts:
                 root = roots.get(key)
                 convert = self._converter(key, root, where)
-                artcache.shared().define_form(self.canvas, _art_name(key), key, convert)
+                artcache.shared().define_form(self.canvas, _art_name(key), key, convert, self._scope)
                 self._arts.add(key)
         if record not in self._by_record:
             self._by_record[record] = FaceForm(where, record, self.bleed)
@@ -205,7 +207,7 @@ class Forms:
         # reportlab allows a form to be defined while another one is open (it stacks them),
         # so an icon met first inside a face is defined right there.
         convert = lambda: artmap.convert(etree.fromstring(svg.encode()), f"icon {name}")  # noqa: E731
-        artcache.shared().define_form(self.canvas, form, digest(svg), convert)
+        artcache.shared().define_form(self.canvas, form, digest(svg), convert, self._scope)
         self._icons[name] = form
         return form
 

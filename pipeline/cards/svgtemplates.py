@@ -38,7 +38,6 @@ from pipeline.base import locations
 from pipeline.base.errors import UserError
 from pipeline.cards import colours, design
 from pipeline.data.dataset import display_path
-from pipeline.store import PROJECT_ROOT
 
 if TYPE_CHECKING:
     import jinja2
@@ -92,7 +91,7 @@ class IconLibrary:
         prefix = f"{where}: " if where else ""
         if not path.is_file():
             raise UserError(
-                f"{prefix}icon '{name}' not found (no {path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path})"
+                f"{prefix}icon '{name}' not found (no {_shown(path)})"
             )
         try:
             root = etree.fromstring(path.read_bytes())
@@ -226,3 +225,8 @@ def _template_line(tb: Optional[TracebackType]) -> Optional[int]:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
+
+
+def _shown(path: Path) -> Path:
+    """``path`` relative to the checkout when it is inside it (as error messages name files)."""
+    return path.relative_to(locations.CHECKOUT) if path.is_relative_to(locations.CHECKOUT) else path

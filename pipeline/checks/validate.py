@@ -11,15 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Hashable, Iterable, Iterator, Mapping, Optional
+from typing import Any, Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
-from pipeline.checks.cleandocs import known_clean, remember_clean
 from pipeline.checks.components import count_problems
 from pipeline.checks.names import NameRules, name_problems
 from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
-from pipeline.data import markup, resultcache
+from pipeline.checks.validcache import ValidationMemo
+from pipeline.data import markup
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, data_files, display_path, game_ids, load_game
 from pipeline.data.effects import language_problems
 from pipeline.data.gamespec import GameSpec, SpecError, Specs
@@ -68,8 +68,6 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
              catalogue: Optional["RecordCatalogue"] = None) -> ValidationReport:
     """Validate ``games`` (all when None) under ``data_root``, each by its spec in ``specs``;
     ``catalogue``: games loaded already."""
-    from pipeline.checks.validcache import ValidationMemo
-
     chosen = specs.select(data_root, games)
     schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
     catalogue = catalogue or RecordCatalogue(data_root, specs)
@@ -82,8 +80,7 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
             vouched.add(game)  # and loaded only when a later stage asks for it
             continue
         loaded = catalogue.game(game)
-        if schemas is None:
-            schemas = load_schemas(data_root)
+        schemas = schemas or load_schemas(data_root)
         catalogue.requested.clear()
         problems, cross_checked = game_problems(loaded, schemas, catalogue, printable)
         if not cross_checked:
@@ -108,10 +105,9 @@ def game_problems(
     facts_checkable = FACTS_KIND not in loaded.unloadable
     # Kinds whose own problems are reported already (unreadable, missing beside their schema, ...).
     unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
-    digests = {kind: resultcache.value_digest(doc.data) for kind, doc in loaded.docs.items()}
     for kind, doc in loaded.docs.items():
-        found = schemas.problems(game, kind, doc, digests[kind])
-        duplicates = _unless_clean(loaded, _key("duplicate ids", digests[kind]), duplicate_id_problems(doc))
+        found = schemas.problems(game, kind, doc)
+        duplicates = guarded(loaded, duplicate_id_problems(doc))
         schema_clean = schema_clean and not found
         if kind == FACTS_KIND:
             facts_checkable = found == [] and not duplicates  # a facts file without a schema, or with problems, is not read
@@ -121,16 +117,11 @@ def game_problems(
     spec = loaded.spec
     checks = spec.checks
     name_rules = NameRules.of(checks)
-    for kind, doc in loaded.docs.items():
-        digest = digests[kind]
-        no_references = _key("no references", digest)
-        if not known_clean(no_references):  # (references depend on other records: only their absence is kept)
-            if holds_references(doc.data):
-                problems += guarded(loaded, reference_problems(doc, catalogue))
-            else:  # nothing for reference_problems to look at
-                remember_clean(no_references)
-        problems += _unless_clean(loaded, _key("markup", digest, printable.icons), markup_problems(doc, printable))
-        problems += _unless_clean(loaded, _key("names", digest, kind, repr(name_rules)), name_problems(doc, name_rules))
+    for doc in loaded.docs.values():
+        if holds_references(doc.data):
+            problems += guarded(loaded, reference_problems(doc, catalogue))
+        problems += guarded(loaded, markup_problems(doc, printable))
+        problems += guarded(loaded, name_problems(doc, name_rules))
     if facts_checkable:
         # Facts are compared even when another file has problems, so a value that
         # contradicts the rulebook is reported alongside them.
@@ -154,21 +145,6 @@ def game_problems(
 
         problems += guarded(loaded, card_problems(loaded))
     return problems, True
-
-
-def _key(check: str, digest: Optional[str], *depends_on: Hashable) -> Optional[Hashable]:
-    """What a document's clean answer from ``check`` is remembered under (see cleandocs); None without a hash."""
-    return None if digest is None else (check, digest, *depends_on)
-
-
-def _unless_clean(loaded: GameData, key: Optional[Hashable], found: Iterable[Problem]) -> list[Problem]:
-    """The problems ``found`` yields (through ``guarded``), unless the document is known clean under ``key``."""
-    if known_clean(key):
-        return []
-    problems = guarded(loaded, found)
-    if not problems:
-        remember_clean(key)
-    return problems
 
 
 def component_problems(loaded: GameData[Any], spec: GameSpec[Any]) -> Iterator[Problem]:

@@ -8,19 +8,18 @@ hashing everything those checks read:
 - the game's own folder (every file, by relative name and content);
 - everything else under the data folder that is no game's folder (the
   schemas, data/README.md), and the list of games there;
-- the templates folder (icons, card templates, sheets, fonts: the card and
-  markup checks read them);
-- the pipeline's code, the game's spec and any module it names outside the
-  pipeline package (a game of another package), the installed libraries' versions.
+- the game's spec and any module it names outside the pipeline package (a
+  game of another package);
+- and, as every key of the store, the pipeline's code, the templates (the
+  card and markup checks read them) and the installed libraries' versions.
 
 Another game's records are read only through references (``[[game/kind/id]]``):
 the games a check looked into are written into the entry with a hash of each
 one's folder, and the entry counts only while those hashes still hold. So an
 edit to game A re-checks A and any game that refers to A, not the others.
 
-Entries are ``cachestore`` entries (sealed with a digest, checked on read):
-a damaged, forged-by-accident or stale entry is a miss and the game is
-checked. Only clean results are kept; a game with problems is always checked,
+Entries are store entries (namespace ``validated``): a damaged or stale
+entry is a miss and the game is checked. Only clean results are kept; a game with problems is always checked,
 so every problem is reported afresh.
 """
 from __future__ import annotations
@@ -31,16 +30,15 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from pipeline import store as cachestore
+from pipeline import store
 from pipeline.base import locations
-from pipeline.base.filedigest import content_digest
+from pipeline.base.safefile import FileRefused, read_regular_file
 from pipeline.base.shape import ShapeError
-from pipeline.data import resultcache
 from pipeline.data.dataset import GameData
 from pipeline.data.gamespec import GameSpec
 
-NAMESPACE = "results/validated"
-CODE = Path(__file__).resolve().parents[1]  # the pipeline package
+NAMESPACE = "validated"
+MAX_FILE_BYTES = 1 << 30  # a digest only; the loader refuses files far smaller
 
 
 def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
@@ -63,12 +61,12 @@ def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
 
 
 def _file_digest(path: Path) -> bytes:
-    """A file's hash, read in chunks (a huge file is refused by the loader, not held here); a file that
-    cannot be read hashes as such, and its game is checked (which reports it) and never remembered."""
+    """A regular file's hash; a file that cannot be read (or is no regular file) hashes as such, and its
+    game is checked (which reports it) and never remembered."""
     try:
-        return content_digest(path)  # taken once per process while the file is unchanged
-    except OSError as exc:
-        return f"unreadable: {type(exc).__name__}".encode()
+        return hashlib.blake2b(read_regular_file(path, MAX_FILE_BYTES), digest_size=20).digest()
+    except FileRefused as exc:
+        return f"unreadable: {exc}".encode()
 
 
 def spec_digest(spec: GameSpec) -> str:
@@ -77,7 +75,7 @@ def spec_digest(spec: GameSpec) -> str:
     digest = hashlib.blake2b(repr(spec).encode(), digest_size=20)
     for _, part in spec.part_names():  # every part, those inside rulings and examples too
         module = part.partition(":")[0]
-        if module.split(".")[0] != CODE.name:
+        if module.split(".")[0] != locations.PACKAGE.name:
             found = importlib.util.find_spec(module)
             origin = Path(found.origin) if found is not None and found.origin else None
             digest.update(origin.read_bytes() if origin is not None and origin.is_file() else b"?")
@@ -99,17 +97,15 @@ class ValidationMemo:
             self._digests[game] = folder_digest(self._root / game)
         return self._digests[game]
 
-    def _name(self, game: str, spec: GameSpec) -> str:
+    def _inputs(self, game: str, spec: GameSpec) -> list[str]:
         if self._shared is None:
-            outside = folder_digest(self._root, skip=[self._root / g for g in self._games])
-            self._shared = cachestore.key_of([outside, *self._games, folder_digest(self._templates),
-                                              resultcache.source_hash(CODE), cachestore.installed_libraries()])
-        return cachestore.key_of([game, self.game_digest(game), spec_digest(spec), self._shared])
+            self._shared = folder_digest(self._root, skip=[self._root / g for g in self._games])
+        return [game, self.game_digest(game), spec_digest(spec), self._shared, *self._games]
 
     def clean(self, game: str, spec: GameSpec) -> bool:
         """Whether ``game`` (with its ``spec``) passed every check with exactly its inputs of now; its data
         need not be loaded to tell."""
-        looked_into = cachestore.read(NAMESPACE, self._name(game, spec), _decode)
+        looked_into = store.recall(NAMESPACE, self._inputs(game, spec), _decode, under=store.scope(self._templates))
         if looked_into is None:
             return False
         return all(self.game_digest(other) == digest for other, digest in looked_into.items())
@@ -117,7 +113,8 @@ class ValidationMemo:
     def remember(self, loaded: GameData, looked_into: Iterable[str]) -> None:
         """Record the game as clean; ``looked_into``: the other games its checks read records of."""
         others = {other: self.game_digest(other) for other in sorted(set(looked_into) - {loaded.game})}
-        cachestore.write(NAMESPACE, self._name(loaded.game, loaded.spec), {"clean": True, "looked_into": others})
+        store.keep(NAMESPACE, self._inputs(loaded.game, loaded.spec), {"clean": True, "looked_into": others},
+                   under=store.scope(self._templates))
 
 
 def _decode(value: Any) -> dict[str, str]:

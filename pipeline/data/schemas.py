@@ -10,9 +10,8 @@ the project uses it.
 """
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional
@@ -21,22 +20,17 @@ from urllib.parse import urljoin
 import regress
 from jsonschema import Draft202012Validator, validators
 
-from pipeline import store as cachestore
 from pipeline.base.errors import UserError
 from pipeline.base.safefile import FileRefused, read_regular_file
-from pipeline.data import resultcache
 from pipeline.data.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
 from pipeline.data.problems import Location, Problem
-from pipeline.data.schemarecords import record_lists, valid_by_records
 from pipeline.data.yamlmarks import PathKey
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
     from referencing import Registry
 
-VALID_NAMESPACE = "schema-valid"
 MAX_SCHEMA_BYTES = 1024 * 1024  # the largest schema is under 30 kB
-VALIDATOR_LIBRARIES = ("jsonschema", "regress")  # whose versions decide what "valid" means
 ECMA_FLAGS = "u"  # JSON Schema patterns are Unicode-aware ECMA-262 regular expressions
 
 
@@ -89,7 +83,7 @@ SchemaValidator: Any = validators.extend(  # type: ignore[no-untyped-call]  # (u
 
 @dataclass
 class SchemaSet:
-    """Every schema under ``<data root>/schemas``, linked by their file URIs; ``fingerprint`` hashes them all.
+    """Every schema under ``<data root>/schemas``, linked by their file URIs.
 
     The schema files carry no ``$id`` and refer to each other by relative file
     references (``../common.schema.json#/$defs/text``), so editors and
@@ -101,8 +95,6 @@ class SchemaSet:
     root: Path
     registry: Registry
     by_path: dict[Path, dict[str, Any]]
-    fingerprint: str
-    _record_lists: dict[Path, list[str]] = field(default_factory=dict, repr=False)
 
     def schema_path(self, game: str, kind: str) -> Path:
         return self.root / game / f"{kind}{SCHEMA_SUFFIX}"
@@ -117,41 +109,12 @@ class SchemaSet:
             return None
         return SchemaValidator(schema, registry=self.registry)
 
-    def problems(self, game: str, kind: str, doc: Document, values: Optional[str] = None) -> Optional[list[Problem]]:
-        """The schema problems of ``doc`` (None when its kind has no schema); ``values``: the hash of its
-        values (``resultcache.value_digest``) when the caller took it already.
-
-        Validating is most of what `pantheon validate` costs, so a document found
-        valid is remembered (keyed by its values, every schema and the validator's
-        version) and not checked again until one of them changes. Documents with
-        problems are always checked afresh, so messages point at the current lines.
-        A document not known valid as a whole may still be shown valid from records
-        known valid (``schemarecords``): a one-card edit validates that card.
-        """
-        path = self.schema_path(game, kind)
-        if path not in self.by_path:
-            return None
-        key = self._valid_key(game, kind, values if values is not None else resultcache.value_digest(doc.data))
-        if key is not None and resultcache.known(VALID_NAMESPACE, key):
-            return []  # known valid: not even a validator is built
+    def problems(self, game: str, kind: str, doc: Document) -> Optional[list[Problem]]:
+        """The schema problems of ``doc`` (None when its kind has no schema)."""
         validator = self.validator(game, kind)
-        assert validator is not None
-        if path not in self._record_lists:
-            self._record_lists[path] = record_lists(validator.schema)
-        lists = self._record_lists[path]
-        if key is not None and lists and valid_by_records(validator, doc.data, lists, key[:-1]):
-            resultcache.remember(VALID_NAMESPACE, key)  # (see schemarecords: only "valid" is answered so)
-            return []
-        found = list(schema_problems(doc, validator))
-        if not found and key is not None:
-            resultcache.remember(VALID_NAMESPACE, key)
-        return found
-
-    def _valid_key(self, game: str, kind: str, values: Optional[str]) -> Optional[list[str]]:
-        if values is None:  # values that are not plain data (a date): validated every time
+        if validator is None:
             return None
-        return [self.fingerprint, resultcache.file_hash(Path(__file__)), cachestore.library_versions(*VALIDATOR_LIBRARIES),
-                game, kind, values]
+        return list(schema_problems(doc, validator))
 
 
 def load_schemas(data_root: Path) -> SchemaSet:
@@ -166,11 +129,9 @@ def load_schemas(data_root: Path) -> SchemaSet:
     by_path: dict[Path, dict[str, Any]] = {}
     resources = []
     legacy: dict[str, tuple[dict[str, Any], str]] = {}  # legacy name -> (schema, its file URI)
-    fingerprint = hashlib.blake2b(digest_size=16)
     for path in sorted(root.rglob(f"*{SCHEMA_SUFFIX}")):
         try:
             raw = read_regular_file(path, MAX_SCHEMA_BYTES)
-            fingerprint.update(str(path.relative_to(root)).encode() + b"\0" + raw + b"\0")
             schema = json.loads(raw.decode("utf-8"))
         except (FileRefused, ValueError, RecursionError) as exc:
             raise UserError(f"{display_path(path)}: cannot read schema: {exc}") from None
@@ -200,7 +161,7 @@ def load_schemas(data_root: Path) -> SchemaSet:
         return retrieved[uri]
 
     registry = Registry(retrieve=by_legacy_name).with_resources(resources)  # type: ignore[call-arg]  # (attrs)
-    return SchemaSet(root, registry, by_path, fingerprint.hexdigest())
+    return SchemaSet(root, registry, by_path)
 
 
 LEGACY_PREFIX = "urn:pantheon:"
@@ -328,8 +289,6 @@ def load_checked_yaml(path: Path, schema_path: Path) -> Any:
     """A project settings file (sheets, layouts) loaded and checked against its schema.
 
     Raises UserError naming ``file:line:column`` of the first problem, like data errors.
-    A file found valid is remembered (keyed by its values, the schema's bytes, this module and
-    the validator's version), as data documents are: every build reads these files.
     """
     from pipeline.data.yamlmarks import YamlLoadError, load_marked
 
@@ -341,17 +300,8 @@ def load_checked_yaml(path: Path, schema_path: Path) -> Any:
         raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
     except (FileRefused, ValueError, RecursionError) as exc:
         raise UserError(f"{display_path(schema_path)}: cannot read schema: {exc}") from None
-    values = resultcache.value_digest(marked.data)
-    key = None if values is None else [
-        "settings", hashlib.blake2b(raw_schema, digest_size=16).hexdigest(), resultcache.file_hash(Path(__file__)),
-        cachestore.library_versions(*VALIDATOR_LIBRARIES), values,
-    ]
-    if key is not None and resultcache.known(VALID_NAMESPACE, key):
-        return marked.data
     doc = Document(kind=path.stem, path=path, marked=marked)
     problems = sorted(schema_problems(doc, SchemaValidator(schema)))
     if problems:
         raise UserError(str(problems[0]))
-    if key is not None:
-        resultcache.remember(VALID_NAMESPACE, key)
     return marked.data

@@ -21,12 +21,6 @@ from pathlib import Path
 from typing import Any, Union
 
 from pipeline.base.safefile import FileRefused, read_regular_file
-from pipeline.data import parsedcache, resultcache
-
-# The parser (yamlparse.py, with PyYAML) is imported only when a text is parsed: a command whose files
-# were all parsed before reads them back from the parse cache and never loads it. Its code, and the
-# characters it refuses (textsafety.py), are part of that cache's key.
-PARSER_CODE = (Path(__file__).resolve().with_name("yamlparse.py"), Path(__file__).resolve().parents[1] / "base" / "textsafety.py")
 
 PathKey = tuple[Union[str, int], ...]
 Mark = tuple[int, int]  # 1-based line, column
@@ -71,21 +65,7 @@ def load_marked(path: Path, *, strict_text: bool = True) -> MarkedData:
     except UnicodeDecodeError as exc:
         raise YamlLoadError(f"cannot read file: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # what reading in text mode did
-    return loads_marked_cached(text, strict_text=strict_text)
-
-
-def loads_marked_cached(text: str, *, strict_text: bool = True) -> MarkedData:
-    """``loads_marked``, with the result of a text parsed before read back from the cache (a build
-    or validation reads every data file; unchanged files then cost a fraction of a parse).
-    The key holds the text, the option and the reader's code (this module, the parser and the characters it refuses)."""
-    key = [resultcache.file_hash(Path(__file__)), *map(resultcache.file_hash, PARSER_CODE), str(strict_text), text]
-
-    def parse() -> tuple[Any, dict[PathKey, Mark], dict[PathKey, Mark]]:
-        marked = loads_marked(text, strict_text=strict_text)
-        return marked.data, marked.value_marks, marked.key_marks
-
-    data, value_marks, key_marks = parsedcache.cached_parse(key, parse)
-    return MarkedData(data, value_marks, key_marks)
+    return loads_marked(text, strict_text=strict_text)
 
 
 def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.base.errors import UserError
-from pipeline.cards import build, cardcheck
+from pipeline.cards import build
 from pipeline.cards.build import BuildOptions, render_pdf
 from pipeline.data.dataset import load_game
 from pipeline.games.registry import spec as spec_of
@@ -61,23 +61,6 @@ def test_two_against_two_twins_are_all_named(data_copy: Path) -> None:
     assert "'Meekness' on gold-power-1, crimson-power-1; 'Humility' on azure-power-1, jade-power-1" in problems[0]
 
 
-def test_a_game_checked_clean_is_not_laid_out_again_until_it_changes(data_copy: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                     tmp_path: Path) -> None:
-    monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / "cache"))
-    data = load_game(data_copy, spec_of(GAME))
-    assert cardcheck.card_problems(data) == []  # checked, and stamped
-
-    def fails(*args: object) -> None:
-        raise UserError("laid out again")
-
-    monkeypatch.setattr(build, "checked_faces", fails)
-    assert cardcheck.card_problems(data) == []  # the stamp: nothing laid out
-    path = data_copy / POWER_CARDS
-    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    found = cardcheck.card_problems(load_game(data_copy, spec_of(GAME)))
-    assert found and all(p.message.endswith("laid out again") for p in found)
-
-
 def test_too_many_words_points_at_the_longest_field(data_copy: Path) -> None:
     path = data_copy / POWER_CARDS
     text = path.read_text(encoding="utf-8")
@@ -88,8 +71,3 @@ def test_too_many_words_points_at_the_longest_field(data_copy: Path) -> None:
     words = [line for line in result.stdout.splitlines() if "words of text" in line]
     assert len(words) == 1 and "power-cards.yaml:8:14: power card gold-power-1 (gold): 50 words of text" in words[0], words
 
-
-def test_the_card_check_names_the_project_templates_without_loading_the_renderer() -> None:
-    from pipeline.cards.svgtemplates import TEMPLATE_ROOT
-
-    assert cardcheck.TEMPLATES == TEMPLATE_ROOT

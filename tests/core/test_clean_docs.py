@@ -1,8 +1,4 @@
-"""Documents found clean are not walked again (pipeline/checks/cleandocs.py), yet every new problem is found.
-
-Each test validates in one process twice or more, as `pantheon watch` and the test suite do: the first
-validation remembers the clean documents, the later ones must still see what changed.
-"""
+"""Validating again in one process, as `pantheon watch` does, finds every problem an edit made since."""
 from __future__ import annotations
 
 from pathlib import Path

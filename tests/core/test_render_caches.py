@@ -1,6 +1,8 @@
-"""What a build keeps for the next one (art streams, face records) changes no byte and follows every edit."""
+"""What a build keeps for the next one (art streams, face records) changes no byte and follows every edit
+(the store's own contract, and code edits reaching a warm build: tests/core/test_store.py)."""
 from __future__ import annotations
 
+import copy
 import io
 from pathlib import Path
 from typing import Any
@@ -9,10 +11,9 @@ import pytest
 from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline import store as cachestore
-from pipeline.cards import artcache, artmap, faces, fonts, paintcache, svgtemplates
+from pipeline import store
+from pipeline.cards import artcache, faces, fonts
 from pipeline.cards.build import BuildOptions, Plan, render_pdf
-from pipeline.cards.faces import FACES_DIR
 from pipeline.cards.plan import Face, PrintCard
 
 from .pdf_text import page_texts
@@ -28,7 +29,7 @@ def templates(tmp_path: Path) -> Path:
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache folder, and nothing converted in this process's memory either."""
     folder = tmp_path / "cache"
-    monkeypatch.setenv(cachestore.CACHE_ENV, str(folder))
+    monkeypatch.setenv(store.CACHE_ENV, str(folder))
     as_new_process()
     return folder
 
@@ -36,42 +37,17 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def as_new_process() -> None:
     """Forget what this process converted, as the next `pantheon build` would start."""
     artcache.drop_memory()
-    paintcache.drop_memory()
 
 
 def build(plan: Plan, templates: Path) -> bytes:
     return render_pdf(plan, BuildOptions(), template_root=templates)[0]
 
 
-class Calls:
-    """Counts template renders and svglib conversions during a build."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.renders = 0
-        self.conversions = 0
-        render, convert = svgtemplates.Templates.render, artmap.convert
-
-        def counting_render(this: Any, *args: Any) -> str:
-            self.renders += 1
-            return render(this, *args)
-
-        def counting_convert(*args: Any) -> Drawing:
-            self.conversions += 1
-            return convert(*args)
-
-        monkeypatch.setattr(svgtemplates.Templates, "render", counting_render)
-        monkeypatch.setattr(artmap, "convert", counting_convert)
-
-
-def test_a_warm_build_writes_the_bytes_of_a_cold_one_without_rendering_again(
-    templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_warm_build_writes_the_bytes_of_a_cold_one(templates: Path, cache: Path) -> None:
     cold = build(toy_plan(12), templates)
+    assert {folder.name for folder in cache.iterdir()} == {faces.NAMESPACE, artcache.NAMESPACE}
     as_new_process()
-    calls = Calls(monkeypatch)
-    warm = build(toy_plan(12), templates)
-    assert warm == cold
-    assert (calls.renders, calls.conversions) == (0, 0)
+    assert build(toy_plan(12), templates) == cold
 
 
 def test_a_template_edit_reaches_the_next_build(templates: Path, cache: Path) -> None:
@@ -81,40 +57,23 @@ def test_a_template_edit_reaches_the_next_build(templates: Path, cache: Path) ->
     assert "reverse of Toy Card 00" in page_texts(build(toy_plan(2), templates))[1]
 
 
-def test_a_damaged_record_file_is_rendered_afresh_and_rewritten(templates: Path, cache: Path) -> None:
-    first = build(toy_plan(3), templates)
-    [records] = (cache / FACES_DIR / "toy").glob("*.json")
-    good = records.read_bytes()
-    records.write_bytes(b"\x00 not a cache entry")
-    as_new_process()
-    assert build(toy_plan(3), templates) == first
-    assert records.read_bytes() == good
-
-
-def test_a_record_of_the_wrong_shape_is_rendered_afresh_and_rewritten(
-    templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_record_of_the_wrong_shape_is_rendered_afresh_and_rewritten(templates: Path, cache: Path) -> None:
     """A record file with a valid digest but a record whose fields have the wrong types (what only a
     forger or a bug could write) costs a render, never an error or a wrong face."""
     first = build(toy_plan(3), templates)
-    [records] = (cache / FACES_DIR / "toy").glob("*.json")
-    good = records.read_bytes()
-    namespace, name = f"{FACES_DIR}/toy", records.name[: -len(".json")]
-    stored = cachestore.read(namespace, name, lambda plain: plain)
+    inputs = ["toy", False]  # the game and the ink-saver option
+    stored = store.recall(faces.NAMESPACE, inputs, lambda plain: plain, under=store.scope(templates))
     assert stored is not None
+    good = copy.deepcopy(stored)
     key = sorted(stored)[0]
     stored[key][0] = "63"  # the trim width as text
-    assert cachestore.write(namespace, name, stored)
+    assert store.keep(faces.NAMESPACE, inputs, stored, under=store.scope(templates))
     as_new_process()
-    calls = Calls(monkeypatch)
     assert build(toy_plan(3), templates) == first
-    assert calls.renders == 1
-    assert records.read_bytes() == good
+    assert store.recall(faces.NAMESPACE, inputs, lambda plain: plain, under=store.scope(templates)) == good
 
 
-def test_a_face_with_values_that_are_not_plain_data_is_rendered_every_build(
-    templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_face_with_values_that_are_not_plain_data_is_not_kept(templates: Path, cache: Path) -> None:
     class Name:  # a value that is not plain data: the face is not recorded
         def __str__(self) -> str:
             return "Odd Card"
@@ -122,14 +81,14 @@ def test_a_face_with_values_that_are_not_plain_data_is_rendered_every_build(
     card = PrintCard("odd", "Odd Card", Face("toy/front.svg.j2", {"name": Name(), "body": "Plain."}))
     plan = Plan("toy", "Toy Game", [card])
     first = build(plan, templates)
-    calls = Calls(monkeypatch)
+    assert store.recall(faces.NAMESPACE, ["toy", False], lambda plain: plain, under=store.scope(templates)) is None
     assert build(plan, templates) == first
-    assert calls.renders == 1
+    assert "Odd Card" in page_texts(first)[0]
 
 
 def drawn_stream(drawing: Drawing, name: str = "art_x") -> tuple[Canvas, str]:
     canvas = Canvas(io.BytesIO())
-    artcache.ArtCache().define_form(canvas, name, name, lambda: drawing)
+    artcache.ArtCache().define_form(canvas, name, name, lambda: drawing, store.scope())
     return canvas, canvas._doc.idToObject[f"FormXob.{name}"].stream
 
 
@@ -141,7 +100,7 @@ def test_self_contained_art_is_kept_as_its_stream_and_replayed_byte_for_byte(cac
     assert isinstance(kept, artcache.Stream)
     assert kept.states  # the transparency state came back as data, with its types
     canvas = Canvas(io.BytesIO())
-    artcache.ArtCache().define_form(canvas, "art_x", "art_x", lambda: pytest.fail("converted again"))
+    artcache.ArtCache().define_form(canvas, "art_x", "art_x", lambda: pytest.fail("converted again"), store.scope())
     assert canvas._doc.idToObject["FormXob.art_x"].stream == drawn
 
 
@@ -168,7 +127,7 @@ def _form_after(words: str, convert: Any) -> bytes:
     canvas = Canvas(io.BytesIO())
     canvas.setFont(fonts.font_name(fonts.BOLD), 9)
     canvas.drawString(10, 10, words)
-    artcache.ArtCache().define_form(canvas, "art_x", "art_x", convert)
+    artcache.ArtCache().define_form(canvas, "art_x", "art_x", convert, store.scope())
     return canvas._doc.idToObject["FormXob.art_x"].stream
 
 
@@ -184,7 +143,7 @@ def test_art_with_letters_in_the_family_is_kept_as_text_runs_and_written_for_eac
     for before in ("A", "ÜÖÄ"):  # another document, its subset filled in another order
         replayed = _form_after(before, lambda: pytest.fail("converted again"))
         with pytest.MonkeyPatch.context() as patch:  # drawn afresh: as a build with an empty cache would
-            patch.setattr(artcache.ArtCache, "stored", lambda self, key: None)
+            patch.setattr(artcache.ArtCache, "stored", lambda self, key, under=None: None)
             drawn = _form_after(before, _lettered)
         assert replayed == drawn
     assert _form_after("ÜÖÄ", lambda: pytest.fail("x")) != _form_after("A", lambda: pytest.fail("x"))
@@ -193,18 +152,9 @@ def test_art_with_letters_in_the_family_is_kept_as_text_runs_and_written_for_eac
 def test_a_text_run_in_a_font_outside_the_family_is_a_miss(cache: Path) -> None:
     fonts.register()
     _form_after("A", _lettered)
-    (entry,) = (cache / artcache.ART_DIR).glob(f"*{cachestore.ENTRY_SUFFIX}")
-    name = entry.name[: -len(cachestore.ENTRY_SUFFIX)]
-    plain = cachestore.read(artcache.ART_DIR, name, lambda value: value, root=cache)
+    plain = store.recall(artcache.NAMESPACE, ["art_x"], lambda value: value)
+    assert plain is not None
     plain["code"] = [{**line, "font": "Helvetica"} if isinstance(line, dict) else line for line in plain["code"]]
-    assert cachestore.write(artcache.ART_DIR, name, plain, root=cache)
+    assert store.keep(artcache.NAMESPACE, ["art_x"], plain)
     assert artcache.ArtCache().stored("art_x") is None
 
-
-def test_records_of_old_template_versions_are_pruned(templates: Path, cache: Path) -> None:
-    back = templates / "cards" / "toy" / "back.svg.j2"
-    original = back.read_text()
-    for version in range(faces.KEEP_FINGERPRINTS + 2):  # each edit is a new fingerprint
-        back.write_text(f"{original}{{# edit {version} #}}\n")
-        build(toy_plan(1), templates)
-    assert len(list((cache / FACES_DIR / "toy").glob("*.json"))) == faces.KEEP_FINGERPRINTS

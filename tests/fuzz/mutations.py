@@ -301,17 +301,16 @@ def bounded_search(cache_dir: Path, max_nodes: int = SEARCH_NODES, *, prove_ship
     """
     import os
 
-    from pipeline.data.resultcache import CACHE_ENV
-    from pipeline.games.monotheism import deck_checks, guest_check, solver
+    from pipeline.games.monotheism import guest_check, solver
+    from pipeline.store import CACHE_ENV
 
-    real_solve, saved_cache, saved_env = solver.solve, dict(deck_checks._CACHE), os.environ.get(CACHE_ENV)
+    real_solve, saved_env = solver.solve, os.environ.get(CACHE_ENV)
     real_deals = guest_check.GAMES_PER_SET
 
     def solve(*args: Any, **kwargs: Any) -> Any:
         kwargs["max_nodes"] = min(kwargs.get("max_nodes", max_nodes), max_nodes)
         return real_solve(*args, **kwargs)
 
-    deck_checks._CACHE.clear()
     os.environ[CACHE_ENV] = str(cache_dir)
     if prove_shipped:
         validate(default_data_root(), catalogue(), ["monotheism"])
@@ -322,8 +321,6 @@ def bounded_search(cache_dir: Path, max_nodes: int = SEARCH_NODES, *, prove_ship
     finally:
         solver.solve = real_solve  # type: ignore[assignment]
         guest_check.GAMES_PER_SET = real_deals
-        deck_checks._CACHE.clear()
-        deck_checks._CACHE.update(saved_cache)
         if saved_env is None:
             os.environ.pop(CACHE_ENV, None)
         else:

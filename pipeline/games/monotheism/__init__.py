@@ -8,3 +8,5 @@ data in ``data/monotheism/``.
 
 GAME_ID = "monotheism"
 TITLE = "Monotheism"
+# The store's namespace for every solver result of this package (scenario findings, report figures, #21's tally).
+SOLVER_NAMESPACE = "monotheism"

@@ -15,19 +15,18 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any, Mapping, Optional
 
+from pipeline import store
 from pipeline.analysis.balance.findings import Bars, Item, Section, Series, Table, Text, outliers
 from pipeline.analysis.balance.standard import grouped, length_distribution, length_table
 from pipeline.analysis.balance.stats import Rate
 from pipeline.analysis.balance.study import Exact, Results, Setup, Study, record_game
 from pipeline.analysis.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.base.shape import ShapeError, integer, text, texts
-from pipeline.data import resultcache
 from pipeline.data.dataset import GameData
 from pipeline.engine import play
-from pipeline.games.monotheism import GAME_ID, TITLE, estimate, solver
+from pipeline.games.monotheism import GAME_ID, SOLVER_NAMESPACE, TITLE, estimate, solver
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.greedy import greedy_policy
 from pipeline.games.monotheism.guest_check import play_key
@@ -43,8 +42,6 @@ REPORT_POLICIES = ("random", "greedy")
 SECONDS_PER_GAME = {"random": 0.0015, "greedy": 0.011, "slow": 0.0015}  # CPU, measured (bench/balance_report.py)
 SCENARIO_SECONDS = 5.0  # the solver's jobs are the longest: they start first
 UNVEILED, ACTS, CONSUMED, VOIDED, TURNS = "unveiled", "acts", "consumed", "voided", "turns"
-CACHE_NAMESPACE = "monotheism-report-scenarios"
-PACKAGE = Path(__file__).resolve().parent
 FIGURE_COUNTS = ("line", "nodes", "stored_line", "losing", "undecided")
 
 
@@ -70,14 +67,13 @@ def scenario_figures(game: Game, scenario: Scenario) -> dict[str, Any]:
 
 
 def cached_scenario_figures(game: Game, scenario: Scenario, cards_key: str) -> dict[str, Any]:
-    """:func:`scenario_figures` from the result cache when the cards (``cards_key``: the engine's card
-    definitions), the scenario's deck and stored line, the node budgets and this package's code are unchanged:
+    """:func:`scenario_figures` from the store when the cards (``cards_key``: the engine's card
+    definitions), the scenario's deck and stored line, the node budgets and the code are unchanged:
     a deterministic search, so the stored answer is the answer."""
     deck = json.dumps([[card.kind.value, card.ref, card.veiled, card.transformed, card.cursed] for card in scenario.deck])
-    parts = [resultcache.source_hash(PACKAGE), cards_key, deck, str(len(scenario.winning_line)), str(SOLVE_NODES),
-             str(FIRST_MOVE_NODES)]
-    return dict(resultcache.cached_json(CACHE_NAMESPACE, parts, lambda: scenario_figures(game, scenario),
-                                        decode=_stored_figures))
+    inputs = ["report figures", cards_key, deck, len(scenario.winning_line), SOLVE_NODES, FIRST_MOVE_NODES]
+    return dict(store.cached(SOLVER_NAMESPACE, inputs, lambda: scenario_figures(game, scenario),
+                             decode=_stored_figures))
 
 
 def _stored_figures(value: Any) -> dict[str, Any]:

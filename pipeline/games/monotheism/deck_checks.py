@@ -10,14 +10,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
+from pipeline import store
 from pipeline.base.shape import ShapeError, sequence, text
-from pipeline.data import resultcache
 from pipeline.data.dataset import Document, GameData
 from pipeline.data.problems import Problem
-from pipeline.games.monotheism import dsl, playkey, proofs, solver  # noqa: F401  (registers the handlers)
+from pipeline.games.monotheism import SOLVER_NAMESPACE, dsl, playkey, proofs, solver  # noqa: F401  (registers the handlers)
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
@@ -311,8 +310,6 @@ def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = 
     return found + _search_findings(engine, scenario)[0]
 
 
-_CACHE: dict[tuple, tuple] = {}  # by node limits and key: findings made on other limits are never served
-ENGINE_SOURCE = Path(__file__).resolve().parent
 
 
 class _Undecided(Exception):
@@ -326,27 +323,23 @@ class _Undecided(Exception):
 def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
     """Solving is the slow part of validate; the same data and engine code give the same answer.
 
-    Kept in memory for this process and on disk across runs, keyed by the card
-    data, the scenario and a hash of this package's code. Findings that rest on
-    a search that hit its node limit are reported but never kept: they are not facts.
+    Kept in the store, keyed by the card data, the scenario and the node limits
+    (the store adds all the code). Findings that rest on a search that hit its
+    node limit are reported but never kept: they are not facts.
     """
-    budgets = f"{SOLVE_NODES} {TRAP_NODES}"  # the findings depend on the node limits too
-    memo = (budgets, *key)
-    if memo not in _CACHE:
-        def compute() -> list[list]:
-            found, decided = _search_findings(engine, scenario)
-            plain = [[list(path), message] for path, message in found]
-            if not decided:
-                raise _Undecided(plain)
-            return plain
+    def compute() -> list[list]:
+        found, decided = _search_findings(engine, scenario)
+        plain = [[list(path), message] for path, message in found]
+        if not decided:
+            raise _Undecided(plain)
+        return plain
 
-        parts = [resultcache.source_hash(ENGINE_SOURCE), budgets, *map(str, key)]
-        try:
-            found = resultcache.cached_json("monotheism-scenarios", parts, compute, decode=_stored_findings)
-        except _Undecided as undecided:
-            found = undecided.findings
-        _CACHE[memo] = tuple((tuple(path), message) for path, message in found)
-    return _CACHE[memo]
+    inputs = ["scenario findings", SOLVE_NODES, TRAP_NODES, *map(str, key)]
+    try:
+        found = store.cached(SOLVER_NAMESPACE, inputs, compute, decode=_stored_findings)
+    except _Undecided as undecided:
+        found = undecided.findings
+    return tuple((tuple(path), message) for path, message in found)
 
 
 def _stored_findings(value: Any) -> list[list]:

@@ -3,24 +3,23 @@ games or so".
 
 A seeded run of the stated policy (``estimate.STATED_POLICY``, the same number of deals with each worshiper
 set) must give a rate within ``estimate.RATE_TOLERANCE`` of one in five hundred. The run is not cheap
-(about twenty seconds) and its tally is kept in the result cache, keyed by exactly what the deals and their
-play read -- the engine's card definitions and each set's worshipers (:func:`play_key`) -- and this package's
-code, so validate pays for it once per change of the rules on the cards or of the engine, not for an edit to
-a card's name or flavour text or a set's description. The figure data/README.md states comes
+(about twenty seconds) and its tally is kept in the store, keyed by exactly what the deals and their
+play read -- the engine's card definitions and each set's worshipers (:func:`play_key`) -- and all the
+code, so validate pays for it once per change of the rules on the cards or of the code, not for an edit
+to a card's name or flavour text or a set's description. The figure data/README.md states comes
 from a larger run of ``pantheon monotheism estimate-21``.
 """
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Iterator, Optional
 
+from pipeline import store
 from pipeline.analysis.balance.stats import wilson
 from pipeline.base.shape import ShapeError
-from pipeline.data import resultcache
 from pipeline.data.dataset import GameData
 from pipeline.data.problems import Problem
-from pipeline.games.monotheism import estimate, playkey
+from pipeline.games.monotheism import SOLVER_NAMESPACE, estimate, playkey
 from pipeline.games.monotheism.cards import Cards
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import MonotheismModel
@@ -28,8 +27,6 @@ from pipeline.games.monotheism.play import Loaded
 
 GAMES_PER_SET = 5_000  # 20,000 deals with the four sets: about forty hits at the rulebook's rate
 SEED = 0
-NAMESPACE = "monotheism-21"
-PACKAGE = Path(__file__).resolve().parent
 
 
 def seeded_tally(game: GameData[MonotheismModel], cards: Cards, games_per_set: Optional[int] = None) -> tuple[int, int]:
@@ -37,15 +34,14 @@ def seeded_tally(game: GameData[MonotheismModel], cards: Cards, games_per_set: O
     when called), from the cache when the cards and the code are unchanged."""
     games_per_set = GAMES_PER_SET if games_per_set is None else games_per_set
     sets = [s.id for s in game.model.worshiper_sets]
-    parts = [resultcache.source_hash(PACKAGE), play_key(game, cards), str(games_per_set), str(SEED),
-             estimate.STATED_POLICY]
+    inputs = ["rule 21 tally", play_key(game, cards), games_per_set, SEED, estimate.STATED_POLICY]
 
     def compute() -> list[int]:
         result = estimate.estimate(Loaded(game.model, Game(cards)), games=games_per_set, seed=SEED, sets=sets,
                                    policy=estimate.STATED_POLICY)
         return [result.total_hits, result.total_games]
 
-    hits, games = resultcache.cached_json(NAMESPACE, parts, compute, decode=_tally)
+    hits, games = store.cached(SOLVER_NAMESPACE, inputs, compute, decode=_tally)
     return hits, games
 
 

@@ -1,7 +1,8 @@
 """The card faces each scenario was last proved good with, to name what changed when it no longer is.
 
 When validate finds a scenario sound (its stored line wins, the solver proves
-it winnable, its trap loses), it keeps a small record in the cache: for each
+it winnable, its trap loses), it keeps a small record in the store (beside
+the solver's results): for each
 card of the scenario's deck, a hash of each field that decides play (numbers,
 aspects, acts, essences, worshiper states; not names, flavour or provenance).
 When the scenario later fails, the cards whose fields differ from that record
@@ -15,12 +16,12 @@ import hashlib
 import json
 from typing import Any, Mapping, Optional
 
-from pipeline import store as cachestore
+from pipeline import store
 from pipeline.base.shape import ShapeError
 from pipeline.data.dataset import GameData
+from pipeline.games.monotheism import SOLVER_NAMESPACE
 from pipeline.games.monotheism.model import MonotheismModel, Scenario
 
-NAMESPACE = "results/monotheism-proofs"
 NOT_PLAY = frozenset({"id", "name", "flavour", "provenance", "notes", "title"})
 DEPTH = 2  # fields are compared this deep ("upright.act", "states.0"); deeper values are hashed whole
 KINDS = (("deities", "deities"), ("worshipers", "worshipers"))  # (document kind, list key)
@@ -64,19 +65,19 @@ def faces(game: GameData[MonotheismModel], scenario: Scenario) -> Faces:
     return out
 
 
-def _name(scenario: Scenario) -> str:
-    return cachestore.key_of(["proof", scenario.id, json.dumps([c.ref for c in scenario.deck])])
+def _inputs(scenario: Scenario) -> list[str]:
+    return ["last good proof", scenario.id, *(card.ref for card in scenario.deck)]
 
 
 def remember(game: GameData[MonotheismModel], scenario: Scenario) -> None:
     """Keep the scenario's card faces as the last good proof (written only when they changed)."""
     now = faces(game, scenario)
     if _read(scenario) != now:
-        cachestore.write(NAMESPACE, _name(scenario), now)
+        store.keep(SOLVER_NAMESPACE, _inputs(scenario), now)
 
 
 def _read(scenario: Scenario) -> Optional[Faces]:
-    return cachestore.read(NAMESPACE, _name(scenario), _decode)
+    return store.recall(SOLVER_NAMESPACE, _inputs(scenario), _decode)
 
 
 def _decode(value: Any) -> Faces:

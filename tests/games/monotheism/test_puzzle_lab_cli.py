@@ -13,10 +13,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from pipeline import store
 from pipeline.cli.main import app
-from pipeline.data import resultcache
 from pipeline.data.dataset import default_data_root, load_game
-from pipeline.games.monotheism import deck_checks, solver
+from pipeline.games.monotheism import SOLVER_NAMESPACE, deck_checks, solver
 from pipeline.games.monotheism.play import load, scenario_from_file
 from pipeline.games.registry import spec as spec_of
 
@@ -197,13 +197,13 @@ def test_an_added_scenario_needs_a_number_after_the_rulebooks_and_a_rating(data_
 
 
 def test_a_proof_that_hits_the_node_limit_says_undecided_and_is_not_cached(monkeypatch, tmp_path: Path) -> None:
-    monkeypatch.setenv(resultcache.CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(deck_checks, "SOLVE_NODES", 10)
     loaded = load(load_game(default_data_root(), spec_of("monotheism")))
     scenario = loaded.model.scenario(3)
     findings = deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
     assert any("undecided: the solver reached its limit of 10 nodes" in message for _, message in findings)
-    assert not list((tmp_path / resultcache.RESULTS_DIR / "monotheism-scenarios").rglob("*.json"))
+    assert not list((tmp_path / SOLVER_NAMESPACE).glob("*.json"))
     monkeypatch.setattr(deck_checks, "SOLVE_NODES", 400_000)
     assert not deck_checks.scenario_play_findings(loaded.game, scenario, "fingerprint")
-    assert len(list((tmp_path / resultcache.RESULTS_DIR / "monotheism-scenarios").rglob("*.json"))) == 1
+    assert len(list((tmp_path / SOLVER_NAMESPACE).glob("*.json"))) == 1

@@ -1,0 +1,344 @@
+"""The store's contract (pipeline/store.py), the one cache every cached result goes through.
+
+A result read back is the result computed; anything wrong with an entry (damaged, swapped, the wrong shape,
+numbers JSON cannot hold, not a regular file) is a miss, never an error, a hang or a wrong value; a cache
+that cannot be written is skipped; writers in several processes never spoil an entry; and any change to
+the code (the whole package) or the templates in use reaches a warm cache, as a build with no cache.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from pipeline import store
+from pipeline.base.shape import ShapeError
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMESPACE = "contract"
+INPUTS = ["one", 1]
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(store.CACHE_ENV, str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def no_hang() -> Iterator[None]:
+    """A read that blocks (a named pipe, a device) fails the test instead of hanging the run."""
+    def hung(*_: Any) -> None:
+        raise AssertionError("the store blocked")
+
+    before = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, before)
+
+
+class Computed:
+    """A compute function that says how often it ran (the caller's own function: a miss runs it)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value, self.runs = value, 0
+
+    def __call__(self) -> Any:
+        self.runs += 1
+        return self.value
+
+
+def pair(value: Any) -> list[Any]:
+    """A decoder for [text, number] pairs."""
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and type(value[1]) in (int, float)):
+        raise ShapeError("expected [text, number]")
+    return value
+
+
+def entry(inputs: list[Any] = INPUTS) -> Path:
+    return store.cache_root() / NAMESPACE / f"{store.entry_name(NAMESPACE, inputs)}{store.ENTRY_SUFFIX}"
+
+
+def sealed(path: Path, payload: bytes) -> bytes:
+    """An entry of ``payload`` for ``path``, sealed as the store's format says (its digest covers the format,
+    the namespace, the entry's name and the payload)."""
+    digest = hashlib.blake2b(digest_size=store.DIGEST_SIZE)
+    for part in (store.FORMAT, path.parent.name, path.name[: -len(store.ENTRY_SUFFIX)]):
+        digest.update(part.encode() + b"\0")
+    digest.update(payload)
+    return f"{store.FORMAT} {digest.hexdigest()}\n".encode() + payload
+
+
+def served(inputs: list[Any] = INPUTS, value: Any = ("computed", 2)) -> tuple[Any, int]:
+    """What ``cached`` gives for ``inputs``, and whether it computed it (1) or read it back (0)."""
+    compute = Computed(list(value))
+    return store.cached(NAMESPACE, inputs, compute, decode=pair), compute.runs
+
+
+def test_a_result_is_computed_once_then_read_back(cache: Path) -> None:
+    assert served() == (["computed", 2], 1)
+    assert served() == (["computed", 2], 0)
+    assert served(["two", 1]) == (["computed", 2], 1)  # other inputs, another entry
+    assert store.recall(NAMESPACE, INPUTS, pair) == ["computed", 2]
+
+
+def test_a_result_json_cannot_hold_is_returned_and_not_kept(cache: Path) -> None:
+    assert store.cached(NAMESPACE, INPUTS, lambda: float("nan"), decode=float) != 0  # NaN: returned
+    assert not entry().exists()
+    assert not store.keep(NAMESPACE, INPUTS, {"when": object()})
+
+
+@pytest.mark.parametrize("damage", ["truncated", "bit flip in the payload", "bit flip in the seal", "empty",
+                                    "payload only"])
+def test_a_damaged_entry_is_a_miss_and_is_rewritten(cache: Path, damage: str) -> None:
+    served()
+    path = entry()
+    good = path.read_bytes()
+    raw = bytearray(good)
+    if damage == "truncated":
+        raw = raw[:-4]
+    elif damage == "bit flip in the payload":
+        raw[-3] ^= 1
+    elif damage == "bit flip in the seal":
+        raw[len(store.FORMAT) + 4] ^= 1
+    elif damage == "empty":
+        raw = bytearray()
+    else:
+        raw = raw[raw.index(b"\n") + 1:]
+    path.write_bytes(bytes(raw))
+    assert served() == (["computed", 2], 1)
+    assert path.read_bytes() == good
+
+
+def test_entries_swapped_between_keys_are_misses(cache: Path) -> None:
+    served(["a"], ("a", 1))
+    served(["b"], ("b", 2))
+    first, second = entry(["a"]), entry(["b"])
+    raw_first, raw_second = first.read_bytes(), second.read_bytes()
+    first.write_bytes(raw_second)
+    second.write_bytes(raw_first)
+    assert served(["a"], ("a", 1)) == (["a", 1], 1)
+    assert served(["b"], ("b", 2)) == (["b", 2], 1)
+
+
+def test_an_entry_of_another_namespace_is_a_miss(cache: Path) -> None:
+    served()
+    other = store.cache_root() / "other" / entry().name
+    other.parent.mkdir()
+    shutil.copy(entry(), other)
+    assert store.recall("other", INPUTS, pair) is None
+
+
+@pytest.mark.parametrize("payload", [b'{"a": 1}', b'["x"]', b'["x", "2"]', b'["x", true]', b"[1, 2]", b"not json",
+                                     b'["x", 2]  trailing', b"\xff\xfe"])
+def test_a_well_sealed_entry_of_the_wrong_shape_is_a_miss(cache: Path, payload: bytes) -> None:
+    served()
+    entry().write_bytes(sealed(entry(), payload))
+    assert served() == (["computed", 2], 1)
+
+
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e999", b"-1e400"])
+def test_numbers_json_cannot_hold_are_refused(cache: Path, number: bytes) -> None:
+    served()
+    entry().write_bytes(sealed(entry(), b'["x", ' + number + b"]"))
+    assert served() == (["computed", 2], 1)
+
+
+def test_a_well_sealed_entry_of_the_right_shape_is_served(cache: Path) -> None:
+    """The seal guards against damage, not a forger: a forged entry gives data of the right shape only."""
+    served()
+    entry().write_bytes(sealed(entry(), b'["forged", 3.5]'))
+    assert served() == (["forged", 3.5], 0)
+
+
+def _replace(path: Path, make: Any) -> None:
+    path.unlink()
+    make(path)
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "directory", "link to /dev/zero", "link to a good entry",
+                                  "dangling link", "huge file"])
+def test_an_entry_that_is_no_regular_file_is_a_miss_without_blocking(cache: Path, tmp_path: Path, kind: str) -> None:
+    served()
+    path = entry()
+    good = path.read_bytes()
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_bytes(good)
+    makers = {
+        "named pipe": os.mkfifo,
+        "directory": lambda p: p.mkdir(),
+        "link to /dev/zero": lambda p: p.symlink_to("/dev/zero"),
+        "link to a good entry": lambda p: p.symlink_to(elsewhere),
+        "dangling link": lambda p: p.symlink_to(tmp_path / "nothing"),
+        "huge file": lambda p: p.write_bytes(good[:good.index(b"\n") + 1] + b" " * (store.MAX_ENTRY_BYTES + 1)),
+    }
+    _replace(path, makers[kind])
+    assert store.recall(NAMESPACE, INPUTS, pair) is None
+    assert served()[0] == ["computed", 2]
+    assert elsewhere.read_bytes() == good  # nothing written through a link
+
+
+def test_a_namespace_folder_that_is_a_link_is_neither_read_nor_written_through(cache: Path, tmp_path: Path) -> None:
+    served()
+    target = tmp_path / "target"
+    (cache / NAMESPACE).rename(target)
+    (cache / NAMESPACE).symlink_to(target)
+    assert store.recall(NAMESPACE, INPUTS, pair) is None
+    before = sorted(p.name for p in target.iterdir())
+    assert served(["new"]) == (["computed", 2], 1)
+    assert sorted(p.name for p in target.iterdir()) == before
+
+
+def test_a_cache_that_cannot_be_made_is_skipped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(store.CACHE_ENV, str(blocker / "cache"))
+    assert served() == (["computed", 2], 1)
+    assert served() == (["computed", 2], 1)
+    assert not store.keep(NAMESPACE, INPUTS, ["x", 1])
+
+
+def _in_own_mount(cache: Path, mount_options: str, script: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` with the store's cache on a tmpfs of its own (``mount_options``), in a private mount
+    namespace (unshare: no effect outside the process); skipped where the system does not allow it."""
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare")
+    cache.mkdir(parents=True, exist_ok=True)
+    command = f'mount -t tmpfs -o {mount_options} tmpfs "$1" && exec "$2" -c "$3"'
+    env = {**os.environ, store.CACHE_ENV: str(cache)}
+    probe = subprocess.run(["unshare", "-rm", "sh", "-c", command, "sh", str(cache), sys.executable, "pass"],
+                           capture_output=True, text=True, env=env)
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {probe.stderr.strip()}")
+    return subprocess.run(["unshare", "-rm", "sh", "-c", command, "sh", str(cache), sys.executable, script],
+                          capture_output=True, text=True, env=env, cwd=ROOT)
+
+
+STORE_SCRIPT = textwrap.dedent("""
+    from pipeline import store
+    runs = []
+    def compute():
+        runs.append(1)
+        return ["computed", len(runs)]
+    first = store.cached("contract", ["{key}"], compute)
+    second = store.cached("contract", ["{key}"], compute)
+    print(first, second, store.keep("contract", ["{key}"], ["x" * 100000, 1]))
+""")
+
+
+def test_a_read_only_cache_is_skipped(tmp_path: Path) -> None:
+    done = _in_own_mount(tmp_path / "cache", "ro", STORE_SCRIPT.format(key="k"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['computed',", "1]", "['computed',", "2]", "False"]
+
+
+def test_a_full_disk_is_skipped_and_leaves_no_partial_entry(tmp_path: Path) -> None:
+    script = STORE_SCRIPT.format(key="k") + textwrap.dedent("""
+        import os
+        leftovers = [name for folder, _, names in os.walk(store.cache_root()) for name in names]
+        print(sorted(leftovers) == sorted(n for n in leftovers if n.endswith(".json")), len(leftovers))
+    """)
+    done = _in_own_mount(tmp_path / "cache", "size=12k", script)  # room for the small entry, not the large one
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["['computed',", "1]", "['computed',", "1]", "False"]
+    assert lines[1] == "True 1"  # the small entry, whole; no temporary file of the failed write
+
+
+WRITER = textwrap.dedent("""
+    from pipeline import store
+    for round in range(40):
+        for key in range(8):
+            assert store.keep("contract", [f"k{key}"], [f"value {key}", key])
+            assert store.recall("contract", [f"k{key}"], list) == [f"value {key}", key]
+    """)
+
+
+def test_concurrent_writers_leave_whole_entries(cache: Path) -> None:
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+               for _ in range(4)]
+    for writer in writers:
+        _, err = writer.communicate(timeout=120)
+        assert writer.returncode == 0, err
+    for key in range(8):
+        assert store.recall(NAMESPACE, [f"k{key}"], pair) == [f"value {key}", key]
+    assert sorted(p.suffix for p in (cache / NAMESPACE).iterdir()) == [store.ENTRY_SUFFIX] * 8
+
+
+def _package_copy(tmp_path: Path) -> Path:
+    """A checkout of its own: a copy of the package (to edit) beside the project's data and templates."""
+    checkout = tmp_path / "checkout"
+    shutil.copytree(ROOT / "pipeline", checkout / "pipeline", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", checkout)
+    for folder in ("data", "templates"):
+        (checkout / folder).symlink_to(ROOT / folder)
+    return checkout
+
+
+def _run(checkout: Path, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, store.CACHE_ENV: str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run([sys.executable, *args], cwd=checkout, env=env, capture_output=True, text=True)
+
+
+def test_any_code_change_reaches_a_warm_cache(tmp_path: Path) -> None:
+    checkout, cache = _package_copy(tmp_path), tmp_path / "cache"
+    imported = "import pipeline, sys; from pipeline import store; assert pipeline.__file__.startswith(sys.argv[1]); "
+    keep = imported + "print(store.keep('contract', ['k'], ['computed', 1]))"
+    found = imported + "print(store.recall('contract', ['k'], list))"
+    assert _run(checkout, cache, "-c", keep, str(checkout)).stdout.split() == ["True"]
+    assert _run(checkout, cache, "-c", found, str(checkout)).stdout.split() == ["['computed',", "1]"]
+    module = checkout / "pipeline" / "exports" / "__init__.py"  # a module no cached result here uses
+    module.write_text(module.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    after = _run(checkout, cache, "-c", found, str(checkout))
+    assert after.returncode == 0, after.stderr
+    assert after.stdout.split() == ["None"]
+    edited_templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", edited_templates)
+    assert store.code_digest(edited_templates) == store.code_digest(ROOT / "templates")
+    (edited_templates / "sheets.yaml").write_text("# an edit\n" + (ROOT / "templates" / "sheets.yaml").read_text())
+    assert store.code_digest(edited_templates) != store.code_digest(ROOT / "templates")
+
+
+def test_an_edit_to_the_art_conversion_reaches_a_warm_cache(tmp_path: Path) -> None:
+    """The stale-art experiment: change artmap.convert in a copy of the package; a warm cache then gives the
+    PDF an empty cache gives, not the old one."""
+    checkout, warm, cold = _package_copy(tmp_path), tmp_path / "warm", tmp_path / "cold"
+    build = ["-m", "pipeline", "build", "theocracy", "--only", "cards", "--force"]
+
+    def cards(cache: Path, out: str) -> bytes:
+        done = _run(checkout, cache, *build, "--out", str(tmp_path / out))
+        assert done.returncode == 0, done.stderr
+        return (tmp_path / out / "theocracy" / "cards-a4.pdf").read_bytes()
+
+    before = cards(warm, "before")
+    artmap = checkout / "pipeline" / "cards" / "artmap.py"
+    source = artmap.read_text(encoding="utf-8")
+    line = '        return SvgRenderer("").render(root)\n'
+    assert line in source
+    artmap.write_text(source.replace(line, '        drawing = SvgRenderer("").render(root)\n'
+                                           '        drawing.translate(0.05, 0)\n        return drawing\n'), encoding="utf-8")
+    after_warm = cards(warm, "after-warm")
+    assert after_warm != before
+    assert after_warm == cards(cold, "after-cold")
+
+
+def test_what_a_killed_writer_left_is_never_read(cache: Path) -> None:
+    """A write killed before its rename leaves its temporary file (named for its process): never an entry."""
+    served()
+    path = entry()
+    left = path.with_name(f".{path.name[: -len(store.ENTRY_SUFFIX)]}.99999999.0000{store.TEMP_SUFFIX}")
+    left.write_bytes(path.read_bytes())
+    path.unlink()
+    assert store.recall(NAMESPACE, INPUTS, pair) is None
+    assert served() == (["computed", 2], 1)
