@@ -51,6 +51,8 @@ def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[in
     try:
         _require_regular(os.stat(path, dir_fd=dir_fd, follow_symlinks=follow).st_mode)
         fd = os.open(path, flags, dir_fd=dir_fd)
+    except FileRefused:
+        raise
     except OSError as exc:
         raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
     try:
@@ -69,6 +71,8 @@ def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[in
         if size > limit:
             raise FileRefused(f"file is too large: more than {limit} bytes")
         return b"".join(chunks)
+    except FileRefused:
+        raise
     except OSError as exc:
         raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
     finally:
