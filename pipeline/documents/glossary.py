@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from pipeline.app.freshness import register_view
-from pipeline.checks.references import NAME_FIELDS, References, display_name
+from pipeline.checks.names import NAME_FIELDS, display_name
+from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
 from pipeline.documents import structure as m
 from pipeline.documents.layout import table_columns
