@@ -32,6 +32,19 @@ from pipeline.data.problems import Problem
 from pipeline.data.schemas import describe_path, singular
 from pipeline.data.yamlmarks import PathKey
 
+# Fields that carry a record's display name, in order of preference.
+NAME_FIELDS = ("name", "title", "term", "label")
+
+
+def display_name(record: dict[str, Any], fallback: str) -> str:
+    """What a record is called: its name, title, term or label (the first it has), else ``fallback``."""
+    for field_name in NAME_FIELDS:
+        value = record.get(field_name)
+        if isinstance(value, str) and value:
+            return value
+    return fallback
+
+
 ListKey = tuple[str, str]  # (document kind, key of a top-level list)
 PROSE_TITLE = "title"
 
@@ -56,8 +69,6 @@ class NameRules:
 
 def name_problems(doc: Document, rules: NameRules = NameRules()) -> Iterator[Problem]:
     """Every name in ``doc`` that is not plain text or repeats another name of its list."""
-    from pipeline.checks.references import NAME_FIELDS  # references imports validate, which imports this module
-
     for path, records in _record_lists(doc.data):
         list_key = str(path[-1])
         top = (doc.kind, list_key) if len(path) == 1 else None

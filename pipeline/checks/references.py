@@ -7,23 +7,12 @@ therefore right in every document at once.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Iterator, Optional
 
 from pipeline.base.errors import UserError
+from pipeline.checks.names import display_name
 from pipeline.checks.validate import RecordCatalogue
 from pipeline.data import markup
-
-# Fields that carry a record's display name, in order of preference.
-NAME_FIELDS = ("name", "title", "term", "label")
-
-
-def display_name(record: dict[str, Any], fallback: str) -> str:
-    """What a record is called: its name, title, term or label (the first it has), else ``fallback``."""
-    for field_name in NAME_FIELDS:
-        value = record.get(field_name)
-        if isinstance(value, str) and value:
-            return value
-    return fallback
 
 
 class References:

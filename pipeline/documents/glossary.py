@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from pipeline.checks.references import NAME_FIELDS, References, display_name
+from pipeline.checks.names import NAME_FIELDS, display_name
+from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
 from pipeline.data.kinds import GLOSSARY_KIND
 from pipeline.documents import structure as m

@@ -13,6 +13,7 @@ from pipeline.documents import structure as m
 from pipeline.documents.sheets import Token, cut_fold_legend, token_pages
 from pipeline.documents.standard import DocContext
 from pipeline.games.totems_and_taboos.checks import SOUL_CUBES
+from pipeline.games.totems_and_taboos.diagrams import ASSEMBLY, COLOUR_HEX, die_net
 from pipeline.games.totems_and_taboos.model import Die, TotemsModel
 
 SOUL_TOKEN, TOTEM_TOKEN, TOKEN_GAP = 18.0, 18.0, 2.0  # mm
@@ -52,8 +53,6 @@ def soul_tokens(count: int, rim: tuple[str, ...], per_row: int) -> m.Diagram:
 
 def blocks(ctx: DocContext) -> list[m.Block]:
     """The kit's pages: soul tokens, totem tokens and the soul cube's die net."""
-    from pipeline.games.totems_and_taboos.docs import ASSEMBLY, COLOUR_HEX, die_net  # docs imports this module
-
     model: TotemsModel = ctx.game.model
     width, height = ctx.layout.frame
     die = soul_die(model)

@@ -7,6 +7,7 @@ from typing import Mapping
 from pipeline.documents import structure as m
 from pipeline.documents.figures import Kind, Part, anatomy, ink_on, inserted
 from pipeline.documents.standard import DocContext, SectionOverride
+from pipeline.games.totems_and_taboos.diagrams import COLOUR_HEX, wheel_diagram
 from pipeline.games.totems_and_taboos.engine import can_build
 from pipeline.games.totems_and_taboos.model import TotemsModel
 from pipeline.games.totems_and_taboos.render import COMMANDMENT_TEMPLATE, GUIDE_TEMPLATE
@@ -87,14 +88,10 @@ def tower_example(model: TotemsModel, colour_hex: Mapping[str, str]) -> m.Diagra
 
 
 def _wheel(ctx: DocContext) -> list[m.Block]:
-    from pipeline.games.totems_and_taboos.docs import wheel_diagram  # docs imports this module
-
     return [wheel_diagram(ctx.game.model)]
 
 
 def _tower(ctx: DocContext) -> list[m.Block]:
-    from pipeline.games.totems_and_taboos.docs import COLOUR_HEX  # docs imports this module
-
     return [tower_example(ctx.game.model, COLOUR_HEX)]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pipeline.checks.validate import load_valid_game
 from pipeline.data.dataset import default_data_root
 from pipeline.games.registry import catalogue
-from pipeline.games.totems_and_taboos.docs import COLOUR_HEX
+from pipeline.games.totems_and_taboos.diagrams import COLOUR_HEX
 from pipeline.games.totems_and_taboos.figures import tower_example
 
 
