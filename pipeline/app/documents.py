@@ -15,11 +15,9 @@ from pipeline.checks.references import References
 from pipeline.data.dataset import game_ids
 from pipeline.documents import structure as m
 from pipeline.documents.layout import load_layout
-from pipeline.documents.markdown import render_markdown
-from pipeline.documents.pdf import PdfRenderer
+from pipeline.documents.render import FORMATS, render  # noqa: F401  (the build's names for them)
 from pipeline.documents.standard import DocContext
 
-FORMATS = ("pdf", "md")
 DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras", "puzzles")
 
 
@@ -47,14 +45,6 @@ def document_path(out_dir: Path, game: Optional[str], kind: str, paper: str, fmt
     """``<kind>-<paper>.pdf``; Markdown has no paper, so one ``<kind>.md`` per document."""
     folder = out_dir / game if game else out_dir
     return folder / (f"{kind}.{fmt}" if fmt == "md" else f"{kind}-{paper}.{fmt}")
-
-
-def render(doc: m.Document, paper: str, fmt: str) -> bytes:
-    """One document as PDF or Markdown bytes."""
-    if fmt == "md":
-        return render_markdown(doc).encode("utf-8")
-    pdf, _ = PdfRenderer(load_layout(paper)).render(doc)
-    return pdf
 
 
 def with_glossary(data_root: Path, chosen: list[str], glossary: Optional[bool]) -> bool:

@@ -16,38 +16,18 @@ before they are read (see :mod:`pipeline.base.safefile`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
 
 from pipeline.base.safefile import FileRefused, read_regular_file
+from pipeline.data import yamlparse
 
-PathKey = tuple[Union[str, int], ...]
-Mark = tuple[int, int]  # 1-based line, column
-# The deepest data file (monotheism/deities.yaml) nests 12 collections; twice that is plenty, and
-# small enough that nothing downstream (schema checks, walks over the data) can run out of stack.
-MAX_NESTING = 24
+# The parser's types, named here too: every reader of data takes them from this module.
+from pipeline.data.yamlparse import MAX_NESTING, Mark, MarkedData, PathKey, YamlLoadError
+
+__all__ = ["MAX_FILE_BYTES", "MAX_NESTING", "Mark", "MarkedData", "PathKey", "YamlLoadError", "load_marked", "loads_marked"]
+
 # The largest data file is under 40 kB; fifty times that is still a fraction of a second to parse.
 MAX_FILE_BYTES = 2 * 1024 * 1024
-
-
-class YamlLoadError(Exception):
-    """The file could not be turned into data; carries a 1-based position."""
-
-    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.column = column
-
-
-@dataclass
-class MarkedData:
-    """Loaded data plus where each value (and each mapping key) starts."""
-
-    data: Any
-    value_marks: dict[PathKey, Mark] = field(default_factory=dict)
-    key_marks: dict[PathKey, Mark] = field(default_factory=dict)
 
 
 def load_marked(path: Path, *, strict_text: bool = True) -> MarkedData:
@@ -70,6 +50,4 @@ def load_marked(path: Path, *, strict_text: bool = True) -> MarkedData:
 
 def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
     """Parse YAML text; see load_marked."""
-    from pipeline.data import yamlparse
-
     return yamlparse.loads_marked(text, strict_text=strict_text)

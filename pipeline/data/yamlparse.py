@@ -1,10 +1,8 @@
-"""The YAML parser behind :mod:`pipeline.data.yamlmarks` (see its docstring for what is refused, and why).
-
-Imported only when a text must actually be parsed (PyYAML is a fair share of a
-command's start-up, and most runs read every file back from the parse cache).
-"""
+"""The YAML parser behind :mod:`pipeline.data.yamlmarks` (see its docstring for what is refused, and why),
+and the types of what it returns: data with the position of every value and key."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol, Union
 
 import yaml
@@ -23,7 +21,32 @@ from yaml.events import (
 from yaml.nodes import ScalarNode
 
 from pipeline.base.textsafety import code_point, forbidden_char
-from pipeline.data.yamlmarks import MAX_NESTING, Mark, MarkedData, PathKey, YamlLoadError
+
+PathKey = tuple[Union[str, int], ...]
+Mark = tuple[int, int]  # 1-based line, column
+# The deepest data file (monotheism/deities.yaml) nests 12 collections; twice that is plenty, and
+# small enough that nothing downstream (schema checks, walks over the data) can run out of stack.
+MAX_NESTING = 24
+
+
+class YamlLoadError(Exception):
+    """The file could not be turned into data; carries a 1-based position."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass
+class MarkedData:
+    """Loaded data plus where each value (and each mapping key) starts."""
+
+    data: Any
+    value_marks: dict[PathKey, Mark] = field(default_factory=dict)
+    key_marks: dict[PathKey, Mark] = field(default_factory=dict)
+
 
 # libyaml's parser is several times faster; the pure-Python one is the fallback.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

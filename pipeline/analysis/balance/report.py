@@ -17,12 +17,12 @@ from pipeline.analysis.balance import runner
 from pipeline.analysis.balance.document import document
 from pipeline.analysis.balance.findings import GameFigures
 from pipeline.analysis.balance.study import Results, Setup, Study, study_of
-from pipeline.app.documents import render
 from pipeline.base.errors import UserError
 from pipeline.cards.pdfwrite import output_lock, write_atomic
 from pipeline.checks.validate import validate
 from pipeline.data.gamespec import Specs
 from pipeline.documents.layout import load_layout
+from pipeline.documents.render import render
 
 REPORT_KIND = "balance"
 FORMAT = "pdf"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterator, Mapping, Union
+from typing import Iterator, Mapping
 
 from pipeline.checks.components import ComponentCount, Inventory
 from pipeline.checks.names import normal_name
@@ -19,7 +19,7 @@ from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, display_path
 from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.data.schemas import describe_path
-from pipeline.games.monotheism import deck_checks
+from pipeline.games.monotheism import deck_checks, guest_check
 from pipeline.games.monotheism.model import (
     DEITIES,
     SCENARIOS,
@@ -28,17 +28,22 @@ from pipeline.games.monotheism.model import (
     MonotheismModel,
     Scenario,
 )
-from pipeline.games.monotheism.rating import SHARE_DIGITS, band
 
-PathKey = tuple[Union[str, int], ...]
-Finding = tuple[PathKey, str]  # (path inside a record, message without the record's label)
+# The fixed facts and the one-scenario checks live with those checks; named here too (rulebook facts cite them).
+from pipeline.games.monotheism.scenario_checks import (  # noqa: F401
+    CURSES_SURVIVED,
+    DEITY_COUNT,
+    DEITY_IDS,
+    MIN_SCENARIO_GODS,
+    Finding,
+    PathKey,
+    rating_findings,
+    scenario_findings,
+)
 
 REQUIRED_KINDS = (COMPONENTS_KIND, WORSHIPER_SETS, SCENARIOS, GLOSSARY_KIND, RULES_KIND)
 
 # --- Fixed facts (rulebook and monotheism-facts.md) -------------------------
-DEITY_COUNT = 29
-# The rulebook's identifiers #01..#29; deities.yaml must hold exactly these (deity_id_problems).
-DEITY_IDS: tuple[str, ...] = tuple(f"{number:02d}" for number in range(1, DEITY_COUNT + 1))
 WORSHIPER_CARD_COUNT = 7
 WORSHIPER_SET_SIZES: Mapping[str, int] = {
     "haruspex-of-scriptures": 1,
@@ -50,8 +55,6 @@ ZERO_GODS_VICTORY_SETS = frozenset({"autotheistic-pretender"})
 EASIER_SETS = frozenset({"haruspex-of-scriptures"})  # "significantly easier"
 EASIER = "easier"
 # Curses each worshiper is known to survive, from the scenario notation
-# ("cursed three times", "cursed twice", "cursed once"); 0 for the others.
-CURSES_SURVIVED: Mapping[str, int] = {"pretender": 3, "mizaru": 1, "kikazaru": 1, "iwazaru": 1}
 DEITY_COMPONENT = "deity-cards"
 WORSHIPER_COMPONENT = "worshiper-cards"
 # Scenario number -> (title, stated card count).
@@ -62,7 +65,6 @@ STATED_SCENARIOS: Mapping[int, tuple[str, int]] = {
     4: ("Awakening an Endless Hunger", 11),
     5: ("A Light in the Dark Depths", 11),
 }
-MIN_SCENARIO_GODS = 2  # with fewer, the puzzle is over before it starts
 RULEBOOK = "rulebook"  # the provenance of the rulebook's own scenarios
 
 # --- What the documents must contain ------------------------------------------
@@ -115,8 +117,6 @@ def cross_checks(game: GameData[MonotheismModel]) -> Iterator[Problem]:
     yield from card_problems
     if not card_problems and model.cards is not None:  # play the scenarios (and deals) only with sound cards
         yield from deck_checks.scenario_play_problems(game, model.cards)
-        from pipeline.games.monotheism import guest_check  # it plays deals (play.py), which imports this module
-
         yield from guest_check.rate_problems(game, model.cards)
 
 
@@ -248,67 +248,6 @@ def _authored_scenario_problems(doc: Document, base: PathKey, scenario: Scenario
                                                  f"from {max(STATED_SCENARIOS) + 1}")
     if scenario.rating is None:
         yield _problem(doc, base + ("id",), "an added scenario needs its rating (pantheon monotheism rate --json)")
-
-
-def rating_findings(scenario: Scenario) -> Iterator[Finding]:
-    """A stored rating agrees with itself: counts add up, the share and the band follow from the figures."""
-    rated = scenario.rating
-    if rated is None:
-        return
-    path = ("rating",)
-    decided = rated.winning_first_moves + rated.losing_first_moves
-    if decided != rated.first_moves:
-        yield path + ("first_moves",), (f"rating: {rated.winning_first_moves} winning and {rated.losing_first_moves} "
-                                        f"losing first moves do not add up to {rated.first_moves}")
-        return
-    share = round(rated.losing_first_moves / rated.first_moves, SHARE_DIGITS)
-    if rated.losing_share != share:
-        yield path + ("losing_share",), f"rating: losing_share {rated.losing_share} should be {share}"
-    expected = band(rated.winning_first_moves, rated.first_moves, rated.solution_turns, rated.branching)
-    if rated.difficulty != expected:
-        yield path + ("difficulty",), (f"rating: difficulty {rated.difficulty!r} does not follow from the figures, "
-                                       f"which make it {expected!r} (see pipeline/games/monotheism/rating.py)")
-    if rated.most_choices < rated.branching:
-        yield path + ("most_choices",), f"rating: most_choices {rated.most_choices} is below the mean {rated.branching}"
-
-
-def scenario_findings(scenario: Scenario, set_of: Mapping[str, str]) -> Iterator[Finding]:
-    """Problems of one scenario; ``set_of`` maps every known worshiper id to its set id."""
-    yield from _card_findings(scenario, set_of)
-    deck_size = len(scenario.deck)
-    if scenario.card_count != deck_size:
-        yield ("card_count",), f"stated card count {scenario.card_count} but the deck lists {deck_size} cards"
-    top = scenario.top
-    if not (top.is_deity and top.veiled):
-        yield ("deck", deck_size - 1), f"top card {top.label()} must be a veiled god (every scenario begins by unveiling it)"
-    if not scenario.worshipers:
-        yield ("deck",), "the deck has no worshiper"
-    if len(scenario.deities) < MIN_SCENARIO_GODS:
-        yield ("deck",), f"the deck has {len(scenario.deities)} gods; a scenario needs at least {MIN_SCENARIO_GODS}"
-    sets = sorted({set_of[w.ref] for w in scenario.worshipers if w.ref in set_of})
-    if len(sets) > 1:
-        yield ("deck",), f"worshipers come from several sets ({', '.join(sets)}); worshipers join only within their set"
-    yield from rating_findings(scenario)
-
-
-def _card_findings(scenario: Scenario, set_of: Mapping[str, str]) -> Iterator[Finding]:
-    first_at: dict[tuple[object, str], int] = {}
-    for i, card in enumerate(scenario.deck):
-        where = f"card {i + 1} from the bottom ({card.label()})"
-        key = (card.kind, card.ref)
-        if key in first_at:
-            yield ("deck", i), f"{where} is already in the deck as card {first_at[key] + 1}"
-        else:
-            first_at[key] = i
-        if card.is_deity and card.ref not in DEITY_IDS:
-            yield ("deck", i, "deity"), f"{where}: no such deity (ids are #{DEITY_IDS[0]}..#{DEITY_IDS[-1]})"
-        if card.is_worshiper and card.ref not in set_of:
-            yield ("deck", i, "worshiper"), f"{where}: no such worshiper in worshiper-sets.yaml"
-        survives = CURSES_SURVIVED.get(card.ref, 0)
-        if card.is_worshiper and card.cursed > survives:
-            yield ("deck", i, "cursed"), (
-                f"{where}: cursed {card.cursed} times, but this worshiper is known to survive only {survives}"
-            )
 
 
 # --- glossary.yaml and rules.yaml -----------------------------------------------

@@ -17,7 +17,6 @@ from pipeline.data.dataset import Document, GameData, display_path
 from pipeline.data.schemas import load_schemas, schema_problems
 from pipeline.data.yamlmarks import YamlLoadError, load_marked
 from pipeline.games.monotheism import GAME_ID
-from pipeline.games.monotheism.checks import scenario_findings
 from pipeline.games.monotheism.engine import (
     ACCEPT,
     DECLINE,
@@ -34,6 +33,7 @@ from pipeline.games.monotheism.engine import (
 )
 from pipeline.games.monotheism.model import CardKind, MonotheismModel, Scenario, ScenarioCard, scenario_from_record
 from pipeline.games.monotheism.narrate import narrate, option_key, option_words
+from pipeline.games.monotheism.scenario_checks import scenario_findings
 from pipeline.games.monotheism.text import act_text, essence_text
 
 SCENARIO_DEF = "urn:pantheon:monotheism:scenarios#/$defs/scenario"
