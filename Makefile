@@ -14,7 +14,8 @@ PAPER ?= a4
 build: $(STAMP)
 	$(BIN)/pantheon build --paper $(PAPER)
 
-# Lint (ruff, with import order) and type-check (mypy) the pipeline, then run the tests on every core, in a
+# Lint (ruff, with import order), type-check (mypy) and hold the layers (lint-imports: pyproject.toml's
+# [tool.importlinter]; a layer imports only those below it) of the pipeline, then run the tests on every core, in a
 # new random order each run (pytest-randomly prints the seed; `-p randomly --randomly-seed=N` repeats an order).
 # --dist loadscope sends a whole module to one worker: a module-scoped fixture (a report of every game, an
 # installed package, a built sheet) is made once, where the default `load` could make it on every worker. Order
@@ -24,12 +25,14 @@ build: $(STAMP)
 test: $(STAMP) tools
 	$(BIN)/ruff check pipeline
 	$(BIN)/mypy pipeline
+	$(BIN)/lint-imports
 	$(BIN)/pytest -n auto --dist loadscope
 
 # Everything `make test` runs, plus the tests marked slow (the exhaustive fuzz among them: an hour or more).
 test-all: $(STAMP) tools
 	$(BIN)/ruff check pipeline
 	$(BIN)/mypy pipeline
+	$(BIN)/lint-imports
 	$(BIN)/pytest -n auto --dist loadscope -m ''
 
 # PDF tools the tests and `pantheon preview` use (Debian packages), installed where missing.

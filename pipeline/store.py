@@ -291,34 +291,3 @@ def _write(namespace: str, name: str, value: Any, root: Optional[Path] = None) -
         if inner >= 0:
             os.close(inner)
         os.close(folder)
-
-
-# -- Used only by the build's up-to-date layers (app/buildstamp.py, app/freshness.py, cards/cache.py), which
-# -- are being replaced by one manifest per output folder: delete these with them.
-def key_of(parts: Sequence[str]) -> str:
-    """An entry name for a key given as parts (each kept apart from the next)."""
-    return hashlib.blake2b("\0".join(parts).encode() + b"\0", digest_size=20).hexdigest()
-
-
-def library_versions(*distributions: str) -> str:
-    """Python's version and every installed library's (a superset of ``distributions``)."""
-    return installed_libraries()
-
-
-def file_digest(path: Path) -> Optional[str]:
-    """A file's SHA-256, or None when it is not a regular file that can be read."""
-    try:
-        return hashlib.sha256(read_regular_file(path, MAX_ENTRY_BYTES << 4)).hexdigest()
-    except FileRefused:
-        return None
-
-
-def read(namespace: str, name: str, decode: Decoder[T], *, root: Optional[Path] = None) -> Optional[T]:
-    """The value ``write`` stored under ``namespace``/``name`` (in cache folder ``root``), or None."""
-    found = _lookup(namespace, name, decode, root)
-    return None if found is None else found[0]
-
-
-def write(namespace: str, name: str, value: Any, *, root: Optional[Path] = None) -> bool:
-    """Store ``value`` (JSON data) under ``namespace``/``name``; False when skipped."""
-    return _write(namespace, name, value, root)

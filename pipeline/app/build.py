@@ -44,6 +44,7 @@ from pipeline.app.documents import (
 from pipeline.app.manifest import Manifest
 from pipeline.base import locations
 from pipeline.base.errors import UsageProblem, UserError
+from pipeline.base.safefile import file_digest
 from pipeline.cards import build as cards
 from pipeline.cards import printers
 from pipeline.cards.imposition import Duplex
@@ -189,7 +190,7 @@ def _files_digest(root: Path, files: Sequence[Path]) -> str:
     """One digest of ``files`` (their names under ``root`` and bytes; an unreadable one marked as such)."""
     digest = hashlib.sha256()
     for path in files:
-        digest.update(f"{path.relative_to(root).as_posix()}\0{store.file_digest(path) or 'unreadable'}\0".encode())
+        digest.update(f"{path.relative_to(root).as_posix()}\0{file_digest(path) or 'unreadable'}\0".encode())
     return digest.hexdigest()
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import platformdirs
+
 PACKAGE = Path(__file__).resolve().parents[1]
 CHECKOUT = PACKAGE.parent
 BUNDLED = PACKAGE / "bundled"
@@ -57,7 +59,6 @@ def cache_root() -> Path:
     project = CHECKOUT / CACHE
     if in_checkout() and _writable(project):
         return project
-    import platformdirs
 
     return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Optional
 
+import filelock
+
 if TYPE_CHECKING:
     import filelock
 
@@ -33,8 +35,6 @@ _locks: dict[Path, filelock.FileLock] = {}  # by lock file: making a FileLock co
 
 def _lock(path: Path) -> filelock.FileLock:
     if path not in _locks:
-        import filelock  # imported on first use: commands that take no lock do not pay for it
-
         _locks[path] = filelock.FileLock(str(path), is_singleton=True)
     return _locks[path]
 
@@ -49,8 +49,6 @@ def holding(
     ``on_wait`` is called once if the lock is not free within NOTICE_AFTER_S.
     Raises NotAcquired when the lock is busy past ``timeout`` or its file cannot be created.
     """
-    import filelock
-
     path = folder.resolve() / name  # one lock object per file, however the folder was named; the file itself not followed
     lock = _lock(path)
     try:

@@ -10,6 +10,7 @@ of an input file (the YAML loader, the schemas, the digests) opens it here.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -77,3 +78,12 @@ def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[in
         raise FileRefused(f"cannot read file: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+
+
+def file_digest(path: Path, limit: int = 1 << 30) -> Optional[str]:
+    """A file's SHA-256 (hex), or None when it is not a regular file of at most ``limit`` bytes that can be read:
+    for digests of inputs, where an unreadable file must change the digest, not stop the caller."""
+    try:
+        return hashlib.sha256(read_regular_file(path, limit)).hexdigest()
+    except FileRefused:
+        return None

@@ -1,12 +1,12 @@
 """The installed version of Pantheon Press, as ``pantheon --version`` prints it."""
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
+
 DISTRIBUTION = "pantheon-press"
 
 
 def version_line() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return f"pantheon {version(DISTRIBUTION)}"
     except PackageNotFoundError:  # run from a source tree that was never installed

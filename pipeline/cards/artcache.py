@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
+from reportlab.graphics import renderPDF
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
@@ -164,8 +165,6 @@ class ArtCache:
 
 def _draw(canvas: Canvas, name: str, drawing: "Drawing") -> Optional[Stream]:
     """Draw ``drawing`` as form ``name``; its content stream when the form is self-contained, else None."""
-    from reportlab.graphics import renderPDF
-
     canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
     start = len(canvas._code)
     drawing.initialFontName = fonts.font_name()  # not reportlab's default, Helvetica: it would not be embedded

@@ -26,7 +26,9 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence
 
+from reportlab.graphics import shapes as rl
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from svglib.svglib import SvgRenderer
 
 from pipeline.base.errors import UserError
 from pipeline.cards import fonts
@@ -53,8 +55,6 @@ def convert(root: Any, where: str) -> Any:
 
     svglib and reportlab's graphics (which imports platypus) are imported here, on the first conversion, and
     by the readers below, which only ever read converted art: a build whose art is all cached needs neither."""
-    from svglib.svglib import SvgRenderer
-
     fonts.register_for_svg()
     for node in root.iter(f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}tspan"):
         style = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
@@ -291,8 +291,6 @@ def paints(drawings: Sequence[Any]) -> tuple[Paint, ...]:
 
 
 def _walk(node: Any, matrix: Matrix) -> Iterator[Paint]:
-    from reportlab.graphics import shapes as rl
-
     if isinstance(node, (rl.Group, rl.Drawing)):
         inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix
         for child in node.contents:
@@ -335,8 +333,6 @@ def _axis_aligned(matrix: Matrix) -> bool:
 
 def _region(node: Any, matrix: Matrix) -> Optional[Region]:
     """The region a shape covers on the face, or None for what paints no area of its own (text)."""
-    from reportlab.graphics import shapes as rl
-
     if isinstance(node, rl.Rect):
         box = (node.x, node.y, node.x + node.width, node.y + node.height)
         if _axis_aligned(matrix):
@@ -371,8 +367,6 @@ def _path_region(path: rl.Path, matrix: Matrix) -> Optional[Region]:
 
 def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
     """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
-    from reportlab.graphics import shapes as rl
-
     rings: list[list[tuple[float, float]]] = []
     points, at = path.points, 0
     current: list[tuple[float, float]] = []
@@ -505,8 +499,6 @@ def letters(drawing: Any) -> tuple[Letter, ...]:
 
 
 def _letters(node: Any, matrix: Matrix, painted: list[Paint], found: list[Letter]) -> None:
-    from reportlab.graphics import shapes as rl
-
     if isinstance(node, (rl.Group, rl.Drawing)):
         inner = multiply(matrix, tuple(node.transform)) if getattr(node, "transform", None) else matrix
         for child in node.contents:

@@ -15,6 +15,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
+from pypdf.generic import ContentStream
+
 if TYPE_CHECKING:  # pypdf is imported where a PDF is read, not by every build that imports this module
     from pypdf import PdfReader
 
@@ -61,8 +63,6 @@ def problems(reader: PdfReader, placements: Sequence[BackPlacement]) -> Iterator
 
 def _blocks(page: Any, digests: dict[int, str]) -> Iterator[str]:
     """The signature of each page-level q..Q block of a page, in drawing order."""
-    from pypdf.generic import ContentStream
-
     resources = page.get("/Resources")
     operations = ContentStream(page.get_contents(), page.pdf).operations
     depth = 0

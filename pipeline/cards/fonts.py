@@ -14,6 +14,7 @@ from pathlib import Path
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont, TTFontFace
+from svglib import fonts as svgfonts
 
 from pipeline.base.errors import UserError
 
@@ -65,8 +66,6 @@ def register_for_svg() -> None:
     ignores for a name it knows (``registerFont`` keeps the first embedded font of a name): the fonts a
     document embeds, and their subsets, are the ones ``register`` made.
     """
-    from svglib import fonts as svgfonts
-
     register()
     for name, filename, weight, style in STYLES.values():
         path = FONT_DIR / filename

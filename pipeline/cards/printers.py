@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+import yaml
 
 from pipeline.base.errors import UserError
 from pipeline.cards.pdfwrite import write_atomic
@@ -79,7 +80,6 @@ def save_profile(printer: Printer, path: Path | None = None) -> Path:
             for name, p in sorted(profiles.items())
         }
     }
-    import yaml  # only to write the file: every build reads it (through the parse cache) but few write it
 
     write_atomic(path, yaml.safe_dump(plain, sort_keys=False).encode("utf-8"))
     return path

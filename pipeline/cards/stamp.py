@@ -27,6 +27,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pipeline.base.errors import UserError
 from pipeline.base.git import git_text
 from pipeline.cards import fonts
+from pipeline.cards.design import rules_for
 from pipeline.cards.units import mm
 
 if TYPE_CHECKING:
@@ -75,8 +76,6 @@ class Stamp:
 def stamp_for(data_root: Path, template_root: Path, *, label: Optional[str], watermark: Optional[str]) -> Stamp:
     """The stamp of a build of ``data_root``: ``label`` or git describe, the date of the data's last commit,
     set at the smallest text size and inside the safe margin of the templates' design rules."""
-    from pipeline.cards.design import rules_for
-
     rules = rules_for(template_root)
     version = label or git_text(data_root, "describe", "--tags", "--always", "--dirty")
     date = git_text(data_root, "log", "-1", "--format=%cs", "--", ".")

@@ -31,12 +31,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
+import jinja2
 from lxml import etree
 from markupsafe import Markup, escape
 
 from pipeline.base import locations
 from pipeline.base.errors import UserError
 from pipeline.cards import colours, design
+from pipeline.cards.templatecode import SharedCodeEnvironment
 from pipeline.data.dataset import display_path
 
 if TYPE_CHECKING:
@@ -138,8 +140,6 @@ class Templates:
 
     def render(self, template: str, context: Mapping[str, Any], where: str) -> str:
         """The SVG text of one face; ``where`` names the card in any error."""
-        import jinja2
-
         self._where = where
         try:
             return self._template(template).render(**context)
@@ -198,9 +198,6 @@ def _environment(folder: Path) -> jinja2.Environment:
     read back compiled from disk: compiled templates are code (shared in memory with the other
     environments of the process, see :mod:`pipeline.cards.templatecode`).
     """
-    import jinja2
-
-    from pipeline.cards.templatecode import SharedCodeEnvironment  # imports jinja2: only on first render
 
     return SharedCodeEnvironment(
         loader=jinja2.FileSystemLoader(str(folder)),

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Mapping, Optional, Sequence
 
 from pipeline.data.kinds import RULES_KIND
+from pipeline.data.markup import REFERENCE
 
 if TYPE_CHECKING:
     from pipeline.data.dataset import Document, GameData
@@ -106,8 +107,6 @@ def ruling_problems(game: "GameData", rulings: Rulings) -> Iterator["Problem"]:
 
 
 def _listing_problems(game: "GameData", doc: "Document", rulings: Rulings, ids: list[str]) -> Iterator["Problem"]:
-    from pipeline.data.markup import REFERENCE
-
     rules = game.doc(RULES_KIND)
     section = _section(rules.data.get("sections") or (), str(rulings.listed_in))
     if section is None:

@@ -14,13 +14,17 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
+from pipeline.base.safefile import file_digest
+from pipeline.cards import fonts
+from pipeline.cards.cardcheck import card_problems
+from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
 from pipeline.checks.components import count_problems
 from pipeline.checks.names import NameRules, name_problems
 from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
 from pipeline.checks.validcache import ValidationMemo
 from pipeline.data import markup
-from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, data_files, display_path, game_ids, load_game
+from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, data_files, default_data_root, display_path, game_ids, load_game
 from pipeline.data.effects import language_problems
 from pipeline.data.gamespec import GameSpec, SpecError, Specs
 from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND
@@ -141,7 +145,6 @@ def game_problems(
     for examples in spec.examples if not problems else ():  # replays rely on every fact the checks vouch for
         problems += guarded(loaded, example_problems(loaded, examples))
     if not problems:  # the cards are laid out only from data every check vouched for
-        from pipeline.cards.cardcheck import card_problems
 
         problems += guarded(loaded, card_problems(loaded))
     return problems, True
@@ -318,8 +321,6 @@ class RecordCatalogue:
 def data_file_digests(game_dir: Path) -> dict[str, str]:
     """The SHA-256 of each data file of a game folder, by file name ("unreadable" for one that cannot
     be read; none for a missing folder)."""
-    from pipeline.store import file_digest
-
     return {path.name: file_digest(path) or "unreadable" for path in data_files(game_dir)}
 
 
@@ -353,8 +354,6 @@ class PrintableText:
 
     @cached_property
     def icons(self) -> frozenset[str]:
-        from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
-
         return frozenset(IconLibrary(TEMPLATE_ROOT / ICON_DIR).names())
 
     def problem(self, text: str) -> Optional[tuple[int, str]]:
@@ -376,8 +375,6 @@ class PrintableText:
 
     @staticmethod
     def _glyph_problem(text: str, nodes: tuple[markup.Inline, ...]) -> Optional[tuple[int, str]]:
-        from pipeline.cards import fonts
-
         letters = "".join(piece for _, _, piece in markup.styled_text(nodes))
         for style in fonts.STYLES:  # any text may be set in any style of the family
             missing = fonts.missing_glyphs(letters, style)
@@ -416,7 +413,5 @@ def load_valid_game(specs: Specs, game: str, data_root: Optional[Path] = None) -
     command that needs a model never works from broken data. The data is read
     once: validation's GameData is the one returned.
     """
-    from pipeline.data.dataset import default_data_root
-
     root = data_root if data_root is not None else default_data_root()
     return validate(root, specs, [game]).game(game)

@@ -40,6 +40,8 @@ from pipeline.checks.validate import RecordCatalogue, ValidationReport
 from pipeline.checks.validate import validate as validate_data
 from pipeline.data.dataset import default_data_root, display_path
 from pipeline.data.gamespec import GameSpec
+from pipeline.exports import export as exporter
+from pipeline.exports import preflight as checks
 from pipeline.exports.targets import target as export_target
 from pipeline.exports.targets import target_ids
 from pipeline.games import registry
@@ -371,8 +373,6 @@ def export(
     templates: Optional[Path] = TemplatesOption,
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
-    from pipeline.exports import export as exporter
-
     template_root = _template_root(templates)
     spec = export_target(target, template_root)  # an unknown target is refused before any work
     the_plan = _validated_plan(_data_root(data), game, "nothing exported")
@@ -390,8 +390,6 @@ def preflight(
     templates: Optional[Path] = TemplatesOption,
 ) -> None:
     """Check what a print shop checks: text size, safe area, bleed, embedded fonts, image sizes, page boxes."""
-    from pipeline.cards import build as render_build
-    from pipeline.exports import preflight as checks
 
     template_root = _template_root(templates)
     spec = None if target == checks.PRINT else export_target(target, template_root)  # refused before any work

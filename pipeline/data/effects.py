@@ -31,6 +31,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
+from pipeline.data.dataset import display_path
+from pipeline.data.problems import Location, Problem
+
 if TYPE_CHECKING:
     from pipeline.data.dataset import GameData
     from pipeline.data.problems import Problem
@@ -300,8 +303,6 @@ class EffectLanguage:
 def language_problems(game: "GameData[Any]", language: EffectLanguage) -> Iterator["Problem"]:
     """Every op that cannot both run and print, and every drift of the schema file from the registry:
     one line each, naming the op and pointing at its definition in the schema file."""
-    from pipeline.data.dataset import display_path
-    from pipeline.data.problems import Location, Problem
 
     path = game.root.parent / "schemas" / game.game / f"{language.kind}.schema.json"
     shown = display_path(path)

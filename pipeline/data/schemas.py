@@ -19,12 +19,16 @@ from urllib.parse import urljoin
 
 import regress
 from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource, Unresolvable
+from referencing.jsonschema import DRAFT202012
 
 from pipeline.base.errors import UserError
 from pipeline.base.safefile import FileRefused, read_regular_file
 from pipeline.data.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
 from pipeline.data.problems import Location, Problem
-from pipeline.data.yamlmarks import PathKey
+from pipeline.data.yamlmarks import PathKey, YamlLoadError, load_marked
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -40,8 +44,6 @@ def ecma_regex(pattern: str) -> regress.Regex:
     try:
         return regress.Regex(pattern, flags=ECMA_FLAGS)
     except regress.RegressError as exc:
-        from jsonschema.exceptions import SchemaError
-
         raise SchemaError(f"pattern {pattern!r} is not an ECMA-262 regular expression: {exc}") from None
 
 
@@ -52,8 +54,6 @@ def ecma_search(pattern: str, text: str) -> bool:
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
-        from jsonschema.exceptions import ValidationError
-
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
@@ -119,9 +119,6 @@ class SchemaSet:
 
 def load_schemas(data_root: Path) -> SchemaSet:
     """Read and check every schema file; a broken schema is the developer's error, reported plainly."""
-    from referencing import Registry, Resource
-    from referencing.exceptions import NoSuchResource
-    from referencing.jsonschema import DRAFT202012
 
     root = data_root / SCHEMA_DIR
     if not root.is_dir():
@@ -189,8 +186,6 @@ def _absolute_refs(node: Any, base: str) -> Any:
 
 def check_schema_file(path: Path, schema: dict[str, Any]) -> None:
     """Raise UserError if ``schema`` is not valid JSON Schema 2020-12."""
-    from jsonschema.exceptions import SchemaError
-
     try:
         SchemaValidator.check_schema(schema)
     except SchemaError as exc:
@@ -199,8 +194,6 @@ def check_schema_file(path: Path, schema: dict[str, Any]) -> None:
 
 def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
     """Every schema violation in ``doc``, most specific first, pinned to its node."""
-    from jsonschema.exceptions import SchemaError, UnknownType
-    from referencing.exceptions import Unresolvable
 
     try:
         errors = list(validator.iter_errors(doc.data))
@@ -216,8 +209,6 @@ def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
 
 def _most_specific(error: ValidationError) -> ValidationError:
     """For anyOf/oneOf failures, the branch error that explains the most."""
-    from jsonschema.exceptions import best_match
-
     while error.context:
         error = best_match(error.context)
     return error
@@ -290,8 +281,6 @@ def load_checked_yaml(path: Path, schema_path: Path) -> Any:
 
     Raises UserError naming ``file:line:column`` of the first problem, like data errors.
     """
-    from pipeline.data.yamlmarks import YamlLoadError, load_marked
-
     try:
         marked = load_marked(path, strict_text=False)
         raw_schema = read_regular_file(schema_path, MAX_SCHEMA_BYTES)

@@ -31,7 +31,7 @@ from reportlab.platypus import (
 from reportlab.platypus import PageBreak as RLPageBreak
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus.tableofcontents import TableOfContents, defaultTableStyle
 from svglib.svglib import svg2rlg
 
 from pipeline.base.errors import UserError
@@ -653,6 +653,4 @@ def _drawing(width: float, height: float) -> rl.Drawing:
 
 def _toc_table_style() -> TableStyle:
     """reportlab's contents table style with the embedded family as the cells' base font."""
-    from reportlab.platypus.tableofcontents import defaultTableStyle
-
     return TableStyle([*defaultTableStyle.getCommands(), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())])

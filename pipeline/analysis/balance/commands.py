@@ -17,6 +17,7 @@ import typer
 from pipeline.analysis.balance import report as reporting
 from pipeline.analysis.balance import runner
 from pipeline.analysis.balance.simulate import summaries, summary_data, summary_lines
+from pipeline.base.errors import UsageProblem
 from pipeline.base.textsafety import one_line
 from pipeline.cards.imposition import load_sheets
 from pipeline.data.dataset import display_path
@@ -34,8 +35,6 @@ def say_line(line: str, *, err: bool = False) -> None:
 
 def usage_error(message: str) -> NoReturn:
     """One ``error:`` line on stderr and exit 2 (a value the command cannot take): pipeline.base.exits ends it."""
-    from pipeline.base.errors import UsageProblem
-
     raise UsageProblem(message)
 
 

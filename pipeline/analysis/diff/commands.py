@@ -6,8 +6,11 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from pipeline.analysis.balance.runner import default_processes
+from pipeline.analysis.diff import balance as balancing
 from pipeline.analysis.diff import report, sources
 from pipeline.analysis.diff.compare import chosen_games, compare
+from pipeline.analysis.diff.proof import write_proof
 from pipeline.base.errors import UsageProblem
 from pipeline.data.dataset import display_path, game_ids
 from pipeline.data.gamespec import Specs
@@ -64,14 +67,10 @@ def diff_command(data_root: Path, specs: Specs, args: Sequence[str], *, data_a: 
         found = compare(old, new, specs, games or None, engines=engines, budget=budget)
         figures = None
         if balance:
-            from pipeline.analysis.balance.runner import default_processes
-            from pipeline.analysis.diff import balance as balancing
 
             figures = balancing.compare_balance(found, games=balance_games or balancing.DEFAULT_GAMES,
                                                 seed=seed or 0, processes=default_processes())
         if pdf is not None:
-            from pipeline.analysis.diff.proof import write_proof
-
             pages = write_proof(found, pdf, paper=paper, template_root=template_root, balance=figures)
         if as_json:
             data = report.as_data(found)

@@ -17,6 +17,7 @@ from pipeline.analysis.diff.records import ADDED, CHANGED, REMOVED, FieldChange,
 from pipeline.analysis.diff.sources import Side
 from pipeline.base.errors import UserError
 from pipeline.cards.plan import PrintCard
+from pipeline.checks.validate import validate
 from pipeline.data.dataset import GameData, game_ids
 from pipeline.data.gamespec import Question, Specs
 from pipeline.data.kinds import RULES_KIND
@@ -70,8 +71,6 @@ class Diff:
 
 def load_side(side: Side, specs: Specs, games: Sequence[str]) -> dict[str, GameData]:
     """The games of one side that exist there, validated; invalid data is one error line naming the side."""
-    from pipeline.checks.validate import validate
-
     present = [game for game in games if game in game_ids(side.root)]
     if not present:
         return {}

@@ -18,6 +18,7 @@ from pipeline.checks.components import ComponentCount, Inventory, count_problems
 from pipeline.data.dataset import DATA_SUFFIX, GameData, display_path
 from pipeline.data.problems import Location, Problem, checks_then_engine
 from pipeline.games.totems_and_taboos import effects as fx
+from pipeline.games.totems_and_taboos import engine
 from pipeline.games.totems_and_taboos.model import (
     COLOURS,
     COMMANDMENTS,
@@ -469,8 +470,6 @@ def _balance_findings(card: Card) -> Iterator[Finding]:
 
 def engine_example_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
     """Replay the stored build examples and the card example of '7.4 Playing a turn' on the rules engine."""
-    from pipeline.games.totems_and_taboos import engine
-
     for index, example in enumerate(model.tower.examples):
         unknown = [c for c in (*example.tower, example.block) if c not in model.colour_ids]
         if unknown:
