@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import stat
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -52,12 +53,22 @@ def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
     for where, folders, names in os.walk(top):
         folders[:] = [name for name in folders if os.path.join(where, name) not in skipped]
         inside = tuple(os.path.relpath(where, top).split(os.sep)) if where != top else ()
-        found += [((*inside, name), os.path.join(where, name)) for name in names]
+        # every entry counts, folders and what is no regular file too: the loader refuses those, so a game
+        # remembered clean must not be answered from memory once one appears
+        found += [((*inside, name), os.path.join(where, name)) for name in [*folders, *names]]
     digest = hashlib.blake2b(digest_size=20)
     for parts, path in sorted(found):
-        if os.path.isfile(path):
-            digest.update("/".join(parts).encode() + b"\0" + _file_digest(Path(path)) + b"\0")
+        content = _file_digest(Path(path)) if os.path.isfile(path) else f"not a regular file: {_kind(path)}".encode()
+        digest.update("/".join(parts).encode() + b"\0" + content + b"\0")
     return digest.hexdigest()
+
+
+def _kind(path: str) -> str:
+    """What a folder entry that is no regular file is (its link target's kind for a link)."""
+    try:
+        return stat.filemode(os.stat(path).st_mode)[0]
+    except OSError:
+        return "unreadable"
 
 
 def _file_digest(path: Path) -> bytes:

@@ -4,7 +4,10 @@ refers to it; and an unchanged game validated again is still handed on, loaded w
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+
+import pytest
 
 from pipeline.checks import validate as validation
 from pipeline.games.registry import catalogue
@@ -55,3 +58,18 @@ def test_a_record_removed_from_a_game_another_refers_to_is_reported_in_the_other
     found = validation.validate(data_copy, catalogue(), GAMES).problems
     assert any("theocracy" in str(p.at) and "one-true-god" in p.message for p in found), found
 
+
+
+@pytest.mark.parametrize("stray", ["fifo", "folder", "device link"])
+def test_a_game_remembered_clean_is_checked_again_when_an_entry_that_is_no_file_appears(data_copy: Path, stray: str) -> None:
+    """The verdict never depends on the cache: what a cold validation refuses, a warm one refuses too."""
+    assert _messages(data_copy) == []  # checked, and remembered clean
+    path = data_copy / "theocracy" / "stray.yaml"
+    if stray == "fifo":
+        os.mkfifo(path)
+    elif stray == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero")
+    found = _messages(data_copy)
+    assert len(found) == 1 and found[0].startswith("cannot read file: it is a"), found
