@@ -1,7 +1,7 @@
 """Where the project's folders are, run from a checkout or from an installed wheel.
 
 From a checkout (the folder holding pyproject.toml and data/) everything is
-where the README says: data/, templates/, output/, .cache/. `pip install .`
+where docs/architecture.md says: data/, templates/, output/, .cache/. `pip install .`
 (not editable) copies data/ and templates/ into the package as
 ``pipeline/bundled/`` (setup.py), so an installed ``pantheon`` works from any
 folder: it reads ./data and ./templates when the current directory has them

@@ -1,6 +1,6 @@
 """A data root on disk: its games, their YAML documents, and where things are.
 
-Layout (see CONVENTIONS.md): ``<root>/<game>/<kind>.yaml`` with a schema at
+Layout (see docs/editing-data.md): ``<root>/<game>/<kind>.yaml`` with a schema at
 ``<root>/schemas/<game>/<kind>.schema.json``. A loaded game (:class:`GameData`)
 also carries its spec (it is loaded with it) and its model, built from its documents by the spec once per command.
 """

@@ -3,7 +3,7 @@
 Data files carry no ``# yaml-language-server: $schema=`` header (it would
 shift every line that error messages and tests point at); instead the project
 ships ``.vscode/settings.json`` with ``yaml.schemas`` mapping each schema file
-to the data file it describes. Other editors take the same pairs (README,
+to the data file it describes. Other editors take the same pairs (docs/editing-data.md,
 "Editor support"). Regenerate after adding a record kind:
 ``python -m pipeline.data.editorschemas``; a test fails while the file is stale.
 """

@@ -45,7 +45,7 @@ DELIMITERS = {"**": BOLD, "_": ITALIC}
 ESCAPABLE = frozenset("\\*_:[")
 ESCAPE = "\\"
 REFERENCE_OPEN = "[["
-# [[kind/id]] or [[game:kind/id]]; see CONVENTIONS.md.
+# [[kind/id]] or [[game:kind/id]]; see docs/editing-data.md.
 REFERENCE = re.compile(r"\[\[(?:(?P<game>[a-z0-9-]+):)?(?P<kind>[a-z0-9-]+)/(?P<id>[a-z0-9-]+)\]\]")
 ICON = re.compile(r":(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)*):")
 _SPECIAL = re.compile(r"[\\*_:\[\n]")  # where a text can stop being plain
