@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import pytest
 import yaml
@@ -43,6 +43,18 @@ def shipped_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
         patch.setenv(CACHE_ENV, str(folder))
         assert run_validation(REPO_DATA, catalogue()).ok
     return folder
+
+
+@pytest.fixture(scope="module", autouse=True)
+def module_cache(shipped_results: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The cache of a module's own fixtures (a report of every game, a generated puzzle set ...): a fresh copy
+    of ``shipped_results`` for each module, so they do not prove the shipped scenarios again, and what they
+    find never depends on which modules ran before. Each test still gets a cache of its own (``own_cache``)."""
+    cache = tmp_path_factory.mktemp("module-cache") / "cache"
+    shutil.copytree(shipped_results, cache)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(cache))
+        yield cache
 
 
 @pytest.fixture(autouse=True)
