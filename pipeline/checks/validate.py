@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
-from pipeline.base.safefile import file_digest
 from pipeline.cards import fonts
 from pipeline.cards.cardcheck import card_problems
 from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
@@ -24,7 +23,7 @@ from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
 from pipeline.checks.validcache import ValidationMemo
 from pipeline.data import markup
-from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, data_files, default_data_root, display_path, game_ids, load_game
+from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, default_data_root, display_path, game_ids, load_game
 from pipeline.data.effects import language_problems
 from pipeline.data.gamespec import GameSpec, SpecError, Specs
 from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND
@@ -293,13 +292,10 @@ class RecordCatalogue:
         self._games: dict[str, GameData] = {}
         self._known = set(game_ids(data_root))
         self.requested: set[str] = set()  # every game asked for (validate: which games a game's checks read)
-        # game -> its data files' digests, taken just before it was loaded (the documents' freshness)
-        self.file_digests: dict[str, dict[str, str]] = {}
 
     def game(self, game: str) -> GameData:
         self.requested.add(game)
         if game not in self._games:
-            self.file_digests[game] = data_file_digests(self._root / game)
             self._games[game] = load_game(self._root, self.specs.spec(game))
         return self._games[game]
 
@@ -316,12 +312,6 @@ class RecordCatalogue:
                     if isinstance(record, dict) and str(record.get("id")) == record_id:
                         return record
         return None
-
-
-def data_file_digests(game_dir: Path) -> dict[str, str]:
-    """The SHA-256 of each data file of a game folder, by file name ("unreadable" for one that cannot
-    be read; none for a missing folder)."""
-    return {path.name: file_digest(path) or "unreadable" for path in data_files(game_dir)}
 
 
 def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Problem]:
