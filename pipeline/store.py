@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, TypeVar
 
 from pipeline.base import locations
-from pipeline.base.safefile import FileRefused, read_regular_file
+from pipeline.base.safefile import read_regular_file
 
 CACHE_ENV = "PANTHEON_CACHE"
 FORMAT = "pantheon-cache/2"
@@ -240,7 +240,7 @@ def _lookup(namespace: str, name: str, decode: Decoder[T], root: Optional[Path] 
             raw = read_regular_file(name + ENTRY_SUFFIX, MAX_ENTRY_BYTES, dir_fd=inner, follow=False)
         finally:
             os.close(inner)
-    except (OSError, FileRefused):
+    except OSError:  # FileRefused included
         return None
     finally:
         os.close(folder)

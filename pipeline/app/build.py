@@ -44,7 +44,7 @@ from pipeline.app.documents import (
 from pipeline.app.manifest import Manifest
 from pipeline.base import locations
 from pipeline.base.errors import UsageProblem, UserError
-from pipeline.base.safefile import file_digest
+from pipeline.base.safefile import folder_digest
 from pipeline.cards import build as cards
 from pipeline.cards import printers
 from pipeline.cards.imposition import Duplex
@@ -57,8 +57,6 @@ from pipeline.data.kinds import GLOSSARY_KIND
 from pipeline.documents import structure as m
 from pipeline.documents.glossary import combined_glossary
 from pipeline.games import registry
-
-SHARED_SCHEMAS = "*.schema.json"  # data/schemas/common.schema.json and any other shared schema
 
 
 class Part(str, Enum):
@@ -162,12 +160,13 @@ class Inputs:
     def __init__(self, data_root: Path, template_root: Path) -> None:
         self.data_root = data_root
         self.code = store.code_digest(template_root)
-        self._shared = _files_digest(data_root / SCHEMA_DIR, sorted((data_root / SCHEMA_DIR).glob(SHARED_SCHEMAS)))
-        self._games = {game: self._game_files(game) for game in game_ids(data_root)}  # all now, before any is read
+        games = game_ids(data_root)
+        schemas = data_root / SCHEMA_DIR
+        self._shared = folder_digest(schemas, skip=[schemas / game for game in games])  # the shared schemas
+        self._games = {game: self._game_files(game) for game in games}  # all now, before any is read
 
     def _game_files(self, game: str) -> str:
-        folders = (self.data_root / game, self.data_root / SCHEMA_DIR / game)
-        return "".join(_files_digest(folder, _files_under(folder)) for folder in folders)
+        return folder_digest(self.data_root / game) + folder_digest(self.data_root / SCHEMA_DIR / game)
 
     def game(self, game: str) -> str:
         """The digest of every file of ``game``'s data folder and its schema folder, as the build started."""
@@ -180,18 +179,6 @@ class Inputs:
         parts = {"code": self.code, "unit": unit, "options": dict(options), "shared": self._shared,
                  "reads": {game: self.game(game) for game in sorted(set(reads))}}
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
-
-
-def _files_under(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if not p.is_dir()) if folder.is_dir() else []
-
-
-def _files_digest(root: Path, files: Sequence[Path]) -> str:
-    """One digest of ``files`` (their names under ``root`` and bytes; an unreadable one marked as such)."""
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(f"{path.relative_to(root).as_posix()}\0{file_digest(path) or 'unreadable'}\0".encode())
-    return digest.hexdigest()
 
 
 def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,

@@ -14,7 +14,7 @@ import hashlib
 import os
 import stat
 from pathlib import Path
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
 READ_CHUNK = 1 << 16
 _KINDS = (
@@ -80,10 +80,42 @@ def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[in
         os.close(fd)
 
 
-def file_digest(path: Path, limit: int = 1 << 30) -> Optional[str]:
-    """A file's SHA-256 (hex), or None when it is not a regular file of at most ``limit`` bytes that can be read:
-    for digests of inputs, where an unreadable file must change the digest, not stop the caller."""
+DIGEST_LIMIT = 1 << 30  # a digest only; the loader refuses files far smaller
+
+
+def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
+    """A hash of every file under ``folder`` (relative name and content), leaving out the folders ``skip``;
+    "absent" when there is no such folder. Linked folders are not entered; linked files count."""
+    if not folder.is_dir():
+        return "absent"
+    skipped = {os.fspath(path) for path in skip}
+    top = os.fspath(folder)
+    found: list[tuple[tuple[str, ...], str]] = []  # (relative parts, path): sorted by parts, as paths sort
+    for where, folders, names in os.walk(top):
+        folders[:] = [name for name in folders if os.path.join(where, name) not in skipped]
+        inside = tuple(os.path.relpath(where, top).split(os.sep)) if where != top else ()
+        # every entry counts, folders and what is no regular file too: the loader refuses those, so a key
+        # taken over a folder must change when one appears
+        found += [((*inside, name), os.path.join(where, name)) for name in [*folders, *names]]
+    digest = hashlib.blake2b(digest_size=20)
+    for parts, path in sorted(found):
+        content = _file_digest(Path(path)) if os.path.isfile(path) else f"not a regular file: {_entry_kind(path)}".encode()
+        digest.update("/".join(parts).encode() + b"\0" + content + b"\0")
+    return digest.hexdigest()
+
+
+def _entry_kind(path: str) -> str:
+    """What a folder entry that is no regular file is (its link target's kind for a link)."""
     try:
-        return hashlib.sha256(read_regular_file(path, limit)).hexdigest()
-    except FileRefused:
-        return None
+        return _kind(os.stat(path).st_mode)
+    except OSError:
+        return "unreadable"
+
+
+def _file_digest(path: Path) -> bytes:
+    """A regular file's hash; a file that cannot be read (or is no regular file) hashes as such (so a key
+    holding it never matches a readable one)."""
+    try:
+        return hashlib.blake2b(read_regular_file(path, DIGEST_LIMIT), digest_size=20).digest()
+    except FileRefused as exc:
+        return f"unreadable: {exc}".encode()

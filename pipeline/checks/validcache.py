@@ -26,60 +26,17 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
-import stat
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from pipeline import store
 from pipeline.base import locations
-from pipeline.base.safefile import FileRefused, read_regular_file
+from pipeline.base.safefile import folder_digest
 from pipeline.base.shape import ShapeError
 from pipeline.data.dataset import GameData
 from pipeline.data.gamespec import GameSpec
 
 NAMESPACE = "validated"
-MAX_FILE_BYTES = 1 << 30  # a digest only; the loader refuses files far smaller
-
-
-def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
-    """A hash of every file under ``folder`` (relative name and content), leaving out the folders ``skip``;
-    "absent" when there is no such folder. Linked folders are not entered; linked files count."""
-    if not folder.is_dir():
-        return "absent"
-    skipped = {os.fspath(path) for path in skip}
-    top = os.fspath(folder)
-    found: list[tuple[tuple[str, ...], str]] = []  # (relative parts, path): sorted by parts, as paths sort
-    for where, folders, names in os.walk(top):
-        folders[:] = [name for name in folders if os.path.join(where, name) not in skipped]
-        inside = tuple(os.path.relpath(where, top).split(os.sep)) if where != top else ()
-        # every entry counts, folders and what is no regular file too: the loader refuses those, so a game
-        # remembered clean must not be answered from memory once one appears
-        found += [((*inside, name), os.path.join(where, name)) for name in [*folders, *names]]
-    digest = hashlib.blake2b(digest_size=20)
-    for parts, path in sorted(found):
-        content = _file_digest(Path(path)) if os.path.isfile(path) else f"not a regular file: {_kind(path)}".encode()
-        digest.update("/".join(parts).encode() + b"\0" + content + b"\0")
-    return digest.hexdigest()
-
-
-def _kind(path: str) -> str:
-    """What a folder entry that is no regular file is (its link target's kind for a link)."""
-    try:
-        return stat.filemode(os.stat(path).st_mode)[0]
-    except OSError:
-        return "unreadable"
-
-
-def _file_digest(path: Path) -> bytes:
-    """A regular file's hash; a file that cannot be read (or is no regular file) hashes as such, and its
-    game is checked (which reports it) and never remembered."""
-    try:
-        return hashlib.blake2b(read_regular_file(path, MAX_FILE_BYTES), digest_size=20).digest()
-    except FileRefused as exc:
-        return f"unreadable: {exc}".encode()
-
-
 def spec_digest(spec: GameSpec) -> str:
     """The game's spec (which module is each part) and the source of each part's module that lies outside
     the pipeline package (whose code is hashed whole)."""
