@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
@@ -30,7 +28,7 @@ from pipeline.cards.pdfwrite import write_atomic
 MANIFEST_NAME = ".pantheon-manifest.json"
 FORMAT = "pantheon-manifest/1"
 MAX_BYTES = 4 << 20  # far above any real manifest (a few hundred bytes per output)
-BLOCK = 1 << 20
+MAX_OUTPUT_BYTES = 1 << 30  # far above any PDF a build writes
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -52,20 +50,9 @@ class Entry:
 def output_digest(path: Path) -> Optional[str]:
     """The SHA-256 of output file ``path``, or None when it is missing, a link or not a regular file."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
-    except OSError:
+        return hashlib.sha256(read_regular_file(path, MAX_OUTPUT_BYTES, follow=False)).hexdigest()
+    except OSError:  # FileRefused included
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        digest = hashlib.sha256()
-        for block in iter(lambda: os.read(fd, BLOCK), b""):
-            digest.update(block)
-        return digest.hexdigest()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _digest_text(value: Any) -> str:
