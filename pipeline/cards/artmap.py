@@ -51,10 +51,7 @@ logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
 
 def convert(root: Any, where: str) -> Any:
-    """SVG art as a reportlab Drawing (svglib), after checking that the font has every character its text uses.
-
-    svglib and reportlab's graphics (which imports platypus) are imported here, on the first conversion, and
-    by the readers below, which only ever read converted art: a build whose art is all cached needs neither."""
+    """SVG art as a reportlab Drawing (svglib), after checking that the font has every character its text uses."""
     fonts.register_for_svg()
     for node in root.iter(f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}tspan"):
         style = fonts.svg_style(node.get("font-weight"), node.get("font-style"))
