@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -48,11 +46,11 @@ from pipeline.base.safefile import folder_digest
 from pipeline.cards import build as cards
 from pipeline.cards import printers
 from pipeline.cards.imposition import Duplex
-from pipeline.cards.pdfwrite import output_lock, write_atomic
+from pipeline.cards.pdfwrite import output_lock, own_folder, write_atomic
 from pipeline.cards.stamp import with_stamp
 from pipeline.checks.references import References
 from pipeline.checks.validate import RecordCatalogue, validate
-from pipeline.data.dataset import SCHEMA_DIR, display_path, game_ids
+from pipeline.data.dataset import SCHEMA_DIR, game_ids
 from pipeline.data.kinds import GLOSSARY_KIND
 from pipeline.documents import structure as m
 from pipeline.documents.glossary import combined_glossary
@@ -305,7 +303,7 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
         if progress is not None:
             progress.game(plan.game)
         target = cards.pdf_path(request.out, plan.game, options.paper)
-        _own_folder(request.out, target.parent)
+        own_folder(request.out, target.parent)
         stamped = options if options.stamp is None else replace(options, stamp=options.stamp.for_game(request.data_root / plan.game))
         data, pages = cards.render_pdf(plan, stamped, progress.advance if progress is not None else None,
                                        template_root=request.template_root)
@@ -331,7 +329,7 @@ def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalo
     files = {document_path(request.out, unit.game, kind, request.paper, request.doc_format): render(doc, request.paper, request.doc_format)
              for kind, doc in docs.items()}
     for path in files:
-        _own_folder(request.out, path.parent)
+        own_folder(request.out, path.parent)
     _write_unit(manifest, unit.name, inputs.of(unit.name, _unit_options(request, unit, None), reads), reads, files)
     return [Output(path, True) for path in files]
 
@@ -342,19 +340,3 @@ def _write_unit(manifest: Manifest, unit: str, digest: str, reads: Sequence[str]
         write_atomic(path, data)
     manifest.record(unit, digest, reads, {path: hashlib.sha256(data).hexdigest() for path, data in files.items()})
     manifest.save()
-
-
-def _own_folder(out: Path, folder: Path) -> None:
-    """Refuse to write through a link the build did not make: ``folder``, a game's folder inside ``out`` (the
-    folder the user named, link or not), is a real folder or is created as one."""
-    if folder == out:
-        return
-    try:
-        mode = os.lstat(folder).st_mode
-    except FileNotFoundError:
-        return  # write_atomic creates it
-    except OSError as exc:
-        raise UserError(f"cannot use {display_path(folder)}: {exc.strerror or exc}") from None
-    if not stat.S_ISDIR(mode):
-        raise UserError(f"{display_path(folder)} in the output folder {display_path(out)} is not a folder "
-                        "(a link or a file): not writing through it")

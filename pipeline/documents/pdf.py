@@ -36,6 +36,7 @@ from svglib.svglib import svg2rlg
 
 from pipeline.base.errors import UserError
 from pipeline.cards import fonts
+from pipeline.cards.pdfwrite import fixed_date
 from pipeline.cards.svgtemplates import ICON_DIR, SVG_NS, TEMPLATE_ROOT, IconLibrary
 from pipeline.cards.units import mm
 from pipeline.data import markup
@@ -282,7 +283,8 @@ class PdfRenderer:
                 guess = toc_guess if toc_guess is not None else self._toc_entries(doc)
                 flowable._entries = [(e.level - 1, e.text, e.page, f"h{n}") for n, e in enumerate(guess, 1)]
         try:
-            template.multiBuild(story, maxPasses=MAX_PASSES)
+            with fixed_date():  # each pass begins a new document (and reads the environment's date)
+                template.multiBuild(story, maxPasses=MAX_PASSES)
         except IndexError as exc:  # reportlab's way of saying the contents never settled
             raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
         check_pages(doc.title, self.layout.paper, template.pages(), doc.page_budget)

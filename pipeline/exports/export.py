@@ -34,7 +34,7 @@ import json
 import math
 import os
 import shutil
-import tempfile
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Protocol, Sequence
@@ -46,7 +46,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pipeline.base.errors import UserError
 from pipeline.cards.build import Plan, open_document
 from pipeline.cards.forms import FaceForm, Forms
-from pipeline.cards.pdfwrite import TEMP_PREFIX, ensure_dir, output_lock
+from pipeline.cards.pdfwrite import ensure_dir, output_lock, own_folder, temp_name
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.cards.units import MM_PER_INCH, PT_PER_INCH, mm
 from pipeline.data.dataset import display_path
@@ -138,7 +138,7 @@ def export(
     files = _DTC(plan, spec, template_root).files() if spec.output == PDF_PER_DECK else _images(plan, spec, template_root, progress)
     folder = out_dir / plan.game / spec.id
     with output_lock(out_dir):
-        _replace_folder(folder, files)
+        _replace_folder(out_dir, folder, files)
     return ExportResult(folder, len(files), face_count(plan))
 
 
@@ -306,25 +306,41 @@ class _DTC:
         return files
 
 
-def _replace_folder(folder: Path, files: dict[str, bytes]) -> None:
-    """Make ``folder`` hold exactly ``files``: written beside it first, swapped in by renames."""
+def _replace_folder(out_dir: Path, folder: Path, files: dict[str, bytes]) -> None:
+    """Make ``folder`` (inside ``out_dir``) hold exactly ``files``: written into a temporary folder of its own
+    beside it first, swapped in by renames; the folder it replaces is moved aside under a temporary name of
+    its own and deleted. A link in ``folder``'s place is replaced, never followed; a link or file in place of
+    its parent is refused. Call it holding the output folder's lock (what a killed run left is swept then)."""
+    own_folder(out_dir, folder.parent)
     ensure_dir(folder.parent)
-    fresh = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{folder.name}.", dir=folder.parent))
+    fresh = folder.with_name(temp_name(folder.name))
+    aside = folder.with_name(temp_name(folder.name))
     try:
+        os.mkdir(fresh, 0o755)
         for name, data in sorted(files.items()):
-            (fresh / name).write_bytes(data)
-            os.chmod(fresh / name, 0o644)
+            handle = os.open(fresh / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.chmod(fresh / name, 0o644)  # not the umask's: the same files anywhere
         os.chmod(fresh, 0o755)
-        old = None
-        if folder.exists():
-            old = folder.with_name(f"{TEMP_PREFIX}{folder.name}.old")
-            if old.exists():
-                shutil.rmtree(old)
-            os.replace(folder, old)
-        os.replace(fresh, folder)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        try:
+            os.rename(folder, aside)  # renames a link itself, never what it points to
+        except FileNotFoundError:
+            pass
+        os.rename(fresh, folder)
     except OSError as exc:
         shutil.rmtree(fresh, ignore_errors=True)
         raise UserError(f"cannot write {display_path(folder)}: {exc.strerror or exc}") from None
+    _remove(aside)
 
+
+def _remove(path: Path) -> None:
+    """Delete ``path``, which this run named: a folder with what it holds (links inside removed, never
+    followed), or a file or link."""
+    try:
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            os.unlink(path)
+    except OSError:
+        pass  # left for the next run's sweep

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from pipeline.cards.build import Plan
 from pipeline.cards.pdfcheck import fonts_not_embedded  # noqa: F401  (the tests' name for it)
+from pipeline.cards.pdfwrite import TEMP_NAME
 from pipeline.cards.plan import Face, PrintCard
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 
@@ -51,16 +52,16 @@ HOLD_LOCK = """
 import sys
 from pathlib import Path
 from pipeline.base import locks
-with locks.holding(Path(sys.argv[1]), sys.argv[2]):
+with locks.holding(Path(sys.argv[1])):
     print("held", flush=True)
     sys.stdin.read()
 """
 
 
-def hold_lock(folder: Path, name: str) -> subprocess.Popen[str]:
-    """Another process holding lock ``name`` in ``folder`` until its stdin closes (``.communicate("")``)."""
+def hold_lock(folder: Path) -> subprocess.Popen[str]:
+    """Another process holding the lock of ``folder`` until its stdin closes (``.communicate("")``)."""
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_LOCK, str(folder), name], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", HOLD_LOCK, str(folder)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     return holder
@@ -82,8 +83,8 @@ def pdfs(out: Path) -> dict[str, bytes]:
 
 
 def temporaries(*folders: Path) -> list[Path]:
-    """What an interrupted write leaves: ``.tmp-*`` files (outputs) and ``*.tmp`` files (caches)."""
-    return [p for folder in folders for p in folder.rglob("*") if p.name.startswith(".tmp-") or p.name.endswith(".tmp")]
+    """What an interrupted write leaves: temporary files and folders (outputs) and ``*.tmp`` files (caches)."""
+    return [p for folder in folders for p in folder.rglob("*") if TEMP_NAME.fullmatch(p.name) or p.name.endswith(".tmp")]
 
 
 def toy_template_root(tmp_path: Path) -> Path:

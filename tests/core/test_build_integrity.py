@@ -3,8 +3,9 @@
 Through the CLI on one game (theocracy): a PDF that is not the one the
 folder's manifest records is rebuilt; two builds into one folder take turns
 and leave a PDF and manifest of the same build; a killed build leaves nothing
-that the next build trips on, and no build deletes a file it did not create
-or follows a link planted where its lock file goes.
+that the next build trips on and the next build sweeps what it left (only
+names Pantheon Press makes, never through a link); no build deletes a file it
+did not create, and no lock file is left in the folder.
 """
 from __future__ import annotations
 
@@ -22,9 +23,7 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.app.manifest import Manifest
-from pipeline.base import locks
-from pipeline.base.errors import UserError
-from pipeline.cards.pdfwrite import OUTPUT_LOCK, TEMP_PREFIX, output_lock
+from pipeline.cards.pdfwrite import temp_name
 
 from .render_helpers import hold_lock, pdfs, run_cli, start_cli, temporaries
 
@@ -167,27 +166,28 @@ def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_manifest_of_o
     assert pdfs(out) == {CARDS: reference[CARDS]}
 
 
-def test_a_build_waits_for_the_folder_and_leaves_the_other_builds_temporary_file_alone(
+def test_a_build_waits_for_the_folder_and_leaves_files_it_did_not_name_alone(
     clean_build: CleanBuild, tmp_path: Path
 ) -> None:
     reference = clean_build.pdfs
     out, cache = tmp_path / "out", tmp_path / "cache"
     shutil.copytree(clean_build.cache, cache)  # warm: what is tested is the output folder's lock
     (out / GAME).mkdir(parents=True)
-    live = out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.live"  # the other build is writing it
-    live.write_bytes(b"%PDF- being written")
-    holder = hold_lock(out, OUTPUT_LOCK)
+    foreign = out / GAME / ".tmp-cards-a4.pdf.mine"  # a user's file, named as pantheon once named its own
+    foreign.write_bytes(b"keep me")
+    holder = hold_lock(out)
     waiting = start_cli("build", GAME, "--only", "cards", "--out", str(out), cache=cache)  # the folder's lock is tested
     try:
         assert waiting.stderr is not None
         assert "waiting for another build writing to" in waiting.stderr.readline()
-        assert live.exists() and not (out / CARDS).exists()
+        assert not (out / CARDS).exists()
     finally:
         holder.communicate("")
     _, stderr = waiting.communicate()
     assert waiting.returncode == 0, stderr
     assert pdfs(out) == {CARDS: reference[CARDS]}
-    assert live.read_bytes() == b"%PDF- being written"  # not this build's file: never touched
+    assert foreign.read_bytes() == b"keep me"
+    assert sorted(p.name for p in out.iterdir()) == [".pantheon-manifest.json", GAME]  # no lock file left
 
 
 # -- kill -9 ----------------------------------------------------------------------------
@@ -206,44 +206,40 @@ def test_a_killed_build_leaves_nothing_the_next_build_trips_on(reference: dict[s
         assert pdfs(out) == reference
 
 
-def test_what_a_killed_build_left_is_left_alone_by_the_next(clean_build: CleanBuild, tmp_path: Path) -> None:
+def test_what_a_killed_build_left_is_swept_by_the_next_and_nothing_else(clean_build: CleanBuild, tmp_path: Path) -> None:
     reference = clean_build.pdfs
     out, cache = tmp_path / "out", tmp_path / "cache"
-    shutil.copytree(clean_build.cache, cache)  # what a build left (the manifest names paths inside its folder:
-    shutil.copytree(clean_build.out, out)  # the "up to date" below shows the copy is as good)
-    left = [
-        out / GAME / f"{TEMP_PREFIX}cards-a4.pdf.k1ll3d",
-        out / f"{TEMP_PREFIX}glossary-a4.pdf.y",
-    ]  # (the store's own temporaries are never read, and are not swept: tests/core/test_store.py)
+    shutil.copytree(clean_build.cache, cache)  # what a build left (the manifest names paths inside its folder)
+    shutil.copytree(clean_build.out, out)
+    left = [out / GAME / temp_name("cards-a4.pdf"), out / temp_name("glossary-a4.pdf")]
     for path in left:
         path.write_bytes(b"half written")
-    after = build(out, cache)
-    assert after.returncode == 0, after.stderr
-    assert "up to date" in after.stdout
-    assert all(path.read_bytes() == b"half written" for path in left)  # only files a build names are its own
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious").write_text("keep me")
+    planted = out / temp_name("theocracy")  # a pantheon name, but a link: neither removed nor entered
+    planted.symlink_to(victim, target_is_directory=True)
+    users = [out / ".tmp-notes", out / GAME / ".pantheon-tmp-notes"]  # other names: not ours
+    for path in users:
+        path.write_text("mine")
+    after = build(out, cache, "--force")
+    assert after.returncode == 0 and "wrote" in after.stdout, after.stderr
+    assert not any(path.exists() for path in left)
+    assert planted.is_symlink() and (victim / "precious").read_text() == "keep me"
+    assert all(path.read_text() == "mine" for path in users)
     assert pdfs(out) == reference
-    forced = build(out, cache, "--force")
-    assert forced.returncode == 0 and "wrote" in forced.stdout, forced.stderr
-    assert all(path.read_bytes() == b"half written" for path in left)
 
 
 # -- links planted in the output folder ----------------------------------------------------------
 
 
-def test_a_link_planted_as_the_lock_file_is_refused_not_followed(tmp_path: Path) -> None:
-    """Every lock (output folders, the cache) opens its file without following a link: the file a planted link
-    points to is neither truncated nor locked, and the build says why it stops in one line."""
+def test_a_link_where_the_old_lock_file_was_is_neither_followed_nor_touched(tmp_path: Path) -> None:
+    """The folder itself is locked: no lock file is opened, so a link planted under the old lock file's name
+    (or any name) points nowhere the build goes."""
     out, victim = tmp_path / "out", tmp_path / "victim.txt"
     out.mkdir()
-    victim.write_text("keep me")
-    (out / OUTPUT_LOCK).symlink_to(victim)
-    with pytest.raises(locks.NotAcquired):
-        with locks.holding(out, OUTPUT_LOCK):
-            pass
-    with pytest.raises(UserError, match="cannot lock output folder"):
-        with output_lock(out):
-            pass
+    (out / ".pantheon-build.lock").symlink_to(victim)
     result = build(out, tmp_path / "cache", "--only", "cards")
-    assert result.returncode == 1 and "cannot lock output folder" in result.stderr and "Traceback" not in result.stderr
-    assert victim.read_text() == "keep me"
-    assert not pdfs(out)
+    assert result.returncode == 0, result.stderr
+    assert not victim.exists() and (out / ".pantheon-build.lock").is_symlink()
+    assert list(pdfs(out)) == [CARDS]
