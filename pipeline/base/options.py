@@ -5,7 +5,31 @@ uses the same ``--data`` and ``--json`` as the core commands.
 """
 from __future__ import annotations
 
+import math
+from typing import Callable, Optional
+
 import typer
+
+
+def finite(minimum: Optional[float] = None) -> Callable[[str], float]:
+    """The parser of a number option: a finite number, at least ``minimum`` when given. NaN and the
+    infinities are refused before any bound is checked (every comparison with NaN is false, so NaN would
+    pass any range); a refusal is a usage error, one line, exit 2."""
+
+    def number(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise typer.BadParameter(f"{text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise typer.BadParameter(f"{text!r} is not a finite number")
+        if minimum is not None and value < minimum:
+            raise typer.BadParameter(f"{text} is below the minimum of {minimum:g}")
+        return value
+
+    number.__name__ = "float"  # the help shows <float>, as for a plain number option
+    return number
+
 
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/ (same layout).")
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")

@@ -28,6 +28,7 @@ All geometry here is in points, converted once from the mm of the data.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -256,8 +257,11 @@ def back_slot(grid: Grid, slot: Slot, duplex: Duplex, across_mm: float = 0.0, al
 
 
 def check_offsets(sheets: Sheets, layout: Layout, across_mm: float, along_mm: float) -> None:
-    """Refuse an offset that would push backs past the margin, off the printable page."""
+    """Refuse an offset that would push backs past the margin, off the printable page, or that is no
+    finite number (every comparison with NaN is false: it would pass any bound)."""
     for flag, value in (("--offset-across", across_mm), ("--offset-along", along_mm)):
+        if not math.isfinite(value):
+            raise UserError(f"{flag} {value} is not a finite number of millimetres")
         if abs(value) > layout.margin_mm:
             raise UserError(
                 f"{flag} {value:g} mm is larger than the {layout.margin_mm:g} mm margin of the {layout.name} layout: "

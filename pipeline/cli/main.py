@@ -27,7 +27,15 @@ from pipeline.app.documents import InvalidData
 from pipeline.app.watch import Watched
 from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
-from pipeline.base.options import DataOption, GamesArgument, JsonOption, ProcessesOption, SeedOption, TemplatesOption
+from pipeline.base.options import (
+    DataOption,
+    GamesArgument,
+    JsonOption,
+    ProcessesOption,
+    SeedOption,
+    TemplatesOption,
+    finite,
+)
 from pipeline.base.textsafety import one_line
 from pipeline.base.version import version_line
 from pipeline.cards import build as render_build
@@ -246,11 +254,12 @@ def build(
         "(two-faced cards print both faces as fronts).",
     ),
     offset_across: Optional[float] = typer.Option(
-        None, "--offset-across", help="Move every back this many mm across the paper (along its short edge; + towards "
+        None, "--offset-across", parser=finite(), help="Move every back this many mm across the paper (along its short edge; + towards "
         "the right edge of the sheet held portrait, front towards you). Measure it with --calibration."
     ),
     offset_along: Optional[float] = typer.Option(
-        None, "--offset-along", help="Move every back this many mm along the paper (along its long edge; + towards the top edge)."
+        None, "--offset-along", parser=finite(),
+        help="Move every back this many mm along the paper (along its long edge; + towards the top edge)."
     ),
     printer: Optional[str] = typer.Option(
         None, "--printer", help="Use the offsets stored for this printer (`pantheon printer set`); not with --offset-*."
@@ -418,8 +427,10 @@ app.add_typer(printer_app, name="printer")
 @printer_app.command("set")
 def printer_set(
     name: str = typer.Argument(..., help="Profile name (lower-case letters, digits, hyphens)."),
-    offset_across: float = typer.Option(..., "--offset-across", help="mm across the paper, as `build --offset-across`."),
-    offset_along: float = typer.Option(..., "--offset-along", help="mm along the paper, as `build --offset-along`."),
+    offset_across: float = typer.Option(..., "--offset-across", parser=finite(),
+                                        help="mm across the paper, as `build --offset-across`."),
+    offset_along: float = typer.Option(..., "--offset-along", parser=finite(),
+                                       help="mm along the paper, as `build --offset-along`."),
 ) -> None:
     """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
     path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
@@ -430,10 +441,12 @@ def printer_set(
 def printer_list() -> None:
     """Show the stored printer profiles and where they are kept."""
     path = printers.profiles_path()
-    profiles = printers.load_profiles(path)
-    say(f"printer profiles in {display_path(path)}: {len(profiles)}")
-    for profile in profiles.values():
+    profiles = printers.read_profiles(path)
+    say(f"printer profiles in {display_path(path)}: {len(profiles.usable)}")
+    for profile in profiles.usable.values():
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
+    for problem in profiles.unusable.values():
+        say(f"error: {problem} (not used; set it again with `pantheon printer set`)", err=True)
 
 
 
@@ -506,7 +519,7 @@ def watch(
     templates: Optional[Path] = TemplatesOption,
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder the builds write to (as `build --out`)."),
     only: Optional[OnlyChoice] = typer.Option(None, "--only", help="cards or docs only (as `build --only`)."),
-    interval: float = typer.Option(1.0, "--interval", min=0.05, help="Seconds between two looks at the files."),
+    interval: float = typer.Option(1.0, "--interval", parser=finite(0.05), help="Seconds between two looks at the files."),
     once: bool = typer.Option(False, "--once", help="Build once and stop (as `build`, for scripts and tests)."),
     max_cycles: Optional[int] = typer.Option(None, "--max-cycles", min=0, help="Stop after this many looks."),
 ) -> None:

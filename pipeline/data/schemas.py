@@ -11,6 +11,7 @@ the project uses it.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -193,7 +194,12 @@ def check_schema_file(path: Path, schema: dict[str, Any]) -> None:
 
 
 def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
-    """Every schema violation in ``doc``, most specific first, pinned to its node."""
+    """Every schema violation in ``doc``, most specific first, pinned to its node; and every number that is
+    not finite (YAML's ``.nan`` and ``.inf``: NaN passes every ``minimum`` and ``maximum``, so no schema
+    keyword can refuse it)."""
+    for node, value in _non_finite(doc.data, ()):
+        label, where = describe_path(doc.data, node)
+        yield Problem(doc.at(*node), f"{label}{f'{where}: ' if where else ''}{value} is not a finite number")
 
     try:
         errors = list(validator.iter_errors(doc.data))
@@ -205,6 +211,17 @@ def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
         label, where = describe_path(doc.data, path)
         at, text = _describe(doc, path, where, error)
         yield Problem(at, f"{label}{text}")
+
+
+def _non_finite(value: Any, path: PathKey) -> Iterator[tuple[PathKey, float]]:
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _non_finite(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _non_finite(item, (*path, index))
 
 
 def _most_specific(error: ValidationError) -> ValidationError:
@@ -276,10 +293,10 @@ def singular(word: str) -> str:
     return word
 
 
-def load_checked_yaml(path: Path, schema_path: Path) -> Any:
-    """A project settings file (sheets, layouts) loaded and checked against its schema.
+def read_settings(path: Path, schema_path: Path) -> tuple[Document, Any]:
+    """A project or user settings file and its schema, read but not yet checked against it.
 
-    Raises UserError naming ``file:line:column`` of the first problem, like data errors.
+    Raises UserError naming ``file:line:column`` of a YAML problem, or the schema that cannot be read.
     """
     try:
         marked = load_marked(path, strict_text=False)
@@ -289,8 +306,16 @@ def load_checked_yaml(path: Path, schema_path: Path) -> Any:
         raise UserError(f"{display_path(path)}:{exc.line}:{exc.column}: {exc.message}") from None
     except (FileRefused, ValueError, RecursionError) as exc:
         raise UserError(f"{display_path(schema_path)}: cannot read schema: {exc}") from None
-    doc = Document(kind=path.stem, path=path, marked=marked)
+    return Document(kind=path.stem, path=path, marked=marked), schema
+
+
+def load_checked_yaml(path: Path, schema_path: Path) -> Any:
+    """A project settings file (sheets, layouts) loaded and checked against its schema.
+
+    Raises UserError naming ``file:line:column`` of the first problem, like data errors.
+    """
+    doc, schema = read_settings(path, schema_path)
     problems = sorted(schema_problems(doc, SchemaValidator(schema)))
     if problems:
         raise UserError(str(problems[0]))
-    return marked.data
+    return doc.data
