@@ -120,8 +120,10 @@ def _words(atoms: Sequence[Atom]) -> list[list[Atom]]:
     return words
 
 
-def _wrap(words: Sequence[tuple[list[Atom], list[float]]], limit: float) -> Optional[list[tuple[tuple[Placed, ...], float]]]:
-    """Greedy line breaking at size 1 into ``limit``; None when a single word is wider than the box."""
+def _wrap(words: Sequence[tuple[list[Atom], list[float]]], limit: float,
+          max_lines: Optional[int] = None) -> Optional[list[tuple[tuple[Placed, ...], float]]]:
+    """Greedy line breaking at size 1 into ``limit``; None when a single word is wider than the box, or as
+    soon as the lines outnumber ``max_lines`` (the rest of the text is not looked at)."""
     lines: list[tuple[tuple[Placed, ...], float]] = []
     current: list[Placed] = []
     cursor = 0.0
@@ -132,6 +134,8 @@ def _wrap(words: Sequence[tuple[list[Atom], list[float]]], limit: float) -> Opti
         space = _unit_width(" ", atoms[0].style) if current and atoms[0].space else 0.0
         if current and (atoms[0].newline or cursor + space + word_width > limit):
             lines.append((tuple(current), cursor))
+            if max_lines is not None and len(lines) >= max_lines:
+                return None  # a word is left over and there is no line for it
             current, cursor, space = [], 0.0, 0.0
         x = cursor + space
         for atom, width in zip(atoms, widths):
@@ -168,17 +172,35 @@ def fit(atoms: Sequence[Atom], box: Box, icons: IconAspects, where: str) -> Layo
     for style, pieces in by_style.items():
         fonts.check_glyphs("".join(pieces), where, style)
     words = [(w, [_atom_width(a, icons, where) for a in w]) for w in _words(atoms)]
+    # The words' widths alone (no spaces, no forced breaks) at the minimum size against every line the box
+    # has at that size: more text than that fits at no size, and is refused before any wrapping.
+    if sum(sum(widths) for _, widths in words) * box.min_size > box.width * _lines_in(box, box.min_size) + 1e-6:
+        raise _does_not_fit(atoms, box, where)
     size = box.size
     while size >= box.min_size - 1e-9:
-        lines = _wrap(words, box.width / size)
-        if lines is not None and len(lines) * size * LEADING <= box.height + 1e-6:
+        lines = _wrap(words, box.width / size, _lines_in(box, size))
+        if lines is not None:
             if box.align == "center" and len(lines) > 1:
                 lines = _balanced(words, box.width / size, len(lines))
             return Layout(size, tuple(lines))
         size -= SHRINK_STEP_PT
-    plain = " ".join(a.text if a.icon is None else f"[{a.icon}]" for a in atoms)
-    shown = plain if len(plain) <= 40 else plain[:37] + "..."
-    raise UserError(
+    raise _does_not_fit(atoms, box, where)
+
+
+def _lines_in(box: Box, size: float) -> int:
+    """How many lines of text at ``size`` the box holds."""
+    return int((box.height + 1e-6) / (size * LEADING))
+
+
+def _does_not_fit(atoms: Sequence[Atom], box: Box, where: str) -> UserError:
+    shown = ""
+    for atom in atoms:  # the first 40 characters, without joining the whole text
+        shown += (atom.text if atom.icon is None else f"[{atom.icon}]") + " "
+        if len(shown) > 40:
+            break
+    shown = shown.strip()
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return UserError(
         f"{where}: text '{shown}' does not fit its {box.width / PT_PER_MM:.0f}x{box.height / PT_PER_MM:.0f} mm box "
         f"even at the minimum size {box.min_size:g} pt; shorten it or enlarge the box"
     )
