@@ -36,7 +36,15 @@ def _escape(match: re.Match[str]) -> str:
     return _NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
 
 
+LINE_LIMIT = 2000  # characters: a message quoting a 1.5 MB value is cut, not printed whole
+
+
 def one_line(text: str) -> str:
     """``text`` with every line break and invisible control written as an escape (``\\n``, ``\\x07``,
-    ``\\u2028``); idempotent, so a message escaped twice reads the same."""
-    return _NOT_ONE_LINE.sub(_escape, text)
+    ``\\u2028``), cut to LINE_LIMIT characters (saying so); idempotent, so a message
+    escaped twice reads the same."""
+    line = _NOT_ONE_LINE.sub(_escape, text)
+    if len(line) <= LINE_LIMIT:
+        return line
+    tail = f"... (cut to {LINE_LIMIT} characters)"
+    return line[:LINE_LIMIT - len(tail)] + tail
