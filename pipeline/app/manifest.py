@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
 
-from pipeline.base.safefile import read_regular_file
+from pipeline.base.safefile import hash_regular_file, read_regular_file
 from pipeline.cards.pdfwrite import write_atomic
 
 MANIFEST_NAME = ".pantheon-manifest.json"
@@ -49,10 +49,12 @@ class Entry:
 
 def output_digest(path: Path) -> Optional[str]:
     """The SHA-256 of output file ``path``, or None when it is missing, a link or not a regular file."""
+    digest = hashlib.sha256()
     try:
-        return hashlib.sha256(read_regular_file(path, MAX_OUTPUT_BYTES, follow=False)).hexdigest()
+        hash_regular_file(path, MAX_OUTPUT_BYTES, digest, follow=False)  # a chunk at a time
     except OSError:  # FileRefused included
         return None
+    return digest.hexdigest()
 
 
 def _digest_text(value: Any) -> str:

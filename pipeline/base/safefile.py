@@ -14,7 +14,7 @@ import hashlib
 import os
 import stat
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Iterable, Iterator, Optional, Protocol, Union
 
 READ_CHUNK = 1 << 16
 _KINDS = (
@@ -48,6 +48,23 @@ def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[in
 
     Raises FileRefused for anything else, or when the file cannot be read.
     """
+    return b"".join(_chunks(path, limit, dir_fd, follow))
+
+
+class Digest(Protocol):
+    """What a hash object from ``hashlib`` offers a reader."""
+
+    def update(self, data: bytes, /) -> None: ...
+
+
+def hash_regular_file(path: Union[Path, str], limit: int, digest: Digest, *, follow: bool = True) -> None:
+    """Feed the bytes of ``path`` into ``digest`` as :func:`read_regular_file` would read them, a chunk at a
+    time (memory stays small however large ``limit`` is). Raises FileRefused as it does."""
+    for chunk in _chunks(path, limit, None, follow):
+        digest.update(chunk)
+
+
+def _chunks(path: Union[Path, str], limit: int, dir_fd: Optional[int], follow: bool) -> Iterator[bytes]:
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | (0 if follow else os.O_NOFOLLOW)
     try:
         _require_regular(os.stat(path, dir_fd=dir_fd, follow_symlinks=follow).st_mode)
@@ -61,17 +78,16 @@ def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[in
         _require_regular(info.st_mode)
         if info.st_size > limit:
             raise FileRefused(f"file is too large: {info.st_size} bytes (at most {limit})")
-        chunks: list[bytes] = []
         size = 0
         while size <= limit:  # a file that grows while it is read still stops at the limit
             chunk = os.read(fd, READ_CHUNK)
             if not chunk:
-                break
-            chunks.append(chunk)
+                return
             size += len(chunk)
-        if size > limit:
-            raise FileRefused(f"file is too large: more than {limit} bytes")
-        return b"".join(chunks)
+            if size > limit:
+                break
+            yield chunk
+        raise FileRefused(f"file is too large: more than {limit} bytes")
     except FileRefused:
         raise
     except OSError as exc:
@@ -80,7 +96,7 @@ def read_regular_file(path: Union[Path, str], limit: int, *, dir_fd: Optional[in
         os.close(fd)
 
 
-DIGEST_LIMIT = 1 << 30  # a digest only; the loader refuses files far smaller
+DIGEST_LIMIT = 16 << 20  # far above any file a loader reads (data files: 2 MiB at most)
 
 
 def folder_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
@@ -113,9 +129,17 @@ def _entry_kind(path: str) -> str:
 
 
 def _file_digest(path: Path) -> bytes:
-    """A regular file's hash; a file that cannot be read (or is no regular file) hashes as such (so a key
-    holding it never matches a readable one)."""
+    """A regular file's hash, read a chunk at a time. A file larger than any loader reads (a scan left in a
+    game folder) is not read at all: what ``stat`` says of it (size, times, inode) stands for it, which
+    changes whenever it is written. A file that cannot be read hashes as such (so a key holding it never
+    matches a readable one)."""
     try:
-        return hashlib.blake2b(read_regular_file(path, DIGEST_LIMIT), digest_size=20).digest()
-    except FileRefused as exc:
+        info = os.stat(path)
+        if stat.S_ISREG(info.st_mode) and info.st_size > DIGEST_LIMIT:
+            return (f"too large to be an input: {info.st_size} bytes, modified {info.st_mtime_ns}, "
+                    f"changed {info.st_ctime_ns}, inode {info.st_dev}:{info.st_ino}").encode()
+        digest = hashlib.blake2b(digest_size=20)
+        hash_regular_file(path, DIGEST_LIMIT, digest)
+        return digest.digest()
+    except (FileRefused, OSError) as exc:
         return f"unreadable: {exc}".encode()
