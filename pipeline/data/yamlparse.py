@@ -2,6 +2,7 @@
 and the types of what it returns: data with the position of every value and key."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol, Union
 
@@ -83,8 +84,23 @@ def _mark_of(event: Event) -> Mark:
     return start.line + 1, start.column + 1
 
 
+# Characters YAML 1.1 (and so PyYAML) takes as line breaks but an editor shows on the line they stand in: left
+# to the parser, every position after one is off by a line and the error names something else.
+UNICODE_LINE_BREAKS = {"\x85": "NEXT LINE (NEL)", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
+_UNICODE_LINE_BREAK = re.compile(f"[{''.join(UNICODE_LINE_BREAKS)}]")
+
+
 def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
-    """Parse YAML text; see load_marked."""
+    """Parse YAML text; see load_marked. A Unicode line break (NEL, U+2028, U+2029) anywhere is refused
+    first, at the line and column an editor shows it (quoted or not: quoted, YAML folds a NEL into a space)."""
+    found = _UNICODE_LINE_BREAK.search(text)
+    if found is not None:
+        char = found.group()
+        raise YamlLoadError(
+            f"{code_point(char)} {UNICODE_LINE_BREAKS[char]} (character {found.start() + 1} of the file) is a line "
+            "break to YAML but not to your editor: remove it, or use an ordinary line break",
+            *_position(text, found.start()),
+        )
     loader = _Loader(text)
     try:
         return _Builder(loader, text.splitlines() if strict_text else None).build()
