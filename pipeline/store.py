@@ -13,7 +13,12 @@ The rules every entry follows:
 - An entry is JSON, never a Python object or code. Its first line is
   ``pantheon-cache/<version> <digest>``; the digest covers the namespace, the
   entry's name and the payload, so a truncated, bit-flipped or swapped entry
-  fails. The payload is parsed strictly (no NaN or infinity) and the
+  fails. The digest is keyed with the cache's secret (``.key``: 32 random
+  bytes, made on first use, readable by its owner only), so an entry written
+  by anyone who cannot read the key (another user sharing the cache folder)
+  is a miss: a forged entry can only come from someone who could as well
+  change the code. A key that is a link, not a regular file, not the user's
+  own, readable by others or of the wrong size means the cache is skipped. The payload is parsed strictly (no NaN or infinity) and the
   caller's ``decode`` checks its shape (raising ShapeError, ValueError,
   TypeError or LookupError).
 - An entry is read only from a regular file inside the cache folder, opened
@@ -25,13 +30,14 @@ The rules every entry follows:
   concurrent writers need no lock: each rename leaves a whole entry. A cache
   that cannot be written (read-only, full disk) is skipped.
 
-The digest guards against damage and mix-ups, not a deliberate forger (who
-could recompute it): a forged entry can at worst give data of the right
-shape, never run code. ``$PANTHEON_CACHE`` moves the cache; delete it to clear it.
+The keyed digest guards against damage, mix-ups and other users; even an
+entry forged with the key can at worst give data of the right shape (finite
+numbers, the decoder's types), never run code. ``$PANTHEON_CACHE`` moves the cache; delete it to clear it.
 """
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import math
 import os
@@ -52,6 +58,8 @@ CACHE_ENV = "PANTHEON_CACHE"
 FORMAT = "pantheon-cache/2"
 ENTRY_SUFFIX = ".json"
 TEMP_SUFFIX = ".tmp"
+KEY_NAME = ".key"
+KEY_SIZE = 32
 MAX_ENTRY_BYTES = 64 << 20  # far above any real entry (a game's face records are about 1 MB)
 DIGEST_SIZE = 32
 RACY_WINDOW_NS = 2_000_000_000  # far above any file system's time stamp granularity
@@ -209,8 +217,35 @@ def keep(namespace: str, inputs: Sequence[Any], value: Any, *, under: Optional[S
     return _write(namespace, entry_name(namespace, inputs, under), value)
 
 
-def _seal(namespace: str, name: str, payload: bytes) -> bytes:
-    digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+def cache_key(folder: int) -> Optional[bytes]:
+    """The secret of the cache folder open as ``folder``, made when there is none yet; None when it cannot
+    be made or is not a private regular file of this user's (the cache is then skipped)."""
+    try:
+        handle = os.open(KEY_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                         dir_fd=folder)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None  # a cache that cannot be written: nothing kept, nothing trusted
+    else:
+        made = secrets.token_bytes(KEY_SIZE)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(made)
+        except OSError:
+            return None
+    try:
+        info = os.stat(KEY_NAME, dir_fd=folder, follow_symlinks=False)
+        if info.st_uid != os.getuid() or info.st_mode & 0o077:
+            return None
+        key = read_regular_file(KEY_NAME, KEY_SIZE, dir_fd=folder, follow=False)
+    except OSError:  # FileRefused included
+        return None
+    return key if len(key) == KEY_SIZE else None
+
+
+def _seal(namespace: str, name: str, payload: bytes, key: bytes) -> bytes:
+    digest = hashlib.blake2b(digest_size=DIGEST_SIZE, key=key)
     for part in (FORMAT.encode(), namespace.encode(), name.encode()):
         digest.update(part + b"\0")
     digest.update(payload)
@@ -240,12 +275,13 @@ def _lookup(namespace: str, name: str, decode: Decoder[T], root: Optional[Path] 
             raw = read_regular_file(name + ENTRY_SUFFIX, MAX_ENTRY_BYTES, dir_fd=inner, follow=False)
         finally:
             os.close(inner)
+        key = cache_key(folder)
     except OSError:  # FileRefused included
         return None
     finally:
         os.close(folder)
     header, _, payload = raw.partition(b"\n")
-    if header != _seal(namespace, name, payload):
+    if key is None or not hmac.compare_digest(header, _seal(namespace, name, payload, key)):
         return None
     try:
         data = json.loads(payload, parse_float=_finite, parse_constant=_refuse_constant)
@@ -261,7 +297,6 @@ def _write(namespace: str, name: str, value: Any, root: Optional[Path] = None) -
         payload = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
     except (TypeError, ValueError, RecursionError):
         return False
-    data = _seal(namespace, name, payload) + b"\n" + payload
     temp = f".{name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
     try:
         root = root or cache_root()
@@ -271,6 +306,10 @@ def _write(namespace: str, name: str, value: Any, root: Optional[Path] = None) -
         return False
     inner = -1
     try:
+        key = cache_key(folder)
+        if key is None:
+            return False
+        data = _seal(namespace, name, payload, key) + b"\n" + payload
         try:
             os.mkdir(namespace, dir_fd=folder)
         except FileExistsError:

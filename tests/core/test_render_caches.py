@@ -45,7 +45,7 @@ def build(plan: Plan, templates: Path) -> bytes:
 
 def test_a_warm_build_writes_the_bytes_of_a_cold_one(templates: Path, cache: Path) -> None:
     cold = build(toy_plan(12), templates)
-    assert {folder.name for folder in cache.iterdir()} == {faces.NAMESPACE, artcache.NAMESPACE}
+    assert {folder.name for folder in cache.iterdir() if folder.is_dir()} == {faces.NAMESPACE, artcache.NAMESPACE}
     as_new_process()
     assert build(toy_plan(12), templates) == cold
 

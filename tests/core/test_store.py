@@ -15,7 +15,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 import pytest
 
@@ -70,10 +70,13 @@ def entry(inputs: list[Any] = INPUTS) -> Path:
     return store.cache_root() / NAMESPACE / f"{store.entry_name(NAMESPACE, inputs)}{store.ENTRY_SUFFIX}"
 
 
-def sealed(path: Path, payload: bytes) -> bytes:
+def sealed(path: Path, payload: bytes, key: Optional[bytes] = None) -> bytes:
     """An entry of ``payload`` for ``path``, sealed as the store's format says (its digest covers the format,
-    the namespace, the entry's name and the payload)."""
-    digest = hashlib.blake2b(digest_size=store.DIGEST_SIZE)
+    the namespace, the entry's name and the payload, keyed with the cache's secret: by default the one a
+    forger who can read it finds beside the entries)."""
+    if key is None:
+        key = (path.parents[1] / store.KEY_NAME).read_bytes()
+    digest = hashlib.blake2b(digest_size=store.DIGEST_SIZE, key=key)
     for part in (store.FORMAT, path.parent.name, path.name[: -len(store.ENTRY_SUFFIX)]):
         digest.update(part.encode() + b"\0")
     digest.update(payload)
@@ -156,10 +159,40 @@ def test_numbers_json_cannot_hold_are_refused(cache: Path, number: bytes) -> Non
 
 
 def test_a_well_sealed_entry_of_the_right_shape_is_served(cache: Path) -> None:
-    """The seal guards against damage, not a forger: a forged entry gives data of the right shape only."""
+    """Whoever can read the cache's key (its owner) can forge an entry; it gives data of the right shape only."""
     served()
     entry().write_bytes(sealed(entry(), b'["forged", 3.5]'))
     assert served() == (["forged", 3.5], 0)
+
+
+def test_an_entry_sealed_without_the_caches_key_is_a_miss(cache: Path) -> None:
+    """Another user sharing the cache folder cannot read its key, so what they write is never served."""
+    served()
+    entry().write_bytes(sealed(entry(), b'["forged", 3.5]', key=b"\0" * store.KEY_SIZE))
+    assert served() == (["computed", 2], 1)
+    entry().write_bytes(sealed(entry(), b'["forged", 3.5]', key=b""))  # the old, unkeyed seal
+    assert served() == (["computed", 2], 1)
+
+
+@pytest.mark.parametrize("damage", ["readable by others", "a link to a key", "too short", "a folder"])
+def test_a_key_that_is_not_private_means_the_cache_is_skipped(cache: Path, tmp_path: Path, damage: str) -> None:
+    served()
+    key = cache / store.KEY_NAME
+    if damage == "readable by others":
+        key.chmod(0o644)
+    elif damage == "a link to a key":
+        elsewhere = tmp_path / "key"
+        elsewhere.write_bytes(key.read_bytes())
+        elsewhere.chmod(0o600)
+        key.unlink()
+        key.symlink_to(elsewhere)
+    elif damage == "too short":
+        key.write_bytes(b"short")
+    else:
+        key.unlink()
+        key.mkdir()
+    assert served() == (["computed", 2], 1)  # not read back
+    assert served() == (["computed", 2], 1)  # and not kept either
 
 
 def _replace(path: Path, make: Any) -> None:
@@ -246,7 +279,7 @@ def test_a_read_only_cache_is_skipped(tmp_path: Path) -> None:
 def test_a_full_disk_is_skipped_and_leaves_no_partial_entry(tmp_path: Path) -> None:
     script = STORE_SCRIPT.format(key="k") + textwrap.dedent("""
         import os
-        leftovers = [name for folder, _, names in os.walk(store.cache_root()) for name in names]
+        leftovers = [name for folder, _, names in os.walk(store.cache_root()) for name in names if name != store.KEY_NAME]
         print(sorted(leftovers) == sorted(n for n in leftovers if n.endswith(".json")), len(leftovers))
     """)
     done = _in_own_mount(tmp_path / "cache", "size=12k", script)  # room for the small entry, not the large one
