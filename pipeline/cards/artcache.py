@@ -237,7 +237,7 @@ def _replay(canvas: Canvas, name: str, stream: Stream) -> None:
     canvas.beginForm(name, 0, 0, stream.width, stream.height)
     for line in stream.code:
         if isinstance(line, str):
-            canvas._code.append(line)
+            canvas.addLiteral(line)  # reportlab's public way to put PDF operators into the stream
         else:
             canvas.setFont(line.font, line.size, line.leading)  # an embedded font: sets state, writes nothing
             canvas.drawString(line.x, line.y, line.text, mode=line.mode)
