@@ -83,7 +83,7 @@ def read_profiles(path: Path | None = None) -> StoredProfiles:
         if problem is None:
             usable[name] = printer
         else:
-            unusable[name] = f"{doc.at('printers', name)}: printer '{name}': {problem}"
+            unusable[name] = f"{doc.at('printers', name, problem[0])}: printer '{name}': {problem[1]}"
     return StoredProfiles(usable, unusable, stored)
 
 
@@ -92,15 +92,16 @@ def load_profiles(path: Path | None = None) -> dict[str, Printer]:
     return read_profiles(path).usable
 
 
-def offset_problem(printer: Printer) -> str | None:
-    """Why ``printer``'s offsets can serve no build (not finite numbers, or past every layout's margin), or None."""
+def offset_problem(printer: Printer) -> tuple[str, str] | None:
+    """The field and why ``printer``'s offsets can serve no build (not finite numbers, or past every layout's
+    margin), or None."""
     widest = max(layout.margin_mm for layout in load_sheets().layouts.values())
     for flag, value in (("offset_across_mm", printer.offset_across_mm), ("offset_along_mm", printer.offset_along_mm)):
         if not math.isfinite(value):
-            return f"{flag} {value} is not a finite number of millimetres"
+            return flag, f"{flag} {value} is not a finite number of millimetres"
         if abs(value) > widest:
-            return (f"{flag} {value:g} mm is larger than the widest margin of any layout ({widest:g} mm): the backs "
-                    "would run off the sheet (measure again with --calibration)")
+            return flag, (f"{flag} {value:g} mm is larger than the widest margin of any layout ({widest:g} mm): the "
+                          "backs would run off the sheet (measure again with --calibration)")
     return None
 
 
@@ -125,7 +126,7 @@ def save_profile(printer: Printer, path: Path | None = None) -> Path:
         raise UserError(f"printer name '{printer.name}': use lower-case letters, digits and single hyphens")
     problem = offset_problem(printer)
     if problem is not None:
-        raise UserError(f"printer '{printer.name}': {problem}")
+        raise UserError(f"printer '{printer.name}': {problem[1]}")
     path = path or profiles_path()
     stored = read_profiles(path).stored
     stored[printer.name] = {"offset_across_mm": printer.offset_across_mm, "offset_along_mm": printer.offset_along_mm}
