@@ -13,13 +13,13 @@ import typer
 from pipeline.base.console import stop_spinner
 from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
-from pipeline.data.dataset import default_data_root, display_path
+from pipeline.data.dataset import GameData, default_data_root, display_path
 from pipeline.games.commands import command_specs, valid_game
-from pipeline.games.monotheism import GAME_ID, adding, estimate, rating, solver
+from pipeline.games.monotheism import GAME_ID, adding, estimate, guest_check, rating, solver
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
-from pipeline.games.monotheism.model import RATING_FIELDS, Scenario
+from pipeline.games.monotheism.model import RATING_FIELDS, MonotheismModel, Scenario
 from pipeline.games.monotheism.narrate import narrate, option_words
 from pipeline.games.monotheism.play import Loaded, deal, describe, load, run, scenario_by_number, scenario_from_file
 from pipeline.games.monotheism.rounds import default_processes
@@ -166,15 +166,23 @@ def estimate_21(ctx: typer.Context, games: int = typer.Option(2_000, "--games", 
                                            help=f"How moves are chosen: {', '.join(estimate.POLICIES)}."),
                 worshiper_set: Optional[list[str]] = typer.Option(None, "--set", help="Worshiper set id "
                                                                   "(repeatable; default: every set)."),
+                check: bool = typer.Option(False, "--check", help="Play the check's own seeded run "
+                                           f"({guest_check.GAMES_PER_SET:,} deals per set, {estimate.STATED_POLICY} "
+                                           "policy) and fail unless it agrees with the rulebook."),
                 as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Monte Carlo: how often is #21 unveiled three times during the first cycle through the deck?
 
     The first cycle runs from the deal until the highest worshiper first reaches the top or is
-    submerged (or the game ends). The rulebook says about once in five hundred games.
+    submerged (or the game ends). The rulebook says about once in five hundred games. `validate` does
+    not play these deals (seconds of play); `--check` is the check that does.
     """
     if policy not in estimate.POLICIES:
         raise UsageProblem(f"unknown policy {policy!r} (known: {', '.join(estimate.POLICIES)})")
-    loaded = load(valid_game(ctx, GAME_ID, _root(data)))
+    game = valid_game(ctx, GAME_ID, _root(data))
+    loaded = load(game)
+    if check:
+        _check_21(game, loaded, as_json)
+        return
     known = [s.id for s in loaded.model.worshiper_sets]
     sets = worshiper_set or known
     unknown = [s for s in sets if s not in known]
@@ -195,6 +203,21 @@ def estimate_21(ctx: typer.Context, games: int = typer.Option(2_000, "--games", 
                f"95% interval {_one_in(high)} to {_one_in(low)}); the rulebook says about 1 in "
                f"{round(1 / estimate.RULEBOOK_RATE)} (agrees within {estimate.RATE_TOLERANCE}x: "
                f"{'yes' if result.agrees_with_rulebook() else 'no'})")
+
+
+def _check_21(game: GameData[MonotheismModel], loaded: Loaded, as_json: bool) -> None:
+    """#21's frequency held to the rulebook (``guest_check``): one problem line and exit 1 when it disagrees."""
+    cards = loaded.game.cards
+    problems = list(guest_check.rate_problems(game, cards))
+    hits, games = guest_check.seeded_tally(game, cards)  # the same run, kept in the store
+    if as_json:
+        typer.echo(json.dumps({"hits": hits, "games": games, "agrees": not problems,
+                               "problems": [str(problem) for problem in problems]}))
+    if problems:
+        raise UserError(str(problems[0]))
+    if not as_json:
+        typer.echo(f"ok: #{estimate.UNBIDDEN_GUEST} unveiled three times in the first cycle in {hits} of {games} "
+                   f"seeded deals, as the rulebook says (about 1 in {round(1 / estimate.RULEBOOK_RATE)})")
 
 
 def _one_in(rate: float) -> str:
