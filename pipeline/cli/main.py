@@ -38,6 +38,7 @@ from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.checks.provenance import SOURCES, provenance_counts
 from pipeline.checks.validate import RecordCatalogue, ValidationReport
 from pipeline.checks.validate import validate as validate_data
+from pipeline.cli import sheet as sheet_commands
 from pipeline.data.dataset import default_data_root, display_path
 from pipeline.data.gamespec import GameSpec
 from pipeline.exports import export as exporter
@@ -410,6 +411,8 @@ def preflight(
         _refuse(findings, "not ready for print")
     say(f"ok: {', '.join(chosen)} ready for {target}")
 
+
+app.add_typer(sheet_commands.app, name="sheet")
 
 printer_app = typer.Typer(help="Printer profiles: the duplex offsets measured on each printer (see --calibration).")
 app.add_typer(printer_app, name="printer")
