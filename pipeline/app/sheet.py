@@ -18,11 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from openpyxl import Workbook, load_workbook
-from openpyxl.comments import Comment
-from openpyxl.styles import Font, PatternFill
-from openpyxl.utils import get_column_letter
-
 from pipeline.base.errors import UserError
 from pipeline.cards.build import plan
 from pipeline.cards.pdfwrite import write_atomic
@@ -36,7 +31,7 @@ from pipeline.data.yamlsplice import SpliceError, apply
 
 MARK = "pantheon sheet: "  # the workbook's subject, a CSV's first line: which game (and kind) the sheet holds
 XLSX, CSV = ".xlsx", ".csv"
-READ_ONLY_FILL = PatternFill("solid", fgColor="DDDDDD")
+READ_ONLY_GREY = "DDDDDD"  # the header fill of a read-only column
 # Kinds every game shares that are never cards (a fact's or a term's id may equal a card's)
 NOT_CARDS = frozenset({RULES_KIND, GLOSSARY_KIND, COMPONENTS_KIND, FACTS_KIND})
 
@@ -92,6 +87,12 @@ def export(data_root: Path, specs: Specs, game_id: str, out: Path) -> list[Path]
 
 
 def _workbook(game_id: str, tables: list[Table]) -> bytes:
+    # openpyxl is imported here, not at the top: only .xlsx needs it, and its import (about 0.1 s) would
+    # otherwise be paid by every command at start-up, a cold validate's included.
+    from openpyxl import Workbook
+    from openpyxl.comments import Comment
+    from openpyxl.styles import Font, PatternFill
+
     book = Workbook()
     for empty in list(book.worksheets):  # the blank sheet a new workbook starts with
         book.remove(empty)
@@ -105,9 +106,9 @@ def _workbook(game_id: str, tables: list[Table]) -> bytes:
             head = sheet.cell(row=1, column=at)
             head.font = Font(bold=True)
             if not column.editable:
-                head.fill = READ_ONLY_FILL
+                head.fill = PatternFill("solid", fgColor=READ_ONLY_GREY)
                 head.comment = Comment("Read-only: edit this field in the YAML.", "pantheon")
-            sheet.column_dimensions[get_column_letter(at)].width = min(60, max(8, len(column.header) + 2))
+            sheet.column_dimensions[_letter(at - 1)].width = min(60, max(8, len(column.header) + 2))
         sheet.freeze_panes = "B2"
     buffer = io.BytesIO()
     book.save(buffer)
@@ -135,6 +136,8 @@ def read_sheets(path: Path) -> tuple[str, dict[str, SheetRows]]:
     """(game id, the sheets by title, or by kind for a CSV) of a file ``export`` wrote."""
     name = path.name
     if path.suffix == XLSX:
+        from openpyxl import load_workbook  # only .xlsx needs it (see _workbook)
+
         try:
             book = load_workbook(path, data_only=False)
         except Exception as exc:  # openpyxl raises many kinds for a file that is not a workbook
@@ -163,7 +166,13 @@ def read_sheets(path: Path) -> tuple[str, dict[str, SheetRows]]:
 
 
 def _letter(index: int) -> str:
-    return get_column_letter(index + 1)
+    """A spreadsheet's column letters of the 0-based ``index`` (A, ..., Z, AA, ...)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 def import_sheet(path: Path, data_root: Path, specs: Specs) -> Imported:
