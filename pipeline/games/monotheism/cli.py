@@ -23,6 +23,7 @@ from pipeline.games.monotheism.model import RATING_FIELDS, MonotheismModel, Scen
 from pipeline.games.monotheism.narrate import narrate, option_words
 from pipeline.games.monotheism.play import Loaded, deal, describe, load, run, scenario_by_number, scenario_from_file
 from pipeline.games.monotheism.rounds import default_processes
+from pipeline.games.monotheism.storerating import rewrite_rating
 
 app = typer.Typer(help="Monotheism: replay the scenarios' winning lines; solve, rate, generate and add puzzles; "
                        "play a game.", no_args_is_help=True)
@@ -265,20 +266,38 @@ def rate(ctx: typer.Context, scenario: Optional[str] = typer.Argument(None, help
          max_nodes: int = typer.Option(rating.RATE_NODES, "--max-nodes", min=1,
                                        help="Node limit of each question (the answer, then each first move)."),
          processes: Optional[int] = ProcessesOption,
+         write: bool = typer.Option(False, "--write", help="Store the measured rating with the scenario in "
+                                    "scenarios.yaml (only its figures change; needs the default --max-nodes)."),
          as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
-    """Measure a scenario's difficulty: first moves that win and lose, shortest solution, branching, nodes."""
+    """Measure a scenario's difficulty: first moves that win and lose, shortest solution, branching, nodes; and
+    prove its stored losing first move lost (validate replays the stored line, it does not search)."""
     root = _root(data)
-    loaded = load(valid_game(ctx, GAME_ID, root))
+    game = valid_game(ctx, GAME_ID, root)
+    loaded = load(game)
     chosen = _chosen(loaded, root, scenario, file)
+    if write and (file is not None or max_nodes != rating.RATE_NODES):
+        raise UsageProblem("--write stores the rating of a scenario number measured with the default --max-nodes")
     found = rating.rate(loaded.game.scenario_state(chosen, track_history=False).with_events(False), max_nodes=max_nodes,
                         processes=_processes(processes))
     report = _rating_report(chosen, found)
+    trap = ", ".join(chosen.losing_first_move)
+    report["trap_proved_lost"] = bool(trap) and trap in found.losing_moves
+    written = rewrite_rating(game, chosen, found) if write else None
     if as_json:
-        typer.echo(json.dumps(report))
-        return
-    typer.echo("\n".join(_rating_lines(chosen, found)))
-    if report.get("matches_stored") is False:
-        typer.echo("  note         these figures differ from the rating stored with the scenario")
+        typer.echo(json.dumps({**report, "written": str(written) if written else None}))
+    else:
+        typer.echo("\n".join(_rating_lines(chosen, found)))
+        if trap:
+            typer.echo(f"  stored trap  {trap}: " + ("proved lost" if report["trap_proved_lost"] else
+                                                     "NOT proved lost (it can still win, or its search hit the limit)"))
+        if report.get("matches_stored") is False and written is None:
+            changed = [key for key in RATING_FIELDS if report.get(key) != getattr(chosen.rating, key)]
+            typer.echo(f"  note         these figures differ from the rating stored with the scenario ({', '.join(changed)}); "
+                       f"`--write` stores them")
+        if written is not None:
+            typer.echo(f"  wrote        the rating into {display_path(written)}")
+    if trap and not report["trap_proved_lost"]:
+        raise UserError(f"scenario {chosen.id}: the stored losing_first_move {trap} is not proved lost")
 
 
 @app.command()

@@ -212,3 +212,22 @@ def test_a_sound_scenario_is_proved_by_its_stored_line_without_a_search(monkeypa
     assert any("undecided: the solver reached its limit of 10 nodes" in m for m in messages), messages
 
 
+
+
+def test_rate_write_stores_the_measured_rating_in_place(data_copy: Path, edit_yaml, validate) -> None:
+    """validate no longer searches for a stored rating's node count; `rate N` names the figures that differ and
+    `rate N --write` stores them, changing only the rating's lines (the comment above them stays)."""
+    path = data_copy / "monotheism" / "scenarios.yaml"
+    original = path.read_text(encoding="utf-8")
+    stale = original.replace("      nodes: 1486\n", "      nodes: 5\n", 1)
+    assert stale != original
+    path.write_text("# kept by the designer\n" + stale, encoding="utf-8")
+    assert validate(data_copy, ["monotheism"]) == []  # the node count is a measured figure: rate's to check
+    shown = CliRunner().invoke(app, ["monotheism", "rate", "5", "--data", str(data_copy)])
+    assert shown.exit_code == 0, shown.output
+    assert "differ from the rating stored with the scenario (nodes)" in shown.output
+    assert "stored trap  submerge 4, place 1: proved lost" in shown.output
+    written = CliRunner().invoke(app, ["monotheism", "rate", "5", "--write", "--data", str(data_copy)])
+    assert written.exit_code == 0, written.output
+    assert path.read_text(encoding="utf-8") == "# kept by the designer\n" + original
+    assert validate(data_copy, ["monotheism"]) == []
