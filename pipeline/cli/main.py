@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from enum import Enum
 from pathlib import Path
 from typing import Any, List, NoReturn, Optional, Sequence
@@ -27,9 +28,11 @@ from pipeline.app.documents import InvalidData
 from pipeline.app.watch import Watched
 from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
+from pipeline.base.errors import UserError
 from pipeline.base.options import DataOption, GamesArgument, JsonOption, ProcessesOption, SeedOption, TemplatesOption
 from pipeline.base.textsafety import one_line
 from pipeline.base.version import version_line
+from pipeline.base.words import count
 from pipeline.cards import build as render_build
 from pipeline.cards import printers
 from pipeline.cards.imposition import Duplex
@@ -48,6 +51,14 @@ from pipeline.exports.targets import target_ids
 from pipeline.games import registry
 
 EXIT_PROBLEMS = exits.EXIT_PROBLEMS
+
+
+class ProblemsFound(UserError):
+    """Problems a command found, for ``--json``: the one exit lists them (``problems``) in its JSON error."""
+
+    def __init__(self, problems: list[str], consequence: str) -> None:
+        super().__init__(f"{count(len(problems), 'problem')} found: {consequence}")
+        self.problems = problems
 
 
 class GameCommands(TyperGroup):
@@ -119,6 +130,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: flags shown as flags, no box drawing in pipes and logs
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command's contexts inherit it
 )
 
 
@@ -163,11 +175,18 @@ def run_validation(root: Path, games: Optional[Sequence[str]],
     return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded)
 
 
+def _refuse_or_raise(problems: Sequence[object], consequence: str, as_json: bool) -> NoReturn:
+    """:func:`_refuse`, or with ``as_json`` one JSON error listing every problem (through the one exit)."""
+    if as_json:
+        raise ProblemsFound([str(problem) for problem in problems], consequence)
+    _refuse(problems, consequence)
+
+
 def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
     """Print every problem, say what was not done, and exit 1."""
     for problem in problems:
         say(str(problem))
-    say(f"{len(problems)} problem(s) found: {consequence}", err=True)
+    say(f"{count(len(problems), 'problem')} found: {consequence}", err=True)
     raise typer.Exit(EXIT_PROBLEMS)
 
 
@@ -180,7 +199,7 @@ def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = 
     for game in report.skipped_cross_checks:
         say(f"note: {game}: cross-checks not run until the problems above are fixed", err=True)
     if not report.ok:
-        say(f"{len(report.problems)} problem(s) found", err=True)
+        say(f"{count(len(report.problems), 'problem')} found", err=True)
         raise typer.Exit(EXIT_PROBLEMS)
     say("ok: data is valid")
 
@@ -275,6 +294,7 @@ def build(
                                "data's last commit date, a hash of the data) on every card and sheet."),
     version_label: Optional[str] = typer.Option(None, "--version-label", help="The version the stamp prints (implies --stamp)."),
     watermark: Optional[str] = typer.Option(None, "--watermark", help="Text across every face, e.g. PLAYTEST (implies --stamp)."),
+    as_json: bool = JsonOption,
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged ones are skipped."""
     request = BuildRequest(
@@ -284,20 +304,26 @@ def build(
                            layout.value if layout is not None else None, ink_saver, stamp, version_label, watermark),
         force=force,
     )
-    _run_build(request, "nothing built")
+    _run_build(request, "nothing built", as_json=as_json)
 
 
-def _run_build(request: BuildRequest, refused: str) -> None:
-    """Run a build (app.build), printing each file written or up to date; invalid data: every problem, then
-    ``refused`` (what was not done), exit 1."""
+def _run_build(request: BuildRequest, refused: str, *, as_json: bool = False) -> None:
+    """Run a build (app.build), printing each file written or up to date (``as_json``: one JSON object);
+    invalid data: every problem, then ``refused`` (what was not done), exit 1."""
     try:
         with console.progress_bar() as bar:
             outcome = run_build(request, progress=_CardBar(bar), on_wait=lambda: say(
                 f"waiting for another build writing to {display_path(request.out)}", err=True))
     except InvalidData as exc:
+        if as_json:
+            raise  # the one exit prints it as JSON, every problem listed
         _refuse(exc.problems, refused)
     for note in outcome.notes:
         say(note, err=True)
+    if as_json:
+        typer.echo(json.dumps({"outputs": [{"path": str(output.path), "written": output.written,
+                                            "detail": output.detail or None} for output in outcome.outputs]}))
+        return
     for output in outcome.outputs:
         shown = display_path(output.path)
         say(f"wrote {shown}{' ' + output.detail if output.detail else ''}" if output.written else f"up to date: {shown}")
@@ -372,6 +398,7 @@ def export(
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<target>/."),
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
     template_root = _template_root(templates)
@@ -380,7 +407,11 @@ def export(
     with console.progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
         result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root)
-    say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
+    if as_json:
+        typer.echo(json.dumps({"game": game, "target": target, "folder": str(result.folder), "files": result.files,
+                               "faces": result.faces}))
+        return
+    say(f"wrote {display_path(result.folder)} ({count(result.files, 'file')} from {count(result.faces, 'face')})")
 
 
 @app.command()
@@ -389,6 +420,7 @@ def preflight(
     target: str = typer.Option("print", "--target", help=f"print (the card sheets), or an export target: {TARGETS_HELP}"),
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Check what a print shop checks: text size, safe area, bleed, embedded fonts, image sizes, page boxes."""
 
@@ -398,7 +430,7 @@ def preflight(
     chosen = select_games(root, games)
     report = run_validation(root, chosen)
     if not report.ok:
-        _refuse(report.problems, "nothing checked")
+        _refuse_or_raise(report.problems, "nothing checked", as_json)
     rules = checks.design_rules(template_root)
     findings: list[str] = []
     for game in chosen:
@@ -408,7 +440,10 @@ def preflight(
         findings += checks.check_faces(the_plan, rules, template_root)
         findings += checks.check_target(the_plan, spec, template_root)
     if findings:
-        _refuse(findings, "not ready for print")
+        _refuse_or_raise(findings, "not ready for print", as_json)
+    if as_json:
+        typer.echo(json.dumps({"games": chosen, "target": target, "ready": True}))
+        return
     say(f"ok: {', '.join(chosen)} ready for {target}")
 
 
@@ -430,10 +465,15 @@ def printer_set(
 
 
 @printer_app.command("list")
-def printer_list() -> None:
+def printer_list(as_json: bool = JsonOption) -> None:
     """Show the stored printer profiles and where they are kept."""
     path = printers.profiles_path()
     profiles = printers.load_profiles(path)
+    if as_json:
+        typer.echo(json.dumps({"file": str(path), "printers": [
+            {"name": p.name, "offset_across_mm": p.offset_across_mm, "offset_along_mm": p.offset_along_mm}
+            for p in profiles.values()]}))
+        return
     say(f"printer profiles in {display_path(path)}: {len(profiles)}")
     for profile in profiles.values():
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
@@ -502,6 +542,11 @@ def diff_command(
         balance=balance, balance_games=balance_games, seed=seed)
 
 
+def _stamped(line: str) -> None:
+    """A watch line, led by the local time it was said (a terminal left open shows when each rebuild began)."""
+    say(f"[{time.strftime('%H:%M:%S')}] {line}")
+
+
 @app.command()
 def watch(
     games: Optional[List[str]] = GamesArgument,
@@ -533,7 +578,7 @@ def watch(
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
-        watch_files(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
+        watch_files(watched, rebuild, _stamped, interval=interval, max_cycles=0 if once else max_cycles)
     except KeyboardInterrupt:
         say("stopped watching", err=True)
         raise typer.Exit(exits.EXIT_INTERRUPTED) from None

@@ -29,7 +29,8 @@ def export(game: str = typer.Argument(..., help="Game id."),
     """Write every card of a game as one row (one sheet per card kind, ids first, read-only columns marked)."""
     specs = registry.catalogue()
     target = out if out is not None else locations.output_root() / game / "cards.xlsx"
-    written = sheet.export(_root(data), specs, registry.spec(game).id, target)
+    chosen, = registry.select(_root(data), [game])  # an unknown game: one line, with the nearest id
+    written = sheet.export(_root(data), specs, chosen, target)
     if as_json:
         typer.echo(json.dumps({"game": game, "files": [str(path) for path in written]}))
         return
