@@ -200,3 +200,26 @@ def test_a_file_found_valid_is_refused_once_its_values_or_schemas_change(toy: Pa
     schema = toy / "schemas" / "toy" / "cards.schema.json"
     replace(schema, '"required": [', '"required": ["colour", ')
     assert any("'colour' is required but missing" in m for m in messages(toy))
+
+
+@pytest.mark.parametrize("typed, line, column", [
+    ("    nmae: Owl\n", 10, 5),  # letters swapped
+    ("    Name: Owl\n", 10, 5),  # a capital
+    ("    names: Owl\n", 10, 5),  # a plural
+])
+def test_a_misspelt_required_key_is_one_line_at_the_key_with_the_right_one(toy: Path, typed: str, line: int,
+                                                                           column: int) -> None:
+    """One mistake, one line: at the key as typed, naming the key meant; not first 'name is missing' at the record."""
+    replace(cards(toy), "    name: Owl\n", typed)
+    [found] = messages(toy)
+    key = typed.strip().split(":")[0]
+    assert f":{line}:{column}: card owl: unknown key '{key}'" in found, found
+    assert found.endswith("did you mean 'name'? (it is required and missing)")
+
+
+def test_a_misspelt_optional_key_gets_the_nearest_and_each_unknown_key_its_own_line(toy: Path) -> None:
+    replace(cards(toy), "    aspect: moon\n", "    aspcet: moon\n    zzz: 1\n")
+    found = messages(toy)
+    assert len(found) == 2, found
+    assert ":12:5: card owl: unknown key 'aspcet'" in found[0] and found[0].endswith("did you mean 'aspect'?")
+    assert ":13:5: card owl: unknown key 'zzz'" in found[1] and "did you mean" not in found[1]
