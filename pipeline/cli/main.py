@@ -29,7 +29,7 @@ from pipeline.app.watch import Watched
 from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
 from pipeline.base.errors import UserError
-from pipeline.base.options import DataOption, GamesArgument, JsonOption, ProcessesOption, SeedOption, TemplatesOption
+from pipeline.base.options import DataOption, GameArgument, GamesArgument, JsonOption, ProcessesOption, SeedOption, TemplatesOption
 from pipeline.base.textsafety import one_line
 from pipeline.base.version import version_line
 from pipeline.base.words import count
@@ -42,7 +42,7 @@ from pipeline.checks.provenance import SOURCES, provenance_counts
 from pipeline.checks.validate import RecordCatalogue, ValidationReport
 from pipeline.checks.validate import validate as validate_data
 from pipeline.cli import sheet as sheet_commands
-from pipeline.data.dataset import default_data_root, display_path
+from pipeline.data.dataset import default_data_root, display_path, load_game
 from pipeline.data.gamespec import GameSpec
 from pipeline.exports import export as exporter
 from pipeline.exports import preflight as checks
@@ -357,10 +357,26 @@ def _validated_plan(root: Path, game: str, consequence: str) -> Any:
     return render_build.plan(root, game, report.games[game])
 
 
+def _card_ids(ctx: Any, incomplete: str) -> list[str]:
+    """Shell completion of a card id: the cards of the game already typed (nothing while the data is broken)."""
+    game = ctx.params.get("game")
+    try:
+        the_plan = render_build.plan(default_data_root(), game, registry_game(game))
+    except Exception:  # completion must never fail the shell: no suggestions instead
+        return []
+    return [card.id for card in the_plan.cards if card.id.startswith(incomplete)]
+
+
+def registry_game(game: str) -> Any:
+    """A game's data, loaded (for completion: not validated, never written)."""
+    return load_game(default_data_root(), registry.spec(game))
+
+
 @app.command()
 def preview(
-    game: str = typer.Argument(..., help="Game id."),
-    card_id: str = typer.Argument(..., help="Card id, as the game's renderer names it."),
+    game: str = GameArgument,
+    card_id: str = typer.Argument(..., help="The card: its id as the YAML writes it (02), as the sheets name it "
+                                  "(deity-02), or its name.", shell_complete=lambda ctx, param, incomplete: _card_ids(ctx, incomplete)),
     out: Optional[Path] = typer.Option(None, "--out", help="PNG file (default output/<game>/preview/<card>.png)."),
     data: Optional[Path] = DataOption,
     dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
@@ -369,15 +385,16 @@ def preview(
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
     the_plan = _validated_plan(_data_root(data), game, "no preview")
-    target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
-    face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
+    card = render_build.find_card(the_plan, card_id)
+    target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card.id}.png"
+    face_pdf = render_build.face_preview_pdf(the_plan, card.id, template_root=_template_root(templates), ink_saver=ink_saver)
     pdf_to_png(face_pdf, target, dpi)
     say(f"wrote {display_path(target)}")
 
 
 @app.command()
 def docs(
-    game: str = typer.Argument(..., help="Game id."),
+    game: str = GameArgument,
     fmt: FormatChoice = typer.Option(FormatChoice.pdf, "--format", help="pdf, or md (Markdown, for diffs in review)."),
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<document>-<paper>.<format>."),
@@ -393,7 +410,7 @@ TARGETS_HELP = f"a file of templates/targets/ ({', '.join(target_ids())}; --temp
 
 @app.command()
 def export(
-    game: str = typer.Argument(..., help="Game id."),
+    game: str = GameArgument,
     target: str = typer.Option(..., "--target", help=f"Export target: {TARGETS_HELP}"),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<target>/."),
     data: Optional[Path] = DataOption,
@@ -498,7 +515,7 @@ def report(
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help="Game id."),
+    game: str = GameArgument,
     games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: the report's size)."),
     seed: int = SeedOption,
     players: Optional[int] = typer.Option(None, "--players", min=1, help="Only set-ups for this many players."),

@@ -9,7 +9,7 @@ import typer
 
 from pipeline.app import sheet
 from pipeline.base import locations
-from pipeline.base.options import DataOption, JsonOption
+from pipeline.base.options import DataOption, GameArgument, JsonOption
 from pipeline.data.dataset import default_data_root, display_path
 from pipeline.games import registry
 
@@ -22,7 +22,7 @@ def _root(data: Optional[Path]) -> Path:
 
 
 @app.command("export")
-def export(game: str = typer.Argument(..., help="Game id."),
+def export(game: str = GameArgument,
            out: Optional[Path] = typer.Option(None, "--out", help="FILE.xlsx (one sheet per card kind) or FILE.csv "
                                               "(one file per card kind); default output/<game>/cards.xlsx."),
            as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
