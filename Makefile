@@ -46,9 +46,11 @@ validate: $(STAMP)
 provenance: $(STAMP)
 	$(BIN)/pantheon provenance
 
-# What the store's namespaces save and the start-up figures, into bench/RESULTS.md (a few minutes).
+# What the store's namespaces save, the first run's CPU (no cache) and the start-up figures, into bench/RESULTS.md
+# (a few minutes). BASELINE=DIR (an older checkout with its own .venv) pairs the first run's figures with its.
+BASELINE ?=
 bench: $(STAMP) tools
-	$(BIN)/python bench/store.py
+	$(BIN)/python bench/store.py $(if $(BASELINE),--baseline $(BASELINE))
 
 # Every benchmark script (the engines, the solver, the renderer against plain reportlab, ...): much longer.
 bench-all: $(STAMP) tools
@@ -65,9 +67,12 @@ doc-goldens: $(STAMP)
 # Re-install only when the project's dependencies change. constraints.txt pins the exact
 # versions (pyproject.toml gives the ranges), so a new release cannot change the PDFs unseen.
 $(STAMP): pyproject.toml constraints.txt
+	@echo "Setting up $(VENV): a Python environment of this project's own (once; again when pyproject.toml or constraints.txt change)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "Updating pip in $(VENV)"
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	@echo "Installing Pantheon Press and the versions constraints.txt pins: reportlab, svglib, jinja2, pyyaml, jsonschema, typer, openpyxl, ... and the test tools (a few minutes on a first run)"
+	$(BIN)/pip install --progress-bar on -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 # Re-pin constraints.txt to what the ranges in pyproject.toml allow today (then rebuild and compare the PDFs).

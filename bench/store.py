@@ -6,9 +6,11 @@ each command this measures, in fresh processes (wall clock around
 warm one (as the same command left it), and warm but without each namespace
 the command uses: that namespace's saving is the difference to warm. The
 commands: ``pantheon validate``, ``pantheon build --only cards --force``, a
-one-card edit then ``pantheon build --only cards``, and a Monotheism card's
-flavour edited then ``pantheon validate`` (the edits on a copy of the data).
-Start-up CPU figures (bench/startup.py) close the file.
+one-card edit then ``pantheon build --only cards``, a Monotheism card's
+flavour edited then ``pantheon validate`` (the edits on a copy of the data),
+and #21's check (``pantheon monotheism estimate-21 --check``). The first run's
+CPU figures (bench/cold_start.py; ``--baseline DIR`` pairs them with an older
+checkout) and the start-up CPU figures (bench/startup.py) close the file.
 
 Run: `make bench` (or `.venv/bin/python bench/store.py [--runs N]`); a few minutes.
 """
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cold_start  # noqa: E402  (bench/cold_start.py: the first run's figures)
 import startup  # noqa: E402  (bench/startup.py: the start-up figures)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,7 +112,10 @@ def editor(data: Path, edit: tuple[str, str]) -> Callable[[], None]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=RUNS)
-    runs = parser.parse_args().runs
+    parser.add_argument("--baseline", type=Path, default=None, help="an older checkout with its own .venv, for the "
+                        "first-run figures (bench/cold_start.py)")
+    options = parser.parse_args()
+    runs = options.runs
     load_before = " ".join(f"{value:.2f}" for value in os.getloadavg())
     lines = ["# Benchmark results", "", "Written by `make bench` (bench/store.py); wall seconds of whole commands "
              f"(fresh processes), median of {runs} runs (a variant over {SLOW_S:.0f} s: one run).", "",
@@ -131,6 +137,7 @@ def main() -> None:
                     work, editor(data, CARD_EDIT)),
             Command("a Monotheism flavour edit, then pantheon validate", pantheon("validate", "--data", str(data)),
                     work, editor(data, DEITY_EDIT)),
+            Command("pantheon monotheism estimate-21 --check", pantheon("monotheism", "estimate-21", "--check"), work),
         ]
         for command in commands:
             cold_s, warm_s, without = command.measure(runs)
@@ -143,6 +150,7 @@ def main() -> None:
                 print(f"  without {namespace}: {seconds:.2f} s ({saving:+.2f} s)", flush=True)
     lines += ["", "Best saving per namespace: " + ", ".join(
         f"{ns} {s:+.2f} s{'' if s >= THRESHOLD_S else ' (under the bar)'}" for ns, s in sorted(best.items())) + ".", ""]
+    lines += cold_start.measure(runs, options.baseline)
     lines += ["## Start-up", "", "CPU seconds (user + system) of short commands, median of "
               f"{startup.RUNS} runs after one untimed.", "", "| command | CPU s |", "|---|---:|"]
     for name, args in startup.COMMANDS.items():

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from pipeline.base.errors import UserError
+from pipeline.base.words import count
 from pipeline.checks.references import References
 from pipeline.data.dataset import game_ids
 from pipeline.documents import structure as m
@@ -25,7 +26,7 @@ class InvalidData(UserError):
     """The data did not validate; ``problems`` lists what is wrong (nothing was written)."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems + [f"{len(problems)} problem(s) found: no documents written"]))
+        super().__init__("\n".join(problems + [f"{count(len(problems), 'problem')} found: no documents written"]))
         self.problems = problems
 
 

@@ -10,6 +10,8 @@ from typing import Callable, Optional
 
 import typer
 
+from pipeline.base import locations
+
 
 def finite(minimum: Optional[float] = None) -> Callable[[str], float]:
     """The parser of a number option: a finite number, at least ``minimum`` when given. NaN and the
@@ -31,9 +33,19 @@ def finite(minimum: Optional[float] = None) -> Callable[[str], float]:
     return number
 
 
+def complete_games(incomplete: str) -> list[str]:
+    """Shell completion of game ids: the game folders of the project's data (schemas/ is none)."""
+    try:
+        folders = sorted(path.name for path in locations.data_root().iterdir() if path.is_dir())
+    except OSError:
+        return []
+    return [name for name in folders if name != "schemas" and not name.startswith(".") and name.startswith(incomplete)]
+
+
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/ (same layout).")
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
-GamesArgument = typer.Argument(None, help="Games to work on (default: all).")
+GamesArgument = typer.Argument(None, help="Games to work on (default: all).", autocompletion=complete_games)
+GameArgument = typer.Argument(..., help="Game id.", autocompletion=complete_games)
 TemplatesOption = typer.Option(None, "--templates", help="Templates folder to use instead of the project's templates/.")
 SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
 ProcessesOption = typer.Option(None, "--processes", min=1,

@@ -127,6 +127,14 @@ class ArtCache:
 
     def __init__(self) -> None:
         self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
+        self._converted: dict[str, "Drawing"] = {}  # art converted in this process (validate's card check, a build)
+
+    def converted(self, key: str, convert: Callable[[], "Drawing"]) -> "Drawing":
+        """The Drawing of art ``key`` (a digest of its SVG), converted once per process: the card check
+        measures a face's colours on it, and the build of the same run draws it into a form."""
+        if key not in self._converted:
+            self._converted[key] = convert()
+        return self._converted[key]
 
     def has(self, key: str, under: store.Scope) -> bool:
         """Whether art ``key`` is at hand without converting it (read into memory if in the store, whose

@@ -6,6 +6,7 @@ everything else is shared here.
 """
 from __future__ import annotations
 
+import difflib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -377,15 +378,37 @@ def _draw_page(
     canvas.showPage()
 
 
+def find_card(plan: Plan, wanted: str) -> PrintCard:
+    """The card a user means by ``wanted``: its id as the renderer names it (``deity-02``), its record's id as
+    the YAML writes it (``02``, ``"02"``, ``deities/02``) or its name (any case); one line naming some cards
+    (and the nearest id) when none or several match."""
+    text = wanted.strip().strip("'\"").strip()
+    folded = text.casefold()
+    tests = (
+        lambda c: c.id == text,
+        lambda c: (c.record or "").split("/", 1)[-1] == text or c.record == text,
+        lambda c: c.record is None and c.id.endswith(f"-{text}"),
+        lambda c: c.name.casefold() == folded,
+    )
+    for test in tests:
+        found = [card for card in plan.cards if test(card)]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise UserError(f"{plan.game}: '{wanted}' names {len(found)} cards ({', '.join(c.id for c in found[:6])}); "
+                            "give the id")
+    near = difflib.get_close_matches(text, [c.id for c in plan.cards] + [c.name for c in plan.cards], n=1)
+    hint = f"; did you mean '{near[0]}'?" if near else ""
+    known = ", ".join(c.id for c in plan.cards[:12])
+    raise UserError(f"{plan.game}: no card '{wanted}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''}){hint}")
+
+
 def face_preview_pdf(
     plan: Plan, card_id: str, gap_mm: float = PREVIEW_GAP_MM, *, template_root: Path = TEMPLATE_ROOT, ink_saver: bool = False
 ) -> bytes:
     """A one-page PDF showing one card's front and back side by side (for `pantheon preview`)."""
-    card = next((c for c in plan.cards if c.id == card_id), None)
-    if card is None:
-        known = ", ".join(c.id for c in plan.cards[:12])
-        raise UserError(f"{plan.game}: no card '{card_id}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''})")
-    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card_id}, ink_saver=ink_saver)
+    card = find_card(plan, card_id)
+    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card.id}, ink_saver=ink_saver)
     canvas, forms = doc.canvas, doc.forms
     faces = [card_face(plan, forms, card, "front")]
     if card.back is not None:

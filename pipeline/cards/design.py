@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from pipeline.base.errors import UserError
+from pipeline.base.words import count
 from pipeline.cards.colours import contrast, distance, luminance, parse
 from pipeline.data.schemas import load_checked_yaml
 
@@ -134,7 +135,7 @@ def check(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], templ
     """Fail naming the card ``where`` at the first rule the face breaks (and how many more there are)."""
     found = _problems(facts, rules, trim, template)
     if found:
-        more = f" (and {len(found) - 1} more design problem(s) on this face)" if len(found) > 1 else ""
+        more = f" (and {count(len(found) - 1, 'more design problem')} on this face)" if len(found) > 1 else ""
         raise UserError(f"{where}: {found[0]}{more}")
 
 

@@ -34,7 +34,7 @@ from pipeline import store
 from pipeline.base import shape
 from pipeline.base.errors import UserError
 from pipeline.base.shape import ShapeError
-from pipeline.cards import artmap, design, fonts, text
+from pipeline.cards import artcache, artmap, design, fonts, text
 from pipeline.cards.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
 from pipeline.cards.facemetrics import FactFinder, Frame, IconLetters, Placed, TextSpec, art_icons, icon_letters
 from pipeline.cards.plan import Face
@@ -199,24 +199,14 @@ class Splitter:
         self.rules = design.rules_for(templates.root)
         self._layers: dict[tuple[Any, ...], tuple[str, Any]] = {}  # layer content -> (art key, art root)
         self._texts: dict[tuple[bytes, float], Optional[tuple[text.SetText, TextSpec]]] = {}
-        self._drawings: dict[str, Any] = {}  # art key -> the converted Drawing (for the facts and the forms)
         self._letters: dict[str, IconLetters] = {}
         self._finder = FactFinder(self._icon_letters)
 
     def split(self, svg: str, template: str, where: str) -> tuple[FaceRecord, dict[str, Any]]:
         """The record of a rendered face, and the SVG root of each of its art keys (to convert them)."""
-        try:
-            root = etree.fromstring(svg.encode("utf-8"), _PARSER)
-        except etree.XMLSyntaxError as exc:
-            raise UserError(f"{where}: template {template} produced invalid SVG: {exc}") from None
+        root, nodes = self._without_slots(svg, template, where)
         trim_w, trim_h = _trim(root, template, where)
         frame = Frame(trim_w, trim_h, self.bleed)
-        nodes = [el for el in root.iter(f"{PP}*") if _is_top_slot(el)]
-        for node in nodes:
-            parent = node.getparent()
-            if parent is None:
-                raise UserError(f"{where}: template {template}: the root element cannot be a slot")
-            parent.remove(node)
         placed = [Placed(name, frame.from_mm(box)) for name, box in art_icons(root, where)]
         arts = self._art(root)
         slots: list[Slot] = []
@@ -239,11 +229,29 @@ class Splitter:
         facts = self._finder.facts(frame, art, lambda key: self.drawing(key, arts[key], where), texts, placed, where)
         return FaceRecord(trim_w, trim_h, art, tuple(slots), facts), arts
 
+    def art(self, svg: str, template: str, where: str) -> dict[str, Any]:
+        """The SVG root of each art key of a rendered face whose record is known already (kept by an
+        earlier split): the art alone, without setting its text or measuring its facts again."""
+        return self._art(self._without_slots(svg, template, where)[0])
+
+    @staticmethod
+    def _without_slots(svg: str, template: str, where: str) -> tuple[Any, list[Any]]:
+        """The parsed face with its top-level slots taken out, and those slots in document order."""
+        try:
+            root = etree.fromstring(svg.encode("utf-8"), _PARSER)
+        except etree.XMLSyntaxError as exc:
+            raise UserError(f"{where}: template {template} produced invalid SVG: {exc}") from None
+        nodes = [el for el in root.iter(f"{PP}*") if _is_top_slot(el)]
+        for node in nodes:
+            parent = node.getparent()
+            if parent is None:
+                raise UserError(f"{where}: template {template}: the root element cannot be a slot")
+            parent.remove(node)
+        return root, nodes
+
     def drawing(self, key: str, root: Any, where: str) -> Any:
-        """The art of ``key`` converted by svglib, once per build (the forms draw this same Drawing)."""
-        if key not in self._drawings:
-            self._drawings[key] = artmap.convert(root, where)
-        return self._drawings[key]
+        """The art of ``key`` converted by svglib, once per process (the forms draw this same Drawing)."""
+        return artcache.shared().converted(key, lambda: artmap.convert(root, where))
 
     def _icon_letters(self, name: str, where: str) -> IconLetters:
         if name not in self._letters:

@@ -106,6 +106,9 @@ class Forms:
             record = self.records.get(content)
             if record is not None and all(k in self._arts or artcache.shared().has(k, self._scope) for k in record.art):
                 form = self._form(record, {}, where)
+            elif record is not None:  # laid out before (validate's card check), its art not yet converted
+                svg = self.templates.render(face.template, face.context, where)
+                form = self._form(record, self._splitter.art(svg, face.template, where), where)
             else:
                 form = self._rendered(face, where)
                 self.records.put(content, form.record)

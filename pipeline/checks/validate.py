@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
+from pipeline.base.words import count
 from pipeline.cards import fonts
 from pipeline.cards.cardcheck import card_problems
 from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
@@ -61,7 +62,7 @@ class ValidationReport:
     def game(self, game: str) -> GameData:
         """The vetted data of ``game`` (its model built on first use, once); only on a clean report."""
         if self.problems:
-            raise UserError(f"{self.problems[0]} ({len(self.problems)} problem(s); run `pantheon validate {game}`)")
+            raise UserError(f"{self.problems[0]} ({count(len(self.problems), 'problem')}; run `pantheon validate {game}`)")
         if game not in self.games:
             raise UserError(f"{game}: not validated in this run")
         return self.games[game]

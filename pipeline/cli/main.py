@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from enum import Enum
 from pathlib import Path
 from typing import Any, List, NoReturn, Optional, Sequence
@@ -27,8 +28,10 @@ from pipeline.app.documents import InvalidData
 from pipeline.app.watch import Watched
 from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
+from pipeline.base.errors import UserError
 from pipeline.base.options import (
     DataOption,
+    GameArgument,
     GamesArgument,
     JsonOption,
     ProcessesOption,
@@ -38,6 +41,7 @@ from pipeline.base.options import (
 )
 from pipeline.base.textsafety import one_line
 from pipeline.base.version import version_line
+from pipeline.base.words import count
 from pipeline.cards import build as render_build
 from pipeline.cards import printers
 from pipeline.cards.imposition import Duplex
@@ -46,7 +50,8 @@ from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.checks.provenance import SOURCES, provenance_counts
 from pipeline.checks.validate import RecordCatalogue, ValidationReport
 from pipeline.checks.validate import validate as validate_data
-from pipeline.data.dataset import default_data_root, display_path
+from pipeline.cli import sheet as sheet_commands
+from pipeline.data.dataset import default_data_root, display_path, load_game
 from pipeline.data.gamespec import GameSpec
 from pipeline.exports import export as exporter
 from pipeline.exports import preflight as checks
@@ -55,6 +60,14 @@ from pipeline.exports.targets import target_ids
 from pipeline.games import registry
 
 EXIT_PROBLEMS = exits.EXIT_PROBLEMS
+
+
+class ProblemsFound(UserError):
+    """Problems a command found, for ``--json``: the one exit lists them (``problems``) in its JSON error."""
+
+    def __init__(self, problems: list[str], consequence: str) -> None:
+        super().__init__(f"{count(len(problems), 'problem')} found: {consequence}")
+        self.problems = problems
 
 
 class GameCommands(TyperGroup):
@@ -126,6 +139,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: flags shown as flags, no box drawing in pipes and logs
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command's contexts inherit it
 )
 
 
@@ -170,11 +184,18 @@ def run_validation(root: Path, games: Optional[Sequence[str]],
     return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded)
 
 
+def _refuse_or_raise(problems: Sequence[object], consequence: str, as_json: bool) -> NoReturn:
+    """:func:`_refuse`, or with ``as_json`` one JSON error listing every problem (through the one exit)."""
+    if as_json:
+        raise ProblemsFound([str(problem) for problem in problems], consequence)
+    _refuse(problems, consequence)
+
+
 def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
     """Print every problem, say what was not done, and exit 1."""
     for problem in problems:
         say(str(problem))
-    say(f"{len(problems)} problem(s) found: {consequence}", err=True)
+    say(f"{count(len(problems), 'problem')} found: {consequence}", err=True)
     raise typer.Exit(EXIT_PROBLEMS)
 
 
@@ -187,7 +208,7 @@ def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = 
     for game in report.skipped_cross_checks:
         say(f"note: {game}: cross-checks not run until the problems above are fixed", err=True)
     if not report.ok:
-        say(f"{len(report.problems)} problem(s) found", err=True)
+        say(f"{count(len(report.problems), 'problem')} found", err=True)
         raise typer.Exit(EXIT_PROBLEMS)
     say("ok: data is valid")
 
@@ -283,6 +304,7 @@ def build(
                                "data's last commit date, a hash of the data) on every card and sheet."),
     version_label: Optional[str] = typer.Option(None, "--version-label", help="The version the stamp prints (implies --stamp)."),
     watermark: Optional[str] = typer.Option(None, "--watermark", help="Text across every face, e.g. PLAYTEST (implies --stamp)."),
+    as_json: bool = JsonOption,
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged ones are skipped."""
     request = BuildRequest(
@@ -292,20 +314,26 @@ def build(
                            layout.value if layout is not None else None, ink_saver, stamp, version_label, watermark),
         force=force,
     )
-    _run_build(request, "nothing built")
+    _run_build(request, "nothing built", as_json=as_json)
 
 
-def _run_build(request: BuildRequest, refused: str) -> None:
-    """Run a build (app.build), printing each file written or up to date; invalid data: every problem, then
-    ``refused`` (what was not done), exit 1."""
+def _run_build(request: BuildRequest, refused: str, *, as_json: bool = False) -> None:
+    """Run a build (app.build), printing each file written or up to date (``as_json``: one JSON object);
+    invalid data: every problem, then ``refused`` (what was not done), exit 1."""
     try:
         with console.progress_bar() as bar:
             outcome = run_build(request, progress=_CardBar(bar), on_wait=lambda: say(
                 f"waiting for another build writing to {display_path(request.out)}", err=True))
     except InvalidData as exc:
+        if as_json:
+            raise  # the one exit prints it as JSON, every problem listed
         _refuse(exc.problems, refused)
     for note in outcome.notes:
         say(note, err=True)
+    if as_json:
+        typer.echo(json.dumps({"outputs": [{"path": str(output.path), "written": output.written,
+                                            "detail": output.detail or None} for output in outcome.outputs]}))
+        return
     for output in outcome.outputs:
         shown = display_path(output.path)
         say(f"wrote {shown}{' ' + output.detail if output.detail else ''}" if output.written else f"up to date: {shown}")
@@ -339,10 +367,26 @@ def _validated_plan(root: Path, game: str, consequence: str) -> Any:
     return render_build.plan(root, game, report.games[game])
 
 
+def _card_ids(ctx: Any, incomplete: str) -> list[str]:
+    """Shell completion of a card id: the cards of the game already typed (nothing while the data is broken)."""
+    game = ctx.params.get("game")
+    try:
+        the_plan = render_build.plan(default_data_root(), game, registry_game(game))
+    except Exception:  # completion must never fail the shell: no suggestions instead
+        return []
+    return [card.id for card in the_plan.cards if card.id.startswith(incomplete)]
+
+
+def registry_game(game: str) -> Any:
+    """A game's data, loaded (for completion: not validated, never written)."""
+    return load_game(default_data_root(), registry.spec(game))
+
+
 @app.command()
 def preview(
-    game: str = typer.Argument(..., help="Game id."),
-    card_id: str = typer.Argument(..., help="Card id, as the game's renderer names it."),
+    game: str = GameArgument,
+    card_id: str = typer.Argument(..., help="The card: its id as the YAML writes it (02), as the sheets name it "
+                                  "(deity-02), or its name.", shell_complete=lambda ctx, param, incomplete: _card_ids(ctx, incomplete)),
     out: Optional[Path] = typer.Option(None, "--out", help="PNG file (default output/<game>/preview/<card>.png)."),
     data: Optional[Path] = DataOption,
     dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
@@ -351,15 +395,16 @@ def preview(
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
     the_plan = _validated_plan(_data_root(data), game, "no preview")
-    target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card_id}.png"
-    face_pdf = render_build.face_preview_pdf(the_plan, card_id, template_root=_template_root(templates), ink_saver=ink_saver)
+    card = render_build.find_card(the_plan, card_id)
+    target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card.id}.png"
+    face_pdf = render_build.face_preview_pdf(the_plan, card.id, template_root=_template_root(templates), ink_saver=ink_saver)
     pdf_to_png(face_pdf, target, dpi)
     say(f"wrote {display_path(target)}")
 
 
 @app.command()
 def docs(
-    game: str = typer.Argument(..., help="Game id."),
+    game: str = GameArgument,
     fmt: FormatChoice = typer.Option(FormatChoice.pdf, "--format", help="pdf, or md (Markdown, for diffs in review)."),
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<document>-<paper>.<format>."),
@@ -375,11 +420,12 @@ TARGETS_HELP = f"a file of templates/targets/ ({', '.join(target_ids())}; --temp
 
 @app.command()
 def export(
-    game: str = typer.Argument(..., help="Game id."),
+    game: str = GameArgument,
     target: str = typer.Option(..., "--target", help=f"Export target: {TARGETS_HELP}"),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<target>/."),
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
     template_root = _template_root(templates)
@@ -388,7 +434,11 @@ def export(
     with console.progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
         result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root)
-    say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
+    if as_json:
+        typer.echo(json.dumps({"game": game, "target": target, "folder": str(result.folder), "files": result.files,
+                               "faces": result.faces}))
+        return
+    say(f"wrote {display_path(result.folder)} ({count(result.files, 'file')} from {count(result.faces, 'face')})")
 
 
 @app.command()
@@ -397,6 +447,7 @@ def preflight(
     target: str = typer.Option("print", "--target", help=f"print (the card sheets), or an export target: {TARGETS_HELP}"),
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Check what a print shop checks: text size, safe area, bleed, embedded fonts, image sizes, page boxes."""
 
@@ -406,7 +457,7 @@ def preflight(
     chosen = select_games(root, games)
     report = run_validation(root, chosen)
     if not report.ok:
-        _refuse(report.problems, "nothing checked")
+        _refuse_or_raise(report.problems, "nothing checked", as_json)
     rules = checks.design_rules(template_root)
     findings: list[str] = []
     for game in chosen:
@@ -416,9 +467,14 @@ def preflight(
         findings += checks.check_faces(the_plan, rules, template_root)
         findings += checks.check_target(the_plan, spec, template_root)
     if findings:
-        _refuse(findings, "not ready for print")
+        _refuse_or_raise(findings, "not ready for print", as_json)
+    if as_json:
+        typer.echo(json.dumps({"games": chosen, "target": target, "ready": True}))
+        return
     say(f"ok: {', '.join(chosen)} ready for {target}")
 
+
+app.add_typer(sheet_commands.app, name="sheet")
 
 printer_app = typer.Typer(help="Printer profiles: the duplex offsets measured on each printer (see --calibration).")
 app.add_typer(printer_app, name="printer")
@@ -438,10 +494,15 @@ def printer_set(
 
 
 @printer_app.command("list")
-def printer_list() -> None:
+def printer_list(as_json: bool = JsonOption) -> None:
     """Show the stored printer profiles and where they are kept."""
     path = printers.profiles_path()
     profiles = printers.read_profiles(path)
+    if as_json:
+        typer.echo(json.dumps({"file": str(path), "printers": [
+            {"name": p.name, "offset_across_mm": p.offset_across_mm, "offset_along_mm": p.offset_along_mm}
+            for p in profiles.usable.values()], "unusable": list(profiles.unusable.values())}))
+        return
     say(f"printer profiles in {display_path(path)}: {len(profiles.usable)}")
     for profile in profiles.usable.values():
         say(f"{profile.name}: across {profile.offset_across_mm:+g} mm, along {profile.offset_along_mm:+g} mm")
@@ -468,7 +529,7 @@ def report(
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help="Game id."),
+    game: str = GameArgument,
     games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up (default: the report's size)."),
     seed: int = SeedOption,
     players: Optional[int] = typer.Option(None, "--players", min=1, help="Only set-ups for this many players."),
@@ -512,6 +573,11 @@ def diff_command(
         balance=balance, balance_games=balance_games, seed=seed)
 
 
+def _stamped(line: str) -> None:
+    """A watch line, led by the local time it was said (a terminal left open shows when each rebuild began)."""
+    say(f"[{time.strftime('%H:%M:%S')}] {line}")
+
+
 @app.command()
 def watch(
     games: Optional[List[str]] = GamesArgument,
@@ -543,7 +609,7 @@ def watch(
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
-        watch_files(watched, rebuild, say, interval=interval, max_cycles=0 if once else max_cycles)
+        watch_files(watched, rebuild, _stamped, interval=interval, max_cycles=0 if once else max_cycles)
     except KeyboardInterrupt:
         say("stopped watching", err=True)
         raise typer.Exit(exits.EXIT_INTERRUPTED) from None

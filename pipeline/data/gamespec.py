@@ -12,6 +12,7 @@ caller as a :class:`Specs` value, never by importing a game.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -254,7 +255,9 @@ class Specs:
         chosen = list(dict.fromkeys(games)) if games else known
         unknown = [g for g in chosen if g not in known]
         if unknown:
-            raise UserError(f"unknown game {', '.join(unknown)} (known: {', '.join(known)})")
+            near = difflib.get_close_matches(unknown[0], known, n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            raise UserError(f"unknown game {', '.join(unknown)} (known: {', '.join(known)}){hint}")
         for game in chosen:
             if self.find(game) is None:
                 raise SpecError(f"{display_path(data_root / game)}: a data folder with no game spec: register the "

@@ -10,6 +10,7 @@ the project uses it.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import math
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from referencing import Registry
 
 MAX_SCHEMA_BYTES = 1024 * 1024  # the largest schema is under 30 kB
+NEAR_KEY = 0.75  # how alike an unknown key and a known one must be to suggest it (difflib ratio: flavor/flavour 0.92)
 ECMA_FLAGS = "u"  # JSON Schema patterns are Unicode-aware ECMA-262 regular expressions
 
 
@@ -205,10 +207,18 @@ def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
         errors = list(validator.iter_errors(doc.data))
     except (SchemaError, Unresolvable, UnknownType) as exc:
         raise UserError(f"schema for {doc.file} is broken: {exc}") from None
+    errors = [_most_specific(error) for error in errors]
+    misspelt = _misspellings(errors)
     for error in errors:
-        error = _most_specific(error)
         path: PathKey = tuple(error.absolute_path)
+        if error.validator == "required" and (path, _required_key(error)) in misspelt.values():
+            continue  # said once, at the misspelt key: its cause
         label, where = describe_path(doc.data, path)
+        if error.validator == "additionalProperties":
+            for key in _extra_keys(error):  # each unknown key is a mistake of its own, at its own line
+                at, text = _describe(doc, path, where, error, key)
+                yield Problem(at, f"{label}{text}{_did_you_mean(error, key, misspelt.get((path, key)))}")
+            continue
         at, text = _describe(doc, path, where, error)
         yield Problem(at, f"{label}{text}")
 
@@ -223,6 +233,43 @@ def _non_finite(value: Any, path: PathKey) -> Iterator[tuple[PathKey, float]]:
         for index, item in enumerate(value):
             yield from _non_finite(item, (*path, index))
 
+def _extra_keys(error: ValidationError) -> list[str]:
+    properties = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
+    extra = [str(key) for key in error.instance if key not in properties] if isinstance(error.instance, Mapping) else []
+    return extra or ["?"]
+
+
+def _required_key(error: ValidationError) -> str:
+    """The key a ``required`` error names (jsonschema's message quotes it: "'flavour' is a required property")."""
+    return error.message.split("'")[1] if error.message.count("'") >= 2 else ""
+
+
+def _misspellings(errors: list[ValidationError]) -> dict[tuple[PathKey, str], tuple[PathKey, str]]:
+    """Unknown keys that are a required key misspelt (``flavor`` for a missing ``flavour``), as
+    (record path, unknown key) -> (record path, the missing key): one mistake, said once, at the key typed."""
+    missing: dict[PathKey, list[str]] = {}
+    for error in errors:
+        if error.validator == "required":
+            missing.setdefault(tuple(error.absolute_path), []).append(_required_key(error))
+    found = {}
+    for error in errors:
+        path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and path in missing:
+            for key in _extra_keys(error):
+                near = difflib.get_close_matches(key, missing[path], n=1, cutoff=NEAR_KEY)
+                if near:
+                    found[(path, key)] = (path, near[0])
+    return found
+
+
+def _did_you_mean(error: ValidationError, key: str, misspelt: Optional[tuple[PathKey, str]]) -> str:
+    """The hint after an unknown key: the required key it misspells, else the nearest allowed key."""
+    if misspelt is not None:
+        return f"; did you mean '{misspelt[1]}'? (it is required and missing)"
+    properties = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
+    near = difflib.get_close_matches(key, [str(known) for known in properties], n=1, cutoff=NEAR_KEY)
+    return f"; did you mean '{near[0]}'?" if near else ""
+
 
 def _most_specific(error: ValidationError) -> ValidationError:
     """For anyOf/oneOf failures, the branch error that explains the most."""
@@ -231,7 +278,8 @@ def _most_specific(error: ValidationError) -> ValidationError:
     return error
 
 
-def _describe(doc: Document, path: PathKey, where: str, error: ValidationError) -> tuple[Location, str]:
+def _describe(doc: Document, path: PathKey, where: str, error: ValidationError,
+              unknown: Optional[str] = None) -> tuple[Location, str]:
     prefix = f"{where}: " if where else ""
     validator = error.validator
     if validator == "additionalProperties":
@@ -239,7 +287,7 @@ def _describe(doc: Document, path: PathKey, where: str, error: ValidationError) 
             raise _unfilled(error, "the object and its schema")
         properties = error.schema.get("properties", {})
         extra = sorted(set(error.instance) - set(properties))
-        key = extra[0] if extra else "?"
+        key = unknown if unknown is not None else (extra[0] if extra else "?")
         allowed = ", ".join(sorted(properties)) or "none"
         return doc.key_at(*path, key), f"{prefix}unknown key '{key}' (allowed: {allowed})"
     if validator == "required":

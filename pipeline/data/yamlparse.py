@@ -105,9 +105,8 @@ def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
     try:
         return _Builder(loader, text.splitlines() if strict_text else None).build()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        what, mark = in_designers_words(exc, text)
         where = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = exc.problem or exc.context or "syntax error"
         raise YamlLoadError(f"malformed YAML: {what}", *where) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow anywhere (DEL, raw C0/C1 controls)
         raise YamlLoadError(
@@ -119,6 +118,30 @@ def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
         raise YamlLoadError(f"malformed YAML: {exc}") from None
     finally:
         loader.dispose()
+
+
+OPENERS = {"flow sequence": ("[", "]"), "flow mapping": ("{", "}"), "quoted scalar": ("quote", "the same quote")}
+
+
+def in_designers_words(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, Optional[yaml.Mark]]:
+    """What a parser error means to someone editing the file, and where to look: an unclosed bracket or quote
+    at the place it was opened, a tab used for indenting, a colon inside unquoted text; else the parser's words."""
+    problem, context = exc.problem or "", exc.context or ""
+    mark = exc.problem_mark or exc.context_mark
+    for kind, (opener, closer) in OPENERS.items():
+        if context == f"while parsing a {kind}" or context == f"while scanning a {kind}":
+            opened = exc.context_mark
+            if opened is not None:
+                shown = f"quote {text[opened.index]}" if opener == "quote" and opened.index < len(text) else f"'{opener}'"
+                end = f"{closer} (or a ',' between items)" if opener != "quote" else closer
+                return (f"the {shown} opened here is never closed: end it with {end}; "
+                        f"the parser gave up at line {mark.line + 1 if mark else '?'}"), opened
+    if "tab" in problem or "'\\t'" in problem:
+        return "a tab is used for indentation: indent with spaces (YAML does not allow tabs there)", mark
+    if problem == "mapping values are not allowed in this context" or problem == "mapping values are not allowed here":
+        return ("a colon followed by a space inside unquoted text: put the text in quotes "
+                "(text: \"Gain 2: then rest\")"), mark
+    return problem or context or "syntax error", mark
 
 
 def _position(text: str, index: int) -> Mark:

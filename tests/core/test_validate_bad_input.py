@@ -32,7 +32,7 @@ def test_malformed_yaml_names_line_and_column(toy: Path) -> None:
     [line] = messages(toy)
     assert line.startswith(f"{cards(toy)}:")
     assert "malformed YAML" in line
-    assert ":12:" in line or ":13:" in line
+    assert ":11:11:" in line  # where the '[' was opened, not the next line where the parser gave up
 
 
 def test_wrong_type(toy: Path) -> None:
@@ -200,3 +200,44 @@ def test_a_file_found_valid_is_refused_once_its_values_or_schemas_change(toy: Pa
     schema = toy / "schemas" / "toy" / "cards.schema.json"
     replace(schema, '"required": [', '"required": ["colour", ')
     assert any("'colour' is required but missing" in m for m in messages(toy))
+
+
+@pytest.mark.parametrize("typed, line, column", [
+    ("    nmae: Owl\n", 10, 5),  # letters swapped
+    ("    Name: Owl\n", 10, 5),  # a capital
+    ("    names: Owl\n", 10, 5),  # a plural
+])
+def test_a_misspelt_required_key_is_one_line_at_the_key_with_the_right_one(toy: Path, typed: str, line: int,
+                                                                           column: int) -> None:
+    """One mistake, one line: at the key as typed, naming the key meant; not first 'name is missing' at the record."""
+    replace(cards(toy), "    name: Owl\n", typed)
+    [found] = messages(toy)
+    key = typed.strip().split(":")[0]
+    assert f":{line}:{column}: card owl: unknown key '{key}'" in found, found
+    assert found.endswith("did you mean 'name'? (it is required and missing)")
+
+
+def test_a_misspelt_optional_key_gets_the_nearest_and_each_unknown_key_its_own_line(toy: Path) -> None:
+    replace(cards(toy), "    aspect: moon\n", "    aspcet: moon\n    zzz: 1\n")
+    found = messages(toy)
+    assert len(found) == 2, found
+    assert ":12:5: card owl: unknown key 'aspcet'" in found[0] and found[0].endswith("did you mean 'aspect'?")
+    assert ":13:5: card owl: unknown key 'zzz'" in found[1] and "did you mean" not in found[1]
+
+
+@pytest.mark.parametrize("old, new, where, words", [
+    ("    name: Owl\n", "    name: [Owl\n", ":10:11:", "the '[' opened here is never closed: end it with ]"),
+    ("    name: Owl\n", "    name: {first: Owl\n", ":10:11:", "the '{' opened here is never closed: end it with }"),
+    ("    name: Owl\n", '    name: "Owl\n', ":10:11:", "the quote \" opened here is never closed"),
+    ("    name: Owl\n", "    name: 'Owl\n", ":10:11:", "the quote ' opened here is never closed"),
+    ("    name: Owl\n", "\tname: Owl\n", ":10:1:", "a tab is used for indentation: indent with spaces"),
+    ("    name: Owl\n", "    name: Owl\n\t\n", ":11:1:", "a tab is used for indentation"),
+    ("    name: Owl\n", "    name: Owl: the :moon: bird\n", ":10:14:",
+     "a colon followed by a space inside unquoted text: put the text in quotes"),
+    ("    name: Owl\n", "    name: Owl sees: all\n", ":10:19:", "a colon followed by a space inside unquoted text"),
+])
+def test_yaml_syntax_is_said_in_a_designers_words_where_the_mistake_is(toy: Path, old: str, new: str, where: str,
+                                                                       words: str) -> None:
+    replace(cards(toy), old, new)
+    [line] = messages(toy)
+    assert f"{where} malformed YAML: {words}" in line, line

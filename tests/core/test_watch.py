@@ -78,7 +78,7 @@ def test_watch_rebuilds_after_a_write_and_survives_bad_data(tmp_path: Path) -> N
         _wait_for(lines, "watching toy", seen)
         assert any("wrote" in line for line in seen)
         cards.write_text(good.replace("name: Skull", "name: [Skull"), encoding="utf-8")
-        _wait_for(lines, "problem(s) found", seen)
+        _wait_for(lines, "found: ", seen)
         cards.write_text(good.replace("name: Skull", "name: Bare Skull"), encoding="utf-8")
         _wait_for(lines, "wrote", seen)
         assert process.poll() is None  # still watching

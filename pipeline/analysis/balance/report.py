@@ -18,6 +18,7 @@ from pipeline.analysis.balance.document import document
 from pipeline.analysis.balance.findings import GameFigures
 from pipeline.analysis.balance.study import Results, Setup, Study, study_of
 from pipeline.base.errors import UserError
+from pipeline.base.words import count
 from pipeline.cards.pdfwrite import output_lock, write_atomic
 from pipeline.checks.validate import validate
 from pipeline.data.gamespec import Specs
@@ -32,7 +33,7 @@ class InvalidData(UserError):
     """The data of a chosen game did not validate; ``problems`` lists every problem (nothing was written)."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__(f"{len(problems)} problem(s) found: no report written")
+        super().__init__(f"{count(len(problems), 'problem')} found: no report written")
         self.problems = problems
 
 

@@ -16,6 +16,7 @@ from typing import Any, Iterator, Mapping, Optional, Sequence
 from pipeline.analysis.diff.records import ADDED, CHANGED, REMOVED, FieldChange, RecordChange, field_changes, game_changes
 from pipeline.analysis.diff.sources import Side
 from pipeline.base.errors import UserError
+from pipeline.base.words import count
 from pipeline.cards.plan import PrintCard
 from pipeline.checks.validate import validate
 from pipeline.data.dataset import GameData, game_ids
@@ -76,7 +77,7 @@ def load_side(side: Side, specs: Specs, games: Sequence[str]) -> dict[str, GameD
         return {}
     report = validate(side.root, specs, present)
     if not report.ok:
-        raise UserError(f"{side.label}: the data does not validate ({len(report.problems)} problem(s)); "
+        raise UserError(f"{side.label}: the data does not validate ({count(len(report.problems), 'problem')}); "
                         f"the first: {report.problems[0]}")
     return {game: report.game(game) for game in present}
 

@@ -13,16 +13,17 @@ import typer
 from pipeline.base.console import stop_spinner
 from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
-from pipeline.data.dataset import default_data_root, display_path
+from pipeline.data.dataset import GameData, default_data_root, display_path
 from pipeline.games.commands import command_specs, valid_game
-from pipeline.games.monotheism import GAME_ID, adding, estimate, rating, solver
+from pipeline.games.monotheism import GAME_ID, adding, estimate, guest_check, rating, solver
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
-from pipeline.games.monotheism.model import RATING_FIELDS, Scenario
+from pipeline.games.monotheism.model import RATING_FIELDS, MonotheismModel, Scenario
 from pipeline.games.monotheism.narrate import narrate, option_words
 from pipeline.games.monotheism.play import Loaded, deal, describe, load, run, scenario_by_number, scenario_from_file
 from pipeline.games.monotheism.rounds import default_processes
+from pipeline.games.monotheism.storerating import rewrite_rating
 
 app = typer.Typer(help="Monotheism: replay the scenarios' winning lines; solve, rate, generate and add puzzles; "
                        "play a game.", no_args_is_help=True)
@@ -166,15 +167,23 @@ def estimate_21(ctx: typer.Context, games: int = typer.Option(2_000, "--games", 
                                            help=f"How moves are chosen: {', '.join(estimate.POLICIES)}."),
                 worshiper_set: Optional[list[str]] = typer.Option(None, "--set", help="Worshiper set id "
                                                                   "(repeatable; default: every set)."),
+                check: bool = typer.Option(False, "--check", help="Play the check's own seeded run "
+                                           f"({guest_check.GAMES_PER_SET:,} deals per set, {estimate.STATED_POLICY} "
+                                           "policy) and fail unless it agrees with the rulebook."),
                 as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
     """Monte Carlo: how often is #21 unveiled three times during the first cycle through the deck?
 
     The first cycle runs from the deal until the highest worshiper first reaches the top or is
-    submerged (or the game ends). The rulebook says about once in five hundred games.
+    submerged (or the game ends). The rulebook says about once in five hundred games. `validate` does
+    not play these deals (seconds of play); `--check` is the check that does.
     """
     if policy not in estimate.POLICIES:
         raise UsageProblem(f"unknown policy {policy!r} (known: {', '.join(estimate.POLICIES)})")
-    loaded = load(valid_game(ctx, GAME_ID, _root(data)))
+    game = valid_game(ctx, GAME_ID, _root(data))
+    loaded = load(game)
+    if check:
+        _check_21(game, loaded, as_json)
+        return
     known = [s.id for s in loaded.model.worshiper_sets]
     sets = worshiper_set or known
     unknown = [s for s in sets if s not in known]
@@ -195,6 +204,21 @@ def estimate_21(ctx: typer.Context, games: int = typer.Option(2_000, "--games", 
                f"95% interval {_one_in(high)} to {_one_in(low)}); the rulebook says about 1 in "
                f"{round(1 / estimate.RULEBOOK_RATE)} (agrees within {estimate.RATE_TOLERANCE}x: "
                f"{'yes' if result.agrees_with_rulebook() else 'no'})")
+
+
+def _check_21(game: GameData[MonotheismModel], loaded: Loaded, as_json: bool) -> None:
+    """#21's frequency held to the rulebook (``guest_check``): one problem line and exit 1 when it disagrees."""
+    cards = loaded.game.cards
+    problems = list(guest_check.rate_problems(game, cards))
+    hits, games = guest_check.seeded_tally(game, cards)  # the same run, kept in the store
+    if as_json:
+        typer.echo(json.dumps({"hits": hits, "games": games, "agrees": not problems,
+                               "problems": [str(problem) for problem in problems]}))
+    if problems:
+        raise UserError(str(problems[0]))
+    if not as_json:
+        typer.echo(f"ok: #{estimate.UNBIDDEN_GUEST} unveiled three times in the first cycle in {hits} of {games} "
+                   f"seeded deals, as the rulebook says (about 1 in {round(1 / estimate.RULEBOOK_RATE)})")
 
 
 def _one_in(rate: float) -> str:
@@ -242,20 +266,38 @@ def rate(ctx: typer.Context, scenario: Optional[str] = typer.Argument(None, help
          max_nodes: int = typer.Option(rating.RATE_NODES, "--max-nodes", min=1,
                                        help="Node limit of each question (the answer, then each first move)."),
          processes: Optional[int] = ProcessesOption,
+         write: bool = typer.Option(False, "--write", help="Store the measured rating with the scenario in "
+                                    "scenarios.yaml (only its figures change; needs the default --max-nodes)."),
          as_json: bool = JsonOption, data: Optional[Path] = DataOption) -> None:
-    """Measure a scenario's difficulty: first moves that win and lose, shortest solution, branching, nodes."""
+    """Measure a scenario's difficulty: first moves that win and lose, shortest solution, branching, nodes; and
+    prove its stored losing first move lost (validate replays the stored line, it does not search)."""
     root = _root(data)
-    loaded = load(valid_game(ctx, GAME_ID, root))
+    game = valid_game(ctx, GAME_ID, root)
+    loaded = load(game)
     chosen = _chosen(loaded, root, scenario, file)
+    if write and (file is not None or max_nodes != rating.RATE_NODES):
+        raise UsageProblem("--write stores the rating of a scenario number measured with the default --max-nodes")
     found = rating.rate(loaded.game.scenario_state(chosen, track_history=False).with_events(False), max_nodes=max_nodes,
                         processes=_processes(processes))
     report = _rating_report(chosen, found)
+    trap = ", ".join(chosen.losing_first_move)
+    report["trap_proved_lost"] = bool(trap) and trap in found.losing_moves
+    written = rewrite_rating(game, chosen, found) if write else None
     if as_json:
-        typer.echo(json.dumps(report))
-        return
-    typer.echo("\n".join(_rating_lines(chosen, found)))
-    if report.get("matches_stored") is False:
-        typer.echo("  note         these figures differ from the rating stored with the scenario")
+        typer.echo(json.dumps({**report, "written": str(written) if written else None}))
+    else:
+        typer.echo("\n".join(_rating_lines(chosen, found)))
+        if trap:
+            typer.echo(f"  stored trap  {trap}: " + ("proved lost" if report["trap_proved_lost"] else
+                                                     "NOT proved lost (it can still win, or its search hit the limit)"))
+        if report.get("matches_stored") is False and written is None:
+            changed = [key for key in RATING_FIELDS if report.get(key) != getattr(chosen.rating, key)]
+            typer.echo(f"  note         these figures differ from the rating stored with the scenario ({', '.join(changed)}); "
+                       f"`--write` stores them")
+        if written is not None:
+            typer.echo(f"  wrote        the rating into {display_path(written)}")
+    if trap and not report["trap_proved_lost"]:
+        raise UserError(f"scenario {chosen.id}: the stored losing_first_move {trap} is not proved lost")
 
 
 @app.command()

@@ -4,24 +4,22 @@
   (monotheism-facts.md), each as code;
 * the worshipers: one face record per worshiper of the sets, chains of states
   that follow the physical card (rotate, flip) and end in the void;
-* the scenarios: the stored winning line replays to a win, the solver proves
-  the scenario winnable, and some first move loses (a real puzzle).
+* the scenarios: the stored winning line replays to a win (the solver searches
+  only when it does not), and the stored trap is a whole first turn other than
+  the line's own (``pantheon monotheism rate`` proves it lost).
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from pipeline import store
-from pipeline.base.shape import ShapeError, sequence, text
 from pipeline.data.dataset import Document, GameData
 from pipeline.data.problems import Problem
-from pipeline.games.monotheism import SOLVER_NAMESPACE, dsl, playkey, proofs, solver  # noqa: F401  (registers the handlers)
+from pipeline.games.monotheism import dsl, proofs, solver
 from pipeline.games.monotheism.cards import HALF_KEYS, Cards
 from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import MonotheismModel, Scenario, scenario_from_record
-from pipeline.games.monotheism.rating import RATE_NODES
+from pipeline.games.monotheism.rating import RATE_NODES, turns_of
 from pipeline.games.monotheism.text import face_text, word_count
 
 DEITIES = "deities"
@@ -52,9 +50,7 @@ LINE_BREAKS = "the stored winning line breaks"
 BROKEN = (CANNOT_WIN, LINE_BREAKS)
 
 # --- scenarios in play: node limits, never seconds, so the verdict is the same on every machine -------
-SOLVE_NODES = RATE_NODES  # the same limit as a rating, so a stored rating's node count can be checked here
-TRAP_NODES = 400_000
-PROVER_ONLY = solver.Techniques(beam=False)  # a trap is expected lost: the beam finder would only double the nodes
+SOLVE_NODES = RATE_NODES  # searched only when the stored line does not win: is there still a win?
 
 def card_problems(game: GameData[MonotheismModel]) -> Iterator[Problem]:
     """Problems of deities.yaml and worshipers.yaml (run when both documents are present)."""
@@ -268,13 +264,12 @@ def _chain_problems(doc: Document, i: int, record: Mapping[str, Any]) -> Iterato
 def scenario_play_problems(game: GameData[MonotheismModel], cards: Cards) -> Iterator[Problem]:
     doc = game.doc(SCENARIOS)
     engine = Game(cards)
-    fingerprint = playkey.cards_key(cards)
     for i, record in enumerate(doc.data["scenarios"]):
         scenario = scenario_from_record(record)
         if not playable(scenario, cards):
             continue  # scenario_findings in checks.py reports the unknown card or impossible curse
         label = f"scenario {scenario.id} ({scenario.title})"
-        findings = scenario_play_findings(engine, scenario, fingerprint)
+        findings = scenario_play_findings(engine, scenario)
         if not findings:
             proofs.remember(game, scenario)
             continue
@@ -295,64 +290,19 @@ def playable(scenario: Scenario, cards: Cards) -> bool:
     return bool(scenario.deck) and any(card.is_worshiper for card in scenario.deck)
 
 
-def scenario_play_findings(engine: Game, scenario: Scenario, fingerprint: str = "") -> list[tuple[tuple, str]]:
+def scenario_play_findings(engine: Game, scenario: Scenario) -> list[tuple[tuple, str]]:
     """(path inside the scenario record, message) for each way the scenario fails in play.
 
-    ``fingerprint`` (:func:`playkey.cards_key` of the engine's cards) keeps the searches' findings in the
-    cache; the replay of the stored winning line is cheap and quotes card names, so it is never cached.
+    Cheap by design, so a run with no cache is as quick as any other: the stored winning line, replayed,
+    proves the scenario winnable in milliseconds; only when it does not win does the solver search (is
+    there still a win?). The trap is checked to be one whole first turn other than the winning line's
+    first. Proving that the trap loses takes seconds of search for each scenario: that, and every figure
+    of the stored rating, is what ``pantheon monotheism rate`` measures (its ``--write`` stores them).
     """
     found = list(_line_replay_findings(engine, scenario))
-    rated = scenario.rating
-    key = (fingerprint, json.dumps([[c.ref, c.veiled, c.transformed, c.cursed] for c in scenario.deck]),
-           scenario.losing_first_move, (rated.nodes, rated.first_moves) if rated is not None else None)
-    if fingerprint:
-        return found + list(_cached_findings(key, engine, scenario))
-    return found + _search_findings(engine, scenario)[0]
-
-
-
-
-class _Undecided(Exception):
-    """Raised out of a cache computation whose solver hit a node limit: such findings are not kept."""
-
-    def __init__(self, findings: list[list]) -> None:
-        super().__init__("a solver limit was hit")
-        self.findings = findings
-
-
-def _cached_findings(key: tuple, engine: Game, scenario: Scenario) -> tuple:
-    """Solving is the slow part of validate; the same data and engine code give the same answer.
-
-    Kept in the store, keyed by the card data, the scenario and the node limits
-    (the store adds all the code). Findings that rest on a search that hit its
-    node limit are reported but never kept: they are not facts.
-    """
-    def compute() -> list[list]:
-        found, decided = _search_findings(engine, scenario)
-        plain = [[list(path), message] for path, message in found]
-        if not decided:
-            raise _Undecided(plain)
-        return plain
-
-    inputs = ["scenario findings", SOLVE_NODES, TRAP_NODES, *map(str, key)]
-    try:
-        found = store.cached(SOLVER_NAMESPACE, inputs, compute, decode=_stored_findings)
-    except _Undecided as undecided:
-        found = undecided.findings
-    return tuple((tuple(path), message) for path, message in found)
-
-
-def _stored_findings(value: Any) -> list[list]:
-    """Findings read back from the cache, as ``compute`` writes them: [[path, message], ...], a path
-    being a list of keys and indices. Anything else raises ShapeError (the cache then counts a miss)."""
-    found = []
-    for item in sequence(value):
-        path, message = sequence(item, 2)
-        steps = sequence(path)
-        if not all(isinstance(step, (str, int)) and not isinstance(step, bool) for step in steps):
-            raise ShapeError("expected a path of keys and indices")
-        found.append([list(steps), text(message)])
-    return found
+    if found:
+        found += _search_findings(engine, scenario)
+    return found + _trap_findings(engine, scenario)
 
 
 def _line_replay_findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tuple, str]]:
@@ -362,48 +312,34 @@ def _line_replay_findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tu
         yield from _line_findings(engine.scenario_state(scenario), scenario.winning_line)
 
 
-def _search_findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
-    """(findings, decided) of the solver's searches, which never quote a card's name: decided is False when
-    a search stopped at its node limit."""
-    found: list[tuple[tuple, str]] = []
+def _search_findings(engine: Game, scenario: Scenario) -> list[tuple[tuple, str]]:
+    """Whether a scenario whose stored line does not win can be won at all (the solver's answer, in
+    ``SOLVE_NODES`` at most); a win found is not a problem of its own: the line's problem says what to fix."""
     result = solver.solve(engine.scenario_state(scenario, track_history=False).with_events(False), max_nodes=SOLVE_NODES)
-    decided = result.status != solver.LIMIT
     if result.status == solver.NO_WIN:
-        found.append((("deck",), f"{CANNOT_WIN}: the solver closed all {result.nodes} positions without a win"))
-    elif result.status == solver.LIMIT:
-        found.append((("deck",), f"undecided: the solver reached its limit of {SOLVE_NODES} nodes without "
-                                 "finding a winning line"))
-    rated = scenario.rating
-    if rated is not None and decided and rated.nodes != result.nodes:
-        found.append((("rating", "nodes"), f"rating: the solver now decides the deck in {result.nodes} nodes, not "
-                                           f"{rated.nodes} (pantheon monotheism rate {scenario.id} measures it again)"))
-    turns = len(solver.first_turns(engine.scenario_state(scenario))) if rated is not None else 0
-    if rated is not None and rated.first_moves != turns:
-        found.append((("rating", "first_moves"), f"rating: the deck has {turns} first moves, not {rated.first_moves}"))
-    if not scenario.losing_first_move:
-        found.append((("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)"))
-    else:
-        traps, trap_decided = _trap_findings(engine, scenario)
-        found += traps
-        decided = decided and trap_decided
-    return found, decided
-
-
-def _trap_findings(engine: Game, scenario: Scenario) -> tuple[list[tuple[tuple, str]], bool]:
-    """The stored losing first move is one whole first turn, and no line wins after it."""
-    start = engine.scenario_state(scenario, track_history=False).with_events(False)
-    result = solver.after_turn(start, scenario.losing_first_move, max_nodes=TRAP_NODES, techniques=PROVER_ONLY)
-    if result is None:
-        turns = solver.first_turns(start)
-        example = f" (e.g. {', '.join(turns[0][0])})" if turns else " (the game is over before any turn)"
-        return [(("losing_first_move",), f"losing_first_move {', '.join(scenario.losing_first_move)} is not one "
-                                          f"whole first turn{example}")], True
-    if result.status == solver.WIN:
-        return [(("losing_first_move",), "is not a real puzzle: the losing_first_move can still win")], True
+        return [(("deck",), f"{CANNOT_WIN}: the solver closed all {result.nodes} positions without a win")]
     if result.status == solver.LIMIT:
-        return [(("losing_first_move",), f"undecided: the losing_first_move was not proved lost within the "
-                                         f"limit of {TRAP_NODES} nodes")], False
-    return [], True
+        return [(("deck",), f"undecided: the solver reached its limit of {SOLVE_NODES} nodes without finding a "
+                            "winning line")]
+    return []
+
+
+def _trap_findings(engine: Game, scenario: Scenario) -> list[tuple[tuple, str]]:
+    """The stored losing first move is one whole first turn, and not the stored winning line's own first
+    turn (proving that it loses is a search: ``pantheon monotheism rate`` does it)."""
+    if not scenario.losing_first_move:
+        return [(("id",), "has no losing_first_move (a first turn that loses shows it is a real puzzle)")]
+    start = engine.scenario_state(scenario, track_history=False).with_events(False)
+    trap = tuple(scenario.losing_first_move)
+    turns = solver.first_turns(start)
+    if all(move != trap for move, _ in turns):
+        example = f" (e.g. {', '.join(turns[0][0])})" if turns else " (the game is over before any turn)"
+        return [(("losing_first_move",), f"losing_first_move {', '.join(trap)} is not one whole first turn{example}")]
+    won, _ = solver.verify(start, scenario.winning_line)
+    if won and turns_of(start, scenario.winning_line)[0][1] == trap:
+        return [(("losing_first_move",), "is not a real puzzle: the losing_first_move can still win (the stored "
+                                         "winning line begins with it)")]
+    return []
 
 
 def _line_findings(state: Any, line: Sequence[str]) -> Iterator[tuple[tuple, str]]:

@@ -1,11 +1,12 @@
-"""validate's check of #21 against the rulebook: three unveilings in the first cycle "once every five hundred
-games or so".
+"""The check of #21 against the rulebook (`pantheon monotheism estimate-21 --check`): three unveilings in the
+first cycle "once every five hundred games or so". `validate` does not play it: 20,000 deals are seconds of
+play that no edit but one to the cards' rules needs, and a cold validate must stay quick.
 
 A seeded run of the stated policy (``estimate.STATED_POLICY``, the same number of deals with each worshiper
 set) must give a rate within ``estimate.RATE_TOLERANCE`` of one in five hundred. The run is not cheap
 (about twenty seconds) and its tally is kept in the store, keyed by exactly what the deals and their
 play read -- the engine's card definitions and each set's worshipers (:func:`play_key`) -- and all the
-code, so validate pays for it once per change of the rules on the cards or of the code, not for an edit
+code, so the check pays for it once per change of the rules on the cards or of the code, not for an edit
 to a card's name or flavour text or a set's description. The figure data/README.md states comes
 from a larger run of ``pantheon monotheism estimate-21``.
 """

@@ -57,6 +57,7 @@ class Rating:
     branching: tuple[int, ...]     # choices at each turn of that solution
     solution: tuple[str, ...]      # the shortest winning line found
     losing_example: tuple[str, ...]  # one losing first move (its actions), if any
+    losing_moves: tuple[str, ...] = ()  # every first move proved lost ("pick 14, submerge 2, place 2")
 
     @property
     def losing_share(self) -> float:
@@ -159,4 +160,5 @@ def rate(state: State, *, max_nodes: int = RATE_NODES, processes: int = 1,
         branching=tuple(choices(start) for start, _ in turns),
         solution=solution,
         losing_example=tuple(moves.losing[0].split(", ")) if moves.losing else (),
+        losing_moves=moves.losing,
     )

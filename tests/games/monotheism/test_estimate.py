@@ -120,3 +120,20 @@ def test_the_seeded_check_is_cached_by_content(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(estimate, "estimate", no_second_run)
     assert guest_check.seeded_tally(game, game.model.cards, SMALL_RUN) == (hits, games)
+
+
+def test_the_21_check_is_its_own_command_and_fails_on_a_rate_out_of_range(data_copy, edit_yaml, validate,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate no longer plays the seeded deals (the down-twelve edit validates); `estimate-21 --check` plays
+    them and refuses the edit with the problem at #21, exit 1; the shipped cards pass."""
+    from pipeline.games.monotheism import guest_check
+
+    monkeypatch.setattr(guest_check, "GAMES_PER_SET", SMALL_RUN)
+    ok = CliRunner().invoke(app, ["monotheism", "estimate-21", "--check", "--data", str(data_copy)])
+    assert ok.exit_code == 0 and ok.output.startswith("ok: #21 unveiled three times"), ok.output
+    edit_yaml(data_copy / "monotheism" / "deities.yaml", _down_twelve)
+    assert validate(data_copy, ["monotheism"]) == []
+    failed = CliRunner().invoke(app, ["monotheism", "estimate-21", "--check", "--json", "--data", str(data_copy)])
+    assert failed.exit_code == 1
+    assert json.loads(failed.stdout.splitlines()[0])["agrees"] is False
+    assert "deity 21: unveiled three times in the first cycle in 13 of 4000" in failed.output

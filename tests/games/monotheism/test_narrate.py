@@ -148,4 +148,4 @@ def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path,
     # replay goes through validation like every command: it refuses the broken data, naming the first problem
     replay = CliRunner().invoke(app, ["monotheism", "replay", "1", "--data", str(data_copy)])
     assert replay.exit_code == 1
-    assert f"error: {lines[0]} ({len(lines)} problem(s); run `pantheon validate monotheism`)" in replay.output
+    assert f"error: {lines[0]} ({len(lines)} problem{'' if len(lines) == 1 else 's'}; run `pantheon validate monotheism`)" in replay.output

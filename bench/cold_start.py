@@ -1,0 +1,77 @@
+"""The first run: CPU seconds of `pantheon validate` and of a full `pantheon build` with no cache at all.
+
+Each run gets an empty store ($PANTHEON_CACHE) and a fresh output folder, so
+nothing an earlier run kept is used: a new clone, a new machine, CI. CPU is
+user + system of the finished child (``resource.getrusage``), median of RUNS
+runs. With ``--baseline DIR`` (a checkout of an older commit with its own
+.venv, e.g. `git worktree add ../base-9104 9104bb1 && make -C ../base-9104
+.venv/.installed`) the same commands run on it, in turn with these (A B A B ...),
+and the ratio is taken pair by pair. The targets (issue #30): validate under
+3 s CPU; build no more CPU than commit 9104bb1's.
+
+Run: `.venv/bin/python bench/cold_start.py [--runs N] [--baseline DIR]`; `make bench` runs it.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = 3
+COMMANDS = {"pantheon validate": ("validate",), "pantheon build": ("build",)}
+
+
+def cpu_seconds(checkout: Path, args: tuple[str, ...]) -> float:
+    """CPU seconds of one cold run of `pantheon ARGS` of ``checkout`` (its own .venv and data)."""
+    with tempfile.TemporaryDirectory(prefix="pantheon-cold-") as scratch:
+        work = Path(scratch)
+        env = {**os.environ, "PANTHEON_CACHE": str(work / "cache"), "XDG_CACHE_HOME": str(work / "xdg")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user runs it: bytecode is written once, then read
+        extra = ("--out", str(work / "out")) if args[0] == "build" else ()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([str(checkout / ".venv" / "bin" / "pantheon"), *args, "--data", str(checkout / "data"), *extra],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=checkout, env=env)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(runs: int, baseline: Optional[Path]) -> list[str]:
+    """The Markdown lines of the figures (and prints them as they come)."""
+    lines = ["## The first run (no cache)", "",
+             f"CPU seconds (user + system), median of {runs} runs, each with an empty store and output folder"
+             + (f"; B = {baseline.name}, run in turn with A (this checkout)." if baseline else "."), ""]
+    lines += ["| command | A: CPU s | B: CPU s | A/B (median of pairs) |", "|---|---:|---:|---:|"] if baseline \
+        else ["| command | CPU s |", "|---|---:|"]
+    for name, args in COMMANDS.items():
+        for checkout in (ROOT, *((baseline,) if baseline else ())):
+            cpu_seconds(checkout, args)  # writes the bytecode; not counted
+        mine, theirs = [], []
+        for _ in range(runs):
+            mine.append(cpu_seconds(ROOT, args))
+            if baseline:
+                theirs.append(cpu_seconds(baseline, args))
+        if baseline:
+            ratio = statistics.median(a / b for a, b in zip(mine, theirs))
+            lines.append(f"| {name} | {statistics.median(mine):.2f} | {statistics.median(theirs):.2f} | {ratio:.3f} |")
+        else:
+            lines.append(f"| {name} | {statistics.median(mine):.2f} |")
+        print(lines[-1], flush=True)
+    return lines + [""]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=RUNS)
+    parser.add_argument("--baseline", type=Path, default=None, help="an older checkout with its own .venv")
+    options = parser.parse_args()
+    print("\n".join(measure(options.runs, options.baseline)))
+
+
+if __name__ == "__main__":
+    main()
