@@ -30,11 +30,13 @@ from pipeline.games.monotheism import decks, solver
 from pipeline.games.monotheism.cards import Cards
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import MonotheismModel, WorshiperSet
-from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN
+from pipeline.games.monotheism.search import FULL_GAME, LIMIT, NO_WIN, WIN
 
-__all__ = ["WIN", "NO_WIN", "LIMIT", "Question", "Verdict", "Batch", "worshiper_set", "without", "decide", "run"]
+__all__ = ["WIN", "NO_WIN", "LIMIT", "Question", "Verdict", "Batch", "DIFFICULT_GODS", "worshiper_set", "without", "decide", "run"]
 
-DEFAULT_MAX_NODES = 1_000_000  # per deal; see docs/engines-and-puzzles.md for what it decides
+# Advice: "unveiling more cards that will make your worshiper's task difficult, like cards #7, #9, #13, & #22".
+DIFFICULT_GODS = ("07", "09", "13", "22")
+DEFAULT_MAX_NODES = 300_000  # per deal: about a minute of one busy core; docs/engines-and-puzzles.md has the figures
 DEFAULT_COUNT = 20
 
 
@@ -122,14 +124,15 @@ def without(cards: Cards, removed: Sequence[str]) -> Cards:
 
 
 def decide(game: Game, question: Question, seed: int) -> Verdict:
-    """Deal ``seed`` of ``question`` (``game``: the shipped cards; removed gods are taken out of its deal), decided by the solver within the budget;
-    a won line is replayed on a fresh deck (a line that does not win is a bug, raised as one)."""
+    """Deal ``seed`` of ``question`` (``game``: the shipped cards; removed gods are taken out of its deal),
+    decided by the solver within the budget with its full-game techniques; a won line is replayed on a
+    fresh deck (a line that does not win is a bug, raised as one)."""
     started = time.perf_counter()
     dealt = decks.full_deal(game.cards, question.worshipers, seed)
     deck = tuple(card for card in dealt if not (card.is_deity and card.ref in question.removed))
     played = _game_without(game, question.removed)
     found = solver.solve(played.state_for(deck, track_history=False).with_events(False),
-                         max_nodes=question.max_nodes, processes=1)
+                         max_nodes=question.max_nodes, processes=1, techniques=FULL_GAME)
     if found.status == WIN:
         won, why = solver.verify(played.state_for(deck), found.line)
         if not won:
