@@ -32,7 +32,8 @@ from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import MonotheismModel, WorshiperSet
 from pipeline.games.monotheism.search import FULL_GAME, LIMIT, NO_WIN, WIN
 
-__all__ = ["WIN", "NO_WIN", "LIMIT", "Question", "Verdict", "Batch", "DIFFICULT_GODS", "worshiper_set", "without", "decide", "run"]
+__all__ = ["WIN", "NO_WIN", "LIMIT", "Question", "Verdict", "Batch", "DIFFICULT_GODS", "worshiper_set", "without",
+           "game_without", "decide", "run"]
 
 # Advice: "unveiling more cards that will make your worshiper's task difficult, like cards #7, #9, #13, & #22".
 DIFFICULT_GODS = ("07", "09", "13", "22")
@@ -130,7 +131,7 @@ def decide(game: Game, question: Question, seed: int) -> Verdict:
     started = time.perf_counter()
     dealt = decks.full_deal(game.cards, question.worshipers, seed)
     deck = tuple(card for card in dealt if not (card.is_deity and card.ref in question.removed))
-    played = _game_without(game, question.removed)
+    played = game_without(game, question.removed)
     found = solver.solve(played.state_for(deck, track_history=False).with_events(False),
                          max_nodes=question.max_nodes, processes=1, techniques=FULL_GAME)
     if found.status == WIN:
@@ -140,7 +141,8 @@ def decide(game: Game, question: Question, seed: int) -> Verdict:
     return Verdict(seed, found.status, found.nodes, round(time.perf_counter() - started, 3), found.line)
 
 
-def _game_without(game: Game, removed: Sequence[str]) -> Game:
+def game_without(game: Game, removed: Sequence[str]) -> Game:
+    """The engine for ``game``'s cards without the gods in ``removed`` (``game`` itself when none is)."""
     return game if not removed else Game(without(game.cards, removed))
 
 
