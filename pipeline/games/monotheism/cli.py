@@ -229,33 +229,47 @@ def deals_command(
     questions = [deals.Question(s.id, tuple(w.id for w in s.worshipers), tuple(sorted(set(gods))), seeds, max_nodes)
                  for s in chosen]
     stop_spinner(ctx)
+
+    def heard(question: deals.Question, verdict: deals.Verdict) -> None:
+        """Text output: each deal's line as soon as it is decided (a long study shows its figures as it goes)."""
+        bar.advance(task)
+        if not as_json:
+            if verdict.seed == question.seeds[0]:
+                typer.echo(_batch_title(loaded, question))
+            typer.echo(_verdict_line(verdict))
+
     with progress_bar() as bar:
         task = bar.add_task("deals decided", total=len(questions) * count)
-        batches = deals.run(loaded.game, questions, processes=_processes(processes),
-                            on_verdict=lambda question, verdict: bar.advance(task))
+        batches = deals.run(loaded.game, questions, processes=_processes(processes), on_verdict=heard)
     if as_json:
         typer.echo(json.dumps({"seed": seed, "count": count, "batches": [b.as_data() for b in batches]}))
         return
     for batch in batches:
-        typer.echo("\n".join(_deal_lines(loaded, batch)))
+        typer.echo(_batch_total(loaded, batch))
 
 
-def _deal_lines(loaded: Loaded, batch: deals.Batch) -> list[str]:
-    question = batch.question
-    name = loaded.model.worshiper_set(question.set_id).name
+def _set_label(loaded: Loaded, question: deals.Question) -> str:
     without = f", without {', '.join('#' + g for g in question.removed)}" if question.removed else ""
-    lines = [f"{name}{without}: deals {question.seeds[0]}..{question.seeds[-1]}, "
-             f"at most {question.max_nodes:,} nodes each"]
-    for verdict in batch.verdicts:
-        told = f"won in {len(verdict.line)} actions" if verdict.line else {deals.NO_WIN: "proved lost"}.get(
-            verdict.status, "undecided")
-        lines.append(f"  deal {verdict.seed:>5}: {told:<22} {verdict.nodes:>10,} nodes {verdict.seconds:8.1f} s")
+    return loaded.model.worshiper_set(question.set_id).name + without
+
+
+def _batch_title(loaded: Loaded, question: deals.Question) -> str:
+    return f"{_set_label(loaded, question)}: deals {question.seeds[0]}..{question.seeds[-1]}, at most {question.max_nodes:,} nodes each"
+
+
+def _verdict_line(verdict: deals.Verdict) -> str:
+    told = f"won in {len(verdict.line)} actions" if verdict.line else {deals.NO_WIN: "proved lost"}.get(
+        verdict.status, "undecided")
+    return f"  deal {verdict.seed:>5}: {told:<22} {verdict.nodes:>10,} nodes {verdict.seconds:8.1f} s"
+
+
+def _batch_total(loaded: Loaded, batch: deals.Batch) -> str:
+    name = _set_label(loaded, batch.question)
     share, (low, high) = batch.share, batch.bounds
     interval = (f"{share.value:.0%} (95% interval {share.interval[0]:.0%} to {share.interval[1]:.0%})"
                 if share.value is not None and share.interval else "none decided")
-    lines.append(f"  won {batch.won}, proved lost {batch.lost}, undecided {batch.undecided} of {len(batch.verdicts)}; "
-                 f"win share of the decided deals {interval}; of all deals {low:.0%} to {high:.0%}")
-    return lines
+    return (f"{name}: won {batch.won}, proved lost {batch.lost}, undecided {batch.undecided} of {len(batch.verdicts)}; "
+            f"win share of the decided deals {interval}; of all deals {low:.0%} to {high:.0%}")
 
 
 def _one_in(rate: float) -> str:
