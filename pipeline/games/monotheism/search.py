@@ -69,10 +69,11 @@ class Techniques:
 
 
 # A full game is long: the worshipers' curses, not the moves, run out (each pass of a worshiper through
-# the top costs one), and about five gods fall per curse in a won game. The puzzles' promise trades a
-# curse for one god and the beam then spends its life early; valuing a curse at two gods and counting the
-# cycle already spent wins deals the puzzles' promise leaves undecided at ten times the nodes. A narrow
-# first beam (64) decides the easy deals in a few tens of thousands of nodes.
+# the top costs one). The puzzles' promise trades a curse for one god, and its beam spends the worshiper's
+# life early and dies with about half the gods left. Valuing a curse at two gods and counting the cycle
+# already spent won Haruspex deals 1 and 2 (a beam alone: 270,000 and 57,000 nodes), which the puzzles'
+# promise left undecided at 2,000,000; it is not better on every deal (deal 6: won by the puzzles' promise
+# in 78,000 nodes, undecided with this one at 300,000). A narrow first beam (64) decides easy deals sooner.
 FULL_GAME = Techniques(curse_worth=2, beam_first_width=64)
 PROMISE_SCALE = 1_000  # full-game promises are integers: thousandths of a god
 
