@@ -327,8 +327,9 @@ def _thin_note(decided: int) -> str:
     """A note when a cell holds too few decided deals for a narrow interval."""
     if decided >= THIN_CELL:
         return ""
-    return (f" Thin cells: as few as {decided} decided deals, so an interval spans tens of points; "
-            f"`pantheon monotheism deals --count N` measures any cell with more deals.")
+    fewest = f"as few as {decided} decided deals" if decided else "a cell with no decided deal"
+    return (f" Thin cells: {fewest}, so an interval spans tens of points; the deals command (pantheon monotheism "
+            "deals) measures any cell with more deals and a larger node budget.")
 
 
 def study(game: GameData[MonotheismModel]) -> MonotheismStudy:
