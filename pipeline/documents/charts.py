@@ -109,10 +109,9 @@ def _formatter(percent: bool, step: float) -> Callable[[float], str]:
     return lambda v: f"{v:.{digits}f}"
 
 
-def _extent(series: Sequence[m.ChartSeries], reference: Optional[float]) -> tuple[float, float]:
+def _extent(series: Sequence[m.ChartSeries], references: Sequence[tuple[float, str]] = ()) -> tuple[float, float]:
     values = [v for s in series for v in (*s.values, *s.low, *s.high) if v is not None]
-    if reference is not None:
-        values.append(reference)
+    values += [value for value, _ in references]
     return (min(values), max(values)) if values else (0.0, 1.0)
 
 
@@ -155,7 +154,9 @@ def _legend(style: ChartStyle, names: Sequence[str], width: float, y: float, *, 
                 marker.x, marker.y = x + swatch / 2, top + swatch / 2
                 group.add(marker)
             else:
-                group.add(Rect(x, top, swatch, swatch, fillColor=colour, strokeColor=None))
+                fill, outline = _bar_look(style, index)
+                group.add(Rect(x, top, swatch, swatch, fillColor=fill, strokeColor=outline,
+                               strokeWidth=style.whisker_pt * 2))
             group.add(String(x + swatch + gap / 2, top + swatch * LEGEND_NAME_RISE, name, fontName=style.font, fontSize=size,
                              fillColor=style.text))
             x += entry + gap
@@ -188,35 +189,50 @@ def _whiskers(block: m.BarChart, style: ChartStyle, horizontal: bool) -> Callabl
     return draw
 
 
-def _reference(block: m.BarChart, style: ChartStyle, horizontal: bool) -> Callable[..., Group]:
-    """A chart annotation: a dashed line across the plot at the reference value; its label, keyed by a dashed
-    sample, sits above the plot's top left corner, clear of the bars."""
+def _references(block: m.BarChart, style: ChartStyle, horizontal: bool, above: float) -> Callable[..., Group]:
+    """A chart annotation: a dashed line across the plot at each reference value, each with its own dash
+    pattern (told apart without colour); their labels, each keyed by a sample of its dash, sit side by side
+    in a row ``above`` the plot's top left corner (over the series legend), clear of the bars."""
     def draw(chart: RLBarChart, category_scale: Any, value_scale: Any) -> Group:
         group = Group()
-        at = value_scale(block.reference)
-        if horizontal:
-            line = Line(at, chart.y, at, chart.y + chart.height)
-        else:
-            line = Line(chart.x, at, chart.x + chart.width, at)
-        group.add(_dashed(line, style))
-        if block.reference_label:
-            key = style.legend_pt * REFERENCE_KEY
-            y = chart.y + chart.height + style.pad
-            rise = style.legend_pt / REFERENCE_KEY_RISE
-            group.add(_dashed(Line(chart.x, y + rise, chart.x + key, y + rise), style))
-            group.add(String(chart.x + key + style.legend_pt * LEGEND_GAP, y, block.reference_label,
-                             fontName=style.font, fontSize=style.legend_pt, fillColor=style.text))
+        x = chart.x
+        for number, (value, label) in enumerate(block.references):
+            at = value_scale(value)
+            if horizontal:
+                line = Line(at, chart.y, at, chart.y + chart.height)
+            else:
+                line = Line(chart.x, at, chart.x + chart.width, at)
+            group.add(_dashed(line, style, number))
+            if label:
+                key = style.legend_pt * REFERENCE_KEY
+                y = chart.y + chart.height + style.pad + above
+                rise = style.legend_pt / REFERENCE_KEY_RISE
+                group.add(_dashed(Line(x, y + rise, x + key, y + rise), style, number))
+                x += key + style.legend_pt * LEGEND_GAP
+                group.add(String(x, y, label, fontName=style.font, fontSize=style.legend_pt, fillColor=style.text))
+                x += style.width_of(label, style.legend_pt) + style.legend_pt * LEGEND_GAP * 2
         return group
     return draw
 
 
-def _dashed(line: Line, style: ChartStyle) -> Line:
-    line.strokeColor, line.strokeWidth, line.strokeDashArray = style.muted, style.whisker_pt, style.reference_dash
+def _dashed(line: Line, style: ChartStyle, number: int = 0) -> Line:
+    """``line`` in the reference style; the ``number``-th reference's dashes are ``number`` times longer."""
+    dash = [part * (1 + number) if index % 2 == 0 else part for index, part in enumerate(style.reference_dash)]
+    line.strokeColor, line.strokeWidth, line.strokeDashArray = style.muted, style.whisker_pt, dash
     return line
 
 
-def _configure_bars(chart: RLBarChart, block: m.BarChart, style: ChartStyle, extent: tuple[float, float]) -> None:
-    """Data, axes, colours and annotations of ``block`` (already cut to the categories this chart shows)."""
+def _bar_look(style: ChartStyle, index: int) -> tuple[Any, Any]:
+    """(fill, outline) of the ``index``-th series' bars: every other series hollow (a white bar outlined in its
+    colour), so neighbouring series differ in print and to a reader who cannot tell the colours apart."""
+    colour = style.colour(index)
+    return (colors.white, colour) if index % 2 else (colour, None)
+
+
+def _configure_bars(chart: RLBarChart, block: m.BarChart, style: ChartStyle, extent: tuple[float, float],
+                    legend: float) -> None:
+    """Data, axes, colours and annotations of ``block`` (already cut to the categories this chart shows);
+    ``legend``: the height of the series legend above the plot (the reference labels go over it)."""
     horizontal = isinstance(chart, HorizontalBarChart)
     chart.data = [list(series.values) for series in block.series]
     chart.categoryAxis.categoryNames = list(block.categories)
@@ -234,29 +250,38 @@ def _configure_bars(chart: RLBarChart, block: m.BarChart, style: ChartStyle, ext
     axis.visibleGrid = 1
     axis.gridStrokeColor, axis.gridStrokeWidth = style.grid, style.whisker_pt / 2
     for index in range(len(block.series)):
-        chart.bars[index].fillColor = style.colour(index)
-        chart.bars[index].strokeColor = None
+        chart.bars[index].fillColor, chart.bars[index].strokeColor = _bar_look(style, index)
+        chart.bars[index].strokeWidth = style.whisker_pt * 2
     chart.barSpacing = 0
     chart.annotations = [_whiskers(block, style, horizontal)]
-    if block.reference is not None:
-        chart.annotations.append(_reference(block, style, horizontal))
+    if block.references:
+        chart.annotations.append(_references(block, style, horizontal, legend))
 
 
 def bar_chart(block: m.BarChart, style: ChartStyle, width: float, heights: tuple[float, float],
               where: str) -> list[Drawing]:
     """The chart as drawings ``width`` wide: one, or (horizontal and tall) several; ``heights``: the most
     the first may take (it shares its page with a heading) and the most each later one may."""
-    _check([*block.categories, *(s.name for s in block.series), block.value_label, block.reference_label], where)
+    _check([*block.categories, *(s.name for s in block.series), block.value_label,
+            *(label for _, label in block.references)], where)
     if block.horizontal:
         return _horizontal(block, style, width, heights)
     return [_vertical(block, style, width)]
 
 
-def _legend_room(block: m.BarChart | m.LineChart, style: ChartStyle, width: float) -> float:
-    """Room above the plot: the legend's rows (a chart of one series has none), or a little air."""
+def _series_legend(block: m.BarChart | m.LineChart, style: ChartStyle, width: float) -> float:
+    """The height of the series legend's rows (a chart of one series has none)."""
     if len(block.series) > 1:
         return style.legend_row * len(_legend_rows(style, [s.name for s in block.series], width))
-    return style.legend_row if getattr(block, "reference_label", "") else style.pad
+    return 0.0
+
+
+def _legend_room(block: m.BarChart | m.LineChart, style: ChartStyle, width: float) -> float:
+    """Room above the plot: the series legend's rows and a row of reference labels, or a little air."""
+    room = _series_legend(block, style, width)
+    if any(label for _, label in getattr(block, "references", ())):
+        room += style.legend_row
+    return room or style.pad
 
 
 def _vertical(block: m.BarChart, style: ChartStyle, width: float) -> Drawing:
@@ -269,7 +294,7 @@ def _vertical(block: m.BarChart, style: ChartStyle, width: float) -> Drawing:
     top = _legend_room(block, style, width)
     chart.x, chart.y = left, bottom
     chart.width, chart.height = width - left - style.pad, style.plot_height
-    _configure_bars(chart, block, style, _extent(block.series, block.reference))
+    _configure_bars(chart, block, style, _extent(block.series, block.references), _series_legend(block, style, width))
     if slanted:
         chart.categoryAxis.labels.angle = LABEL_ANGLE
         chart.categoryAxis.labels.boxAnchor = "ne"
@@ -289,7 +314,7 @@ def _horizontal(block: m.BarChart, style: ChartStyle, width: float, heights: tup
     bottom = style.axis_pt * TITLE_ROOM  # tick numbers, then the value axis title
     top = _legend_room(block, style, width)
     first, later = (max(1, int((h - bottom - top + FIT_TOLERANCE_PT) // per_category)) for h in heights)
-    extent = _extent(block.series, block.reference)  # one scale for every page of the chart
+    extent = _extent(block.series, block.references)  # one scale for every page of the chart
     drawings = []
     starts = [0, *range(first, len(block.categories), later)]
     for start, stop in zip(starts, [*starts[1:], len(block.categories)]):
@@ -297,7 +322,7 @@ def _horizontal(block: m.BarChart, style: ChartStyle, width: float, heights: tup
         chart = HorizontalBarChart()
         chart.x, chart.y = label_width, bottom
         chart.width, chart.height = width - label_width - style.pad, per_category * len(page.categories)
-        _configure_bars(chart, page, style, extent)
+        _configure_bars(chart, page, style, extent, _series_legend(block, style, width))
         chart.categoryAxis.reverseDirection = 1  # the first category on top, as in the tables
         chart.reversePlotOrder = 1  # and within a category, the first series on top, as in the legend
         chart.categoryAxis.labels.boxAnchor = "e"
@@ -318,7 +343,7 @@ def _cut(block: m.BarChart, start: int, stop: int) -> m.BarChart:
     """``block`` with categories ``start:stop`` only (one page of a long horizontal chart)."""
     series = tuple(m.ChartSeries(s.name, s.values[start:stop], s.low[start:stop], s.high[start:stop]) for s in block.series)
     return m.BarChart(block.categories[start:stop], series, block.value_label, block.percent, block.horizontal,
-                      block.reference, block.reference_label, block.caption)
+                      block.references, block.caption)
 
 
 def _axis_title(text: str, style: ChartStyle, x: float, y: float, *, turned: bool) -> Group:
@@ -344,7 +369,7 @@ def line_chart(block: m.LineChart, style: ChartStyle, width: float, where: str) 
     plot.data = [[(x, y) for x, y in zip(block.x, s.values) if y is not None] for s in block.series]
     whole = all(float(x).is_integer() for x in block.x)
     x_low, x_high, x_step = nice_scale(min(block.x), max(block.x), style.ticks * 2, whole=whole)
-    y_low, y_high, y_step = nice_scale(*_extent(block.series, None), style.ticks)
+    y_low, y_high, y_step = nice_scale(*_extent(block.series), style.ticks)
     x_axis, y_axis = plot.xValueAxis, plot.yValueAxis
     x_axis.valueMin, x_axis.valueMax, x_axis.valueStep = max(x_low, min(block.x)) if min(block.x) > 0 else x_low, x_high, x_step
     y_axis.valueMin, y_axis.valueMax, y_axis.valueStep = y_low, y_high, y_step

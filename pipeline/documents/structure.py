@@ -163,8 +163,8 @@ class ChartSeries:
 class BarChart:
     """Bars per category, one per series (side by side), drawn with reportlab's charts.
 
-    ``percent``: values are shares (0-1) shown as percentages. ``reference``
-    draws a dashed line across at that value (a fair share, a pooled figure).
+    ``percent``: values are shares (0-1) shown as percentages. each of ``references``
+    draws a dashed line across at its value (its own dash pattern) (a fair share, a pooled figure).
     A horizontal chart taller than a page continues on the next.
     """
 
@@ -173,8 +173,7 @@ class BarChart:
     value_label: str
     percent: bool = False
     horizontal: bool = False
-    reference: Optional[float] = None
-    reference_label: str = ""
+    references: tuple[tuple[float, str], ...] = ()  # (value, label) of each line across
     caption: str = ""
 
 

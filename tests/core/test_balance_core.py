@@ -10,9 +10,11 @@ from pypdf import PdfReader
 
 from pipeline.analysis.balance import runner
 from pipeline.analysis.balance.document import document
-from pipeline.analysis.balance.findings import GameFigures
+from pipeline.analysis.balance.findings import Bars, GameFigures, Series, thin_note
 from pipeline.analysis.balance.report import as_json
-from pipeline.analysis.balance.study import Summary
+from pipeline.analysis.balance.standard import seat_charts
+from pipeline.analysis.balance.stats import Rate
+from pipeline.analysis.balance.study import Results, Setup, Summary
 from pipeline.analysis.balance.tally import count
 from pipeline.app.documents import render
 from pipeline.data.dataset import default_data_root
@@ -134,3 +136,21 @@ def test_an_axis_of_whole_numbers_ticks_at_whole_steps() -> None:
     low, high, step = nice_scale(1, 21, 10, whole=True)
     assert (low, high, step) == (0.0, 25.0, 5.0)  # ...but rounds and turns tick at whole numbers
     assert nice_scale(0, 3, 10, whole=True)[2] == 1.0  # never a step below one
+
+
+def test_a_seat_chart_of_several_player_counts_draws_each_fair_share() -> None:
+    setups = tuple(Setup(f"{n}p", f"{n} players", n, "random", 1) for n in (2, 3, 4))
+    tallies = {s.id: {"games": 10, "wins": {str(seat): 10 // s.players for seat in range(s.players)}} for s in setups}
+    chart, = seat_charts(Results(setups, tallies), group=lambda s: "all", series=lambda s: s.label,
+                         group_label=lambda key: "every count")
+    assert [value for value, _ in chart.references] == [1 / 2, 1 / 3, 1 / 4]
+    assert [label for _, label in chart.references] == ["2 players: fair 50%", "3 players: fair 33%",
+                                                        "4 players: fair 25%"]
+
+
+def test_a_chart_whose_intervals_are_wide_says_its_cells_are_thin() -> None:
+    thin = Bars("x", "x", ("a", "b"), (Series("s", (Rate(5, 10), Rate(500, 1000))),), "share")
+    wide = thin_note(thin)
+    assert "1 of 2 bars" in wide and "as few as 10" in wide
+    narrow = Bars("x", "x", ("a",), (Series("s", (Rate(500, 1000),)),), "share")
+    assert thin_note(narrow) == ""

@@ -102,7 +102,7 @@ def _item_blocks(item: f.Item) -> list[m.Block]:
         blocks.append(m.Table(tuple(markup.escape(h) for h in item.header), tuple(rows), item.widths, item.note))
     elif isinstance(item, f.Bars):
         blocks.append(m.BarChart(tuple(item.categories), _series(item.series), item.axis, item.percent,
-                                 item.horizontal, item.reference, item.reference_label, item.note))
+                                 item.horizontal, item.references, " ".join(filter(None, (item.note, f.thin_note(item))))))
     else:
         blocks.append(m.LineChart(tuple(item.x), _series(item.series), item.x_label, item.y_label, item.percent,
                                   item.note))

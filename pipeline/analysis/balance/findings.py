@@ -47,9 +47,24 @@ class Bars:
     axis: str
     percent: bool = True
     horizontal: bool = False
-    reference: Optional[float] = None  # a line across the bars: a fair share, a pooled figure
-    reference_label: str = ""
+    # Lines across the bars, each (value, label): a fair share (one per player count), a pooled figure.
+    references: tuple[tuple[float, str], ...] = ()
     note: str = ""
+
+
+THIN_HALF_WIDTH = 0.10  # an interval wider than +/- 10 points: the chart says its cells are thin
+
+
+def thin_note(chart: Bars) -> str:
+    """A sentence when some rate on ``chart`` has an interval wider than +/- THIN_HALF_WIDTH (too few games for
+    the precision the bars suggest), naming the fewest games behind one; empty otherwise."""
+    rates = [v for s in chart.series for v in s.values if isinstance(v, Rate) and v.interval is not None]
+    thin = [rate for rate in rates if (rate.interval[1] - rate.interval[0]) / 2 > THIN_HALF_WIDTH]  # type: ignore[index]
+    if not thin:
+        return ""
+    fewest = min(rate.trials for rate in thin)
+    return (f"Thin cells: {len(thin)} of {len(rates)} bars rest on so few games (as few as {fewest}) that their "
+            f"interval reaches more than {THIN_HALF_WIDTH:.0%} either way; read the whiskers, not the bar tops.")
 
 
 @dataclass(frozen=True)
@@ -151,7 +166,7 @@ def _item_data(item: Item) -> dict[str, Any]:
     if isinstance(item, Bars):
         return {"kind": "bars", "id": item.id, "title": item.title, "axis": item.axis, "categories": list(item.categories),
                 "series": {s.name: [value_data(v) for v in s.values] for s in item.series},
-                "reference": _round(item.reference), "note": item.note}
+                "references": [[_round(value), label] for value, label in item.references], "note": item.note}
     if isinstance(item, Lines):
         return {"kind": "lines", "id": item.id, "title": item.title, "x_label": item.x_label, "y_label": item.y_label,
                 "x": list(item.x), "series": {s.name: [value_data(v) for v in s.values] for s in item.series},

@@ -84,15 +84,17 @@ def per_seat_table(setups: Sequence[Setup], value: SeatValue, *, id: str, title:
 def seat_charts(results: Results, *, group: GroupKey, series: GroupKey, group_label: Callable[[object], str],
                 id: str = "seat-wins") -> list[Bars]:
     """One bar chart per group of set-ups (a player count, a variant): seats across, one series per ``series`` key,
-    with the fair share (1 / players) as the reference line."""
+    with the fair share (1 / players) of each player count in the group as a reference line."""
     charts = []
     for key, members in grouped(results.setups, group).items():
         players = max(s.players for s in members)
-        fair = 1 / players
+        counts = sorted({s.players for s in members})
+        fair = tuple((1 / n, f"{n} players: fair {1 / n:.0%}" if len(counts) > 1 else f"fair share {1 / n:.0%}")
+                     for n in counts)
         made = tuple(Series(str(series(s)), tuple(Summary.of(s, results.tally(s)).seat_wins) + (None,) * (players - s.players))
                      for s in members)
         charts.append(Bars(f"{id}-{key}", f"Win rate by seat: {group_label(key)}", tuple(seat_name(i) for i in range(players)),
-                           made, "games won", reference=fair, reference_label=f"fair share {fair:.0%}"))
+                           made, "games won", references=fair))
     return charts
 
 

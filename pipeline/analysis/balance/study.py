@@ -85,6 +85,11 @@ class Study(ABC):
     def setups(self, *, players: Optional[int] = None, policy: Optional[str] = None) -> list[Setup]:
         """The report's set-ups; with ``players`` or ``policy``, every set-up of that player count or policy."""
 
+    def simulated_setups(self) -> list[Setup]:
+        """The set-ups ``pantheon diff --balance`` plays on both sides: every one, unless the game has set-ups
+        that are searched rather than simulated (too slow for a diff; the diff's engine questions cover them)."""
+        return self.setups()
+
     @abstractmethod
     def play(self, setup: Setup, games: int, seed: int) -> Tally:
         """Play ``games`` games of ``setup`` from ``seed`` and tally them (runs in a worker process)."""

@@ -132,7 +132,7 @@ def _row_name(row: Sequence[Cell]) -> str:
 def study_figures(studies: dict[str, Study], side: Side, games: int, seed: int,
                   processes: int) -> dict[str, dict[str, tuple[str, Figure]]]:
     """Play ``studies`` (one side's) on the balance runner; each game's table figures."""
-    setups = {game: study.setups() for game, study in studies.items()}
+    setups = {game: study.simulated_setups() for game, study in studies.items()}
     results = runner.run(studies, setups, games=games, seed=seed, processes=processes, exact=False)
     return {game: table_figures(study.simulated_sections(results[game])) for game, study in studies.items()}
 

@@ -216,7 +216,7 @@ class HeavenlyFatherStudy(Study):
         names = tuple(g.name for g in self.model.gods)
         chart = Bars("first-last-seat-by-god", "First and last seat's win rate under each True God", names,
                      tuple(Series(name, tuple(rates)) for name, rates in series.items()), "games won",
-                     horizontal=True, reference=fair, reference_label=f"fair share {fair:.0%} (every player count)",
+                     horizontal=True, references=((fair, f"fair share {fair:.0%} (every player count)"),),
                      note="Every player count together: a seat's fair share is 1 / players, averaged over the games.")
         flagged = tuple(o for name, rates in series.items()
                         for o in outliers(f"True Gods, {name} wins", list(zip(names, rates))))

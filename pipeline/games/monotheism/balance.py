@@ -1,6 +1,9 @@
-"""Monotheism's balance study: the puzzle scenarios as the solver sees them, win rates per worshiper set and
-policy, and how often each god is unveiled, acts and is consumed.
+"""Monotheism's balance study: the puzzle scenarios as the solver sees them, full deals decided by the solver
+per worshiper set (and without each god the rulebook calls difficult), the rulebook's claims about them, and
+how often each god is unveiled, acts and is consumed in simulated play.
 
+Wins are the solver's (:mod:`deals`): the simulated players (random, greedy)
+win no full deal, so their win rates said nothing and are no longer reported.
 Full games are deals (:func:`pipeline.games.monotheism.play.deal`): the 29
 gods shuffled and veiled above one worshiper set, the shuffle seeded from the
 chunk's generator. Card figures are read from the engine's events
@@ -18,28 +21,34 @@ import random
 from typing import Any, Mapping, Optional
 
 from pipeline import store
-from pipeline.analysis.balance.findings import Bars, Item, Section, Series, Table, Text, outliers
+from pipeline.analysis.balance.findings import Bars, Item, Section, Series, Table, outliers
 from pipeline.analysis.balance.standard import grouped, length_distribution, length_table
 from pipeline.analysis.balance.stats import Rate
-from pipeline.analysis.balance.study import Exact, Results, Setup, Study, record_game
+from pipeline.analysis.balance.study import ENDINGS, GAMES, LENGTH, UNFINISHED, WINS, Exact, Results, Setup, Study, record_game
 from pipeline.analysis.balance.tally import Tally, bump, count, mean, merged, observe
 from pipeline.base.shape import ShapeError, integer, text, texts
 from pipeline.data.dataset import GameData
 from pipeline.engine import play
-from pipeline.games.monotheism import GAME_ID, SOLVER_NAMESPACE, TITLE, estimate, solver
-from pipeline.games.monotheism.engine import Game
+from pipeline.games.monotheism import GAME_ID, SOLVER_NAMESPACE, TITLE, claims, deals, estimate, solver
+from pipeline.games.monotheism.engine import SUBMERGE, Game
 from pipeline.games.monotheism.greedy import greedy_policy
 from pipeline.games.monotheism.guest_check import play_key
 from pipeline.games.monotheism.model import MonotheismModel, Scenario
 from pipeline.games.monotheism.play import Loaded, deal
 
-DEFAULT_GAMES = {"random": 300, "greedy": 120}  # per worshiper set (8 set-ups); the rest: greedy's
+SOLVER = "solver"  # a deal decided by the puzzle solver (deals.py), not simulated
+# Deals per cell: 20 deals give a 95% interval about 30 points wide at a 75% share; the report says so.
+REPORT_DEALS = 20
+REPORT_DEAL_NODES = 150_000  # the solver's budget per deal in the report (the CLI's default is larger)
+THIN_CELL = 100  # below this many decided deals a cell's interval is wider than +/- 10 points: said in a note
+DEFAULT_GAMES = {"random": 300, "greedy": 120, SOLVER: REPORT_DEALS}  # per set-up; the rest: greedy's
 MAX_ACTIONS = 2_000  # a deal still going after this many actions is cut off (random play can wander)
 SOLVE_NODES = 200_000  # the solver's budget for a scenario from its start
 FIRST_MOVE_NODES = 5_000  # and for judging each first move (the undecided are shown as such)
 POLICIES = {**estimate.POLICIES, "greedy": greedy_policy}
-REPORT_POLICIES = ("random", "greedy")
-SECONDS_PER_GAME = {"random": 0.0015, "greedy": 0.011, "slow": 0.0015}  # CPU, measured (bench/balance_report.py)
+REPORT_POLICIES = ("random", SOLVER)
+SECONDS_PER_GAME = {"random": 0.0015, "greedy": 0.011, "slow": 0.0015, SOLVER: 10.0}  # CPU (bench/balance_report.py)
+WON, PROVED_LOST = "won", "proved lost"
 SCENARIO_SECONDS = 5.0  # the solver's jobs are the longest: they start first
 UNVEILED, ACTS, CONSUMED, VOIDED, TURNS = "unveiled", "acts", "consumed", "voided", "turns"
 FIGURE_COUNTS = ("line", "nodes", "stored_line", "losing", "undecided")
@@ -87,11 +96,13 @@ def _stored_figures(value: Any) -> dict[str, Any]:
 class MonotheismStudy(Study):
     game_id = GAME_ID
     title = TITLE
-    policies = tuple(POLICIES)
+    policies = (*POLICIES, SOLVER)
     chunk_games = 25
-    method = ("Full games are deals: the 29 gods shuffled and veiled above one worshiper set. **random** plays a "
-              "uniformly random legal action; **greedy** plays the whole turn that leaves the fewest gods, then the "
-              "most worshipers, then the fewest curses, without looking further ahead (ties at random). A deal still "
+    method = ("Full games are deals: the 29 gods shuffled and veiled above one worshiper set. **solver**: the puzzle "
+              f"solver decides each deal within {REPORT_DEAL_NODES:,} nodes, seeing the veiled gods too (so a won deal "
+              "is winnable, the rulebook's word): won with a line, proved lost, or undecided. **random** plays a "
+              "uniformly random legal action (its deals give the card figures; it wins none); **greedy** (in "
+              "`pantheon simulate` only) plays the whole turn that leaves the fewest gods. A simulated deal still "
               f"going after {MAX_ACTIONS} actions is counted unfinished. The scenarios are judged by the solver, "
               "not simulated.")
 
@@ -108,13 +119,20 @@ class MonotheismStudy(Study):
         if players not in (None, 1):
             return []
         names = REPORT_POLICIES if policy is None else (policy,)
-        return [Setup(f"{s.id}-{name}", f"{s.name}, {name}", 1, name, DEFAULT_GAMES.get(name, DEFAULT_GAMES["greedy"]),
-                      (("set", s.id),),
-                      SECONDS_PER_GAME.get(name, SECONDS_PER_GAME["greedy"]))
-                for s in self.loaded.model.worshiper_sets for name in names]
+        found = [Setup(f"{s.id}-{name}", f"{s.name}, {name}", 1, name, DEFAULT_GAMES.get(name, DEFAULT_GAMES["greedy"]),
+                       (("set", s.id),), SECONDS_PER_GAME.get(name, SECONDS_PER_GAME["greedy"]))
+                 for s in self.loaded.model.worshiper_sets for name in names]
+        if SOLVER in names:  # the rulebook's difficult gods, each taken out of the Haruspex's deals
+            first = self.loaded.model.worshiper_sets[0]
+            found += [Setup(f"{first.id}-{SOLVER}-without-{god}", f"{first.name}, {SOLVER}, without #{god}", 1, SOLVER,
+                            REPORT_DEALS, (("set", first.id), ("without", god)), SECONDS_PER_GAME[SOLVER])
+                      for god in deals.DIFFICULT_GODS if god in self.loaded.game.cards.deities]
+        return found
 
     def play(self, setup: Setup, games: int, seed: int) -> Tally:
         rng = random.Random(seed)
+        if setup.policy == SOLVER:
+            return self._decide(setup, games, rng)
         policy = POLICIES[setup.policy]
         tally: Tally = {}
         for _ in range(games):
@@ -143,6 +161,25 @@ class MonotheismStudy(Study):
                 observe(tally, ACTS, god, value=acts[god])
         return tally
 
+    def _decide(self, setup: Setup, games: int, rng: random.Random) -> Tally:
+        """``games`` deals decided by the solver: a win is seat 0's, a proof of loss an ending, undecided unfinished."""
+        chosen = self.loaded.model.worshiper_set(setup.param("set"))
+        removed = (setup.param("without"),) if setup.param("without") else ()
+        question = deals.Question(chosen.id, tuple(w.id for w in chosen.worshipers), removed, (), REPORT_DEAL_NODES)
+        tally: Tally = {}
+        for _ in range(games):
+            verdict = deals.decide(self.loaded.game, question, rng.getrandbits(32))
+            bump(tally, GAMES)
+            observe(tally, LENGTH, value=sum(action.startswith(SUBMERGE) for action in verdict.line))
+            if verdict.status == deals.WIN:
+                bump(tally, WINS, 0)
+                bump(tally, ENDINGS, WON)
+            elif verdict.status == deals.NO_WIN:
+                bump(tally, ENDINGS, PROVED_LOST)
+            else:
+                bump(tally, UNFINISHED)
+        return tally
+
     def exact_jobs(self) -> list[Exact]:
         return [Exact(f"scenario-{s.id}", s.title, SCENARIO_SECONDS) for s in self.loaded.model.scenarios]
 
@@ -152,10 +189,14 @@ class MonotheismStudy(Study):
 
     # ------------------------------------------------------------------ figures
     def sections(self, results: Results) -> list[Section]:
-        return [self._scenarios(results), self._wins(results), self._cards(results), self._length(results)]
+        return [self._scenarios(results), self._wins(results), self._claims(results), self._cards(results),
+                self._length(results)]
+
+    def simulated_setups(self) -> list[Setup]:
+        return [s for s in self.setups() if s.policy != SOLVER]  # a solver's deal costs seconds, not milliseconds
 
     def simulated_sections(self, results: Results) -> list[Section]:
-        return [self._wins(results), self._cards(results), self._length(results)]  # the solver's: not simulated
+        return [self._cards(results), self._length(results)]  # the wins and claims are the solver's
 
     def _scenarios(self, results: Results) -> Section:
         rows, moves = [], []
@@ -182,30 +223,75 @@ class MonotheismStudy(Study):
                        "whose first moves mostly lose asks for the one idea; one whose moves mostly win is forgiving.",
                        (table, winning_table))
 
+    def _decided(self, results: Results) -> dict[tuple[str, str], tuple[Rate, int, int]]:
+        """Per (worshiper set, god taken out or ""): (won among the decided deals, deals, undecided)."""
+        found = {}
+        for setup in results.setups:
+            if setup.policy != SOLVER:
+                continue
+            tally = results.tally(setup)
+            won, undecided = count(tally, WINS, 0), count(tally, UNFINISHED)
+            found[(setup.param("set"), setup.param("without") or "")] = (
+                Rate(won, count(tally, GAMES) - undecided), count(tally, GAMES), undecided)
+        return found
+
     def _wins(self, results: Results) -> Section:
-        summaries = {s.id: Rate(count(results.tally(s), "wins", 0), count(results.tally(s), "games"))
-                     for s in results.setups}
-        sets = grouped(results.setups, lambda s: s.param("set"))
-        policies = list(dict.fromkeys(s.policy for s in results.setups))
+        decided = self._decided(results)
         rows: list[tuple[Any, ...]] = []
-        for set_id, members in sets.items():
-            by_policy = {s.policy: summaries[s.id] for s in members}
-            rows.append((self.loaded.model.worshiper_set(str(set_id)).name, *(by_policy.get(p) for p in policies)))
-        table = Table("wins", "Win rate per worshiper set", ("worshiper set", *policies), tuple(rows))
-        chart = Bars("wins-chart", "Win rate per worshiper set", tuple(r[0] for r in rows),
-                     tuple(Series(p, tuple(r[1 + i] for r in rows)) for i, p in enumerate(policies)), "games won")
-        flagged = tuple(o for p in policies for o in outliers(
-            f"worshiper sets, {p}", [(f"{s.label}", summaries[s.id]) for s in results.setups if s.policy == p]))
-        items: tuple[Item, ...] = (table, chart)
-        if not any(rate.hits for rate in summaries.values()):  # a chart of zeros says nothing: say it in words
-            items = (table, Text(f"No policy won a single deal of the {sum(r.trials for r in summaries.values()):,} "
-                                 "played: the intervals above bound how rarely these players win."))
-        return Section("wins", "Winning full games", "How often a deal is won, per worshiper set, by each policy. "
-                       "Neither policy is a skilled player: they bound what a careless and a short-sighted player "
-                       "can expect.", items, flagged)
+        for chosen in self.loaded.model.worshiper_sets:
+            if (chosen.id, "") not in decided:
+                continue
+            share, dealt, undecided = decided[(chosen.id, "")]
+            rows.append((chosen.name, dealt, share.hits, share.trials - share.hits, undecided, share))
+        items: tuple[Item, ...] = ()
+        if rows:
+            table = Table("wins", "Deals won per worshiper set (the solver)",
+                          ("worshiper set", "deals", "won", "proved lost", "undecided", "won of decided"), tuple(rows),
+                          f"Each deal decided by the solver within {REPORT_DEAL_NODES:,} nodes, seeing every card. "
+                          "Won of decided: deals won among those won or proved lost, with its 95% (Wilson) interval."
+                          + _thin_note(min(r[5].trials for r in rows)), (2.4, 0.8, 0.8, 1.0, 1.0, 1.6))
+            chart = Bars("wins-chart", "Share of decided deals won, per worshiper set", tuple(r[0] for r in rows),
+                         (Series("won of decided", tuple(r[5] for r in rows)),), "deals won")
+            items = (table, chart)
+        flagged = outliers("worshiper sets, solver", [(r[0], r[5]) for r in rows])
+        return Section("wins", "Winning full games", "How often a deal can be won, per worshiper set: the solver "
+                       "decides each deal (a skilled player who also knows the veiled gods). The simulated players "
+                       "win none and are not shown.", items, flagged)
+
+    def _claims(self, results: Results) -> Section:
+        decided = self._decided(results)
+        sets = {s.id: s.name for s in self.loaded.model.worshiper_sets}
+        first = self.loaded.model.worshiper_sets[0].id
+        rows: list[tuple[Any, ...]] = []
+        haruspex = decided.get((first, ""))
+        if haruspex is not None:
+            rows.append((f"the vast majority of {sets[first]} deals can be won (over {claims.VAST_MAJORITY:.0%})",
+                         haruspex[0], "", claims.majority(haruspex[0])))
+            for set_id, name in sets.items():
+                other = decided.get((set_id, ""))
+                if set_id != first and other is not None:
+                    rows.append((f"{sets[first]} significantly easier than {name}", haruspex[0], other[0],
+                                 claims.higher(haruspex[0], other[0])))
+            for god in deals.DIFFICULT_GODS:
+                without = decided.get((first, god))
+                if without is not None:
+                    rows.append((f"#{god} {self.god_names[god]} makes the task difficult (deals without it)",
+                                 without[0], haruspex[0], claims.higher(without[0], haruspex[0])))
+        if not rows:
+            return Section("claims", "The rulebook's claims", "No solver deals in this run.", ())
+        table = Table("claims", "The rulebook's claims about full games",
+                      ("claim", "share measured", "compared with", "verdict"), tuple(rows),
+                      "Shares of decided deals won, with 95% intervals (Wilson). Holds: the intervals separate in "
+                      "the claim's direction; contradicted: the measured share points the other way; not settled: "
+                      "neither, at this number of deals (see claims.py for each reading)."
+                      + _thin_note(min(min(r[1].trials, r[2].trials if isinstance(r[2], Rate) else r[1].trials)
+                                       for r in rows)), (3.4, 1.6, 1.6, 1.0))
+        return Section("claims", "The rulebook's claims", "The rulebook says the vast majority of games can be won "
+                       "with the Haruspex, that the game is significantly easier with it, and that #7, #9, #13 and #22 "
+                       "make the worshiper's task difficult. Each is judged here from the solver's deals.", (table,))
 
     def _cards(self, results: Results) -> Section:
-        total = merged(results.tally(s) for s in results.setups)
+        total = merged(results.tally(s) for s in results.setups if s.policy != SOLVER)
         games = count(total, "games")
         names = [f"#{god} {self.god_names[god]}" for god in self.gods]
         unveiled = [Rate(count(total, UNVEILED, god), games) for god in self.gods]
@@ -231,10 +317,19 @@ class MonotheismStudy(Study):
         lines = [length_distribution(results, TURNS, self.length_unit, setups=members, id=f"turns-{name}",
                                      title=f"Game length in turns (submerges), {name} play",
                                      name=lambda s: set_name[s.param("set")])
-                 for name, members in grouped(results.setups, lambda s: s.policy).items()]
+                 for name, members in grouped(results.setups, lambda s: s.policy).items() if name != SOLVER]
         return Section("length", "How deals end", "Turns played (one submerge each) and how each deal ended: a win "
                        "(one god left, or none for the Pretender) or the way it was lost.",
                        (length_table(results, self.length_unit), *lines))
+
+
+def _thin_note(decided: int) -> str:
+    """A note when a cell holds too few decided deals for a narrow interval."""
+    if decided >= THIN_CELL:
+        return ""
+    fewest = f"as few as {decided} decided deals" if decided else "a cell with no decided deal"
+    return (f" Thin cells: {fewest}, so an interval spans tens of points; the deals command (pantheon monotheism "
+            "deals) measures any cell with more deals and a larger node budget.")
 
 
 def study(game: GameData[MonotheismModel]) -> MonotheismStudy:

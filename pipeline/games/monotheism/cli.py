@@ -10,12 +10,12 @@ from typing import Optional
 
 import typer
 
-from pipeline.base.console import stop_spinner
+from pipeline.base.console import progress_bar, stop_spinner
 from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
 from pipeline.data.dataset import GameData, default_data_root, display_path
 from pipeline.games.commands import command_specs, valid_game
-from pipeline.games.monotheism import GAME_ID, adding, estimate, guest_check, rating, solver
+from pipeline.games.monotheism import GAME_ID, adding, deals, estimate, guest_check, rating, solver
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
@@ -219,6 +219,81 @@ def _check_21(game: GameData[MonotheismModel], loaded: Loaded, as_json: bool) ->
     if not as_json:
         typer.echo(f"ok: #{estimate.UNBIDDEN_GUEST} unveiled three times in the first cycle in {hits} of {games} "
                    f"seeded deals, as the rulebook says (about 1 in {round(1 / estimate.RULEBOOK_RATE)})")
+
+
+@app.command("deals")
+def deals_command(
+        ctx: typer.Context,
+        worshiper: Optional[list[str]] = typer.Option(None, "--worshiper", help="Worshiper set: its id, a worshiper's "
+                                                      "id (haruspex) or an id prefix (repeatable; default: every set)."),
+        count: int = typer.Option(deals.DEFAULT_COUNT, "--count", min=1, help="Deals per worshiper set."),
+        seed: int = typer.Option(1, "--seed", help="First deal: deals SEED .. SEED+COUNT-1 (deal k is the same "
+                                 "deck everywhere)."),
+        max_nodes: int = typer.Option(deals.DEFAULT_MAX_NODES, "--max-nodes", min=1,
+                                      help="The solver's node budget per deal (past it: undecided)."),
+        removed: Optional[list[str]] = typer.Option(None, "--without", help="Take this god out of every deal "
+                                                    "(repeatable; the other cards keep their places)."),
+        processes: Optional[int] = ProcessesOption, as_json: bool = JsonOption,
+        data: Optional[Path] = DataOption) -> None:
+    """Deal full games (29 veiled gods above a worshiper set) and decide each with the solver: won with a
+    line, proved lost, or undecided within the node budget; the win share with its 95% interval."""
+    loaded = load(valid_game(ctx, GAME_ID, _root(data)))
+    chosen = []
+    for name in worshiper or [s.id for s in loaded.model.worshiper_sets]:
+        found = deals.worshiper_set(loaded.model, name)
+        if found is None:
+            raise UsageProblem(f"unknown worshiper set {name!r} (known: "
+                               f"{', '.join(s.id for s in loaded.model.worshiper_sets)})")
+        chosen.append(found)
+    gods = [god.removeprefix("#").zfill(2) for god in removed or []]
+    unknown = [god for god in gods if god not in loaded.game.cards.deities]
+    if unknown:
+        raise UsageProblem(f"--without: no god #{unknown[0]} (gods are #01 to #{max(loaded.game.cards.deities)})")
+    seeds = tuple(range(seed, seed + count))
+    questions = [deals.Question(s.id, tuple(w.id for w in s.worshipers), tuple(sorted(set(gods))), seeds, max_nodes)
+                 for s in chosen]
+    stop_spinner(ctx)
+
+    def heard(question: deals.Question, verdict: deals.Verdict) -> None:
+        """Text output: each deal's line as soon as it is decided (a long study shows its figures as it goes)."""
+        bar.advance(task)
+        if not as_json:
+            if verdict.seed == question.seeds[0]:
+                typer.echo(_batch_title(loaded, question))
+            typer.echo(_verdict_line(verdict))
+
+    with progress_bar() as bar:
+        task = bar.add_task("deals decided", total=len(questions) * count)
+        batches = deals.run(loaded.game, questions, processes=_processes(processes), on_verdict=heard)
+    if as_json:
+        typer.echo(json.dumps({"seed": seed, "count": count, "batches": [b.as_data() for b in batches]}))
+        return
+    for batch in batches:
+        typer.echo(_batch_total(loaded, batch))
+
+
+def _set_label(loaded: Loaded, question: deals.Question) -> str:
+    without = f", without {', '.join('#' + g for g in question.removed)}" if question.removed else ""
+    return loaded.model.worshiper_set(question.set_id).name + without
+
+
+def _batch_title(loaded: Loaded, question: deals.Question) -> str:
+    return f"{_set_label(loaded, question)}: deals {question.seeds[0]}..{question.seeds[-1]}, at most {question.max_nodes:,} nodes each"
+
+
+def _verdict_line(verdict: deals.Verdict) -> str:
+    told = f"won in {len(verdict.line)} actions" if verdict.line else {deals.NO_WIN: "proved lost"}.get(
+        verdict.status, "undecided")
+    return f"  deal {verdict.seed:>5}: {told:<22} {verdict.nodes:>10,} nodes {verdict.seconds:8.1f} s"
+
+
+def _batch_total(loaded: Loaded, batch: deals.Batch) -> str:
+    name = _set_label(loaded, batch.question)
+    share, (low, high) = batch.share, batch.bounds
+    interval = (f"{share.value:.0%} (95% interval {share.interval[0]:.0%} to {share.interval[1]:.0%})"
+                if share.value is not None and share.interval else "none decided")
+    return (f"{name}: won {batch.won}, proved lost {batch.lost}, undecided {batch.undecided} of {len(batch.verdicts)}; "
+            f"win share of the decided deals {interval}; of all deals {low:.0%} to {high:.0%}")
 
 
 def _one_in(rate: float) -> str:

@@ -61,20 +61,38 @@ class Techniques:
     collapse: bool = True      # a position with one live child is not stored
     beam: bool = True          # a beam search runs beside the depth-first one
     share: bool = True         # independently lost positions are shared between the searches
+    # Full games (``FULL_GAME``): how many gods one curse of the worshipers is worth in a position's promise,
+    # with the highest worshiper's distance from the top counted as the share of a curse not yet spent
+    # (0: the puzzles' promise below, whose ratings' node counts are stored with the scenarios).
+    curse_worth: int = 0
+    beam_first_width: int = BEAM_FIRST_WIDTH
+
+
+# A full game is long: the worshipers' curses, not the moves, run out (each pass of a worshiper through
+# the top costs one). The puzzles' promise trades a curse for one god, and its beam spends the worshiper's
+# life early and dies with about half the gods left. Valuing a curse at two gods and counting the cycle
+# already spent won Haruspex deals 1 and 2 (a beam alone: 270,000 and 57,000 nodes), which the puzzles'
+# promise left undecided at 2,000,000; it is not better on every deal (deal 6: won by the puzzles' promise
+# in 78,000 nodes, undecided with this one at 300,000). A narrow first beam (64) decides easy deals sooner.
+FULL_GAME = Techniques(curse_worth=2, beam_first_width=64)
+PROMISE_SCALE = 1_000  # full-game promises are integers: thousandths of a god
 
 
 # A live child as ``expand`` lists it: (promise, order, its actions, its position, its keys and prints).
 ChildEntry = tuple[int, int, Move, State, tuple[tuple[bytes, Print], ...]]
 
 
-def promise(space: Space, state: State) -> int:
+def promise(space: Space, state: State, curse_worth: int = 0) -> int:
     """Lower is more promising: few gods, much life left in the worshipers, the highest worshiper far
-    from the top (the turns before it must be submerged)."""
+    from the top (the turns before it must be submerged). With ``curse_worth`` (full games), a curse left
+    is worth that many gods and the highest worshiper's distance from the top that share of a curse."""
     deck = state.deck
     gods = list(map(space.god.__getitem__, deck))  # 1 per god, 0 per worshiper (read at C speed)
     depth = gods.index(0) if 0 in gods else 0
-    return (GOD_WEIGHT * sum(gods) - LIFE_WEIGHT * sum(map(space.life.__getitem__, deck))
-            - min(depth, WORSHIPER_DEPTH_CAP))
+    life = sum(map(space.life.__getitem__, deck))
+    if curse_worth:
+        return PROMISE_SCALE * (sum(gods) - curse_worth * life) - PROMISE_SCALE * curse_worth * depth // len(deck)
+    return GOD_WEIGHT * sum(gods) - LIFE_WEIGHT * life - min(depth, WORSHIPER_DEPTH_CAP)
 
 
 class _Base:
@@ -143,7 +161,8 @@ class _Base:
                     low = min(low, standing)
                     continue
                 keys += ((position_key, position_print),)
-            children.append((promise(space, position), len(children), actions, position, keys))
+            children.append((promise(space, position, self.techniques.curse_worth), len(children), actions,
+                             position, keys))
         return children, low
 
     def won(self, move: Move) -> None:

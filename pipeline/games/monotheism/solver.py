@@ -76,7 +76,7 @@ def _specs(space: Space, position: State, *, job: int, max_nodes: int, technique
 
     def finder(shared):
         return Beam(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
-                    shared=shared, table_slots=slots)
+                    shared=shared, table_slots=slots, first_width=techniques.beam_first_width)
 
     return [Spec(prover, job)] + ([Spec(finder, job)] if techniques.beam else [])
 

@@ -305,7 +305,8 @@ class MonstrousStudy(Study):
                                     [(f"{seat_name(i)}, {setup.label}", mean(results.tally(setup), SEAT_FAITH, i, floor=None))
                                      for i in range(setup.players)])
         return Section("seats", "Seats and Faith", "Who wins, and the Faith each seat ends with, per variant and "
-                       "player count. The dashed line on each chart is the fair share of the largest table.",
+                       "player count. Each dashed line on a chart is the fair share (1 / players) at one player count, "
+                       "named above the chart; longer dashes for larger tables.",
                        tuple(items), flagged)
 
     def _all(self, results: Results) -> Tally:

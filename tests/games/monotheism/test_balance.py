@@ -16,7 +16,7 @@ STUDY = load_study(REPO_DATA, spec_of("monotheism"))
 
 
 def test_gods_counted_consumed_or_voided_are_exactly_the_gods_gone_from_the_deck() -> None:
-    for setup in STUDY.setups()[:4]:
+    for setup in [s for s in STUDY.setups() if s.policy != "solver"][:4]:
         for seed in (1, 2, 3):
             tally = STUDY.play(setup, 1, seed)
             rng = random.Random(seed)
