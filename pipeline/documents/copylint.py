@@ -46,7 +46,6 @@ _PICTURE = re.compile(r"\b(?:in pictures|pictured|the picture|shown (?:below|abo
                       re.IGNORECASE)
 # "(see Tied for the most memory)": a pointer to a heading or entry; "See also:" lists are the glossary's own.
 _SEE = re.compile(r"\b[Ss]ee (?!also\b)([A-Z][\w' +-]*)")
-MIN_TITLE = 6  # a heading shorter than this ("Setup") is no component's name
 PROVENANCE_WORDS = frozenset({"rulebook", "ruling", "inferred", "authored"})
 NOT_PRODUCED_WORDS = re.compile(r"\bnot included\b|\byour own\b", re.IGNORECASE)
 
@@ -59,6 +58,7 @@ class Finding:
     text: str
     words: str
     message: str
+    record: str = ""  # the id of the record at fault, when the finding knows it (a component)
 
 
 @dataclass(frozen=True)
@@ -203,27 +203,34 @@ def document_findings(doc: m.Document, vocabulary: Vocabulary) -> Iterator[Findi
     for text in document_texts(doc):
         for match in _SEE.finditer(plain(text)):
             wanted = match.group(1).strip().casefold()
-            if not any(wanted.startswith(a) or a.startswith(wanted) for a in targets if a):
+            parts = [wanted, *re.split(r",\s*|\s+and\s+|\s+or\s+", wanted)]  # "see Ruin and Ouroboros": both there
+            if not (any(_points_at(wanted, a) for a in targets) or all(any(_points_at(p, a) for a in targets) for p in parts[1:])):
                 yield Finding(MISSING, text, match.group(0), f"'{match.group(0)}' points at something "
                               f"{doc.title} does not hold: say it here")
+
+
+def _points_at(wanted: str, anchor: str) -> bool:
+    """Whether "see <wanted>" names ``anchor``: the same words, or (for an anchor of two words or more) words
+    that start with it ("see The Herald of Dawn and the others")."""
+    return wanted == anchor or (len(anchor.split()) > 1 and wanted.startswith(anchor + " "))
 
 
 def component_findings(listed: Iterable[tuple[str, str, str]], counted: Collection[str],
                        produced: Iterable[m.Document]) -> Iterator[Finding]:
     """Each listed component (id, name, description as printed) is in the edition: counted from the data the
     cards and sheets print (``counted``: component ids), named by a document or a heading of one (the
-    rulebook, the Lightning Start Rules, cheat sheets) or with its description naming one ("printed as totem
-    tokens"), or said to be not included."""
+    rulebook, the Lightning Start Rules, cheat sheets) or with its description saying it is printed as one
+    ("prints them as Totem tokens"), or said to be not included."""
     titles = [plain(text).strip().casefold() for doc in produced
               for text in (doc.title.split(": ", 1)[-1], *(b.text for b in _headings(doc.blocks)))]
     names = {_singular(title) for title in titles}
     for component_id, name, description in listed:
         described = plain(description).casefold()
         if (component_id in counted or _singular(plain(name)) in names or NOT_PRODUCED_WORDS.search(described)
-                or any(len(title) > MIN_TITLE and title in described for title in titles)):
+                or any(re.search(rf"\bprint\w* (?:\w+ )?as (?:the )?{re.escape(title)}", described) for title in titles)):
             continue
         yield Finding(COMPONENT, name, name, f"component '{plain(name)}' is listed but this edition does not produce it "
-                      "(no card, sheet or document holds it): produce it, or say it is not included")
+                      "(no card, sheet or document holds it): produce it, or say it is not included", component_id)
 
 
 def _tables(blocks: Iterable[m.Block]) -> Iterator[m.Table]:

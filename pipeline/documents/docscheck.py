@@ -69,7 +69,11 @@ def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Itera
         listed = [(c["id"], c["name"], c.get("description", "")) for c in game.doc(COMPONENTS_KIND).data["components"]]
         findings += copylint.component_findings(listed, data_counts(game), docs)
     for finding in findings:
-        at = origins.locate(finding.text, finding.words)
+        if finding.kind == copylint.COMPONENT:
+            components = game.doc(COMPONENTS_KIND)
+            at = components.at(*components.record_at("components", finding.record, "name"))
+        else:
+            at = origins.locate(finding.text, finding.words)
         if (at, finding.message) not in seen:  # a text printed in two documents is one finding
             seen.add((at, finding.message))
             yield Problem(at, finding.message)
