@@ -52,10 +52,12 @@ def document_problems(game: GameData, catalogue: RecordCatalogue) -> Iterator[Pr
             rules = game.doc(RULES_KIND)
             yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
             return
-        if index == 0:
-            yield from _lint(game, docs.values(), origins)
-            yield from _glossary_cells(game, refs, PdfRenderer(layout), origins)
+        glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []
+        if index == 0:  # the words are the same on every paper
+            yield from _lint(game, [*docs.values(), *glossary], origins)
         renderer = PdfRenderer(layout)
+        for terms in glossary:
+            yield from _glossary_cells(terms, renderer, origins)
         for doc in docs.values():
             yield from _layout_problems(renderer, doc, origins)
 
@@ -79,16 +81,13 @@ def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Itera
             yield Problem(at, finding.message)
 
 
-def _glossary_cells(game: GameData, refs: References, renderer: PdfRenderer, origins: Origins) -> Iterator[Problem]:
-    """The game's rows of the combined glossary fit a page of its table (the build lays it out on this paper)."""
-    if not game.has(GLOSSARY_KIND):
-        return
-    glossary = combined_glossary([game.game], refs)  # not every game: the memo would tie each game to all others
+def _glossary_cells(glossary: m.Document, renderer: PdfRenderer, origins: Origins) -> Iterator[Problem]:
+    """The game's rows of the combined glossary (``glossary``: of this game alone, so that validating a game never
+    reads the others) fit a page of its table, as the build lays it out on this paper."""
     for block in glossary.blocks:
         if isinstance(block, m.Table):
-            rows = tuple(row for row in block.rows if game.spec.title in row[1:2])
             try:
-                renderer.measure_table(m.Table(block.header, rows, block.widths), glossary.title)
+                renderer.measure_table(block, glossary.title)
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), f"{glossary.title}: {unfit.reason}")
 

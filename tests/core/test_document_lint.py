@@ -8,11 +8,15 @@ from typing import Callable
 
 import pytest
 
-from pipeline.checks.validate import validate
+from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue, validate
+from pipeline.data.dataset import game_ids
 from pipeline.data.problems import Problem
 from pipeline.documents import copylint
 from pipeline.documents.docscheck import document_problems
+from pipeline.documents.glossary import combined_glossary
 from pipeline.games.registry import catalogue
+from tests.conftest import REPO_DATA
 from tests.core.cli_helpers import run_cli
 
 
@@ -149,3 +153,14 @@ def test_a_rules_section_a_document_looks_up_is_required(data_copy_of: Callable[
     edit_yaml(root / "monotheism" / "rules.yaml", drop)
     found = problems(root, "monotheism")
     assert any("no section starting-over" in p.message and p.at.file.endswith("rules.yaml") for p in found), lines(found)
+
+
+def test_the_combined_glossary_of_every_game_passes_the_lint() -> None:
+    """The glossary's see-alsos across games are composed by code: 'Orange (Totems + Taboos), whose principle is
+    Faith', never a data address such as 'colours: principle Faith'."""
+    refs = References(RecordCatalogue(REPO_DATA, catalogue()))
+    glossary = combined_glossary(game_ids(REPO_DATA), refs)
+    games = [refs.catalogue.game(game) for game in game_ids(REPO_DATA)]
+    words = copylint.vocabulary([{kind: doc.data for kind, doc in game.docs.items()} for game in games])
+    assert list(copylint.document_findings(glossary, words)) == []
+    assert "whose principle is Faith" in "\n".join(copylint.document_texts(glossary))
