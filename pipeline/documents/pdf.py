@@ -452,7 +452,8 @@ class PdfRenderer:
         room = mm(self.layout.frame[1]) - repeated
         for texts, cells in rows:
             for text, cell, width in zip(texts, cells, widths):
-                if isinstance(cell, RLParagraph):
+                # each line holds at least one character: a text this short cannot outgrow a page unwrapped
+                if isinstance(cell, RLParagraph) and len(text) * cell.style.leading + pad > room:
                     _, height = cell.wrap(width - pad, room)
                     if height + pad > room:
                         raise TextDoesNotFit(where, text, (
