@@ -138,20 +138,13 @@ def sections(doc: m.Document) -> list[tuple[list[str], bool]]:
 def anchors(doc: m.Document) -> set[str]:
     """What a "see X" may point at in ``doc``: its headings, the first cell of each table row, legend names."""
     found: set[str] = set()
-
-    def add(block: m.Block) -> None:
+    for block in _flat(doc.blocks):
         if isinstance(block, m.Heading):
             found.add(plain(block.text))
         elif isinstance(block, m.Table):
             found.update(plain(row[0]) for row in block.rows if row)
         elif isinstance(block, m.Legend):
             found.update(plain(e.name) for e in block.entries)
-        elif isinstance(block, m.Group):
-            for inner in block.blocks:
-                add(inner)
-
-    for block in doc.blocks:
-        add(block)
     return {a.strip(" .:").casefold() for a in found if a.strip()}
 
 
@@ -233,20 +226,21 @@ def component_findings(listed: Iterable[tuple[str, str, str]], counted: Collecti
                       "(no card, sheet or document holds it): produce it, or say it is not included", component_id)
 
 
-def _tables(blocks: Iterable[m.Block]) -> Iterator[m.Table]:
+def _flat(blocks: Iterable[m.Block]) -> Iterator[m.Block]:
+    """Every block, those inside groups included, in order."""
     for block in blocks:
-        if isinstance(block, m.Table):
+        if isinstance(block, m.Group):
+            yield from _flat(block.blocks)
+        else:
             yield block
-        elif isinstance(block, m.Group):
-            yield from _tables(block.blocks)
+
+
+def _tables(blocks: Iterable[m.Block]) -> Iterator[m.Table]:
+    return (block for block in _flat(blocks) if isinstance(block, m.Table))
 
 
 def _headings(blocks: Iterable[m.Block]) -> Iterator[m.Heading]:
-    for block in blocks:
-        if isinstance(block, m.Heading):
-            yield block
-        elif isinstance(block, m.Group):
-            yield from _headings(block.blocks)
+    return (block for block in _flat(blocks) if isinstance(block, m.Heading))
 
 
 def _singular(name: str) -> str:

@@ -46,46 +46,37 @@ def lines(found: list[Problem]) -> str:
 # --------------------------------------------------------------------------- one test per lint class
 
 
-def test_an_internal_identifier_in_print_is_found_at_its_data_line(data_copy_of: Callable[..., Path]) -> None:
-    root = data_copy_of("heavenly-father")
-    line = put_back(root, "heavenly-father/rules.yaml", "than reward Selfishness or Xenophobia.",
-                    "than reward Selfishness or Xenophobia ([[balance/gods-prefer-benevolence-or-justice]]).")
-    found = problems(root, "heavenly-father")
-    assert found_at(found, root, "heavenly-father/rules.yaml", line, "identifier 'gods-prefer-benevolence-or-justice'"), lines(found)
+# (class, game, file, the shipped words, the reviewer's example put back, what the problem says)
+PUT_BACK = [
+    ("identifier", "heavenly-father", "rules.yaml", "than reward Selfishness or Xenophobia.",
+     "than reward Selfishness or Xenophobia ([[balance/gods-prefer-benevolence-or-justice]]).",
+     "internal identifier 'gods-prefer-benevolence-or-justice'"),
+    ("development", "theocracy", "rulings.yaml", "choose the first round's First at random.",
+     "choose the first round's First at random. The reference engine numbers seats from 0.", "development vocabulary 'engine'"),
+    ("seats-from-0", "theocracy", "rulings.yaml", "choose the first round's First at random.",
+     "choose the first round's First at random. The reference engine numbers seats from 0.", "development vocabulary 'from 0'"),
+    ("doubled", "totems-and-taboos", "rules.yaml", "or [[guides/red]] is used", "or the [[guides/red]] is used",
+     "doubled word 'the The'"),
+    ("cover", "monstrous", "rules.yaml", "choose one of the layouts under Scenarios (Basic",
+     "choose one of the layouts on the back cover (Basic", "'back cover'"),
+    ("picture", "monstrous", "rules.yaml", "      - Some hits, in words - a", "      - Hits in pictures - a",
+     "'in pictures' but this section has no picture"),
+]
+
+
+@pytest.mark.parametrize(("game", "file", "old", "new", "words"), [case[1:] for case in PUT_BACK], ids=[case[0] for case in PUT_BACK])
+def test_a_fault_put_back_is_found_at_its_data_line(data_copy_of: Callable[..., Path], game: str, file: str, old: str,
+                                                    new: str, words: str) -> None:
+    root = data_copy_of(game)
+    line = put_back(root, f"{game}/{file}", old, new)
+    found = problems(root, game)
+    assert found_at(found, root, f"{game}/{file}", line, words), lines(found)
 
 
 def test_a_data_address_and_a_file_path_are_identifiers() -> None:
     words = copylint.Vocabulary(frozenset(), frozenset({"colours"}), frozenset({"principle"}))
     found = list(copylint.text_findings("Orange (Totems + Taboos, colours: principle Faith); see rules.yaml", words))
     assert {(f.kind, f.words) for f in found} == {(copylint.IDENTIFIER, "colours: principle"), (copylint.IDENTIFIER, "rules.yaml")}
-
-
-def test_development_vocabulary_in_print_is_found_at_its_data_line(data_copy_of: Callable[..., Path]) -> None:
-    root = data_copy_of("theocracy")
-    line = put_back(root, "theocracy/rulings.yaml", "choose the first round's First at random.",
-                    "choose the first round's First at random. The reference engine numbers seats from 0.")
-    found = problems(root, "theocracy")
-    assert found_at(found, root, "theocracy/rulings.yaml", line, "development vocabulary 'engine'"), lines(found)
-    assert found_at(found, root, "theocracy/rulings.yaml", line, "development vocabulary 'from 0'"), lines(found)
-
-
-def test_a_doubled_word_is_found_at_its_data_line(data_copy_of: Callable[..., Path]) -> None:
-    root = data_copy_of("totems-and-taboos")
-    line = put_back(root, "totems-and-taboos/rules.yaml", "or [[guides/red]] is used", "or the [[guides/red]] is used")
-    found = problems(root, "totems-and-taboos")
-    assert found_at(found, root, "totems-and-taboos/rules.yaml", line, "doubled word 'the The'"), lines(found)
-
-
-@pytest.mark.parametrize(("old", "new", "words"), [
-    ("choose one of the layouts under Scenarios (Basic", "choose one of the layouts on the back cover (Basic", "'back cover'"),
-    ("      - Some hits, in words - a", "      - Hits in pictures - a", "'in pictures' but this section has no picture"),
-])
-def test_a_reference_to_something_the_edition_lacks_is_found(data_copy_of: Callable[..., Path], old: str, new: str,
-                                                            words: str) -> None:
-    root = data_copy_of("monstrous")
-    line = put_back(root, "monstrous/rules.yaml", old, new)
-    found = problems(root, "monstrous")
-    assert found_at(found, root, "monstrous/rules.yaml", line, words), lines(found)
 
 
 def test_a_see_pointing_out_of_the_aid_is_found(data_copy_of: Callable[..., Path]) -> None:
