@@ -53,6 +53,7 @@ from pipeline.checks.validate import RecordCatalogue, validate
 from pipeline.data.dataset import SCHEMA_DIR, game_ids
 from pipeline.data.kinds import GLOSSARY_KIND
 from pipeline.documents import structure as m
+from pipeline.documents.docscheck import document_problems
 from pipeline.documents.glossary import combined_glossary
 from pipeline.games import registry
 
@@ -270,7 +271,7 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
     needed = [game for game in needed if game not in validated]
     if not needed:
         return
-    report = validate(root, catalogue.specs, needed, catalogue)
+    report = validate(root, catalogue.specs, needed, catalogue, documents=document_problems)
     if not report.ok:
         raise InvalidData([str(problem) for problem in report.problems])
     validated.update(needed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Optional
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
 from pipeline.base.words import count
@@ -68,16 +68,22 @@ class ValidationReport:
         return self.games[game]
 
 
+# A check of a layer above this one, run last on a game every other check passed: the documents'
+# (pipeline.documents.docscheck: the documents laid out as the build lays them out).
+DocumentCheck = Callable[[GameData, "RecordCatalogue"], Iterable[Problem]]
+
+
 def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = None,
-             catalogue: Optional["RecordCatalogue"] = None) -> ValidationReport:
+             catalogue: Optional["RecordCatalogue"] = None, documents: Optional[DocumentCheck] = None) -> ValidationReport:
     """Validate ``games`` (all when None) under ``data_root``, each by its spec in ``specs``;
-    ``catalogue``: games loaded already."""
+    ``catalogue``: games loaded already; ``documents``: the document check (`pantheon validate` and `build`
+    pass it; commands that print no document leave it out, and a game they found clean is not clean for it)."""
     chosen = specs.select(data_root, games)
     schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
     catalogue = catalogue or RecordCatalogue(data_root, specs)
     report = ValidationReport(catalogue=catalogue)
     printable = PrintableText()
-    memo = ValidationMemo(data_root, game_ids(data_root))
+    memo = ValidationMemo(data_root, game_ids(data_root), checked=_check_name(documents))
     report.games = vouched = ValidatedGames(catalogue)
     for game in chosen:
         if memo.clean(game, specs.spec(game)):  # passed every check with exactly these inputs: not checked again,
@@ -87,6 +93,8 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
         schemas = schemas or load_schemas(data_root)
         catalogue.requested.clear()
         problems, cross_checked = game_problems(loaded, schemas, catalogue, printable)
+        if cross_checked and not problems and documents is not None:  # laid out only from data every check vouched for
+            problems = guarded(loaded, documents(loaded, catalogue))
         if not cross_checked:
             report.skipped_cross_checks.append(game)
         elif not problems:
@@ -148,6 +156,11 @@ def game_problems(
 
         problems += guarded(loaded, card_problems(loaded))
     return problems, True
+
+
+def _check_name(check: Optional[DocumentCheck]) -> str:
+    """What the memo records of the document check (its code is in the store's code digest)."""
+    return "" if check is None else f"{check.__module__}.{getattr(check, '__qualname__', type(check).__name__)}"
 
 
 def component_problems(loaded: GameData[Any], spec: GameSpec[Any]) -> Iterator[Problem]:

@@ -53,8 +53,10 @@ def spec_digest(spec: GameSpec) -> str:
 class ValidationMemo:
     """The remembered clean validations of the games under ``data_root``."""
 
-    def __init__(self, data_root: Path, games: Iterable[str], template_root: Optional[Path] = None) -> None:
+    def __init__(self, data_root: Path, games: Iterable[str], template_root: Optional[Path] = None,
+                 checked: str = "") -> None:
         self._root = data_root
+        self._checked = checked  # the optional checks run beside the game's own (the documents'): part of the key
         self._games = sorted(games)
         self._templates = template_root if template_root is not None else locations.template_root()
         self._digests: dict[str, str] = {}
@@ -68,7 +70,7 @@ class ValidationMemo:
     def _inputs(self, game: str, spec: GameSpec) -> list[str]:
         if self._shared is None:
             self._shared = folder_digest(self._root, skip=[self._root / g for g in self._games])
-        return [game, self.game_digest(game), spec_digest(spec), self._shared, *self._games]
+        return [game, self.game_digest(game), spec_digest(spec), self._shared, self._checked, *self._games]
 
     def clean(self, game: str, spec: GameSpec) -> bool:
         """Whether ``game`` (with its ``spec``) passed every check with exactly its inputs of now; its data

@@ -53,6 +53,7 @@ from pipeline.checks.validate import validate as validate_data
 from pipeline.cli import sheet as sheet_commands
 from pipeline.data.dataset import default_data_root, display_path, load_game
 from pipeline.data.gamespec import GameSpec
+from pipeline.documents.docscheck import document_problems
 from pipeline.exports import export as exporter
 from pipeline.exports import preflight as checks
 from pipeline.exports.targets import target as export_target
@@ -181,7 +182,8 @@ def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
 
 def run_validation(root: Path, games: Optional[Sequence[str]],
                    loaded: Optional[RecordCatalogue] = None) -> ValidationReport:
-    return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded)
+    return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded,
+                         documents=document_problems)
 
 
 def _refuse_or_raise(problems: Sequence[object], consequence: str, as_json: bool) -> NoReturn:

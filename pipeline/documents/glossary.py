@@ -55,8 +55,8 @@ class Naming:
         if self.kind == GLOSSARY_KIND:
             return f"{self.value} ({self.game_title})"
         if self.field in ("name", "title", "term", "label"):
-            return f"{self.value} ({self.game_title}, {self.kind})"
-        return f"{self.record} ({self.game_title}, {self.kind}: {self.field} {self.value})"
+            return f"{self.value} ({self.game_title}, {self.kind.replace('-', ' ')})"
+        return f"{self.record} ({self.game_title}), whose {self.field} is {self.value}"
 
 
 def game_title(game: str, refs: References) -> str:

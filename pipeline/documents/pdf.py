@@ -18,6 +18,7 @@ from reportlab.graphics import shapes as rl
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -62,6 +63,16 @@ BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this 
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
 TITLE_STYLES = ("title", "subtitle")  # the document's own title counts as a heading on its page
 PARAGRAPH_TAGS = {markup.BOLD: "b", markup.ITALIC: "i"}
+
+
+class TextDoesNotFit(UserError):
+    """A text that cannot be printed in the space it gets (a table cell taller than a page, a label running
+    off its drawing): the document is refused, never cut off. ``text`` is the text, ``reason`` why."""
+
+    def __init__(self, where: str, text: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.text = text
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -430,12 +441,42 @@ class PdfRenderer:
         total = sum(weights)
         return [frame_width * w / total for w in weights]
 
+    def measure_table(self, block: m.Table, where: str) -> None:
+        """Refuse (TextDoesNotFit) a table whose header and any one row together are taller than a page:
+        reportlab cannot split a row, so such a table could never be printed."""
+        self._table(block, where)
+
+    def _fit_rows(self, rows: Sequence[tuple[Sequence[str], Sequence[Any]]], widths: Sequence[float], where: str,
+                  repeated: float = 0.0) -> None:
+        """Each row (its texts and their cells) fits one page of the text area, beside a repeated header
+        ``repeated`` points tall; the cells are wrapped as reportlab wraps them."""
+        pad = 2 * self.layout.get("table", "padding_pt")
+        room = mm(self.layout.frame[1]) - repeated
+        for texts, cells in rows:
+            for text, cell, width in zip(texts, cells, widths):
+                # each line holds at least one character: a text this short cannot outgrow a page unwrapped
+                if isinstance(cell, RLParagraph) and len(text) * cell.style.leading + pad > room:
+                    _, height = cell.wrap(width - pad, room)
+                    if height + pad > room:
+                        raise TextDoesNotFit(where, text, (
+                            f"a table cell of {len(text)} characters is {(height + pad) / mm(1):.0f} mm tall at "
+                            f"{width / mm(1):.0f} mm wide; a page on {self.layout.paper} holds "
+                            f"{room / mm(1):.0f} mm (shorten it: {_excerpt(text)!r})"))
+
+    def _row_height(self, cells: Sequence[Any], widths: Sequence[float]) -> float:
+        pad = 2 * self.layout.get("table", "padding_pt")
+        return max((c.wrap(w - pad, mm(self.layout.frame[1]))[1] for c, w in zip(cells, widths) if isinstance(c, RLParagraph)),
+                   default=0.0) + pad
+
     def _table(self, block: m.Table, where: str) -> list[Flowable]:
         header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
         body = [[self._cell(c, where) for c in row] for row in block.rows]
         data = ([header] if header else []) + body
-        columns = len(block.header or block.rows[0])
-        table = RLTable(data, colWidths=self._widths(block.widths, columns), repeatRows=1 if header else 0)
+        columns = len(block.header or block.rows[0]) if (block.header or block.rows) else 0
+        widths = self._widths(block.widths, columns)
+        self._fit_rows([(block.header, header)] if header else [], widths, where)
+        self._fit_rows(list(zip(block.rows, body)), widths, where, self._row_height(header, widths) if header else 0.0)
+        table = RLTable(data, colWidths=widths, repeatRows=1 if header else 0)
         table.setStyle(self._table_style(len(data), bool(header)))
         out: list[Flowable] = [table]
         if block.caption:
@@ -456,6 +497,7 @@ class PdfRenderer:
         from_name = self.layout.get("legend", "icon_from_name")
         widths[1] -= widths[0] * from_name
         widths[2] -= widths[0] * (1 - from_name)
+        self._fit_rows([(("", e.name, e.meaning), row) for e, row in zip(block.entries, rows)], widths, where)
         table = RLTable(rows, colWidths=widths)
         table.setStyle(self._table_style(len(rows), header=False))
         return [table, Spacer(1, self.styles["body"].spaceAfter)]
@@ -469,6 +511,7 @@ class PdfRenderer:
         rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
         icon = mm(size) + 2 * self.layout.get("table", "padding_pt")
         text = (mm(self.layout.frame[0]) - columns * icon) / columns
+        self._fit_rows([(("", f"{e.name}. {e.meaning}"), cell) for e, cell in zip(block.entries, cells)], [icon, text], where)
         table = RLTable(rows, colWidths=[icon, text] * columns)
         table.setStyle(self._table_style(len(rows), header=False))
         return [table, Spacer(1, self.styles["body"].spaceAfter)]
@@ -536,6 +579,7 @@ class PdfRenderer:
                 f"{where}: diagram '{block.caption or block.alt[:1]}' ({block.width:g} x {block.height:g} mm) "
                 f"does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)"
             )
+        self._fit_labels(block, where)
         height = mm(block.height)
         drawing = _drawing(mm(block.width), height)
         for shape in block.shapes:
@@ -546,6 +590,22 @@ class PdfRenderer:
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return [KeepTogether(out)]
+
+    def _fit_labels(self, block: m.Diagram, where: str) -> None:
+        """Every level label stays across its drawing (the drawing is at most the text area wide): a label
+        running past an edge would be cut off at the page edge or overprint the margin, so it is refused."""
+        for shape in block.shapes:
+            if not isinstance(shape, m.Label) or shape.angle:
+                continue
+            words = plain(shape.text, where)
+            size = shape.size or self.layout.get("diagram", "label_pt")
+            width = stringWidth(words, fonts.font_name(fonts.BOLD if shape.bold else fonts.REGULAR), size) / mm(1)
+            start = shape.x - {"start": 0.0, "middle": width / 2, "end": width}.get(shape.anchor, 0.0)
+            over = max(-start, start + width - block.width)
+            if over > FIT_TOLERANCE_MM:
+                raise TextDoesNotFit(where, shape.text, (
+                    f"the text {_excerpt(words)!r} ({width:.0f} mm at {size:g} pt) runs {over:.1f} mm past its "
+                    f"{block.width:.0f} mm drawing on {self.layout.paper}: shorten it"))
 
     def _card_figure(self, block: m.CardFigure, where: str) -> list[Flowable]:
         """The card with its callouts, its numbered key beside it, kept together with its caption."""
@@ -643,6 +703,14 @@ class PdfRenderer:
         cos, sin = math.cos(math.radians(s.angle)), math.sin(math.radians(s.angle))
         group.transform = (cos, sin, -sin, cos, mm(s.x), y(s.y))
         return group
+
+
+EXCERPT_CHARS = 40
+
+
+def _excerpt(text: str) -> str:
+    """The start of a long text, to name it in a message."""
+    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
 
 
 def _drawing(width: float, height: float) -> rl.Drawing:

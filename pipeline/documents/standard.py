@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Collection, Iterable, Mapping, Optional
 
+from pipeline.base.errors import UserError
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
@@ -94,15 +95,23 @@ def rules_blocks(
     return out
 
 
+class MissingSection(UserError):
+    """A document looks up a rules section the data lacks (validate reports it at rules.yaml)."""
+
+    def __init__(self, game: str, section_id: str) -> None:
+        super().__init__(f"{game}: rules: no section {section_id} (a document prints it; run `pantheon validate {game}`)")
+        self.section_id = section_id
+
+
 def find_section(ctx: DocContext, section_id: str) -> Mapping[str, Any]:
-    """A rules section (at any depth) by id."""
+    """A rules section (at any depth) by id; MissingSection when the rules have none."""
     stack = list(ctx.data(RULES_KIND)["sections"])
     while stack:
         section = stack.pop(0)
         if section["id"] == section_id:
             return section
         stack = list(section.get("subsections", [])) + stack
-    raise KeyError(section_id)
+    raise MissingSection(ctx.game.game, section_id)
 
 
 def section_text(ctx: DocContext, section_id: str) -> list[m.Block]:

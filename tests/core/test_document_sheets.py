@@ -126,7 +126,9 @@ def test_check_pages_lists_every_fault_in_one_message() -> None:
                               "page 2 of 2 on a4 holds only a title or heading")
 
 
-def test_cli_refuses_an_overflowing_sheet_with_one_line_and_writes_nothing(tmp_path: Path) -> None:
+def test_cli_refuses_an_overflowing_sheet_at_its_data_line_and_writes_nothing(tmp_path: Path) -> None:
+    """Validation lays the sheet out as the build does: the overflow is a problem naming the data file and line
+    of the sheet's words (one line per paper), and nothing is written."""
     data = tmp_path / "data"
     shutil.copytree(FIXTURES / "docs-data", data)
     phases = data / "theocracy" / "phases.yaml"
@@ -138,9 +140,11 @@ def test_cli_refuses_an_overflowing_sheet_with_one_line_and_writes_nothing(tmp_p
     result = subprocess.run([sys.executable, "-m", "pipeline", "docs", "theocracy", "--data", str(data), "--out", str(out)],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 1
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: Theocracy: Player aid: runs to"), result.stderr
-    assert "its budget is 1" in lines[0]
+    lines = result.stdout.strip().splitlines()
+    assert lines and all(re.match(rf"{re.escape(str(phases))}:\d+:\d+: Theocracy: Player aid: runs to", line) for line in lines), \
+        result.stdout + result.stderr
+    assert all("its budget is 1" in line for line in lines)
+    assert result.stderr.strip().endswith("problem(s) found: no documents written")
     assert not out.exists() or not any(out.rglob("*.pdf"))
 
 

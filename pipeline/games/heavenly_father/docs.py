@@ -60,7 +60,7 @@ def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list
 def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
-    blocks += std.symbol_legend(ctx, _symbol_marks(ctx), title="Tokens and card backs")
+    blocks += std.symbol_legend(ctx, _symbol_marks(ctx), title="Tokens and card colours")
     return ctx.document("rulebook", "Rulebook", blocks, subtitle="A party game of moral dilemmas", toc=True)
 
 

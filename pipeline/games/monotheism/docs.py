@@ -42,7 +42,7 @@ REFERENCE_LEGEND_COLUMNS = 2
 SET_UP_SYMBOLS = ("name-plate", "note-box")  # read once at set-up: the one-page cheat sheet leaves them to the rulebook
 EXAMPLE_PREFIX = "Example"  # paragraphs of worked examples start so in rules.yaml
 ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-death"}
-DIFFICULTY_NOTE = ("Each scenario's difficulty is measured by the project's solver, not guessed: how many of the "
+DIFFICULTY_NOTE = ("Each scenario's difficulty is measured by playing out every line, not guessed: how many of the "
                    "possible first turns can still win, the fewest turns that win, and how many different choices "
                    "each turn of that solution offers. A puzzle where few first turns win and the solution takes "
                    "several turns through many choices is hard.")
@@ -69,7 +69,9 @@ def _worshiper_name(ctx: DocContext, worshiper_id: str) -> str:
     return worshiper_id
 
 
-def _state(card: Any) -> str:
+def _state(card: Any, is_deity: bool) -> str:
+    """How a card starts, in the rulebook's words: only a god can be veiled or unveiled; a worshiper starts on its
+    starting side unless cursed."""
     marks = []
     if card.veiled:
         marks.append("veiled")
@@ -77,7 +79,7 @@ def _state(card: Any) -> str:
         marks.append("transformed")
     if card.cursed:
         marks.append(f"cursed {card.cursed}x")
-    return ", ".join(marks) or "unveiled"
+    return ", ".join(marks) or ("unveiled" if is_deity else "starting side")
 
 
 def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
@@ -130,7 +132,7 @@ def deck_table(ctx: DocContext, scenario: Scenario) -> m.Table:
         is_deity = card.kind is CardKind.DEITY
         label = f"#{card.ref}" if is_deity else "worshiper"
         name = ctx.name("deities", card.ref) if is_deity else _worshiper_name(ctx, card.ref)
-        rows.append((str(position), label, name, _state(card)))
+        rows.append((str(position), label, name, _state(card, is_deity)))
     return m.Table(("From top", "Card", "Name", "Starts"), tuple(rows), DECK_COLUMNS)
 
 
@@ -143,14 +145,14 @@ def rating_text(scenario: Scenario) -> str:
     return (f"**Difficulty: {rated.difficulty}.** {rated.winning_first_moves} of {rated.first_moves} possible first "
             f"turns {wins} ({rated.losing_share:.0%} lose). The shortest solution takes {rated.solution_turns} "
             f"turns, with {rated.branching:g} different choices a turn on average along it (at most "
-            f"{rated.most_choices}). The solver decides the deck in {rated.nodes:,} positions.")
+            f"{rated.most_choices}).")
 
 
 def _origin(scenario: Scenario) -> list[m.Block]:
     if scenario.source == RULEBOOK:
         return []
-    return [m.Paragraph("A puzzle added to the designer's five: generated, proved winnable and rated by "
-                        "the project's solver.", "note")]
+    return [m.Paragraph("A puzzle added to the designer's five for this edition: proved winnable and rated "
+                        "like the others.", "note")]
 
 
 def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
@@ -195,8 +197,8 @@ def _goal(ctx: DocContext, scenario: Scenario) -> str:
     model = ctx.game.model
     zero = any(model.worshiper_set(model.worshiper(card.ref).set_id).zero_gods_victory for card in scenario.worshipers)
     tail = " (or no god at all: your worshiper is the Autotheistic Pretender)" if zero else ""
-    return (f"**Goal:** leave exactly one god{tail} while a worshiper is still in the deck. Build the deck as drawn "
-            "and listed, top card first; every card is unveiled and upright unless its listing says otherwise.")
+    return (f"**Goal:** leave exactly one god{tail} while a worshiper is still in the deck. Build the deck from the "
+            "listed bottom card up to the listed top card; every card is unveiled and upright unless its listing says otherwise.")
 
 
 def puzzle_sheets(ctx: DocContext) -> m.Document:

@@ -36,6 +36,8 @@ SPEC: GameSpec[MonotheismModel] = GameSpec(
         "overview", "components", "set-up", "play", "acts", "essences", "veiled-gods",
         "consuming-gods", "timing", "worshipers", "ending-the-game", "playing-in-hand",
         "designers-mistakes", "scenarios", "advice", "engine-rulings",
+        # looked up by the documents (the reference and cheat sheet, the figures)
+        "act", "essences-in-play", "submerge", "starting-over",
     ),
     where=__file__,
 )

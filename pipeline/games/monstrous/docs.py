@@ -23,7 +23,8 @@ LOC_FAITH_PT, LOC_FAITH_DROP = 6.5, 4.5  # "Faith N", its baseline below the nam
 POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-left": (0, 2), "bottom-right": (2, 2)}
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
-KEYWORD_ICON_PREFIX = "keyword-"
+KEYWORD_COLUMNS = (1.2, 4.0)  # keyword, meaning
+LIGHTNING_START = "Lightning Start Rules"  # the box's one-page start sheet (components.yaml): the reference sheet is it
 REFERENCE_LEGEND_COLUMNS = 2
 
 
@@ -206,13 +207,13 @@ def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
         )
         for g in model.gods
     ]
-    return [m.Heading("Symbols and keywords", 1), m.Legend(tuple(entries + keyword_entries(ctx)))]
+    return [m.Heading("Symbols", 1), m.Legend(tuple(entries)), m.Heading("Power keywords", 1), keyword_table(ctx)]
 
 
-def keyword_entries(ctx: DocContext) -> list[m.LegendEntry]:
-    """Each power keyword with its own symbol (templates/icons/keyword-<id>.svg)."""
-    return [m.LegendEntry(f"{KEYWORD_ICON_PREFIX}{k['id']}", k["label"], ctx.text(k["meaning"]))
-            for k in ctx.data("player-aids")["keywords"]]
+def keyword_table(ctx: DocContext) -> m.Table:
+    """Each power keyword as the cards print it (bold words, no symbol), with its meaning."""
+    rows = tuple((f"**{k['label']}**", ctx.text(k["meaning"])) for k in ctx.data("player-aids")["keywords"])
+    return m.Table(("Keyword", "Meaning"), rows, KEYWORD_COLUMNS)
 
 
 def rulebook(ctx: DocContext) -> m.Document:
@@ -240,10 +241,10 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("The seven Throw Steps", std.SHEET_HEADING)
     b.ul([f"**{_sentence(s['name'])}** {ctx.text(s['aid_text'])}" for s in steps], numbered=True)
     b.h("Hitting", std.SHEET_HEADING).add(*std.section_text(ctx, "hitting"))
-    b.h("Power keywords", std.SHEET_HEADING).add(m.Legend(tuple(keyword_entries(ctx)), REFERENCE_LEGEND_COLUMNS))
+    b.h("Power keywords", std.SHEET_HEADING).ul([f"**{k['label']}** {ctx.text(k['meaning'])}" for k in ctx.data("player-aids")["keywords"]])
     b.h("The gods", std.SHEET_HEADING).add(m.Legend(tuple(gods), REFERENCE_LEGEND_COLUMNS))
     b.h("End of the game and scoring", std.SHEET_HEADING).add(*std.section_text(ctx, "end-and-scoring"))
-    return ctx.document("reference", "Reference", std.compact(b.done()), page_budget=1)
+    return ctx.document("reference", LIGHTNING_START, std.compact(b.done()), page_budget=1)
 
 
 def extras(ctx: DocContext) -> m.Document:

@@ -20,7 +20,7 @@ SUBHEAD_PT, SUBHEAD_AT = 6.5, 0.85  # "round" and "memory" over the two halves o
 ROW_LABEL_PT, ROW_LABEL_AT, ROW_LABEL_INSET_MM = 8, 0.65, 2  # "Round N": size, baseline as a share of the row, inset
 PHASE_COLUMNS = (0.4, 1.2, 1.0, 6.0)  # number, phase, who, what happens
 BID_RULE_COLUMNS = (1.4, 0.8, 6.0)  # rule, players, effect
-BID_EXAMPLE_COLUMNS = (1.2, 3.0, 0.8)  # cards, result, from
+BID_EXAMPLE_COLUMNS = (1.2, 3.8)  # cards, result
 
 
 
@@ -81,11 +81,10 @@ def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:
     rows = []
     for ex in examples:
         values = tuple(int(v) for v in ex["bids"])
-        source = "rulebook" if ex["provenance"]["source"] == "rulebook" else "ruling"
-        rows.append((" vs ".join(str(v) for v in values), bid_outcome(values, names, model), source))
+        rows.append((" vs ".join(str(v) for v in values), bid_outcome(values, names, model)))
     if not rows:
         return []
-    return [m.Heading("Bid examples", 2), m.Table(("Cards (seat order)", "Result", "From"), tuple(rows), BID_EXAMPLE_COLUMNS)]
+    return [m.Heading("Bid examples", 2), m.Table(("Cards (seat order)", "Result"), tuple(rows), BID_EXAMPLE_COLUMNS)]
 
 
 def rulebook(ctx: DocContext) -> m.Document:

@@ -77,7 +77,8 @@ def bid_example(model: TheocracyModel, bids: tuple[int, ...] = EXAMPLE_BIDS,
         for i, text in enumerate(lines):
             shapes.append(m.Label(x + CARD_W + TEXT_GAP, TEXT_TOP + i * LINE, text, size=TEXT_PT, anchor="start", bold=i == 0))
         alt.append(f"{_house(house)}: " + "; ".join(lines))
-    caption = (f"A bid played out: {bids[0]} against {bids[1]}. The engine's rule ({result.rule}) gives the bid to "
+    rule = next((r.name for r in model.bid_rules if r.id == result.rule), "")
+    caption = (f"A bid played out: {bids[0]} against {bids[1]}. {rule}: the bid goes to "
                f"{_house(houses[result.winner]) if result.winner is not None else 'nobody'}; then Grace settles the prophecies.")
     return m.Diagram(len(bids) * COLUMN_W - LAST_COLUMN_SPARE, CARD_TOP + CARD_H + BOTTOM_ROOM, tuple(shapes), tuple(alt), caption=caption)
 

@@ -113,6 +113,7 @@ class BidRule:
     id: str
     players: tuple[int, ...]
     outcome: str
+    name: str = ""  # as the rulebook calls it ("One beats five"): what the documents print
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,7 @@ def build(game: GameData[TheocracyModel]) -> TheocracyModel:
             Phrasing(p["id"], p["prophecy"], p["voice"], p["text"]) for p in _records(game, "prophecies", "phrasings")
         ),
         upset=Upset(rules_doc["upset"]["weak"], rules_doc["upset"]["strong"]),
-        bid_rules=tuple(BidRule(r["id"], tuple(r["players"]), r["outcome"]) for r in rules_doc["bid_rules"]),
+        bid_rules=tuple(BidRule(r["id"], tuple(r["players"]), r["outcome"], r["name"]) for r in rules_doc["bid_rules"]),
         bid_examples=tuple(
             BidExample(e["id"], tuple(e["bids"]), e["winner"], e["rule"], tuple(e["ruined"]))
             for e in _records(game, "bid-examples", "bid_examples")

@@ -32,7 +32,7 @@ SPEC: GameSpec[TheocracyModel] = GameSpec(
     # the ``op`` steps of phases.yaml and added-rules.yaml are rules of the round, read by its engine.
     # The rulebook's sections, and the clarifications that list the rulings.
     rule_sections=("overview", "components", "roles", "game-structure", "round-setup", "turn", "end-of-round",
-                   "end-of-game", "three-players", "four-players", "clarifications"),
+                   "end-of-game", "three-players", "four-players", "clarifications", "grace"),  # grace: its figure
     rulings=Rulings(listed_in="clarifications"),
     examples=(Examples(replay_bid_examples, kind="bid-examples",
                        key="bid_examples", label="bid example"),),

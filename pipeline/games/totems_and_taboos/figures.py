@@ -83,7 +83,7 @@ def tower_example(model: TotemsModel, colour_hex: Mapping[str, str]) -> m.Diagra
         alt.append(f"{names[colour]}: {'may go on top' if check.can_build else 'may not'} ({check.reason})")
     width = BLOCK_W + TOWER_GAP + len(model.wheel.order) * (BLOCK_W + BLOCK_GAP) - BLOCK_GAP
     caption = (f"On a {names[tower[-1]].lower()} block only the same colour or a colour next to it on the wheel may be stacked "
-               "(the engine's build check, with the shrines and servants the level needs at hand).")
+               "(when you have the shrines and servants the level needs).")
     return m.Diagram(width, height, tuple(shapes), tuple(alt), caption=caption)
 
 

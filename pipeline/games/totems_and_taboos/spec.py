@@ -31,6 +31,6 @@ SPEC: GameSpec[TotemsModel] = GameSpec(
     effects=LANGUAGE,
     # The rulebook's sections, and our rulings.
     rule_sections=("aim", "components", "souls", "colours", "tower", "cards", "guides", "setup", "turn", "solo",
-                   "rulings"),
+                   "rulings", "ending", "tower-example"),  # the last two: looked up by the documents
     where=__file__,
 )

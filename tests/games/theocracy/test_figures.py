@@ -14,4 +14,4 @@ def test_bid_example_winner_and_prophecies() -> None:
     assert "Prophecy false" in upset.alt[0] and "Prophecy true" in upset.alt[1]
     plain = bid_example(model, (4, 2), (("wins", 0), ("wins", 1)))  # the higher card wins
     assert "wins the bid" in plain.alt[0] and "Prophecy true" in plain.alt[0] and "Prophecy false" in plain.alt[1]
-    assert "higher" in (plain.caption or "")
+    assert "higher card" in (plain.caption or "").casefold()

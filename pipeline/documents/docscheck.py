@@ -1,0 +1,112 @@
+"""Validate = build for documents: a game's documents are assembled, linted and laid out in memory, as the
+build lays them out, so whatever would make the build refuse a document is a validation problem at the data
+file and line it came from.
+
+Run by `pantheon validate` and `build` (passed to :func:`pipeline.checks.validate.validate` as its document
+check, after every other check of the game passed). Per game, for each paper:
+
+- the documents are assembled (a rules section a document looks up and the data lacks is a problem at
+  rules.yaml, never a KeyError);
+- on the first paper, every text is linted (:mod:`pipeline.documents.copylint`), and every component the
+  rulebook lists must be produced;
+- each document is set as PDF with the build's own renderer, bytes thrown away: a table cell taller than a
+  page, a label that runs off its drawing (a footer cut at the page edge), a sheet over its page budget or an
+  orphan page are the renderer's refusals, reported here with file:line;
+- the game's terms are measured in the combined glossary's table (its cells, not its pages: the glossary is
+  laid out whole by the build; the see-alsos other games add to a term are left out, so that validating a game
+  never reads the others).
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from pipeline.base.errors import UserError
+from pipeline.cards.imposition import load_sheets
+from pipeline.checks.components import data_counts
+from pipeline.checks.references import References
+from pipeline.checks.validate import RecordCatalogue
+from pipeline.data.dataset import GameData
+from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
+from pipeline.data.problems import Location, Problem
+from pipeline.documents import copylint
+from pipeline.documents import structure as m
+from pipeline.documents.glossary import combined_glossary
+from pipeline.documents.layout import load_layout
+from pipeline.documents.origin import Origins
+from pipeline.documents.pdf import PdfRenderer, TextDoesNotFit
+from pipeline.documents.standard import DocContext, MissingSection
+
+
+def document_problems(game: GameData, catalogue: RecordCatalogue) -> Iterator[Problem]:
+    """Every problem the documents of ``game`` would meet in print, on every paper (see the module doc)."""
+    spec = game.spec
+    if spec.documents is None:
+        return
+    refs = References(catalogue)
+    origins = Origins(game, refs, spec.documents)
+    for index, paper in enumerate(sorted(load_sheets().papers)):
+        layout = load_layout(paper)
+        try:
+            docs = spec.documents(DocContext(game, refs, layout))
+        except MissingSection as missing:
+            rules = game.doc(RULES_KIND)
+            yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
+            return
+        glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []
+        if index == 0:  # the words are the same on every paper
+            yield from _lint(game, [*docs.values(), *glossary], origins)
+        renderer = PdfRenderer(layout)
+        for terms in glossary:
+            yield from _glossary_cells(terms, renderer, origins)
+        for doc in docs.values():
+            yield from _layout_problems(renderer, doc, origins)
+
+
+def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Iterator[Problem]:
+    docs = list(docs)
+    words = copylint.vocabulary([{kind: doc.data for kind, doc in game.docs.items()}])
+    seen: set[tuple[Location, str]] = set()
+    findings = [f for doc in docs for f in copylint.document_findings(doc, words)]
+    if game.has(COMPONENTS_KIND):
+        listed = [(c["id"], c["name"], c.get("description", "")) for c in game.doc(COMPONENTS_KIND).data["components"]]
+        findings += copylint.component_findings(listed, data_counts(game), docs)
+    for finding in findings:
+        if finding.kind == copylint.COMPONENT:
+            components = game.doc(COMPONENTS_KIND)
+            at = components.at(*components.record_at("components", finding.record, "name"))
+        else:
+            at = origins.locate(finding.text, finding.words)
+        if (at, finding.message) not in seen:  # a text printed in two documents is one finding
+            seen.add((at, finding.message))
+            yield Problem(at, finding.message)
+
+
+def _glossary_cells(glossary: m.Document, renderer: PdfRenderer, origins: Origins) -> Iterator[Problem]:
+    """The game's rows of the combined glossary (``glossary``: of this game alone, so that validating a game never
+    reads the others) fit a page of its table, as the build lays it out on this paper."""
+    for block in glossary.blocks:
+        if isinstance(block, m.Table):
+            try:
+                renderer.measure_table(block, glossary.title)
+            except TextDoesNotFit as unfit:
+                yield Problem(origins.locate(unfit.text), f"{glossary.title}: {unfit.reason}")
+
+
+def _layout_problems(renderer: PdfRenderer, doc: m.Document, origins: Origins) -> Iterator[Problem]:
+    try:
+        renderer.render(doc)
+    except TextDoesNotFit as unfit:
+        yield Problem(origins.locate(unfit.text), str(unfit))
+    except UserError as refused:  # a page fault: blamed on the data file that gives the document most words
+        yield Problem(_main_source(doc, origins), str(refused))
+
+
+def _main_source(doc: m.Document, origins: Origins) -> Location:
+    """The place of the longest text of the data file that prints the most words in ``doc``."""
+    by_file: dict[str, list[tuple[int, Location]]] = {}
+    for text in copylint.document_texts(doc):
+        at = origins.locate(text)
+        by_file.setdefault(at.file, []).append((len(text), at))
+    best = max(by_file.values(), key=lambda found: sum(size for size, _ in found))
+    return max(best)[1]
+
