@@ -7,7 +7,7 @@ everything else is shared here.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 
@@ -42,7 +42,8 @@ from pipeline.data.dataset import GameData
 from pipeline.data.yamlmarks import PathKey
 
 Progress = Callable[[int], None]
-PDF_NAME = "cards-{paper}.pdf"
+PDF_NAME = "cards-{paper}{edition}.pdf"
+INK_EDITION = "-ink"  # the ink-friendly edition's file name ends so: cards-a4-ink.pdf
 PREVIEW_GAP_MM = 4.0  # between a card's front and back on a preview page
 Records = dict[str, tuple[dataset.Document, PathKey]]  # card id -> the document and path of its data record
 
@@ -170,8 +171,17 @@ def _records(data: GameData, cards: Sequence[PrintCard]) -> Records:
     return records
 
 
-def pdf_path(out_dir: Path, game: str, paper: str) -> Path:
-    return out_dir / game / PDF_NAME.format(paper=paper)
+def pdf_path(out_dir: Path, game: str, paper: str, *, ink_saver: bool = False) -> Path:
+    """Where a build writes ``game``'s card sheet: ``cards-<paper>.pdf``, or ``cards-<paper>-ink.pdf`` for the
+    ink-friendly edition."""
+    return out_dir / game / PDF_NAME.format(paper=paper, edition=INK_EDITION if ink_saver else "")
+
+
+def editions(options: BuildOptions) -> list[BuildOptions]:
+    """The editions a build writes with ``options``: the full-colour sheet and the ink-friendly one beside it;
+    only the ink-friendly one when ``options`` already asks for ink saving (the two would be the same)."""
+    ink = replace(options, ink_saver=True)
+    return [ink] if options.ink_saver else [options, ink]
 
 
 @dataclass
