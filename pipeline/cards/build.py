@@ -91,6 +91,7 @@ class _Item:
     counts: bool = True  # one card copy (False for the second face of a two-sided card printed without duplex)
     deck: Optional[str] = None  # the deck whose cards share this back
     back_where: str = ""  # how errors name the back
+    sheet: Optional[str] = None  # items whose sheet differs never share a page (PrintCard.sheet)
 
 
 @dataclass
@@ -240,6 +241,7 @@ def render_pdf(
         offset_across_mm=options.offset_across_mm,
         offset_along_mm=options.offset_along_mm,
         names=[item.where for item in items],
+        apart=[item.sheet for item in items],
     )
     page_count = len(pages)
     if options.calibration:
@@ -326,11 +328,11 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
         front, back = checked_faces(plan, forms, card, rules, checked)
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
-                items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label))
+                items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label, sheet=card.sheet))
             else:
-                items.append(_Item(front_label, front))
+                items.append(_Item(front_label, front, sheet=card.sheet))
                 if card.double_sided and back is not None:
-                    items.append(_Item(back_label, back, counts=False))
+                    items.append(_Item(back_label, back, counts=False, sheet=card.sheet))
     _refuse(colour_key_problems(plan, forms.templates))
     for item in items:
         item.front.uses += 1
