@@ -1,6 +1,7 @@
 """`pantheon build`: validate, then write each game's card sheets and documents, skipping what is up to date.
 
-The build works in *units*: one game's card sheet (``cards/<game>``), one game's
+The build works in *units*: one game's card sheets (``cards/<game>``: the full-colour
+``cards-<paper>.pdf`` and the ink-friendly ``cards-<paper>-ink.pdf`` beside it), one game's
 documents (``docs/<game>``) and the combined glossary (``docs/glossary``).
 Each unit's inputs digest covers the data it reads (every file of the games it
 read, their schemas and the shared schemas), its options and
@@ -294,22 +295,29 @@ def _build_units(request: BuildRequest, stale: list[_Unit], catalogue: RecordCat
 
 def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCatalogue, manifest: Manifest,
                  inputs: Inputs, options: cards.BuildOptions, progress: Optional[CardProgress]) -> dict[str, list[Output]]:
-    """Each stale game's card sheet, written and recorded (one progress count over all their cards)."""
+    """Each stale game's card sheets, every edition (full colour, ink-friendly), written and recorded together
+    as one unit (one progress count over all their cards)."""
     games = [unit.game for unit in units if unit.game is not None]
     plans = cards.make_plans(request.data_root, games, catalogue.game)
+    editions = cards.editions(options)
     if progress is not None:
-        progress.begin(sum(plan.card_count for plan in plans))
+        progress.begin(sum(plan.card_count for plan in plans) * len(editions))
     done: dict[str, list[Output]] = {}
     for unit, plan in zip(units, plans):
         if progress is not None:
             progress.game(plan.game)
-        target = cards.pdf_path(request.out, plan.game, options.paper)
-        own_folder(request.out, target.parent)
-        stamped = options if options.stamp is None else replace(options, stamp=options.stamp.for_game(request.data_root / plan.game))
-        data, pages = cards.render_pdf(plan, stamped, progress.advance if progress is not None else None,
-                                       template_root=request.template_root)
-        _write_unit(manifest, unit.name, inputs.of(unit.name, options.as_dict(), [plan.game]), [plan.game], {target: data})
-        done[unit.name] = [Output(target, True, f"({plan.card_count} cards, {pages} pages)")]
+        files: dict[Path, bytes] = {}
+        details: list[str] = []
+        for edition in editions:
+            target = cards.pdf_path(request.out, plan.game, edition.paper, ink_saver=edition.ink_saver)
+            own_folder(request.out, target.parent)
+            stamped = edition if edition.stamp is None else replace(edition, stamp=edition.stamp.for_game(request.data_root / plan.game))
+            data, pages = cards.render_pdf(plan, stamped, progress.advance if progress is not None else None,
+                                           template_root=request.template_root)
+            files[target] = data
+            details.append(f"({plan.card_count} cards, {pages} pages)")
+        _write_unit(manifest, unit.name, inputs.of(unit.name, options.as_dict(), [plan.game]), [plan.game], files)
+        done[unit.name] = [Output(path, True, detail) for path, detail in zip(files, details)]
     return done
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 
@@ -43,7 +43,8 @@ from pipeline.data.dataset import GameData
 from pipeline.data.yamlmarks import PathKey
 
 Progress = Callable[[int], None]
-PDF_NAME = "cards-{paper}.pdf"
+PDF_NAME = "cards-{paper}{edition}.pdf"
+INK_EDITION = "-ink"  # the ink-friendly edition's file name ends so: cards-a4-ink.pdf
 PREVIEW_GAP_MM = 4.0  # between a card's front and back on a preview page
 Records = dict[str, tuple[dataset.Document, PathKey]]  # card id -> the document and path of its data record
 
@@ -91,6 +92,7 @@ class _Item:
     counts: bool = True  # one card copy (False for the second face of a two-sided card printed without duplex)
     deck: Optional[str] = None  # the deck whose cards share this back
     back_where: str = ""  # how errors name the back
+    sheet: Optional[str] = None  # items whose sheet differs never share a page (PrintCard.sheet)
 
 
 @dataclass
@@ -171,8 +173,17 @@ def _records(data: GameData, cards: Sequence[PrintCard]) -> Records:
     return records
 
 
-def pdf_path(out_dir: Path, game: str, paper: str) -> Path:
-    return out_dir / game / PDF_NAME.format(paper=paper)
+def pdf_path(out_dir: Path, game: str, paper: str, *, ink_saver: bool = False) -> Path:
+    """Where a build writes ``game``'s card sheet: ``cards-<paper>.pdf``, or ``cards-<paper>-ink.pdf`` for the
+    ink-friendly edition."""
+    return out_dir / game / PDF_NAME.format(paper=paper, edition=INK_EDITION if ink_saver else "")
+
+
+def editions(options: BuildOptions) -> list[BuildOptions]:
+    """The editions a build writes with ``options``: the full-colour sheet and the ink-friendly one beside it;
+    only the ink-friendly one when ``options`` already asks for ink saving (the two would be the same)."""
+    ink = replace(options, ink_saver=True)
+    return [ink] if options.ink_saver else [options, ink]
 
 
 @dataclass
@@ -231,6 +242,7 @@ def render_pdf(
         offset_across_mm=options.offset_across_mm,
         offset_along_mm=options.offset_along_mm,
         names=[item.where for item in items],
+        apart=[item.sheet for item in items],
     )
     page_count = len(pages)
     if options.calibration:
@@ -317,11 +329,11 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
         front, back = checked_faces(plan, forms, card, rules, checked)
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
-                items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label))
+                items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label, sheet=card.sheet))
             else:
-                items.append(_Item(front_label, front))
+                items.append(_Item(front_label, front, sheet=card.sheet))
                 if card.double_sided and back is not None:
-                    items.append(_Item(back_label, back, counts=False))
+                    items.append(_Item(back_label, back, counts=False, sheet=card.sheet))
     _refuse(colour_key_problems(plan, forms.templates))
     for item in items:
         item.front.uses += 1

@@ -545,7 +545,7 @@ def _markup_atoms(nodes: tuple[markup.Inline, ...], style: str, where: str, stat
             raise UserError(f"{where}: {node.source} is an unresolved reference: the game's renderer must print names")
 
 
-_SPACES = re.compile(r"(\s+)")
+_SPACES = re.compile(r"([^\S\u00a0]+)")  # whitespace a line may break at: any but the no-break space
 
 
 def _split(raw: str, style: str, state: _Flow) -> Iterator[text.Atom]:

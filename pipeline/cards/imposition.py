@@ -330,19 +330,21 @@ def impose(
     offset_across_mm: float = 0.0,
     offset_along_mm: float = 0.0,
     names: Sequence[str] = (),
+    apart: Sequence[Optional[str]] = (),
 ) -> list[Page]:
     """Pages for items of the given trim sizes (mm), fronts then mirrored backs.
 
-    Items of one size share pages, whatever kind of card they are, in the order given; each
-    size fills pages of its own (a sheet holds one lonely card only where that size ends).
+    Items of one size share pages, in the order given, unless ``apart`` (one entry per item, or
+    none) gives them different groups: each size and group fills pages of its own (a sheet holds
+    one lonely card only where that size or group ends).
     """
     layout = layout or sheets.layout()
     check_offsets(sheets, layout, offset_across_mm, offset_along_mm)
-    groups: dict[tuple[float, float], list[int]] = {}
+    groups: dict[tuple[tuple[float, float], Optional[str]], list[int]] = {}
     for index, size in enumerate(sizes):
-        groups.setdefault(size, []).append(index)
+        groups.setdefault((size, apart[index] if apart else None), []).append(index)
     pages: list[Page] = []
-    for (width, height), items in groups.items():
+    for ((width, height), _), items in groups.items():
         what = names[items[0]] if names else f"card {items[0] + 1}"
         cells = grid(sheets, paper, width, height, what, layout)
         for chunk in _chunks(items, cells.capacity):

@@ -39,7 +39,10 @@ class PrintCard:
     ``deck`` names the pile the card is shuffled into (or held in a hand with, face
     down): every card of a deck must print the very same back. ``colours`` are the
     colours its faces tell apart by hue; each face that shows them prints their
-    symbols and words too.
+    symbols and words too. ``sheet`` (None: any) keeps cards apart on paper: cards
+    whose ``sheet`` differs never share a sheet, so a back shifted a millimetre or two
+    in duplex printing shows at its edges only backs of its own kind, never a
+    differently coloured neighbour's that would mark it in its face-down deck.
     """
 
     id: str
@@ -51,6 +54,7 @@ class PrintCard:
     record: Optional[str] = None
     deck: Optional[str] = None
     colours: tuple[ColourKey, ...] = ()
+    sheet: Optional[str] = None
 
     def __post_init__(self) -> None:
         if self.copies < 1:

@@ -268,7 +268,7 @@ class DuplexChoice(str, Enum):
 def build(
     games: Optional[List[str]] = GamesArgument,
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size of the sheets."),
-    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for output/<game>/cards-<paper>.pdf."),
+    out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for output/<game>/cards-<paper>.pdf (and -ink.pdf)."),
     data: Optional[Path] = DataOption,
     duplex: DuplexChoice = typer.Option(
         DuplexChoice.long,
@@ -295,7 +295,8 @@ def build(
         "sheet; gutter: every card keeps its own bleed (cut with a guillotine between bleeds)."
     ),
     ink_saver: bool = typer.Option(
-        False, "--ink-saver", help="Backs and frames without full-bleed floods (outline and emblem), white between cards."
+        False, "--ink-saver", help="Write only the ink-friendly edition, cards-<paper>-ink.pdf (a build writes it beside "
+        "the full-colour one anyway): backs and frames without full-bleed floods (outline and emblem), white between cards."
     ),
     force: bool = typer.Option(False, "--force", help="Rebuild even when nothing changed."),
     templates: Optional[Path] = TemplatesOption,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from pypdf import PdfReader
 
 from pipeline.app import build as app_build
 from pipeline.app.build import BuildOutcome, BuildRequest, Part, build
@@ -224,14 +225,43 @@ def test_card_sheets_an_edit_rebuilds_only_its_game(data_copy_of: Callable[..., 
     args = ("build", *GAMES, "--only", "cards", "--data", str(root), "--out", str(out))
     first = run_cli(*args, cache=cache)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.count("wrote ") == 2
+    assert first.stdout.count("wrote ") == 4  # each game's full-colour and ink-friendly editions
     edit(root)
     again = run_cli(*args, cache=cache)
     assert again.returncode == 0, again.stderr
     assert f"wrote {out / 'theocracy' / 'cards-a4.pdf'}" in again.stdout
+    assert f"wrote {out / 'theocracy' / 'cards-a4-ink.pdf'}" in again.stdout
     assert f"up to date: {out / 'heavenly-father' / 'cards-a4.pdf'}" in again.stdout
+    assert f"up to date: {out / 'heavenly-father' / 'cards-a4-ink.pdf'}" in again.stdout
     forced = run_cli(*args, "--force", cache=cache)
-    assert forced.returncode == 0 and forced.stdout.count("wrote ") == 2 and "up to date" not in forced.stdout
+    assert forced.returncode == 0 and forced.stdout.count("wrote ") == 4 and "up to date" not in forced.stdout
+
+
+def test_a_build_writes_the_ink_friendly_edition_beside_the_full_colour_one(data_copy_of: Callable[..., Path],
+                                                                           tmp_path: Path) -> None:
+    """cards-<paper>-ink.pdf for every game built, recorded in the manifest with the full-colour sheet as one
+    unit, deterministic; `--ink-saver` writes the ink-friendly edition alone."""
+    root = data_copy_of(*GAMES)
+    outs = [tmp_path / "out", tmp_path / "again"]
+    for out in outs:
+        build(BuildRequest(root, out, TEMPLATE_ROOT, GAMES, only=Part.CARDS))
+    manifest = Manifest.load(outs[0])
+    for game in GAMES:
+        full, ink = (f"{game}/cards-a4.pdf", f"{game}/cards-a4-ink.pdf")
+        assert {full, ink} <= set(manifest.entries)
+        assert manifest.entries[ink].unit == manifest.entries[full].unit == f"cards/{game}"
+        assert manifest.entries[ink].parts == 2
+        data = (outs[0] / ink).read_bytes()
+        assert manifest.entries[ink].output == hashlib.sha256(data).hexdigest()
+        assert data == (outs[1] / ink).read_bytes()  # same data, same bytes
+        assert "ink-saver=yes" in PdfReader(outs[0] / ink).metadata["/Keywords"]
+        assert "ink-saver=no" in PdfReader(outs[0] / full).metadata["/Keywords"]
+        assert data != (outs[0] / full).read_bytes()
+    alone = tmp_path / "alone"
+    settings = app_build.CardSettings(ink_saver=True)
+    build(BuildRequest(root, alone, TEMPLATE_ROOT, ("theocracy",), only=Part.CARDS, cards=settings))
+    assert sorted(p.name for p in (alone / "theocracy").iterdir()) == ["cards-a4-ink.pdf"]
+    assert (alone / "theocracy" / "cards-a4-ink.pdf").read_bytes() == (outs[0] / "theocracy" / "cards-a4-ink.pdf").read_bytes()
 
 
 BUILD_SCRIPT = """

@@ -182,6 +182,15 @@ def test_mixed_kinds_of_one_size_share_sheets() -> None:
     assert [[p.item for p in page.placements] for page in pages] == [[0, 1, 2, 3, 4, 7, 8, 9, 10], [5, 6]]
 
 
+def test_cards_kept_apart_never_share_a_sheet() -> None:
+    """Two decks of one size whose backs differ (``apart``): each fills sheets of its own, in the order given."""
+    apart = ["gods"] * 10 + ["mortals"] * 4 + [None]
+    pages = impose([POKER] * 15, SHEETS, SHEETS.paper("a4"), duplex=Duplex.LONG, apart=apart)
+    fronts = [[p.item for p in page.placements] for page in pages if page.side == "front"]
+    assert fronts == [list(range(9)), [9], [10, 11, 12, 13], [14]]
+    assert all({apart[i] for i in items} == {apart[items[0]]} for items in fronts)
+
+
 def test_sheet_definitions_are_validated(tmp_path: Path) -> None:
     data = yaml.safe_load(SHEETS_FILE.read_text())
     data["layouts"]["butted"]["gutter_mm"] = 2

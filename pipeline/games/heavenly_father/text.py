@@ -27,6 +27,8 @@ INVOKE_PHRASES: Mapping[str, str] = {
     "target-resolves-dilemma": "Invoke it when they resolve a Moral Dilemma:",
 }
 
+NO_BREAK = "\u00a0"  # a space a line never breaks at: an amount stays with its Virtue ("+1 Justice")
+
 REQUIREMENT_PHRASES: Mapping[str, str] = {
     "judgment-day-called-by-player": "Play only while a Judgment Day called by a player is pending.",
 }
@@ -57,8 +59,12 @@ def _cards(count: int, verb: str) -> list[str]:
     return [f"{verb} {counted(count, 'card')}"] if count else []
 
 
-def consequence_text(consequence: Consequence, names: Mapping[str, str]) -> str:
-    """E.g. ``+2 Selfishness, -1 Justice, draw 1 card``; ``names`` maps virtue ids to names."""
+def consequence_text(consequence: Consequence, names: Mapping[str, str], *, keep_together: bool = False) -> str:
+    """E.g. ``+2 Selfishness, -1 Justice, draw 1 card``; ``names`` maps virtue ids to names.
+    ``keep_together``: each part's spaces are no-break spaces, so a line breaks only after a comma,
+    never between an amount and its Virtue or cards (how a card prints it)."""
     parts = (_amounts(consequence.gain, "+", names) + _amounts(consequence.lose, "-", names)
              + _cards(consequence.draw_cards, "draw") + _cards(consequence.lose_cards, "lose"))
+    if keep_together:
+        parts = [part.replace(" ", NO_BREAK) for part in parts]
     return ", ".join(parts)

@@ -3,9 +3,12 @@
 Colours, plates and layout live in ``templates/cards/monstrous/``; here the
 model is turned into what each face shows. Power text is printed as the data
 words it (checked there against the structured effects), with the trigger
-keyword set in bold. A god's cards show its colour, its emblem (distinct for
-each god) and its name; each god's twelve Monsters are one shuffled deck, so
-their common sides are one and the same.
+keyword set in bold. A god's cards show its colour, the pattern of its frame,
+its emblem (distinct for each god) and its name; each god's twelve Monsters are
+one shuffled deck, so their common sides are one and the same (the god's
+emblem), while each unique side shows its Monster's own silhouette
+(``templates/icons/monster-<id>.svg``). Each Location shows an icon of its own
+(``templates/icons/location-<id>.svg``).
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ LOCATION_BACK_TEMPLATE = "monstrous/location-back.svg.j2"
 BOARD_TEMPLATE = "monstrous/board.svg.j2"
 AID_TEMPLATE = "monstrous/aid.svg.j2"
 UNIQUE, COMMON = "unique", "common"
+MONSTER_EMBLEM, LOCATION_EMBLEM = "monster-{}", "location-{}"  # icons of templates/icons/, by Monster or Location id
 STEPS_TITLE, KEYWORDS_TITLE = "Throw Steps", "Power keywords"
 LOCATIONS_LIST, MONSTERS_LIST = "locations", "monsters"
 COMMON_ENTRY = "Every Monster (common side)"
@@ -57,6 +61,7 @@ def power_text(text: str) -> str:
 def side_context(design: MonsterDesign, side: Side) -> dict[str, Any]:
     return {
         "name": design.name,
+        "emblem": MONSTER_EMBLEM.format(design.id),
         "side": side.kind,
         "trap": design.trap,
         "plate": side.plate,
@@ -69,7 +74,7 @@ def _monster_cards(model: MonstrousModel) -> list[PrintCard]:
     for card in model.cards:
         god = god_context(card.god)
         front = Face(MONSTER_TEMPLATE, {"god": god, "card": side_context(card.design, card.design.unique_side)})
-        common = {**side_context(card.design, card.common_side), "name": "Monster", "trap": False}
+        common = {**side_context(card.design, card.common_side), "name": "Monster", "trap": False, "emblem": card.god.pattern}
         back = Face(MONSTER_TEMPLATE, {"god": god, "card": common})
         cards.append(
             PrintCard(card.id, card.name, front, back, double_sided=True, deck=f"{card.god.id}-monsters", colours=(god_key(card.god),))
@@ -83,7 +88,8 @@ def _locations(model: MonstrousModel) -> list[PrintCard]:
         PrintCard(
             loc.id,
             loc.name,
-            Face(LOCATION_TEMPLATE, {"card": {"name": loc.name, "faith": loc.faith, "power": power_text(loc.power.text)}}),
+            Face(LOCATION_TEMPLATE, {"card": {"name": loc.name, "faith": loc.faith, "power": power_text(loc.power.text),
+                                              "emblem": LOCATION_EMBLEM.format(loc.id)}}),
             back,
             deck=LOCATIONS_LIST,
         )

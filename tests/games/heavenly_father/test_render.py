@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pipeline.cards.faces import content_key
+from pipeline.games.heavenly_father.text import NO_BREAK
 
 
 def test_sheet_is_print_ready(card_sheet, assert_print_ready) -> None:
@@ -28,7 +29,7 @@ def test_dilemma_consequences_show_virtue_tokens(card_sheet) -> None:
             for token in (":virtue-selfishness:", ":virtue-xenophobia:", ":virtue-benevolence:", ":virtue-justice:"):
                 name = token.strip(":").removeprefix("virtue-").capitalize()
                 if name in option["consequence"]:
-                    assert f"{token} {name}" in option["consequence"]
+                    assert f"{token}{NO_BREAK}{name}" in option["consequence"]  # kept on one line with its amount
 
 
 def test_god_cards_print_points_for_every_virtue(card_sheet) -> None:
