@@ -371,6 +371,8 @@ def export(
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<target>/."),
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
+    base_url: Optional[str] = typer.Option(
+        None, "--base-url", help="Tabletop Simulator: where the images will be uploaded (URLs are this + file name)."),
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
     template_root = _template_root(templates)
@@ -378,7 +380,8 @@ def export(
     the_plan = _validated_plan(_data_root(data), game, "nothing exported")
     with console.progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
-        result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root)
+        result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root,
+                                 base_url=base_url)
     say(f"wrote {display_path(result.folder)} ({result.files} files from {result.faces} faces)")
 
 
