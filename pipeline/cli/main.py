@@ -27,6 +27,7 @@ from pipeline.app.documents import InvalidData
 from pipeline.app.watch import Watched
 from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
+from pipeline.base.errors import UsageProblem
 from pipeline.base.options import DataOption, GamesArgument, JsonOption, ProcessesOption, SeedOption, TemplatesOption
 from pipeline.base.textsafety import one_line
 from pipeline.base.version import version_line
@@ -391,13 +392,17 @@ def preflight(
     target: str = typer.Option("print", "--target", help=f"print (the card sheets), or an export target: {TARGETS_HELP}"),
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
+    files: Optional[Path] = typer.Option(
+        None, "--files", help="Check the files of this export folder (<out>/<game>/<target>) instead of a fresh export."),
 ) -> None:
-    """Check what a print shop checks: text size, safe area, bleed, embedded fonts, image sizes, page boxes."""
+    """Check what a print shop checks: text size, safe area, bleed, fonts, colour, ink, image and grid sizes."""
 
     template_root = _template_root(templates)
     spec = None if target == checks.PRINT else export_target(target, template_root)  # refused before any work
     root = _data_root(data)
     chosen = select_games(root, games)
+    if files is not None and (len(chosen) != 1 or spec is None):
+        raise UsageProblem("--files checks one game's export: name one game and an export --target")
     report = run_validation(root, chosen)
     if not report.ok:
         _refuse(report.problems, "nothing checked")
@@ -408,7 +413,7 @@ def preflight(
             continue
         the_plan = render_build.plan(root, game, report.games[game])
         findings += checks.check_faces(the_plan, rules, template_root)
-        findings += checks.check_target(the_plan, spec, template_root)
+        findings += checks.check_target(the_plan, spec, template_root, files)
     if findings:
         _refuse(findings, "not ready for print")
     say(f"ok: {', '.join(chosen)} ready for {target}")
