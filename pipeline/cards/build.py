@@ -305,15 +305,22 @@ def colour_key_problems(plan: Plan, icons: Templates) -> Iterator[str]:
     return colourkeys.key_problems((key for card in plan.cards for key in card.colours), icons.icons.get)
 
 
+def checked_cards(plan: Plan, forms: Forms) -> list[tuple[PrintCard, FaceForm, Optional[FaceForm]]]:
+    """Every card of the plan with its faces, held to every rule a build holds them to (``checked_faces``, then
+    the colour keys across the plan): what the build refuses, an export or a preflight refuses too."""
+    rules = design.rules_for(forms.templates.root)
+    checked: set[int] = set()
+    cards = [(card, *checked_faces(plan, forms, card, rules, checked)) for card in plan.cards]
+    _refuse(colour_key_problems(plan, forms.templates))
+    return cards
+
+
 def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
     """Every face to place, rendered, split and held to the design rules once per distinct face,
     with its number of uses."""
     items: list[_Item] = []
-    rules = design.rules_for(forms.templates.root)
-    checked: set[int] = set()
-    for card in plan.cards:
+    for card, front, back in checked_cards(plan, forms):
         front_label, back_label = plan.label(card, "front"), plan.label(card, "back")
-        front, back = checked_faces(plan, forms, card, rules, checked)
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
                 items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label))
@@ -321,7 +328,6 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
                 items.append(_Item(front_label, front))
                 if card.double_sided and back is not None:
                     items.append(_Item(back_label, back, counts=False))
-    _refuse(colour_key_problems(plan, forms.templates))
     for item in items:
         item.front.uses += 1
         if item.back is not None:

@@ -50,7 +50,7 @@ from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.base.errors import UserError
-from pipeline.cards.build import Plan, open_document
+from pipeline.cards.build import Plan, checked_cards, open_document
 from pipeline.cards.forms import FaceForm, Forms
 from pipeline.cards.pdfwrite import TEMP_PREFIX, ensure_dir, output_lock
 from pipeline.cards.plan import PrintCard
@@ -163,8 +163,7 @@ def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Pr
             base_url: Optional[str]) -> dict[str, bytes]:
     doc = open_document(template_root, f"{plan.title}: {spec.id} export", plan.game, {"export": spec.id})
     forms, canvas = doc.forms, doc.canvas
-    cards = [(card, forms.face(card.front, plan.label(card, "front")),
-              forms.face(card.back, plan.label(card, "back")) if card.back is not None else None) for card in plan.cards]
+    cards = checked_cards(plan, forms)  # a face the build refuses (with these templates) is refused here too
     trim_only = spec.trim_only
     shots: dict[tuple[int, tuple[int, int]], _Shot] = {}  # one image per distinct face and size
 
