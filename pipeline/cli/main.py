@@ -226,6 +226,9 @@ class FormatChoice(str, Enum):
 class LayoutChoice(str, Enum):
     butted = "butted"
     gutter = "gutter"
+    lines = "lines"
+    cutter = "cutter"
+    fold = "fold"
 
 
 class DuplexChoice(str, Enum):
@@ -261,7 +264,9 @@ def build(
     ),
     layout: Optional[LayoutChoice] = typer.Option(
         None, "--layout", help="butted (the default in templates/sheets.yaml): cards share cut lines, 9 poker cards a "
-        "sheet; gutter: every card keeps its own bleed (cut with a guillotine between bleeds)."
+        "sheet; gutter: every card keeps its own bleed (cut with a guillotine between bleeds); lines: butted, with "
+        "full-length cut lines; cutter: registration marks for print-then-cut machines (Silhouette, Cricut, Brother); "
+        "fold: fronts and backs side by side with a fold line, for printers without duplex."
     ),
     ink_saver: bool = typer.Option(
         False, "--ink-saver", help="Backs and frames without full-bleed floods (outline and emblem), white between cards."
