@@ -35,10 +35,13 @@ test-all: $(STAMP) tools
 	$(BIN)/lint-imports
 	$(BIN)/pytest -n auto --dist loadscope -m ''
 
-# PDF tools the tests and `pantheon preview` use (Debian packages), installed where missing.
+# PDF tools the tests and `pantheon preview` use (Debian packages), installed where missing. Ghostscript
+# brings the CMYK ICC profile of the DriveThruCards export (/usr/share/color/icc/ghostscript/) and measures
+# the ink of a PDF in `pantheon preflight --target dtc`.
 tools:
 	@command -v qpdf >/dev/null || (apt-get update -qq && apt-get install -y -qq qpdf)
 	@command -v pdftoppm >/dev/null || (apt-get update -qq && apt-get install -y -qq poppler-utils)
+	@command -v gs >/dev/null || (apt-get update -qq && apt-get install -y -qq ghostscript)
 
 validate: $(STAMP)
 	$(BIN)/pantheon validate

@@ -20,6 +20,9 @@ from pipeline.cards.calibration import draw_calibration
 from pipeline.cards.faces import SlotError
 from pipeline.cards.forms import FaceForm, Forms
 from pipeline.cards.imposition import (
+    CROP,
+    LINES,
+    REGISTRATION,
     SHEETS_NAME,
     SHEETS_SCHEMA_NAME,
     Duplex,
@@ -29,8 +32,10 @@ from pipeline.cards.imposition import (
     Sheets,
     check_offsets,
     crop_marks,
+    full_cut_lines,
     impose,
     load_sheets,
+    registration_marks,
 )
 from pipeline.cards.pdfwrite import Metadata, new_canvas
 from pipeline.cards.plan import Face, PrintCard
@@ -232,7 +237,7 @@ def render_pdf(
         ink_saver=options.ink_saver,
     )
     canvas, forms = doc.canvas, doc.forms
-    items = _items(plan, forms, options.duplex)
+    items = _items(plan, forms, Duplex.LONG if layout.fold else options.duplex)  # a fold page holds the backs
     pages = impose(
         [(item.front.trim_w, item.front.trim_h) for item in items],
         sheets,
@@ -253,7 +258,7 @@ def render_pdf(
     first_page = page_count - len(pages)
     for number, page in enumerate(pages, 1):
         _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver, stamp=options.stamp,
-                   number=number)
+                   number=number, layout_marks=layout.marks)
     data = doc.finish()
     different, missing = sheet_problems(data, plan.game, _backs(pages, items, first_page))  # the very bytes published
     _refuse(iter(different))
@@ -274,9 +279,8 @@ def _backs(pages: Sequence[Page], items: Sequence[_Item], first_page: int) -> li
     return [
         decks.BackPlacement(first_page + number, items[placement.item].deck, items[placement.item].back_where)
         for number, page in enumerate(pages)
-        if page.side == "back"
         for placement in page.placements
-        if items[placement.item].back is not None
+        if (page.side == "back" or placement.back) and items[placement.item].back is not None
     ]
 
 
@@ -318,15 +322,22 @@ def colour_key_problems(plan: Plan, icons: Templates) -> Iterator[str]:
     return colourkeys.key_problems((key for card in plan.cards for key in card.colours), icons.icons.get)
 
 
+def checked_cards(plan: Plan, forms: Forms) -> list[tuple[PrintCard, FaceForm, Optional[FaceForm]]]:
+    """Every card of the plan with its faces, held to every rule a build holds them to (``checked_faces``, then
+    the colour keys across the plan): what the build refuses, an export or a preflight refuses too."""
+    rules = design.rules_for(forms.templates.root)
+    checked: set[int] = set()
+    cards = [(card, *checked_faces(plan, forms, card, rules, checked)) for card in plan.cards]
+    _refuse(colour_key_problems(plan, forms.templates))
+    return cards
+
+
 def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
     """Every face to place, rendered, split and held to the design rules once per distinct face,
     with its number of uses."""
     items: list[_Item] = []
-    rules = design.rules_for(forms.templates.root)
-    checked: set[int] = set()
-    for card in plan.cards:
+    for card, front, back in checked_cards(plan, forms):
         front_label, back_label = plan.label(card, "front"), plan.label(card, "back")
-        front, back = checked_faces(plan, forms, card, rules, checked)
         for _ in range(card.copies):
             if duplex != Duplex.NONE:
                 items.append(_Item(front_label, front, back, deck=card.deck, back_where=back_label, sheet=card.sheet))
@@ -334,7 +345,6 @@ def _items(plan: Plan, forms: Forms, duplex: Duplex) -> list[_Item]:
                 items.append(_Item(front_label, front, sheet=card.sheet))
                 if card.double_sided and back is not None:
                     items.append(_Item(back_label, back, counts=False, sheet=card.sheet))
-    _refuse(colour_key_problems(plan, forms.templates))
     for item in items:
         item.front.uses += 1
         if item.back is not None:
@@ -360,9 +370,36 @@ def _check_card(
         raise UserError(f"{labels[0]}: {problem}")
 
 
+def _draw_marks(canvas: Canvas, sheets: Sheets, page: Page, marks: str) -> None:
+    """The page's cutting guides: crop marks, full-length cut lines or registration marks, and a fold page's
+    dashed fold line."""
+    width, height, bleed = page.grid.page_width, page.grid.page_height, page.grid.bleed
+    slots = [p.slot for p in page.placements]
+    canvas.setLineWidth(sheets.mark_stroke_pt)
+    canvas.setStrokeColorRGB(0, 0, 0)
+    if marks == REGISTRATION:
+        square, brackets = registration_marks(sheets, width, height)
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.rect(*square, stroke=0, fill=1)
+        canvas.setLineWidth(mm(sheets.registration.stroke_mm))
+        lines = brackets
+    elif marks == LINES:
+        lines = full_cut_lines(sheets, slots, bleed, width, height)
+    else:
+        lines = crop_marks(sheets, slots, bleed, width, height)
+    for x1, y1, x2, y2 in lines:
+        canvas.line(x1, y1, x2, y2)
+    if page.grid.fold:
+        canvas.setLineWidth(sheets.mark_stroke_pt)
+        canvas.setDash(sheets.fold_dash_pt, sheets.fold_dash_pt)
+        edge = mm(sheets.mark_paper_edge_mm)
+        canvas.line(width / 2, edge, width / 2, height - edge)
+        canvas.setDash()
+
+
 def _draw_page(
     canvas: Canvas, forms: Forms, sheets: Sheets, page: Page, items: Sequence[_Item], progress: Optional[Progress],
-    *, trim_only: bool = False, stamp: Optional[Stamp] = None, number: int = 0,
+    *, trim_only: bool = False, stamp: Optional[Stamp] = None, number: int = 0, layout_marks: str = CROP,
 ) -> None:
     """One page of faces and its crop marks; ``trim_only`` paints no bleed at all (white between cards);
     ``stamp`` adds the version line on each face and in the footer (``number``: the sheet's number)."""
@@ -370,7 +407,7 @@ def _draw_page(
     bleed = page.grid.bleed
     for placement in page.placements:
         item = items[placement.item]
-        face = item.front if page.side == "front" else item.back
+        face = item.back if page.side == "back" or placement.back else item.front
         slot = placement.slot
         if face is not None:
             clip = slot.trim(bleed) if trim_only else slot.clip
@@ -378,13 +415,9 @@ def _draw_page(
                 place_stamped(canvas, forms, face, slot, clip, stamp, bleed)
             else:
                 forms.place(face, slot.x, slot.y, turned=slot.turned, clip=clip)
-        if progress is not None and page.side == "front" and item.counts:
+        if progress is not None and page.side != "back" and not placement.back and item.counts:
             progress(1)
-    canvas.setLineWidth(sheets.mark_stroke_pt)
-    canvas.setStrokeColorRGB(0, 0, 0)
-    slots = [p.slot for p in page.placements]
-    for x1, y1, x2, y2 in crop_marks(sheets, slots, bleed, page.grid.page_width, page.grid.page_height):
-        canvas.line(x1, y1, x2, y2)
+    _draw_marks(canvas, sheets, page, layout_marks)
     if stamp is not None:
         draw_footer(canvas, stamp, page.grid.page_width, number)
     canvas.showPage()

@@ -36,6 +36,7 @@ from pipeline.data.schemas import load_checked_yaml
 
 RULES_NAME = "design-rules.yaml"
 RULES_SCHEMA_NAME = "design-rules.schema.json"
+AT_THE_CUT_MM = 0.05  # art this close to the trim line ends on it: a background stopped at the cut, no bleed
 RULES_ROLE, TEXT_ROLE = "rules", "text"
 ROLES = (TEXT_ROLE, RULES_ROLE)
 MmBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm from the trim's top-left, y down
@@ -127,8 +128,12 @@ def problems(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], te
             yield (f"design rule min_contrast: icon '{icon.name}': its letter has contrast {icon.letter_contrast:.2f}:1 "
                    f"against the icon (needs {rules.min_contrast:g}:1)")
     if facts.edge is not None and facts.edge.distance_mm < rules.safe_margin_mm - 1e-6:
-        yield (f"design rule safe_margin_mm: template {template}: art at {_box(facts.edge.box)} comes "
-               f"{facts.edge.distance_mm:.1f} mm from the cut (keep decoration {rules.safe_margin_mm:g} mm inside it)")
+        if abs(facts.edge.distance_mm) < AT_THE_CUT_MM:  # art ending on the trim line: a background without bleed
+            yield (f"design rule safe_margin_mm: template {template}: art at {_box(facts.edge.box)} stops at the cut: "
+                   f"no bleed (run it out over the bleed, or keep decoration {rules.safe_margin_mm:g} mm inside the cut)")
+        else:
+            yield (f"design rule safe_margin_mm: template {template}: art at {_box(facts.edge.box)} comes "
+                   f"{facts.edge.distance_mm:.1f} mm from the cut (keep decoration {rules.safe_margin_mm:g} mm inside it)")
 
 
 def check(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], template: str, where: str) -> None:

@@ -3,14 +3,25 @@
 Sheets are data (``templates/sheets.yaml``, checked against
 ``templates/sheets.schema.json``): papers, layouts, bleed, crop marks. A grid
 holds as many cards as fit inside the margins, in the orientation that fits
-most. Two layouts:
+most, and keeps room for a crop mark on at least one end of every cut line
+(a mark ends ``paper_edge_mm`` inside the paper, where desktop printers still
+print). The layouts:
 
 - ``butted`` (the default): cards abut, so neighbours share a cut line and
   one cut serves both; each card's art is clipped to its trim box, widened
   by the bleed on the sides where no card of the page is its neighbour, so
   the bleed runs only round the outside of the block;
 - ``gutter``: every card keeps its whole bleed, for a guillotine cut on
-  each side of every card.
+  each side of every card;
+- ``lines``: butted, with full-length cut lines across the sheet (``marks:
+  lines``) instead of marks in the margins;
+- ``cutter``: for print-then-cut machines, registration marks (``marks:
+  registration``: a square at the top-left, corner brackets at the top-right
+  and bottom-left) and the cards inside them, no crop marks; each page is
+  read and cut on its own;
+- ``fold`` (gutterfold, for printers without duplex): the fronts on the left
+  half of the page, each back at the mirrored place on the right half, a
+  dashed fold line between: fold, glue, cut.
 
 Backs go on the following page at the mirrored place, so that after a
 duplex print each back lands behind its front:
@@ -45,8 +56,10 @@ SHEETS_FILE = TEMPLATE_ROOT / SHEETS_NAME
 SHEETS_SCHEMA = TEMPLATE_ROOT / SHEETS_SCHEMA_NAME
 PORTRAIT, LANDSCAPE = "portrait", "landscape"
 BUTTED, GUTTER = "butted", "gutter"
-LAYOUTS = (BUTTED, GUTTER)
+CROP, LINES, REGISTRATION = "crop", "lines", "registration"  # what marks a layout prints
+FOLD_SIDE = "fold"  # a page holding fronts and their backs
 CUT_LINE_DECIMALS = 3  # cut lines (pt) that agree to this many decimals are one line, with one set of crop marks
+MARK_TOLERANCE_PT = 1e-3  # a mark this much shorter than the shortest allowed is rounding, not too short
 
 
 class Duplex(str, enum.Enum):
@@ -67,15 +80,27 @@ class Paper:
 
 @dataclass(frozen=True)
 class Layout:
-    """How cards sit on a sheet: ``butted`` (shared cut lines) or ``gutter`` (each card its own bleed)."""
+    """How cards sit on a sheet: butted (shared cut lines) or each card its own bleed, a gutter apart; which
+    marks it prints; and whether backs sit beside their fronts for folding."""
 
     name: str
     margin_mm: float  # page edge to the nearest bleed edge, at least
-    gutter_mm: float = 0.0  # between neighbouring bleed boxes (gutter layout only)
+    gutter_mm: float = 0.0  # between neighbouring bleed boxes (not butted)
+    butted: bool = False
+    marks: str = CROP  # CROP, LINES or REGISTRATION
+    fold: bool = False
 
-    @property
-    def butted(self) -> bool:
-        return self.name == BUTTED
+
+@dataclass(frozen=True)
+class Registration:
+    """Print-then-cut registration marks, in mm: inset from the paper edge, the square's side, a bracket's arm,
+    the stroke, and the clearance the cards keep from them."""
+
+    inset_mm: float
+    square_mm: float
+    arm_mm: float
+    stroke_mm: float
+    clearance_mm: float
 
 
 @dataclass(frozen=True)
@@ -89,6 +114,11 @@ class Sheets:
     mark_gap_mm: float
     mark_length_mm: float
     mark_stroke_pt: float
+    mark_paper_edge_mm: float
+    mark_min_length_mm: float
+    registration: Registration
+    fold_gap_mm: float
+    fold_dash_pt: float
     cross_mm: float
     ruler_mm: int
     papers: dict[str, Paper]
@@ -112,14 +142,28 @@ def load_sheets(path: Path = SHEETS_FILE, schema_path: Path = SHEETS_SCHEMA) -> 
     """Read and validate the sheet definitions; a problem names the file, line and field."""
     data = load_checked_yaml(path, schema_path)
     marks, calibration = data["crop_marks"], data["calibration"]
+    registration = Registration(**data["registration"])
+    layouts = {name: Layout(name, fields["margin_mm"], fields.get("gutter_mm", 0.0), fields.get("butted", name == BUTTED),
+                            fields.get("marks", CROP), fields.get("fold", False))
+               for name, fields in data["layouts"].items()}
+    for layout in layouts.values():
+        needed = registration.inset_mm + registration.square_mm + registration.clearance_mm
+        if layout.marks == REGISTRATION and layout.margin_mm < needed:
+            raise UserError(f"{path}: layout {layout.name}: margin_mm {layout.margin_mm:g} leaves no room for the "
+                            f"registration marks and their clearance ({needed:g} mm)")
     return Sheets(
         bleed_mm=data["bleed_mm"],
         orientations=tuple(data["orientations"]),
         default_layout=data["default_layout"],
-        layouts={name: Layout(name, **fields) for name, fields in data["layouts"].items()},
+        layouts=layouts,
         mark_gap_mm=marks["gap_mm"],
         mark_length_mm=marks["length_mm"],
         mark_stroke_pt=marks["stroke_pt"],
+        mark_paper_edge_mm=marks["paper_edge_mm"],
+        mark_min_length_mm=marks["min_length_mm"],
+        registration=registration,
+        fold_gap_mm=data["fold_line"]["gap_mm"],
+        fold_dash_pt=data["fold_line"]["dash_pt"],
         cross_mm=calibration["cross_mm"],
         ruler_mm=calibration["ruler_mm"],
         papers={p["id"]: Paper(p["id"], p["name"], p["width_mm"], p["height_mm"]) for p in data["papers"]},
@@ -164,6 +208,7 @@ class Grid:
     bleed: float  # points
     columns: int
     butted: bool
+    fold: bool = False  # the slots are the left half's; each back goes to the mirrored place on the right half
 
     @property
     def capacity(self) -> int:
@@ -174,8 +219,11 @@ def grid(sheets: Sheets, paper: Paper, trim_w_mm: float, trim_h_mm: float, what:
     """The fullest grid of ``trim_w x trim_h`` cards on ``paper``; ``what`` names the card in an error."""
     layout = layout or sheets.layout()
     best: Grid | None = None
-    for orientation in sheets.orientations:
-        candidate = _grid(sheets, layout, paper, trim_w_mm, trim_h_mm, orientation)
+    candidates = [_grid(sheets, layout, paper, trim_w_mm, trim_h_mm, o) for o in sheets.orientations]
+    if layout.fold and not any(c.capacity for c in candidates):  # too big to fold: a page of fronts, then backs
+        candidates = [_grid(sheets, replace(layout, fold=False), paper, trim_w_mm, trim_h_mm, o) for o in sheets.orientations]
+    marked = [c for c in candidates if layout.marks != CROP or _marks_fit(sheets, c)]
+    for candidate in marked or candidates:  # a grid leaving a cut line unmarked only when no orientation can
         if best is None or candidate.capacity > best.capacity:
             best = candidate
     if best is None or best.capacity == 0:
@@ -191,20 +239,52 @@ def _grid(sheets: Sheets, layout: Layout, paper: Paper, trim_w: float, trim_h: f
     if orientation == LANDSCAPE:
         page_w, page_h = page_h, page_w
     bleed, margin = sheets.bleed_mm, layout.margin_mm
+    room_w = page_w if not layout.fold else page_w / 2 + margin - sheets.fold_gap_mm  # fold: the left half only
     if layout.butted:  # cells are trim boxes side by side; one bleed round the block
         pitch_w, pitch_h, edge = trim_w, trim_h, 2 * bleed
     else:  # cells are bleed boxes, a gutter apart
         pitch_w, pitch_h, edge = trim_w + 2 * bleed + layout.gutter_mm, trim_h + 2 * bleed + layout.gutter_mm, -layout.gutter_mm
-    cols = max(0, int((page_w - 2 * margin - edge) // pitch_w))
+    cols = max(0, int((room_w - 2 * margin - edge) // pitch_w))
     rows = max(0, int((page_h - 2 * margin - edge) // pitch_h))
     block_w, block_h = cols * pitch_w + edge, rows * pitch_h + edge
     left, top = (page_w - block_w) / 2, (page_h + block_h) / 2  # the block is centred on the page
+    if layout.fold:  # the fronts end the fold gap before the middle; their backs mirror them on the other half
+        left = page_w / 2 - sheets.fold_gap_mm - block_w
     box_w, box_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     # butted: a bleed box reaches one bleed past its trim, which starts one bleed inside the block
     slots = tuple(
         Slot(mm(left + c * pitch_w), mm(top - r * pitch_h - box_h), mm(box_w), mm(box_h)) for r in range(rows) for c in range(cols)
     )
-    return Grid(mm(page_w), mm(page_h), orientation, slots, mm(bleed), max(cols, 1), layout.butted)
+    return Grid(mm(page_w), mm(page_h), orientation, slots, mm(bleed), max(cols, 1), layout.butted, layout.fold)
+
+
+def _marks_fit(sheets: Sheets, cells: Grid) -> bool:
+    """Whether every cut line of a full grid gets a crop mark on at least one of its ends."""
+    if not cells.slots:
+        return False
+    slots = list(cells.slots) + ([fold_slot(cells, s) for s in cells.slots] if cells.fold else [])
+    room = _mark_room(sheets, slots, cells.page_width, cells.page_height)
+    least = mm(sheets.mark_min_length_mm) - MARK_TOLERANCE_PT
+    return max(room["top"], room["bottom"]) >= least and max(room["left"], room["right"]) >= least
+
+
+def _mark_room(sheets: Sheets, slots: Sequence[Slot], page_width: float, page_height: float) -> dict[str, float]:
+    """How long a mark may be on each side of the block of ``slots`` (points): from its start, one gap past the
+    outer bleed, to ``paper_edge_mm`` inside the paper."""
+    gap, edge = mm(sheets.mark_gap_mm), mm(sheets.mark_paper_edge_mm)
+    return {
+        "top": page_height - max(s.y + s.height for s in slots) - gap - edge,
+        "bottom": min(s.y for s in slots) - gap - edge,
+        "right": page_width - max(s.x + s.width for s in slots) - gap - edge,
+        "left": min(s.x for s in slots) - gap - edge,
+    }
+
+
+def fold_slot(cells: Grid, slot: Slot) -> Slot:
+    """Where the back of the card in ``slot`` goes on a fold page: mirrored about the page's vertical middle,
+    upright (folding the sheet along that line puts it behind its front)."""
+    return replace(slot, x=cells.page_width - slot.x - slot.width,
+                   clip=None if slot.clip is None else (cells.page_width - slot.clip[0] - slot.clip[2], *slot.clip[1:]))
 
 
 def flips_about_vertical_axis(orientation: str, duplex: Duplex) -> bool:
@@ -273,28 +353,23 @@ Segment = tuple[float, float, float, float]
 
 
 def crop_marks(sheets: Sheets, slots: Sequence[Slot], bleed: float, page_width: float, page_height: float) -> list[Segment]:
-    """Lines extending every cut line into the margins, outside the bleed of all ``slots``;
-    a mark stops at the page edge (and is left out when the margin has no room for it)."""
+    """Lines extending every cut line into the margins, outside the bleed of all ``slots``; a mark ends
+    ``paper_edge_mm`` inside the paper and is left out when shorter than ``min_length_mm``."""
     if not slots:
         return []
-    left = min(s.x for s in slots)
-    right = max(s.x + s.width for s in slots)
-    bottom = min(s.y for s in slots)
-    top = max(s.y + s.height for s in slots)
-    gap, length = mm(sheets.mark_gap_mm), mm(sheets.mark_length_mm)
-    xs = sorted({round(v, CUT_LINE_DECIMALS) for s in slots for v in (s.x + bleed, s.x + s.width - bleed)})
-    ys = sorted({round(v, CUT_LINE_DECIMALS) for s in slots for v in (s.y + bleed, s.y + s.height - bleed)})
-    # (start, room to the page edge, direction) of the marks on each side of the block
-    sides = {
-        "top": (top + gap, page_height - top - gap, 1.0),
-        "bottom": (bottom - gap, bottom - gap, -1.0),
-        "right": (right + gap, page_width - right - gap, 1.0),
-        "left": (left - gap, left - gap, -1.0),
+    xs, ys = cut_lines(slots, bleed)
+    room = _mark_room(sheets, slots, page_width, page_height)
+    gap, length, least = mm(sheets.mark_gap_mm), mm(sheets.mark_length_mm), mm(sheets.mark_min_length_mm)
+    starts = {
+        "top": (max(s.y + s.height for s in slots) + gap, 1.0),
+        "bottom": (min(s.y for s in slots) - gap, -1.0),
+        "right": (max(s.x + s.width for s in slots) + gap, 1.0),
+        "left": (min(s.x for s in slots) - gap, -1.0),
     }
     marks: list[Segment] = []
-    for name, (start, room, direction) in sides.items():
-        reach = min(length, room)
-        if reach <= 0:
+    for name, (start, direction) in starts.items():
+        reach = min(length, room[name])
+        if reach < least - MARK_TOLERANCE_PT:
             continue
         end = start + direction * reach
         positions = xs if name in ("top", "bottom") else ys
@@ -303,19 +378,51 @@ def crop_marks(sheets: Sheets, slots: Sequence[Slot], bleed: float, page_width: 
     return marks
 
 
+def cut_lines(slots: Sequence[Slot], bleed: float) -> tuple[list[float], list[float]]:
+    """The x of every vertical and the y of every horizontal cut line of ``slots`` (points), each once."""
+    xs = sorted({round(v, CUT_LINE_DECIMALS) for s in slots for v in (s.x + bleed, s.x + s.width - bleed)})
+    ys = sorted({round(v, CUT_LINE_DECIMALS) for s in slots for v in (s.y + bleed, s.y + s.height - bleed)})
+    return xs, ys
+
+
+def full_cut_lines(sheets: Sheets, slots: Sequence[Slot], bleed: float, page_width: float, page_height: float) -> list[Segment]:
+    """Every cut line drawn across the whole sheet, ending ``paper_edge_mm`` inside the paper."""
+    if not slots:
+        return []
+    xs, ys = cut_lines(slots, bleed)
+    edge = mm(sheets.mark_paper_edge_mm)
+    return ([(x, edge, x, page_height - edge) for x in xs] + [(edge, y, page_width - edge, y) for y in ys])
+
+
+def registration_marks(sheets: Sheets, page_width: float, page_height: float) -> tuple[Rect, list[Segment]]:
+    """A print-then-cut machine's marks (points): the filled square at the top-left, and the corner brackets at
+    the top-right and bottom-left as lines along their centre lines (stroke ``stroke_mm``)."""
+    r = sheets.registration
+    inset, side, arm, half = mm(r.inset_mm), mm(r.square_mm), mm(r.arm_mm), mm(r.stroke_mm) / 2
+    square = (inset, page_height - inset - side, side, side)
+    right, top, bottom = page_width - inset - half, page_height - inset - half, inset + half
+    left = inset + half
+    brackets = [
+        (right - arm, top, right, top), (right, top, right, top - arm),  # top-right
+        (left, bottom + arm, left, bottom), (left, bottom, left + arm, bottom),  # bottom-left
+    ]
+    return square, brackets
+
+
 @dataclass(frozen=True)
 class Placement:
     """Item ``item`` (an index into the build's list of faces to print) in ``slot``."""
 
     item: int
     slot: Slot
+    back: bool = False  # draw the item's back here (a fold page holds fronts and backs)
 
 
 @dataclass(frozen=True)
 class Page:
     """A page of fronts or of backs; its grid gives its size and orientation."""
 
-    side: str  # "front" or "back"
+    side: str  # "front", "back", or FOLD_SIDE (fronts and their backs)
     grid: Grid
     placements: tuple[Placement, ...]
 
@@ -350,7 +457,13 @@ def impose(
         for chunk in _chunks(items, cells.capacity):
             slots = _clipped(cells, len(chunk)) if cells.butted else cells.slots
             fronts = tuple(Placement(item, slot) for item, slot in zip(chunk, slots))
+            if cells.fold:  # backs first, in the order of their fronts (the one-back-per-deck check reads them so)
+                backs = tuple(Placement(p.item, fold_slot(cells, p.slot), back=True) for p in fronts)
+                pages.append(Page(FOLD_SIDE, cells, backs + fronts))
+                continue
             pages.append(Page("front", cells, fronts))
+            if layout.fold:  # a card too big to fold beside its back: its back on the next page, for the other side
+                duplex = Duplex.LONG
             if duplex != Duplex.NONE:
                 backs = tuple(
                     Placement(p.item, back_slot(cells, p.slot, duplex, offset_across_mm, offset_along_mm)) for p in fronts

@@ -28,7 +28,7 @@ from pipeline.app.documents import InvalidData
 from pipeline.app.watch import Watched
 from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
-from pipeline.base.errors import UserError
+from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.options import (
     DataOption,
     GameArgument,
@@ -256,6 +256,9 @@ class FormatChoice(str, Enum):
 class LayoutChoice(str, Enum):
     butted = "butted"
     gutter = "gutter"
+    lines = "lines"
+    cutter = "cutter"
+    fold = "fold"
 
 
 class DuplexChoice(str, Enum):
@@ -292,7 +295,9 @@ def build(
     ),
     layout: Optional[LayoutChoice] = typer.Option(
         None, "--layout", help="butted (the default in templates/sheets.yaml): cards share cut lines, 9 poker cards a "
-        "sheet; gutter: every card keeps its own bleed (cut with a guillotine between bleeds)."
+        "sheet; gutter: every card keeps its own bleed (cut with a guillotine between bleeds); lines: butted, with "
+        "full-length cut lines; cutter: registration marks for print-then-cut machines (Silhouette, Cricut, Brother); "
+        "fold: fronts and backs side by side with a fold line, for printers without duplex."
     ),
     ink_saver: bool = typer.Option(
         False, "--ink-saver", help="Write only the ink-friendly edition, cards-<paper>-ink.pdf (a build writes it beside "
@@ -429,6 +434,8 @@ def export(
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
     as_json: bool = JsonOption,
+    base_url: Optional[str] = typer.Option(
+        None, "--base-url", help="Tabletop Simulator: where the images will be uploaded (URLs are this + file name)."),
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
     template_root = _template_root(templates)
@@ -436,7 +443,8 @@ def export(
     the_plan = _validated_plan(_data_root(data), game, "nothing exported")
     with console.progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
-        result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root)
+        result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root,
+                                 base_url=base_url)
     if as_json:
         typer.echo(json.dumps({"game": game, "target": target, "folder": str(result.folder), "files": result.files,
                                "faces": result.faces}))
@@ -451,13 +459,17 @@ def preflight(
     data: Optional[Path] = DataOption,
     templates: Optional[Path] = TemplatesOption,
     as_json: bool = JsonOption,
+    files: Optional[Path] = typer.Option(
+        None, "--files", help="Check the files of this export folder (<out>/<game>/<target>) instead of a fresh export."),
 ) -> None:
-    """Check what a print shop checks: text size, safe area, bleed, embedded fonts, image sizes, page boxes."""
+    """Check what a print shop checks: text size, safe area, bleed, fonts, colour, ink, image and grid sizes."""
 
     template_root = _template_root(templates)
     spec = None if target == checks.PRINT else export_target(target, template_root)  # refused before any work
     root = _data_root(data)
     chosen = select_games(root, games)
+    if files is not None and (len(chosen) != 1 or spec is None):
+        raise UsageProblem("--files checks one game's export: name one game and an export --target")
     report = run_validation(root, chosen)
     if not report.ok:
         _refuse_or_raise(report.problems, "nothing checked", as_json)
@@ -468,7 +480,7 @@ def preflight(
             continue
         the_plan = render_build.plan(root, game, report.games[game])
         findings += checks.check_faces(the_plan, rules, template_root)
-        findings += checks.check_target(the_plan, spec, template_root)
+        findings += checks.check_target(the_plan, spec, template_root, files)
     if findings:
         _refuse_or_raise(findings, "not ready for print", as_json)
     if as_json:

@@ -1,4 +1,4 @@
-"""Printable sheets drawn as diagrams: rows of round tokens to cut out, and cut-line helpers.
+"""Printable sheets drawn as diagrams: tokens on a grid of straight cuts, and cut-line helpers.
 
 Sizes are true millimetres (a token must come out the size the game needs),
 so a sheet that does not fit the paper's text area is split over pages.
@@ -47,19 +47,22 @@ class Token:
 def token_pages(
     tokens: list[Token], frame: tuple[float, float], diameter: float, gap: float, caption: str, reserve: float = TOKEN_PAGE_RESERVE_MM
 ) -> list[m.Block]:
-    """Tokens in rows (cut along the circles), as many diagrams as the pages need."""
+    """Tokens as squares on a grid, as many diagrams as the pages need: each token's disc centred in a square cell
+    of ``diameter + gap``, the cells divided by straight cut lines running the whole block, so a sheet is cut
+    with a few long guillotine or ruler cuts (a round token then only trims its corners)."""
     width, height = frame
-    per_row = max(1, int((width + gap) // (diameter + gap)))
-    rows_per_page = max(1, int((height - reserve + gap) // (diameter + gap)))
+    pitch = diameter + gap
+    per_row = max(1, int(width // pitch))
+    rows_per_page = max(1, int((height - reserve) // pitch))
     per_page = per_row * rows_per_page
     out: list[m.Block] = []
     for start in range(0, len(tokens), per_page):
         page = tokens[start:start + per_page]
         shapes: list[m.Shape] = []
         for i, token in enumerate(page):
-            cx = (i % per_row) * (diameter + gap) + diameter / 2
-            cy = (i // per_row) * (diameter + gap) + diameter / 2
-            shapes.append(m.Circle(cx, cy, diameter / 2, fill=token.fill, stroke="cut", line="cut"))
+            cx = (i % per_row) * pitch + pitch / 2
+            cy = (i // per_row) * pitch + pitch / 2
+            shapes.append(m.Circle(cx, cy, diameter / 2, fill=token.fill, stroke="text", line="outline"))
             if token.icon:
                 shapes.append(m.IconShape(token.icon, cx, cy - diameter * ICON_RISE, diameter * ICON_RATIO, colour=token.ink))
             if token.label:
@@ -70,13 +73,22 @@ def token_pages(
             if token.sublabel:
                 shapes.append(m.Label(cx, cy + diameter * SUBLABEL_DROP, token.sublabel, size=diameter * SUBLABEL_RATIO, colour=token.ink))
         rows = (len(page) + per_row - 1) // per_row
-        used_w = min(len(page), per_row) * (diameter + gap) - gap
+        columns = min(len(page), per_row)
+        used_w, used_h = columns * pitch, rows * pitch
+        shapes += _cut_grid(columns, rows, pitch)
         alt = tuple(f"{sum(1 for t in page if t.label == label and t.fill == fill)} x token '{label}' ({fill})"
                     for label, fill in dict.fromkeys((t.label, t.fill) for t in page))
-        out.append(m.Diagram(used_w, rows * (diameter + gap) - gap, tuple(shapes), alt, caption=caption))
+        out.append(m.Diagram(used_w, used_h, tuple(shapes), (*alt, "cut along the grid lines"), caption=caption))
         if start + per_page < len(tokens):
             out.append(m.PageBreak())
     return out
+
+
+def _cut_grid(columns: int, rows: int, pitch: float) -> list[m.Shape]:
+    """Straight cut lines round and between ``columns`` x ``rows`` square cells, each the whole block long."""
+    width, height = columns * pitch, rows * pitch
+    lines: list[m.Shape] = [m.Line(c * pitch, 0, c * pitch, height, stroke="cut", line="cut") for c in range(columns + 1)]
+    return lines + [m.Line(0, r * pitch, width, r * pitch, stroke="cut", line="cut") for r in range(rows + 1)]
 
 
 def _label_size(label: str, diameter: float, under_icon: bool) -> float:

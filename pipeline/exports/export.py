@@ -8,17 +8,21 @@ system package is needed). Each target is a file of ``templates/targets/``
 kinds below, its numbers the sizes):
 
 - ``png-per-face`` (``mpc``, ``tgc``): one PNG per face with the target's
-  bleed, ``NNN-<card>-front.png`` and ``NNN-<card>-back.png``, so the shop's
-  uploader pairs them by name; a trim the file lists at the shop's own size;
+  bleed and its dpi written in (pHYs), ``NNN-<card>-front.png`` and
+  ``NNN-<card>-back.png``, so the shop's uploader pairs them by name, and
+  ``order.csv`` (front image, back image, quantity: one row per card); a
+  trim the file lists at the shop's own size;
 - ``pdf-per-deck`` (``dtc``): one PDF per deck (per card size), back then
   front for every card copy, pages of the trim plus the bleed, TrimBox and
-  BleedBox set;
-- ``tts-deck`` (``tts``): Tabletop Simulator deck sheets (at most the
-  sheet's columns x rows slots and ``max_px`` a side, the last slot holding
-  the hidden-card image), a back image (one
-  shared back, or a sheet of backs when they differ) and ``deck.json``, a
-  saved object whose ``CustomDeck`` URLs are placeholders to replace with
-  where the images are uploaded.
+  BleedBox set; a CMYK target's file is PDF/X-1a:2003 (:mod:`pdfx`);
+- ``tts-deck`` (``tts``): per shuffled deck of the game (a card without a
+  deck goes with the cards of its own kind, never into another's deck), and
+  per card size, Tabletop Simulator deck sheets (at most the sheet's columns
+  x rows slots and ``max_px`` a side, the last slot holding the hidden-card
+  image), a back image (one shared back, or a sheet of backs when they
+  differ) and ``deck.json``, a saved game whose deck objects carry a
+  ``Transform`` and a ``GUID``; their URLs are ``--base-url`` plus the file
+  name, or placeholders to replace without it.
 
 A face image is scaled uniformly to cover the image (the bleed box for the
 shops, the trim for Tabletop Simulator) and centred: the shops' poker sizes
@@ -29,6 +33,8 @@ Same data, same bytes.
 """
 from __future__ import annotations
 
+import csv
+import hashlib
 import io
 import json
 import math
@@ -44,19 +50,24 @@ from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.base.errors import UserError
-from pipeline.cards.build import Plan, open_document
+from pipeline.cards.build import Plan, checked_cards, open_document
 from pipeline.cards.forms import FaceForm, Forms
 from pipeline.cards.pdfwrite import ensure_dir, output_lock, own_folder, temp_name
+from pipeline.cards.plan import PrintCard
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.cards.units import MM_PER_INCH, PT_PER_INCH, mm
 from pipeline.data.dataset import display_path
-from pipeline.exports.targets import PDF_PER_DECK, TTS_DECK, Sheet, Target
+from pipeline.exports import pdfx
+from pipeline.exports.targets import CMYK, PDF_PER_DECK, TTS_DECK, Sheet, Target
 
 Progress = Callable[[int], None]
 PNG_COMPRESSION = 6  # zlib level: fixed, so the same pixels give the same bytes
 WHITE = (255, 255, 255)
 TTS_CARDS_PER_DECK_ID = 100  # Tabletop Simulator numbers a card deck * 100 + its slot on the deck's sheet
 TTS_PLACEHOLDER = "REPLACE-WITH-THE-URL-OF:{name}"
+TTS_DECK_SPACING = 4.0  # table units between two decks laid out in a row (a poker card is about 2.2 wide)
+TTS_TABLE_HEIGHT = 1.0  # a deck rests just above the table top
+ORDER_LIST = "order.csv"
 
 
 def image_px(spec: Target, trim_w_mm: float, trim_h_mm: float) -> tuple[int, int]:
@@ -112,9 +123,13 @@ def _rasterise(pdf: bytes, shots: Sequence[_Shot], dpi: int, mode: str, progress
     return images
 
 
-def _png(image: Image.Image) -> bytes:
+def _png(image: Image.Image, dpi: Optional[int] = None) -> bytes:
+    """PNG bytes of ``image``; ``dpi`` is written into its pHYs chunk, so a shop reads the print size."""
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=PNG_COMPRESSION)
+    if dpi is None:
+        image.save(buffer, "PNG", compress_level=PNG_COMPRESSION)
+    else:
+        image.save(buffer, "PNG", compress_level=PNG_COMPRESSION, dpi=(dpi, dpi))
     return buffer.getvalue()
 
 
@@ -131,22 +146,24 @@ def face_count(plan: Plan) -> int:
 
 
 def export(
-    plan: Plan, spec: Target, out_dir: Path, *, progress: Optional[Progress] = None, template_root: Path = TEMPLATE_ROOT
+    plan: Plan, spec: Target, out_dir: Path, *, progress: Optional[Progress] = None, template_root: Path = TEMPLATE_ROOT,
+    base_url: Optional[str] = None,
 ) -> ExportResult:
     """Write ``<out>/<game>/<target id>/`` for ``plan`` (call on validated data) as ``spec`` (a target file, see
-    :func:`pipeline.exports.targets.target`) says; the folder and what it holds."""
-    files = _DTC(plan, spec, template_root).files() if spec.output == PDF_PER_DECK else _images(plan, spec, template_root, progress)
+    :func:`pipeline.exports.targets.target`) says; the folder and what it holds. ``base_url``: where a digital
+    table's images will be uploaded (the JSON names each as ``base_url`` + file name)."""
+    files = _images(plan, spec, template_root, progress, base_url)
     folder = out_dir / plan.game / spec.id
     with output_lock(out_dir):
         _replace_folder(out_dir, folder, files)
     return ExportResult(folder, len(files), face_count(plan))
 
 
-def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Progress]) -> dict[str, bytes]:
+def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Progress],
+            base_url: Optional[str]) -> dict[str, bytes]:
     doc = open_document(template_root, f"{plan.title}: {spec.id} export", plan.game, {"export": spec.id})
     forms, canvas = doc.forms, doc.canvas
-    cards = [(card, forms.face(card.front, plan.label(card, "front")),
-              forms.face(card.back, plan.label(card, "back")) if card.back is not None else None) for card in plan.cards]
+    cards = checked_cards(plan, forms)  # a face the build refuses (with these templates) is refused here too
     trim_only = spec.trim_only
     shots: dict[tuple[int, tuple[int, int]], _Shot] = {}  # one image per distinct face and size
 
@@ -159,7 +176,9 @@ def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Pr
     layout: _Layout
     if spec.output == TTS_DECK:
         assert spec.sheet is not None  # the schema requires a sheet of a tts-deck target
-        layout = _TTS(plan, cards, shot, spec.dpi, spec.sheet)
+        layout = _TTS(plan, cards, shot, spec.dpi, spec.sheet, base_url)
+    elif spec.output == PDF_PER_DECK:
+        layout = _DTC(plan, cards, spec, shot)
     else:
         layout = _Shops(cards, spec, shot)
     ordered = list(shots.values())
@@ -180,7 +199,9 @@ class _Shops:
     """MakePlayingCards and The Game Crafter: one PNG per face, fronts and backs paired by name."""
 
     def __init__(self, cards: list, spec: Target, shot: Callable[[FaceForm, tuple[int, int]], _Shot]) -> None:
+        self.dpi = spec.dpi
         self.named: list[tuple[str, _Shot]] = []
+        self.order: list[tuple[str, str, int]] = []  # front image, back image (or ""), quantity
         width = len(str(len(cards)))
         for number, (card, front, back) in enumerate(cards, start=1):
             stem = f"{number:0{max(width, 3)}d}-{card.id}"
@@ -188,43 +209,66 @@ class _Shops:
             self.named.append((f"{stem}-front.png", shot(front, size)))
             if back is not None:
                 self.named.append((f"{stem}-back.png", shot(back, size)))
-        self.copies = {f"{number:0{max(width, 3)}d}-{card.id}": card.copies for number, (card, _, _) in enumerate(cards, start=1)}
+            self.order.append((f"{stem}-front.png", f"{stem}-back.png" if back is not None else "", card.copies))
 
     def files(self, picture: Callable[[_Shot], Image.Image]) -> dict[str, bytes]:
-        files = {name: _png(picture(item)) for name, item in self.named}
-        files["copies.json"] = (json.dumps(self.copies, indent=2) + "\n").encode()  # how many of each card to order
+        files = {name: _png(picture(item), self.dpi) for name, item in self.named}
+        files[ORDER_LIST] = order_list(self.order)
         return files
 
 
+def order_list(rows: Sequence[tuple[str, str, int]]) -> bytes:
+    """The order as the shops' uploaders take it: one row per card, its front and back image and how many."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(("front", "back", "quantity"))
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def tts_deck_name(card: PrintCard) -> str:
+    """The game deck a card goes into on the digital table: its shuffled deck, else its own kind of card
+    (the template it is drawn from), so no two decks of the game ever share a deck object."""
+    return card.deck if card.deck else Path(card.front.template).name.split(".", 1)[0]
+
+
 class _TTS:
-    """Tabletop Simulator: deck sheets per card size, a back image or sheet, and the deck's JSON."""
+    """Tabletop Simulator: one deck object per game deck (see :func:`tts_deck_name`) and card size, its faces on
+    as many sheets as it needs, a back image or sheet per sheet, and the saved game's JSON."""
 
     def __init__(self, plan: Plan, cards: list, shot: Callable[[FaceForm, tuple[int, int]], _Shot], dpi: int,
-                 sheet: Sheet) -> None:
-        self.plan, self.sheet = plan, sheet
-        self.decks: list[dict] = []
-        groups: dict[tuple[float, float], list] = {}
+                 sheet: Sheet, base_url: Optional[str]) -> None:
+        self.plan, self.sheet, self.base_url = plan, sheet, base_url
+        self.sheets: list[dict] = []  # every sheet, numbered from 1 in this order
+        self.decks: list[tuple[str, list[int]]] = []  # a deck object's name and its sheets' numbers
+        groups: dict[tuple[str, float, float], list] = {}
         for entry in cards:
-            groups.setdefault((entry[1].trim_w, entry[1].trim_h), []).append(entry)
+            groups.setdefault((tts_deck_name(entry[0]), entry[1].trim_w, entry[1].trim_h), []).append(entry)
         per_sheet = sheet.columns * sheet.rows - 1  # the last slot holds the hidden-card image
-        for (trim_w, trim_h), entries in groups.items():
+        for (name, trim_w, trim_h), entries in groups.items():
             card_px = _tts_card_px(trim_w, trim_h, dpi, sheet)
+            numbers = []
             for start in range(0, len(entries), per_sheet):
                 chunk = entries[start : start + per_sheet]
                 backs = [back for _, _, back in chunk]
-                shared = all(b is backs[0] for b in backs)
-                self.decks.append({
+                self.sheets.append({
                     "cards": [(card, shot(front, card_px), shot(back, card_px) if back is not None else None)
                               for card, front, back in chunk],
                     "size": card_px,
-                    "shared_back": shared,
+                    "shared_back": all(b is backs[0] for b in backs),
                     "hidden": shot(backs[0], card_px) if backs[0] is not None else None,
                 })
+                numbers.append(len(self.sheets))
+            sizes_of_deck = sum(1 for key in groups if key[0] == name)
+            self.decks.append((name if sizes_of_deck == 1 else f"{name} {trim_w:g}x{trim_h:g} mm", numbers))
+
+    def url(self, name: str) -> str:
+        return f"{self.base_url.rstrip('/')}/{name}" if self.base_url else TTS_PLACEHOLDER.format(name=name)
 
     def files(self, picture: Callable[[_Shot], Image.Image]) -> dict[str, bytes]:
         files: dict[str, bytes] = {}
-        objects = []
-        for number, deck in enumerate(self.decks, start=1):
+        customs: dict[int, dict] = {}
+        for number, deck in enumerate(self.sheets, start=1):
             cards, (w, h) = deck["cards"], deck["size"]
             slots = len(cards) + 1  # and the hidden card
             rows = max(self.sheet.min_grid, math.ceil(slots / self.sheet.columns))
@@ -237,9 +281,39 @@ class _TTS:
             else:
                 blank = Image.new("RGB", (w, h), WHITE)
                 files[back_name] = _png(_sheet([picture(b) if b else blank for _, _, b in cards], columns, rows, (w, h), hidden))
-            objects.append(_tts_deck(number, [card for card, _, _ in cards], faces_name, back_name, columns, rows, not deck["shared_back"]))
+            customs[number] = {
+                "FaceURL": self.url(faces_name), "BackURL": self.url(back_name), "NumWidth": columns, "NumHeight": rows,
+                "BackIsHidden": True, "UniqueBack": not deck["shared_back"], "Type": 0,
+            }
+        objects = [self._deck(place, name, numbers, customs) for place, (name, numbers) in enumerate(self.decks)]
         files["deck.json"] = (json.dumps({"SaveName": self.plan.title, "ObjectStates": objects}, indent=2) + "\n").encode()
         return files
+
+    def _deck(self, place: int, name: str, numbers: list[int], customs: dict[int, dict]) -> dict:
+        """A saved deck object (or a lone card): every copy of every card of its sheets, ids sheet*100 + slot,
+        face down in a row on the table, GUIDs derived from the game, deck and card (same data, same JSON)."""
+        transform = {"posX": place * TTS_DECK_SPACING, "posY": TTS_TABLE_HEIGHT, "posZ": 0.0,
+                     "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0, "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+        contained = []
+        for number in numbers:
+            custom = {str(number): customs[number]}
+            for slot, (card, _, _) in enumerate(self.sheets[number - 1]["cards"]):
+                for copy in range(card.copies):
+                    contained.append({
+                        "Name": "Card", "Transform": transform, "Nickname": card.name, "GMNotes": card.id,
+                        "GUID": _guid(self.plan.game, name, card.id, str(copy)),
+                        "CardID": number * TTS_CARDS_PER_DECK_ID + slot, "CustomDeck": custom,
+                    })
+        if len(contained) == 1:
+            return contained[0]
+        return {"Name": "DeckCustom", "Transform": transform, "Nickname": name, "GUID": _guid(self.plan.game, name),
+                "DeckIDs": [c["CardID"] for c in contained],
+                "CustomDeck": {str(number): customs[number] for number in numbers}, "ContainedObjects": contained}
+
+
+def _guid(*parts: str) -> str:
+    """A Tabletop Simulator object id (six hex digits) derived from ``parts``: stable from export to export."""
+    return hashlib.sha1("/".join(parts).encode("utf-8"), usedforsecurity=False).hexdigest()[:6]
 
 
 def _tts_card_px(trim_w: float, trim_h: float, dpi: int, sheet: Sheet) -> tuple[int, int]:
@@ -259,50 +333,34 @@ def _sheet(images: Sequence[Image.Image], columns: int, rows: int, size: tuple[i
     return sheet
 
 
-def _tts_deck(number: int, cards: Sequence, faces: str, back: str, columns: int, rows: int, unique_back: bool) -> dict:
-    """A saved Tabletop Simulator deck object: every copy of every card, ids deck*100 + slot."""
-    custom = {str(number): {
-        "FaceURL": TTS_PLACEHOLDER.format(name=faces), "BackURL": TTS_PLACEHOLDER.format(name=back),
-        "NumWidth": columns, "NumHeight": rows, "BackIsHidden": True, "UniqueBack": unique_back, "Type": 0,
-    }}
-    contained = [
-        {"Name": "Card", "Nickname": card.name, "CardID": number * TTS_CARDS_PER_DECK_ID + slot, "CustomDeck": custom}
-        for slot, card in enumerate(cards) for _ in range(card.copies)
-    ]
-    if len(contained) == 1:
-        return contained[0]
-    return {"Name": "DeckCustom", "Nickname": f"deck {number}", "DeckIDs": [c["CardID"] for c in contained],
-            "CustomDeck": custom, "ContainedObjects": contained}
-
-
 class _DTC:
-    """DriveThruCards: one vector PDF per deck (card size), back then front for every card copy."""
+    """DriveThruCards: one PDF per deck (card size), back then front for every card copy, each page the face
+    with its bleed; a CMYK target's files are PDF/X-1a:2003 (:mod:`pipeline.exports.pdfx`)."""
 
-    def __init__(self, plan: Plan, spec: Target, template_root: Path) -> None:
-        self.plan, self.spec, self.template_root = plan, spec, template_root
+    def __init__(self, plan: Plan, cards: list, spec: Target, shot: Callable[[FaceForm, tuple[int, int]], _Shot]) -> None:
+        if spec.colour != CMYK or spec.press is None:
+            raise UserError(f"export target '{spec.id}': a PDF per deck is written as PDF/X-1a, so its colour is CMYK "
+                            f"and it has a press block")
+        self.plan, self.spec, self.press = plan, spec, spec.press
+        self.decks: dict[tuple[float, float], list[_Shot]] = {}  # trim -> its pages in order
+        for card, front, back in cards:
+            size = image_px(spec, front.trim_w, front.trim_h)
+            faces = [shot(back, size), shot(front, size)] if back is not None else [shot(front, size)]
+            self.decks.setdefault((front.trim_w, front.trim_h), []).extend(faces * card.copies)
 
-    def files(self) -> dict[str, bytes]:
-        spec, plan = self.spec, self.plan
-        files: dict[str, bytes] = {}
-        sized: dict[tuple[float, float], list] = {}
-        probe = open_document(self.template_root, plan.title, plan.game, {"export": spec.id})
-        for card in plan.cards:
-            front = probe.forms.face(card.front, plan.label(card, "front"))
-            sized.setdefault((front.trim_w, front.trim_h), []).append(card)
-        for (trim_w, trim_h), cards in sized.items():
-            doc = open_document(self.template_root, f"{plan.title}: {trim_w:g}x{trim_h:g} mm deck", plan.game, {"export": spec.id})
-            width, height = (px * PT_PER_INCH / spec.dpi for px in image_px(spec, trim_w, trim_h))
-            bleed = spec.bleed_in * PT_PER_INCH
-            for card in cards:
-                faces = [card.back, card.front] if card.back is not None else [card.front]
-                for _ in range(card.copies):
-                    for face in faces:
-                        form = doc.forms.face(face, plan.label(card, "face"))
-                        form.uses += 2  # drawn as a form of its own: every copy costs one Do
-                        doc.canvas.setTrimBox((bleed, bleed, width - bleed, height - bleed))
-                        doc.canvas.setBleedBox((0, 0, width, height))
-                        _draw_shot(doc.canvas, _Shot(form, image_px(spec, trim_w, trim_h), False), doc.forms, spec.dpi)
-            files[f"{plan.game}-{trim_w:g}x{trim_h:g}mm.pdf"] = doc.finish()
+    def files(self, picture: Callable[[_Shot], Image.Image]) -> dict[str, bytes]:
+        transform = pdfx.converter(self.press)
+        cmyk: dict[int, Image.Image] = {}  # one conversion per distinct face image
+        files = {}
+        bleed_pt = self.spec.bleed_in * PT_PER_INCH
+        for (trim_w, trim_h), shots in self.decks.items():
+            pages = []
+            for item in shots:
+                if id(item) not in cmyk:
+                    cmyk[id(item)] = pdfx.to_cmyk(picture(item), self.press, transform, self.spec.dpi)
+                pages.append(pdfx.Page(cmyk[id(item)], bleed_pt))
+            title = f"{self.plan.title}: {trim_w:g}x{trim_h:g} mm deck"
+            files[f"{self.plan.game}-{trim_w:g}x{trim_h:g}mm.pdf"] = pdfx.write(pages, self.press, self.spec.dpi, title)
         return files
 
 

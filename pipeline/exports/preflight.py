@@ -3,11 +3,11 @@
 On every face: no text smaller than the design rules' minimum, no text or
 icon outside the safe area (inside the cut by the safe margin), and bleed on
 every edge whose art reaches the cut (a face is rasterised and each edge's
-outermost bleed pixels compared with the pixels just inside the trim). On the
-files: every font embedded (none of the standard 14), and per target the
-image sizes, colour mode and sheet sizes (a PNG per face, Tabletop Simulator
-sheets) or the page boxes (a PDF per deck), as the target's file in
-``templates/targets/`` gives them. Every finding names the card.
+outermost bleed pixels compared with the pixels just inside the trim); every
+finding names the card. On the files made for a target (or already made, in
+a folder): each measured against the figures of the target's file in
+``templates/targets/`` by :mod:`pipeline.exports.measure`, every finding
+naming the file, the page and the rule.
 
 The numbers come from ``templates/design-rules.yaml`` when it is there (keys
 ``min_text_pt`` and ``safe_margin_mm``), else from the defaults below.
@@ -23,7 +23,6 @@ from typing import Any, Callable, Iterator, Optional
 import pypdfium2
 import yaml
 from PIL import Image
-from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
 from pipeline.base.errors import UserError
@@ -31,12 +30,12 @@ from pipeline.cards import fonts
 from pipeline.cards.build import BuildOptions, Plan, open_document, render_pdf
 from pipeline.cards.faces import IconSlot, TextSlot
 from pipeline.cards.forms import FaceForm
-from pipeline.cards.pdfcheck import fonts_not_embedded
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.cards.units import MM_PER_INCH, PT_PER_INCH, PT_PER_MM, mm
 from pipeline.data.dataset import display_path
-from pipeline.exports.export import export, image_px
-from pipeline.exports.targets import PDF_PER_DECK, TTS_DECK, Target
+from pipeline.exports import measure
+from pipeline.exports.export import export, tts_deck_name
+from pipeline.exports.targets import Target
 
 DESIGN_RULES = "design-rules.yaml"
 # Used only when templates/design-rules.yaml (the design rules as data) is missing a key:
@@ -174,46 +173,20 @@ def check_faces(plan: Plan, rules: Rules, template_root: Path = TEMPLATE_ROOT) -
 PRINT = "print"  # `preflight --target print`: the card sheets themselves, beside the export targets
 
 
-def check_target(plan: Plan, spec: Optional[Target], template_root: Path = TEMPLATE_ROOT) -> list[str]:
-    """Findings on the files made for ``spec`` (a target file; None: the card sheets), built in a scratch folder,
-    nothing kept."""
+def check_target(plan: Plan, spec: Optional[Target], template_root: Path = TEMPLATE_ROOT,
+                 folder: Optional[Path] = None) -> list[str]:
+    """Findings on the files made for ``spec`` (a target file; None: the card sheets): those in ``folder`` (an
+    export already written), else an export made in a scratch folder, nothing kept. The files are measured
+    (:mod:`pipeline.exports.measure`), each finding naming the file, the page and the rule."""
     if spec is None:
         # the card build itself refuses a sheet naming a font it did not embed (one line, exit 1)
         render_pdf(plan, BuildOptions(), template_root=template_root)
         return []
-    findings: list[str] = []
+    decks = {card.id: tts_deck_name(card) for card in plan.cards}
+    if folder is not None:
+        if not folder.is_dir():
+            raise UserError(f"{display_path(folder)}: no such folder of exported files")
+        return [f"{plan.game}: {finding}" for finding in measure.check_folder(folder, spec, decks)]
     with tempfile.TemporaryDirectory() as scratch:
-        folder = export(plan, spec, Path(scratch), template_root=template_root).folder
-        if spec.output == PDF_PER_DECK:
-            for pdf in sorted(folder.glob("*.pdf")):
-                reader = PdfReader(pdf)
-                findings += [f"{plan.game}: {pdf.name}: font {n} is not embedded" for n in sorted(fonts_not_embedded(reader))]
-                for number, page in enumerate(reader.pages, start=1):
-                    if "/TrimBox" not in page or "/BleedBox" not in page:
-                        findings.append(f"{plan.game}: {pdf.name} page {number}: no TrimBox/BleedBox")
-        elif spec.output == TTS_DECK:
-            assert spec.sheet is not None  # the schema requires a sheet of a tts-deck target
-            for sheet in sorted(folder.glob("*.png")):
-                with Image.open(sheet) as image:
-                    if max(image.size) > spec.sheet.max_px:
-                        findings.append(f"{plan.game}: {sheet.name} is {image.size[0]}x{image.size[1]} px, "
-                                        f"over {spec.sheet.max_px}")
-        else:
-            sizes = {card_id: image_px(spec, *trim) for card_id, trim in _trims(plan, template_root).items()}
-            for png in sorted(folder.glob("*.png")):
-                card_id = png.stem.split("-", 1)[1].rsplit("-", 1)[0]
-                with Image.open(png) as image:
-                    if image.mode != spec.colour or image.size != sizes.get(card_id, image.size):
-                        findings.append(f"{plan.game}: {png.name} is {image.size[0]}x{image.size[1]} {image.mode}, "
-                                        f"expected {sizes.get(card_id)} {spec.colour}")
-    return findings
-
-
-def _trims(plan: Plan, template_root: Path) -> dict[str, tuple[float, float]]:
-    """Each card's trim size (mm), by card id."""
-    forms = open_document(template_root, plan.title, plan.game, {"preflight": "sizes"}).forms
-    trims = {}
-    for card in plan.cards:
-        form = forms.face(card.front, plan.label(card, "front"))
-        trims[card.id] = (form.trim_w, form.trim_h)
-    return trims
+        made = export(plan, spec, Path(scratch), template_root=template_root).folder
+        return [f"{plan.game}: {finding}" for finding in measure.check_folder(made, spec, decks)]

@@ -20,12 +20,14 @@ from pipeline.base import locations
 from pipeline.base.errors import UserError
 from pipeline.data.dataset import display_path
 from pipeline.data.schemas import load_checked_yaml
+from pipeline.exports.pdfx import Press
 
 TARGETS_DIR = "targets"
 SCHEMA_NAME = "target.schema.json"
 SUFFIX = ".yaml"
 ID_PATTERN = re.compile(r"[a-z][a-z0-9-]*")  # a target's id is its file's name: a plain word for --target
 PNG_PER_FACE, PDF_PER_DECK, TTS_DECK = "png-per-face", "pdf-per-deck", "tts-deck"
+CMYK = "CMYK"
 TRIM = "trim"
 
 
@@ -41,6 +43,15 @@ class Sheet:
 
 
 @dataclass(frozen=True)
+class Product:
+    """One of a shop's card products: its name, the trim it is for (mm) and its image with bleed (px)."""
+
+    name: str
+    trim_mm: tuple[float, float]
+    image_px: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class Target:
     """A print shop's or table's numbers, as its file gives them."""
 
@@ -50,13 +61,23 @@ class Target:
     dpi: int
     bleed_in: float  # round each image, in inches (the shops give theirs in inches and pixels)
     trim_only: bool  # the face's trim fills an image (else its bleed box)
-    colour: str  # PIL's mode of every image
-    sizes: tuple[tuple[tuple[float, float], tuple[int, int]], ...] = ()  # (trim mm, image px with bleed)
+    colour: str  # RGB (PIL's mode of every image) or CMYK (PDF/X-1a through ``press``)
+    sizes: tuple[Product, ...] = ()
     sheet: Optional[Sheet] = None  # TTS_DECK only
+    press: Optional[Press] = None  # CMYK only
+    safe_in: Optional[float] = None  # the shop's safe zone inside the trim, in inches
+    sources: tuple[tuple[str, str], ...] = ()  # (figure's key, where the figure comes from)
 
     def own_size(self, trim_w_mm: float, trim_h_mm: float) -> Optional[tuple[int, int]]:
         """The target's own image size for a card of this trim, if its file gives one."""
-        return next((px for trim, px in self.sizes if trim == (trim_w_mm, trim_h_mm)), None)
+        return next((p.image_px for p in self.sizes if p.trim_mm == (trim_w_mm, trim_h_mm)), None)
+
+    def nearest_product(self, width_px: int, height_px: int) -> Optional[Product]:
+        """The product whose image is closest to ``width_px`` x ``height_px`` (either way round), if any."""
+        def distance(product: Product) -> int:
+            w, h = product.image_px
+            return min(abs(w - width_px) + abs(h - height_px), abs(h - width_px) + abs(w - height_px))
+        return min(self.sizes, key=distance, default=None)
 
 
 def targets_dir(template_root: Optional[Path] = None) -> Path:
@@ -97,7 +118,7 @@ def target(name: str, template_root: Optional[Path] = None) -> Target:
 
 
 def _target(target_id: str, data: dict[str, Any]) -> Target:
-    sheet = data.get("sheet")
+    sheet, press = data.get("sheet"), data.get("press")
     return Target(
         id=target_id,
         title=data["title"],
@@ -106,6 +127,11 @@ def _target(target_id: str, data: dict[str, Any]) -> Target:
         bleed_in=data["bleed_in"],
         trim_only=data["image"] == TRIM,
         colour=data["colour"],
-        sizes=tuple((tuple(size["trim_mm"]), tuple(size["image_px"])) for size in data.get("sizes", ())),
+        sizes=tuple(Product(size["product"], tuple(size["trim_mm"]), tuple(size["image_px"]))
+                    for size in data.get("sizes", ())),
         sheet=Sheet(**sheet) if sheet is not None else None,
+        press=Press(Path(press["profile"]), press["condition"], float(press["ink_limit_pct"]),
+                    tuple(press["rich_black"]), float(press["rich_black_mm"])) if press is not None else None,
+        safe_in=data.get("safe_in"),
+        sources=tuple(data["sources"].items()),
     )

@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 
 from pipeline.base.errors import UserError
+from pipeline.cards import design
 from pipeline.cards.build import BuildOptions, Plan, render_pdf
 from pipeline.cards.colours import contrast, parse
 from pipeline.cards.design import rules_for
 from pipeline.cards.plan import ColourKey, Face, PrintCard
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 
 from .render_helpers import toy_card, toy_template_root
 
@@ -162,3 +164,10 @@ def test_two_colours_sharing_one_symbol_fail(templates: Path) -> None:
     other = ColourKey("toy colour", "amber", "aspect-sun", "Amber")
     message = refused(templates, coloured(0, ":aspect-sun: Sun", SUN), coloured(1, ":aspect-sun: Amber", other))
     assert "toy colour amber and gold have the same symbol" in message
+
+
+
+def test_art_ending_on_the_cut_is_called_no_bleed() -> None:
+    facts = design.FaceFacts(texts=(), icons=(), edge=design.EdgeFacts(-0.0, (0.0, 0.0, 63.0, 88.0)))
+    (problem,) = design.problems(facts, rules_for(TEMPLATE_ROOT), (63.0, 88.0), "toy/back.svg.j2")
+    assert "stops at the cut: no bleed" in problem and "-0.0" not in problem

@@ -16,7 +16,7 @@ from pipeline.exports.targets import PDF_PER_DECK, PNG_PER_FACE, TTS_DECK, load_
 
 from .render_helpers import run_cli, toy_card, toy_template_root
 
-GOOD = "title: A Shop\noutput: png-per-face\ndpi: 150\nbleed_in: 0.25\nimage: bleed\ncolour: RGB\n"
+GOOD = "title: A Shop\noutput: png-per-face\ndpi: 150\nbleed_in: 0.25\nimage: bleed\ncolour: RGB\nsources: {dpi: measured here}\n"
 
 
 def targets_copy(tmp_path: Path, extra: dict[str, str]) -> Path:
@@ -38,7 +38,13 @@ def test_every_target_file_is_valid_and_named_by_its_id() -> None:
 
 
 def test_the_shops_numbers_come_from_their_files() -> None:
-    assert target("mpc").own_size(63, 88) == (822, 1122) and target("mpc").bleed_in == 0.12
+    assert target("mpc").own_size(63, 88) == (816, 1110) and target("mpc").bleed_in == 0.12  # MPC's 63 x 88 mm product
+    assert target("mpc").own_size(63.5, 88.9) == (822, 1122)
+    nearest = target("mpc").nearest_product(1122, 1572)
+    assert nearest is not None and nearest.name == "Poker Size (2.5 x 3.5 in)"
+    dtc = target("dtc")
+    assert dtc.colour == "CMYK" and dtc.press is not None and dtc.press.ink_limit_pct == 240
+    assert all(dict(t.sources) for t in load_targets().values())  # every shipped figure says where it comes from
     assert target("tgc").own_size(63, 88) == (825, 1125) and target("tgc").own_size(70, 120) is None
     tts = target("tts")
     assert tts.trim_only and tts.bleed_in == 0 and tts.sheet is not None and tts.sheet.max_px == 4096
@@ -58,7 +64,10 @@ def test_the_cli_lists_the_target_files(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("text", "where", "message"), [
     ("title: X\ndpi: 300: 2\n", ":2:", "malformed YAML"),
-    (GOOD + "shiny: yes\n", ":7:1:", "unknown key 'shiny'"),
+    (GOOD + "shiny: yes\n", ":8:1:", "unknown key 'shiny'"),
+    (GOOD.replace("sources: {dpi: measured here}\n", ""), ":1:", "'sources' is required"),
+    (GOOD + "press: {standard: PDF/X-1a:2003, profile: /x.icc, condition: SWOP, ink_limit_pct: 240, rich_black: [40, 30, 30, 100], "
+     "rich_black_mm: 2}\n", ":6:", "'CMYK' was expected"),
     (GOOD.replace("dpi: 150", 'dpi: "150"'), ":3:", "is not of type 'integer'"),
     (GOOD.replace("output: png-per-face", "output: tts-deck"), ":1:", "'sheet' is required"),
     (GOOD + "sheet: {columns: 10, rows: 7, min_grid: 2, max_px: 4096}\n", ":2:", "'tts-deck' was expected"),

@@ -150,3 +150,15 @@ def test_preview_of_an_unknown_card_is_a_clear_error(tmp_path: Path) -> None:
     result = run_cli("preview", GAME, "no-such-card", "--out", str(tmp_path / "x.png"))
     assert result.returncode == 1
     assert "no card 'no-such-card'" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["build", "export"])
+def test_a_5pt_template_copy_is_refused_by_build_and_export_alike(tmp_path: Path, templates: Path, command: str) -> None:
+    edit(templates / POWER, 'size="9.5" min-size="8"', 'size="5" min-size="5"')
+    out = tmp_path / "out"
+    extra = ["--only", "cards"] if command == "build" else ["--target", "mpc"]
+    result = run_cli(command, GAME, "--templates", str(templates), "--out", str(out), *extra)
+    assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
+    assert ("card gold-power-1 'Humility' (front): design rule min_rules_text_pt: template theocracy/power.svg.j2, "
+            "text slot 'reminder': size 5 pt is below 8 pt") in result.stderr
+    assert not (out / GAME / "mpc").exists()

@@ -16,9 +16,11 @@ from pipeline.cards.imposition import (
     Duplex,
     back_slot,
     crop_marks,
+    full_cut_lines,
     grid,
     impose,
     load_sheets,
+    registration_marks,
 )
 from pipeline.cards.units import mm
 
@@ -34,13 +36,21 @@ EPS = 1e-6
     ("size", "paper", "layout", "count", "orientation"),
     [
         (POKER, "a4", "butted", 9, PORTRAIT),
-        (POKER, "letter", "butted", 9, PORTRAIT),
+        (POKER, "letter", "butted", 8, LANDSCAPE),  # 3 rows leave no room for a mark 5 mm inside the paper
         (LOCATION, "a4", "butted", 4, PORTRAIT),
         (LOCATION, "letter", "butted", 4, PORTRAIT),
         (BOARD, "a4", "butted", 2, PORTRAIT),
-        (BOARD, "letter", "butted", 2, PORTRAIT),
+        (BOARD, "letter", "butted", 1, LANDSCAPE),  # the same
         (POKER, "a4", "gutter", 8, LANDSCAPE),  # today's layout, kept
         (POKER, "letter", "gutter", 6, LANDSCAPE),
+        (POKER, "a4", "fold", 4, LANDSCAPE),  # 2 x 2 fronts on the left half, their backs on the right
+        (POKER, "letter", "fold", 2, PORTRAIT),
+        (LOCATION, "a4", "fold", 2, PORTRAIT),
+        (BOARD, "a4", "fold", 2, PORTRAIT),  # too big to fold: fronts, then a page of backs
+        (POKER, "a4", "cutter", 4, PORTRAIT),
+        (POKER, "letter", "cutter", 4, PORTRAIT),
+        (BOARD, "letter", "cutter", 1, LANDSCAPE),
+        (POKER, "letter", "lines", 9, PORTRAIT),  # full-length lines need no margin for marks
     ],
 )
 def test_as_many_cards_as_fit(size: tuple[float, float], paper: str, layout: str, count: int, orientation: str) -> None:
@@ -152,9 +162,10 @@ def test_an_offset_larger_than_the_margin_is_refused() -> None:
 def test_crop_marks_on_every_cut_line_outside_every_bleed_box_and_on_the_page(layout: object, paper: str) -> None:
     cells = grid(SHEETS, SHEETS.paper(paper), *POKER, "poker", layout)  # type: ignore[arg-type]
     marks = crop_marks(SHEETS, cells.slots, cells.bleed, cells.page_width, cells.page_height)
+    edge = mm(5) - EPS  # desktop printers print nothing nearer the paper's edge
     for x1, y1, x2, y2 in marks:
-        assert 0 <= min(x1, x2) and max(x1, x2) <= cells.page_width + EPS
-        assert 0 <= min(y1, y2) and max(y1, y2) <= cells.page_height + EPS
+        assert edge <= min(x1, x2) and max(x1, x2) <= cells.page_width - edge
+        assert edge <= min(y1, y2) and max(y1, y2) <= cells.page_height - edge
         for slot in cells.slots:
             inside_x = slot.x < min(x1, x2) < slot.x + slot.width or slot.x < max(x1, x2) < slot.x + slot.width
             inside_y = slot.y < min(y1, y2) < slot.y + slot.height or slot.y < max(y1, y2) < slot.y + slot.height
@@ -166,7 +177,7 @@ def test_crop_marks_on_every_cut_line_outside_every_bleed_box_and_on_the_page(la
     horizontal = [round(y1, 3) for _, y1, _, y2 in marks if y1 == y2]
     assert set(vertical) == cut_xs and len(vertical) == 2 * len(cut_xs)  # top and bottom
     assert set(horizontal) == cut_ys and len(horizontal) == 2 * len(cut_ys)  # left and right
-    if layout is BUTTED:
+    if layout is BUTTED and paper == "a4":
         assert len(cut_xs) == 4 and len(cut_ys) == 4  # 3 x 3 cards: 4 cut lines each way, shared
 
 
@@ -178,7 +189,7 @@ def test_impose_groups_sizes_and_pairs_pages() -> None:
 
 def test_mixed_kinds_of_one_size_share_sheets() -> None:
     sizes = [POKER] * 5 + [LOCATION] * 2 + [POKER] * 4  # a second poker-size kind after the Locations
-    pages = impose(sizes, SHEETS, SHEETS.paper("letter"), duplex=Duplex.NONE)
+    pages = impose(sizes, SHEETS, SHEETS.paper("a4"), duplex=Duplex.NONE)
     assert [[p.item for p in page.placements] for page in pages] == [[0, 1, 2, 3, 4, 7, 8, 9, 10], [5, 6]]
 
 
@@ -193,8 +204,45 @@ def test_cards_kept_apart_never_share_a_sheet() -> None:
 
 def test_sheet_definitions_are_validated(tmp_path: Path) -> None:
     data = yaml.safe_load(SHEETS_FILE.read_text())
-    data["layouts"]["butted"]["gutter_mm"] = 2
+    data["layouts"]["butted"]["gutter"] = 2
     bad = tmp_path / "sheets.yaml"
     bad.write_text(yaml.safe_dump(data))
-    with pytest.raises(UserError, match=r"sheets.yaml:\d+:\d+: .*unknown key .gutter_mm."):
+    with pytest.raises(UserError, match=r"sheets.yaml:\d+:\d+: .*unknown key .gutter."):
         load_sheets(bad, SHEETS_SCHEMA)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_fold_page_holds_fronts_and_their_backs_mirrored_about_the_fold(paper: str) -> None:
+    pages = impose([POKER] * 3, SHEETS, SHEETS.paper(paper), duplex=Duplex.NONE, layout=SHEETS.layout("fold"))
+    page = pages[0]
+    assert page.side == "fold" and page.grid.fold
+    backs = [p for p in page.placements if p.back]
+    fronts = [p for p in page.placements if not p.back]
+    assert [p.item for p in backs] == [p.item for p in fronts]  # backs first, in the order of their fronts
+    middle = page.grid.page_width / 2
+    for back, front in zip(backs, fronts):
+        assert front.slot.x + front.slot.width <= middle - mm(SHEETS.fold_gap_mm) + EPS  # fronts left of the fold
+        assert back.slot.x == pytest.approx(page.grid.page_width - front.slot.x - front.slot.width)
+        assert (back.slot.y, back.slot.turned) == (front.slot.y, front.slot.turned)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_cutter_cards_keep_clear_of_the_registration_marks(paper: str) -> None:
+    layout = SHEETS.layout("cutter")
+    cells = grid(SHEETS, SHEETS.paper(paper), *POKER, "poker", layout)
+    square, brackets = registration_marks(SHEETS, cells.page_width, cells.page_height)
+    reg = SHEETS.registration
+    keep = mm(reg.inset_mm + reg.square_mm + reg.clearance_mm) - EPS
+    for slot in cells.slots:
+        assert slot.x >= keep and slot.y >= keep
+        assert cells.page_width - slot.x - slot.width >= keep and cells.page_height - slot.y - slot.height >= keep
+    assert square[0] == pytest.approx(mm(reg.inset_mm)) and len(brackets) == 4
+
+
+def test_full_length_cut_lines_run_the_sheet_inside_the_paper_edge() -> None:
+    cells = grid(SHEETS, SHEETS.paper("letter"), *POKER, "poker", SHEETS.layout("lines"))
+    lines = full_cut_lines(SHEETS, cells.slots, cells.bleed, cells.page_width, cells.page_height)
+    edge = mm(SHEETS.mark_paper_edge_mm)
+    assert len(lines) == 8  # 4 vertical and 4 horizontal cut lines of a 3 x 3 block
+    assert all(min(x1, x2) >= edge - EPS and max(x1, x2) <= cells.page_width - edge + EPS for x1, _, x2, _ in lines)
+    assert all(min(y1, y2) >= edge - EPS and max(y1, y2) <= cells.page_height - edge + EPS for _, y1, _, y2 in lines)

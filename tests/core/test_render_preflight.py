@@ -74,7 +74,7 @@ def test_design_rules_come_from_the_templates_when_present(templates: Path) -> N
     assert design_rules(templates) == Rules(8.0, 4.0)
 
 
-@pytest.mark.parametrize("target", ["print", "mpc", "dtc", "tts"])
+@pytest.mark.parametrize("target", ["print", "mpc", "tgc", "dtc", "tts"])
 def test_the_files_of_every_target_pass(templates: Path, target: str) -> None:
     spec = None if target == "print" else export_target(target, templates)
     assert check_target(plan_with(templates, GOOD), spec, templates) == []

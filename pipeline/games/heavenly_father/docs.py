@@ -215,7 +215,7 @@ def extras(ctx: DocContext) -> m.Document:
     tokens = [Token("", COLOUR_HEX[virtues[t.virtue].colour], icon=f"virtue-{t.virtue}")
               for t in model.tokens if t.virtue for _ in range(t.count)]
     counts = ", ".join(f"{t.count} {virtues[t.virtue].name}" for t in model.tokens if t.virtue)
-    blocks: list[m.Block] = [m.Heading("Virtue tokens", 1), m.Paragraph(f"{len(tokens)} tokens: {counts}. Cut along the solid circles.")]
+    blocks: list[m.Block] = [m.Heading("Virtue tokens", 1), m.Paragraph(f"{len(tokens)} tokens: {counts}. Cut along the grid lines.")]
     blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Virtue tokens", TOKEN_PAGE_RESERVE_MM)
     beads = [Token("Prayer Beads", BEADS_HEX, icon="laurel") for t in model.tokens if not t.virtue for _ in range(t.count)]
     # no page break: on Letter the last row of tokens shares its page with the envelope

@@ -255,7 +255,7 @@ def extras(ctx: DocContext) -> m.Document:
     counts = ", ".join(f"{t.count} x {t.value}" for t in model.faith_tokens)
     blocks: list[m.Block] = [
         m.Heading("Faith tokens", 1),
-        m.Paragraph(f"{len(tokens)} Faith tokens ({counts}). Cut along the circles."),
+        m.Paragraph(f"{len(tokens)} Faith tokens ({counts}). Cut along the grid lines."),
         cut_fold_legend(fold=False),
     ]
     blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Faith tokens")

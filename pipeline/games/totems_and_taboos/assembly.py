@@ -71,7 +71,7 @@ def blocks(ctx: DocContext) -> list[m.Block]:
     out += [m.PageBreak(), m.Heading("Totem tokens", 1),
             m.Paragraph(f"Stand-ins for the {len(totems)} totem blocks: {model.tower.blocks_per_colour} of each colour. "
                         "Stack them as you would the blocks.")]
-    out += token_pages(totems, (width, height), TOTEM_TOKEN, TOKEN_GAP, "Totem tokens: cut along the circles.", PAGE_RESERVE)
+    out += token_pages(totems, (width, height), TOTEM_TOKEN, TOKEN_GAP, "Totem tokens: cut along the grid lines.", PAGE_RESERVE)
     out += [m.PageBreak(), m.Heading(record["name"], 1),
             m.Paragraph(f"The soul cube as a die, for rolling souls ({', '.join(die.faces)})."),
             cut_fold_legend(glue=True), die_net(list(die.faces), ROLE_FILL, record["name"]), m.ListBlock(ASSEMBLY, numbered=True)]
