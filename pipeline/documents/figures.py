@@ -187,3 +187,8 @@ def ink_on(fill: str) -> str:
     fill, by the design rules' contrast for bold labels (as the cards' own coloured bands do)."""
     ratio = design.rules_for(TEMPLATE_ROOT).min_contrast_large
     return colours.to_hex(colours.ink_on(colours.parse(fill), ratio))
+
+
+def min_card_text_pt() -> float:
+    """The smallest text any card prints at its true size: the design rules' minimum, which every face meets."""
+    return design.rules_for(TEMPLATE_ROOT).min_text_pt

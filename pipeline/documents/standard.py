@@ -19,6 +19,8 @@ from pipeline.documents import structure as m
 from pipeline.documents.layout import Layout, table_columns
 
 MAX_HEADING_LEVEL = 3
+RULEBOOK_COLUMNS = 2  # a rulebook's body text runs in two columns: a 60-75 character measure
+BOX_FACTS = ("players", "time", "ages")  # rules.yaml's box facts, in the order the cover prints them
 
 # A section override: given the context, the section record and its heading level, the blocks that replace its body.
 SectionOverride = Callable[["DocContext", Mapping[str, Any], int], list[m.Block]]
@@ -46,10 +48,23 @@ class DocContext:
     def name(self, kind: str, record_id: str) -> str:
         return self.refs.name(self.game.game, kind, record_id)
 
+    @property
+    def column(self) -> float:
+        """Width (mm) of a rulebook column: what a rulebook's diagrams and figures must fit."""
+        return self.layout.column_width(RULEBOOK_COLUMNS)
+
     def document(
         self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None
     ) -> m.Document:
         return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget)
+
+    def rulebook(self, blocks: Iterable[m.Block], emblem: str, *, subtitle: str = "") -> m.Document:
+        """The game's rulebook: a cover (the box facts of rules.yaml, an emblem round the icon ``emblem``),
+        one page of contents, then the text in two columns."""
+        box = self.data(RULES_KIND).get("box", {})
+        facts = tuple(self.text(box[key]) for key in BOX_FACTS if key in box)
+        return m.Document(f"{self.title}: Rulebook", self.title, "rulebook", tuple(blocks), subtitle=subtitle, toc=True,
+                          columns=RULEBOOK_COLUMNS, cover=m.Cover(facts, emblem))
 
 
 # --------------------------------------------------------------------------- one-page sheets

@@ -230,8 +230,21 @@ Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure,
 
 
 @dataclass(frozen=True)
+class Cover:
+    """A rulebook's cover: the box facts printed under the title (players, time, ages; each a short line)
+    and the icon of templates/icons at the heart of its composed emblem."""
+
+    facts: tuple[str, ...]
+    emblem: str
+    tagline: str = ""
+
+
+@dataclass(frozen=True)
 class Document:
-    """One output file: its title, the game it belongs to, and its blocks in order."""
+    """One output file: its title, the game it belongs to, and its blocks in order.
+
+    ``columns`` > 1 sets the text in that many columns (a rulebook's measure); ``cover`` gives the document
+    a cover page of its own (the title moves there, the contents open page 2)."""
 
     title: str
     game_title: str
@@ -240,6 +253,8 @@ class Document:
     subtitle: str = ""
     toc: bool = False
     page_budget: Optional[int] = None  # at most this many pages (a sheet for the table: 1); checked when set in PDF
+    columns: int = 1
+    cover: Optional[Cover] = None
 
     @property
     def headings(self) -> list[Heading]:

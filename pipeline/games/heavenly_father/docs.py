@@ -61,7 +61,7 @@ def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += std.symbol_legend(ctx, _symbol_marks(ctx), title="Tokens and card backs")
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="A party game of moral dilemmas", toc=True)
+    return ctx.rulebook(blocks, "sun", subtitle="A party game of moral dilemmas")
 
 
 def reference(ctx: DocContext) -> m.Document:

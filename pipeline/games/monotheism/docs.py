@@ -231,7 +231,7 @@ def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, overrides)
     blocks += std.glossary_blocks(ctx)
     blocks += std.symbol_legend(ctx, SYMBOL_MARKS, title="Symbol legend")
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="A solitaire game of deck destruction", toc=True)
+    return ctx.rulebook(blocks, "aspect-sun", subtitle="A solitaire game of deck destruction")
 
 
 def _summary(ctx: DocContext, section_id: str) -> list[m.Block]:

@@ -19,7 +19,7 @@ DENOMINATION_COLOURS = ("orange", "green", "blue", "purple")
 # Scenario layout geometry (mm): location card (88.9 x 127 scaled down), spacing.
 LOC_W, LOC_H, LAYOUT_GAP_X, LAYOUT_GAP_Y = 22.0, 31.0, 8.0, 4.0
 LOC_RADIUS, LOC_NAME_PT = 1.5, 7.5
-LOC_FAITH_PT, LOC_FAITH_DROP = 6.5, 4.5  # "Faith N", its baseline below the name's
+LOC_FAITH_PT, LOC_FAITH_DROP = 7.0, 4.5  # "Faith N", its baseline below the name's
 POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-left": (0, 2), "bottom-right": (2, 2)}
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
@@ -55,7 +55,7 @@ def _scenario_layouts(ctx: DocContext, model: MonstrousModel, level: int) -> lis
     for difficulty in names:
         out.append(m.Heading(f"{names[difficulty]} scenarios", level))
         diagrams = [layout_diagram(ctx, s, model) for s in model.scenarios if s.difficulty == difficulty]
-        out += side_by_side(diagrams, ctx.layout.frame[0], LAYOUTS_GAP_MM)
+        out += side_by_side(diagrams, ctx.column, LAYOUTS_GAP_MM)
     return out
 
 
@@ -221,7 +221,7 @@ def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, {**overrides, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += gods_legend(ctx, model)
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="Throw your Monsters, win back the mortals' Faith", toc=True)
+    return ctx.rulebook(blocks, "temple", subtitle="Throw your Monsters, win back the mortals' Faith")
 
 
 def _sentence(name: str) -> str:

@@ -93,7 +93,7 @@ def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": _rulings, **figures.sections()})
     blocks += [m.Heading("Resolving bids", 1), *_bid_rules(ctx), *_bid_examples(ctx, model)]
     blocks += std.glossary_blocks(ctx)
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="Priest-kings bid for the believers' memory", toc=True)
+    return ctx.rulebook(blocks, "die", subtitle="Priest-kings bid for the believers' memory")
 
 
 def reference(ctx: DocContext) -> m.Document:

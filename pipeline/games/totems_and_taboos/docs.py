@@ -71,7 +71,7 @@ def rulebook(ctx: DocContext) -> m.Document:
         ("totem", "Totem block", "One level of your tower, in one of the six colours.", "text"),
         ("die", "Single-player die", "Rolled between solo turns to pick a passive religion.", "text"),
     ])]
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="Build a tower of beliefs", toc=True)
+    return ctx.rulebook(blocks, "totem", subtitle="Build a tower of beliefs")
 
 
 def reference(ctx: DocContext) -> m.Document:
