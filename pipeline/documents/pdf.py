@@ -429,6 +429,8 @@ class PdfRenderer:
             else:
                 story += flowables
         story += pending
+        while story and isinstance(story[-1], Spacer):  # room after the last block would only ever open a blank page
+            story.pop()
         return story
 
     @staticmethod
