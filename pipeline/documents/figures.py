@@ -192,3 +192,27 @@ def ink_on(fill: str) -> str:
 def min_card_text_pt() -> float:
     """The smallest text any card prints at its true size: the design rules' minimum, which every face meets."""
     return design.rules_for(TEMPLATE_ROOT).min_text_pt
+
+
+SPREAD_SCALE = 0.42  # the components spread draws each card at this share of its true size
+SPREAD_CAPTION = "One card of each kind, front and back, with how many the box holds."
+
+
+def spread(ctx: DocContext, labels: Mapping[str, str], caption: str = SPREAD_CAPTION) -> m.CardSpread:
+    """The components spread: one card of each front template of the game's card plan (the very faces the
+    sheets print), front and back, with how many cards of that kind the box holds. ``labels`` names each
+    template's kind; every template the plan prints must be named (a new kind of card is not left out)."""
+    if ctx.game.spec.cards is None:
+        raise ctx.game.spec.missing("cards")
+    kinds: dict[str, list[PrintCard]] = {}
+    for card in ctx.game.spec.cards(ctx.game):
+        kinds.setdefault(card.front.template, []).append(card)
+    unnamed = [t for t in kinds if t not in labels]
+    if unnamed:
+        raise UserError(f"{ctx.game.game}: the components spread has no name for the cards printed with {', '.join(unnamed)}")
+    entries = []
+    for template, cards in kinds.items():
+        first = cards[0]
+        trim = face_slots(first.front, f"{ctx.game.game}: card {first.id}").trim
+        entries.append(m.SpreadEntry(labels[template], sum(c.copies for c in cards), first.front, first.back, trim))
+    return m.CardSpread(tuple(entries), SPREAD_SCALE, caption)

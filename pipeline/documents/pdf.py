@@ -55,6 +55,9 @@ ARROW_SPREAD_DEG = 25  # between an arrow head's side and its shaft
 MAX_PASSES = 10
 FLOAT_SHARE = 0.6  # a page's floats (figures across the columns) take at most this share of its text height
 FLOAT_GAP_MM = 5.0  # between the floats and the columns under them
+SPREAD_GAP_MM, SPREAD_PAIR_GAP_MM = 4.0, 1.5  # between two kinds of card in a spread, and a card's front and back
+SPREAD_SHARE = 0.42  # a components spread takes at most this share of the text height ...
+SPREAD_STEP, SPREAD_MIN_SHARE = 0.9, 0.5  # ... its cards drawn smaller step by step, down to half the asked scale
 # A heading is kept with all of a short table or list (so neither is split from its heading, nor the
 # heading orphaned); a longer one may split, and its heading starts a new page unless this much room is left.
 KEEP_TABLE_ROWS = 12
@@ -155,6 +158,7 @@ class _DocTemplate(BaseDocTemplate):
         self.body_template: Optional[PageTemplate] = None  # the page a float page shortens the columns of
         self.columns: list[tuple[float, float, float, float]] = []  # its columns: x, y, width, height (points)
         self.columns_top: dict[int, float] = {}  # pages whose columns start under floats: where (points from the bottom)
+        self.tallest = 0.0  # points: the tallest drawing set in a column (a float page leaves its columns this much room)
 
     def beforeDocument(self) -> None:
         self.section_on_page = {}
@@ -176,7 +180,7 @@ class _DocTemplate(BaseDocTemplate):
         """Make the next page one that draws the waiting floats (as many as fit half the text height, at
         least one) at its top, with its columns starting under them."""
         assert self.body_template is not None
-        room, taken, chosen = self.height * FLOAT_SHARE, 0.0, 0
+        room, taken, chosen = min(self.height * FLOAT_SHARE, self.height - self.tallest - mm(FLOAT_GAP_MM)), 0.0, 0
         for flowable in self.floats:
             h = flowable.measure(self.canv, self.width)
             if chosen and taken + h > room:
@@ -354,6 +358,7 @@ class PdfRenderer:
             if isinstance(flowable, TableOfContents):
                 guess = toc_guess if toc_guess is not None else self._toc_entries(doc)
                 flowable._entries = [(e.level - 1, e.text, e.page, f"h{n}") for n, e in enumerate(guess, 1)]
+        template.tallest = max((f.height for f in _flat(story) if isinstance(f, (facedraw.FaceFlowable, rl.Drawing))), default=0.0)
         try:
             template.multiBuild(story, maxPasses=MAX_PASSES)
         except IndexError as exc:  # reportlab's way of saying the contents never settled
@@ -463,6 +468,8 @@ class PdfRenderer:
             return self._chart(block, where)
         if isinstance(block, m.CardFigure):
             return self._card_figure(block, where)
+        if isinstance(block, m.CardSpread):
+            return self._spread(block, where)
         if isinstance(block, m.PageBreak):
             return [RLPageBreak()]
         if isinstance(block, m.Group):
@@ -674,6 +681,48 @@ class PdfRenderer:
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return [KeepTogether(out)]
+
+    def _spread(self, block: m.CardSpread, where: str) -> list[Flowable]:
+        """Each kind of card, front and back side by side, its count and name under it; kinds in rows across
+        the text width (in a rulebook, across the columns at the next page's top). The cards are drawn at the
+        block's scale, or smaller where that would take more than SPREAD_SHARE of the page."""
+        width = mm(self.layout.frame[0] if self._columns > 1 else self._width)
+        room = mm(self.layout.frame[1]) * SPREAD_SHARE
+        scale = block.scale
+        tables = self._spread_rows(block, scale, width, where)
+        while sum(t.wrap(width, room)[1] for t in tables) > room and scale > block.scale * SPREAD_MIN_SHARE:
+            scale *= SPREAD_STEP
+            tables = self._spread_rows(block, scale, width, where)
+        caption = [RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])] if block.caption else []
+        if self._columns > 1:
+            return [_Float([*tables, *caption], 0.0)]
+        return [KeepTogether([*tables, *caption])]
+
+    def _spread_rows(self, block: m.CardSpread, scale: float, width: float, where: str) -> list[Flowable]:
+        """The spread's kinds at ``scale``, as rows of tables no wider than ``width`` points."""
+        gap, pair_gap = mm(SPREAD_GAP_MM), mm(SPREAD_PAIR_GAP_MM)
+        cells: list[tuple[float, Flowable]] = []
+        for entry in block.entries:
+            w, h = mm(entry.trim[0] * scale), mm(entry.trim[1] * scale)
+            faces = [entry.front] + ([entry.back] if entry.back is not None else [])
+            drawn = [facedraw.FaceFlowable(face, f"{where}: {entry.label}", 0, w, h, _drawing(w, h)) for face in faces]
+            label = RLParagraph(f"<b>{entry.count}</b> \u00d7 {inline(entry.label, where)}", self.styles["caption"])
+            pair = RLTable([drawn, [label]], colWidths=[w + pair_gap] * len(drawn),
+                           style=TableStyle([("SPAN", (0, 1), (-1, 1)), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                             ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                                             ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())]))
+            cells.append((len(drawn) * (w + pair_gap), pair))
+        rows: list[list[tuple[float, Flowable]]] = [[]]
+        for cell in cells:
+            if rows[-1] and sum(c[0] + gap for c in rows[-1]) + cell[0] > width:
+                rows.append([])
+            rows[-1].append(cell)
+        tables: list[Flowable] = []
+        for row in rows:
+            table = RLTable([[c[1] for c in row]], colWidths=[c[0] + gap for c in row])
+            table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "BOTTOM"), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())]))
+            tables.append(table)
+        return tables
 
     def _chart(self, block: m.BarChart | m.LineChart, where: str) -> list[Flowable]:
         """A chart across the text area, kept with its caption; a long horizontal bar chart fills pages in turn."""

@@ -215,6 +215,27 @@ class CardFigure:
 
 
 @dataclass(frozen=True)
+class SpreadEntry:
+    """One kind of card in a components spread: its front (and back) as printed, how many the box holds."""
+
+    label: str
+    count: int
+    front: Face
+    back: Optional[Face]
+    trim: tuple[float, float]  # mm
+
+
+@dataclass(frozen=True)
+class CardSpread:
+    """The box's cards laid out, one of each kind (front and back), drawn as the card sheets draw them at
+    ``scale``, each with its count; Markdown prints the counts."""
+
+    entries: tuple[SpreadEntry, ...]
+    scale: float
+    caption: str = ""
+
+
+@dataclass(frozen=True)
 class PageBreak:
     pass
 
@@ -226,7 +247,7 @@ class Group:
     blocks: tuple["Block", ...]
 
 
-Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure, BarChart, LineChart, PageBreak, Group]
+Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure, CardSpread, BarChart, LineChart, PageBreak, Group]
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,12 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import spread
 from pipeline.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
 from pipeline.documents.standard import DocContext
 from pipeline.games.heavenly_father import figures
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel
+from pipeline.games.heavenly_father.render import DILEMMA_TEMPLATE, GOD_TEMPLATE, PHILOSOPHER_TEMPLATE
 
 # Token fills by virtue colour name (virtues.yaml gives the colour names).
 COLOUR_HEX = {"green": "#3f7d3a", "yellow": "#d9b21f", "blue": "#2f5f9e", "red": "#b8322e"}
@@ -46,6 +48,10 @@ FOOTER_PT, FOOTER_DROP_MM = 7, 4.5  # the sheet's footnote, its baseline below t
 
 
 
+# The components spread's name for each kind of card.
+SPREAD = {GOD_TEMPLATE: "God cards", DILEMMA_TEMPLATE: "Moral Dilemmas", PHILOSOPHER_TEMPLATE: "Philosophers"}
+
+
 def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
     virtues = {v["colour"]: v["id"] for v in ctx.data("virtues")["virtues"]}
     marks = {f"{colour}-token": m.LegendEntry(f"virtue-{vid}", "", "") for colour, vid in virtues.items()}
@@ -54,7 +60,7 @@ def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def rulebook(ctx: DocContext) -> m.Document:

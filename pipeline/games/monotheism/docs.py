@@ -9,12 +9,14 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import spread
 from pipeline.documents.standard import DocContext
 from pipeline.games.monotheism import figures
 from pipeline.games.monotheism.checks import RULEBOOK
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import CardKind, Scenario
 from pipeline.games.monotheism.rating import turns_of
+from pipeline.games.monotheism.render import DEITY_TEMPLATE, WORSHIPER_TEMPLATE
 
 # Swatch colours of the card boxes, as templates/cards/monotheism/_layout.svg.j2 fills them (act, note, essence,
 # an always-acting god's result and otherwise).
@@ -59,6 +61,10 @@ ARROW_LIFT = 2.2  # the arrow from top to bottom, above the cards
 DECK_COLUMNS = (1.0, 1.2, 4.0, 2.0)  # from top, card, name, starts
 
 
+
+
+# The components spread's name for each kind of card.
+SPREAD = {DEITY_TEMPLATE: "Deity cards", WORSHIPER_TEMPLATE: "Worshiper cards"}
 
 
 def _worshiper_name(ctx: DocContext, worshiper_id: str) -> str:
@@ -223,7 +229,7 @@ def puzzle_sheets(ctx: DocContext) -> m.Document:
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def rulebook(ctx: DocContext) -> m.Document:

@@ -7,12 +7,14 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import spread
 from pipeline.documents.sheets import Token, cut_fold_legend, side_by_side, token_pages
 from pipeline.documents.standard import DocContext
 from pipeline.games.monstrous import figures
 from pipeline.games.monstrous.declared import describe_event
 from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario
 from pipeline.games.monstrous.palette import EMBLEM, FRAME, PALETTE
+from pipeline.games.monstrous.render import AID_TEMPLATE, BOARD_TEMPLATE, LOCATION_TEMPLATE, MONSTER_TEMPLATE
 
 # Faith token fills, smallest denomination first (god frame colours, so the tokens match the cards' palette).
 DENOMINATION_COLOURS = ("orange", "green", "blue", "purple")
@@ -27,6 +29,10 @@ KEYWORD_ICON_PREFIX = "keyword-"
 REFERENCE_LEGEND_COLUMNS = 2
 
 
+
+
+# The components spread's name for each kind of card.
+SPREAD = {MONSTER_TEMPLATE: "Monster cards", LOCATION_TEMPLATE: "Location cards", BOARD_TEMPLATE: "God Boards", AID_TEMPLATE: "Player aids"}
 
 
 def layout_diagram(ctx: DocContext, scenario: Scenario, model: MonstrousModel) -> m.Diagram:
@@ -189,7 +195,7 @@ def _examples(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def _scenarios(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:

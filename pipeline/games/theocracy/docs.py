@@ -6,10 +6,12 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import spread
 from pipeline.documents.standard import DocContext
 from pipeline.games.theocracy import figures
 from pipeline.games.theocracy.engine import resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel
+from pipeline.games.theocracy.render import BELIEVER_TEMPLATE, POWER_TEMPLATE
 
 SCORE_ROUNDS = 12  # rows on the score sheet: more rounds than a game of Theocracy usually lasts
 SCORE_ROW_MM, SCORE_HEAD_MM, SCORE_LABEL_MM = 9.0, 14.0, 22.0
@@ -23,6 +25,10 @@ BID_RULE_COLUMNS = (1.4, 0.8, 6.0)  # rule, players, effect
 BID_EXAMPLE_COLUMNS = (1.2, 3.0, 0.8)  # cards, result, from
 
 
+
+
+# The components spread's name for each kind of card.
+SPREAD = {POWER_TEMPLATE: "Power cards", BELIEVER_TEMPLATE: "Believer cards"}
 
 
 def _rule_names(ctx: DocContext) -> dict[str, str]:
@@ -72,7 +78,7 @@ def _rulings(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:

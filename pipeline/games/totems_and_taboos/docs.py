@@ -6,11 +6,13 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import spread
 from pipeline.documents.sheets import cut_fold_legend
 from pipeline.documents.standard import DocContext
 from pipeline.games.totems_and_taboos import assembly, figures
 from pipeline.games.totems_and_taboos.diagrams import ASSEMBLY, die_net, wheel_diagram
 from pipeline.games.totems_and_taboos.model import TYPE_LABELS, TotemsModel
+from pipeline.games.totems_and_taboos.render import COMMANDMENT_TEMPLATE, GUIDE_TEMPLATE
 
 CHEAT_WHEEL_MM = 66.0  # the wheel on the one-page cheat sheet
 OPTION_COLUMNS = (1.2, 4.0)  # option, what it does
@@ -19,8 +21,12 @@ GUIDE_COLUMNS = (1.0, 2.0, 5.0)  # colour, guide, sacrifice to
 
 
 
+# The components spread's name for each kind of card.
+SPREAD = {COMMANDMENT_TEMPLATE: "Commandment cards", GUIDE_TEMPLATE: "Spiritual guides"}
+
+
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def _plural(count: int, word: str, plural: str = "") -> str:
