@@ -54,17 +54,24 @@ class DocContext:
         return self.layout.column_width(RULEBOOK_COLUMNS)
 
     def document(
-        self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None
+        self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None,
+        cover: Optional[m.Cover] = None,
     ) -> m.Document:
-        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget)
+        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget,
+                          cover=cover)
+
+    def cover(self, emblem: str, facts: Optional[tuple[str, ...]] = None) -> m.Cover:
+        """A cover with an emblem round the icon ``emblem`` and ``facts`` (default: rules.yaml's box facts)."""
+        if facts is None:
+            box = self.data(RULES_KIND).get("box", {})
+            facts = tuple(self.text(box[key]) for key in BOX_FACTS if key in box)
+        return m.Cover(facts, emblem)
 
     def rulebook(self, blocks: Iterable[m.Block], emblem: str, *, subtitle: str = "") -> m.Document:
         """The game's rulebook: a cover (the box facts of rules.yaml, an emblem round the icon ``emblem``),
         one page of contents, then the text in two columns."""
-        box = self.data(RULES_KIND).get("box", {})
-        facts = tuple(self.text(box[key]) for key in BOX_FACTS if key in box)
         return m.Document(f"{self.title}: Rulebook", self.title, "rulebook", tuple(blocks), subtitle=subtitle, toc=True,
-                          columns=RULEBOOK_COLUMNS, cover=m.Cover(facts, emblem))
+                          columns=RULEBOOK_COLUMNS, cover=self.cover(emblem))
 
 
 # --------------------------------------------------------------------------- one-page sheets

@@ -5,7 +5,7 @@ from data/monotheism/."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
@@ -13,9 +13,8 @@ from pipeline.documents.figures import spread
 from pipeline.documents.standard import DocContext
 from pipeline.games.monotheism import figures
 from pipeline.games.monotheism.checks import RULEBOOK
-from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import CardKind, Scenario
-from pipeline.games.monotheism.rating import turns_of
+from pipeline.games.monotheism.puzzlebook import puzzle_book
 from pipeline.games.monotheism.render import DEITY_TEMPLATE, WORSHIPER_TEMPLATE
 
 # Swatch colours of the card boxes, as templates/cards/monotheism/_layout.svg.j2 fills them (act, note, essence,
@@ -55,7 +54,7 @@ CARD_RADIUS = 1.2
 CARD_LABEL_PT, CARD_LABEL_DROP = 9, 1.2  # a card's number (or W), its baseline off the card's middle (centres it)
 ICON_GAP = 0.4  # between a god's aspect icons
 ICON_LIFT = 1.2  # the icons' centre line above the card's bottom edge, beyond half an icon
-CURSE_PT, CURSE_LIFT = 5.5, 1.8  # "curse xN", its baseline above the card's bottom edge
+CURSE_PT, CURSE_LIFT = 7.0, 1.8  # "curse xN", its baseline above the card's bottom edge
 END_LABEL_PT, END_LABEL_LIFT = 7, 1.2  # "top" and "bottom" over the ends of the deck, baseline above the cards
 ARROW_LIFT = 2.2  # the arrow from top to bottom, above the cards
 DECK_COLUMNS = (1.0, 1.2, 4.0, 2.0)  # from top, card, name, starts
@@ -86,13 +85,13 @@ def _state(card: Any) -> str:
     return ", ".join(marks) or "unveiled"
 
 
-def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
-    """The scenario deck, top card on the left (in rows when it is wider than the page); veiled cards dark,
-    transformed cards upside down."""
+def deck_diagram(ctx: DocContext, scenario: Scenario, width: Optional[float] = None) -> m.Diagram:
+    """The scenario deck, top card on the left (in rows when it is wider than ``width`` mm, by default the
+    text width); veiled cards dark, transformed cards upside down."""
     cards = ctx.game.model.cards
     assert cards is not None
     top_first = list(reversed(scenario.deck))
-    per_row = max(1, int((ctx.layout.frame[0] + CARD_GAP) // (CARD_W + CARD_GAP)))
+    per_row = max(1, int(((width or ctx.layout.frame[0]) + CARD_GAP) // (CARD_W + CARD_GAP)))
     row_height = CARD_H + LABEL_ROOM / 2
     shapes: list[m.Shape] = []
     for position, card in enumerate(top_first):
@@ -168,64 +167,12 @@ def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> 
         parts: list[m.Block] = [m.Heading(f"Scenario {scenario.number}: {ctx.text(scenario.title)}", level + 1)]
         parts += _origin(scenario)
         parts += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
-        parts.append(deck_diagram(ctx, scenario))
+        parts.append(deck_diagram(ctx, scenario, ctx.column))
         parts.append(deck_table(ctx, scenario))
         if scenario.rating is not None:
             parts.append(m.Paragraph(rating_text(scenario), "small"))
         out.append(m.Group(tuple(parts)))  # a scenario's deck drawing and its list stay on one page
     return out
-
-
-def turn_text(ctx: DocContext, actions: tuple[str, ...]) -> str:
-    """One turn of a solution in words: "pick #14; submerge 2, the old top card 2nd"."""
-    words = []
-    for action in actions:
-        verb, _, arg = action.partition(" ")
-        if verb == "pick":
-            words.append(f"pick #{arg}" if arg in ctx.game.model.cards.deities else f"pick {_worshiper_name(ctx, arg)}")
-        elif verb == "place":
-            words[-1] += f", the old top card {_ordinal(int(arg))}"
-        elif verb == "submerge":
-            words.append(f"submerge {arg}")
-        else:
-            words.append(f"{verb} the act")
-    return "; ".join(words)
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _goal(ctx: DocContext, scenario: Scenario) -> str:
-    model = ctx.game.model
-    zero = any(model.worshiper_set(model.worshiper(card.ref).set_id).zero_gods_victory for card in scenario.worshipers)
-    tail = " (or no god at all: your worshiper is the Autotheistic Pretender)" if zero else ""
-    return (f"**Goal:** leave exactly one god{tail} while a worshiper is still in the deck. Build the deck as drawn "
-            "and listed, top card first; every card is unveiled and upright unless its listing says otherwise.")
-
-
-def puzzle_sheets(ctx: DocContext) -> m.Document:
-    """One page per scenario: the set-up, the goal, the measured difficulty, and the solution at the foot."""
-    blocks: list[m.Block] = []
-    game_engine = Game(ctx.game.model.cards)
-    for scenario in ctx.game.model.scenarios:
-        if blocks:
-            blocks.append(m.PageBreak())
-        blocks.append(m.Heading(f"Puzzle {scenario.number}: {ctx.text(scenario.title)}", 1))
-        blocks += _origin(scenario)
-        blocks += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
-        blocks.append(m.Paragraph(_goal(ctx, scenario)))
-        blocks.append(deck_diagram(ctx, scenario))
-        blocks.append(deck_table(ctx, scenario))
-        if scenario.rating is not None:
-            blocks.append(m.Paragraph(rating_text(scenario)))
-        if scenario.winning_line:
-            start = game_engine.scenario_state(scenario, track_history=False)
-            turns = [turn_text(ctx, actions) for _, actions in turns_of(start, scenario.winning_line)]
-            blocks.append(m.Heading("Solution (try it first)", 2))
-            blocks.append(m.Paragraph(" ".join(f"**{i}.** {text}." for i, text in enumerate(turns, 1)), "small"))
-    return ctx.document("puzzles", "Puzzle sheets", blocks, subtitle="One scenario a page, with its solution")
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
@@ -303,4 +250,5 @@ def cheatsheet(ctx: DocContext) -> m.Document:
 def documents(ctx: DocContext) -> dict[str, m.Document]:
     """Monotheism has a rulebook, a reference sheet (acts, essences, the end), a cheat sheet (turn, timing,
     symbols) and the puzzle sheets (one page per scenario)."""
-    return {"rulebook": rulebook(ctx), "reference": reference(ctx), "cheatsheet": cheatsheet(ctx), "puzzles": puzzle_sheets(ctx)}
+    return {"rulebook": rulebook(ctx), "reference": reference(ctx), "cheatsheet": cheatsheet(ctx),
+            "puzzles": puzzle_book(ctx, deck_diagram, deck_table)}
