@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Collection, Iterable, Mapping, Optional
 
+from pipeline.base.errors import UserError
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
@@ -55,10 +56,10 @@ class DocContext:
 
     def document(
         self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None,
-        cover: Optional[m.Cover] = None,
+        cover: Optional[m.Cover] = None, columns: int = 1,
     ) -> m.Document:
         return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget,
-                          cover=cover)
+                          cover=cover, columns=columns)
 
     def cover(self, emblem: str, facts: Optional[tuple[str, ...]] = None) -> m.Cover:
         """A cover with an emblem round the icon ``emblem`` and ``facts`` (default: rules.yaml's box facts)."""
@@ -77,6 +78,7 @@ class DocContext:
 # --------------------------------------------------------------------------- one-page sheets
 
 SHEET_HEADING = 2  # a sheet's sections take the smaller heading: room a one-page sheet needs on Letter
+AID_COLUMNS = 2  # a player aid reads in two columns, like a card at the table
 COMPACT = "compact"  # the layout's text style for dense reference and cheat sheets
 
 
@@ -125,6 +127,34 @@ def find_section(ctx: DocContext, section_id: str) -> Mapping[str, Any]:
             return section
         stack = list(section.get("subsections", [])) + stack
     raise KeyError(section_id)
+
+
+def aid_line(ctx: DocContext, section_id: str) -> str:
+    """A rules section as a player aid says it: its ``aid`` line (a section an aid uses must have one)."""
+    section = find_section(ctx, section_id)
+    if "aid" not in section:
+        raise UserError(f"{ctx.game.game}: rules section '{section_id}' has no aid line for the player aid (add `aid:` in rules.yaml)")
+    return ctx.text(section["aid"])
+
+
+def aid_items(ctx: DocContext, section_ids: Iterable[str]) -> list[str]:
+    """Run-in aid lines: "**Title.** the section's aid line", one per section."""
+    out = []
+    for section_id in section_ids:
+        title = ctx.text(find_section(ctx, section_id)["title"])
+        out.append(f"**{title if title[-1:] in '.?!:…”' else title + '.'}** {aid_line(ctx, section_id)}")
+    return out
+
+
+def printed_icon_legend(ctx: DocContext, meanings: Mapping[str, m.LegendEntry], printed: Iterable[str], columns: int = 2) -> m.Legend:
+    """Every icon the cards print (``printed``, in order), each with its meaning from ``meanings`` (by icon
+    name); an icon the cards print without a meaning is an error, one they do not print is left out."""
+    entries = []
+    for icon in printed:
+        if icon not in meanings:
+            raise UserError(f"{ctx.game.game}: the cards print the icon '{icon}' but the player aid has no meaning for it")
+        entries.append(meanings[icon])
+    return m.Legend(tuple(entries), columns)
 
 
 def section_text(ctx: DocContext, section_id: str) -> list[m.Block]:
