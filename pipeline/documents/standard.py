@@ -147,14 +147,15 @@ def aid_items(ctx: DocContext, section_ids: Iterable[str]) -> list[str]:
 
 
 def printed_icon_legend(ctx: DocContext, meanings: Mapping[str, m.LegendEntry], printed: Iterable[str], columns: int = 2) -> m.Legend:
-    """Every icon the cards print (``printed``, in order), each with its meaning from ``meanings`` (by icon
-    name); an icon the cards print without a meaning is an error, one they do not print is left out."""
-    entries = []
-    for icon in printed:
-        if icon not in meanings:
-            raise UserError(f"{ctx.game.game}: the cards print the icon '{icon}' but the player aid has no meaning for it")
-        entries.append(meanings[icon])
-    return m.Legend(tuple(entries), columns)
+    """Every icon the cards print (``printed``), each with its meaning from ``meanings`` (by icon name), in
+    the order of ``meanings``; an icon the cards print without a meaning is an error, one they do not print
+    is left out."""
+    shown = set(printed)
+    missing = [icon for icon in shown if icon not in meanings]
+    if missing:
+        raise UserError(f"{ctx.game.game}: the cards print the icon(s) {', '.join(sorted(missing))} but the player aid has no "
+                        "meaning for them")
+    return m.Legend(tuple(entry for icon, entry in meanings.items() if icon in shown), columns)
 
 
 def section_text(ctx: DocContext, section_id: str) -> list[m.Block]:
