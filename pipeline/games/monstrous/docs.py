@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
-from pipeline.documents.figures import spread
+from pipeline.documents.figures import printed_icons, spread
 from pipeline.documents.sheets import Token, cut_fold_legend, side_by_side, token_pages
 from pipeline.documents.standard import DocContext
 from pipeline.games.monstrous import figures
@@ -26,7 +26,11 @@ POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
 KEYWORD_ICON_PREFIX = "keyword-"
-REFERENCE_LEGEND_COLUMNS = 2
+KEYWORD_COLUMNS = (1.2, 2.8)  # keyword, when it works
+LOCATION_ICONS = (  # the icons every Location card prints: icon, name, meaning
+    ("laurel", "Laurel", "On a Location: the Faith the thrower gains each time a thrown Monster hits it (Throw Step 5)."),
+    ("temple", "Temple", "The Location cards' picture and back."),
+)
 
 
 
@@ -235,21 +239,30 @@ def _sentence(name: str) -> str:
     return name if name[-1:] in ".?!" else f"{name}."
 
 
+def icon_meanings(ctx: DocContext, model: MonstrousModel) -> dict[str, m.LegendEntry]:
+    """What each icon the cards may print means: each god's emblem, the laurel of a Location's Faith, the temple."""
+    out = {g.pattern: m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"The emblem on the {g.colour} god's cards.",
+                                    PALETTE[g.colour][EMBLEM]) for g in model.gods}
+    out.update({icon: m.LegendEntry(icon, name, meaning) for icon, name, meaning in LOCATION_ICONS})
+    return out
+
+
 def reference(ctx: DocContext) -> m.Document:
-    """One page at the table: whose turn, the seven Throw Steps, what a hit is, each keyword, the gods, the end."""
+    """One page at the table: whose turn, the seven Throw Steps, what a hit is, each power keyword, every icon
+    the cards print, and the end. Each line is an aid line (rules.yaml, throw-steps.yaml), not a rulebook paragraph."""
     model = ctx.game.model
     steps = sorted(ctx.data("throw-steps")["steps"], key=lambda s: s["number"])
-    gods = [m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"The emblem on the {g.colour} god's cards.", PALETTE[g.colour][EMBLEM])
-            for g in model.gods]
     b = m.Blocks()
-    b.h("Your turn", std.SHEET_HEADING).add(*std.section_text(ctx, "turns"))
+    b.h("Your turn", std.SHEET_HEADING).p(std.aid_line(ctx, "turns"))
     b.h("The seven Throw Steps", std.SHEET_HEADING)
     b.ul([f"**{_sentence(s['name'])}** {ctx.text(s['aid_text'])}" for s in steps], numbered=True)
-    b.h("Hitting", std.SHEET_HEADING).add(*std.section_text(ctx, "hitting"))
-    b.h("Power keywords", std.SHEET_HEADING).add(m.Legend(tuple(keyword_entries(ctx)), REFERENCE_LEGEND_COLUMNS))
-    b.h("The gods", std.SHEET_HEADING).add(m.Legend(tuple(gods), REFERENCE_LEGEND_COLUMNS))
-    b.h("End of the game and scoring", std.SHEET_HEADING).add(*std.section_text(ctx, "end-and-scoring"))
-    return ctx.document("reference", "Reference", std.compact(b.done()), page_budget=1)
+    b.h("Hitting", std.SHEET_HEADING).p(std.aid_line(ctx, "hitting"))
+    b.h("Power keywords", std.SHEET_HEADING)
+    b.table(("Keyword", "When it works"), [(f"**{k['label']}**", ctx.text(k["meaning"])) for k in ctx.data("player-aids")["keywords"]],
+            KEYWORD_COLUMNS)
+    b.h("On the cards", std.SHEET_HEADING).add(std.printed_icon_legend(ctx, icon_meanings(ctx, model), printed_icons(ctx), columns=1))
+    b.h("End of the game and scoring", std.SHEET_HEADING).p(std.aid_line(ctx, "end-and-scoring"))
+    return ctx.document("reference", "Reference", std.compact(b.done()), page_budget=1, columns=std.AID_COLUMNS)
 
 
 def extras(ctx: DocContext) -> m.Document:

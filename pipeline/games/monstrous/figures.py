@@ -24,7 +24,7 @@ LOCATION = Kind(
     "A location",
     (
         Part("name", "Name", "the location's name."),
-        Part("faith", "Faith", "what the location is worth at the end of the game."),
+        Part("faith", "Faith", "what the thrower gains each time a thrown monster hits the location (Throw Step 5)."),
         Part("power", "Power", "what the location does for the god who hits it."),
     ),
 )
