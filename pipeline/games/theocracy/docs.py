@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
-from pipeline.documents.figures import spread
+from pipeline.documents.figures import printed_icons, spread
 from pipeline.documents.standard import DocContext
 from pipeline.games.theocracy import figures
 from pipeline.games.theocracy.engine import resolve_bid
@@ -109,6 +109,9 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("Grace, in this order", std.SHEET_HEADING).add(*_grace(ctx))
     b.h("Bid rules", std.SHEET_HEADING).add(*_bid_rules(ctx))
     b.h("End of a round and of the game", std.SHEET_HEADING).add(*_end(ctx))
+    emblems = {p.emblem: m.LegendEntry(p.emblem, p.lineage, f"The emblem on every card of the {p.name.lower()} house.")
+               for p in ctx.game.model.players}
+    b.h("On the cards", std.SHEET_HEADING).add(std.printed_icon_legend(ctx, emblems, printed_icons(ctx), columns=2))
     return ctx.document("reference", "Player aid", std.compact(b.done()), page_budget=1)
 
 
