@@ -187,8 +187,11 @@ def example_blocks(ctx: DocContext, model: MonstrousModel, level: int) -> list[m
     text = _ExampleText(ctx)
     out: list[m.Block] = []
     for example in model.examples:
+        pictures = [figures.throw_picture(ctx, example, throw, f"Throw {n}: where the {text.monster(throw['card'])} lands.")
+                    for n, throw in enumerate(example.throws, start=1)]
         out += [m.Heading(ctx.text(example.title), level),
                 m.Paragraph(text.situation(example)),
+                *pictures,
                 m.ListBlock(tuple(text.turn(example)), numbered=True),
                 m.Paragraph(f"**Final Faith:** {text.faith(example.final['faith'])}.")]
     return out
