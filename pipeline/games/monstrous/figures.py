@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from pipeline.documents import structure as m
 from pipeline.documents.figures import Kind, Part, anatomy, inserted
+from pipeline.documents.setup import SETUP_CAPTION, Pile, table_picture
 from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.monstrous.model import Example
 from pipeline.games.monstrous.palette import FRAME, PALETTE, TEXT, TINT
@@ -68,6 +69,7 @@ def sections() -> dict[str, SectionOverride]:
         "monsters": lambda ctx: anatomy(ctx, (MONSTER,)),
         "locations": lambda ctx: anatomy(ctx, (LOCATION,)),
         "god-boards-and-aids": lambda ctx: anatomy(ctx, (board(ctx), AID)),
+        "setup": lambda ctx: [setup_picture(ctx)],
     })
 
 
@@ -142,3 +144,11 @@ def throw_picture(ctx: DocContext, example: Example, throw: Mapping[str, Any], c
                + (", ".join(ctx.name("monsters", cards[c]["monster"]) for c in hit_cards) or "no Monster")
                + (f" on {ctx.name('locations', location)}." if on_location else ", off the Location."))
     return m.Diagram(PICTURE_W, PICTURE_H, tuple(shapes), tuple(alt), caption=caption)
+
+
+def setup_picture(ctx: DocContext) -> m.Diagram:
+    """The table after set-up: the Locations and the Faith pool in the middle; each god's board, Monster deck,
+    hand and player aid in front of them."""
+    middle = [Pile("Locations", 5), Pile("Faith pool", 20)]
+    seat = [Pile("God Board", 1), Pile("Monster deck", 9, face_down=True), Pile("Hand", 3), Pile("Player aid", 1)]
+    return table_picture(middle, seat, "Each player", SETUP_CAPTION, ctx.column)
