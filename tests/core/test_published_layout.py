@@ -167,3 +167,10 @@ def test_a_puzzle_shows_its_difficulty_as_stars_and_its_deck_as_cards() -> None:
     groups = [b for b in doc.blocks if isinstance(b, m.Group)]
     hard = next(g for g in groups if any(isinstance(x, m.Diagram) and "hard" in " ".join(x.alt) for x in g.blocks))
     assert any(isinstance(x, m.Diagram) and "3 of 3 stars" in " ".join(x.alt) for x in hard.blocks)
+
+
+def test_a_rulebook_figure_with_a_label_under_7_pt_is_refused_naming_it() -> None:
+    small = m.Diagram(40, 10, (m.Label(5, 5, "tiny words", size=6.0),), ("a small label",), caption="Small print")
+    doc = m.Document("Toy: Rulebook", "Toy", "rulebook", (m.Paragraph("Text."), small), columns=2)
+    with pytest.raises(UserError, match="Small print.*'tiny words' under the figures' 7 pt minimum"):
+        PdfRenderer(load_layout("a4")).render(doc)
