@@ -9,6 +9,7 @@ of its part, its leader line ending on the part.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 
@@ -18,7 +19,7 @@ from pipeline.cards.plan import Face, PrintCard
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
-from pipeline.documents.facedraw import SlotBox, face_slots
+from pipeline.documents.facedraw import SlotBox, face_slots, templates
 from pipeline.documents.standard import DocContext, SectionOverride
 
 CALLOUT_R = 2.4  # mm: the radius of a numbered circle
@@ -28,6 +29,8 @@ CALLOUT_BASELINE = 0.125  # a callout number's baseline below its circle's centr
 MARGIN = 9.0  # mm either side of the card for the circles
 ANCHOR_R = 0.6  # mm: the dot where a leader line meets its part
 CARD_WIDTH = 52.0  # mm a poker card is drawn in a figure (its key takes the rest of the text width)
+# An icon a rendered face prints: an art layer (pp:icon="name") or an icon slot (<pp:icon name="name">).
+ICON_MARK = re.compile(r'pp:icon="([^"]+)"|<pp:icon\b[^>]*\bname="([^"]+)"')
 ANCHOR_INSET = 0.0  # mm into the part from its edge on the callout's side (left-aligned text starts at the edge)
 
 
@@ -187,3 +190,52 @@ def ink_on(fill: str) -> str:
     fill, by the design rules' contrast for bold labels (as the cards' own coloured bands do)."""
     ratio = design.rules_for(TEMPLATE_ROOT).min_contrast_large
     return colours.to_hex(colours.ink_on(colours.parse(fill), ratio))
+
+
+def min_card_text_pt() -> float:
+    """The smallest text any card prints at its true size: the design rules' minimum, which every face meets."""
+    return design.rules_for(TEMPLATE_ROOT).min_text_pt
+
+
+SPREAD_SCALE = 0.42  # the components spread draws each card at this share of its true size
+SPREAD_CAPTION = "One card of each kind, front and back, with how many the box holds."
+
+
+def spread(ctx: DocContext, labels: Mapping[str, str], caption: str = SPREAD_CAPTION) -> m.CardSpread:
+    """The components spread: one card of each front template of the game's card plan (the very faces the
+    sheets print), front and back, with how many cards of that kind the box holds. ``labels`` names each
+    template's kind; every template the plan prints must be named (a new kind of card is not left out)."""
+    if ctx.game.spec.cards is None:
+        raise ctx.game.spec.missing("cards")
+    kinds: dict[str, list[PrintCard]] = {}
+    for card in ctx.game.spec.cards(ctx.game):
+        kinds.setdefault(card.front.template, []).append(card)
+    unnamed = [t for t in kinds if t not in labels]
+    if unnamed:
+        raise UserError(f"{ctx.game.game}: the components spread has no name for the cards printed with {', '.join(unnamed)}")
+    entries = []
+    for template, cards in kinds.items():
+        first = cards[0]
+        trim = face_slots(first.front, f"{ctx.game.game}: card {first.id}").trim
+        entries.append(m.SpreadEntry(labels[template], sum(c.copies for c in cards), first.front, first.back, trim))
+    return m.CardSpread(tuple(entries), SPREAD_SCALE, caption)
+
+
+def printed_icons(ctx: DocContext) -> tuple[str, ...]:
+    """Every icon of templates/icons the game's cards print (fronts and backs, art layers, icon slots and
+    icons inside text), in order of first appearance: what a player aid must explain."""
+    if ctx.game.spec.cards is None:
+        raise ctx.game.spec.missing("cards")
+    seen: dict[str, None] = {}
+    rendered: set[tuple[str, str]] = set()
+    for card in ctx.game.spec.cards(ctx.game):
+        for face in (card.front, card.back):
+            if face is None:
+                continue
+            svg = templates().render(face.template, face.context, f"{ctx.game.game}: card {card.id}")
+            if (face.template, svg) in rendered:
+                continue
+            rendered.add((face.template, svg))
+            for layer, slot in ICON_MARK.findall(svg):
+                seen.setdefault(layer or slot)
+    return tuple(seen)

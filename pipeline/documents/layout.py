@@ -54,6 +54,16 @@ class Layout:
         m = self.margins
         return self.page_width - m["left"] - m["right"], self.page_height - m["top"] - m["bottom"]
 
+    def column_width(self, columns: int) -> float:
+        """Width (mm) of one of ``columns`` text columns side by side (the gutter between them)."""
+        gutter = self.data["columns"]["gutter_mm"]
+        return (self.frame[0] - gutter * (columns - 1)) / columns
+
+    @property
+    def min_figure_pt(self) -> float:
+        """No text of a figure in a rulebook is set smaller than this (pt)."""
+        return float(self.data["columns"]["min_figure_pt"])
+
     def style(self, name: str) -> TextStyle:
         try:
             s = self.data["styles"][name]

@@ -93,6 +93,9 @@ def block_lines(block: m.Block) -> list[str]:
     if isinstance(block, m.CardFigure):
         caption = [f"_Figure: {md(block.caption)}_", ""] if block.caption else ["_Figure_", ""]
         return caption + [f"    {block.alt[0]}", ""] + [f"{c.number}. {md(c.key)}" for c in block.callouts]
+    if isinstance(block, m.CardSpread):
+        caption = [f"_Figure: {md(block.caption)}_", ""] if block.caption else ["_Figure_", ""]
+        return caption + [f"- {e.count} x {md(e.label)}" for e in block.entries]
     if isinstance(block, m.BarChart):
         return _chart_table("", block.categories, block.series, block.percent, block.caption)
     if isinstance(block, m.LineChart):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
@@ -20,11 +20,13 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
+    ActionFlowable,
     BaseDocTemplate,
     CondPageBreak,
     Flowable,
     Frame,
     KeepTogether,
+    NextPageTemplate,
     PageTemplate,
     Spacer,
     TableStyle,
@@ -42,7 +44,7 @@ from pipeline.cards.svgtemplates import ICON_DIR, SVG_NS, TEMPLATE_ROOT, IconLib
 from pipeline.cards.units import mm
 from pipeline.data import markup
 from pipeline.data.typography import typographic
-from pipeline.documents import charts, facedraw, figures
+from pipeline.documents import charts, cover, facedraw, figures, typefaces
 from pipeline.documents import structure as m
 from pipeline.documents.layout import Layout
 from pipeline.documents.pagecheck import PageContent, check_pages
@@ -53,6 +55,11 @@ CONTENTS_TITLE = "Contents"
 ARROW_HEAD_MM = 2.2
 ARROW_SPREAD_DEG = 25  # between an arrow head's side and its shaft
 MAX_PASSES = 10
+FLOAT_SHARE = 0.6  # a page's floats (figures across the columns) take at most this share of its text height
+FLOAT_GAP_MM = 5.0  # between the floats and the columns under them
+SPREAD_GAP_MM, SPREAD_PAIR_GAP_MM = 4.0, 1.5  # between two kinds of card in a spread, and a card's front and back
+SPREAD_SHARE = 0.42  # a components spread takes at most this share of the text height ...
+SPREAD_STEP, SPREAD_MIN_SHARE = 0.9, 0.5  # ... its cards drawn smaller step by step, down to half the asked scale
 # A heading is kept with all of a short table or list (so neither is split from its heading, nor the
 # heading orphaned); a longer one may split, and its heading starts a new page unless this much room is left.
 KEEP_TABLE_ROWS = 12
@@ -104,7 +111,7 @@ def inline(text: str, where: str, style: str = fonts.REGULAR) -> str:
     if unresolved is not None:
         raise UserError(f"{where}: reference {unresolved.source} reached the document unresolved: documents print names")
     for bold, italic, piece in markup.styled_text(nodes):
-        fonts.check_glyphs(piece, where, fonts.with_emphasis(style, bold=bold, italic=italic))
+        typefaces.check_glyphs(piece, where, style, bold=bold, italic=italic)
     return "".join(_paragraph_markup(nodes))
 
 
@@ -149,14 +156,21 @@ class _Heading(RLParagraph):
 class _DocTemplate(BaseDocTemplate):
     """Notifies the contents of each heading and tracks the section shown in the running header."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, toc_levels: int = TOC_LEVELS, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.toc_levels = toc_levels
         self.section_on_page: dict[int, str] = {}
         self.last_on_page: dict[int, str] = {}
         self.toc_entries: list[TocEntry] = []
         self.page_content: dict[int, PageContent] = {}
         self._keys = 0
         self._outline_level = -1
+        self.floats: list[_Float] = []  # waiting for the top of the next page
+        self._float_pages = 0
+        self.body_template: Optional[PageTemplate] = None  # the page a float page shortens the columns of
+        self.columns: list[tuple[float, float, float, float]] = []  # its columns: x, y, width, height (points)
+        self.columns_top: dict[int, float] = {}  # pages whose columns start under floats: where (points from the bottom)
+        self.tallest = 0.0  # points: the tallest drawing set in a column (a float page leaves its columns this much room)
 
     def beforeDocument(self) -> None:
         self.section_on_page = {}
@@ -165,6 +179,46 @@ class _DocTemplate(BaseDocTemplate):
         self.page_content = {}
         self._keys = 0
         self._outline_level = -1
+        self.floats = []
+        self._float_pages = 0
+        self.columns_top = {}
+
+    def handle_float(self, flowable: "_Float") -> None:
+        """Queue a figure too wide for a column: the next page opens with it across the columns."""
+        self.floats.append(flowable)
+        self._arm_float_page()
+
+    def _arm_float_page(self) -> None:
+        """Make the next page one that draws the waiting floats (as many as fit half the text height, at
+        least one) at its top, with its columns starting under them."""
+        assert self.body_template is not None
+        room, taken, chosen = min(self.height * FLOAT_SHARE, self.height - self.tallest - mm(FLOAT_GAP_MM)), 0.0, 0
+        for flowable in self.floats:
+            h = flowable.measure(self.canv, self.width)
+            if chosen and taken + h > room:
+                break
+            taken, chosen = taken + h, chosen + 1
+        self._float_pages += 1
+        name = f"float{self._float_pages}"
+        top = self.height - taken - mm(FLOAT_GAP_MM)
+        frames = [_frame(f"body{n}-{name}", x, y, w, top) for n, (x, y, w, _) in enumerate(self.columns)]
+        body = self.body_template
+
+        def on_page(canvas: Any, doc: "_DocTemplate") -> None:
+            doc.columns_top[doc.page] = doc.bottomMargin + top
+            y = doc.bottomMargin + doc.height
+            for flowable in doc.floats[:chosen]:
+                y -= flowable.draw_at(canvas, doc.leftMargin, y, doc.width)
+                _note(doc.page_content.setdefault(doc.page, PageContent()), flowable)
+            del doc.floats[:chosen]
+
+        def on_page_end(canvas: Any, doc: "_DocTemplate") -> None:
+            body.onPageEnd(canvas, doc)
+            if doc.floats:
+                doc._arm_float_page()
+
+        self.addPageTemplates([PageTemplate(id=name, frames=frames, onPage=on_page, onPageEnd=on_page_end, autoNextPageTemplate="page")])
+        self.handle_nextPageTemplate(name)
 
     def pages(self) -> list[PageContent]:
         """What each page of the finished document holds, for the page check."""
@@ -185,8 +239,9 @@ class _DocTemplate(BaseDocTemplate):
             # the PDF outline cannot skip a level (a sheet may start at level 2): nest at most one below the last entry
             self._outline_level = min(flowable.level - 1, self._outline_level + 1)
             self.canv.addOutlineEntry(flowable.plain, key, level=self._outline_level, closed=flowable.level > 1)
-            self.toc_entries.append(TocEntry(flowable.level, flowable.plain, page))
-            self.notify("TOCEntry", (flowable.level - 1, flowable.plain, page, key))
+            if flowable.level <= self.toc_levels:
+                self.toc_entries.append(TocEntry(flowable.level, flowable.plain, page))
+                self.notify("TOCEntry", (flowable.level - 1, flowable.plain, page, key))
 
     def section_for(self, page: int) -> str:
         """The first level-1 heading on ``page``, else the last one before it."""
@@ -207,7 +262,7 @@ def _note(page: PageContent, flowable: Flowable) -> None:
         page.table_rows += len(flowable._cellvalues) - repeated
     elif isinstance(flowable, RLParagraph):
         page.text_pt += flowable.height
-    elif isinstance(flowable, (rl.Drawing, TableOfContents)):
+    elif isinstance(flowable, (rl.Drawing, TableOfContents, cover.CoverFlowable, facedraw.FaceFlowable, _Float)):
         page.drawings += 1
 
 
@@ -220,6 +275,8 @@ class PdfRenderer:
         self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
         self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}
         self._chart_style: Optional[charts.ChartStyle] = None
+        self._columns = 1  # of the document being set
+        self._width = layout.frame[0]  # mm: the width a block may take (a column of a rulebook)
 
     # ------------------------------------------------------------------ styles
 
@@ -228,14 +285,15 @@ class PdfRenderer:
         extra: dict[str, Any] = {}
         if name in ("title", "subtitle"):
             extra["alignment"] = TA_CENTER
-        if name in ("h1", "h2", "title"):
+        if name in ("h1", "h2", "title", "cover_title"):
             extra["textColor"] = colors.HexColor(self.layout.colour("accent"))
         else:
             extra["textColor"] = colors.HexColor(self.layout.colour("text"))
+        body_font = s.font if s.font != typefaces.DISPLAY else fonts.REGULAR
         return ParagraphStyle(
             name,
-            fontName=fonts.font_name(s.font),
-            bulletFontName=fonts.font_name(s.font),  # not reportlab's default, Helvetica (never embedded)
+            fontName=typefaces.font_name(s.font),
+            bulletFontName=fonts.font_name(body_font),  # not reportlab's default, Helvetica (never embedded)
             fontSize=s.size,
             leading=s.leading,
             spaceBefore=s.space_before,
@@ -245,6 +303,25 @@ class PdfRenderer:
 
     def _font_style(self, style: str) -> str:
         return self.layout.style(style).font
+
+    @property
+    def _card_text_pt(self) -> float:
+        """The smallest text a card prints at true size (the design rules' minimum)."""
+        return figures.min_card_text_pt()
+
+    def _cover(self, doc: m.Document) -> Flowable:
+        """The cover page: accent bands, the composed emblem, the title, the subtitle and the box facts."""
+        assert doc.cover is not None
+        where = doc.title
+        title = plain(doc.game_title, where)
+        typefaces.check_glyphs(title, where, typefaces.DISPLAY)
+        subtitle, tagline = plain(doc.subtitle, where), plain(doc.cover.tagline, where)
+        facts = tuple(plain(f, where) for f in doc.cover.facts)
+        for line, style in ((subtitle, fonts.ITALIC), (tagline, fonts.ITALIC), *((f, fonts.BOLD) for f in facts)):
+            fonts.check_glyphs(line, where, style)
+        emblem = self._icon_group(doc.cover.emblem, 1.0, "#ffffff", where)
+        icon_aspect = self.icons.get(doc.cover.emblem, where).aspect
+        return cover.CoverFlowable(self.layout, title, subtitle, facts, tagline, emblem, icon_aspect)
 
     # ------------------------------------------------------------------ document
 
@@ -258,6 +335,8 @@ class PdfRenderer:
         costs one more. The settled output is the same either way.
         """
         buffer = io.BytesIO()
+        self._columns = doc.columns
+        self._width = self.layout.column_width(doc.columns)
         margins = self.layout.margins
         width, height = mm(self.layout.page_width), mm(self.layout.page_height)
         template = _DocTemplate(
@@ -275,24 +354,23 @@ class PdfRenderer:
             invariant=1,
             pageCompression=1,
             initialFontName=fonts.font_name(),  # every font embedded: none of the standard 14
+            toc_levels=1 if doc.columns > 1 else TOC_LEVELS,  # a rulebook's contents: its chapters, on one page
         )
-        frame = Frame(
-            template.leftMargin,
-            template.bottomMargin,
-            template.width,
-            template.height,
-            id="body",
-            leftPadding=0,
-            rightPadding=0,
-            topPadding=0,
-            bottomPadding=0,
-        )
-        template.addPageTemplates([PageTemplate(id="page", frames=[frame], onPageEnd=lambda c, d: self._decorate(c, d, doc))])
+        column, gutter = mm(self._width), mm(self.layout.get("columns", "gutter_mm"))
+        template.columns = [(template.leftMargin + n * (column + gutter), template.bottomMargin, column, template.height)
+                            for n in range(doc.columns)]
+        frames = [_frame(f"body{n}", *box) for n, box in enumerate(template.columns)]
+        pages = [PageTemplate(id="page", frames=frames, onPageEnd=lambda c, d: self._decorate(c, d, doc))]
+        template.body_template = pages[0]
+        if doc.cover is not None:  # the cover is the first template: the document starts on it
+            pages.insert(0, PageTemplate(id="cover", frames=[_frame("cover", 0, 0, width, height)]))
+        template.addPageTemplates(pages)
         story = self._story(doc)
         for flowable in story:
             if isinstance(flowable, TableOfContents):
                 guess = toc_guess if toc_guess is not None else self._toc_entries(doc)
                 flowable._entries = [(e.level - 1, e.text, e.page, f"h{n}") for n, e in enumerate(guess, 1)]
+        template.tallest = max((f.height for f in _flat(story) if isinstance(f, (facedraw.FaceFlowable, rl.Drawing))), default=0.0)
         try:
             with fixed_date():  # each pass begins a new document (and reads the environment's date)
                 template.multiBuild(story, maxPasses=MAX_PASSES)
@@ -304,7 +382,8 @@ class PdfRenderer:
     @staticmethod
     def _toc_entries(doc: m.Document) -> list[TocEntry]:
         """The contents entries the headings of ``doc`` make, all on page 0."""
-        return [TocEntry(h.level, plain(h.text, doc.title), 0) for h in doc.headings if h.level <= TOC_LEVELS]
+        levels = 1 if doc.columns > 1 else TOC_LEVELS
+        return [TocEntry(h.level, plain(h.text, doc.title), 0) for h in doc.headings if h.level <= levels]
 
     def _decorate(self, canvas: Any, template: _DocTemplate, doc: m.Document) -> None:
         """Running header (document, section) and page number."""
@@ -324,16 +403,28 @@ class PdfRenderer:
         canvas.line(left, rule_y, right, rule_y)
         canvas.setFont(fonts.font_name(fonts.REGULAR), layout.get("footer", "size_pt"))
         canvas.drawCentredString((left + right) / 2, mm(layout.get("footer", "offset_mm")), str(page))
+        if doc.columns > 1 and layout.get("columns", "rule_pt"):  # a hairline down each gutter
+            canvas.setLineWidth(layout.get("columns", "rule_pt"))
+            gutter = mm(layout.get("columns", "gutter_mm"))
+            for n in range(1, doc.columns):
+                x = left + n * mm(self._width) + (n - 0.5) * gutter
+                canvas.line(x, mm(margins["bottom"]), x, template.columns_top.get(page, mm(layout.page_height - margins["top"])))
         canvas.restoreState()
 
     def _story(self, doc: m.Document) -> list[Flowable]:
         where = doc.title
-        story: list[Flowable] = [
-            RLParagraph(inline(doc.title, where, self._font_style("title")), self.styles["title"]),
-        ]
-        if doc.subtitle:
-            story.append(RLParagraph(inline(doc.subtitle, where, self._font_style("subtitle")), self.styles["subtitle"]))
-        if doc.toc:
+        story: list[Flowable]
+        if doc.cover is not None:
+            story = [self._cover(doc), NextPageTemplate("page"), RLPageBreak()]
+        else:
+            story = [RLParagraph(inline(doc.title, where, self._font_style("title")), self.styles["title"])]
+            if doc.subtitle:
+                story.append(RLParagraph(inline(doc.subtitle, where, self._font_style("subtitle")), self.styles["subtitle"]))
+        if doc.toc and doc.columns > 1:  # the contents head the first column; the text follows them
+            toc = TableOfContents(dotsMinLevel=0, tableStyle=_toc_table_style())
+            toc.levelStyles = [self.styles["toc1"]]
+            story += [RLParagraph(CONTENTS_TITLE, self.styles["h1"]), toc, Spacer(1, self.styles["body"].spaceAfter)]
+        elif doc.toc:
             toc = TableOfContents(dotsMinLevel=0, tableStyle=_toc_table_style())
             toc.levelStyles = [self.styles["toc1"], self.styles["toc2"]]
             # the text starts on a fresh page, unless the contents spill a few lines over and leave most of a page empty
@@ -356,6 +447,8 @@ class PdfRenderer:
             else:
                 story += flowables
         story += pending
+        while story and isinstance(story[-1], Spacer):  # room after the last block would only ever open a blank page
+            story.pop()
         return story
 
     @staticmethod
@@ -388,6 +481,8 @@ class PdfRenderer:
             return self._chart(block, where)
         if isinstance(block, m.CardFigure):
             return self._card_figure(block, where)
+        if isinstance(block, m.CardSpread):
+            return self._spread(block, where)
         if isinstance(block, m.PageBreak):
             return [RLPageBreak()]
         if isinstance(block, m.Group):
@@ -436,7 +531,7 @@ class PdfRenderer:
         return TableStyle(commands)
 
     def _widths(self, relative: Optional[tuple[float, ...]], columns: int) -> list[float]:
-        frame_width = mm(self.layout.frame[0])
+        frame_width = mm(self._width)
         weights = relative or tuple(1.0 for _ in range(columns))
         total = sum(weights)
         return [frame_width * w / total for w in weights]
@@ -510,7 +605,7 @@ class PdfRenderer:
         cells += [["", ""]] * (-len(cells) % columns)
         rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
         icon = mm(size) + 2 * self.layout.get("table", "padding_pt")
-        text = (mm(self.layout.frame[0]) - columns * icon) / columns
+        text = (mm(self._width) - columns * icon) / columns
         self._fit_rows([(("", f"{e.name}. {e.meaning}"), cell) for e, cell in zip(block.entries, cells)], [icon, text], where)
         table = RLTable(rows, colWidths=[icon, text] * columns)
         table.setStyle(self._table_style(len(rows), header=False))
@@ -573,6 +668,8 @@ class PdfRenderer:
         return colors.HexColor(self.layout.colour(fill)) if fill else None
 
     def _diagram(self, block: m.Diagram, where: str) -> list[Flowable]:
+        """The diagram at true size (its labels keep their sizes); in a rulebook, one wider than a column
+        floats to the top of the next page, across the columns."""
         frame_w, frame_h = self.layout.frame
         if block.width > frame_w + FIT_TOLERANCE_MM or block.height > frame_h + FIT_TOLERANCE_MM:
             raise UserError(
@@ -580,10 +677,19 @@ class PdfRenderer:
                 f"does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)"
             )
         self._fit_labels(block, where)
+        if self._columns > 1:  # a rulebook's figures: no label under the minimum
+            small = [s.text for s in block.shapes if isinstance(s, m.Label)
+                     and (s.size or self.layout.get("diagram", "label_pt")) < self.layout.min_figure_pt]
+            if small:
+                raise UserError(f"{where}: diagram '{block.caption or block.alt[:1]}' sets '{small[0]}' under the figures' "
+                                f"{self.layout.min_figure_pt:g} pt minimum")
         height = mm(block.height)
         drawing = _drawing(mm(block.width), height)
         for shape in block.shapes:
             drawing.add(self._shape(shape, height, where))
+        if self._columns > 1 and block.width > self._width + FIT_TOLERANCE_MM:
+            caption = [RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])]
+            return [_Float([drawing, *(caption if block.caption else [])], 0.0)]
         out: list[Flowable] = [drawing]
         if block.caption:
             out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
@@ -608,28 +714,89 @@ class PdfRenderer:
                     f"{block.width:.0f} mm drawing on {self.layout.paper}: shorten it"))
 
     def _card_figure(self, block: m.CardFigure, where: str) -> list[Flowable]:
-        """The card with its callouts, its numbered key beside it, kept together with its caption."""
+        """The card with its callouts, its numbered key beside it (under it in a rulebook column), kept
+        together with its caption. In a column the card is drawn at its true size, so its own text keeps
+        the size the cards print (never under the design rules' minimum), or narrower where a large card
+        must fit the column."""
+        wide = False
+        if self._columns > 1:
+            fits = block.trim[0] + 2 * figures.MARGIN <= self._width + FIT_TOLERANCE_MM
+            wide = not fits  # a large card floats to the top of the next page, across the columns, at true size
+            if wide and block.trim[0] > self.layout.frame[0] + FIT_TOLERANCE_MM:
+                raise UserError(f"{where}: card figure '{block.alt[0]}' ({block.trim[0]:g} mm wide) does not fit the "
+                                f"{self.layout.frame[0]:g} mm {self.layout.paper} text width at true size (its text would "
+                                f"fall under {self.layout.min_figure_pt:g} pt)")
+            block = replace(block, width=block.trim[0])
         width, height, shapes = figures.layout(block)
         overlay = _drawing(mm(width), mm(height))
         for shape in shapes:
             overlay.add(self._shape(shape, mm(height), where))
         card = facedraw.FaceFlowable(block.face, f"{where}: {block.alt[0]}", mm(figures.MARGIN), mm(block.width), mm(height), overlay)
         key = _flat(self._list(m.ListBlock(tuple(c.key for c in block.callouts), numbered=True, style="compact"), where))
-        table = RLTable([[card, key]], colWidths=[mm(width), mm(self.layout.frame[0] - width)])
-        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name()),
-                                  ("LEFTPADDING", (0, 0), (0, 0), 0), ("RIGHTPADDING", (0, 0), (0, 0), 0)]))
-        out: list[Flowable] = [table]
+        out: list[Flowable]
+        if wide:
+            caption = [RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])]
+            return [_Float([card, *key, *(caption if block.caption else [])], figures.MARGIN)]
+        if self._columns > 1:
+            out = [card, *key]
+        else:
+            table = RLTable([[card, key]], colWidths=[mm(width), mm(self._width - width)])
+            table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name()),
+                                      ("LEFTPADDING", (0, 0), (0, 0), 0), ("RIGHTPADDING", (0, 0), (0, 0), 0)]))
+            out = [table]
         if block.caption:
             out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return [KeepTogether(out)]
 
+    def _spread(self, block: m.CardSpread, where: str) -> list[Flowable]:
+        """Each kind of card, front and back side by side, its count and name under it; kinds in rows across
+        the text width (in a rulebook, across the columns at the next page's top). The cards are drawn at the
+        block's scale, or smaller where that would take more than SPREAD_SHARE of the page."""
+        width = mm(self.layout.frame[0] if self._columns > 1 else self._width)
+        room = mm(self.layout.frame[1]) * SPREAD_SHARE
+        scale = block.scale
+        tables = self._spread_rows(block, scale, width, where)
+        while sum(t.wrap(width, room)[1] for t in tables) > room and scale > block.scale * SPREAD_MIN_SHARE:
+            scale *= SPREAD_STEP
+            tables = self._spread_rows(block, scale, width, where)
+        caption = [RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])] if block.caption else []
+        if self._columns > 1:
+            return [_Float([*tables, *caption], 0.0)]
+        return [KeepTogether([*tables, *caption])]
+
+    def _spread_rows(self, block: m.CardSpread, scale: float, width: float, where: str) -> list[Flowable]:
+        """The spread's kinds at ``scale``, as rows of tables no wider than ``width`` points."""
+        gap, pair_gap = mm(SPREAD_GAP_MM), mm(SPREAD_PAIR_GAP_MM)
+        cells: list[tuple[float, Flowable]] = []
+        for entry in block.entries:
+            w, h = mm(entry.trim[0] * scale), mm(entry.trim[1] * scale)
+            faces = [entry.front] + ([entry.back] if entry.back is not None else [])
+            drawn = [facedraw.FaceFlowable(face, f"{where}: {entry.label}", 0, w, h, _drawing(w, h)) for face in faces]
+            label = RLParagraph(f"<b>{entry.count}</b> \u00d7 {inline(entry.label, where)}", self.styles["caption"])
+            pair = RLTable([drawn, [label]], colWidths=[w + pair_gap] * len(drawn),
+                           style=TableStyle([("SPAN", (0, 1), (-1, 1)), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                             ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                                             ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())]))
+            cells.append((len(drawn) * (w + pair_gap), pair))
+        rows: list[list[tuple[float, Flowable]]] = [[]]
+        for cell in cells:
+            if rows[-1] and sum(c[0] + gap for c in rows[-1]) + cell[0] > width:
+                rows.append([])
+            rows[-1].append(cell)
+        tables: list[Flowable] = []
+        for row in rows:
+            table = RLTable([[c[1] for c in row]], colWidths=[c[0] + gap for c in row])
+            table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "BOTTOM"), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())]))
+            tables.append(table)
+        return tables
+
     def _chart(self, block: m.BarChart | m.LineChart, where: str) -> list[Flowable]:
         """A chart across the text area, kept with its caption; a long horizontal bar chart fills pages in turn."""
         if self._chart_style is None:
             self._chart_style = charts.ChartStyle(self.layout)
-        frame_w, frame_h = self.layout.frame
+        frame_w, frame_h = self._width, self.layout.frame[1]
         room = mm(frame_h) - self.styles["caption"].leading * 2  # a page of chart leaves room for its caption
         if isinstance(block, m.BarChart):  # the first page of a long chart leaves room for its heading too
             drawings = charts.bar_chart(block, self._chart_style, mm(frame_w), (room - mm(HEADING_ROOM_MM), room), where)
@@ -711,6 +878,42 @@ EXCERPT_CHARS = 40
 def _excerpt(text: str) -> str:
     """The start of a long text, to name it in a message."""
     return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
+
+
+class _Float(ActionFlowable):
+    """A figure wider than a rulebook column: queued where the text names it, drawn across the columns at
+    the top of the next page (its callouts may hang ``overhang`` points into the page margins)."""
+
+    def __init__(self, content: list[Flowable], overhang_mm: float) -> None:
+        super().__init__()
+        self.content = content
+        self.overhang = mm(overhang_mm)
+
+    def apply(self, doc: Any) -> None:
+        doc.handle_float(self)
+
+    def measure(self, canvas: Any, width: float) -> float:
+        """The height the figure takes across ``width`` points (and the gap under it)."""
+        return sum(f.wrapOn(canvas, self._width(f, width), mm(1000))[1] for f in self.content) + mm(FLOAT_GAP_MM)
+
+    def _width(self, flowable: Flowable, width: float) -> float:
+        return width + 2 * self.overhang if isinstance(flowable, (facedraw.FaceFlowable, rl.Drawing)) else width
+
+    def draw_at(self, canvas: Any, x: float, top: float, width: float) -> float:
+        """Draw the figure with its top at ``top``; the height used."""
+        y = top
+        for flowable in self.content:
+            w, h = flowable.wrapOn(canvas, self._width(flowable, width), mm(1000))
+            drawn = isinstance(flowable, (facedraw.FaceFlowable, rl.Drawing))  # drawings are centred; text starts at the margin
+            left = x - self.overhang + (width + 2 * self.overhang - w) / 2 if drawn else x
+            flowable.drawOn(canvas, left, y - h)
+            y -= h
+        return top - y + mm(FLOAT_GAP_MM)
+
+
+def _frame(name: str, x: float, y: float, width: float, height: float) -> Frame:
+    """A frame without padding: the layout's margins and gutters are the only space around the text."""
+    return Frame(x, y, width, height, id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
 
 def _drawing(width: float, height: float) -> rl.Drawing:

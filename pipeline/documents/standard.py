@@ -20,6 +20,8 @@ from pipeline.documents import structure as m
 from pipeline.documents.layout import Layout, table_columns
 
 MAX_HEADING_LEVEL = 3
+RULEBOOK_COLUMNS = 2  # a rulebook's body text runs in two columns: a 60-75 character measure
+BOX_FACTS = ("players", "time", "ages")  # rules.yaml's box facts, in the order the cover prints them
 
 # A section override: given the context, the section record and its heading level, the blocks that replace its body.
 SectionOverride = Callable[["DocContext", Mapping[str, Any], int], list[m.Block]]
@@ -47,15 +49,36 @@ class DocContext:
     def name(self, kind: str, record_id: str) -> str:
         return self.refs.name(self.game.game, kind, record_id)
 
+    @property
+    def column(self) -> float:
+        """Width (mm) of a rulebook column: what a rulebook's diagrams and figures must fit."""
+        return self.layout.column_width(RULEBOOK_COLUMNS)
+
     def document(
-        self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None
+        self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None,
+        cover: Optional[m.Cover] = None, columns: int = 1,
     ) -> m.Document:
-        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget)
+        return m.Document(f"{self.title}: {label}", self.title, kind, tuple(blocks), subtitle=subtitle, toc=toc, page_budget=page_budget,
+                          cover=cover, columns=columns)
+
+    def cover(self, emblem: str, facts: Optional[tuple[str, ...]] = None) -> m.Cover:
+        """A cover with an emblem round the icon ``emblem`` and ``facts`` (default: rules.yaml's box facts)."""
+        if facts is None:
+            box = self.data(RULES_KIND).get("box", {})
+            facts = tuple(self.text(box[key]) for key in BOX_FACTS if key in box)
+        return m.Cover(facts, emblem)
+
+    def rulebook(self, blocks: Iterable[m.Block], emblem: str, *, subtitle: str = "") -> m.Document:
+        """The game's rulebook: a cover (the box facts of rules.yaml, an emblem round the icon ``emblem``),
+        one page of contents, then the text in two columns."""
+        return m.Document(f"{self.title}: Rulebook", self.title, "rulebook", tuple(blocks), subtitle=subtitle, toc=True,
+                          columns=RULEBOOK_COLUMNS, cover=self.cover(emblem))
 
 
 # --------------------------------------------------------------------------- one-page sheets
 
 SHEET_HEADING = 2  # a sheet's sections take the smaller heading: room a one-page sheet needs on Letter
+AID_COLUMNS = 2  # a player aid reads in two columns, like a card at the table
 COMPACT = "compact"  # the layout's text style for dense reference and cheat sheets
 
 
@@ -112,6 +135,35 @@ def find_section(ctx: DocContext, section_id: str) -> Mapping[str, Any]:
             return section
         stack = list(section.get("subsections", [])) + stack
     raise MissingSection(ctx.game.game, section_id)
+
+
+def aid_line(ctx: DocContext, section_id: str) -> str:
+    """A rules section as a player aid says it: its ``aid`` line (a section an aid uses must have one)."""
+    section = find_section(ctx, section_id)
+    if "aid" not in section:
+        raise UserError(f"{ctx.game.game}: rules section '{section_id}' has no aid line for the player aid (add `aid:` in rules.yaml)")
+    return ctx.text(section["aid"])
+
+
+def aid_items(ctx: DocContext, section_ids: Iterable[str]) -> list[str]:
+    """Run-in aid lines: "**Title.** the section's aid line", one per section."""
+    out = []
+    for section_id in section_ids:
+        title = ctx.text(find_section(ctx, section_id)["title"])
+        out.append(f"**{title if title[-1:] in '.?!:…”' else title + '.'}** {aid_line(ctx, section_id)}")
+    return out
+
+
+def printed_icon_legend(ctx: DocContext, meanings: Mapping[str, m.LegendEntry], printed: Iterable[str], columns: int = 2) -> m.Legend:
+    """Every icon the cards print (``printed``), each with its meaning from ``meanings`` (by icon name), in
+    the order of ``meanings``; an icon the cards print without a meaning is an error, one they do not print
+    is left out."""
+    shown = set(printed)
+    missing = [icon for icon in shown if icon not in meanings]
+    if missing:
+        raise UserError(f"{ctx.game.game}: the cards print the icon(s) {', '.join(sorted(missing))} but the player aid has no "
+                        "meaning for them")
+    return m.Legend(tuple(entry for icon, entry in meanings.items() if icon in shown), columns)
 
 
 def section_text(ctx: DocContext, section_id: str) -> list[m.Block]:

@@ -214,6 +214,27 @@ class CardFigure:
 
 
 @dataclass(frozen=True)
+class SpreadEntry:
+    """One kind of card in a components spread: its front (and back) as printed, how many the box holds."""
+
+    label: str
+    count: int
+    front: Face
+    back: Optional[Face]
+    trim: tuple[float, float]  # mm
+
+
+@dataclass(frozen=True)
+class CardSpread:
+    """The box's cards laid out, one of each kind (front and back), drawn as the card sheets draw them at
+    ``scale``, each with its count; Markdown prints the counts."""
+
+    entries: tuple[SpreadEntry, ...]
+    scale: float
+    caption: str = ""
+
+
+@dataclass(frozen=True)
 class PageBreak:
     pass
 
@@ -225,12 +246,25 @@ class Group:
     blocks: tuple["Block", ...]
 
 
-Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure, BarChart, LineChart, PageBreak, Group]
+Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure, CardSpread, BarChart, LineChart, PageBreak, Group]
+
+
+@dataclass(frozen=True)
+class Cover:
+    """A rulebook's cover: the box facts printed under the title (players, time, ages; each a short line)
+    and the icon of templates/icons at the heart of its composed emblem."""
+
+    facts: tuple[str, ...]
+    emblem: str
+    tagline: str = ""
 
 
 @dataclass(frozen=True)
 class Document:
-    """One output file: its title, the game it belongs to, and its blocks in order."""
+    """One output file: its title, the game it belongs to, and its blocks in order.
+
+    ``columns`` > 1 sets the text in that many columns (a rulebook's measure); ``cover`` gives the document
+    a cover page of its own (the title moves there, the contents open page 2)."""
 
     title: str
     game_title: str
@@ -239,6 +273,8 @@ class Document:
     subtitle: str = ""
     toc: bool = False
     page_budget: Optional[int] = None  # at most this many pages (a sheet for the table: 1); checked when set in PDF
+    columns: int = 1
+    cover: Optional[Cover] = None
 
     @property
     def headings(self) -> list[Heading]:

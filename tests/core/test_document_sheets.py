@@ -61,9 +61,11 @@ def test_every_reference_and_cheat_sheet_is_one_page(game: str, paper: str) -> N
         assert len(PdfReader(io.BytesIO(pdf)).pages) == 1, (game, kind, paper)
 
 
-def test_monotheism_has_a_cheat_sheet_with_turn_submerge_timing_and_symbols() -> None:
-    text = _markdown("monotheism")["cheatsheet"]
-    for words in ("Step 3: submerge", "Submerging", "Timing", "Symbols"):
+def test_monotheism_has_one_player_aid_with_turn_steps_timing_and_symbols() -> None:
+    docs = _markdown("monotheism")
+    assert "cheatsheet" not in docs  # the reference and the cheat sheet are one aid
+    text = docs["reference"]
+    for words in ("1. **Step 1: unveil.**", "3. **Step 3: submerge.**", "Timing", "On the cards"):
         assert words in text
     from pipeline.games.monotheism.docs import SET_UP_SYMBOLS
 

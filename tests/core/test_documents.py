@@ -58,10 +58,11 @@ def test_toc_page_numbers_match_where_sections_land() -> None:
     assert f"{first.text} . " in toc_text or f"{first.text} .." in toc_text or f"{first.text} {first.page}" in toc_text
 
 
-def test_pdf_has_running_header_and_page_numbers() -> None:
+def test_pdf_has_a_cover_then_running_header_and_page_numbers() -> None:
     pdf, _ = render_game(DOCS_DATA, "theocracy")["rulebook"]
     pages = page_texts(pdf)
-    for number, text in enumerate(pages, start=1):
+    assert "Theocracy" in pages[0] and "Theocracy: Rulebook" not in pages[0]  # the cover: title, no running header
+    for number, text in enumerate(pages[1:], start=2):
         assert "Theocracy: Rulebook" in text
         assert text.rstrip().endswith(str(number)) or f" {number} " in text
 

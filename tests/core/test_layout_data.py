@@ -46,8 +46,8 @@ def test_a_changed_layout_value_changes_the_pdf(tmp_path: Path, old: str, new: s
 
 
 def test_table_columns_are_read_from_the_layout_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert layout.table_columns("components") == (1.5, 4.0, 10.0)
-    changed = _layout_copy(tmp_path, "components: [1.5, 4.0, 10.0]", "components: [1.0, 5.0, 9.0]")
+    assert layout.table_columns("components") == (2.2, 4.0, 8.0)
+    changed = _layout_copy(tmp_path, "components: [2.2, 4.0, 8.0]", "components: [1.0, 5.0, 9.0]")
     monkeypatch.setattr(layout, "LAYOUT_FILE", changed)
     assert layout.table_columns("components") == (1.0, 5.0, 9.0)
 
@@ -55,7 +55,7 @@ def test_table_columns_are_read_from_the_layout_file(tmp_path: Path, monkeypatch
 @pytest.mark.parametrize("old, new, says", [
     ("  swatch_corner: 6 ", "  swatch_corner: round ", "'round' is not of type 'number'"),
     ("  icon_mm: 7\n", "  icon_mm: 7\n  icon_mm: 8\n", "duplicate key"),
-    ("    glossary: [1.0, 3.2]", "    glossary: [1.0]", "[1.0] is too short"),
+    ("    glossary: [1.35, 3.0]", "    glossary: [1.0]", "[1.0] is too short"),
 ], ids=["wrong type", "duplicate key", "too few columns"])
 def test_a_malformed_layout_is_one_error_naming_file_and_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], old: str, new: str, says: str

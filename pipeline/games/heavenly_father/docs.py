@@ -7,10 +7,12 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import printed_icons, spread
 from pipeline.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
 from pipeline.documents.standard import DocContext
 from pipeline.games.heavenly_father import figures
 from pipeline.games.heavenly_father.model import HeavenlyFatherModel
+from pipeline.games.heavenly_father.render import DILEMMA_TEMPLATE, GOD_TEMPLATE, PHILOSOPHER_TEMPLATE
 
 # Token fills by virtue colour name (virtues.yaml gives the colour names).
 COLOUR_HEX = {"green": "#3f7d3a", "yellow": "#d9b21f", "blue": "#2f5f9e", "red": "#b8322e"}
@@ -19,7 +21,7 @@ SHEETS_PER_PAGE = 2
 REFERENCE_LEGEND_COLUMNS = 2
 # The paragraphs of rules.yaml the one-page reference prints on the end of the game (section id, paragraph indexes):
 # calling Judgment Day is the turn list's last item, so the sheet adds the other way it comes, and the scoring.
-SHEET_END_PARAGRAPHS = (("empty-draw-pile", (0,)), ("scoring", (0, 2)))
+END_SECTIONS = ("judgment-day", "empty-draw-pile", "scoring")  # the end of the game, as the aid tells it
 NAME_COL_MM, HEAD_MM, SHEET_TOP_MM, SHEET_FOOT_MM = 46.0, 12.0, 6.0, 8.0
 MIN_ROW_MM, MAX_ROW_MM, MARK_BOX_MM = 6.5, 9.5, 5.0
 FIRST_PAGE_ROOM_MM = 38.0  # the title and the note above the first two sheets
@@ -46,6 +48,10 @@ FOOTER_PT, FOOTER_DROP_MM = 7, 4.5  # the sheet's footnote, its baseline below t
 
 
 
+# The components spread's name for each kind of card.
+SPREAD = {GOD_TEMPLATE: "God cards", DILEMMA_TEMPLATE: "Moral Dilemmas", PHILOSOPHER_TEMPLATE: "Philosophers"}
+
+
 def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
     virtues = {v["colour"]: v["id"] for v in ctx.data("virtues")["virtues"]}
     marks = {f"{colour}-token": m.LegendEntry(f"virtue-{vid}", "", "") for colour, vid in virtues.items()}
@@ -54,14 +60,14 @@ def _symbol_marks(ctx: DocContext) -> dict[str, m.LegendEntry]:
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += std.symbol_legend(ctx, _symbol_marks(ctx), title="Tokens and card colours")
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="A party game of moral dilemmas", toc=True)
+    return ctx.rulebook(blocks, "sun", subtitle="A party game of moral dilemmas")
 
 
 def reference(ctx: DocContext) -> m.Document:
@@ -74,13 +80,12 @@ def reference(ctx: DocContext) -> m.Document:
         (f"**{k['name']}**", str(k["copies"]["count"]), ctx.text(k["text"])) for k in ctx.data("philosopher-kinds")["philosopher_kinds"]
     ]
     b.table(("Kind", "Cards", "Power"), rows, REFERENCE_COLUMNS)
-    b.h("Virtues", std.SHEET_HEADING)
-    virtues = [m.LegendEntry(f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]))
-               for v in ctx.data("virtues")["virtues"]]
-    b.add(m.Legend(tuple(virtues), REFERENCE_LEGEND_COLUMNS))
+    b.h("Virtues: the icons on the cards", std.SHEET_HEADING)
+    virtues = {f"virtue-{v['id']}": m.LegendEntry(f"virtue-{v['id']}", f"{v['name']} ({v['colour']})", ctx.text(v["meaning"]))
+               for v in ctx.data("virtues")["virtues"]}
+    b.add(std.printed_icon_legend(ctx, virtues, printed_icons(ctx), columns=REFERENCE_LEGEND_COLUMNS))
     b.h("Judgment Day and scoring", std.SHEET_HEADING)
-    end = [(std.find_section(ctx, sid)["paragraphs"], picks) for sid, picks in SHEET_END_PARAGRAPHS]
-    b.add(*(m.Paragraph(ctx.text(paragraphs[i])) for paragraphs, picks in end for i in picks))
+    b.ul(std.aid_items(ctx, END_SECTIONS))
     return ctx.document("reference", "Turn and Philosopher summary", std.compact(b.done()), page_budget=1)
 
 

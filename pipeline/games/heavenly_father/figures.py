@@ -1,8 +1,10 @@
 """Who's Your Heavenly Father?'s rulebook figures: the anatomy of a god, a moral dilemma and a philosopher."""
 from __future__ import annotations
 
+from pipeline.documents import structure as m
 from pipeline.documents.figures import Kind, Part, anatomy, inserted
-from pipeline.documents.standard import SectionOverride
+from pipeline.documents.setup import SETUP_CAPTION, Pile, table_picture
+from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.heavenly_father.render import DILEMMA_TEMPLATE, GOD_TEMPLATE, PHILOSOPHER_TEMPLATE
 
 GOD = Kind(
@@ -45,4 +47,14 @@ def sections() -> dict[str, SectionOverride]:
         "moral-dilemmas": lambda ctx: anatomy(ctx, (DILEMMA,)),
         "philosophers": lambda ctx: anatomy(ctx, (PHILOSOPHER,)),
         "virtues": lambda ctx: anatomy(ctx, (GOD,)),
+        "setup": lambda ctx: [setup_picture(ctx)],
     })
+
+
+def setup_picture(ctx: DocContext) -> m.Diagram:
+    """The table after set-up: the envelope, the False Gods, the draw pile and the bank in the middle; each
+    player's hand, Virtue tokens and cheat sheet in front of them."""
+    middle = [Pile("Envelope", 1, face_down=True), Pile("False Gods", 9, face_down=True), Pile("Draw pile", 30, face_down=True),
+              Pile("Bank", 30)]
+    seat = [Pile("Hand", 5), Pile("Virtue tokens", 12), Pile("Cheat sheet", 1)]
+    return table_picture(middle, seat, "Each player", SETUP_CAPTION, ctx.column)

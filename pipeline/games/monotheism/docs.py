@@ -1,20 +1,19 @@
 """Monotheism's documents: the rulebook (with its scenarios, a deck diagram and the measured difficulty
-each), the one-page card reference (acts, essences, the end), the one-page cheat sheet (turn, submerge,
-timing, symbols) and the puzzle sheets (one page per scenario, solution at the foot). Everything comes
-from data/monotheism/."""
+each), the one-page player aid (the turn, acts, essences, timing, the end and every printed symbol) and
+the puzzle book (puzzlebook.py). Everything comes from data/monotheism/."""
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import printed_icons, spread
 from pipeline.documents.standard import DocContext
 from pipeline.games.monotheism import figures
 from pipeline.games.monotheism.checks import RULEBOOK
-from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import CardKind, Scenario
-from pipeline.games.monotheism.rating import turns_of
+from pipeline.games.monotheism.puzzlebook import puzzle_book
+from pipeline.games.monotheism.render import DEITY_TEMPLATE, WORSHIPER_TEMPLATE
 
 # Swatch colours of the card boxes, as templates/cards/monotheism/_layout.svg.j2 fills them (act, note, essence,
 # an always-acting god's result and otherwise).
@@ -39,6 +38,7 @@ SYMBOL_MARKS: Mapping[str, m.LegendEntry] = {
     "name-plate": m.LegendEntry(None, "", "", PLATE, ""),
 }
 REFERENCE_LEGEND_COLUMNS = 2
+TURN_STEPS = ("unveil", "act", "submerge")  # the rules sections of a turn's three steps, in order
 SET_UP_SYMBOLS = ("name-plate", "note-box")  # read once at set-up: the one-page cheat sheet leaves them to the rulebook
 EXAMPLE_PREFIX = "Example"  # paragraphs of worked examples start so in rules.yaml
 ASPECT_ICONS = {"sun": "aspect-sun", "moon": "aspect-moon", "death": "aspect-death"}
@@ -53,12 +53,16 @@ CARD_RADIUS = 1.2
 CARD_LABEL_PT, CARD_LABEL_DROP = 9, 1.2  # a card's number (or W), its baseline off the card's middle (centres it)
 ICON_GAP = 0.4  # between a god's aspect icons
 ICON_LIFT = 1.2  # the icons' centre line above the card's bottom edge, beyond half an icon
-CURSE_PT, CURSE_LIFT = 5.5, 1.8  # "curse xN", its baseline above the card's bottom edge
+CURSE_PT, CURSE_LIFT = 7.0, 1.8  # "curse xN", its baseline above the card's bottom edge
 END_LABEL_PT, END_LABEL_LIFT = 7, 1.2  # "top" and "bottom" over the ends of the deck, baseline above the cards
 ARROW_LIFT = 2.2  # the arrow from top to bottom, above the cards
 DECK_COLUMNS = (1.0, 1.2, 4.0, 2.0)  # from top, card, name, starts
 
 
+
+
+# The components spread's name for each kind of card.
+SPREAD = {DEITY_TEMPLATE: "Deity cards", WORSHIPER_TEMPLATE: "Worshiper cards"}
 
 
 def _worshiper_name(ctx: DocContext, worshiper_id: str) -> str:
@@ -82,13 +86,13 @@ def _state(card: Any, is_deity: bool) -> str:
     return ", ".join(marks) or ("unveiled" if is_deity else "starting side")
 
 
-def deck_diagram(ctx: DocContext, scenario: Scenario) -> m.Diagram:
-    """The scenario deck, top card on the left (in rows when it is wider than the page); veiled cards dark,
-    transformed cards upside down."""
+def deck_diagram(ctx: DocContext, scenario: Scenario, width: Optional[float] = None) -> m.Diagram:
+    """The scenario deck, top card on the left (in rows when it is wider than ``width`` mm, by default the
+    text width); veiled cards dark, transformed cards upside down."""
     cards = ctx.game.model.cards
     assert cards is not None
     top_first = list(reversed(scenario.deck))
-    per_row = max(1, int((ctx.layout.frame[0] + CARD_GAP) // (CARD_W + CARD_GAP)))
+    per_row = max(1, int(((width or ctx.layout.frame[0]) + CARD_GAP) // (CARD_W + CARD_GAP)))
     row_height = CARD_H + LABEL_ROOM / 2
     shapes: list[m.Shape] = []
     for position, card in enumerate(top_first):
@@ -164,7 +168,7 @@ def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> 
         parts: list[m.Block] = [m.Heading(f"Scenario {scenario.number}: {ctx.text(scenario.title)}", level + 1)]
         parts += _origin(scenario)
         parts += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
-        parts.append(deck_diagram(ctx, scenario))
+        parts.append(deck_diagram(ctx, scenario, ctx.column))
         parts.append(deck_table(ctx, scenario))
         if scenario.rating is not None:
             parts.append(m.Paragraph(rating_text(scenario), "small"))
@@ -172,60 +176,8 @@ def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> 
     return out
 
 
-def turn_text(ctx: DocContext, actions: tuple[str, ...]) -> str:
-    """One turn of a solution in words: "pick #14; submerge 2, the old top card 2nd"."""
-    words = []
-    for action in actions:
-        verb, _, arg = action.partition(" ")
-        if verb == "pick":
-            words.append(f"pick #{arg}" if arg in ctx.game.model.cards.deities else f"pick {_worshiper_name(ctx, arg)}")
-        elif verb == "place":
-            words[-1] += f", the old top card {_ordinal(int(arg))}"
-        elif verb == "submerge":
-            words.append(f"submerge {arg}")
-        else:
-            words.append(f"{verb} the act")
-    return "; ".join(words)
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _goal(ctx: DocContext, scenario: Scenario) -> str:
-    model = ctx.game.model
-    zero = any(model.worshiper_set(model.worshiper(card.ref).set_id).zero_gods_victory for card in scenario.worshipers)
-    tail = " (or no god at all: your worshiper is the Autotheistic Pretender)" if zero else ""
-    return (f"**Goal:** leave exactly one god{tail} while a worshiper is still in the deck. Build the deck from the "
-            "listed bottom card up to the listed top card; every card is unveiled and upright unless its listing says otherwise.")
-
-
-def puzzle_sheets(ctx: DocContext) -> m.Document:
-    """One page per scenario: the set-up, the goal, the measured difficulty, and the solution at the foot."""
-    blocks: list[m.Block] = []
-    game_engine = Game(ctx.game.model.cards)
-    for scenario in ctx.game.model.scenarios:
-        if blocks:
-            blocks.append(m.PageBreak())
-        blocks.append(m.Heading(f"Puzzle {scenario.number}: {ctx.text(scenario.title)}", 1))
-        blocks += _origin(scenario)
-        blocks += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
-        blocks.append(m.Paragraph(_goal(ctx, scenario)))
-        blocks.append(deck_diagram(ctx, scenario))
-        blocks.append(deck_table(ctx, scenario))
-        if scenario.rating is not None:
-            blocks.append(m.Paragraph(rating_text(scenario)))
-        if scenario.winning_line:
-            start = game_engine.scenario_state(scenario, track_history=False)
-            turns = [turn_text(ctx, actions) for _, actions in turns_of(start, scenario.winning_line)]
-            blocks.append(m.Heading("Solution (try it first)", 2))
-            blocks.append(m.Paragraph(" ".join(f"**{i}.** {text}." for i, text in enumerate(turns, 1)), "small"))
-    return ctx.document("puzzles", "Puzzle sheets", blocks, subtitle="One scenario a page, with its solution")
-
-
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def rulebook(ctx: DocContext) -> m.Document:
@@ -233,70 +185,43 @@ def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, overrides)
     blocks += std.glossary_blocks(ctx)
     blocks += std.symbol_legend(ctx, SYMBOL_MARKS, title="Symbol legend")
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="A solitaire game of deck destruction", toc=True)
+    return ctx.rulebook(blocks, "aspect-sun", subtitle="A solitaire game of deck destruction")
 
 
-def _summary(ctx: DocContext, section_id: str) -> list[m.Block]:
-    """A section's own text for the reference sheet: worked examples stay in the rulebook."""
-    return [b for b in std.section_text(ctx, section_id) if not (isinstance(b, m.Paragraph) and b.text.startswith(EXAMPLE_PREFIX))]
+def symbol_entries(ctx: DocContext) -> list[m.LegendEntry]:
+    """The glossary's symbols as legend entries, each with its mark (icon or coloured box)."""
+    entries = []
+    for symbol in ctx.data("glossary").get("symbols", []):
+        mark = SYMBOL_MARKS[symbol["id"]]
+        entries.append(m.LegendEntry(mark.icon, ctx.text(symbol["name"]), ctx.text(symbol["meaning"]), mark.colour, mark.label))
+    return entries
 
 
-def _abilities(ctx: DocContext, section_id: str) -> list[str]:
-    """Each ability of a rules section (the acts, the essences) as a run-in item: "**If ...:** what it does"."""
-    return [f"**{ctx.text(s['title'])}:** {ctx.text(s['paragraphs'][0])}" for s in std.find_section(ctx, section_id).get("subsections", [])]
-
-
-def reference(ctx: DocContext) -> m.Document:
-    """One page on what the cards say: the kinds of god, each act and essence, winning and losing."""
+def player_aid(ctx: DocContext) -> m.Document:
+    """One page at the table: the turn as numbered steps, what the acts and essences ask, timing, the end,
+    then every icon and coloured box the cards print, with its meaning. Each line is the rules section's
+    aid line (rules.yaml), not its rulebook paragraph."""
     b = m.Blocks()
-    b.h("Acts (top card only)", std.SHEET_HEADING)
-    b.ul([ctx.text(i) for i in std.find_section(ctx, "act").get("items", [])])
-    b.ul(_abilities(ctx, "acts"))
-    b.h("Essences (wherever the card is)", std.SHEET_HEADING).add(*_summary(ctx, "essences-in-play"))
-    b.ul(_abilities(ctx, "essences"))
+    b.h("Your turn", std.SHEET_HEADING)
+    b.ul(std.aid_items(ctx, TURN_STEPS), numbered=True)
+    b.ul(std.aid_items(ctx, ("starting-over", "essences-in-play")))
+    b.h("Acts: pink \u201cIf\u201d boxes, top card only", std.SHEET_HEADING)
+    b.ul(std.aid_items(ctx, [s["id"] for s in std.find_section(ctx, "acts").get("subsections", [])]))
+    b.h("Essences: green \u201cWhen\u201d boxes, anywhere in the deck", std.SHEET_HEADING)
+    b.ul(std.aid_items(ctx, [s["id"] for s in std.find_section(ctx, "essences").get("subsections", [])]))
+    b.h("Timing", std.SHEET_HEADING)
+    b.ul(std.aid_items(ctx, [s["id"] for s in std.find_section(ctx, "timing").get("subsections", [])]))
     b.h("Winning and losing", std.SHEET_HEADING)
-    for sub in std.find_section(ctx, "ending-the-game").get("subsections", []):
-        b.h(ctx.text(sub["title"]), 3).add(*_summary(ctx, sub["id"]))
-    return ctx.document("reference", "Card reference", std.compact(b.done()), page_budget=1)
-
-
-def _run_in(title: str, blocks: list[m.Block]) -> list[m.Block]:
-    """A subsection on a sheet: its title run into its first paragraph (a heading line is room the page lacks)."""
-    if not blocks or not isinstance(blocks[0], m.Paragraph):
-        return [m.Heading(title, 3), *blocks]
-    return [replace(blocks[0], text=f"**{_sentence_end(title)}** {blocks[0].text}"), *blocks[1:]]
-
-
-def _without_lead_in(text: str) -> str:
-    """A paragraph without its closing lead-in to a list ("Gods come in three kinds:") when the list is not printed."""
-    if not text.endswith(":"):
-        return text
-    cut = text.rfind(". ")
-    return text[:cut + 1] if cut > 0 else text
-
-
-def _sentence_end(title: str) -> str:
-    return title if title[-1:] in ".?!:" else f"{title}."
-
-
-def cheatsheet(ctx: DocContext) -> m.Document:
-    """One page for the table: the turn with the submerge in full, the timing rules and every symbol."""
-    play = std.find_section(ctx, "play")
-    b = m.Blocks()
-    b.h("Turn: unveil, act, submerge", std.SHEET_HEADING)
-    steps = [s for s in play["subsections"] if s["id"] in ("unveil", "act", "submerge")]
-    b.ul([f"**{ctx.text(s['title'])}.** {_without_lead_in(ctx.text(s['paragraphs'][0]))}" for s in steps], numbered=True)
-    b.add(*_run_in("Submerging", _summary(ctx, "submerge")[1:]))
-    b.add(*_run_in(ctx.text(std.find_section(ctx, "starting-over")["title"]), _summary(ctx, "starting-over")))
-    b.h("Timing", std.SHEET_HEADING).add(*_summary(ctx, "timing"))
-    for sub in std.find_section(ctx, "timing").get("subsections", []):
-        b.add(*_run_in(ctx.text(sub["title"]), _summary(ctx, sub["id"])))
-    b.add(*std.symbol_legend(ctx, SYMBOL_MARKS, std.SHEET_HEADING, title="Symbols",
-                                 columns=REFERENCE_LEGEND_COLUMNS, leave_out=SET_UP_SYMBOLS))
-    return ctx.document("cheatsheet", "Cheat sheet", std.compact(b.done()), page_budget=1)
+    b.ul(std.aid_items(ctx, [s["id"] for s in std.find_section(ctx, "ending-the-game").get("subsections", [])]))
+    entries = symbol_entries(ctx)
+    icons = {e.icon: e for e in entries if e.icon}
+    boxes = tuple(e for e, s in zip(entries, ctx.data("glossary").get("symbols", [])) if not e.icon and s["id"] not in SET_UP_SYMBOLS)
+    legend = std.printed_icon_legend(ctx, icons, printed_icons(ctx), REFERENCE_LEGEND_COLUMNS)
+    b.h("On the cards", std.SHEET_HEADING).add(m.Legend(legend.entries + boxes))
+    return ctx.document("reference", "Player aid", std.compact(b.done()), page_budget=1, columns=std.AID_COLUMNS)
 
 
 def documents(ctx: DocContext) -> dict[str, m.Document]:
-    """Monotheism has a rulebook, a reference sheet (acts, essences, the end), a cheat sheet (turn, timing,
-    symbols) and the puzzle sheets (one page per scenario)."""
-    return {"rulebook": rulebook(ctx), "reference": reference(ctx), "cheatsheet": cheatsheet(ctx), "puzzles": puzzle_sheets(ctx)}
+    """Monotheism has a rulebook, one player aid (the reference and the cheat sheet of earlier editions, made
+    one) and the puzzle book."""
+    return {"rulebook": rulebook(ctx), "reference": player_aid(ctx), "puzzles": puzzle_book(ctx, deck_diagram, deck_table)}

@@ -7,27 +7,37 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import printed_icons, spread
 from pipeline.documents.sheets import Token, cut_fold_legend, side_by_side, token_pages
 from pipeline.documents.standard import DocContext
 from pipeline.games.monstrous import figures
 from pipeline.games.monstrous.declared import describe_event
 from pipeline.games.monstrous.model import Example, MonstrousModel, Scenario
 from pipeline.games.monstrous.palette import EMBLEM, FRAME, PALETTE
+from pipeline.games.monstrous.render import AID_TEMPLATE, BOARD_TEMPLATE, LOCATION_TEMPLATE, MONSTER_TEMPLATE
 
 # Faith token fills, smallest denomination first (god frame colours, so the tokens match the cards' palette).
 DENOMINATION_COLOURS = ("orange", "green", "blue", "purple")
 # Scenario layout geometry (mm): location card (88.9 x 127 scaled down), spacing.
 LOC_W, LOC_H, LAYOUT_GAP_X, LAYOUT_GAP_Y = 22.0, 31.0, 8.0, 4.0
 LOC_RADIUS, LOC_NAME_PT = 1.5, 7.5
-LOC_FAITH_PT, LOC_FAITH_DROP = 6.5, 4.5  # "Faith N", its baseline below the name's
+LOC_FAITH_PT, LOC_FAITH_DROP = 7.0, 4.5  # "Faith N", its baseline below the name's
 POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-left": (0, 2), "bottom-right": (2, 2)}
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
-KEYWORD_COLUMNS = (1.2, 4.0)  # keyword, meaning
+KEYWORD_ICON_PREFIX = "keyword-"
+KEYWORD_COLUMNS = (1.2, 2.8)  # keyword, when it works
+LOCATION_ICONS = (  # the icons every Location card prints: icon, name, meaning
+    ("laurel", "Laurel", "On a Location: the Faith the thrower gains each time a thrown Monster hits it (Throw Step 5)."),
+    ("temple", "Temple", "The Location cards' picture and back."),
+)
 LIGHTNING_START = "Lightning Start Rules"  # the box's one-page start sheet (components.yaml): the reference sheet is it
-REFERENCE_LEGEND_COLUMNS = 2
 
 
+
+
+# The components spread's name for each kind of card.
+SPREAD = {MONSTER_TEMPLATE: "Monster cards", LOCATION_TEMPLATE: "Location cards", BOARD_TEMPLATE: "God Boards", AID_TEMPLATE: "Player aids"}
 
 
 def layout_diagram(ctx: DocContext, scenario: Scenario, model: MonstrousModel) -> m.Diagram:
@@ -56,7 +66,7 @@ def _scenario_layouts(ctx: DocContext, model: MonstrousModel, level: int) -> lis
     for difficulty in names:
         out.append(m.Heading(f"{names[difficulty]} scenarios", level))
         diagrams = [layout_diagram(ctx, s, model) for s in model.scenarios if s.difficulty == difficulty]
-        out += side_by_side(diagrams, ctx.layout.frame[0], LAYOUTS_GAP_MM)
+        out += side_by_side(diagrams, ctx.column, LAYOUTS_GAP_MM)
     return out
 
 
@@ -178,8 +188,11 @@ def example_blocks(ctx: DocContext, model: MonstrousModel, level: int) -> list[m
     text = _ExampleText(ctx)
     out: list[m.Block] = []
     for example in model.examples:
+        pictures = [figures.throw_picture(ctx, example, throw, f"Throw {n}: where the {text.monster(throw['card'])} lands.")
+                    for n, throw in enumerate(example.throws, start=1)]
         out += [m.Heading(ctx.text(example.title), level),
                 m.Paragraph(text.situation(example)),
+                *pictures,
                 m.ListBlock(tuple(text.turn(example)), numbered=True),
                 m.Paragraph(f"**Final Faith:** {text.faith(example.final['faith'])}.")]
     return out
@@ -190,7 +203,7 @@ def _examples(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def _scenarios(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
@@ -222,7 +235,7 @@ def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, {**overrides, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += gods_legend(ctx, model)
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="Throw your Monsters, win back the mortals' Faith", toc=True)
+    return ctx.rulebook(blocks, "temple", subtitle="Throw your Monsters, win back the mortals' Faith")
 
 
 def _sentence(name: str) -> str:
@@ -230,21 +243,30 @@ def _sentence(name: str) -> str:
     return name if name[-1:] in ".?!" else f"{name}."
 
 
+def icon_meanings(ctx: DocContext, model: MonstrousModel) -> dict[str, m.LegendEntry]:
+    """What each icon the cards may print means: each god's emblem, the laurel of a Location's Faith, the temple."""
+    out = {g.pattern: m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"The emblem on the {g.colour} god's cards.",
+                                    PALETTE[g.colour][EMBLEM]) for g in model.gods}
+    out.update({icon: m.LegendEntry(icon, name, meaning) for icon, name, meaning in LOCATION_ICONS})
+    return out
+
+
 def reference(ctx: DocContext) -> m.Document:
-    """One page at the table: whose turn, the seven Throw Steps, what a hit is, each keyword, the gods, the end."""
+    """One page at the table: whose turn, the seven Throw Steps, what a hit is, each power keyword, every icon
+    the cards print, and the end. Each line is an aid line (rules.yaml, throw-steps.yaml), not a rulebook paragraph."""
     model = ctx.game.model
     steps = sorted(ctx.data("throw-steps")["steps"], key=lambda s: s["number"])
-    gods = [m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"The emblem on the {g.colour} god's cards.", PALETTE[g.colour][EMBLEM])
-            for g in model.gods]
     b = m.Blocks()
-    b.h("Your turn", std.SHEET_HEADING).add(*std.section_text(ctx, "turns"))
+    b.h("Your turn", std.SHEET_HEADING).p(std.aid_line(ctx, "turns"))
     b.h("The seven Throw Steps", std.SHEET_HEADING)
     b.ul([f"**{_sentence(s['name'])}** {ctx.text(s['aid_text'])}" for s in steps], numbered=True)
-    b.h("Hitting", std.SHEET_HEADING).add(*std.section_text(ctx, "hitting"))
-    b.h("Power keywords", std.SHEET_HEADING).ul([f"**{k['label']}** {ctx.text(k['meaning'])}" for k in ctx.data("player-aids")["keywords"]])
-    b.h("The gods", std.SHEET_HEADING).add(m.Legend(tuple(gods), REFERENCE_LEGEND_COLUMNS))
-    b.h("End of the game and scoring", std.SHEET_HEADING).add(*std.section_text(ctx, "end-and-scoring"))
-    return ctx.document("reference", LIGHTNING_START, std.compact(b.done()), page_budget=1)
+    b.h("Hitting", std.SHEET_HEADING).p(std.aid_line(ctx, "hitting"))
+    b.h("Power keywords", std.SHEET_HEADING)
+    b.table(("Keyword", "When it works"), [(f"**{k['label']}**", ctx.text(k["meaning"])) for k in ctx.data("player-aids")["keywords"]],
+            KEYWORD_COLUMNS)
+    b.h("On the cards", std.SHEET_HEADING).add(std.printed_icon_legend(ctx, icon_meanings(ctx, model), printed_icons(ctx), columns=1))
+    b.h("End of the game and scoring", std.SHEET_HEADING).p(std.aid_line(ctx, "end-and-scoring"))
+    return ctx.document("reference", LIGHTNING_START, std.compact(b.done()), page_budget=1, columns=std.AID_COLUMNS)
 
 
 def extras(ctx: DocContext) -> m.Document:

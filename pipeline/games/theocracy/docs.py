@@ -6,10 +6,12 @@ from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
+from pipeline.documents.figures import printed_icons, spread
 from pipeline.documents.standard import DocContext
 from pipeline.games.theocracy import figures
 from pipeline.games.theocracy.engine import resolve_bid
 from pipeline.games.theocracy.model import TheocracyModel
+from pipeline.games.theocracy.render import BELIEVER_TEMPLATE, POWER_TEMPLATE
 
 SCORE_ROUNDS = 12  # rows on the score sheet: more rounds than a game of Theocracy usually lasts
 SCORE_ROW_MM, SCORE_HEAD_MM, SCORE_LABEL_MM = 9.0, 14.0, 22.0
@@ -23,6 +25,10 @@ BID_RULE_COLUMNS = (1.4, 0.8, 6.0)  # rule, players, effect
 BID_EXAMPLE_COLUMNS = (1.2, 3.8)  # cards, result
 
 
+
+
+# The components spread's name for each kind of card.
+SPREAD = {POWER_TEMPLATE: "Power cards", BELIEVER_TEMPLATE: "Believer cards"}
 
 
 def _rule_names(ctx: DocContext) -> dict[str, str]:
@@ -72,7 +78,7 @@ def _rulings(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.
 
 
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    return std.components_section(ctx, section)
+    return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
 
 def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:
@@ -92,7 +98,7 @@ def rulebook(ctx: DocContext) -> m.Document:
     blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": _rulings, **figures.sections()})
     blocks += [m.Heading("Resolving bids", 1), *_bid_rules(ctx), *_bid_examples(ctx, model)]
     blocks += std.glossary_blocks(ctx)
-    return ctx.document("rulebook", "Rulebook", blocks, subtitle="Priest-kings bid for the believers' memory", toc=True)
+    return ctx.rulebook(blocks, "die", subtitle="Priest-kings bid for the believers' memory")
 
 
 def reference(ctx: DocContext) -> m.Document:
@@ -102,6 +108,9 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("Grace, in this order", std.SHEET_HEADING).add(*_grace(ctx))
     b.h("Bid rules", std.SHEET_HEADING).add(*_bid_rules(ctx))
     b.h("End of a round and of the game", std.SHEET_HEADING).add(*_end(ctx))
+    emblems = {p.emblem: m.LegendEntry(p.emblem, p.lineage, f"The emblem on every card of the {p.name.lower()} house.")
+               for p in ctx.game.model.players}
+    b.h("On the cards", std.SHEET_HEADING).add(std.printed_icon_legend(ctx, emblems, printed_icons(ctx), columns=2))
     return ctx.document("reference", "Player aid", std.compact(b.done()), page_budget=1)
 
 

@@ -19,7 +19,7 @@ NET_COLUMNS, NET_ROWS = 1 + max(c for c, _ in NET), 1 + max(r for _, r in NET)
 FACE_LABEL_PT, FACE_LABEL_DROP = 10, 2  # a die face's colour name, its baseline below the face's middle (mm)
 WHEEL_START_DEG = -90  # the first colour of the wheel sits at the top
 NAME_PT, NAME_RISE = 7, 0.5  # a wheel colour's name, its baseline above the node's centre (mm)
-PRINCIPLE_PT, PRINCIPLE_DROP = 6.5, 3.5  # its principle, its baseline below the node's centre (mm)
+PRINCIPLE_PT, PRINCIPLE_DROP = 7.0, 3.5  # its principle, its baseline below the node's centre (mm)
 # A cube net has 14 free edges that meet in 7 seams: one glue tab per seam (face, side).
 TABS = (((0, 1), "top"), ((2, 1), "top"), ((3, 1), "top"), ((0, 1), "bottom"), ((2, 1), "bottom"), ((3, 1), "bottom"), ((3, 1), "right"))
 SIDES = {"top": (0, -1), "right": (1, 0), "bottom": (0, 1), "left": (-1, 0)}
