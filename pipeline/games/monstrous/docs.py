@@ -31,6 +31,10 @@ LOCATION_ICONS = (  # the icons every Location card prints: icon, name, meaning
     ("laurel", "Laurel", "On a Location: the Faith the thrower gains each time a thrown Monster hits it (Throw Step 5)."),
     ("temple", "Temple", "The Location cards' picture and back."),
 )
+PICTURE_FAMILIES = (  # icons that each picture one card: one aid line a family, drawn with its first icon
+    ("monster-", "Monster pictures", "Each Monster's own silhouette, beside its name: a picture, with no rule of its own."),
+    ("location-", "Location pictures", "Each Location's own icon, beside its name: a picture, with no rule of its own."),
+)
 LIGHTNING_START = "Lightning Start Rules"  # the box's one-page start sheet (components.yaml): the reference sheet is it
 
 
@@ -243,12 +247,22 @@ def _sentence(name: str) -> str:
     return name if name[-1:] in ".?!" else f"{name}."
 
 
-def icon_meanings(ctx: DocContext, model: MonstrousModel) -> dict[str, m.LegendEntry]:
-    """What each icon the cards may print means: each god's emblem, the laurel of a Location's Faith, the temple."""
+def icon_meanings(model: MonstrousModel, printed: tuple[str, ...]) -> dict[str, m.LegendEntry]:
+    """What each icon the cards may print means: each god's emblem, the laurel of a Location's Faith, the temple,
+    and one line for each picture family among the ``printed`` icons."""
     out = {g.pattern: m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"The emblem on the {g.colour} god's cards.",
                                     PALETTE[g.colour][EMBLEM]) for g in model.gods}
     out.update({icon: m.LegendEntry(icon, name, meaning) for icon, name, meaning in LOCATION_ICONS})
+    for prefix, name, meaning in PICTURE_FAMILIES:
+        first = next((icon for icon in sorted(printed) if icon.startswith(prefix)), None)
+        if first is not None:
+            out[prefix] = m.LegendEntry(first, name, meaning)
     return out
+
+
+def printed_families(printed: tuple[str, ...]) -> set[str]:
+    """The ``printed`` icons, with each picture family (``PICTURE_FAMILIES``) counted as one icon."""
+    return {next((prefix for prefix, _, _ in PICTURE_FAMILIES if icon.startswith(prefix)), icon) for icon in printed}
 
 
 def reference(ctx: DocContext) -> m.Document:
@@ -256,6 +270,7 @@ def reference(ctx: DocContext) -> m.Document:
     the cards print, and the end. Each line is an aid line (rules.yaml, throw-steps.yaml), not a rulebook paragraph."""
     model = ctx.game.model
     steps = sorted(ctx.data("throw-steps")["steps"], key=lambda s: s["number"])
+    printed = printed_icons(ctx)
     b = m.Blocks()
     b.h("Your turn", std.SHEET_HEADING).p(std.aid_line(ctx, "turns"))
     b.h("The seven Throw Steps", std.SHEET_HEADING)
@@ -264,7 +279,8 @@ def reference(ctx: DocContext) -> m.Document:
     b.h("Power keywords", std.SHEET_HEADING)
     b.table(("Keyword", "When it works"), [(f"**{k['label']}**", ctx.text(k["meaning"])) for k in ctx.data("player-aids")["keywords"]],
             KEYWORD_COLUMNS)
-    b.h("On the cards", std.SHEET_HEADING).add(std.printed_icon_legend(ctx, icon_meanings(ctx, model), printed_icons(ctx), columns=1))
+    legend = std.printed_icon_legend(ctx, icon_meanings(model, printed), printed_families(printed), columns=1)
+    b.h("On the cards", std.SHEET_HEADING).add(legend)
     b.h("End of the game and scoring", std.SHEET_HEADING).p(std.aid_line(ctx, "end-and-scoring"))
     return ctx.document("reference", LIGHTNING_START, std.compact(b.done()), page_budget=1, columns=std.AID_COLUMNS)
 
