@@ -29,6 +29,7 @@ from .render_helpers import hold_lock, pdfs, run_cli, start_cli, temporaries
 
 GAME = "theocracy"
 CARDS = f"{GAME}/cards-a4.pdf"
+INK = f"{GAME}/cards-a4-ink.pdf"  # the ink-friendly edition, written by the same unit
 REPO_DATA = Path(__file__).resolve().parents[2] / "data"
 TRIALS = 3
 KILL_AFTER_S = (0.4, 0.9, 1.4)  # into a cold build: while loading, drawing, and writing
@@ -159,11 +160,13 @@ def test_builds_into_one_folder_at_the_same_time_publish_a_pdf_and_manifest_of_o
         cards = (out / CARDS).read_bytes()
         assert cards in (reference[CARDS], other[CARDS]), f"trial {trial}: the PDF is neither build's"
         assert recorded(out) == hashlib.sha256(cards).hexdigest(), f"trial {trial}: the manifest is the other build's"
-        assert list(pdfs(out)) == [CARDS], f"trial {trial}"
+        assert sorted(pdfs(out)) == [INK, CARDS], f"trial {trial}"
+        same = reference if cards == reference[CARDS] else other
+        assert (out / INK).read_bytes() == same[INK], f"trial {trial}: the two editions are of different builds"
         assert not temporaries(out, cache)
     final = build(out, cache, "--only", "cards")
     assert final.returncode == 0, final.stderr
-    assert pdfs(out) == {CARDS: reference[CARDS]}
+    assert pdfs(out) == {CARDS: reference[CARDS], INK: reference[INK]}
 
 
 def test_a_build_waits_for_the_folder_and_leaves_files_it_did_not_name_alone(
@@ -185,7 +188,7 @@ def test_a_build_waits_for_the_folder_and_leaves_files_it_did_not_name_alone(
         holder.communicate("")
     _, stderr = waiting.communicate()
     assert waiting.returncode == 0, stderr
-    assert pdfs(out) == {CARDS: reference[CARDS]}
+    assert pdfs(out) == {CARDS: reference[CARDS], INK: reference[INK]}
     assert foreign.read_bytes() == b"keep me"
     assert sorted(p.name for p in out.iterdir()) == [".pantheon-manifest.json", GAME]  # no lock file left
 
