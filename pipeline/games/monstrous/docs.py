@@ -25,7 +25,6 @@ LOC_FAITH_PT, LOC_FAITH_DROP = 7.0, 4.5  # "Faith N", its baseline below the nam
 POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-left": (0, 2), "bottom-right": (2, 2)}
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
-KEYWORD_ICON_PREFIX = "keyword-"
 KEYWORD_COLUMNS = (1.2, 2.8)  # keyword, when it works
 LOCATION_ICONS = (  # the icons every Location card prints: icon, name, meaning
     ("laurel", "Laurel", "On a Location: the Faith the thrower gains each time a thrown Monster hits it (Throw Step 5)."),
@@ -219,13 +218,10 @@ def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
         )
         for g in model.gods
     ]
-    return [m.Heading("Symbols and keywords", 1), m.Legend(tuple(entries + keyword_entries(ctx)))]
-
-
-def keyword_entries(ctx: DocContext) -> list[m.LegendEntry]:
-    """Each power keyword with its own symbol (templates/icons/keyword-<id>.svg)."""
-    return [m.LegendEntry(f"{KEYWORD_ICON_PREFIX}{k['id']}", k["label"], ctx.text(k["meaning"]))
-            for k in ctx.data("player-aids")["keywords"]]
+    keywords = m.Table(("Keyword", "When it works"), tuple((f"**{k['label']}**", ctx.text(k["meaning"]))
+                                                          for k in ctx.data("player-aids")["keywords"]), KEYWORD_COLUMNS)
+    # no card prints a keyword icon: the keywords are words, in a table of their own
+    return [m.Heading("Symbols and keywords", 1), m.Legend(tuple(entries)), m.Heading("Power keywords", 2), keywords]
 
 
 def rulebook(ctx: DocContext) -> m.Document:
