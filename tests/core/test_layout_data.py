@@ -35,9 +35,9 @@ def _legend_pdf(path: Path) -> bytes:
 
 
 @pytest.mark.parametrize("old, new", [
-    ("  columns: [1.0, 3.0]   # relative widths of an entry's name", "  columns: [2.0, 2.0]   # relative widths of an entry's name"),
+    ("  columns: [1.4, 2.6]   # relative widths of an entry's name", "  columns: [2.0, 2.0]   # relative widths of an entry's name"),
     ("  swatch_corner: 6 ", "  swatch_corner: 3 "),
-    ("  swatch_label_pt: 5.5", "  swatch_label_pt: 7.5"),
+    ("  swatch_label_pt: 7 ", "  swatch_label_pt: 9 "),
 ], ids=["legend columns", "swatch corner", "swatch label size"])
 def test_a_changed_layout_value_changes_the_pdf(tmp_path: Path, old: str, new: str) -> None:
     same = _legend_pdf(_layout_copy(tmp_path / "same"))

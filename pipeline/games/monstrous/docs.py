@@ -25,7 +25,6 @@ LOC_FAITH_PT, LOC_FAITH_DROP = 7.0, 4.5  # "Faith N", its baseline below the nam
 POSITIONS = {"top-left": (0, 0), "top-right": (2, 0), "centre": (1, 1), "bottom-left": (0, 2), "bottom-right": (2, 2)}
 TOKEN_MM, TOKEN_GAP_MM = 22.0, 2.0
 LAYOUTS_GAP_MM = 10.0
-KEYWORD_ICON_PREFIX = "keyword-"
 KEYWORD_COLUMNS = (1.2, 2.8)  # keyword, when it works
 LOCATION_ICONS = (  # the icons every Location card prints: icon, name, meaning
     ("laurel", "Laurel", "On a Location: the Faith the thrower gains each time a thrown Monster hits it (Throw Step 5)."),
@@ -224,13 +223,10 @@ def gods_legend(ctx: DocContext, model: MonstrousModel) -> list[m.Block]:
         )
         for g in model.gods
     ]
-    return [m.Heading("Symbols", 1), m.Legend(tuple(entries)), m.Heading("Power keywords", 1), keyword_table(ctx)]
-
-
-def keyword_table(ctx: DocContext) -> m.Table:
-    """Each power keyword as the cards print it (bold words, no symbol), with its meaning."""
-    rows = tuple((f"**{k['label']}**", ctx.text(k["meaning"])) for k in ctx.data("player-aids")["keywords"])
-    return m.Table(("Keyword", "Meaning"), rows, KEYWORD_COLUMNS)
+    keywords = m.Table(("Keyword", "When it works"), tuple((f"**{k['label']}**", ctx.text(k["meaning"]))
+                                                          for k in ctx.data("player-aids")["keywords"]), KEYWORD_COLUMNS)
+    # no card prints a keyword icon: the keywords are words, in a table of their own
+    return [m.Heading("Symbols and keywords", 1), m.Legend(tuple(entries)), m.Heading("Power keywords", 2), keywords]
 
 
 def rulebook(ctx: DocContext) -> m.Document:

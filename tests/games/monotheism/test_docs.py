@@ -45,11 +45,13 @@ def test_scenario_pages_print_the_measured_difficulty() -> None:
         assert f"The shortest solution takes {rating['solution_turns']} turns" in rulebook
 
 
-def test_one_puzzle_sheet_per_scenario_with_its_solution_at_the_foot() -> None:
-    sheets = pages()["puzzles"]
+def test_the_puzzle_book_sets_out_every_puzzle_then_every_solution_at_the_back() -> None:
+    book = pages()["puzzles"]
     scenarios = _yaml("scenarios")["scenarios"]
-    assert len(sheets) == len(scenarios)
-    for page, scenario in zip(sheets, scenarios):
-        assert f"Puzzle {scenario['number']}: {scenario['title']}" in page
-        assert "Goal:" in page and "Solution (try it first)" in page
-        assert page.index("Solution") > page.index(f"{scenario['card_count']} cards, from the top")
+    solutions = next(n for n, page in enumerate(book) if "Solutions" in page and "Unveil" in page)
+    for scenario in scenarios:
+        title = f"Puzzle {scenario['number']}: {scenario['title']}"
+        puzzle = next(n for n, page in enumerate(book) if title in page)
+        assert puzzle < solutions, title  # the puzzle comes before the solutions
+        assert any(title in page for page in book[solutions:]), title  # and its solution is at the back
+        assert f"{scenario['card_count']} cards, from the top" in book[puzzle]
