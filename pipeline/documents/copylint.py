@@ -196,8 +196,8 @@ def document_findings(doc: m.Document, vocabulary: Vocabulary) -> Iterator[Findi
     for text in document_texts(doc):
         for match in _SEE.finditer(plain(text)):
             wanted = match.group(1).strip().casefold()
-            parts = [wanted, *re.split(r",\s*|\s+and\s+|\s+or\s+", wanted)]  # "see Ruin and Ouroboros": both there
-            if not (any(_points_at(wanted, a) for a in targets) or all(any(_points_at(p, a) for a in targets) for p in parts[1:])):
+            parts = re.split(r",\s*|\s+and\s+|\s+or\s+", wanted)  # "see Ruin and Ouroboros": each is there
+            if not any(_points_at(wanted, a) for a in targets) and not all(any(_points_at(p, a) for a in targets) for p in parts):
                 yield Finding(MISSING, text, match.group(0), f"'{match.group(0)}' points at something "
                               f"{doc.title} does not hold: say it here")
 

@@ -124,7 +124,7 @@ def test_validate_accepts_literals_and_escapes(toy: Path) -> None:
 
 # --------------------------------------------------------------------------- what the PDFs print
 
-SAMPLE_LITERAL = "5 ** 2 ** 3 at 10:30:45; x.__class__ and snake_case"
+SAMPLE_LITERAL = "5 ** 2 ** 3 at 10:30:45; x.__class__ and Snake_Case"  # (a lower-case snake_case key is refused in print)
 SAMPLE_ESCAPED = r"\*\*lit\*\* \_u\_ \:c\: \[[r/s]] a\\b"
 PRINTED_ESCAPED = r"**lit** _u_ :c: [[r/s]] a\b"
 
@@ -161,7 +161,7 @@ def test_documents_print_literals_and_escapes_as_written(data_copy: Path, tmp_pa
         assert build_documents(data_copy, ["theocracy"], out_dir=out, fmt=fmt)
     assert f"{SAMPLE_LITERAL} bold italic {PRINTED_ESCAPED}." in pdf_text(out / "theocracy" / "rulebook-a4.pdf")
     markdown = (out / "theocracy" / "rulebook.md").read_text(encoding="utf-8")
-    assert r"5 \*\* 2 \*\* 3 at 10:30:45; x.\_\_class\_\_ and snake\_case **bold** _italic_ \*\*lit\*\* \_u\_ :c: [[r/s]] a\\b." in markdown
+    assert r"5 \*\* 2 \*\* 3 at 10:30:45; x.\_\_class\_\_ and Snake\_Case **bold** _italic_ \*\*lit\*\* \_u\_ :c: [[r/s]] a\\b." in markdown
 
 
 def test_markup_that_cannot_be_printed_stops_build_at_validate_not_inside_reportlab(data_copy: Path, tmp_path: Path) -> None:
