@@ -632,8 +632,8 @@ ITEM9_GAMES = 12  # seeded random solo games per difficulty
 
 @pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
 def test_your_shrines_only_come_from_your_dying_clerics(difficulty: str) -> None:
-    """'Apart from your starting resources, a shrine only ever comes from one of your clerics dying' (2. Souls,
-    servants, clerics, and shrines): over random solo games, no action raises the solo god's shrines by more
+    """'You can only get a shrine when one of your clerics dies.' (2. Souls, servants, clerics, and shrines; your
+    starting resources apart): over random solo games, no action raises the solo god's shrines by more
     than the clerics of theirs it kills (taking passive blocks, the die and miracles included)."""
     game = Game.solo_game(the_model(), difficulty)
     rises = 0
