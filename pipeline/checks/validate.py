@@ -21,6 +21,7 @@ from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
 from pipeline.checks.components import count_problems
 from pipeline.checks.names import NameRules, name_problems
 from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
+from pipeline.checks.rulebook_quotes import quote_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
 from pipeline.checks.validcache import ValidationMemo
 from pipeline.data import markup
@@ -134,6 +135,7 @@ def game_problems(
             problems += guarded(loaded, reference_problems(doc, catalogue))
         problems += guarded(loaded, markup_problems(doc, printable))
         problems += guarded(loaded, name_problems(doc, name_rules))
+    problems += guarded(loaded, quote_problems(loaded))
     if facts_checkable:
         # Facts are compared even when another file has problems, so a value that
         # contradicts the rulebook is reported alongside them.

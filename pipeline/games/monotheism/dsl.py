@@ -233,13 +233,32 @@ def act_type(act: Mapping[str, Any]) -> Optional[str]:
     """The rulebook type of an act, or None when it is none of the three.
 
     A choice is a single "may" op (a choice of targets offered with "may" included): declining it leaves the
-    card without an act, which is what makes the choice the act's condition."""
+    card without an act, which is what makes the choice the act's condition. An "If this began unveiled"
+    act with an "Otherwise" box is conditional, not always acting: it does not act on the turn it is first
+    unveiled (``waits_when_first_unveiled``), so it does not "perform an act every time it reaches the top"."""
     if "if" in act:
-        return ALWAYS if act.get("otherwise") else CONDITIONAL
+        return ALWAYS if act.get("otherwise") and not waits_when_first_unveiled(act) else CONDITIONAL
     if "otherwise" in act or len(act["do"]) != 1:
         return None
     _, params = tag(act["do"][0])
     return CHOICE if params.get("optional") else None
+
+
+def waits_when_first_unveiled(act: Mapping[str, Any]) -> bool:
+    """Whether the act's condition is "If this began unveiled", which stops the whole act, its "Otherwise"
+    box included, on the turn the card is unveiled.
+
+    Rulebook, Acts: "A god with this condition will not act if it was veiled at the top of the deck this turn.
+    ... This is the only condition that will prevent a god from acting when it is first unveiled"."""
+    return _names_condition(act.get("if"), "began_unveiled")
+
+
+def _names_condition(condition: Any, name: str) -> bool:
+    if isinstance(condition, Mapping):
+        return name in condition or any(_names_condition(v, name) for v in condition.values())
+    if isinstance(condition, (list, tuple)):
+        return any(_names_condition(v, name) for v in condition)
+    return False
 
 
 # ---------------------------------------------------------------- the generated schema

@@ -490,9 +490,15 @@ class _Work:
         return True
 
     def act_ops(self, top: Card) -> Optional[Sequence[Any]]:
-        """The ops the top card will carry out now, or None (ruling 2 for "began unveiled")."""
+        """The ops the top card will carry out now, or None (ruling 2 for "began unveiled").
+
+        A card whose condition is "If this began unveiled" does not act at all, not even its "Otherwise" box,
+        on the turn it was unveiled at the top (rulebook, Acts: "This is the only condition that will prevent
+        a god from acting when it is first unveiled")."""
         act = self.game.act(top)
         if act is None:
+            return None
+        if not self.began and dsl.waits_when_first_unveiled(act):
             return None
         if "if" not in act or self.holds(act["if"], top[LABEL]):
             return act["do"]

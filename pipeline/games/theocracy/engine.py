@@ -230,8 +230,8 @@ class Game:
     def foretells(self, prophecy: Prophecy) -> frozenset[Optional[int]]:
         """The bid results that fulfil ``prophecy``: winning seats, and None for a draw.
 
-        Two prophecies with the same set foretell the same outcome in other words
-        (with two players "Last wins" and "First loses"), so they are one prophecy.
+        Two different prophecies may be fulfilled by the same results (with two players "Last wins" and
+        "First loses"); they are still different prophecies (ruling no-repeated-prophecy).
         """
         return self._fulfilling[prophecy]
 
@@ -560,9 +560,12 @@ class State(InPlaceState[Action]):
         self.cursor = 0
 
     def _open_prophecies(self) -> list[Prophecy]:
-        """Prophecies whose outcome nobody has foretold yet this turn (ruling no-repeated-prophecy)."""
-        foretold = {self.game.foretells(p) for _, p in self.prophecies}
-        return [p for p in self.game.all_prophecies() if self.game.foretells(p) not in foretold]
+        """Prophecies nobody has spoken yet this turn: the same kind about the same player (ruling
+        no-repeated-prophecy). "First wins" and "Last loses" differ, so with two players both may be made
+        and both fulfilled, which is when Grace a)'s "You can't acquire a believer that was acquired by the
+        opponent in this turn" applies."""
+        spoken = {p for _, p in self.prophecies}
+        return [p for p in self.game.all_prophecies() if p not in spoken]
 
     def fulfilled(self, prophecy: Prophecy) -> bool:
         """Whether ``prophecy`` came true for the revealed bid (ruling lose-needs-a-winner)."""

@@ -90,17 +90,19 @@ NET_VALUE_BANDS: Mapping[int, tuple[float, float]] = {1: (0.4, 1.6), 2: (0.7, 2.
 BONUS_VALUE_BAND = (0.3, 2.5)
 GUIDE_VALUE_BAND = (2.5, 4.5)
 CARD_TYPE_SELF, CARD_TYPE_TARGET, CARD_TYPE_ALL, CARD_TYPE_MIRACLE = "self", "target", "all", "miracle"
-# Whom a card type's ops may reach, and whom at least one of its effect ops must reach.
+# Whom a card type's ops may reach, and whom at least one of its effect ops must reach. A card that affects all
+# players reaches its player too: solo, "Cards that target each player, target all 6 passive religions, and you"
+# ('8.2 Your turn'), so "each other player" would spare you where the rulebook does not.
 ALLOWED_WHO: Mapping[str, frozenset[str]] = {
     CARD_TYPE_SELF: frozenset({fx.SELF}),
     CARD_TYPE_TARGET: frozenset({fx.SELF, fx.TARGET}),
-    CARD_TYPE_ALL: frozenset({fx.SELF, fx.EACH, fx.OTHERS}),
+    CARD_TYPE_ALL: frozenset({fx.SELF, fx.EACH}),
     CARD_TYPE_MIRACLE: frozenset({fx.OWNERS}),
 }
 REQUIRED_WHO: Mapping[str, frozenset[str]] = {
     CARD_TYPE_SELF: frozenset({fx.SELF}),
     CARD_TYPE_TARGET: frozenset({fx.TARGET}),
-    CARD_TYPE_ALL: frozenset({fx.EACH, fx.OTHERS}),
+    CARD_TYPE_ALL: frozenset({fx.EACH}),
     CARD_TYPE_MIRACLE: frozenset({fx.OWNERS}),
 }
 FLOAT_TOLERANCE = 1e-9

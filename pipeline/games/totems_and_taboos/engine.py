@@ -317,11 +317,9 @@ class Gain(Step):
     def run(self, s: "State") -> None:
         n = min(self.count, s.pile)
         s.pile -= n
-        role = s.arriving_role(self.player, self.role)
-        s.religions[self.player].add(role, n)
+        s.religions[self.player].add(self.role, n)
         if n:
-            s._emit("souls-gained", role, seat=self.player, count=n)
-        s.free_passive_shrines(self.player)
+            s._emit("souls-gained", self.role, seat=self.player, count=n)
 
 
 @dataclass(frozen=True)
@@ -341,9 +339,8 @@ class Roll(Step):
 
     def take(self, s: "State", action: Action) -> None:
         s.pile -= 1
-        s.religions[self.player].add(s.arriving_role(self.player, action.args[0]), 1)
+        s.religions[self.player].add(action.args[0], 1)
         s._emit("soul-rolled", action.args[0], seat=self.player)
-        s.free_passive_shrines(self.player)
 
 
 def _soul_faces(model: TotemsModel) -> tuple[str, ...]:
@@ -426,7 +423,6 @@ class Take(Step):
         if self.then == TO_KILL:
             if self.role == fx.CLERIC:
                 r.shrines += n
-                s.free_passive_shrines(self.player)
             else:
                 s.pile += n
         elif self.then == TO_PILE:
@@ -770,7 +766,7 @@ class SoloDie(Step):
         if gone:
             return  # ruling: a passive religion whose every block you took is gone, and gains nothing
         package = s.package(colour)
-        if s.pile < s.souls_kept(s.passive_seat(colour), package):
+        if s.pile < package.souls:  # 8.4: not enough souls to give that passive religion its resources
             s.finish(None, SOULS_DEPLETED)
             return
         s.push(*s.package_steps(s.passive_seat(colour), package))
@@ -1132,49 +1128,11 @@ class State(InPlaceState[Action]):
         return tuple(options)
 
     def take_passive_block(self, seat: int) -> None:
-        """Take the top block of a passive religion (solo), to build with or to start with.
+        """Take the top block of a passive religion (solo), to build with or to start with ('8.2 Your turn').
 
-        Ruling (solo.yaml 'passive_towers'): a passive religion holds the shrines of its tower's level (the
-        set-ups give 4, 5 and 6 blocks exactly the 6, 8 and 10 shrines the tower table asks of those levels).
-        The shrines its lower tower no longer needs go back to the pile, whoever took the block: a shrine only
-        ever comes from one of your clerics dying ('2. Souls, servants, clerics, and shrines').
+        Only the block moves: the rulebook moves nothing else, so the religion keeps its shrines.
         """
         self.religions[seat].tower.pop()
-        self.free_passive_shrines(seat)
-
-    def souls_kept(self, seat: int, package: StartingResources) -> int:
-        """The souls a passive religion keeps of ``package``: what the die needs the pile to hold.
-
-        Solo ruling (solo.yaml 'passive_towers'): a religion whose shrines already fill its tower's level keeps
-        only the servants; its clerics (dying into shrines) and shrines go straight back, so they never leave
-        the pile. Rolled souls are counted in full: what they show is not known before they are rolled.
-        """
-        if not self.game.model.solo.shrines_follow_tower:
-            return package.souls
-        r = self.religions[seat]
-        row = self.game.level_row(len(r.tower))
-        room = max(0, (row.shrines if row else 0) - r.shrines)
-        return package.servants + min(package.clerics + package.shrines, room) + package.rolled_souls
-
-    def arriving_role(self, seat: int, role: str) -> str:
-        """The role of a soul joining ``seat``: solo ruling, a cleric joining a passive religion dies into a shrine."""
-        if role == fx.CLERIC and self.religions[seat].passive and self.game.model.solo.shrines_follow_tower:
-            return fx.SHRINE
-        return role
-
-    def free_passive_shrines(self, seat: int) -> None:
-        """Solo ruling: a passive religion holds no more shrines than its tower's level needs; the rest go back
-        to the pile (never to another god: only a dying cleric makes a shrine)."""
-        r = self.religions[seat]
-        if not r.passive or not self.game.model.solo.shrines_follow_tower:
-            return
-        row = self.game.level_row(len(r.tower)) if r.tower else None
-        freed = max(0, r.shrines - (row.shrines if row else 0))
-        if not freed:
-            return
-        r.shrines -= freed
-        self.pile += freed
-        self._emit("shrines-freed", seat, count=freed, to="pile")
 
     def do_build(self, seat: int, colour: str, source: int, *, servant_discount: int = 0, shrine_discount: int = 0) -> None:
         r = self.religions[seat]

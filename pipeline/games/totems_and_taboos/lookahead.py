@@ -58,6 +58,7 @@ W_CARD_PLAYABLE = 0.6  # per "soul" of a card's estimated effect, if you can pay
 W_CARD_DEAD = 0.15  # a card you cannot play yet (too few blocks or pieces)
 W_DECK = 12.0  # per "soul" of a colour's mean card: you draw from your tower's colours all game
 MIN_GAIN = 1e-6  # an action must beat ending the phase by more than this
+SURVIVAL_ROLLS = 3  # the die rolls ahead whose threat to the pile discounts a position
 
 SAMPLES_CHANCE = 2  # samples of an action that sets off chance (draws, rolls)
 SAMPLES_OPENING = 4  # samples of each starting colour's opening
@@ -70,9 +71,13 @@ def solo_op_worth(op: fx.Op) -> float:
     Ops on yourself count as the balance estimate has them; of the ops aimed at
     passive religions only those that move souls help you: stealing pieces,
     and killing servants or desecrating shrines (their souls refill the pile).
+    An op on each player is both: what it does to you, and to all six passive
+    religions ('8.2 Your turn').
     """
-    if op.who in (fx.SELF, fx.OWNERS, fx.EACH):
+    if op.who in (fx.SELF, fx.OWNERS):
         return fx.op_value(replace(op, who=fx.SELF))
+    if op.who == fx.EACH:
+        return fx.op_value(replace(op, who=fx.SELF)) + solo_op_worth(replace(op, who=fx.OTHERS))
     if op.op == fx.STEAL:
         return fx.op_value(op)
     if op.op == fx.DESECRATE or (op.op == fx.KILL and (op.role or fx.SERVANT) == fx.SERVANT):
@@ -117,15 +122,24 @@ def loss_chance(state: State) -> float:
     """Chance that the next roll of the solo die finds the pile too short for the rolled religion.
 
     The same test the die makes (``SoloDie``): a religion with no blocks left gains nothing, and the pile must
-    hold the souls the rolled religion keeps.
+    hold the rolled colour's whole starting resources ('8.4 Winning solo game').
     """
-    faces = state.game.solo_die_faces
-    short: dict[str, bool] = {}
-    for colour in faces:
-        if colour not in short:
-            seat = state.passive_seat(colour)
-            short[colour] = bool(state.religions[seat].tower) and state.souls_kept(seat, state.package(colour)) > state.pile
-    return sum(1 for face in faces if short[face]) / len(faces)
+    return 1.0 - survival(state, 1)
+
+
+def survival(state: State, rolls: int = SURVIVAL_ROLLS) -> float:
+    """Chance that the next ``rolls`` rolls of the solo die all find the pile deep enough, if nothing refills it
+    in between: each roll takes the rolled colour's starting resources out of the pile."""
+    needs = tuple(0 if not state.religions[state.passive_seat(c)].tower else state.package(c).souls
+                  for c in state.game.solo_die_faces)
+    return _survival(needs, state.pile, rolls)
+
+
+@lru_cache(maxsize=4096)
+def _survival(needs: tuple[int, ...], pile: int, rolls: int) -> float:
+    if rolls == 0:
+        return 1.0
+    return sum(_survival(needs, pile - need, rolls - 1) for need in needs if need <= pile) / len(needs)
 
 
 def solo_value(state: State, seat: int = SOLO_SEAT) -> float:
@@ -148,7 +162,7 @@ def solo_value(state: State, seat: int = SOLO_SEAT) -> float:
     if following is not None and shrines >= following.shrines and servants >= following.servants:
         value += W_READY
     value += W_PILE * state.pile
-    return (1.0 - loss_chance(state)) * value
+    return survival(state) * value
 
 
 def _at_turn_decision(state: State, turn: int) -> bool:

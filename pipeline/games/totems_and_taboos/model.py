@@ -283,7 +283,6 @@ class Solo:
     difficulties: tuple[Difficulty, ...]
     draw_on_take: int = 1  # cards drawn when you build with a passive religion's block
     passive_miracle_role: str = "cleric"  # what a passive religion gains per block from a miracle
-    shrines_follow_tower: bool = False  # taking a passive block frees the shrines its lower tower no longer needs
 
     def difficulty(self, difficulty_id: str) -> Optional[Difficulty]:
         return next((d for d in self.difficulties if d.id == difficulty_id), None)
@@ -454,7 +453,6 @@ def _solo(data: Mapping[str, Any]) -> Solo:
         ),
         draw_on_take=data["building"]["draw_on_take"],
         passive_miracle_role=data["passive_miracles"]["role"],
-        shrines_follow_tower=data["passive_towers"]["shrines_follow_tower"],
     )
 
 

@@ -52,7 +52,11 @@ def test_every_act_in_the_data_is_one_of_the_three_types(loaded: Loaded) -> None
 
 @pytest.mark.parametrize("act, kind", [
     ({"if": {"began_unveiled": True}, "do": [{"transform": {"target": {"this": True}}}]}, dsl.CONDITIONAL),
+    # Rulebook, Acts: "This is the only condition that will prevent a god from acting when it is first
+    # unveiled": with an "Otherwise" box it still does not act every time it reaches the top.
     ({"if": {"began_unveiled": True}, "do": [{"transform": {"target": {"this": True}}}],
+      "otherwise": [{"veil": {"target": {"next": True}}}]}, dsl.CONDITIONAL),
+    ({"if": {"next_to_aspect": "moon"}, "do": [{"transform": {"target": {"this": True}}}],
       "otherwise": [{"veil": {"target": {"next": True}}}]}, dsl.ALWAYS),
     ({"do": [{"consume": {"target": {"next": True}, "optional": True}}]}, dsl.CHOICE),
     ({"do": [{"consume": {"target": {"next": True}}}]}, None),                          # acts with no condition
@@ -106,10 +110,14 @@ def test_08_transformed_unveils_a_veiled_god_otherwise_turns_back(loaded: Loaded
 
 
 def test_14_transformed_sinks_when_it_began_unveiled_otherwise_turns_back(loaded: Loaded) -> None:
+    """#14T: "If this began unveiled: Move this down two cards. Otherwise: Transform this." Rulebook, Acts: "A
+    god with this condition will not act if it was veiled at the top of the deck this turn. ... This is the
+    only condition that will prevent a god from acting when it is first unveiled"."""
     state = _play(loaded, ["14t", "06", "04"])
     assert labels(state)[:3] == ["06", "04", "14"]
-    state = _play(loaded, ["14tv", "06"])  # reached the top veiled: did not begin unveiled
-    assert labels(state)[0] == "14" and not _card(state, "14")[TURNED]
+    state = _play(loaded, ["14tv", "06"])  # reached the top veiled: unveiled, and it does not act at all
+    assert labels(state)[0] == "14" and _card(state, "14")[TURNED] and not _card(state, "14")[VEILED]
+    assert state.phase == PHASE_SUBMERGE
 
 
 def test_20_transformed_blesses_next_to_a_worshiper_otherwise_veils(loaded: Loaded) -> None:

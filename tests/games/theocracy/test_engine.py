@@ -101,8 +101,8 @@ def test_fate_nine_ends_other_sums_continue(make_game) -> None:
 
 
 # Rulebook, TURN 2) Omen: "The prophecies can't be repeated, i.e., if First said "I see a dark future"
-# the others players can't say the same prophecy." A prophecy is the outcome it foretells, whatever the
-# words: two prophecies fulfilled by exactly the same bid results are the same prophecy.
+# the others players can't say the same prophecy." A prophecy is its kind and the player it names,
+# whatever the words; two different prophecies may be fulfilled by the same bid result.
 
 
 def _omen_after(make_game, players: int, *made: Action) -> set[Action]:
@@ -116,22 +116,36 @@ def _omen_after(make_game, players: int, *made: Action) -> set[Action]:
 def test_omen_no_repeated_prophecy(make_game) -> None:
     legal = _omen_after(make_game, 2, prophesy("lose", 0))
     assert prophesy("lose", 0) not in legal
-    assert {prophesy("lose", 1), prophesy("win", 0), prophesy("draw"), pass_()} <= legal
+    assert {prophesy("lose", 1), prophesy("win", 0), prophesy("win", 1), prophesy("draw"), pass_()} <= legal
 
 
-@pytest.mark.parametrize("spoken, same", [
-    (prophesy("win", 1), prophesy("lose", 0)),  # "Last wins" foretells what "First loses" does
+@pytest.mark.parametrize("spoken, other", [
+    (prophesy("win", 0), prophesy("lose", 1)),  # First foresees "First wins", Last may foresee "Last loses"
     (prophesy("lose", 0), prophesy("win", 1)),
-    (prophesy("win", 0), prophesy("lose", 1)),
+    (prophesy("win", 1), prophesy("lose", 0)),
     (prophesy("lose", 1), prophesy("win", 0)),
 ])
-def test_two_players_the_same_outcome_in_other_words_is_a_repeat(make_game, spoken: Action, same: Action) -> None:
-    """With two players, one seat winning is the other losing: after one, the other is closed."""
+def test_two_players_the_same_result_in_different_prophecies_is_no_repeat(make_game, spoken: Action,
+                                                                          other: Action) -> None:
+    """With two players "First wins" and "Last loses" are different prophecies: only the one spoken closes."""
     legal = _omen_after(make_game, 2, spoken)
-    assert spoken not in legal and same not in legal
-    winner = spoken.value if spoken.prophecy == "win" else 1 - spoken.value  # the outcome foretold
-    other = 1 - winner
-    assert legal == {prophesy("win", other), prophesy("lose", winner), prophesy("draw"), pass_()}
+    assert spoken not in legal and other in legal
+    assert legal == {prophesy(k, s) for k in ("win", "lose") for s in (0, 1)} - {spoken} | {prophesy("draw"), pass_()}
+
+
+def test_both_players_fulfil_and_the_believer_just_acquired_cannot_be_taken_back(make_game) -> None:
+    """Rulebook, 4) Grace a), two players: "You can't acquire a believer that was acquired by the opponent
+    in this turn." It applies when both players fulfil a prophecy: First foresees "First wins", Last "Last
+    loses", and First wins the bid."""
+    state = play(make_game(2).new_initial_state(), roll(4), bid(3), bid(2), prophesy("win", 0), prophesy("lose", 1))
+    assert state.result.winner == 0
+    assert state.stage is Stage.GIVE and state.current_player() == 1  # Last hands First a believer of its choice
+    taken = state.legal_actions()[0]
+    state = play(state, taken)
+    assert state.holder[taken.value] == 0 and taken.value in state.acquired
+    assert state.stage is Stage.GIVE and state.current_player() == 0  # First hands Last one of its believers
+    offered = {a.value for a in state.legal_actions()}
+    assert offered == set(state.believers_held(0)) - {taken.value}  # never the one First just acquired
 
 
 @pytest.mark.parametrize("players", [3, 4])

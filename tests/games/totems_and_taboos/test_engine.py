@@ -1,7 +1,6 @@
 """The Totems + Taboos rules engine: every rule of the rulebook, its examples and the engine rulings."""
 from __future__ import annotations
 
-import dataclasses
 import random
 from fractions import Fraction
 from functools import lru_cache
@@ -40,12 +39,6 @@ def main_state(players: int = 2, **seat0) -> State:
         setattr(s.religions[0], key, value)
     s.current, s.phase, s.steps = 0, en.MAIN, []
     return s.resettled()
-
-
-def literal_solo_model():
-    """The model without the passive_towers ruling: passive religions keep every soul the die gives them."""
-    model = the_model()
-    return dataclasses.replace(model, solo=dataclasses.replace(model.solo, shrines_follow_tower=False))
 
 
 def solo_state(difficulty: str = "normal", *, model=None, **seat0) -> State:
@@ -383,7 +376,7 @@ def test_cleric_deaths_make_shrines_and_servant_deaths_free_souls() -> None:
     s = s.resettled()
     pile = s.pile
     s = play(s, "purple-plague")
-    assert s.religions[1].servants == 1 and s.pile == pile + 2 - 1  # two killed, one gained by the player
+    assert s.religions[1].servants == 1 and s.pile == pile + 2 - 3  # two killed, three gained by the player
 
 
 def test_protected_gods_cannot_be_targeted() -> None:
@@ -420,8 +413,8 @@ def test_a_shrine_as_extra_cost_returns_to_the_pile() -> None:
     s = s.resettled()
     pile = s.pile
     s = play(s, "purple-grave-robbing")
-    assert (s.religions[0].shrines, s.religions[0].servants) == (1, 1)  # paid one shrine, gained a servant
-    assert s.religions[1].shrines == 2 and s.pile == pile + 1 + 1 - 1  # your shrine and theirs in, the servant out
+    assert (s.religions[0].shrines, s.religions[0].servants) == (1, 2)  # paid one shrine, gained two servants
+    assert s.religions[1].shrines == 3 and s.pile == pile + 1 - 2  # your shrine in, the servants out
     s = main_state(tower=["purple"], shrines=0, hand=["purple-grave-robbing"])
     assert not any(a.kind == en.A_PLAY for a in s.legal_actions())  # no shrine, no play
 
@@ -464,60 +457,46 @@ def test_solo_start_block_comes_from_a_passive_religion() -> None:
     """'Choose a starting color and take a totem block from 1 of the passive religions.' (8.1 Setting up)"""
     s = solo_state("normal")
     assert s.religions[0].tower == ["green"] and len(s.religions[s.passive_seat("green")].tower) == 4
-    # rulings: a 4-block passive religion keeps the 6 shrines of a level IV, the other 2 go to the pile;
-    # your starting souls then come out of that passive religion's shrines
-    assert s.religions[0].servants == 4 and s.pile == 60 - 48 + 2
-    assert s.religions[s.passive_seat("green")].shrines == 6 - 4
+    # ruling: your starting souls come out of that passive religion's shrines; the block moves alone
+    assert s.religions[0].servants == 4 and s.pile == 60 - 48
+    assert s.religions[s.passive_seat("green")].shrines == 8 - 4
 
 
 def test_hard_start_takes_souls_from_the_passive_shrines() -> None:
     """'Highway to hell': 6 blocks and 10 shrines each put every soul behind the passive religions."""
     s = solo_state("hard")
-    assert s.pile == 2 and s.religions[s.passive_seat("green")].shrines == 8 - 4 and s.religions[0].servants == 4
+    assert s.pile == 0 and s.religions[s.passive_seat("green")].shrines == 10 - 4 and s.religions[0].servants == 4
 
 
 @pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
-def test_passive_religions_hold_the_shrines_of_their_level(difficulty: str) -> None:
-    """Ruling passive_towers: the set-ups' 6/8/10 shrines are the tower table's need for levels IV/V/VI.
-
-    'When upgrading your tower, you can take a totem block from a passive religion' (8.2): the shrines its
-    lower tower no longer needs go back to the pile, not to you, for 'Apart from your starting resources, a
-    shrine only ever comes from one of your clerics dying' (2. Souls, servants, clerics, and shrines).
-    """
+def test_taking_a_passive_block_moves_only_the_block(difficulty: str) -> None:
+    """'When upgrading your tower, you can take a totem block from a passive religion, and draw a card of that
+    color' (8.2 Your turn): nothing else moves, so the religion keeps its shrines and the pile is unchanged."""
     s = solo_state(difficulty, shrines=2, servants=5)
-    model = the_model()
     seat = s.passive_seat("blue")
-    blocks = len(s.religions[seat].tower)
-    assert s.religions[seat].shrines == model.tower.needs(blocks).shrines
-    pile = s.pile
+    blocks, shrines, pile = len(s.religions[seat].tower), s.religions[seat].shrines, s.pile
     s = s.apply_action(Action(en.A_BUILD, ("blue", seat)))
-    freed = model.tower.needs(blocks).shrines - model.tower.needs(blocks - 1).shrines
-    assert freed == 2 and s.religions[seat].shrines == model.tower.needs(blocks - 1).shrines
-    assert s.religions[0].shrines == 2 and s.pile == pile + freed
+    assert len(s.religions[seat].tower) == blocks - 1 and s.religions[seat].shrines == shrines
+    assert s.religions[0].shrines == 2 and s.pile == pile
 
 
-def test_the_starting_block_sends_its_shrines_to_the_pile() -> None:
-    """'Choose a starting color and take a totem block from 1 of the passive religions' (8.1): not an upgrade."""
-    literal, ruled = (solo_state("easy", model=m) for m in (literal_solo_model(), None))
-    assert ruled.pile == literal.pile + 2 and ruled.religions[0].shrines == literal.religions[0].shrines == 0
-
-
-def test_passive_clerics_die_into_shrines_and_a_full_religion_sends_them_to_the_pile() -> None:
-    """'The passive religion of the rolled color gains resources' (8.3): clerics die into shrines at once
-    (ruling passive_towers), and shrines beyond its level's need go back to the pile; servants stay."""
-    s = solo_state("normal", hand=["green-shackles"] * 6)
+def _after_turn(s: State) -> State:
+    """End the solo god's turn with nothing played: the die is next."""
     s = s.apply_action(Action(en.A_END_MAIN))
-    s = s.apply_action(Action(en.A_END, ("draw-one",)))
+    return s.apply_action(Action(en.A_END, ("draw-one",)))
+
+
+def test_the_rolled_religion_gains_its_colours_starting_resources() -> None:
+    """'The passive religion of the rolled color gains resources equal to the starting resources for that color
+    (see 7.2 Starting colors).' (8.3) Orange's are 4 clerics, and they stay clerics."""
+    s = _after_turn(solo_state("normal", hand=["green-shackles"] * 6))
     pile = s.pile
-    s = s.apply_action(Action(en.A_DIE, ("orange",)))  # orange is full (8 shrines): its 4 souls come back
+    s = s.apply_action(Action(en.A_DIE, ("orange",)))
     orange = s.religions[s.passive_seat("orange")]
-    assert (orange.shrines, orange.clerics, s.pile) == (8, 0, pile)
-    s = s.apply_action(Action(en.A_PLAY_TURN))
-    s = s.apply_action(Action(en.A_END_MAIN))
-    s = s.apply_action(Action(en.A_END, ("draw-one",)))
-    s = s.apply_action(Action(en.A_DIE, ("green",)))  # green's 4 servants stay servants
-    green = s.religions[s.passive_seat("green")]
-    assert (green.shrines, green.servants, s.pile) == (2, 4, pile - 4)
+    assert (orange.shrines, orange.clerics, s.pile) == (8, 4, pile - 4)
+    s = _after_turn(s.apply_action(Action(en.A_PLAY_TURN)))
+    s = s.apply_action(Action(en.A_DIE, ("purple",)))  # purple's 2 shrines, though its religion holds 8 already
+    assert s.religions[s.passive_seat("purple")].shrines == 10 and s.pile == pile - 4 - 2
 
 
 def test_solo_building_from_a_passive_religion_draws_a_card() -> None:
@@ -529,67 +508,46 @@ def test_solo_building_from_a_passive_religion_draws_a_card() -> None:
 
 
 def test_solo_die_gives_the_rolled_religion_its_package_or_ends_the_game() -> None:
-    s = solo_state("normal", hand=["green-shackles"] * 6)
-    s = s.apply_action(Action(en.A_END_MAIN))
-    s = s.apply_action(Action(en.A_END, ("draw-one",)))
+    """'When you roll the single player die between your turns, and there are not enough souls to give that
+    passive religion its resources, you lose the game.' (8.4)"""
+    s = _after_turn(solo_state("normal", hand=["green-shackles"] * 6))
     assert {a.args[0] for a, _ in s.chance_outcomes()} == set(the_model().colour_ids)
     s = s.apply_action(Action(en.A_DIE, ("green",)))
-    assert s.religions[s.passive_seat("green")].servants == 4 and s.pile == 14 - 4
+    assert s.religions[s.passive_seat("green")].servants == 4 and s.pile == 12 - 4
     s.pile = 2
-    for colour in ("yellow", "purple"):  # yellow keeps its 2 servants; a full purple keeps nothing
-        s = s.apply_action(Action(en.A_PLAY_TURN))
-        s = s.apply_action(Action(en.A_END_MAIN))
-        s = s.apply_action(Action(en.A_END, ("draw-one",)))
-        s = s.apply_action(Action(en.A_DIE, (colour,)))
+    s = _after_turn(s.apply_action(Action(en.A_PLAY_TURN)))
+    s = s.apply_action(Action(en.A_DIE, ("purple",)))  # 2 shrines from a pile of 2
     assert not s.is_terminal() and s.pile == 0
-    s.pile = 1
-    s = s.apply_action(Action(en.A_PLAY_TURN))
-    s = s.apply_action(Action(en.A_END_MAIN))
-    s = s.apply_action(Action(en.A_END, ("draw-one",)))
-    s = s.apply_action(Action(en.A_DIE, ("yellow",)))  # 2 servants to keep, 1 soul in the pile
+    s.pile = 2
+    s = _after_turn(s.apply_action(Action(en.A_PLAY_TURN)))
+    s = s.apply_action(Action(en.A_DIE, ("yellow",)))  # 2 servants and 1 shrine: 3 souls, 2 in the pile
     assert (s.outcome().termination, s.outcome().winners) == (en.SOULS_DEPLETED, ())  # the solo god loses
 
 
-def test_the_die_needs_only_the_souls_the_rolled_religion_keeps() -> None:
-    """'When you roll the single player die between your turns, and there are not enough souls to give that
-    passive religion its resources, you lose the game.' (8.4) A full religion is given only its servants
-    (ruling passive_towers); read literally, it needs its whole package."""
-    def roll(model, colour: str, pile: int) -> State:
-        s = solo_state("hard", model=model, hand=["green-shackles"] * 6)
+@pytest.mark.parametrize("colour, souls", [("yellow", 3), ("green", 4), ("blue", 3), ("purple", 2), ("red", 3),
+                                           ("orange", 4)])
+def test_the_die_asks_for_the_whole_package(colour: str, souls: int) -> None:
+    """8.4, read as written: the pile must hold every soul of the rolled colour's starting resources, whatever
+    the religion already holds (red's 3 rolled souls count in full, their faces unknown until rolled)."""
+    def roll(pile: int) -> State:
+        s = solo_state("hard", hand=["green-shackles"] * 6)
         s.pile = pile
-        s = s.apply_action(Action(en.A_END_MAIN))
-        s = s.apply_action(Action(en.A_END, ("draw-one",)))
-        return s.apply_action(Action(en.A_DIE, (colour,)))
+        return _after_turn(s).apply_action(Action(en.A_DIE, (colour,)))
 
-    full = roll(None, "orange", 0)  # orange holds 10 shrines: its 4 clerics would die and come straight back
-    assert not full.is_terminal() and full.religions[full.passive_seat("orange")].shrines == 10
-    assert roll(literal_solo_model(), "orange", 3).is_terminal()
-    # the religion you took your starting block from has room (4 of its level's 8 shrines): it keeps them
-    assert roll(None, "green", 3).is_terminal() and not roll(None, "green", 4).is_terminal()
-    blue = roll(None, "blue", 1)  # full: needs nothing, and the 1 soul comes back
-    assert not blue.is_terminal() and blue.pile == 1
+    assert roll(souls - 1).is_terminal() and not roll(souls).is_terminal()
 
 
-@pytest.mark.parametrize("colour, faces_survived", [("yellow", 3), ("green", 4), ("blue", 3), ("purple", 4),
-                                                    ("red", 4), ("orange", 3)])
-def test_hard_first_roll_survives_most_faces(colour: str, faces_survived: int) -> None:
-    """'Highway to hell': 10 shrines each leave a pile of 2 (the shrines your starting block frees). Full
-    religions ask only for their servants (yellow 2; green 4 and red's 3 rolled are too many); the religion you
-    took your block from has room and asks for its whole package. Asking every package in full, only purple's 2
-    would fit; read literally (no passive_towers ruling) the pile is empty and every face loses."""
-    def survived(model) -> tuple[int, int]:
-        s = Game.solo_game(model, "hard").new_initial_state().apply_action(Action(en.A_COLOUR, (colour,)))
-        while s.phase != en.START:
-            s = s.apply_action(s.chance_outcomes()[0][0])
-        s = s.apply_action(Action(en.A_PLAY_TURN)).apply_action(Action(en.A_END_MAIN))
-        s = s.apply_action(Action(en.A_END, ("draw-one",)))
-        card = next(a for a, _ in s.chance_outcomes() if s.game.card(a.args[0]).level is not None)
-        s = s.apply_action(card)  # a commandment: a miracle drawn would feed the passive religions first
-        return s.pile, sum(not s.apply_action(a).is_terminal() for a, _ in s.chance_outcomes())
-
-    assert survived(the_model()) == (2, faces_survived)
-    pile, faces = survived(literal_solo_model())  # literally: no shrines freed, every package asked in full
-    assert pile == 0 and faces == 0
+@pytest.mark.parametrize("colour", ["yellow", "green", "blue", "purple", "red", "orange"])
+def test_hard_first_roll_needs_a_refill(colour: str) -> None:
+    """'Highway to hell': 6 blocks and 10 shrines each leave no soul in the pile, so unless your first turn
+    refills it, every face of the first roll ends the game ('Few have succeeded in this challenging mode')."""
+    s = Game.solo_game(the_model(), "hard").new_initial_state().apply_action(Action(en.A_COLOUR, (colour,)))
+    while s.phase != en.START:
+        s = s.apply_action(s.chance_outcomes()[0][0])
+    s = _after_turn(s.apply_action(Action(en.A_PLAY_TURN)))
+    card = next(a for a, _ in s.chance_outcomes() if s.game.card(a.args[0]).level is not None)
+    s = s.apply_action(card)  # a commandment: a miracle drawn would feed the passive religions first
+    assert s.pile == 0 and all(s.apply_action(a).is_terminal() for a, _ in s.chance_outcomes())
 
 
 def test_a_passive_religion_without_blocks_gains_nothing() -> None:
@@ -625,8 +583,9 @@ def test_solo_targets_are_passive_religions_and_miracles_reach_them() -> None:
     s = s.apply_action(Action(en.A_END, ("draw-one",)))
     pile = s.pile
     s = force_card(s, "green-night-terrors")
-    # one cleric per green block (3 left); they die into shrines (ruling passive_towers): green gave you its 4
-    assert s.religions[s.passive_seat("green")].shrines == 3
+    # 'gaining clerics equal to the number of totem blocks of that color' (8.2): 3 green blocks left, 3 clerics
+    green = s.religions[s.passive_seat("green")]
+    assert (green.clerics, green.shrines) == (3, 6 - 4)  # its shrines gave you your 4 starting souls
     assert s.religions[0].servants == 4 + 1  # the player owns one green block
     assert s.pile == pile - 4
 
@@ -634,9 +593,8 @@ def test_solo_targets_are_passive_religions_and_miracles_reach_them() -> None:
 def test_idle_solo_length_matches_the_hand_computation() -> None:
     """A god who never acts and never draws loses when the pile runs short: exact expectation by recursion.
 
-    Without the passive_towers ruling every roll drains the pile (with it, a full passive religion sends its
-    gains back, and an idle god never loses)."""
-    s = solo_state("easy", model=literal_solo_model(), hand=["green-shackles"] * 6)
+    Every roll drains the pile by the rolled colour's whole starting resources (8.3, 8.4)."""
+    s = solo_state("easy", hand=["green-shackles"] * 6)
     packages = {p.colour: p.souls for p in the_model().setup.resources}
 
     @lru_cache(maxsize=None)
@@ -674,8 +632,8 @@ ITEM9_GAMES = 12  # seeded random solo games per difficulty
 
 @pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
 def test_your_shrines_only_come_from_your_dying_clerics(difficulty: str) -> None:
-    """'Apart from your starting resources, a shrine only ever comes from one of your clerics dying' (2. Souls,
-    servants, clerics, and shrines): over random solo games, no action raises the solo god's shrines by more
+    """'You can only get a shrine when one of your clerics dies.' (2. Souls, servants, clerics, and shrines; your
+    starting resources apart): over random solo games, no action raises the solo god's shrines by more
     than the clerics of theirs it kills (taking passive blocks, the die and miracles included)."""
     game = Game.solo_game(the_model(), difficulty)
     rises = 0
