@@ -9,6 +9,10 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pipeline.cards import fonts
+from pipeline.cards.units import PT_PER_MM
 from pipeline.documents import structure as m
 from pipeline.documents.standard import DocContext
 from pipeline.games.monotheism.engine import ACCEPT, DECLINE, LABEL, PICK, PLACE, SUBMERGE, Game, State
@@ -54,7 +58,9 @@ def stars(difficulty: str) -> m.Diagram:
     x = max(STARS.values()) * (2 * STAR_R + STAR_GAP) + STAR_GAP
     word = f"Difficulty: {difficulty}"
     shapes.append(m.Label(x, 2 * STAR_R - 0.6, word, size=DIFFICULTY_PT, anchor="start", bold=True))
-    return m.Diagram(x + len(word) * DIFFICULTY_PT * 0.2, 2 * STAR_R, tuple(shapes), (f"{word} ({STARS[difficulty]} of 3 stars)",))
+    fonts.register()
+    width = stringWidth(word, fonts.font_name(fonts.BOLD), DIFFICULTY_PT) / PT_PER_MM  # the label's own width, so it never runs past
+    return m.Diagram(x + width, 2 * STAR_R, tuple(shapes), (f"{word} ({STARS[difficulty]} of 3 stars)",))
 
 
 class _Teller:
