@@ -375,9 +375,9 @@ def _validated_plan(root: Path, game: str, consequence: str) -> Any:
     return render_build.plan(root, game, report.games[game])
 
 
-def _card_ids(ctx: Any, incomplete: str) -> list[str]:
+def _card_ids(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a card id: the cards of the game already typed (nothing while the data is broken)."""
-    game = ctx.params.get("game")
+    game = str(ctx.params.get("game") or "")
     try:
         the_plan = render_build.plan(default_data_root(), game, registry_game(game))
     except Exception:  # completion must never fail the shell: no suggestions instead
@@ -394,7 +394,7 @@ def registry_game(game: str) -> Any:
 def preview(
     game: str = GameArgument,
     card_id: str = typer.Argument(..., help="The card: its id as the YAML writes it (02), as the sheets name it "
-                                  "(deity-02), or its name.", shell_complete=lambda ctx, param, incomplete: _card_ids(ctx, incomplete)),
+                                  "(deity-02), or its name.", autocompletion=_card_ids),
     out: Optional[Path] = typer.Option(None, "--out", help="PNG file (default output/<game>/preview/<card>.png)."),
     data: Optional[Path] = DataOption,
     dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
@@ -576,6 +576,8 @@ def diff_command(
     balance_games: Optional[int] = typer.Option(None, "--games", min=1, help="Games per set-up for --balance "
                                                 "(default 40: quick; raise it for narrower intervals)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of --balance's simulations (default 0)."),
+    every: bool = typer.Option(False, "--all", help="With --balance: every figure that moved, not only those "
+                               "significant after the correction for the number of figures."),
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper of the proof PDF."),
     templates: Optional[Path] = TemplatesOption,
     data: Optional[Path] = typer.Option(None, "--data", help="The working tree's data folder (default the project's "
@@ -585,7 +587,7 @@ def diff_command(
     diff_commands.diff_command(
         _data_root(data), registry.catalogue(), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
         engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
-        balance=balance, balance_games=balance_games, seed=seed)
+        balance=balance, balance_games=balance_games, seed=seed, every=every)
 
 
 def _stamped(line: str) -> None:

@@ -62,8 +62,20 @@ def test_z_scores() -> None:
     assert balancing.z_score(Mean(2, 4.0, 10.0), Mean(2, 8.0, 34.0)) == pytest.approx(2 / math.sqrt(2))
     assert balancing.z_score(Mean(2, 2.0, 2.0), Mean(2, 4.0, 8.0)) == math.inf  # no spread: certain
     assert balancing.z_score(Rate(1, 2), Mean(2, 4.0, 10.0)) is None
-    assert balancing.FigureChange("k", "l", Rate(50, 100), Rate(70, 100)).significant
-    assert not balancing.FigureChange("k", "l", Rate(50, 100), Rate(60, 100)).significant  # z 1.43
+    assert balancing.FigureChange("k", "l", Rate(50, 100), Rate(60, 100)).p_value == pytest.approx(0.1552, abs=1e-4)  # z 1.42
+
+
+def test_significance_is_corrected_for_the_number_of_figures_holm() -> None:
+    """Alone, a change at p 0.02 is significant at 5%; among a hundred figures it is not (Holm: the smallest
+    p-value must be at most 0.05 / 100). A large change stays flagged; an unmoved figure never is."""
+    big = balancing.FigureChange("big", "l", Rate(20, 400), Rate(120, 400))  # z about 10
+    modest = balancing.FigureChange("modest", "l", Rate(100, 400), Rate(127, 400))  # p about 0.03
+    assert modest.p_value is not None and 0.01 < modest.p_value < 0.05
+    assert [f.significant for f in balancing.holm([modest])] == [True]
+    same = [balancing.FigureChange(f"same{i}", "l", Rate(50, 100), Rate(50, 100)) for i in range(98)]
+    corrected = balancing.holm([big, modest, *same])
+    assert [f.key for f in corrected if f.significant] == ["big"]
+    assert balancing.holm([balancing.FigureChange("k", "l", Rate(0, 10), Rate(0, 10))])[0].significant is False
 
 
 def test_table_figures_are_keyed_by_section_table_row_and_column() -> None:
@@ -82,7 +94,7 @@ def test_only_changed_games_are_simulated(tmp_path: Path, monkeypatch: pytest.Mo
         shutil.copytree(default_data_root() / "schemas" / "theocracy", root / "schemas" / "theocracy")
     played: list[tuple[str, list[str]]] = []
 
-    def spy(studies: dict[str, Any], side: Any, games: int, seed: int, processes: int) -> dict[str, Any]:
+    def spy(studies: dict[str, Any], side: Any, games: int, seed: int, processes: int, ids: Any = None) -> dict[str, Any]:
         played.append((side.label, sorted(studies)))
         return {game: {} for game in studies}
 
@@ -153,7 +165,7 @@ def _check_card_edit(old: Path, new: Path, game: str, cards: dict[str, str], gam
     moved = [f for f in figures if f["moved"]]
     assert all(any(name in f["label"] for f in moved) for name in cards.values())  # each edited card plays differently
     # the same seed and size give the same figures: the text run writes the same PDF, whose last pages compare them
-    text = run_cli(*common, "--pdf", str(tmp_path / "two.pdf"))
+    text = run_cli(*common, "--all", "--pdf", str(tmp_path / "two.pdf"))
     assert text.returncode == 0, text.stderr
     assert (tmp_path / "one.pdf").read_bytes() == (tmp_path / "two.pdf").read_bytes()
     pages = page_texts((tmp_path / "one.pdf").read_bytes())
@@ -167,6 +179,23 @@ def _check_card_edit(old: Path, new: Path, game: str, cards: dict[str, str], gam
     flagged = [f["label"] for f in moved if f["significant"]]
     assert sum(line.endswith(" *") for line in shown) == len(flagged)  # the significant marked, and first
     assert all(line.startswith(f"{label}: ") and line.endswith(" *") for line, label in zip(shown, flagged))
+    significant_only = run_cli(*common)  # without --all: only what stays significant after the correction
+    tail = significant_only.stdout.split("balance before -> after", 1)[1].splitlines()
+    listed = [line for line in tail if line.startswith("    ")]
+    assert len(listed) == len(flagged) and all(line.endswith(" *") for line in listed)
+
+
+def test_a_renamed_card_moves_no_figure(tmp_path: Path) -> None:
+    """Figures are keyed by the card's id: renaming a philosopher changes labels, never which figure is which."""
+    old, new = _copy(tmp_path, "heavenly-father", "a"), _copy(tmp_path, "heavenly-father", "b")
+    _edit(new / "heavenly-father" / "philosophers.yaml", "name: Madame Zelda, Psychic Hotline",
+          "name: Madame Zelda, Seer of the Hotline")
+    done = run_cli("diff", "--data-a", str(old), "--data-b", str(new), "heavenly-father", "--balance", "--games",
+                   HEAVENLY_TINY, "--json", "--no-engines")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)["balance"]["games"]["heavenly-father"]
+    assert figures and not any(f["moved"] for f in figures)
+    assert any("Seer of the Hotline" in f["label"] and "id:prophet-madame-zelda" in f["key"] for f in figures)
 
 
 def test_a_cosmetic_card_edit_moves_no_figure(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ def check_studies(old: sources.Side, new: sources.Side, specs: Specs, games: Seq
 def diff_command(data_root: Path, specs: Specs, args: Sequence[str], *, data_a: Optional[Path], data_b: Optional[Path],
                  as_json: bool, pdf: Optional[Path], engines: bool, budget: Optional[int], paper: str,
                  template_root: Path, say: Say, balance: bool = False, balance_games: Optional[int] = None,
-                 seed: Optional[int] = None) -> None:
+                 seed: Optional[int] = None, every: bool = False) -> None:
     check_balance_options(balance, balance_games, seed)
     revs: list[str] = []
     if data_a is not None or data_b is not None:  # two folders: every argument is a game
@@ -81,7 +81,7 @@ def diff_command(data_root: Path, specs: Specs, args: Sequence[str], *, data_a: 
             for line in report.lines(found):
                 say(line)
             if figures is not None:
-                for line in balancing.lines(figures):
+                for line in balancing.lines(figures, every=every):
                     say(line)
         if pdf is not None:
             say(f"wrote {display_path(pdf)} ({pages} pages)", err=as_json)

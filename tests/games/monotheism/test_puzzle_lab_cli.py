@@ -129,7 +129,7 @@ BAD_FILES = {
                     "stated card count 9"),
     "cursed too often": (HEAD.format(count=3) + '  - worshiper: haruspex\n    cursed: 2\n  - deity: "14"\n' + GOOD_TOP,
                          6, "cursed 2 times"),
-    "not yaml": (HEAD.format(count=3) + '  - worshiper: [haruspex\n', 6, ""),
+    "not yaml": (HEAD.format(count=3) + '  - worshiper: [haruspex\n', 5, "["),  # named where the bracket opened
 }
 
 
