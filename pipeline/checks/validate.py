@@ -20,6 +20,7 @@ from pipeline.cards.cardcheck import card_problems
 from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
 from pipeline.checks.components import count_problems
 from pipeline.checks.names import NameRules, name_problems
+from pipeline.checks.required import REQUIRED_KIND, numbered_list_problems, required_problems
 from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
 from pipeline.checks.rulebook_quotes import quote_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
@@ -135,11 +136,14 @@ def game_problems(
             problems += guarded(loaded, reference_problems(doc, catalogue))
         problems += guarded(loaded, markup_problems(doc, printable))
         problems += guarded(loaded, name_problems(doc, name_rules))
+        problems += guarded(loaded, numbered_list_problems(doc))
     problems += guarded(loaded, quote_problems(loaded))
     if facts_checkable:
         # Facts are compared even when another file has problems, so a value that
         # contradicts the rulebook is reported alongside them.
         problems += guarded(loaded, fact_problems(loaded, checks, frozenset(unsettled)))
+    if loaded.has(REQUIRED_KIND) and REQUIRED_KIND not in unsettled:  # records the rulebook states are never lost
+        problems += guarded(loaded, required_problems(loaded))
     if spec.effects is not None:  # checked even when the data fails its schemas: a drifted schema may be why
         problems += guarded(loaded, language_problems(loaded, spec.effects))
     if not schema_clean:

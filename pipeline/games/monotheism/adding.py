@@ -59,7 +59,7 @@ def add_scenario(data_root: Path, specs: Specs, loaded: Loaded, file: Path, *, m
         raise UserError(f"{where}:1:1: not added: no first move loses, so it is not a puzzle")
     record = dict(load_marked(file).data)
     record["number"] = max((s.number or 0 for s in loaded.model.scenarios), default=0) + 1
-    record.setdefault("winning_line", list(found.solution))
+    record["winning_line"] = list(found.solution)  # the shortest: validate measures solution_turns from it
     record.setdefault("losing_first_move", list(found.losing_example))
     record["rating"] = stored(found)
     note = record.get("provenance", {}).get("note")

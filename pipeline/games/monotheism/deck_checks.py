@@ -20,6 +20,7 @@ from pipeline.games.monotheism.dsl import walk_ops
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import MonotheismModel, Scenario, scenario_from_record
 from pipeline.games.monotheism.rating import RATE_NODES, turns_of
+from pipeline.games.monotheism.scenario_checks import solution_turns_findings
 from pipeline.games.monotheism.text import face_text, word_count
 
 DEITIES = "deities"
@@ -309,7 +310,8 @@ def _line_replay_findings(engine: Game, scenario: Scenario) -> Iterator[tuple[tu
     if not scenario.winning_line:
         yield ("id",), "has no winning_line"
     else:
-        yield from _line_findings(engine.scenario_state(scenario), scenario.winning_line)
+        broken = list(_line_findings(engine.scenario_state(scenario), scenario.winning_line))
+        yield from broken or solution_turns_findings(scenario, engine.scenario_state(scenario, track_history=False))
 
 
 def _search_findings(engine: Game, scenario: Scenario) -> list[tuple[tuple, str]]:

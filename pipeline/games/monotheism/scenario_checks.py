@@ -2,10 +2,10 @@
 validation (``checks.py``) and the commands that take a scenario file (``play.py``)."""
 from __future__ import annotations
 
-from typing import Iterator, Mapping, Union
+from typing import Any, Iterator, Mapping, Union
 
 from pipeline.games.monotheism.model import Scenario
-from pipeline.games.monotheism.rating import SHARE_DIGITS, band
+from pipeline.games.monotheism.rating import SHARE_DIGITS, band, turns_of
 
 PathKey = tuple[Union[str, int], ...]
 Finding = tuple[PathKey, str]  # (path inside a record, message without the record's label)
@@ -77,3 +77,19 @@ def _card_findings(scenario: Scenario, set_of: Mapping[str, str]) -> Iterator[Fi
             yield ("deck", i, "cursed"), (
                 f"{where}: cursed {card.cursed} times, but this worshiper is known to survive only {survives}"
             )
+
+
+def solution_turns_findings(scenario: Scenario, start: Any) -> Iterator[Finding]:
+    """A stored rating's ``solution_turns`` is the stored winning line's length in whole turns.
+
+    The line stored is the solver's shortest (``pantheon monotheism rate`` and ``add`` store both), so the
+    measurement is taken again from it on every validate, at the cost of one replay, and a figure edited
+    by hand is refused. ``start`` is the scenario's opening position; the line must have replayed cleanly."""
+    rated = scenario.rating
+    if rated is None or not scenario.winning_line:
+        return
+    measured = len(turns_of(start, scenario.winning_line))
+    if rated.solution_turns != measured:
+        yield ("rating", "solution_turns"), (f"rating: solution_turns {rated.solution_turns} is stale: the stored "
+                                             f"winning line wins in {measured} turns (pantheon monotheism rate "
+                                             f"{scenario.id} measures it again)")
