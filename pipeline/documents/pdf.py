@@ -676,13 +676,13 @@ class PdfRenderer:
                 f"{where}: diagram '{block.caption or block.alt[:1]}' ({block.width:g} x {block.height:g} mm) "
                 f"does not fit the {self.layout.paper} text area ({frame_w:g} x {frame_h:g} mm)"
             )
-        self._fit_labels(block, where)
         if self._columns > 1:  # a rulebook's figures: no label under the minimum
             small = [s.text for s in block.shapes if isinstance(s, m.Label)
                      and (s.size or self.layout.get("diagram", "label_pt")) < self.layout.min_figure_pt]
             if small:
                 raise UserError(f"{where}: diagram '{block.caption or block.alt[:1]}' sets '{small[0]}' under the figures' "
                                 f"{self.layout.min_figure_pt:g} pt minimum")
+        self._fit_labels(block, where)
         height = mm(block.height)
         drawing = _drawing(mm(block.width), height)
         for shape in block.shapes:

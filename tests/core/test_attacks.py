@@ -182,7 +182,7 @@ def test_fuzz_a_damaged_cache_and_output_folder_give_the_cold_builds_bytes(warm:
         _damage(out / CARDS, chance.choice(("flip", "truncate", "named pipe", "link to /dev/zero")), tmp_path)
         done = cards(out, cache, timeout=120)
         assert done.returncode == 0, f"round {round_}: {done.stderr}"
-        assert pdfs(out) == {CARDS: warm.pdf}, f"round {round_}"
+        assert pdfs(out)[CARDS] == warm.pdf, f"round {round_}"  # (the ink edition beside it is its own file)
 
 
 def test_a_cache_key_another_user_could_read_skips_the_cache(pantheon: Callable[..., subprocess.CompletedProcess[str]],
@@ -230,7 +230,7 @@ def test_the_same_build_gives_the_same_bytes_in_any_environment(warm: Warm, tmp_
         plain = tmp_path / "plain"
         assert run_cli("build", GAME, "--only", "docs", "--data", str(REPO_DATA), "--out", str(plain),
                        cache=cache).returncode == 0
-        assert {name: data for name, data in pdfs(out).items() if name != CARDS} == pdfs(plain)
+        assert {name: data for name, data in pdfs(out).items() if not name.startswith(CARDS[:-len('.pdf')])} == pdfs(plain)
 
 
 # -- 5. numbers are numbers -------------------------------------------------------------------

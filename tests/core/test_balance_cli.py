@@ -52,7 +52,7 @@ def test_every_game_gets_a_readable_report_with_every_section_and_chart(every_re
         charts = [i for s in figures[game]["sections"] for i in s["items"] if i["kind"] in ("bars", "lines")]
         assert charts, f"{game} has no chart"
         outline = [entry.title for entry in PdfReader(str(pdf)).outline if not isinstance(entry, list)]
-        assert [s["title"] for s in figures[game]["sections"]] == outline[2:]
+        assert [typographic(s["title"]) for s in figures[game]["sections"]] == outline[2:]  # curly quotes, as printed
 
 
 def test_every_simulated_rate_carries_its_interval(every_report: tuple[Path, dict, str]) -> None:
