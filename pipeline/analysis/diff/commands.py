@@ -76,7 +76,7 @@ def diff_command(data_root: Path, specs: Specs, args: Sequence[str], *, data_a: 
             data = report.as_data(found)
             if figures is not None:
                 data["balance"] = balancing.as_data(figures)
-            typer.echo(json.dumps(data, sort_keys=True, default=str))  # one line by construction; never cut
+            print(json.dumps(data, sort_keys=True, default=str))  # one line by construction: never cut like a message
         else:
             for line in report.lines(found):
                 say(line)
