@@ -6,7 +6,7 @@ uses the same ``--data`` and ``--json`` as the core commands.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import typer
 
@@ -33,9 +33,8 @@ def finite(minimum: Optional[float] = None) -> Callable[[str], float]:
     return number
 
 
-def complete_games(ctx: Any, param: Any, incomplete: str) -> list[str]:
-    """Shell completion of game ids (click's ``shell_complete`` signature): the game folders of the
-    project's data (schemas/ is none)."""
+def complete_games(incomplete: str) -> list[str]:
+    """Shell completion of game ids: the game folders of the project's data (schemas/ is none)."""
     try:
         folders = sorted(path.name for path in locations.data_root().iterdir() if path.is_dir())
     except OSError:
@@ -45,8 +44,8 @@ def complete_games(ctx: Any, param: Any, incomplete: str) -> list[str]:
 
 DataOption = typer.Option(None, "--data", help="Data root to use instead of the project's data/ (same layout).")
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of text.")
-GamesArgument = typer.Argument(None, help="Games to work on (default: all).", shell_complete=complete_games)
-GameArgument = typer.Argument(..., help="Game id.", shell_complete=complete_games)
+GamesArgument = typer.Argument(None, help="Games to work on (default: all).", autocompletion=complete_games)
+GameArgument = typer.Argument(..., help="Game id.", autocompletion=complete_games)
 TemplatesOption = typer.Option(None, "--templates", help="Templates folder to use instead of the project's templates/.")
 SeedOption = typer.Option(0, "--seed", help="Seed of the simulations (same seed and sizes, same figures).")
 ProcessesOption = typer.Option(None, "--processes", min=1,

@@ -375,7 +375,7 @@ def _validated_plan(root: Path, game: str, consequence: str) -> Any:
     return render_build.plan(root, game, report.games[game])
 
 
-def _card_ids(ctx: Any, param: Any, incomplete: str) -> list[str]:
+def _card_ids(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a card id: the cards of the game already typed (nothing while the data is broken)."""
     game = str(ctx.params.get("game") or "")
     try:
@@ -394,7 +394,7 @@ def registry_game(game: str) -> Any:
 def preview(
     game: str = GameArgument,
     card_id: str = typer.Argument(..., help="The card: its id as the YAML writes it (02), as the sheets name it "
-                                  "(deity-02), or its name.", shell_complete=_card_ids),
+                                  "(deity-02), or its name.", autocompletion=_card_ids),
     out: Optional[Path] = typer.Option(None, "--out", help="PNG file (default output/<game>/preview/<card>.png)."),
     data: Optional[Path] = DataOption,
     dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),

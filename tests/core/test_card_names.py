@@ -30,6 +30,6 @@ def test_a_name_shared_by_several_cards_asks_for_the_id_and_a_typo_gets_the_near
 
 
 def test_game_ids_complete_from_the_data_folders() -> None:
-    assert complete_games(None, None, "mono") == ["monotheism"]
-    assert "schemas" not in complete_games(None, None, "")
-    assert len(complete_games(None, None, "")) == 5
+    assert complete_games("mono") == ["monotheism"]
+    assert "schemas" not in complete_games("")
+    assert len(complete_games("")) == 5
