@@ -291,9 +291,6 @@ def check_throw_steps(game: GameData[MonstrousModel]) -> Iterator[Problem]:
         missing = [step for step in THROW_STEP_ORDER if step not in ids]
         said = f"{', '.join(missing)} missing; " if missing else ""
         yield doc.problem(("steps",), f"throw steps: {said}the rulebook's order is {', '.join(THROW_STEP_ORDER)}")
-    for index, step in enumerate(steps):
-        if step["number"] != index + 1:
-            yield doc.problem(("steps", index, "number"), f"throw step {step['id']}: number {step['number']}, expected {index + 1}")
     resolved = {(r["card"], r["trigger"]) for step in steps for r in step["resolves"]}
     for kind, trigger in sorted(_used_triggers(game)):
         if trigger != GAME_END_TRIGGER and (kind, trigger) not in resolved:
@@ -326,9 +323,6 @@ def check_setup(game: GameData[MonstrousModel]) -> Iterator[Problem]:
         yield doc.problem(("play", "starting_hand"), f"setup: each god starts with {STARTING_HAND} cards")
     yield from _deck_table_problems(doc, players["min"], players["max"])
     yield from _first_game_problems(doc, set(_ids(game.doc("locations"), "locations")))
-    for index, step in _enumerate(doc, "steps"):
-        if step["number"] != index + 1:
-            yield doc.problem(("steps", index, "number"), f"setup step {step['id']}: number {step['number']}, expected {index + 1}")
 
 
 def _deck_table_problems(doc: Document, low: int, high: int) -> Iterator[Problem]:
