@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional
 
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.base import locks
@@ -59,25 +58,6 @@ class Metadata:
     @property
     def keywords(self) -> str:
         return "; ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
-
-
-def _form_format_with_extgstate(self: pdfdoc.PDFFormXObject, document: pdfdoc.PDFDocument) -> bytes:
-    """reportlab (5.x) records a form's transparency states but leaves them out of its resources,
-    so a form using fill-opacity refers to an undefined /gRLsN. Build the resources with them."""
-    if not self.Resources and self.ExtGState:
-        resources = pdfdoc.PDFResourceDictionary()
-        resources.basicFonts()
-        resources.allProcs() if self.hasImages else resources.basicProcs()
-        if self.XObjects:
-            resources.XObject = self.XObjects
-        resources.ExtGState = self.ExtGState
-        self.Resources = resources
-    return _ORIGINAL_FORM_FORMAT(self, document)
-
-
-_ORIGINAL_FORM_FORMAT = pdfdoc.PDFFormXObject.format
-if getattr(pdfdoc.PDFFormXObject.format, "__name__", "") != _form_format_with_extgstate.__name__:
-    pdfdoc.PDFFormXObject.format = _form_format_with_extgstate
 
 
 SOURCE_DATE_EPOCH = "SOURCE_DATE_EPOCH"

@@ -25,6 +25,7 @@ breaks, escapes; see :mod:`pipeline.data.markup`) when the slot is set, in
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -112,6 +113,10 @@ class IconLibrary:
         return self.root / f"{name}.svg"
 
 
+# An opacity attribute or style property (fill-, stroke-, stop- or plain opacity) and its value.
+TRANSPARENCY = re.compile(r"\b(?P<name>(?:fill-|stroke-|stop-)?opacity)\s*(?:=\s*[\"']|:\s*)(?P<value>[^\"';]*)")
+
+
 class Templates:
     """Renders card-face templates to SVG text; every error names the card and the template line."""
 
@@ -133,7 +138,7 @@ class Templates:
             # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
             self._env.globals.update(
                 bleed=self.bleed_mm, icon=self._inline_icon, ink_saver=self.ink_saver, readable=self._readable,
-                ink_on=self._ink_on, safe_margin=self._safe_margin,
+                ink_on=self._ink_on, mix=self._mix, safe_margin=self._safe_margin,
             )
             self._env.filters.update(mm=_fmt)
         return self._env
@@ -142,7 +147,7 @@ class Templates:
         """The SVG text of one face; ``where`` names the card in any error."""
         self._where = where
         try:
-            return self._template(template).render(**context)
+            svg = self._template(template).render(**context)
         except UserError as exc:
             raise UserError(str(exc)) from None
         except jinja2.TemplateSyntaxError as exc:
@@ -153,6 +158,16 @@ class Templates:
             line = _template_line(exc.__traceback__)
             place = f"{template}:{line}" if line else template
             raise UserError(f"{where}: template {place}: {type(exc).__name__}: {exc}") from None
+        _refuse_transparency(svg, where, template)
+        return svg
+
+    def _mix(self, colour: str, background: str, amount: float) -> str:
+        """``colour`` painted with ``amount`` (0..1) of its strength over ``background``, as one solid colour:
+        what templates use where a see-through colour was meant (printed art has no transparency)."""
+        fore, back = self._colours("mix", colour, background)
+        if not 0 <= amount <= 1:
+            raise UserError(f"{self._where}: mix({colour!r}, {background!r}, {amount!r}): the amount is from 0 to 1")
+        return colours.to_hex(colours.blend(fore, amount, back))
 
     def _readable(self, colour: str, background: str) -> str:
         """``colour`` or the nearest shade of it with the design rules' text contrast against ``background``."""
@@ -188,6 +203,23 @@ class Templates:
             f'<g pp:layer="icon" pp:icon="{escape(name)}" pp:box="{box}" '
             f'transform="translate({_fmt(x)} {_fmt(y)}) scale({scale:.6g})"{extra}>{icon.markup}</g>'
         )
+
+
+def _refuse_transparency(svg: str, where: str, template: str) -> None:
+    """Card art is opaque: a PDF/X-1a print file may hold no transparency, and a see-through shape's colour
+    depends on whatever the sheet puts under it. A template (or an icon it places) that sets an opacity
+    below 1 is refused, pointing at ``mix``, which gives the same look as one solid colour."""
+    for found in TRANSPARENCY.finditer(svg):
+        try:
+            value = float(found["value"])
+        except ValueError:
+            value = 0.0  # not a number: certainly not "fully opaque"
+        if value < 1:
+            raise UserError(
+                f"{where}: template {template}: {found['name']}={found['value']!r} makes the art see-through; card art "
+                "is printed opaque: paint the colour as it looks over its background, "
+                "e.g. fill=\"{{ mix(colour, background, 0.4) }}\""
+            )
 
 
 def _environment(folder: Path) -> jinja2.Environment:

@@ -25,7 +25,7 @@ from .render_helpers import toy_card, toy_template_root
 DESIGN_TEMPLATES = Path(__file__).resolve().parents[1] / "fixtures" / "render-templates" / "design"
 GOOD_SLOT: dict[str, Any] = {
     "size": 9, "min_size": 8, "fill": "#000000", "bg": "#ffffff", "x": 10, "y": 20, "role": "text",
-    "weight": "normal", "paper": "#ffffff", "art": "", "edge": 0,
+    "weight": "normal", "paper": "#ffffff", "art": "", "art_amount": 0, "edge": 0, "extra": "", "place_icon": "",
 }
 
 
@@ -171,3 +171,31 @@ def test_art_ending_on_the_cut_is_called_no_bleed() -> None:
     facts = design.FaceFacts(texts=(), icons=(), edge=design.EdgeFacts(-0.0, (0.0, 0.0, 63.0, 88.0)))
     (problem,) = design.problems(facts, rules_for(TEMPLATE_ROOT), (63.0, 88.0), "toy/back.svg.j2")
     assert "stops at the cut: no bleed" in problem and "-0.0" not in problem
+
+
+@pytest.mark.parametrize(
+    "changes, found",
+    [
+        ({"extra": '<rect x="5" y="5" width="9" height="9" fill="#ff0000" fill-opacity="0.5"/>'}, "fill-opacity='0.5'"),
+        ({"extra": '<line x1="5" y1="5" x2="9" y2="9" stroke="#000000" stroke-opacity=".3"/>'}, "stroke-opacity='.3'"),
+        ({"extra": '<rect x="5" y="5" width="9" height="9" style="fill:#00ff00;opacity:0.25"/>'}, "opacity='0.25'"),
+        ({"extra": '<g opacity="half"><rect x="5" y="5" width="9" height="9"/></g>'}, "opacity='half'"),
+        ({"place_icon": "see-through"}, "fill-opacity='0.5'"),
+    ],
+    ids=["fill", "stroke", "style", "not-a-number", "in-an-icon"],
+)
+def test_see_through_art_is_refused_pointing_at_mix(templates: Path, changes: dict[str, Any], found: str) -> None:
+    message = refused(templates, slot_card(**changes))
+    assert message.startswith("design: card probe-1 'Probe' (front): template design/slot.svg.j2: ")
+    assert found in message and "mix(colour, background, 0.4)" in message
+
+
+def test_an_opacity_of_one_is_opaque_and_passes(templates: Path) -> None:
+    extra = '<rect x="5" y="5" width="9" height="9" fill="#ff0000" fill-opacity="1" stroke="#000000" stroke-opacity="1.0"/>'
+    assert build(templates, slot_card(extra=extra)).startswith(b"%PDF")
+
+
+def test_mix_paints_a_tint_as_one_solid_colour(templates: Path) -> None:
+    # half black over white is mid grey: the text check sees that very colour under the slot
+    message = refused(templates, slot_card(art="#000000", art_amount=0.5))
+    assert "the art under its text is #808080" in message
