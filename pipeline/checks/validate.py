@@ -9,7 +9,7 @@ after validation (cards, documents, game commands) never read the data again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional
 
@@ -165,7 +165,10 @@ def game_problems(
 
 
 def _check_name(check: Optional[DocumentCheck]) -> str:
-    """What the memo records of the document check (its code is in the store's code digest)."""
+    """What the memo records of the document check (its code is in the store's code digest); a check given
+    options (a partial, such as the build's that keeps what it laid out) is the check it wraps."""
+    while isinstance(check, partial):
+        check = check.func
     return "" if check is None else f"{check.__module__}.{getattr(check, '__qualname__', type(check).__name__)}"
 
 
