@@ -183,10 +183,11 @@ class Inputs:
 
 
 def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
-          on_wait: Optional[Callable[[], None]] = None) -> BuildOutcome:
+          on_wait: Optional[Callable[[], None]] = None, steps: Optional[Callable[[str], None]] = None) -> BuildOutcome:
     """Validate, then write the stale units of ``request`` into its output folder and record them in the
     folder's manifest. Invalid data raises InvalidData (nothing written); ``on_wait`` is called when another
-    build holds the folder."""
+    build holds the folder; ``steps`` is told what the build does and how far (``"documents 3/6"``)."""
+    say = steps or (lambda _: None)
     if request.doc_format not in FORMATS:
         raise UserError(f"unknown format '{request.doc_format}' (known: {', '.join(FORMATS)})")
     root = request.data_root
@@ -200,13 +201,13 @@ def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
         catalogue = RecordCatalogue(root, registry.catalogue())  # every game read once; each unit takes it from here
         validated: set[str] = set()
         laid_out = LaidOut()  # the documents validation set, written as they are rather than set again
-        _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated, laid_out)
+        _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated, laid_out, say)
         with output_lock(request.out, on_wait=on_wait):
             manifest = Manifest.load(request.out)  # again: another build may have written the folder meanwhile
             fresh = _up_to_date(request, units, manifest, inputs, options)
             stale = [unit for unit in units if unit.name not in fresh]
-            _validate(request, chosen, stale, catalogue, validated, laid_out)
-            written = _build_units(request, stale, catalogue, manifest, inputs, options, progress, laid_out)
+            _validate(request, chosen, stale, catalogue, validated, laid_out, say)
+            written = _build_units(request, stale, catalogue, manifest, inputs, options, progress, laid_out, say)
     outputs = [Output(path, False) for unit in units for path in fresh.get(unit.name, [])]
     outputs += [output for unit in units for output in written.get(unit.name, [])]
     return BuildOutcome(tuple(outputs), tuple(notes))
@@ -263,10 +264,10 @@ def _up_to_date(request: BuildRequest, units: list[_Unit], manifest: Manifest, i
 
 
 def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], catalogue: RecordCatalogue,
-              validated: set[str], laid_out: LaidOut) -> None:
+              validated: set[str], laid_out: LaidOut, say: Callable[[str], None]) -> None:
     """Validate the games the stale units need that are not in ``validated`` yet (then added to it): every game
     the documents read, or for card sheets alone each stale sheet's game. InvalidData when a problem is found.
-    The documents the check sets are kept in ``laid_out``."""
+    The documents the check sets are kept in ``laid_out``; ``say`` hears how far validation is."""
     root = request.data_root
     if request.only is None or any(unit.part == Part.DOCS for unit in stale):
         needed = games_to_validate(root, chosen, request.glossary)
@@ -275,7 +276,8 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
     needed = [game for game in needed if game not in validated]
     if not needed:
         return
-    report = validate(root, catalogue.specs, needed, catalogue, documents=partial(document_problems, keep=laid_out))
+    report = validate(root, catalogue.specs, needed, catalogue, documents=partial(document_problems, keep=laid_out),
+                      progress=lambda step: say(f"validating {step}"))
     if not report.ok:
         raise InvalidData([str(problem) for problem in report.problems])
     validated.update(needed)
@@ -283,16 +285,18 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
 
 def _build_units(request: BuildRequest, stale: list[_Unit], catalogue: RecordCatalogue, manifest: Manifest,
                  inputs: Inputs, options: Optional[cards.BuildOptions],
-                 progress: Optional[CardProgress], laid_out: LaidOut) -> dict[str, list[Output]]:
-    """Build each stale unit, recording it in the manifest as soon as its files are written."""
+                 progress: Optional[CardProgress], laid_out: LaidOut, say: Callable[[str], None]) -> dict[str, list[Output]]:
+    """Build each stale unit, recording it in the manifest as soon as its files are written (``say`` hears
+    which document unit is being made, and how far)."""
     done: dict[str, list[Output]] = {}
     card_units = [unit for unit in stale if unit.part == Part.CARDS]
     if card_units:
         assert options is not None
         done.update(_build_cards(request, card_units, catalogue, manifest, inputs, options, progress))
-    for unit in stale:
-        if unit.part == Part.DOCS:
-            done[unit.name] = _build_documents(request, unit, catalogue, manifest, inputs, laid_out)
+    doc_units = [unit for unit in stale if unit.part == Part.DOCS]
+    for number, unit in enumerate(doc_units, 1):
+        say(f"documents {number}/{len(doc_units)}: {unit.game or GLOSSARY_KIND}")
+        done[unit.name] = _build_documents(request, unit, catalogue, manifest, inputs, laid_out)
     return done
 
 
