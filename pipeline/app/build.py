@@ -200,7 +200,7 @@ def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
     if len(fresh) < len(units):
         catalogue = RecordCatalogue(root, registry.catalogue())  # every game read once; each unit takes it from here
         validated: set[str] = set()
-        laid_out = LaidOut()  # the documents validation set, written as they are rather than set again
+        laid_out = LaidOut(request.paper if request.doc_format == "pdf" else None)  # written as validation set them
         _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated, laid_out, say)
         with output_lock(request.out, on_wait=on_wait):
             manifest = Manifest.load(request.out)  # again: another build may have written the folder meanwhile

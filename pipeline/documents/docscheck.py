@@ -9,10 +9,12 @@ check, after every other check of the game passed). Per game, for each paper:
   rules.yaml, never a KeyError);
 - on the first paper, every text is linted (:mod:`pipeline.documents.copylint`), and every component the
   rulebook lists must be produced;
-- each document is set as PDF with the build's own renderer: a table cell taller than a page, a label that
+- each document is laid out with the build's own renderer: a table cell taller than a page, a label that
   runs off its drawing (a footer cut at the page edge), a sheet over its page budget or an orphan page are the
-  renderer's refusals, reported here with file:line. The build passes a :class:`LaidOut` to keep the PDFs
-  set here, and writes them rather than setting the same documents again; otherwise the bytes are dropped;
+  renderer's refusals, reported here with file:line. On a paper whose PDFs nobody keeps, the layout is only
+  measured (:mod:`pipeline.documents.measuring`: drawings and card faces take their room unpainted). The build
+  passes a :class:`LaidOut` for its paper: the documents are set in full on it, kept, and written by the build
+  rather than set again;
 - the game's terms are measured in the combined glossary's table (its cells, not its pages: the glossary is
   laid out whole by the build; the see-alsos other games add to a term are left out, so that validating a game
   never reads the others).
@@ -39,11 +41,12 @@ from pipeline.documents.standard import DocContext, MissingSection
 
 
 class LaidOut:
-    """The PDFs the document check set, each with the document it set, by game, kind and paper: what the
-    build writes instead of setting a document again in the same process (only for an equal document,
-    since the renderer makes the same bytes from the same document)."""
+    """The PDFs the document check set on ``paper`` (None: none), each with the document it set, by game, kind
+    and paper: what the build writes instead of setting a document again in the same process (only for an
+    equal document, since the renderer makes the same bytes from the same document)."""
 
-    def __init__(self) -> None:
+    def __init__(self, paper: Optional[str]) -> None:
+        self.paper = paper
         self._pdfs: dict[tuple[str, str, str], tuple[m.Document, bytes]] = {}
 
     def keep(self, game: str, kind: str, paper: str, doc: m.Document, pdf: bytes) -> None:
@@ -77,16 +80,17 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         renderer = PdfRenderer(layout)
         for terms in glossary:
             yield from _glossary_cells(terms, renderer, origins)
+        kept = keep if keep is not None and keep.paper == paper else None
         for kind, doc in docs.items():
             try:
-                pdf, _ = renderer.render(doc)
+                pdf, _ = renderer.render(doc, paint=kept is not None)
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), str(unfit))
             except UserError as refused:  # a page fault: blamed on the data file that gives the document most words
                 yield Problem(_main_source(doc, origins), str(refused))
             else:
-                if keep is not None:
-                    keep.keep(game.game, kind, paper, doc, pdf)
+                if kept is not None:
+                    kept.keep(game.game, kind, paper, doc, pdf)
 
 
 def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Iterator[Problem]:

@@ -26,6 +26,7 @@ from pipeline.cards.imposition import load_sheets
 from pipeline.cards.plan import Face
 from pipeline.cards.svgtemplates import Templates
 from pipeline.cards.units import mm
+from pipeline.documents.measuring import measuring
 
 TEXT, ICON = "text", "icon"
 MmBox = tuple[float, float, float, float]  # x0, y0, x1, y1: mm from the trim's top-left, y down
@@ -137,6 +138,8 @@ class FaceFlowable(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
+        if measuring(canvas):  # a face of the card plan, which the card check laid out: only its room counts here
+            return
         forms = _forms(canvas, self.face)
         form = forms.face(self.face, self.where)
         scale = self.card_w / mm(form.trim_w)
