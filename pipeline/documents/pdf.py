@@ -274,6 +274,7 @@ class PdfRenderer:
         fonts.register_for_svg()  # documents draw icons through svglib
         self.layout = layout
         self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
+        self._converted_icons: dict[str, Any] = {}  # svglib's Drawing of each icon SVG, converted once per renderer
         self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}
         self._chart_style: Optional[charts.ChartStyle] = None
         self._columns = 1  # of the document being set
@@ -645,11 +646,14 @@ class PdfRenderer:
             f'<svg xmlns="{SVG_NS}" viewBox="0 0 {icon.width:g} {icon.height:g}" width="{icon.width:g}" height="{icon.height:g}">'
             f'<g fill="{fill}">{icon.markup}</g></svg>'
         )
-        drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+        drawing = self._converted_icons.get(svg)
         if drawing is None:
-            raise UserError(f"{where}: icon '{name}' could not be drawn")
+            drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+            if drawing is None:
+                raise UserError(f"{where}: icon '{name}' could not be drawn")
+            self._converted_icons[svg] = drawing
         scale = mm(size_mm) / drawing.height
-        group = rl.Group(*drawing.contents)
+        group = rl.Group(*drawing.contents)  # a group of its own: the shapes are shared, never changed
         group.transform = (scale, 0, 0, scale, 0, 0)
         return group
 
