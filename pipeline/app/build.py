@@ -27,6 +27,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import Callable, Mapping, Optional, Protocol, Sequence
 
@@ -54,7 +55,7 @@ from pipeline.checks.validate import RecordCatalogue, validate
 from pipeline.data.dataset import SCHEMA_DIR, game_ids
 from pipeline.data.kinds import GLOSSARY_KIND
 from pipeline.documents import structure as m
-from pipeline.documents.docscheck import document_problems
+from pipeline.documents.docscheck import LaidOut, document_problems
 from pipeline.documents.glossary import combined_glossary
 from pipeline.games import registry
 
@@ -182,10 +183,11 @@ class Inputs:
 
 
 def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
-          on_wait: Optional[Callable[[], None]] = None) -> BuildOutcome:
+          on_wait: Optional[Callable[[], None]] = None, steps: Optional[Callable[[str], None]] = None) -> BuildOutcome:
     """Validate, then write the stale units of ``request`` into its output folder and record them in the
     folder's manifest. Invalid data raises InvalidData (nothing written); ``on_wait`` is called when another
-    build holds the folder."""
+    build holds the folder; ``steps`` is told what the build does and how far (``"documents 3/6"``)."""
+    say = steps or (lambda _: None)
     if request.doc_format not in FORMATS:
         raise UserError(f"unknown format '{request.doc_format}' (known: {', '.join(FORMATS)})")
     root = request.data_root
@@ -198,13 +200,14 @@ def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
     if len(fresh) < len(units):
         catalogue = RecordCatalogue(root, registry.catalogue())  # every game read once; each unit takes it from here
         validated: set[str] = set()
-        _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated)
+        laid_out = LaidOut(request.paper if request.doc_format == "pdf" else None)  # written as validation set them
+        _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated, laid_out, say)
         with output_lock(request.out, on_wait=on_wait):
             manifest = Manifest.load(request.out)  # again: another build may have written the folder meanwhile
             fresh = _up_to_date(request, units, manifest, inputs, options)
             stale = [unit for unit in units if unit.name not in fresh]
-            _validate(request, chosen, stale, catalogue, validated)
-            written = _build_units(request, stale, catalogue, manifest, inputs, options, progress)
+            _validate(request, chosen, stale, catalogue, validated, laid_out, say)
+            written = _build_units(request, stale, catalogue, manifest, inputs, options, progress, laid_out, say)
     outputs = [Output(path, False) for unit in units for path in fresh.get(unit.name, [])]
     outputs += [output for unit in units for output in written.get(unit.name, [])]
     return BuildOutcome(tuple(outputs), tuple(notes))
@@ -261,9 +264,10 @@ def _up_to_date(request: BuildRequest, units: list[_Unit], manifest: Manifest, i
 
 
 def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], catalogue: RecordCatalogue,
-              validated: set[str]) -> None:
+              validated: set[str], laid_out: LaidOut, say: Callable[[str], None]) -> None:
     """Validate the games the stale units need that are not in ``validated`` yet (then added to it): every game
-    the documents read, or for card sheets alone each stale sheet's game. InvalidData when a problem is found."""
+    the documents read, or for card sheets alone each stale sheet's game. InvalidData when a problem is found.
+    The documents the check sets are kept in ``laid_out``; ``say`` hears how far validation is."""
     root = request.data_root
     if request.only is None or any(unit.part == Part.DOCS for unit in stale):
         needed = games_to_validate(root, chosen, request.glossary)
@@ -272,7 +276,8 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
     needed = [game for game in needed if game not in validated]
     if not needed:
         return
-    report = validate(root, catalogue.specs, needed, catalogue, documents=document_problems)
+    report = validate(root, catalogue.specs, needed, catalogue, documents=partial(document_problems, keep=laid_out),
+                      progress=lambda step: say(f"validating {step}"))
     if not report.ok:
         raise InvalidData([str(problem) for problem in report.problems])
     validated.update(needed)
@@ -280,16 +285,18 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
 
 def _build_units(request: BuildRequest, stale: list[_Unit], catalogue: RecordCatalogue, manifest: Manifest,
                  inputs: Inputs, options: Optional[cards.BuildOptions],
-                 progress: Optional[CardProgress]) -> dict[str, list[Output]]:
-    """Build each stale unit, recording it in the manifest as soon as its files are written."""
+                 progress: Optional[CardProgress], laid_out: LaidOut, say: Callable[[str], None]) -> dict[str, list[Output]]:
+    """Build each stale unit, recording it in the manifest as soon as its files are written (``say`` hears
+    which document unit is being made, and how far)."""
     done: dict[str, list[Output]] = {}
     card_units = [unit for unit in stale if unit.part == Part.CARDS]
     if card_units:
         assert options is not None
         done.update(_build_cards(request, card_units, catalogue, manifest, inputs, options, progress))
-    for unit in stale:
-        if unit.part == Part.DOCS:
-            done[unit.name] = _build_documents(request, unit, catalogue, manifest, inputs)
+    doc_units = [unit for unit in stale if unit.part == Part.DOCS]
+    for number, unit in enumerate(doc_units, 1):
+        say(f"documents {number}/{len(doc_units)}: {unit.game or GLOSSARY_KIND}")
+        done[unit.name] = _build_documents(request, unit, catalogue, manifest, inputs, laid_out)
     return done
 
 
@@ -322,8 +329,9 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
 
 
 def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalogue, manifest: Manifest,
-                     inputs: Inputs) -> list[Output]:
-    """One game's documents (or the glossary): assembled, noting which games they read, rendered, then written."""
+                     inputs: Inputs, laid_out: LaidOut) -> list[Output]:
+    """One game's documents (or the glossary): assembled, noting which games they read, rendered (or taken as
+    validation set them, when it set these very documents), then written."""
     root = request.data_root
     before = set(catalogue.requested)
     catalogue.requested.clear()  # from here on: the games this unit reads
@@ -335,8 +343,11 @@ def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalo
         docs = {GLOSSARY_KIND: combined_glossary(game_ids(root), refs)}
     reads = sorted(catalogue.requested)
     catalogue.requested.update(before)
-    files = {document_path(request.out, unit.game, kind, request.paper, request.doc_format): render(doc, request.paper, request.doc_format)
-             for kind, doc in docs.items()}
+    files: dict[Path, bytes] = {}
+    for kind, doc in docs.items():
+        kept = laid_out.pdf(unit.game, kind, request.paper, doc) if unit.game is not None and request.doc_format == "pdf" else None
+        files[document_path(request.out, unit.game, kind, request.paper, request.doc_format)] = (
+            kept if kept is not None else render(doc, request.paper, request.doc_format))
     for path in files:
         own_folder(request.out, path.parent)
     _write_unit(manifest, unit.name, inputs.of(unit.name, _unit_options(request, unit, None), reads), reads, files)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import typer
 from rich.console import Console
@@ -19,12 +19,28 @@ from rich.spinner import Spinner
 # Writes to whatever sys.stderr is at the time; drawn only when that is a terminal (checked at each use, so rich's
 # own reading of "interactive", fixed when the console is made, is forced on).
 STDERR = Console(stderr=True, force_interactive=True)
+STEP_MARK = " - "  # between the spinner's label and what the command does now
 SPINNER_KEY = "pantheon.spinner"  # where the run's spinner is kept in the command's context (``ctx.meta``)
+STEP_KEY = "pantheon.spinner.label"  # and the spinner itself with its first label, for ``stepper``
 
 
 def spin_while(ctx: typer.Context, label: str) -> None:
     """Show :func:`working`'s spinner from now until the command's context ``ctx`` closes."""
-    ctx.meta[SPINNER_KEY] = ctx.with_resource(working(label))
+    spinner = Spinner("dots", text=label)
+    ctx.meta[SPINNER_KEY] = ctx.with_resource(working(spinner))
+    ctx.meta[STEP_KEY] = (spinner, label)
+
+
+def stepper(ctx: typer.Context) -> Callable[[str], None]:
+    """A function that says on the run's spinner (``spin_while``) what the command does now and how far it is
+    (``"monstrous (3/5): documents"``), after the command's label; it does nothing when no spinner turns
+    (off a terminal)."""
+    def step(text: str) -> None:
+        meta = ctx.find_root().meta
+        if isinstance(meta.get(SPINNER_KEY), Live):  # shown: on a terminal
+            spinner, label = meta[STEP_KEY]
+            spinner.update(text=f"{label}{STEP_MARK}{text}")
+    return step
 
 
 def stop_spinner(ctx: typer.Context) -> None:
@@ -34,15 +50,18 @@ def stop_spinner(ctx: typer.Context) -> None:
         spinner.stop()
 
 
-def working(label: str) -> AbstractContextManager[Any]:
-    """A spinner with ``label`` on stderr for the duration of the block, gone when it ends; nothing off a terminal.
+def working(spinner: Spinner | str) -> AbstractContextManager[Any]:
+    """``spinner`` (or a spinner with that label) on stderr for the duration of the block, gone when it ends;
+    nothing off a terminal.
 
     Lines the block prints go above the spinner: stdout is routed through the
     console only when it is that terminal too (a redirected stdout stays as it is).
     """
     if not STDERR.is_terminal:
         return nullcontext()
-    return _shown(Live(Spinner("dots", text=label), console=STDERR, transient=True,
+    if isinstance(spinner, str):
+        spinner = Spinner("dots", text=spinner)
+    return _shown(Live(spinner, console=STDERR, transient=True,
                        redirect_stdout=_is_terminal(sys.stdout), redirect_stderr=True))
 
 

@@ -137,9 +137,10 @@ class ArtCache:
         return self._converted[key]
 
     def has(self, key: str, under: store.Scope) -> bool:
-        """Whether art ``key`` is at hand without converting it (read into memory if in the store, whose
-        entries are looked up ``under`` a scope the build took once)."""
-        return self._get(key, under) is not None
+        """Whether art ``key`` is at hand without converting it: converted in this process already (the card
+        check converts every art of the faces it lays out), or in the store (read into memory; its entries are
+        looked up ``under`` a scope the build took once)."""
+        return key in self._converted or self._get(key, under) is not None
 
     def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"],
                     under: store.Scope) -> tuple[float, float]:
@@ -151,7 +152,7 @@ class ArtCache:
         if isinstance(art, Stream):
             _replay(canvas, name, art)
             return art.width, art.height
-        drawing = art if art is not None else convert()
+        drawing = art if art is not None else self.converted(key, convert)
         stream = _draw(canvas, name, drawing)
         if stream is not None:
             store.keep(NAMESPACE, [key], _stream_plain(stream), under=under)

@@ -32,7 +32,7 @@ from svglib.svglib import SvgRenderer
 
 from pipeline.base.errors import UserError
 from pipeline.cards import fonts
-from pipeline.cards.colours import RGB, WHITE, blend, to_hex
+from pipeline.cards.colours import CHANNEL_MAX, RGB, WHITE, blend, to_hex
 from pipeline.cards.svgtemplates import SVG_NS
 
 if TYPE_CHECKING:
@@ -442,8 +442,13 @@ class Under:
 
 
 def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Under:
+    """The colours under ``box`` when ``painted`` is laid on ``paper`` in order (see :class:`Under`).
+
+    Colours are told apart as the hex codes name them (8 bits a channel), but kept as integer triples while the
+    shapes are laid: sorted, a triple orders as its hex code does, so the colours kept past MAX_COLOURS are the
+    same, and a hex code is written only for the answer."""
     base = paper
-    every: dict[str, RGB] = {to_hex(paper): paper}
+    every: dict[tuple[int, int, int], RGB] = {_key(paper): paper}
     for paint in painted:
         if paint.region.covers(box):
             base = blend(paint.colour, paint.opacity, base)
@@ -452,15 +457,23 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
             every.update(_over(paint, every.values()))
         if len(every) > MAX_COLOURS:
             every = dict(sorted(every.items())[:MAX_COLOURS])
-    return Under(to_hex(base), tuple(sorted(every)))
+    return Under(to_hex(base), tuple("#%02x%02x%02x" % key for key in sorted(every)))
 
 
-def _over(paint: Paint, below: Iterable[RGB]) -> dict[str, RGB]:
-    """``paint`` over each colour of ``below``, by hex."""
-    out: dict[str, RGB] = {}
+def _key(colour: RGB) -> tuple[int, int, int]:
+    """The 8-bit channels ``to_hex`` writes for ``colour`` (a blend of colours in 0..1 stays in 0..1, so
+    the clamp ``to_hex`` applies changes no channel here)."""
+    return round(colour[0] * CHANNEL_MAX), round(colour[1] * CHANNEL_MAX), round(colour[2] * CHANNEL_MAX)
+
+
+def _over(paint: Paint, below: Iterable[RGB]) -> dict[tuple[int, int, int], RGB]:
+    """``paint`` over each colour of ``below``, by 8-bit channels (opaque paint: its own colour, whatever is below)."""
+    if paint.opacity == 1:
+        return {_key(paint.colour): paint.colour}
+    out: dict[tuple[int, int, int], RGB] = {}
     for colour in below:
         mixed = blend(paint.colour, paint.opacity, colour)
-        out[to_hex(mixed)] = mixed
+        out[_key(mixed)] = mixed
     return out
 
 

@@ -9,7 +9,7 @@ after validation (cards, documents, game commands) never read the data again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional
 
@@ -76,10 +76,12 @@ DocumentCheck = Callable[[GameData, "RecordCatalogue"], Iterable[Problem]]
 
 
 def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = None,
-             catalogue: Optional["RecordCatalogue"] = None, documents: Optional[DocumentCheck] = None) -> ValidationReport:
+             catalogue: Optional["RecordCatalogue"] = None, documents: Optional[DocumentCheck] = None,
+             progress: Optional[Callable[[str], None]] = None) -> ValidationReport:
     """Validate ``games`` (all when None) under ``data_root``, each by its spec in ``specs``;
     ``catalogue``: games loaded already; ``documents``: the document check (`pantheon validate` and `build`
-    pass it; commands that print no document leave it out, and a game they found clean is not clean for it)."""
+    pass it; commands that print no document leave it out, and a game they found clean is not clean for it);
+    ``progress``: told what is being checked and how far (``"monstrous (3/5): documents"``)."""
     chosen = specs.select(data_root, games)
     schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
     catalogue = catalogue or RecordCatalogue(data_root, specs)
@@ -87,15 +89,18 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
     printable = PrintableText()
     memo = ValidationMemo(data_root, game_ids(data_root), checked=_check_name(documents))
     report.games = vouched = ValidatedGames(catalogue)
-    for game in chosen:
+    say = progress or (lambda _: None)
+    for number, game in enumerate(chosen, 1):
         if memo.clean(game, specs.spec(game)):  # passed every check with exactly these inputs: not checked again,
             vouched.add(game)  # and loaded only when a later stage asks for it
             continue
+        say(f"{game} ({number}/{len(chosen)}): data, rules and card faces")
         loaded = catalogue.game(game)
         schemas = schemas or load_schemas(data_root)
         catalogue.requested.clear()
         problems, cross_checked = game_problems(loaded, schemas, catalogue, printable)
         if cross_checked and not problems and documents is not None:  # laid out only from data every check vouched for
+            say(f"{game} ({number}/{len(chosen)}): documents")
             problems = guarded(loaded, documents(loaded, catalogue))
         if not cross_checked:
             report.skipped_cross_checks.append(game)
@@ -165,7 +170,10 @@ def game_problems(
 
 
 def _check_name(check: Optional[DocumentCheck]) -> str:
-    """What the memo records of the document check (its code is in the store's code digest)."""
+    """What the memo records of the document check (its code is in the store's code digest); a check given
+    options (a partial, such as the build's that keeps what it laid out) is the check it wraps."""
+    while isinstance(check, partial):
+        check = check.func
     return "" if check is None else f"{check.__module__}.{getattr(check, '__qualname__', type(check).__name__)}"
 
 

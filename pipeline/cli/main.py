@@ -15,7 +15,7 @@ import signal
 import time
 from enum import Enum
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional, Sequence
+from typing import Any, Callable, List, NoReturn, Optional, Sequence
 
 import typer
 from typer.core import TyperGroup
@@ -180,10 +180,10 @@ def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
     return registry.select(root, games)
 
 
-def run_validation(root: Path, games: Optional[Sequence[str]],
-                   loaded: Optional[RecordCatalogue] = None) -> ValidationReport:
+def run_validation(root: Path, games: Optional[Sequence[str]], loaded: Optional[RecordCatalogue] = None,
+                   progress: Optional[Callable[[str], None]] = None) -> ValidationReport:
     return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded,
-                         documents=document_problems)
+                         documents=document_problems, progress=progress)
 
 
 def _refuse_or_raise(problems: Sequence[object], consequence: str, as_json: bool) -> NoReturn:
@@ -202,9 +202,9 @@ def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
 
 
 @app.command()
-def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption) -> None:
+def validate(ctx: typer.Context, games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption) -> None:
     """Check data against the schemas and every game's cross-checks; list every problem."""
-    report = run_validation(_data_root(data), games)
+    report = run_validation(_data_root(data), games, progress=console.stepper(ctx))
     for problem in report.problems:
         say(str(problem))
     for game in report.skipped_cross_checks:
@@ -330,7 +330,8 @@ def _run_build(request: BuildRequest, refused: str, *, as_json: bool = False) ->
     invalid data: every problem, then ``refused`` (what was not done), exit 1."""
     try:
         with console.progress_bar() as bar:
-            outcome = run_build(request, progress=_CardBar(bar), on_wait=lambda: say(
+            card_bar = _CardBar(bar)
+            outcome = run_build(request, progress=card_bar, steps=card_bar.step, on_wait=lambda: say(
                 f"waiting for another build writing to {display_path(request.out)}", err=True))
     except InvalidData as exc:
         if as_json:
@@ -353,6 +354,14 @@ class _CardBar:
     def __init__(self, bar: Any) -> None:
         self.bar = bar
         self.task: Optional[int] = None
+        self.status: Optional[int] = None  # the line saying what the build does besides drawing cards
+
+    def step(self, text: str) -> None:
+        """Show what the build does now, and how far (validation, documents)."""
+        if self.status is None:
+            self.status = self.bar.add_task(text, total=None)
+        else:
+            self.bar.update(self.status, description=text)
 
     def begin(self, total: int) -> None:
         self.task = self.bar.add_task("cards", total=total)

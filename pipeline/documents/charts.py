@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Sequence
 from reportlab.graphics.charts.barcharts import BarChart as RLBarChart
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, Group, Line, Rect, String
+from reportlab.graphics.shapes import Group, Line, Rect, String
 from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -24,6 +24,7 @@ from pipeline.cards import fonts
 from pipeline.cards.units import mm
 from pipeline.documents import structure as m
 from pipeline.documents.layout import Layout
+from pipeline.documents.measuring import Drawing
 
 MARKERS = ("FilledCircle", "FilledSquare", "FilledTriangle", "FilledDiamond", "Circle", "Square")
 NICE_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)

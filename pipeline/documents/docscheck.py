@@ -9,16 +9,19 @@ check, after every other check of the game passed). Per game, for each paper:
   rules.yaml, never a KeyError);
 - on the first paper, every text is linted (:mod:`pipeline.documents.copylint`), and every component the
   rulebook lists must be produced;
-- each document is set as PDF with the build's own renderer, bytes thrown away: a table cell taller than a
-  page, a label that runs off its drawing (a footer cut at the page edge), a sheet over its page budget or an
-  orphan page are the renderer's refusals, reported here with file:line;
+- each document is laid out with the build's own renderer: a table cell taller than a page, a label that
+  runs off its drawing (a footer cut at the page edge), a sheet over its page budget or an orphan page are the
+  renderer's refusals, reported here with file:line. On a paper whose PDFs nobody keeps, the layout is only
+  measured (:mod:`pipeline.documents.measuring`: drawings and card faces take their room unpainted). The build
+  passes a :class:`LaidOut` for its paper: the documents are set in full on it, kept, and written by the build
+  rather than set again;
 - the game's terms are measured in the combined glossary's table (its cells, not its pages: the glossary is
   laid out whole by the build; the see-alsos other games add to a term are left out, so that validating a game
   never reads the others).
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Optional
 
 from pipeline.base.errors import UserError
 from pipeline.cards.imposition import load_sheets
@@ -37,8 +40,27 @@ from pipeline.documents.pdf import PdfRenderer, TextDoesNotFit
 from pipeline.documents.standard import DocContext, MissingSection
 
 
-def document_problems(game: GameData, catalogue: RecordCatalogue) -> Iterator[Problem]:
-    """Every problem the documents of ``game`` would meet in print, on every paper (see the module doc)."""
+class LaidOut:
+    """The PDFs the document check set on ``paper`` (None: none), each with the document it set, by game, kind
+    and paper: what the build writes instead of setting a document again in the same process (only for an
+    equal document, since the renderer makes the same bytes from the same document)."""
+
+    def __init__(self, paper: Optional[str]) -> None:
+        self.paper = paper
+        self._pdfs: dict[tuple[str, str, str], tuple[m.Document, bytes]] = {}
+
+    def keep(self, game: str, kind: str, paper: str, doc: m.Document, pdf: bytes) -> None:
+        self._pdfs[(game, kind, paper)] = (doc, pdf)
+
+    def pdf(self, game: str, kind: str, paper: str, doc: m.Document) -> Optional[bytes]:
+        """The PDF set for ``doc`` as game ``game``'s ``kind`` on ``paper``, or None when none was set for it."""
+        found = self._pdfs.get((game, kind, paper))
+        return found[1] if found is not None and found[0] == doc else None
+
+
+def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optional[LaidOut] = None) -> Iterator[Problem]:
+    """Every problem the documents of ``game`` would meet in print, on every paper (see the module doc);
+    ``keep``: where the PDFs set are kept for the build."""
     spec = game.spec
     if spec.documents is None:
         return
@@ -58,8 +80,17 @@ def document_problems(game: GameData, catalogue: RecordCatalogue) -> Iterator[Pr
         renderer = PdfRenderer(layout)
         for terms in glossary:
             yield from _glossary_cells(terms, renderer, origins)
-        for doc in docs.values():
-            yield from _layout_problems(renderer, doc, origins)
+        kept = keep if keep is not None and keep.paper == paper else None
+        for kind, doc in docs.items():
+            try:
+                pdf, _ = renderer.render(doc, paint=kept is not None)
+            except TextDoesNotFit as unfit:
+                yield Problem(origins.locate(unfit.text), str(unfit))
+            except UserError as refused:  # a page fault: blamed on the data file that gives the document most words
+                yield Problem(_main_source(doc, origins), str(refused))
+            else:
+                if kept is not None:
+                    kept.keep(game.game, kind, paper, doc, pdf)
 
 
 def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Iterator[Problem]:
@@ -90,15 +121,6 @@ def _glossary_cells(glossary: m.Document, renderer: PdfRenderer, origins: Origin
                 renderer.measure_table(block, glossary.title)
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), f"{glossary.title}: {unfit.reason}")
-
-
-def _layout_problems(renderer: PdfRenderer, doc: m.Document, origins: Origins) -> Iterator[Problem]:
-    try:
-        renderer.render(doc)
-    except TextDoesNotFit as unfit:
-        yield Problem(origins.locate(unfit.text), str(unfit))
-    except UserError as refused:  # a page fault: blamed on the data file that gives the document most words
-        yield Problem(_main_source(doc, origins), str(refused))
 
 
 def _main_source(doc: m.Document, origins: Origins) -> Location:

@@ -20,12 +20,13 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.platypus import Flowable
 
 from pipeline.base.errors import UserError
-from pipeline.cards.faces import HALF_TURN, PP, FaceRecord, Splitter, _is_top_slot
+from pipeline.cards.faces import HALF_TURN, PP, _is_top_slot
 from pipeline.cards.forms import Forms
 from pipeline.cards.imposition import load_sheets
 from pipeline.cards.plan import Face
 from pipeline.cards.svgtemplates import Templates
 from pipeline.cards.units import mm
+from pipeline.documents.measuring import measuring
 
 TEXT, ICON = "text", "icon"
 MmBox = tuple[float, float, float, float]  # x0, y0, x1, y1: mm from the trim's top-left, y down
@@ -107,14 +108,18 @@ def face_slots(face: Face, where: str) -> FaceSlots:
     return FaceSlots((width, height), tuple(slots))
 
 
-_FORMS: "weakref.WeakKeyDictionary[Any, Forms]" = weakref.WeakKeyDictionary()
+_FORMS: "weakref.WeakKeyDictionary[Any, dict[str, Forms]]" = weakref.WeakKeyDictionary()
 
 
-def _forms(canvas: Any) -> Forms:
-    """One set of forms per PDF canvas (each layout pass of a document draws on a new one)."""
-    if canvas not in _FORMS:
-        _FORMS[canvas] = Forms(canvas, templates())
-    return _FORMS[canvas]
+def _forms(canvas: Any, face: Face) -> Forms:
+    """The forms of ``face``'s game on ``canvas`` (each layout pass of a document draws on a new one): they
+    read the face records the card check and the card build keep, so a face laid out there is not set and
+    measured again here, only its art read."""
+    game = face.template.split("/", 1)[0]  # templates/cards/<game>/...: the card sheets whose records these are
+    by_game = _FORMS.setdefault(canvas, {})
+    if game not in by_game:
+        by_game[game] = Forms(canvas, templates(), records=game)
+    return by_game[game]
 
 
 class FaceFlowable(Flowable):
@@ -127,23 +132,16 @@ class FaceFlowable(Flowable):
         self.card_x, self.card_w, self.card_h = card_x, card_w, card_h
         self.overlay = overlay
         self.width, self.height = overlay.width, overlay.height
-        self._split: Optional[tuple[FaceRecord, dict[str, Any]]] = None
-
-    def _record(self) -> tuple[FaceRecord, dict[str, Any]]:
-        """The face rendered and split once per document: each layout pass draws on a new canvas, but the
-        record (text set, art split) is the same."""
-        if self._split is None:
-            svg = templates().render(self.face.template, self.face.context, self.where)
-            self._split = Splitter(templates()).split(svg, self.face.template, self.where)
-        return self._split
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         return self.width, self.height
 
     def draw(self) -> None:
         canvas = self.canv
-        forms = _forms(canvas)
-        form = forms._form(*self._record(), self.where)  # this canvas's forms for the record split once
+        if measuring(canvas):  # a face of the card plan, which the card check laid out: only its room counts here
+            return
+        forms = _forms(canvas, self.face)
+        form = forms.face(self.face, self.where)
         scale = self.card_w / mm(form.trim_w)
         bleed = mm(forms.bleed)
         canvas.saveState()

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from pipeline.base.errors import UserError
 from pipeline.cards import colours, design
+from pipeline.cards.faces import FaceRecords, content_key
 from pipeline.cards.plan import Face, PrintCard
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.documents import standard as std
@@ -221,21 +222,28 @@ def spread(ctx: DocContext, labels: Mapping[str, str], caption: str = SPREAD_CAP
     return m.CardSpread(tuple(entries), SPREAD_SCALE, caption)
 
 
-def printed_icons(ctx: DocContext) -> tuple[str, ...]:
+def printed_icons(ctx: DocContext) -> frozenset[str]:
     """Every icon of templates/icons the game's cards print (fronts and backs, art layers, icon slots and
-    icons inside text), in order of first appearance: what a player aid must explain."""
+    icons inside text): what a player aid must explain. A face the card check or the card build laid out is
+    read from its kept record (the icons it placed); any other face is rendered and its icon marks read."""
     if ctx.game.spec.cards is None:
         raise ctx.game.spec.missing("cards")
-    seen: dict[str, None] = {}
-    rendered: set[tuple[str, str]] = set()
+    records = FaceRecords(templates(), ctx.game.game)
+    seen: set[str] = set()
+    done: set[str] = set()
     for card in ctx.game.spec.cards(ctx.game):
         for face in (card.front, card.back):
             if face is None:
                 continue
-            svg = templates().render(face.template, face.context, f"{ctx.game.game}: card {card.id}")
-            if (face.template, svg) in rendered:
+            key = content_key(face)
+            if key is not None and key in done:
                 continue
-            rendered.add((face.template, svg))
-            for layer, slot in ICON_MARK.findall(svg):
-                seen.setdefault(layer or slot)
-    return tuple(seen)
+            record = records.get(key) if key is not None else None
+            if record is not None:
+                seen.update(icon.name for icon in record.facts.icons)
+            else:
+                svg = templates().render(face.template, face.context, f"{ctx.game.game}: card {card.id}")
+                seen.update(layer or slot for layer, slot in ICON_MARK.findall(svg))
+            if key is not None:
+                done.add(key)
+    return frozenset(seen)

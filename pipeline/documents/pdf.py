@@ -19,6 +19,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     ActionFlowable,
     BaseDocTemplate,
@@ -44,7 +45,7 @@ from pipeline.cards.svgtemplates import ICON_DIR, SVG_NS, TEMPLATE_ROOT, IconLib
 from pipeline.cards.units import mm
 from pipeline.data import markup
 from pipeline.data.typography import typographic
-from pipeline.documents import charts, cover, facedraw, figures, typefaces
+from pipeline.documents import charts, cover, facedraw, figures, measuring, typefaces
 from pipeline.documents import structure as m
 from pipeline.documents.layout import Layout
 from pipeline.documents.pagecheck import PageContent, check_pages
@@ -273,6 +274,7 @@ class PdfRenderer:
         fonts.register_for_svg()  # documents draw icons through svglib
         self.layout = layout
         self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
+        self._converted_icons: dict[str, Any] = {}  # svglib's Drawing of each icon SVG, converted once per renderer
         self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}
         self._chart_style: Optional[charts.ChartStyle] = None
         self._columns = 1  # of the document being set
@@ -325,8 +327,11 @@ class PdfRenderer:
 
     # ------------------------------------------------------------------ document
 
-    def render(self, doc: m.Document, *, toc_guess: Optional[Sequence[TocEntry]] = None) -> tuple[bytes, list[TocEntry]]:
-        """The PDF bytes of ``doc`` and where its contents entries landed.
+    def render(self, doc: m.Document, *, toc_guess: Optional[Sequence[TocEntry]] = None,
+               paint: bool = True) -> tuple[bytes, list[TocEntry]]:
+        """The PDF bytes of ``doc`` and where its contents entries landed; with ``paint`` False, the document
+        is laid out and checked the same way on a :class:`~pipeline.documents.measuring.MeasuringCanvas`, and
+        the bytes are empty.
 
         The contents list its page numbers only once a pass has laid the text out, so reportlab
         lays a document with contents out until they settle. ``toc_guess`` (where the entries
@@ -373,7 +378,7 @@ class PdfRenderer:
         template.tallest = max((f.height for f in _flat(story) if isinstance(f, (facedraw.FaceFlowable, rl.Drawing))), default=0.0)
         try:
             with fixed_date():  # each pass begins a new document (and reads the environment's date)
-                template.multiBuild(story, maxPasses=MAX_PASSES)
+                template.multiBuild(story, maxPasses=MAX_PASSES, canvasmaker=Canvas if paint else measuring.MeasuringCanvas)
         except IndexError as exc:  # reportlab's way of saying the contents never settled
             raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
         check_pages(doc.title, self.layout.paper, template.pages(), doc.page_budget)
@@ -641,11 +646,14 @@ class PdfRenderer:
             f'<svg xmlns="{SVG_NS}" viewBox="0 0 {icon.width:g} {icon.height:g}" width="{icon.width:g}" height="{icon.height:g}">'
             f'<g fill="{fill}">{icon.markup}</g></svg>'
         )
-        drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+        drawing = self._converted_icons.get(svg)
         if drawing is None:
-            raise UserError(f"{where}: icon '{name}' could not be drawn")
+            drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+            if drawing is None:
+                raise UserError(f"{where}: icon '{name}' could not be drawn")
+            self._converted_icons[svg] = drawing
         scale = mm(size_mm) / drawing.height
-        group = rl.Group(*drawing.contents)
+        group = rl.Group(*drawing.contents)  # a group of its own: the shapes are shared, never changed
         group.transform = (scale, 0, 0, scale, 0, 0)
         return group
 
@@ -918,8 +926,8 @@ def _frame(name: str, x: float, y: float, width: float, height: float) -> Frame:
 
 def _drawing(width: float, height: float) -> rl.Drawing:
     """A drawing whose initial font is the embedded family's: reportlab's default, Helvetica, is one of
-    the standard 14 fonts, named in the PDF but never embedded."""
-    drawing = rl.Drawing(width, height)
+    the standard 14 fonts, named in the PDF but never embedded (not painted when only measured)."""
+    drawing = measuring.Drawing(width, height)
     drawing.initialFontName = fonts.font_name()
     return drawing
 

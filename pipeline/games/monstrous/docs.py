@@ -243,7 +243,7 @@ def _sentence(name: str) -> str:
     return name if name[-1:] in ".?!" else f"{name}."
 
 
-def icon_meanings(model: MonstrousModel, printed: tuple[str, ...]) -> dict[str, m.LegendEntry]:
+def icon_meanings(model: MonstrousModel, printed: frozenset[str]) -> dict[str, m.LegendEntry]:
     """What each icon the cards may print means: each god's emblem, the laurel of a Location's Faith, the temple,
     and one line for each picture family among the ``printed`` icons."""
     out = {g.pattern: m.LegendEntry(g.pattern, f"{g.name} ({g.colour})", f"The emblem on the {g.colour} god's cards.",
@@ -256,7 +256,7 @@ def icon_meanings(model: MonstrousModel, printed: tuple[str, ...]) -> dict[str, 
     return out
 
 
-def printed_families(printed: tuple[str, ...]) -> set[str]:
+def printed_families(printed: frozenset[str]) -> set[str]:
     """The ``printed`` icons, with each picture family (``PICTURE_FAMILIES``) counted as one icon."""
     return {next((prefix for prefix, _, _ in PICTURE_FAMILIES if icon.startswith(prefix)), icon) for icon in printed}
 
