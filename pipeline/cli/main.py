@@ -447,8 +447,10 @@ def export(
                                  base_url=base_url)
     if as_json:
         typer.echo(json.dumps({"game": game, "target": target, "folder": str(result.folder), "files": result.files,
-                               "faces": result.faces}))
+                               "faces": result.faces, "left_out": list(result.left_out)}))
         return
+    for line in result.left_out:
+        say(line)
     say(f"wrote {display_path(result.folder)} ({count(result.files, 'file')} from {count(result.faces, 'face')})")
 
 
