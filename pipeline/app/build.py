@@ -37,7 +37,7 @@ from pipeline.app.documents import (
     document_path,
     game_documents,
     games_to_validate,
-    render,
+    render_for_print,
     with_glossary,
 )
 from pipeline.app.manifest import Manifest
@@ -335,8 +335,8 @@ def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalo
         docs = {GLOSSARY_KIND: combined_glossary(game_ids(root), refs)}
     reads = sorted(catalogue.requested)
     catalogue.requested.update(before)
-    files = {document_path(request.out, unit.game, kind, request.paper, request.doc_format): render(doc, request.paper, request.doc_format)
-             for kind, doc in docs.items()}
+    files = {document_path(request.out, unit.game, kind, request.paper, request.doc_format):
+             render_for_print(doc, request.paper, request.doc_format) for kind, doc in docs.items()}
     for path in files:
         own_folder(request.out, path.parent)
     _write_unit(manifest, unit.name, inputs.of(unit.name, _unit_options(request, unit, None), reads), reads, files)
