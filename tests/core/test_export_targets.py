@@ -13,6 +13,7 @@ from pipeline.cards.build import Plan
 from pipeline.cards.plan import Face, PrintCard
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.exports.export import export
+from pipeline.exports.preflight import check_target
 from pipeline.exports.targets import PDF_PER_DECK, PNG_PER_FACE, TTS_DECK, load_targets, target, target_ids, targets_dir
 
 from .render_helpers import run_cli, toy_card, toy_template_root
@@ -108,6 +109,9 @@ def test_a_size_the_shop_does_not_offer_is_left_out_with_its_reason(tmp_path: Pa
     assert sorted(p.name for p in result.folder.iterdir()) == ["001-toy-00-back.png", "001-toy-00-front.png", "order.csv"]
     assert result.left_out == ("left out of the lab export: 180 x 120 mm boards (120x180 mm: board 1): no board product",)
     assert "board" not in (result.folder / "order.csv").read_text()
+    notes: list[str] = []  # preflight measures what was written, and says what was left out
+    assert check_target(Plan("toy", "Toy", [toy_card(0), board]), target("lab", root), root, note=notes.append) == []
+    assert notes == ["toy: " + result.left_out[0]]
 
 
 def test_the_shipped_shops_leave_out_the_monstrous_sizes_they_do_not_make() -> None:
