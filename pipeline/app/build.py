@@ -38,7 +38,7 @@ from pipeline.app.documents import (
     document_path,
     game_documents,
     games_to_validate,
-    render,
+    render_for_print,
     with_glossary,
 )
 from pipeline.app.manifest import Manifest
@@ -347,7 +347,7 @@ def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalo
     for kind, doc in docs.items():
         kept = laid_out.pdf(unit.game, kind, request.paper, doc) if unit.game is not None and request.doc_format == "pdf" else None
         files[document_path(request.out, unit.game, kind, request.paper, request.doc_format)] = (
-            kept if kept is not None else render(doc, request.paper, request.doc_format))
+            kept if kept is not None else render_for_print(doc, request.paper, request.doc_format))
     for path in files:
         own_folder(request.out, path.parent)
     _write_unit(manifest, unit.name, inputs.of(unit.name, _unit_options(request, unit, None), reads), reads, files)

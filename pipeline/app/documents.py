@@ -16,7 +16,7 @@ from pipeline.checks.references import References
 from pipeline.data.dataset import game_ids
 from pipeline.documents import structure as m
 from pipeline.documents.layout import load_layout
-from pipeline.documents.render import FORMATS, render  # noqa: F401  (the build's names for them)
+from pipeline.documents.render import FORMATS, render, render_for_print  # noqa: F401  (the build's names for them)
 from pipeline.documents.standard import DocContext
 
 DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras", "puzzles")

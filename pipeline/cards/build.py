@@ -21,6 +21,7 @@ from pipeline.cards.faces import SlotError
 from pipeline.cards.forms import FaceForm, Forms
 from pipeline.cards.imposition import (
     CROP,
+    DOWN,
     LINES,
     REGISTRATION,
     SHEETS_NAME,
@@ -372,7 +373,10 @@ def _check_card(
 
 def _draw_marks(canvas: Canvas, sheets: Sheets, page: Page, marks: str) -> None:
     """The page's cutting guides: crop marks, full-length cut lines or registration marks, and a fold page's
-    dashed fold line."""
+    dashed fold line. A page of backs for a cutting machine is printed plain: the machine reads the marks and
+    cuts from the front, so marks on the back could only be misread (a sheet fed the wrong side up)."""
+    if marks == REGISTRATION and page.side == "back":
+        return
     width, height, bleed = page.grid.page_width, page.grid.page_height, page.grid.bleed
     slots = [p.slot for p in page.placements]
     canvas.setLineWidth(sheets.mark_stroke_pt)
@@ -393,7 +397,10 @@ def _draw_marks(canvas: Canvas, sheets: Sheets, page: Page, marks: str) -> None:
         canvas.setLineWidth(sheets.mark_stroke_pt)
         canvas.setDash(sheets.fold_dash_pt, sheets.fold_dash_pt)
         edge = mm(sheets.mark_paper_edge_mm)
-        canvas.line(width / 2, edge, width / 2, height - edge)
+        if page.grid.fold == DOWN:
+            canvas.line(width / 2, edge, width / 2, height - edge)
+        else:
+            canvas.line(edge, height / 2, width - edge, height / 2)
         canvas.setDash()
 
 

@@ -19,9 +19,12 @@ print). The layouts:
   registration``: a square at the top-left, corner brackets at the top-right
   and bottom-left) and the cards inside them, no crop marks; each page is
   read and cut on its own;
-- ``fold`` (gutterfold, for printers without duplex): the fronts on the left
-  half of the page, each back at the mirrored place on the right half, a
-  dashed fold line between: fold, glue, cut.
+- ``fold`` (gutterfold, for printers without duplex): the fronts on one
+  half of the page, each back at the mirrored place on the other half, a
+  dashed fold line between: fold, glue, cut. The fold line runs down the
+  page (fronts left) or across it (fronts on top, backs turned 180 degrees
+  so they are upright once folded), in whichever orientation and direction
+  holds the most cards.
 
 Backs go on the following page at the mirrored place, so that after a
 duplex print each back lands behind its front:
@@ -58,6 +61,7 @@ PORTRAIT, LANDSCAPE = "portrait", "landscape"
 BUTTED, GUTTER = "butted", "gutter"
 CROP, LINES, REGISTRATION = "crop", "lines", "registration"  # what marks a layout prints
 FOLD_SIDE = "fold"  # a page holding fronts and their backs
+DOWN, ACROSS_PAGE = "down", "across-page"  # a fold line down the page (fronts left) or across it (fronts on top)
 CUT_LINE_DECIMALS = 3  # cut lines (pt) that agree to this many decimals are one line, with one set of crop marks
 MARK_TOLERANCE_PT = 1e-3  # a mark this much shorter than the shortest allowed is rounding, not too short
 
@@ -208,7 +212,7 @@ class Grid:
     bleed: float  # points
     columns: int
     butted: bool
-    fold: bool = False  # the slots are the left half's; each back goes to the mirrored place on the right half
+    fold: str = ""  # DOWN or ACROSS_PAGE: the slots are one half's, each back at the mirrored place on the other
 
     @property
     def capacity(self) -> int:
@@ -216,10 +220,12 @@ class Grid:
 
 
 def grid(sheets: Sheets, paper: Paper, trim_w_mm: float, trim_h_mm: float, what: str, layout: Optional[Layout] = None) -> Grid:
-    """The fullest grid of ``trim_w x trim_h`` cards on ``paper``; ``what`` names the card in an error."""
+    """The fullest grid of ``trim_w x trim_h`` cards on ``paper`` (each orientation, and for a fold layout each
+    direction of the fold line, is tried; ties go to the first); ``what`` names the card in an error."""
     layout = layout or sheets.layout()
     best: Grid | None = None
-    candidates = [_grid(sheets, layout, paper, trim_w_mm, trim_h_mm, o) for o in sheets.orientations]
+    folds = (DOWN, ACROSS_PAGE) if layout.fold else ("",)
+    candidates = [_grid(sheets, layout, paper, trim_w_mm, trim_h_mm, o, f) for o in sheets.orientations for f in folds]
     if layout.fold and not any(c.capacity for c in candidates):  # too big to fold: a page of fronts, then backs
         candidates = [_grid(sheets, replace(layout, fold=False), paper, trim_w_mm, trim_h_mm, o) for o in sheets.orientations]
     marked = [c for c in candidates if layout.marks != CROP or _marks_fit(sheets, c)]
@@ -234,28 +240,33 @@ def grid(sheets: Sheets, paper: Paper, trim_w_mm: float, trim_h_mm: float, what:
     return best
 
 
-def _grid(sheets: Sheets, layout: Layout, paper: Paper, trim_w: float, trim_h: float, orientation: str) -> Grid:
+def _grid(sheets: Sheets, layout: Layout, paper: Paper, trim_w: float, trim_h: float, orientation: str,
+          fold: str = "") -> Grid:
     page_w, page_h = paper.width_mm, paper.height_mm
     if orientation == LANDSCAPE:
         page_w, page_h = page_h, page_w
     bleed, margin = sheets.bleed_mm, layout.margin_mm
-    room_w = page_w if not layout.fold else page_w / 2 + margin - sheets.fold_gap_mm  # fold: the left half only
+    half = margin - sheets.fold_gap_mm  # a fold: one half of the page, the fold gap (not a margin) at the middle
+    room_w = page_w / 2 + half if fold == DOWN else page_w
+    room_h = page_h / 2 + half if fold == ACROSS_PAGE else page_h
     if layout.butted:  # cells are trim boxes side by side; one bleed round the block
         pitch_w, pitch_h, edge = trim_w, trim_h, 2 * bleed
     else:  # cells are bleed boxes, a gutter apart
         pitch_w, pitch_h, edge = trim_w + 2 * bleed + layout.gutter_mm, trim_h + 2 * bleed + layout.gutter_mm, -layout.gutter_mm
     cols = max(0, int((room_w - 2 * margin - edge) // pitch_w))
-    rows = max(0, int((page_h - 2 * margin - edge) // pitch_h))
+    rows = max(0, int((room_h - 2 * margin - edge) // pitch_h))
     block_w, block_h = cols * pitch_w + edge, rows * pitch_h + edge
     left, top = (page_w - block_w) / 2, (page_h + block_h) / 2  # the block is centred on the page
-    if layout.fold:  # the fronts end the fold gap before the middle; their backs mirror them on the other half
+    if fold == DOWN:  # the fronts end the fold gap before the middle; their backs mirror them on the other half
         left = page_w / 2 - sheets.fold_gap_mm - block_w
+    elif fold == ACROSS_PAGE:  # the fronts start the fold gap above the middle
+        top = page_h / 2 + sheets.fold_gap_mm + block_h
     box_w, box_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     # butted: a bleed box reaches one bleed past its trim, which starts one bleed inside the block
     slots = tuple(
         Slot(mm(left + c * pitch_w), mm(top - r * pitch_h - box_h), mm(box_w), mm(box_h)) for r in range(rows) for c in range(cols)
     )
-    return Grid(mm(page_w), mm(page_h), orientation, slots, mm(bleed), max(cols, 1), layout.butted, layout.fold)
+    return Grid(mm(page_w), mm(page_h), orientation, slots, mm(bleed), max(cols, 1), layout.butted, fold)
 
 
 def _marks_fit(sheets: Sheets, cells: Grid) -> bool:
@@ -281,10 +292,13 @@ def _mark_room(sheets: Sheets, slots: Sequence[Slot], page_width: float, page_he
 
 
 def fold_slot(cells: Grid, slot: Slot) -> Slot:
-    """Where the back of the card in ``slot`` goes on a fold page: mirrored about the page's vertical middle,
-    upright (folding the sheet along that line puts it behind its front)."""
-    return replace(slot, x=cells.page_width - slot.x - slot.width,
-                   clip=None if slot.clip is None else (cells.page_width - slot.clip[0] - slot.clip[2], *slot.clip[1:]))
+    """Where the back of the card in ``slot`` goes on a fold page: mirrored about the fold line, so folding the
+    sheet along it puts the back behind its front; upright for a fold down the page, turned 180 degrees for one
+    across it (upright again once the card is turned over top to bottom)."""
+    down = cells.fold == DOWN
+    x, y, _, _ = _mirror(cells, (slot.x, slot.y, slot.width, slot.height), down)
+    clip = None if slot.clip is None else _mirror(cells, slot.clip, down)
+    return replace(slot, x=x, y=y, clip=clip, turned=slot.turned if down else not slot.turned)
 
 
 def flips_about_vertical_axis(orientation: str, duplex: Duplex) -> bool:

@@ -456,8 +456,10 @@ def export(
                                  base_url=base_url)
     if as_json:
         typer.echo(json.dumps({"game": game, "target": target, "folder": str(result.folder), "files": result.files,
-                               "faces": result.faces}))
+                               "faces": result.faces, "left_out": list(result.left_out)}))
         return
+    for line in result.left_out:
+        say(line)
     say(f"wrote {display_path(result.folder)} ({count(result.files, 'file')} from {count(result.faces, 'face')})")
 
 
@@ -484,17 +486,20 @@ def preflight(
         _refuse_or_raise(report.problems, "nothing checked", as_json)
     rules = checks.design_rules(template_root)
     findings: list[str] = []
+    left_out: list[str] = []  # what a fresh export leaves out for this target (sizes the shop does not make)
     for game in chosen:
         if not games and registry.spec(game).cards is None:
             continue
         the_plan = render_build.plan(root, game, report.games[game])
         findings += checks.check_faces(the_plan, rules, template_root)
-        findings += checks.check_target(the_plan, spec, template_root, files)
+        findings += checks.check_target(the_plan, spec, template_root, files, note=left_out.append)
     if findings:
         _refuse_or_raise(findings, "not ready for print", as_json)
     if as_json:
-        typer.echo(json.dumps({"games": chosen, "target": target, "ready": True}))
+        typer.echo(json.dumps({"games": chosen, "target": target, "ready": True, "left_out": left_out}))
         return
+    for line in left_out:
+        say(line)
     say(f"ok: {', '.join(chosen)} ready for {target}")
 
 

@@ -13,8 +13,9 @@ check, after every other check of the game passed). Per game, for each paper:
   runs off its drawing (a footer cut at the page edge), a sheet over its page budget or an orphan page are the
   renderer's refusals, reported here with file:line. On a paper whose PDFs nobody keeps, the layout is only
   measured (:mod:`pipeline.documents.measuring`: drawings and card faces take their room unpainted). The build
-  passes a :class:`LaidOut` for its paper: the documents are set in full on it, kept, and written by the build
-  rather than set again;
+  passes a :class:`LaidOut` for its paper: the documents are set in full on it, their pages measured for fill
+  (:mod:`pipeline.documents.fill`: no page more than a third empty but a chapter's last), kept, and written by
+  the build rather than set again;
 - the game's terms are measured in the combined glossary's table (its cells, not its pages: the glossary is
   laid out whole by the build; the see-alsos other games add to a term are left out, so that validating a game
   never reads the others).
@@ -33,6 +34,7 @@ from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.documents import copylint
 from pipeline.documents import structure as m
+from pipeline.documents.fill import check_fill
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
 from pipeline.documents.origin import Origins
@@ -50,6 +52,7 @@ class LaidOut:
         self._pdfs: dict[tuple[str, str, str], tuple[m.Document, bytes]] = {}
 
     def keep(self, game: str, kind: str, paper: str, doc: m.Document, pdf: bytes) -> None:
+        """Keep ``pdf``, set for ``doc`` and passed by every check the build makes (the fill check included)."""
         self._pdfs[(game, kind, paper)] = (doc, pdf)
 
     def pdf(self, game: str, kind: str, paper: str, doc: m.Document) -> Optional[bytes]:
@@ -83,7 +86,9 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         kept = keep if keep is not None and keep.paper == paper else None
         for kind, doc in docs.items():
             try:
-                pdf, _ = renderer.render(doc, paint=kept is not None)
+                pdf, _, area = renderer.render_laid_out(doc, paint=kept is not None)
+                if kept is not None:  # the paper the build writes: its pages are measured for fill as well
+                    check_fill(doc.title, paper, pdf, area)
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), str(unfit))
             except UserError as refused:  # a page fault: blamed on the data file that gives the document most words

@@ -47,6 +47,7 @@ from pipeline.data import markup
 from pipeline.data.typography import typographic
 from pipeline.documents import charts, cover, facedraw, figures, measuring, typefaces
 from pipeline.documents import structure as m
+from pipeline.documents.fill import TextArea
 from pipeline.documents.layout import Layout
 from pipeline.documents.pagecheck import PageContent, check_pages
 
@@ -64,6 +65,7 @@ SPREAD_STEP, SPREAD_MIN_SHARE = 0.9, 0.5  # ... its cards drawn smaller step by 
 # A heading is kept with all of a short table or list (so neither is split from its heading, nor the
 # heading orphaned); a longer one may split, and its heading starts a new page unless this much room is left.
 KEEP_TABLE_ROWS = 12
+TABLE_WIDOW_ROWS = 2  # a split table leaves no fewer body rows than this at the foot of a column or the head of the next
 KEEP_LIST_ITEMS = 6
 HEADING_ROOM_MM = 45.0
 FIT_TOLERANCE_MM = 0.01  # a diagram this much wider or taller than the text area still fits (rounding)
@@ -164,6 +166,7 @@ class _DocTemplate(BaseDocTemplate):
         self.last_on_page: dict[int, str] = {}
         self.toc_entries: list[TocEntry] = []
         self.page_content: dict[int, PageContent] = {}
+        self.opens_chapter: dict[int, bool] = {}  # page -> whether its first content is a chapter heading
         self._keys = 0
         self._outline_level = -1
         self.floats: list[_Float] = []  # waiting for the top of the next page
@@ -178,6 +181,7 @@ class _DocTemplate(BaseDocTemplate):
         self.last_on_page = {}
         self.toc_entries = []
         self.page_content = {}
+        self.opens_chapter = {}
         self._keys = 0
         self._outline_level = -1
         self.floats = []
@@ -225,7 +229,15 @@ class _DocTemplate(BaseDocTemplate):
         """What each page of the finished document holds, for the page check."""
         return [self.page_content.get(n, PageContent()) for n in range(1, self.page + 1)]
 
+    def part_empty_pages(self, cover: bool) -> frozenset[int]:
+        """The pages that may be left part empty: the cover, each chapter's last page (the next page opens with
+        a chapter heading) and the last page."""
+        ends = {page - 1 for page, opens in self.opens_chapter.items() if opens}
+        return frozenset(ends | {self.page} | ({1} if cover else set()))
+
     def afterFlowable(self, flowable: Flowable) -> None:
+        if self.page not in self.opens_chapter and not isinstance(flowable, (Spacer, ActionFlowable)):
+            self.opens_chapter[self.page] = _opens_chapter(flowable)
         _note(self.page_content.setdefault(self.page, PageContent()), flowable)
         if not isinstance(flowable, _Heading):
             return
@@ -252,6 +264,13 @@ class _DocTemplate(BaseDocTemplate):
             if number in self.last_on_page:
                 return self.last_on_page[number]
         return ""
+
+
+def _opens_chapter(flowable: Flowable) -> bool:
+    """Whether ``flowable`` is a chapter heading: a level-1 heading, or the contents' title."""
+    if isinstance(flowable, _Heading):
+        return flowable.level == 1
+    return isinstance(flowable, RLParagraph) and flowable.style.name == HEADING_STYLES[1]
 
 
 def _note(page: PageContent, flowable: Flowable) -> None:
@@ -329,9 +348,16 @@ class PdfRenderer:
 
     def render(self, doc: m.Document, *, toc_guess: Optional[Sequence[TocEntry]] = None,
                paint: bool = True) -> tuple[bytes, list[TocEntry]]:
-        """The PDF bytes of ``doc`` and where its contents entries landed; with ``paint`` False, the document
-        is laid out and checked the same way on a :class:`~pipeline.documents.measuring.MeasuringCanvas`, and
-        the bytes are empty.
+        """The PDF bytes of ``doc`` and where its contents entries landed (see :meth:`render_laid_out`)."""
+        pdf, entries, _ = self.render_laid_out(doc, toc_guess=toc_guess, paint=paint)
+        return pdf, entries
+
+    def render_laid_out(self, doc: m.Document, *, toc_guess: Optional[Sequence[TocEntry]] = None,
+                        paint: bool = True) -> tuple[bytes, list[TocEntry], TextArea]:
+        """The PDF bytes of ``doc``, where its contents entries landed, and its text area as laid out (the
+        columns, and the pages that may be part empty: for the fill check, :mod:`pipeline.documents.fill`).
+        With ``paint`` False, the document is laid out and checked the same way on a
+        :class:`~pipeline.documents.measuring.MeasuringCanvas`, and the bytes are empty.
 
         The contents list its page numbers only once a pass has laid the text out, so reportlab
         lays a document with contents out until they settle. ``toc_guess`` (where the entries
@@ -382,7 +408,8 @@ class PdfRenderer:
         except IndexError as exc:  # reportlab's way of saying the contents never settled
             raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
         check_pages(doc.title, self.layout.paper, template.pages(), doc.page_budget)
-        return buffer.getvalue(), list(template.toc_entries)
+        area = TextArea(tuple(template.columns), template.part_empty_pages(doc.cover is not None))
+        return buffer.getvalue(), list(template.toc_entries), area
 
     @staticmethod
     def _toc_entries(doc: m.Document) -> list[TocEntry]:
@@ -576,7 +603,10 @@ class PdfRenderer:
         widths = self._widths(block.widths, columns)
         self._fit_rows([(block.header, header)] if header else [], widths, where)
         self._fit_rows(list(zip(block.rows, body)), widths, where, self._row_height(header, widths) if header else 0.0)
-        table = RLTable(data, colWidths=widths, repeatRows=1 if header else 0)
+        # a table split over two columns or pages keeps at least TABLE_WIDOW_ROWS body rows on each side of the split
+        lo = (1 if header else 0) + TABLE_WIDOW_ROWS
+        split = (lo, -TABLE_WIDOW_ROWS) if len(body) >= 2 * TABLE_WIDOW_ROWS else None
+        table = RLTable(data, colWidths=widths, repeatRows=1 if header else 0, rowSplitRange=split)
         table.setStyle(self._table_style(len(data), bool(header)))
         out: list[Flowable] = [table]
         if block.caption:

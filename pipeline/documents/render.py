@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pipeline.documents import structure as m
+from pipeline.documents.fill import check_fill
 from pipeline.documents.layout import load_layout
 from pipeline.documents.markdown import render_markdown
 from pipeline.documents.pdf import PdfRenderer
@@ -14,4 +15,14 @@ def render(doc: m.Document, paper: str, fmt: str) -> bytes:
     if fmt == "md":
         return render_markdown(doc).encode("utf-8")
     pdf, _ = PdfRenderer(load_layout(paper)).render(doc)
+    return pdf
+
+
+def render_for_print(doc: m.Document, paper: str, fmt: str) -> bytes:
+    """As :func:`render`, for a document the build publishes: a PDF with a page left more than a third empty
+    (not a cover, a chapter's last page or the last page) is refused (:mod:`pipeline.documents.fill`)."""
+    if fmt == "md":
+        return render(doc, paper, fmt)
+    pdf, _, area = PdfRenderer(load_layout(paper)).render_laid_out(doc)
+    check_fill(doc.title, paper, pdf, area)
     return pdf

@@ -58,7 +58,7 @@ from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.cards.units import MM_PER_INCH, PT_PER_INCH, mm
 from pipeline.data.dataset import display_path
 from pipeline.exports import pdfx
-from pipeline.exports.targets import CMYK, PDF_PER_DECK, TTS_DECK, Sheet, Target
+from pipeline.exports.targets import CMYK, PDF_PER_DECK, TTS_DECK, NotOffered, Sheet, Target
 
 Progress = Callable[[int], None]
 PNG_COMPRESSION = 6  # zlib level: fixed, so the same pixels give the same bytes
@@ -135,9 +135,13 @@ def _png(image: Image.Image, dpi: Optional[int] = None) -> bytes:
 
 @dataclass(frozen=True)
 class ExportResult:
+    """What an export wrote: its folder, how many files, from how many faces, and what it left out (one line per
+    kind of card the target's shop does not offer, with the file's reason)."""
+
     folder: Path
     files: int
     faces: int
+    left_out: tuple[str, ...] = ()
 
 
 def face_count(plan: Plan) -> int:
@@ -152,18 +156,40 @@ def export(
     """Write ``<out>/<game>/<target id>/`` for ``plan`` (call on validated data) as ``spec`` (a target file, see
     :func:`pipeline.exports.targets.target`) says; the folder and what it holds. ``base_url``: where a digital
     table's images will be uploaded (the JSON names each as ``base_url`` + file name)."""
-    files = _images(plan, spec, template_root, progress, base_url)
+    files, left_out = _images(plan, spec, template_root, progress, base_url)
     folder = out_dir / plan.game / spec.id
     with output_lock(out_dir):
         _replace_folder(out_dir, folder, files)
-    return ExportResult(folder, len(files), face_count(plan))
+    return ExportResult(folder, len(files), face_count(plan), left_out)
+
+
+Checked = tuple[PrintCard, FaceForm, Optional[FaceForm]]  # a card and its faces, held to the build's rules
+
+
+def left_out(cards: Sequence[Checked], spec: Target) -> tuple[list[Checked], list[str]]:
+    """The cards ``spec``'s shop can print, and one line per card size it cannot (its ``not_offered`` entries):
+    how many cards of each kind (see :func:`tts_deck_name`) and the file's reason."""
+    kept: list[Checked] = []
+    skipped: dict[NotOffered, dict[str, int]] = {}
+    for entry in cards:
+        card, front = entry[0], entry[1]
+        missing = spec.not_offered_for(front.trim_w, front.trim_h)
+        if missing is None:
+            kept.append(entry)
+            continue
+        kinds = skipped.setdefault(missing, {})
+        kinds[tts_deck_name(card)] = kinds.get(tts_deck_name(card), 0) + card.copies
+    lines = [f"left out of the {spec.id} export: {entry.component} ({entry.trim_mm[0]:g}x{entry.trim_mm[1]:g} mm: "
+             f"{', '.join(f'{kind} {number}' for kind, number in kinds.items())}): {entry.reason}"
+             for entry, kinds in skipped.items()]
+    return kept, lines
 
 
 def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Progress],
-            base_url: Optional[str]) -> dict[str, bytes]:
+            base_url: Optional[str]) -> tuple[dict[str, bytes], tuple[str, ...]]:
     doc = open_document(template_root, f"{plan.title}: {spec.id} export", plan.game, {"export": spec.id})
     forms, canvas = doc.forms, doc.canvas
-    cards = checked_cards(plan, forms)  # a face the build refuses (with these templates) is refused here too
+    cards, skipped = left_out(checked_cards(plan, forms), spec)  # a face the build refuses is refused here too
     trim_only = spec.trim_only
     shots: dict[tuple[int, tuple[int, int]], _Shot] = {}  # one image per distinct face and size
 
@@ -186,7 +212,7 @@ def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Pr
         item.face.uses = max(item.face.uses, 1)
         _draw_shot(canvas, item, forms, spec.dpi)
     pictures = dict(zip((id(s) for s in ordered), _rasterise(doc.finish(), ordered, spec.dpi, spec.colour, progress)))
-    return layout.files(lambda s: pictures[id(s)])
+    return layout.files(lambda s: pictures[id(s)]), tuple(skipped)
 
 
 class _Layout(Protocol):

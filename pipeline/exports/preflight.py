@@ -174,10 +174,11 @@ PRINT = "print"  # `preflight --target print`: the card sheets themselves, besid
 
 
 def check_target(plan: Plan, spec: Optional[Target], template_root: Path = TEMPLATE_ROOT,
-                 folder: Optional[Path] = None) -> list[str]:
+                 folder: Optional[Path] = None, note: Optional[Callable[[str], None]] = None) -> list[str]:
     """Findings on the files made for ``spec`` (a target file; None: the card sheets): those in ``folder`` (an
     export already written), else an export made in a scratch folder, nothing kept. The files are measured
-    (:mod:`pipeline.exports.measure`), each finding naming the file, the page and the rule."""
+    (:mod:`pipeline.exports.measure`), each finding naming the file, the page and the rule. ``note`` is told
+    what a fresh export left out (the sizes the shop does not make, with the target file's reason)."""
     if spec is None:
         # the card build itself refuses a sheet naming a font it did not embed (one line, exit 1)
         render_pdf(plan, BuildOptions(), template_root=template_root)
@@ -188,5 +189,8 @@ def check_target(plan: Plan, spec: Optional[Target], template_root: Path = TEMPL
             raise UserError(f"{display_path(folder)}: no such folder of exported files")
         return [f"{plan.game}: {finding}" for finding in measure.check_folder(folder, spec, decks)]
     with tempfile.TemporaryDirectory() as scratch:
-        made = export(plan, spec, Path(scratch), template_root=template_root).folder
-        return [f"{plan.game}: {finding}" for finding in measure.check_folder(made, spec, decks)]
+        made = export(plan, spec, Path(scratch), template_root=template_root)
+        if note is not None:
+            for line in made.left_out:
+                note(f"{plan.game}: {line}")
+        return [f"{plan.game}: {finding}" for finding in measure.check_folder(made.folder, spec, decks)]

@@ -3,14 +3,16 @@
 A target file says what the export writes (``output``: a PNG per face, a PDF
 per card size, or Tabletop Simulator deck sheets and JSON), at which
 resolution, with how much bleed, which box of a face fills an image, the
-colour mode, the target's own image sizes for some trims, and (Tabletop
-Simulator) the sheet's limits. Its name is the ``--target`` id. Every file is
+colour mode, the target's own image sizes for some trims, the card sizes the
+shop does not offer (left out of its export, with the reason printed), and
+(Tabletop Simulator) the sheet's limits. Its name is the ``--target`` id. Every file is
 checked against ``templates/targets/target.schema.json`` when read, here and
 nowhere else: export, preflight and the CLI all ask :func:`load_targets` or
 :func:`target`. Adding a target whose kind of output exists is one file.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +31,7 @@ ID_PATTERN = re.compile(r"[a-z][a-z0-9-]*")  # a target's id is its file's name:
 PNG_PER_FACE, PDF_PER_DECK, TTS_DECK = "png-per-face", "pdf-per-deck", "tts-deck"
 CMYK = "CMYK"
 TRIM = "trim"
+TRIM_TOLERANCE_MM = 0.05  # a face's trim read back from its template may differ from the file's figure by rounding
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,15 @@ class Product:
 
 
 @dataclass(frozen=True)
+class NotOffered:
+    """A card size the shop has no product for: what those cards are, their trim (mm) and why."""
+
+    component: str
+    trim_mm: tuple[float, float]
+    reason: str
+
+
+@dataclass(frozen=True)
 class Target:
     """A print shop's or table's numbers, as its file gives them."""
 
@@ -67,10 +79,19 @@ class Target:
     press: Optional[Press] = None  # CMYK only
     safe_in: Optional[float] = None  # the shop's safe zone inside the trim, in inches
     sources: tuple[tuple[str, str], ...] = ()  # (figure's key, where the figure comes from)
+    not_offered: tuple[NotOffered, ...] = ()  # card sizes left out of this target's export, each with its reason
 
     def own_size(self, trim_w_mm: float, trim_h_mm: float) -> Optional[tuple[int, int]]:
         """The target's own image size for a card of this trim, if its file gives one."""
         return next((p.image_px for p in self.sizes if p.trim_mm == (trim_w_mm, trim_h_mm)), None)
+
+    def not_offered_for(self, trim_w_mm: float, trim_h_mm: float) -> Optional[NotOffered]:
+        """The file's entry saying the shop has no product for cards of this trim (either way round), if any."""
+        def fits(entry: NotOffered) -> bool:
+            return any(math.isclose(w, entry.trim_mm[0], abs_tol=TRIM_TOLERANCE_MM)
+                       and math.isclose(h, entry.trim_mm[1], abs_tol=TRIM_TOLERANCE_MM)
+                       for w, h in ((trim_w_mm, trim_h_mm), (trim_h_mm, trim_w_mm)))
+        return next((entry for entry in self.not_offered if fits(entry)), None)
 
     def nearest_product(self, width_px: int, height_px: int) -> Optional[Product]:
         """The product whose image is closest to ``width_px`` x ``height_px`` (either way round), if any."""
@@ -134,4 +155,6 @@ def _target(target_id: str, data: dict[str, Any]) -> Target:
                     tuple(press["rich_black"]), float(press["rich_black_mm"])) if press is not None else None,
         safe_in=data.get("safe_in"),
         sources=tuple(data["sources"].items()),
+        not_offered=tuple(NotOffered(entry["component"], tuple(entry["trim_mm"]), entry["reason"])
+                          for entry in data.get("not_offered", ())),
     )

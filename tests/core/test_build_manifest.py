@@ -182,14 +182,14 @@ def test_an_interrupted_build_leaves_the_old_files_and_a_manifest_that_does_not_
     before = files(out)
     edit(root)
     edit(root, "heavenly-father/rules.yaml", "\n", "\n# edited\n")
-    real_render = app_build.render
+    real_render = app_build.render_for_print
 
     def failing_on_heavenly_father(doc: m.Document, paper: str, fmt: str) -> bytes:
         if doc.game_title == registry.spec("heavenly-father").title:
             raise KeyboardInterrupt  # Ctrl-C while the second game's documents are rendered
         return real_render(doc, paper, fmt)
 
-    monkeypatch.setattr(app_build, "render", failing_on_heavenly_father)
+    monkeypatch.setattr(app_build, "render_for_print", failing_on_heavenly_father)
     with pytest.raises(KeyboardInterrupt):
         build(request(root, out))
     monkeypatch.undo()

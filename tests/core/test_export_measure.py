@@ -89,7 +89,7 @@ def test_a_png_without_dpi_fails(tmp_path: Path) -> None:
 def test_a_wrong_pixel_size_fails_naming_the_nearest_product(tmp_path: Path) -> None:
     found = [str(f) for f in measure.check_png(shop_png(tmp_path, (1122, 1572), 300), target("mpc"))]
     assert found == ["001-card-front.png: a product's pixel size: 1122x1572 px fits no MakePlayingCards product; "
-                     "nearest: Poker Size (2.5 x 3.5 in) (822x1122 px)"]
+                     "nearest: Tarot Cards (2.75 x 4.75 in) (897x1497 px)"]
     assert measure.check_png(shop_png(tmp_path, (825, 1125), 300), target("tgc")) == []
 
 

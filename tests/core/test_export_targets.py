@@ -10,8 +10,10 @@ from PIL import Image
 
 from pipeline.base.errors import UserError
 from pipeline.cards.build import Plan
+from pipeline.cards.plan import Face, PrintCard
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.exports.export import export
+from pipeline.exports.preflight import check_target
 from pipeline.exports.targets import PDF_PER_DECK, PNG_PER_FACE, TTS_DECK, load_targets, target, target_ids, targets_dir
 
 from .render_helpers import run_cli, toy_card, toy_template_root
@@ -41,7 +43,7 @@ def test_the_shops_numbers_come_from_their_files() -> None:
     assert target("mpc").own_size(63, 88) == (816, 1110) and target("mpc").bleed_in == 0.12  # MPC's 63 x 88 mm product
     assert target("mpc").own_size(63.5, 88.9) == (822, 1122)
     nearest = target("mpc").nearest_product(1122, 1572)
-    assert nearest is not None and nearest.name == "Poker Size (2.5 x 3.5 in)"
+    assert nearest is not None and nearest.name == "Tarot Cards (2.75 x 4.75 in)"  # the nearest to a 3.5 x 5 in face
     dtc = target("dtc")
     assert dtc.colour == "CMYK" and dtc.press is not None and dtc.press.ink_limit_pct == 240
     assert all(dict(t.sources) for t in load_targets().values())  # every shipped figure says where it comes from
@@ -95,3 +97,26 @@ def test_a_new_target_file_is_a_new_target(tmp_path: Path) -> None:
     assert folder.name == "lab"
     with Image.open(folder / "001-toy-00-front.png") as image:  # 63 x 88 mm trim, 1/4 in bleed, at 150 dpi
         assert image.size == (round((63 / 25.4 + 0.5) * 150), round((88 / 25.4 + 0.5) * 150))
+
+
+def test_a_size_the_shop_does_not_offer_is_left_out_with_its_reason(tmp_path: Path) -> None:
+    root = toy_template_root(tmp_path)
+    shop = GOOD.replace("sources:", "not_offered:\n  - component: 180 x 120 mm boards\n    trim_mm: [120, 180]\n"
+                        "    reason: no board product\nsources:")
+    (targets_dir(root) / "lab.yaml").write_text(shop, encoding="utf-8")
+    board = PrintCard("board", "Big Board", Face("toy/board.svg.j2", {"name": "Big Board"}))
+    result = export(Plan("toy", "Toy", [toy_card(0), board]), target("lab", root), tmp_path / "out", template_root=root)
+    assert sorted(p.name for p in result.folder.iterdir()) == ["001-toy-00-back.png", "001-toy-00-front.png", "order.csv"]
+    assert result.left_out == ("left out of the lab export: 180 x 120 mm boards (120x180 mm: board 1): no board product",)
+    assert "board" not in (result.folder / "order.csv").read_text()
+    notes: list[str] = []  # preflight measures what was written, and says what was left out
+    assert check_target(Plan("toy", "Toy", [toy_card(0), board]), target("lab", root), root, note=notes.append) == []
+    assert notes == ["toy: " + result.left_out[0]]
+
+
+def test_the_shipped_shops_leave_out_the_monstrous_sizes_they_do_not_make() -> None:
+    for shop in ("mpc", "tgc", "dtc"):
+        spec = target(shop)
+        assert spec.not_offered_for(88.9, 127) is not None and spec.not_offered_for(180, 130) is not None
+        assert spec.not_offered_for(63, 88) is None  # the poker cards are a product of every shop
+        assert "not_offered" in dict(spec.sources)

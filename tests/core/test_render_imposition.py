@@ -9,6 +9,8 @@ import yaml
 
 from pipeline.base.errors import UserError
 from pipeline.cards.imposition import (
+    ACROSS_PAGE,
+    DOWN,
     LANDSCAPE,
     PORTRAIT,
     SHEETS_FILE,
@@ -44,9 +46,10 @@ EPS = 1e-6
         (POKER, "a4", "gutter", 8, LANDSCAPE),  # today's layout, kept
         (POKER, "letter", "gutter", 6, LANDSCAPE),
         (POKER, "a4", "fold", 4, LANDSCAPE),  # 2 x 2 fronts on the left half, their backs on the right
-        (POKER, "letter", "fold", 2, PORTRAIT),
+        (POKER, "letter", "fold", 4, LANDSCAPE),  # 4 fronts in a row above the fold, their backs below
         (LOCATION, "a4", "fold", 2, PORTRAIT),
-        (BOARD, "a4", "fold", 2, PORTRAIT),  # too big to fold: fronts, then a page of backs
+        (LOCATION, "letter", "fold", 2, PORTRAIT),
+        (BOARD, "a4", "fold", 1, PORTRAIT),  # the board above the fold, its back below
         (POKER, "a4", "cutter", 4, PORTRAIT),
         (POKER, "letter", "cutter", 4, PORTRAIT),
         (BOARD, "letter", "cutter", 1, LANDSCAPE),
@@ -211,19 +214,24 @@ def test_sheet_definitions_are_validated(tmp_path: Path) -> None:
         load_sheets(bad, SHEETS_SCHEMA)
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_a_fold_page_holds_fronts_and_their_backs_mirrored_about_the_fold(paper: str) -> None:
+@pytest.mark.parametrize(("paper", "fold"), [("a4", DOWN), ("letter", ACROSS_PAGE)])
+def test_a_fold_page_holds_fronts_and_their_backs_mirrored_about_the_fold(paper: str, fold: str) -> None:
     pages = impose([POKER] * 3, SHEETS, SHEETS.paper(paper), duplex=Duplex.NONE, layout=SHEETS.layout("fold"))
     page = pages[0]
-    assert page.side == "fold" and page.grid.fold
+    assert page.side == "fold" and page.grid.fold == fold
     backs = [p for p in page.placements if p.back]
     fronts = [p for p in page.placements if not p.back]
     assert [p.item for p in backs] == [p.item for p in fronts]  # backs first, in the order of their fronts
-    middle = page.grid.page_width / 2
+    width, height, gap = page.grid.page_width, page.grid.page_height, mm(SHEETS.fold_gap_mm)
     for back, front in zip(backs, fronts):
-        assert front.slot.x + front.slot.width <= middle - mm(SHEETS.fold_gap_mm) + EPS  # fronts left of the fold
-        assert back.slot.x == pytest.approx(page.grid.page_width - front.slot.x - front.slot.width)
-        assert (back.slot.y, back.slot.turned) == (front.slot.y, front.slot.turned)
+        if fold == DOWN:  # fronts left of the fold; backs mirrored across it, upright
+            assert front.slot.x + front.slot.width <= width / 2 - gap + EPS
+            assert back.slot.x == pytest.approx(width - front.slot.x - front.slot.width)
+            assert (back.slot.y, back.slot.turned) == (front.slot.y, front.slot.turned)
+        else:  # fronts above the fold; backs mirrored below it, turned (upright once turned over top to bottom)
+            assert front.slot.y >= height / 2 + gap - EPS
+            assert back.slot.y == pytest.approx(height - front.slot.y - front.slot.height)
+            assert (back.slot.x, back.slot.turned) == (front.slot.x, not front.slot.turned)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

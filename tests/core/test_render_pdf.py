@@ -242,3 +242,29 @@ def test_ink_saver_is_part_of_the_card_sheets_inputs(tmp_path: Path) -> None:
     inputs = Inputs(default_data_root(), TEMPLATE_ROOT)
     plain, saver = (inputs.of("cards/theocracy", BuildOptions(ink_saver=flag).as_dict(), ["theocracy"]) for flag in (False, True))
     assert plain != saver
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_cutter_marks_only_the_fronts_the_machine_reads(templates: Path, paper: str) -> None:
+    pdf = reader(build(toy_plan(5), templates, paper=paper, layout="cutter"))
+    sides = ["front", "back"] * (len(pdf.pages) // 2)
+    for side, page in zip(sides, pdf.pages):
+        lines = segments(page)
+        if side == "front":
+            assert len(lines) == 4  # the two corner brackets, two arms each
+        else:
+            assert lines == []  # backs print plain behind their fronts: nothing for the machine to misread
+        assert len(list(placements(page))) in (4, 1)
+
+
+@pytest.mark.parametrize(("paper", "across"), [("a4", False), ("letter", True)])
+def test_fold_pages_hold_four_poker_cards_and_their_fold_line(templates: Path, paper: str, across: bool) -> None:
+    pdf = reader(build(toy_plan(8), templates, paper=paper, layout="fold"))
+    assert len(pdf.pages) == 2  # 4 fronts and their 4 backs a page
+    page = pdf.pages[0]
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    assert width > height  # landscape on both papers
+    assert len(list(placements(page))) == 8
+    fold = [(x1, y1, x2, y2) for x1, y1, x2, y2 in segments(page)
+            if (across and y1 == y2 == pytest.approx(height / 2)) or (not across and x1 == x2 == pytest.approx(width / 2))]
+    assert len(fold) == 1

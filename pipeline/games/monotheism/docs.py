@@ -169,10 +169,12 @@ def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> 
         parts += _origin(scenario)
         parts += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
         parts.append(deck_diagram(ctx, scenario, ctx.column))
-        parts.append(deck_table(ctx, scenario))
+        # the heading stays with the deck drawing; the deck list may run on into the next column (its header
+        # row repeated), so a scenario that does not fit under the one before never leaves a column half empty
+        out.append(m.Group(tuple(parts)))
+        out.append(deck_table(ctx, scenario))
         if scenario.rating is not None:
-            parts.append(m.Paragraph(rating_text(scenario), "small"))
-        out.append(m.Group(tuple(parts)))  # a scenario's deck drawing and its list stay on one page
+            out.append(m.Paragraph(rating_text(scenario), "small"))
     return out
 
 
