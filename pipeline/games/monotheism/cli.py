@@ -284,7 +284,8 @@ def _batch_title(loaded: Loaded, question: deals.Question) -> str:
 def _verdict_line(verdict: deals.Verdict) -> str:
     told = f"won in {len(verdict.line)} actions" if verdict.line else {deals.NO_WIN: "proved lost"}.get(
         verdict.status, "undecided")
-    return f"  deal {verdict.seed:>5}: {told:<22} {verdict.nodes:>10,} nodes {verdict.seconds:8.1f} s"
+    return (f"  deal {verdict.seed:>5}: {told:<22} {verdict.nodes:>10,} nodes {verdict.seconds:8.1f} s "
+            f"(CPU {verdict.cpu_seconds:.1f} s)")
 
 
 def _batch_total(loaded: Loaded, batch: deals.Batch) -> str:
