@@ -36,7 +36,7 @@ import heapq
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pipeline.games.monotheism.engine import State
+from pipeline.games.monotheism.engine import LABEL, State
 from pipeline.games.monotheism.positions import Move, Space, result
 from pipeline.games.monotheism.table import PositionTable, Print, fingerprint, slots_for
 
@@ -68,6 +68,9 @@ class Techniques:
     curse_worth: int = 0
     # A portfolio: one beam per curse worth listed, side by side (empty: one beam with ``curse_worth``).
     beam_worths: tuple[int, ...] = ()
+    # Diversity: at most ``width // beam_diversity`` positions kept of one layer may hold the same cards with
+    # the same curses (they differ only in order), the rest of the width going to other plans (0: no cap).
+    beam_diversity: int = 0
     beam_first_width: int = BEAM_FIRST_WIDTH
 
 
@@ -78,9 +81,11 @@ class Techniques:
 # it. No single worth is best: at one beam 256 wide, deals 1-10 are won at worth 1 (2, 6, 8), 2 (2, 6, 8)
 # and 4 (2, 8, 9); each worth's beam dies on a different trap, so the beams run side by side and the first
 # win answers. The prover is off: with 29 gods it never closes the tree (0 of 20 deals proved lost at
-# 300,000 nodes), and its half of the budget goes to the beams. A narrow first beam (64) wins easy deals
-# in tens of thousands of nodes.
-FULL_GAME = Techniques(prover=False, curse_worth=2, beam_worths=(1, 2, 4), beam_first_width=64)
+# 300,000 nodes), and its half of the budget goes to the beams. A beam fills up with one plan in many
+# orders (the same gods left); capping each group of the same cards and curses at a sixteenth of the width
+# won deals 7 and 10 as well at 256 wide (worths 1, 2, 4 together: 2, 6, 7, 8, 9, 10 against 2, 6, 8, 9).
+# A narrow first beam (64) wins easy deals in tens of thousands of nodes.
+FULL_GAME = Techniques(prover=False, curse_worth=2, beam_worths=(1, 2, 4), beam_diversity=16, beam_first_width=64)
 PROMISE_SCALE = 1_000  # full-game promises are integers: thousandths of a god
 
 
@@ -333,8 +338,30 @@ class Beam(_Base):
 
     def _trim(self) -> None:
         if len(self.following) > self.width:
-            self.following = heapq.nsmallest(self.width, self.following)
+            self.following = self._best(self.following)
             self.dropped = True
+
+    def _best(self, entries: list[tuple[int, int, State, int, Move]]) -> list[tuple[int, int, State, int, Move]]:
+        """The ``width`` most promising entries; with diversity, at most ``width // beam_diversity`` of one
+        group (the same cards left, the same curses spent) before the less promising of other groups, and
+        only then the rest of the groups' best, so the width is always filled."""
+        if not self.techniques.beam_diversity:
+            return heapq.nsmallest(self.width, entries)
+        cap = max(1, self.width // self.techniques.beam_diversity)
+        kept: list[tuple[int, int, State, int, Move]] = []
+        spare: list[tuple[int, int, State, int, Move]] = []
+        counts: dict[tuple[frozenset[str], int], int] = {}
+        for entry in sorted(entries):  # (promise, sequence, ...): the sequence is unique, states never compared
+            deck = entry[2].deck
+            group = (frozenset(card[LABEL] for card in deck), self.space.curses(deck))
+            if counts.get(group, 0) < cap:
+                counts[group] = counts.get(group, 0) + 1
+                kept.append(entry)
+                if len(kept) == self.width:
+                    return kept
+            else:
+                spare.append(entry)
+        return kept + spare[:self.width - len(kept)]
 
     def advance(self, budget: int) -> str:
         limit = self.nodes + budget
