@@ -40,7 +40,7 @@ SOLVER = "solver"  # a deal decided by the puzzle solver (deals.py), not simulat
 # Deals per cell: 20 deals give a 95% interval about 30 points wide at a 75% share; the report says so.
 REPORT_DEALS = 20
 REPORT_DEAL_NODES = 150_000  # the solver's budget per deal in the report (the CLI's default is larger)
-THIN_CELL = 100  # below this many decided deals a cell's interval is wider than +/- 10 points: said in a note
+THIN_CELL = 100  # below this many deals a cell's interval is wider than +/- 10 points: said in a note
 DEFAULT_GAMES = {"random": 300, "greedy": 120, SOLVER: REPORT_DEALS}  # per set-up; the rest: greedy's
 MAX_ACTIONS = 2_000  # a deal still going after this many actions is cut off (random play can wander)
 SOLVE_NODES = 200_000  # the solver's budget for a scenario from its start
@@ -328,11 +328,11 @@ class MonotheismStudy(Study):
                        (length_table(results, self.length_unit), *lines))
 
 
-def _thin_note(decided: int) -> str:
-    """A note when a cell holds too few decided deals for a narrow interval."""
-    if decided >= THIN_CELL:
+def _thin_note(dealt: int) -> str:
+    """A note when a cell holds too few deals for a narrow interval."""
+    if dealt >= THIN_CELL:
         return ""
-    fewest = f"as few as {decided} decided deals" if decided else "a cell with no decided deal"
+    fewest = f"as few as {dealt} deals" if dealt else "a cell with no deal"
     return (f" Thin cells: {fewest}, so an interval spans tens of points; the deals command (pantheon monotheism "
             "deals) measures any cell with more deals and a larger node budget.")
 
