@@ -79,6 +79,8 @@ def _specs(space: Space, position: State, *, job: int, max_nodes: int, technique
         return lambda shared: Beam(space, position, max_nodes=max_nodes, techniques=chosen, forbidden=forbidden,
                                    shared=shared, table_slots=slots, first_width=techniques.beam_first_width)
 
+    if not (techniques.prover or techniques.beam):
+        raise ValueError("techniques turn off both the prover and the beams: nothing would search")
     finders = [Spec(finder(worth), job) for worth in techniques.beam_worths or (techniques.curse_worth,)]
     return ([Spec(prover, job)] if techniques.prover else []) + (finders if techniques.beam else [])
 
