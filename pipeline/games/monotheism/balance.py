@@ -40,7 +40,7 @@ SOLVER = "solver"  # a deal decided by the puzzle solver (deals.py), not simulat
 # Deals per cell: 20 deals give a 95% interval about 30 points wide at a 75% share; the report says so.
 REPORT_DEALS = 20
 REPORT_DEAL_NODES = 150_000  # the solver's budget per deal in the report (the CLI's default is larger)
-THIN_CELL = 100  # below this many decided deals a cell's interval is wider than +/- 10 points: said in a note
+THIN_CELL = 100  # below this many deals a cell's interval is wider than +/- 10 points: said in a note
 DEFAULT_GAMES = {"random": 300, "greedy": 120, SOLVER: REPORT_DEALS}  # per set-up; the rest: greedy's
 MAX_ACTIONS = 2_000  # a deal still going after this many actions is cut off (random play can wander)
 SOLVE_NODES = 200_000  # the solver's budget for a scenario from its start
@@ -223,8 +223,8 @@ class MonotheismStudy(Study):
                        "whose first moves mostly lose asks for the one idea; one whose moves mostly win is forgiving.",
                        (table, winning_table))
 
-    def _decided(self, results: Results) -> dict[tuple[str, str], tuple[Rate, int, int]]:
-        """Per (worshiper set, god taken out or ""): (won among the decided deals, deals, undecided)."""
+    def _decided(self, results: Results) -> dict[tuple[str, str], tuple[claims.Bounds, int, int]]:
+        """Per (worshiper set, god taken out or ""): (the share of deals that can be won, deals, undecided)."""
         found = {}
         for setup in results.setups:
             if setup.policy != SOLVER:
@@ -232,7 +232,7 @@ class MonotheismStudy(Study):
             tally = results.tally(setup)
             won, undecided = count(tally, WINS, 0), count(tally, UNFINISHED)
             found[(setup.param("set"), setup.param("without") or "")] = (
-                Rate(won, count(tally, GAMES) - undecided), count(tally, GAMES), undecided)
+                claims.Bounds.of(won, undecided, count(tally, GAMES)), count(tally, GAMES), undecided)
         return found
 
     def _wins(self, results: Results) -> Section:
@@ -242,16 +242,19 @@ class MonotheismStudy(Study):
             if (chosen.id, "") not in decided:
                 continue
             share, dealt, undecided = decided[(chosen.id, "")]
-            rows.append((chosen.name, dealt, share.hits, share.trials - share.hits, undecided, share))
+            won = share.at_least.hits
+            rows.append((chosen.name, dealt, won, dealt - won - undecided, undecided, share.at_least, share.at_most))
         items: tuple[Item, ...] = ()
         if rows:
             table = Table("wins", "Deals won per worshiper set (the solver)",
-                          ("worshiper set", "deals", "won", "proved lost", "undecided", "won of decided"), tuple(rows),
+                          ("worshiper set", "deals", "won", "proved lost", "undecided", "won of all",
+                           "won or undecided"), tuple(rows),
                           f"Each deal decided by the solver within {REPORT_DEAL_NODES:,} nodes, seeing every card. "
-                          "Won of decided: deals won among those won or proved lost, with its 95% (Wilson) interval."
-                          + _thin_note(min(r[5].trials for r in rows)), (2.4, 0.8, 0.8, 1.0, 1.0, 1.6))
-            chart = Bars("wins-chart", "Share of decided deals won, per worshiper set", tuple(r[0] for r in rows),
-                         (Series("won of decided", tuple(r[5] for r in rows)),), "deals won")
+                          "The share of deals that can be won lies between won of all (every undecided deal lost) "
+                          "and won or undecided (every one won), each with its 95% (Wilson) interval."
+                          + _thin_note(min(r[5].trials for r in rows)), (2.2, 0.7, 0.7, 0.9, 0.9, 1.4, 1.4))
+            chart = Bars("wins-chart", "Share of deals won, per worshiper set", tuple(r[0] for r in rows),
+                         (Series("won of all deals", tuple(r[5] for r in rows)),), "deals won")
             items = (table, chart)
         flagged = outliers("worshiper sets, solver", [(r[0], r[5]) for r in rows])
         return Section("wins", "Winning full games", "How often a deal can be won, per worshiper set: the solver "
@@ -266,24 +269,26 @@ class MonotheismStudy(Study):
         haruspex = decided.get((first, ""))
         if haruspex is not None:
             rows.append((f"the vast majority of {sets[first]} deals can be won (over {claims.VAST_MAJORITY:.0%})",
-                         haruspex[0], "", claims.majority(haruspex[0])))
+                         haruspex[0].at_least, "", claims.majority(haruspex[0])))
             for set_id, name in sets.items():
                 other = decided.get((set_id, ""))
                 if set_id != first and other is not None:
-                    rows.append((f"{sets[first]} significantly easier than {name}", haruspex[0], other[0],
+                    rows.append((f"{sets[first]} significantly easier than {name}", haruspex[0].at_least,
+                                 other[0].at_least,
                                  claims.higher(haruspex[0], other[0])))
             for god in deals.DIFFICULT_GODS:
                 without = decided.get((first, god))
                 if without is not None:
                     rows.append((f"#{god} {self.god_names[god]} makes the task difficult (deals without it)",
-                                 without[0], haruspex[0], claims.higher(without[0], haruspex[0])))
+                                 without[0].at_least, haruspex[0].at_least, claims.higher(without[0], haruspex[0])))
         if not rows:
             return Section("claims", "The rulebook's claims", "No solver deals in this run.", ())
         table = Table("claims", "The rulebook's claims about full games",
                       ("claim", "share measured", "compared with", "verdict"), tuple(rows),
-                      "Shares of decided deals won, with 95% intervals (Wilson). Holds: the intervals separate in "
-                      "the claim's direction; contradicted: the measured share points the other way; not settled: "
-                      "neither, at this number of deals (see claims.py for each reading)."
+                      "Shares of all deals won, with 95% intervals (Wilson); an undecided deal may yet be won, so "
+                      "each verdict weighs it both ways. Holds: the intervals separate in the claim's direction even "
+                      "with every undecided deal counted against it; contradicted: the shares point the other way even "
+                      "with every undecided deal counted for it; not settled: neither (see claims.py for each reading)."
                       + _thin_note(min(min(r[1].trials, r[2].trials if isinstance(r[2], Rate) else r[1].trials)
                                        for r in rows)), (3.4, 1.6, 1.6, 1.0))
         return Section("claims", "The rulebook's claims", "The rulebook says the vast majority of games can be won "
@@ -323,11 +328,11 @@ class MonotheismStudy(Study):
                        (length_table(results, self.length_unit), *lines))
 
 
-def _thin_note(decided: int) -> str:
-    """A note when a cell holds too few decided deals for a narrow interval."""
-    if decided >= THIN_CELL:
+def _thin_note(dealt: int) -> str:
+    """A note when a cell holds too few deals for a narrow interval."""
+    if dealt >= THIN_CELL:
         return ""
-    fewest = f"as few as {decided} decided deals" if decided else "a cell with no decided deal"
+    fewest = f"as few as {dealt} deals" if dealt else "a cell with no deal"
     return (f" Thin cells: {fewest}, so an interval spans tens of points; the deals command (pantheon monotheism "
             "deals) measures any cell with more deals and a larger node budget.")
 

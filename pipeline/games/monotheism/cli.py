@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from pipeline.analysis.balance.stats import Rate
 from pipeline.base.console import progress_bar, stop_spinner
 from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
@@ -284,16 +285,20 @@ def _batch_title(loaded: Loaded, question: deals.Question) -> str:
 def _verdict_line(verdict: deals.Verdict) -> str:
     told = f"won in {len(verdict.line)} actions" if verdict.line else {deals.NO_WIN: "proved lost"}.get(
         verdict.status, "undecided")
-    return f"  deal {verdict.seed:>5}: {told:<22} {verdict.nodes:>10,} nodes {verdict.seconds:8.1f} s"
+    return (f"  deal {verdict.seed:>5}: {told:<22} {verdict.nodes:>10,} nodes {verdict.seconds:8.1f} s "
+            f"(CPU {verdict.cpu_seconds:.1f} s)")
 
 
 def _batch_total(loaded: Loaded, batch: deals.Batch) -> str:
     name = _set_label(loaded, batch.question)
-    share, (low, high) = batch.share, batch.bounds
-    interval = (f"{share.value:.0%} (95% interval {share.interval[0]:.0%} to {share.interval[1]:.0%})"
-                if share.value is not None and share.interval else "none decided")
+    least, most = batch.winnable.at_least, batch.winnable.at_most
     return (f"{name}: won {batch.won}, proved lost {batch.lost}, undecided {batch.undecided} of {len(batch.verdicts)}; "
-            f"win share of the decided deals {interval}; of all deals {low:.0%} to {high:.0%}")
+            f"deals that can be won: at least {_share(least)}, at most {_share(most)} (undecided counted won)")
+
+
+def _share(rate: Rate) -> str:
+    low, high = rate.interval or (0.0, 1.0)
+    return f"{rate.value or 0.0:.0%} (95% interval {low:.0%} to {high:.0%})"
 
 
 def _one_in(rate: float) -> str:

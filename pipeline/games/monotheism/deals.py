@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from pipeline.analysis.balance.stats import Rate
-from pipeline.games.monotheism import decks, solver
+from pipeline.games.monotheism import claims, decks, solver
 from pipeline.games.monotheism.cards import Cards
 from pipeline.games.monotheism.engine import Game
 from pipeline.games.monotheism.model import MonotheismModel, WorshiperSet
@@ -37,7 +37,9 @@ __all__ = ["WIN", "NO_WIN", "LIMIT", "Question", "Verdict", "Batch", "DIFFICULT_
 
 # Advice: "unveiling more cards that will make your worshiper's task difficult, like cards #7, #9, #13, & #22".
 DIFFICULT_GODS = ("07", "09", "13", "22")
-DEFAULT_MAX_NODES = 300_000  # per deal: about a minute of one busy core; docs/engines-and-puzzles.md has the figures
+# Per deal: about 30 s of one idle core, so 100 undecided deals on two cores take 25 minutes (#29's 30);
+# three beams of 300,000 each reach a beam 1,024 wide. docs/engines-and-puzzles.md has the figures.
+DEFAULT_MAX_NODES = 900_000
 DEFAULT_COUNT = 20
 
 
@@ -61,10 +63,11 @@ class Verdict:
     nodes: int
     seconds: float
     line: tuple[str, ...] = ()
+    cpu_seconds: float = 0.0  # the CPU time of the process that decided it (wall seconds vary with the load)
 
     def as_data(self) -> dict[str, Any]:
         return {"seed": self.seed, "status": self.status, "nodes": self.nodes, "seconds": self.seconds,
-                "line": list(self.line)}
+                "cpu_seconds": self.cpu_seconds, "line": list(self.line)}
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,11 @@ class Batch:
         return Rate(self.won, self.won + self.lost)
 
     @property
+    def winnable(self) -> claims.Bounds:
+        """The share of all deals that can be won: at least those won, at most those won or undecided."""
+        return claims.Bounds.of(self.won, self.undecided, len(self.verdicts))
+
+    @property
     def bounds(self) -> tuple[float, float]:
         """The share of all deals won if every undecided deal were lost, and if every one were won."""
         total = len(self.verdicts)
@@ -105,6 +113,8 @@ class Batch:
         return {"set": self.question.set_id, "removed": list(self.question.removed),
                 "max_nodes": self.question.max_nodes, "deals": len(self.verdicts), "won": self.won,
                 "lost": self.lost, "undecided": self.undecided, "win_share": self.share.as_data(),
+                "won_of_all_deals": self.winnable.at_least.as_data(),
+                "won_or_undecided_of_all_deals": self.winnable.at_most.as_data(),
                 "win_share_all_deals": {"if_undecided_lost": low, "if_undecided_won": high},
                 "nodes": sum(v.nodes for v in self.verdicts), "seconds": round(sum(v.seconds for v in self.verdicts), 3),
                 "verdicts": [v.as_data() for v in self.verdicts]}
@@ -128,7 +138,7 @@ def decide(game: Game, question: Question, seed: int) -> Verdict:
     """Deal ``seed`` of ``question`` (``game``: the shipped cards; removed gods are taken out of its deal),
     decided by the solver within the budget with its full-game techniques; a won line is replayed on a
     fresh deck (a line that does not win is a bug, raised as one)."""
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.process_time()
     dealt = decks.full_deal(game.cards, question.worshipers, seed)
     deck = tuple(card for card in dealt if not (card.is_deity and card.ref in question.removed))
     played = game_without(game, question.removed)
@@ -138,7 +148,8 @@ def decide(game: Game, question: Question, seed: int) -> Verdict:
         won, why = solver.verify(played.state_for(deck), found.line)
         if not won:
             raise RuntimeError(f"deal {seed}: the solver's line does not win ({why or 'it stops mid-game'})")
-    return Verdict(seed, found.status, found.nodes, round(time.perf_counter() - started, 3), found.line)
+    return Verdict(seed, found.status, found.nodes, round(time.perf_counter() - started, 3), found.line,
+                   round(time.process_time() - started_cpu, 3))
 
 
 def game_without(game: Game, removed: Sequence[str]) -> Game:

@@ -36,7 +36,7 @@ import heapq
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pipeline.games.monotheism.engine import State
+from pipeline.games.monotheism.engine import LABEL, State
 from pipeline.games.monotheism.positions import Move, Space, result
 from pipeline.games.monotheism.table import PositionTable, Print, fingerprint, slots_for
 
@@ -61,20 +61,31 @@ class Techniques:
     collapse: bool = True      # a position with one live child is not stored
     beam: bool = True          # a beam search runs beside the depth-first one
     share: bool = True         # independently lost positions are shared between the searches
+    prover: bool = True        # the depth-first prover runs (off where no proof of no-win is in reach)
     # Full games (``FULL_GAME``): how many gods one curse of the worshipers is worth in a position's promise,
     # with the highest worshiper's distance from the top counted as the share of a curse not yet spent
     # (0: the puzzles' promise below, whose ratings' node counts are stored with the scenarios).
     curse_worth: int = 0
+    # A portfolio: one beam per curse worth listed, side by side (empty: one beam with ``curse_worth``).
+    beam_worths: tuple[int, ...] = ()
+    # Diversity: at most ``width // beam_diversity`` positions kept of one layer may hold the same cards with
+    # the same curses (they differ only in order), the rest of the width going to other plans (0: no cap).
+    beam_diversity: int = 0
     beam_first_width: int = BEAM_FIRST_WIDTH
 
 
 # A full game is long: the worshipers' curses, not the moves, run out (each pass of a worshiper through
-# the top costs one). The puzzles' promise trades a curse for one god, and its beam spends the worshiper's
-# life early and dies with about half the gods left. Valuing a curse at two gods and counting the cycle
-# already spent won Haruspex deals 1 and 2 (a beam alone: 270,000 and 57,000 nodes), which the puzzles'
-# promise left undecided at 2,000,000; it is not better on every deal (deal 6: won by the puzzles' promise
-# in 78,000 nodes, undecided with this one at 300,000). A narrow first beam (64) decides easy deals sooner.
-FULL_GAME = Techniques(curse_worth=2, beam_first_width=64)
+# the top costs one), and a Haruspex deal lasts about thirty turns in which some 28 gods must go. The
+# puzzles' promise trades a curse for one god, and its beam spends the worshiper's life early and dies
+# with about half the gods left; valuing a curse at a few gods, with the cycle already spent counted, keeps
+# it. No single worth is best: at one beam 256 wide, deals 1-10 are won at worth 1 (2, 6, 8), 2 (2, 6, 8)
+# and 4 (2, 8, 9); each worth's beam dies on a different trap, so the beams run side by side and the first
+# win answers. The prover is off: with 29 gods it never closes the tree (0 of 20 deals proved lost at
+# 300,000 nodes), and its half of the budget goes to the beams. A beam fills up with one plan in many
+# orders (the same gods left); capping each group of the same cards and curses at a sixteenth of the width
+# won deals 7 and 10 as well at 256 wide (worths 1, 2, 4 together: 2, 6, 7, 8, 9, 10 against 2, 6, 8, 9).
+# A narrow first beam (64) wins easy deals in tens of thousands of nodes.
+FULL_GAME = Techniques(prover=False, curse_worth=2, beam_worths=(1, 2, 4), beam_diversity=16, beam_first_width=64)
 PROMISE_SCALE = 1_000  # full-game promises are integers: thousandths of a god
 
 
@@ -327,8 +338,30 @@ class Beam(_Base):
 
     def _trim(self) -> None:
         if len(self.following) > self.width:
-            self.following = heapq.nsmallest(self.width, self.following)
+            self.following = self._best(self.following)
             self.dropped = True
+
+    def _best(self, entries: list[tuple[int, int, State, int, Move]]) -> list[tuple[int, int, State, int, Move]]:
+        """The ``width`` most promising entries; with diversity, at most ``width // beam_diversity`` of one
+        group (the same cards left, the same curses spent) before the less promising of other groups, and
+        only then the rest of the groups' best, so the width is always filled."""
+        if not self.techniques.beam_diversity:
+            return heapq.nsmallest(self.width, entries)
+        cap = max(1, self.width // self.techniques.beam_diversity)
+        kept: list[tuple[int, int, State, int, Move]] = []
+        spare: list[tuple[int, int, State, int, Move]] = []
+        counts: dict[tuple[frozenset[str], int], int] = {}
+        for entry in sorted(entries):  # (promise, sequence, ...): the sequence is unique, states never compared
+            deck = entry[2].deck
+            group = (frozenset(card[LABEL] for card in deck), self.space.curses(deck))
+            if counts.get(group, 0) < cap:
+                counts[group] = counts.get(group, 0) + 1
+                kept.append(entry)
+                if len(kept) == self.width:
+                    return kept
+            else:
+                spare.append(entry)
+        return kept + spare[:self.width - len(kept)]
 
     def advance(self, budget: int) -> str:
         limit = self.nodes + budget

@@ -14,13 +14,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 from pipeline.games.monotheism.engine import Game, State
 from pipeline.games.monotheism.positions import Features, Move, Space, result
 from pipeline.games.monotheism.rounds import Spec, run_jobs
 from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, Beam, DepthFirst, Techniques
-from pipeline.games.monotheism.table import slots_for
+from pipeline.games.monotheism.table import PositionTable, slots_for
 
 __all__ = ["WIN", "NO_WIN", "LIMIT", "Techniques", "Features", "SolveResult", "FirstMoves", "solve",
            "first_moves", "first_turns", "after_turn", "shortest_line", "verify", "simplify", "space_for"]
@@ -74,11 +74,15 @@ def _specs(space: Space, position: State, *, job: int, max_nodes: int, technique
         return DepthFirst(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
                           shared=shared, table_slots=slots)
 
-    def finder(shared):
-        return Beam(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
-                    shared=shared, table_slots=slots, first_width=techniques.beam_first_width)
+    def finder(worth: int) -> Callable[[Optional[PositionTable]], Beam]:
+        chosen = replace(techniques, curse_worth=worth)
+        return lambda shared: Beam(space, position, max_nodes=max_nodes, techniques=chosen, forbidden=forbidden,
+                                   shared=shared, table_slots=slots, first_width=techniques.beam_first_width)
 
-    return [Spec(prover, job)] + ([Spec(finder, job)] if techniques.beam else [])
+    if not (techniques.prover or techniques.beam):
+        raise ValueError("techniques turn off both the prover and the beams: nothing would search")
+    finders = [Spec(finder(worth), job) for worth in techniques.beam_worths or (techniques.curse_worth,)]
+    return ([Spec(prover, job)] if techniques.prover else []) + (finders if techniques.beam else [])
 
 
 def solve(state: State, *, max_nodes: int = DEFAULT_MAX_NODES, processes: int = 1,

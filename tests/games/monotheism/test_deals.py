@@ -69,24 +69,44 @@ def test_a_worshiper_set_is_named_by_its_id_a_worshiper_or_a_prefix() -> None:
     assert deals.worshiper_set(model, "nobody") is None
 
 
+def _decided(won: int, deals: int) -> claims.Bounds:
+    """Every deal decided: the bounds meet."""
+    return claims.Bounds.of(won, 0, deals)
+
+
 @pytest.mark.parametrize(("share", "verdict"), [
-    (Rate(20, 20), claims.HOLDS),          # interval 84% to 100%: above 75%
-    (Rate(15, 20), claims.NOT_SETTLED),    # 53% to 89%
-    (Rate(5, 20), claims.CONTRADICTED),    # 11% to 47%: below 75%
-    (Rate(0, 0), claims.NOT_SETTLED),
+    (_decided(20, 20), claims.HOLDS),          # interval 84% to 100%: above 75%
+    (_decided(15, 20), claims.NOT_SETTLED),    # 53% to 89%
+    (_decided(5, 20), claims.CONTRADICTED),    # 11% to 47%: below 75%
+    (_decided(0, 0), claims.NOT_SETTLED),
+    (claims.Bounds.of(95, 5, 100), claims.HOLDS),         # at least 95% won: 89% to 98%
+    (claims.Bounds.of(20, 80, 100), claims.NOT_SETTLED),  # won 20%, but the undecided may all be won
+    (claims.Bounds.of(20, 20, 100), claims.CONTRADICTED),  # even with every undecided won: 40%, 31% to 50%
 ])
-def test_the_vast_majority_claim_is_judged_by_the_whole_interval(share: Rate, verdict: str) -> None:
+def test_the_vast_majority_claim_is_judged_by_the_whole_interval(share: claims.Bounds, verdict: str) -> None:
     assert claims.majority(share) == verdict
 
 
 @pytest.mark.parametrize(("better", "worse", "verdict"), [
-    (Rate(19, 20), Rate(5, 20), claims.HOLDS),
-    (Rate(12, 20), Rate(10, 20), claims.NOT_SETTLED),
-    (Rate(10, 20), Rate(12, 20), claims.CONTRADICTED),
-    (Rate(10, 20), Rate(10, 20), claims.CONTRADICTED),
+    (_decided(19, 20), _decided(5, 20), claims.HOLDS),
+    (_decided(12, 20), _decided(10, 20), claims.NOT_SETTLED),
+    (_decided(10, 20), _decided(12, 20), claims.CONTRADICTED),
+    (_decided(10, 20), _decided(10, 20), claims.CONTRADICTED),
+    (claims.Bounds.of(19, 1, 20), claims.Bounds.of(2, 3, 20), claims.HOLDS),   # 19 won against at most 5
+    (claims.Bounds.of(19, 0, 20), claims.Bounds.of(2, 15, 20), claims.NOT_SETTLED),  # the other's 15 undecided
+    (claims.Bounds.of(5, 2, 20), claims.Bounds.of(8, 0, 20), claims.CONTRADICTED),   # 7 at most against 8 won
 ])
-def test_a_comparison_holds_only_when_the_intervals_separate(better: Rate, worse: Rate, verdict: str) -> None:
+def test_a_comparison_holds_only_when_the_intervals_separate(better: claims.Bounds, worse: claims.Bounds,
+                                                             verdict: str) -> None:
     assert claims.higher(better, worse) == verdict
+
+
+def test_a_batch_without_proofs_of_loss_does_not_read_as_all_won() -> None:
+    """Three won and seven undecided: the share of deals that can be won is 30% to 100%, never "100% of decided"."""
+    verdicts = tuple(deals.Verdict(seed, deals.WIN if seed <= 3 else deals.LIMIT, 10, 0.1) for seed in range(1, 11))
+    batch = deals.Batch(_question(seeds=tuple(range(1, 11))), verdicts)
+    assert batch.winnable == claims.Bounds(Rate(3, 10), Rate(10, 10))
+    assert claims.majority(batch.winnable) == claims.NOT_SETTLED
 
 
 def test_the_command_reports_each_deal_and_the_share_as_json() -> None:
@@ -107,7 +127,7 @@ def test_the_command_prints_one_line_per_deal_and_the_totals() -> None:
     lines = result.stdout.splitlines()
     assert lines[0].startswith("The Autotheistic Pretender, without #07: deals 2..2")
     assert lines[1].lstrip().startswith("deal     2:")
-    assert lines[-1].startswith("The Autotheistic Pretender, without #07: won ") and "win share" in lines[-1]
+    assert lines[-1].startswith("The Autotheistic Pretender, without #07: won ") and "can be won: at least" in lines[-1]
 
 
 @pytest.mark.parametrize(("args", "message"), [

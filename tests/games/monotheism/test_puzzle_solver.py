@@ -3,6 +3,7 @@ search, every technique turned off alone giving the same answers, and the same a
 from __future__ import annotations
 
 import functools
+from types import SimpleNamespace
 
 import pytest
 
@@ -11,7 +12,7 @@ from pipeline.games.monotheism import decks, solver
 from pipeline.games.monotheism.engine import State
 from pipeline.games.monotheism.play import Loaded, load
 from pipeline.games.monotheism.positions import Features, result
-from pipeline.games.monotheism.search import DepthFirst, Techniques
+from pipeline.games.monotheism.search import FULL_GAME, Beam, DepthFirst, Techniques
 from pipeline.games.monotheism.solver import space_for
 from pipeline.games.monotheism.table import PositionTable
 from pipeline.games.registry import spec as spec_of
@@ -156,6 +157,40 @@ def test_each_technique_off_gives_the_same_answers(off) -> None:
         assert (found.status == solver.WIN) == tiny_answer(size, seed), (size, seed)
         if found.status == solver.WIN:
             assert solver.verify(g.state_for(deck), found.line)[0] is True
+
+
+def test_the_full_game_portfolio_never_contradicts_the_plain_search() -> None:
+    """Beams only (no prover): a win replays, and a no-win comes only from a beam that never dropped a position."""
+    g = loaded().game
+    answered = 0
+    for size, seed in TINY:
+        deck = decks.random_puzzle_deck(g.cards, size, seed)
+        found = solver.solve(g.state_for(deck, track_history=False), max_nodes=200_000, techniques=FULL_GAME)
+        if found.status == solver.WIN:
+            assert tiny_answer(size, seed) and solver.verify(g.state_for(deck), found.line)[0] is True
+        elif found.status == solver.NO_WIN:
+            assert not tiny_answer(size, seed)
+        answered += found.status != solver.LIMIT
+    assert answered >= len(TINY) // 2
+
+
+def _entries(groups: list[tuple[tuple[str, ...], int]]) -> list:
+    """Beam entries (promise, sequence, position, parent, move) whose positions hold ``groups``' cards."""
+    return [(value, sequence, SimpleNamespace(deck=tuple((label, False, False, 0) for label in labels)), 0, ())
+            for sequence, (labels, value) in enumerate(groups)]
+
+
+def test_a_diverse_beam_caps_each_group_of_the_same_cards_and_still_fills_its_width() -> None:
+    g = loaded().game
+    root = g.state_for(decks.random_puzzle_deck(g.cards, 5, 0), track_history=False)
+    same, other = ("01", "02", "haruspex"), ("01", "03", "haruspex")
+    entries = _entries([(same, value) for value in range(5)] + [(other, 10), (other, 11)])
+    diverse = Beam(space_for(g), root, max_nodes=1_000, techniques=Techniques(beam_diversity=2), first_width=4)
+    assert [entry[0] for entry in diverse._best(entries)] == [0, 1, 10, 11]  # two of each group
+    plain = Beam(space_for(g), root, max_nodes=1_000, first_width=4)
+    assert [entry[0] for entry in plain._best(entries)] == [0, 1, 2, 3]
+    only_one = [entry for entry in entries if entry[0] < 10]
+    assert [entry[0] for entry in diverse._best(only_one)] == [0, 1, 2, 3]  # the width is filled all the same
 
 
 def test_a_tiny_table_replaces_entries_and_still_answers_right() -> None:
