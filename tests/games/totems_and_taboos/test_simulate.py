@@ -56,7 +56,7 @@ def test_solo_difficulties_are_ordered(games: int, seed: int, easy_most: float, 
     assert all(f.outcome() is not None for finals in runs.values() for f in finals)  # none cut off
 
 
-@pytest.mark.parametrize(("games", "seed"), [pytest.param(4, 7, id="short"),
+@pytest.mark.parametrize(("games", "seed"), [pytest.param(4, 10, id="short"),
                                              pytest.param(60, 7, id="full", marks=pytest.mark.slow)])
 def test_the_simple_player_never_beats_the_look_ahead_on_easy(games: int, seed: int) -> None:
     """The full run is slow; the short run checks it fast."""
@@ -119,8 +119,9 @@ def test_every_starting_colour_wins_easy_games(games: int, seed: int, bar: float
 
 
 # (starting colour, seed) of a look-ahead game won on hard (the first seed that wins, searched). With 8.3 and 8.4
-# as written the look-ahead has not yet won a hard game from yellow, green or red (0 of 300 each, docs/balance.md).
-HARD_WINS = (("blue", 4), ("purple", 98), ("orange", 0))
+# as written and the authored cards of issue 29, no red hard game is won in 300 (docs/balance.md) nor in the
+# first 400 seeds searched here: red has no turn-1 refill its rolled start can always pay.
+HARD_WINS = (("yellow", 8), ("green", 3), ("blue", 3), ("purple", 138), ("orange", 0))
 
 
 @pytest.mark.parametrize("colour, seed", HARD_WINS)
