@@ -69,10 +69,10 @@ def test_two_throw_steps_numbered_two(data_copy: Path) -> None:
     """The engine maps step numbers to steps; with two 2s there was no step 3: KeyError."""
     steps = data_copy / "monstrous" / "throw-steps.yaml"
     edit(steps, "  - id: monster-powers\n    number: 3\n", "  - id: monster-powers\n    number: 2\n")
-    pinned = (f"{steps}:27:13: step monster-powers: number is 2, but the rulebook says 3 (fact throw-steps, "
+    pinned = (f"{steps}:29:13: step monster-powers: number is 2, but the rulebook says 3 (fact throw-steps, "
               "section \"Throw steps\"); to depart from the rulebook on purpose, set this record's provenance "
               "to inferred or authored")
-    renumbered = (f"{steps}:27:13: numbered list: entry 3 is numbered 2; a numbered list counts 1, 2, 3 ... "
+    renumbered = (f"{steps}:29:13: numbered list: entry 3 is numbered 2; a numbered list counts 1, 2, 3 ... "
                   "in order")
     assert problems(data_copy, "monstrous") == [renumbered, pinned]  # one line each: the numbering, the rulebook
     done = validate_cli(data_copy, "monstrous")
@@ -85,7 +85,7 @@ def test_deleted_throw_step(data_copy: Path) -> None:
     found = problems(data_copy, "monstrous")
     assert f"{steps}:5:3: throw steps: monster-powers missing; the rulebook's order is throw, trap-monster-powers, " \
            "monster-powers, location-powers, gain-faith, extra-throw, end-turn" in found
-    assert f"{steps}:27:13: numbered list: entry 3 is numbered 4; a numbered list counts 1, 2, 3 ... in order" in found
+    assert f"{steps}:29:13: numbered list: entry 3 is numbered 4; a numbered list counts 1, 2, 3 ... in order" in found
 
 
 def test_huge_player_maximum(data_copy: Path) -> None:

@@ -199,7 +199,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
      "commandment yellow-bountiful-harvest (yellow): recruit: per-block ops reach the owners of the colour"),
     ("transform-same", "commandments", op_of(y("blue-change-of-heart"), 1, "into", "servant"),
      "commandment blue-change-of-heart (blue): transform: a servant cannot turn into a servant"),
-    ("build-zero", "commandments", lambda d: card(d, "green-whip-and-mortar")["effect"]["ops"][0].update(servants=0),
+    ("build-zero", "commandments", lambda d: card(d, "green-whip-and-mortar")["effect"]["ops"][0].update(servants=0, shrines=0),
      "commandment green-whip-and-mortar (green): build: a card that builds must lower the servants or shrines needed"),
     ("cancel-not-reaction", "commandments", lambda d: [card(d, "red-unrequited").update(timing="own-turn"), card(d, "red-unrequited").pop("trigger")],
      "commandment red-unrequited (red): an effect that cancels must be a reaction"),

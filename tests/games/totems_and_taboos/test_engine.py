@@ -426,7 +426,7 @@ def test_shrines_raised_as_clerics_arrive_available() -> None:
 
 
 def test_taking_a_card_into_a_full_hand_leaves_it() -> None:
-    s = main_state(tower=["red"], clerics=1, hand=["red-heart-thief"] + ["red-sacred-vow"] * 5)
+    s = main_state(tower=["red"], clerics=1, servants=1, hand=["red-heart-thief"] + ["red-sacred-vow"] * 5)
     s.religions[1].hand = ["blue-inquiry"]
     s = s.resettled()
     s = play(s, "red-heart-thief", 1)
