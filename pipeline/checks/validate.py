@@ -19,6 +19,7 @@ from pipeline.cards import fonts
 from pipeline.cards.cardcheck import card_problems
 from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
 from pipeline.checks.components import count_problems
+from pipeline.checks.deleted import fold_deleted
 from pipeline.checks.names import NameRules, name_problems
 from pipeline.checks.required import REQUIRED_KIND, numbered_list_problems, required_problems
 from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
@@ -110,7 +111,15 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
 def game_problems(
     loaded: GameData[Any], schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None
 ) -> tuple[list[Problem], bool]:
-    """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data)."""
+    """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data); a
+    deleted record is one line that leads with it, its consequences folded in (checks/deleted.py)."""
+    problems, cross_checked = _all_game_problems(loaded, schemas, catalogue, printable)
+    return (fold_deleted(loaded, problems) if problems else problems), cross_checked
+
+
+def _all_game_problems(
+    loaded: GameData[Any], schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None
+) -> tuple[list[Problem], bool]:
     game = loaded.game
     printable = printable or PrintableText()
     problems = list(loaded.load_problems)
@@ -119,6 +128,7 @@ def game_problems(
     facts_checkable = FACTS_KIND not in loaded.unloadable
     # Kinds whose own problems are reported already (unreadable, missing beside their schema, ...).
     unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
+    duplicated = False
     for kind, doc in loaded.docs.items():
         found = schemas.problems(game, kind, doc)
         duplicates = guarded(loaded, duplicate_id_problems(doc))
@@ -128,6 +138,11 @@ def game_problems(
         if found or duplicates:
             unsettled.add(kind)
         problems += (found or []) + duplicates
+        duplicated = duplicated or bool(duplicates)
+    if duplicated:
+        # Every later check finds records by id: a used-twice id makes the records it hides "missing" and
+        # the copy "wrong", consequences that would be printed before the cause. Only the cause is told.
+        return problems, False
     spec = loaded.spec
     checks = spec.checks
     name_rules = NameRules.of(checks)
@@ -249,22 +264,22 @@ def walk(data: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
 
 
 def duplicate_id_problems(doc: Document) -> Iterator[Problem]:
-    """Ids must be unique within each list of records."""
+    """Ids must be unique within each list of records: one problem per id used more than once, at its
+    second use (the copy), naming every other line that uses it."""
     for path, node in walk(doc.data):
         if not isinstance(node, list):
             continue
-        first_seen: dict[Any, int] = {}
+        uses: dict[Any, list[int]] = {}
         for index, record in enumerate(node):
-            if not isinstance(record, dict) or "id" not in record:
+            if isinstance(record, dict) and isinstance(record.get("id"), (str, int)):
+                uses.setdefault(record["id"], []).append(index)
+        for record_id, indexes in uses.items():
+            if len(indexes) < 2:
                 continue
-            record_id = record["id"]
-            if not isinstance(record_id, (str, int)):
-                continue
-            if record_id in first_seen:
-                first_line = doc.at(*path, first_seen[record_id], "id").line
-                yield doc.problem(path + (index, "id"), f"duplicate id '{record_id}' (first at line {first_line})")
-            else:
-                first_seen[record_id] = index
+            others = ", ".join(f"{doc.file}:{doc.at(*path, index, 'id').line}"
+                               for index in indexes if index != indexes[1])
+            times = "twice" if len(indexes) == 2 else f"{len(indexes)} times"
+            yield doc.problem(path + (indexes[1], "id"), f'id "{record_id}" is used {times} (also at {others})')
 
 
 def glossary_problems(doc: Document) -> Iterator[Problem]:
