@@ -12,12 +12,12 @@ it, at its list, or whose message names its id, its address or its file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator, Optional, Sequence
 
 from pipeline.base.words import count
 from pipeline.checks.required import REQUIRED_KIND
-from pipeline.checks.rulebook_facts import STEP
+from pipeline.checks.rulebook_facts import SELECT, STEP
 from pipeline.data import markup
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData
 from pipeline.data.problems import Location, Problem
@@ -38,6 +38,7 @@ class Deleted:
     key: str
     record_id: str
     required_at: Optional[Location] = None  # the line of required.yaml that names it, when it does
+    held: frozenset[str] = frozenset()  # ids of records it held (required.yaml names them), gone with it
 
     @property
     def address(self) -> str:
@@ -58,8 +59,13 @@ def deleted_records(game: GameData[Any]) -> list[Deleted]:
             continue
         kind, *steps = address.split(STEP)
         record = _missing(game, kind, steps[:2])
-        if record is not None and (kind, *steps[:2]) not in found:
-            found[(kind, steps[0], steps[1])] = Deleted(record, steps[0], steps[1], required.at("records", index))
+        if record is None:
+            continue
+        known = found.get((kind, steps[0], steps[1]))
+        if known is None:
+            known = Deleted(record, steps[0], steps[1], required.at("records", index))
+        held = known.held | {step for step in steps[3::2] if SELECT not in step}  # .../worshipers/mizaru
+        found[(kind, steps[0], steps[1])] = replace(known, held=frozenset(held))
     dangling: dict[tuple[str, str], int] = {}
     for _, text in _texts(game):
         for reference in _references(text):
@@ -97,7 +103,8 @@ def _missing(game: GameData[Any], kind: str, steps: Sequence[str]) -> Optional[D
     records = doc.data.get(steps[0])
     if not isinstance(records, list) or "=" in steps[1]:
         return None
-    if any(isinstance(record, dict) and str(record.get("id")) == steps[1] for record in records):
+    ids = [str(record.get("id")) for record in records if isinstance(record, dict)]
+    if steps[1] in ids or len(set(ids)) < len(ids):  # present, or a used-twice id took its place (told as such)
         return None
     return doc
 
@@ -141,14 +148,16 @@ def _places(game: GameData[Any], record: Deleted) -> list[Location]:
     seen: set[tuple[str, int]] = set()
     places: list[Location] = []
     for (doc, path), text in _texts(game):
-        names = (
-            any(reference.kind == record.doc.kind and reference.id == record.record_id for reference in _references(text))
-            or text == address or text.startswith(address + STEP)
-            or (text == record.record_id and doc is not record.doc)
-        )
-        if not names or doc.kind == REQUIRED_KIND:
+        if doc.kind == REQUIRED_KIND:
             continue
-        where = doc.at(*path)
+        reference = next((reference for reference in _references(text)
+                          if reference.kind == record.doc.kind and reference.id == record.record_id), None)
+        if reference is not None:
+            where = doc.fragment_at(path, reference.source)  # its own line of a folded paragraph
+        elif text == address or text.startswith(address + STEP) or (text == record.record_id and path[-1:] != ("id",)):
+            where = doc.at(*path)
+        else:
+            continue
         if (where.file, where.line) not in seen:
             seen.add((where.file, where.line))
             places.append(where)
@@ -160,13 +169,15 @@ def _follows(problem: Problem, record: Deleted, places: Sequence[Location]) -> b
     at = problem.at
     if record.required_at is not None and at == record.required_at:
         return True
-    listed = record.doc.at(record.key)
-    if at.file == listed.file and at.line > listed.line:  # about a record still in the list (a renamed one, say)
-        return False
+    records = record.doc.data.get(record.key) if isinstance(record.doc.data, dict) else None
+    if any(at == record.doc.at(record.key, index, "id") for index in range(len(records or ()))):
+        return False  # about the id of a record still in the list: a renamed one, told at its own line
     if at == record.doc.at(record.key) or any(at.file == place.file and at.line == place.line for place in places):
         return True
-    named = re.compile(rf"(['\"/]){re.escape(record.record_id)}(['\"/\]) ]|$)")
-    return bool(named.search(problem.message)) or f"({record.doc.kind}{DATA_SUFFIX})" in problem.message
+    ids = "|".join(re.escape(name) for name in sorted({record.record_id, *record.held}))
+    # quoted, in an address or reference, in brackets, or as the label a message starts with ("worshiper mizaru:")
+    named = re.compile(rf"['\"/(]({ids})(['\"/\]):) ]|$)|^[a-z][a-z ]* ({ids})[:( ]")
+    return bool(named.search(problem.message)) or f"{record.doc.kind}{DATA_SUFFIX}" in problem.message
 
 
 def _cause(record: Deleted, places: Sequence[Location], follows: int) -> Problem:
@@ -179,4 +190,5 @@ def _cause(record: Deleted, places: Sequence[Location], follows: int) -> Problem
     consequences = f"; {count(follows, 'problem')} that follow{'s' if follows == 1 else ''} from it not listed" \
         if follows else ""
     return Problem(record.doc.at(record.key), (
-        f"{record.label} is missing from {record.doc.path.name} (deleted or renamed?){stated}{named}{consequences}"))
+        f"{record.label} is missing from {record.doc.path.name} (deleted or renamed?){stated}{named}{consequences}"),
+        leads=True)

@@ -104,7 +104,7 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
             memo.remember(loaded, catalogue.requested)
         report.problems += problems
         vouched.add(game)
-    report.problems.sort()
+    report.problems.sort(key=lambda problem: (not problem.leads, problem))  # causes first, then by place
     return report
 
 
@@ -362,8 +362,10 @@ def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Pr
         label, _ = describe_path(doc.data, path)
         for reference in found:
             game = reference.game or own_game
-            if catalogue.find(game, reference.kind, reference.id) is None:
-                yield doc.problem(path, f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")
+            if catalogue.find(game, reference.kind, reference.id) is None:  # blamed at its own line of the text
+                earlier = sum(1 for other in found[:found.index(reference)] if other.source == reference.source)
+                yield Problem(doc.fragment_at(path, reference.source, earlier),
+                              f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")
 
 
 def holds_references(data: Any) -> bool:
