@@ -133,3 +133,24 @@ def test_a_single_dangling_reference_is_blamed_at_its_own_line(data_copy_of: Cal
     line = next(number for number, row in enumerate(path.read_text().splitlines(), 1) if "role-rotatoin" in row)
     [problem] = validate(root, ["theocracy"])
     assert problem.at.line == line and "reference [[rulings/role-rotatoin]] names no record" in problem.message
+
+
+GAMES = ["heavenly-father", "monotheism", "monstrous", "theocracy", "totems-and-taboos"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_dangling_reference_in_a_folded_paragraph_is_blamed_at_its_own_line(
+        data_copy_of: Callable[..., Path], validate: Validate, game: str) -> None:
+    """A glossary definition made a folded paragraph whose third line holds a reference to no record."""
+    root = data_copy_of(game)
+    path = root / game / "glossary.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(index for index, line in enumerate(lines) if re.match(r"^\s+definition: [A-Za-z]", line))
+    indent = " " * (len(lines[at]) - len(lines[at].lstrip()) + 2)
+    text = lines[at].split("definition: ", 1)[1].strip()
+    lines[at:at + 1] = [lines[at].split("definition:")[0] + "definition: >-\n", f"{indent}{text}\n",
+                        f"{indent}and more, as the rules say\n", f"{indent}(see [[rules/no-such-section]]).\n"]
+    path.write_text("".join(lines))
+    [problem] = validate(root, [game])
+    assert problem.at.line == at + 4, problem  # the third line of the paragraph, not its first
+    assert "reference [[rules/no-such-section]] names no record" in problem.message
