@@ -5,6 +5,7 @@ from typing import Any, Iterator, Sequence
 
 from pipeline.analysis.diff.compare import CardChange, Consequence, Diff, GameDiff
 from pipeline.analysis.diff.records import FieldChange, RecordChange, shown
+from pipeline.base.words import count
 
 MAX_SHOWN = 100  # characters of a value in the text report (JSON has it whole)
 
@@ -38,7 +39,8 @@ def game_lines(diff: GameDiff) -> Iterator[str]:
     if not diff.changed:
         yield f"{diff.game}: no changes"
         return
-    yield f"{diff.game}: {len(diff.cards)} card(s), {len(diff.rules)} rules section(s), {len(diff.records)} other record(s) changed"
+    yield (f"{diff.game}: {count(len(diff.cards), 'card')}, {count(len(diff.rules), 'rules section')}, "
+           f"{count(len(diff.records), 'other record')} changed")
     for card in diff.cards:
         yield from _card_lines(card)
     for record in diff.rules:
