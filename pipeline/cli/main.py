@@ -584,10 +584,12 @@ def diff_command(
                                         "data/); revisions are read from its git repository."),
 ) -> None:
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
-    diff_commands.diff_command(
+    compared_all = diff_commands.diff_command(
         _data_root(data), registry.catalogue(), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
         engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
         balance=balance, balance_games=balance_games, seed=seed, every=every)
+    if not compared_all:  # a side does not validate: the diff and its problems were printed
+        raise typer.Exit(EXIT_PROBLEMS)
 
 
 def _stamped(line: str) -> None:
