@@ -202,9 +202,17 @@ def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
 
 
 @app.command()
-def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption) -> None:
+def validate(games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption,
+             as_json: bool = JsonOption) -> None:
     """Check data against the schemas and every game's cross-checks; list every problem."""
     report = run_validation(_data_root(data), games)
+    if as_json:  # {"ok", "games", "problems", "not_cross_checked"}; exit 1 when a problem is found
+        typer.echo(json.dumps({"ok": report.ok, "games": list(report.games), "problems": [
+            {"file": p.at.file, "line": p.at.line, "column": p.at.column, "message": p.message} for p in report.problems],
+            "not_cross_checked": report.skipped_cross_checks}))
+        if not report.ok:
+            raise typer.Exit(EXIT_PROBLEMS)
+        return
     for problem in report.problems:
         say(str(problem))
     for game in report.skipped_cross_checks:
@@ -366,12 +374,13 @@ class _CardBar:
             self.bar.advance(self.task, cards)
 
 
-def _validated_plan(root: Path, game: str, consequence: str) -> Any:
-    """The card plan of one game, after its data validated (else every problem, and exit 1)."""
+def _validated_plan(root: Path, game: str, consequence: str, *, as_json: bool = False) -> Any:
+    """The card plan of one game, after its data validated (else every problem, and exit 1; ``as_json``: as
+    one JSON error)."""
     select_games(root, [game])
     report = run_validation(root, [game])
     if not report.ok:
-        _refuse(report.problems, consequence)
+        _refuse_or_raise(report.problems, consequence, as_json)
     return render_build.plan(root, game, report.games[game])
 
 
@@ -400,13 +409,17 @@ def preview(
     dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
     templates: Optional[Path] = TemplatesOption,
     ink_saver: bool = typer.Option(False, "--ink-saver", help="Show the card as `build --ink-saver` prints it."),
+    as_json: bool = JsonOption,
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
-    the_plan = _validated_plan(_data_root(data), game, "no preview")
+    the_plan = _validated_plan(_data_root(data), game, "no preview", as_json=as_json)
     card = render_build.find_card(the_plan, card_id)
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card.id}.png"
     face_pdf = render_build.face_preview_pdf(the_plan, card.id, template_root=_template_root(templates), ink_saver=ink_saver)
     pdf_to_png(face_pdf, target, dpi)
+    if as_json:
+        typer.echo(json.dumps({"card": card.id, "name": card.name, "path": str(target)}))
+        return
     say(f"wrote {display_path(target)}")
 
 
@@ -417,10 +430,11 @@ def docs(
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<document>-<paper>.<format>."),
     data: Optional[Path] = DataOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Write one game's rulebook, reference sheet, cheat sheet and extras from its data."""
     _run_build(BuildRequest(_data_root(data), out, _template_root(None), (game,), paper.value, Part.DOCS, fmt.value,
-                            force=True), "no documents written")
+                            force=True), "no documents written", as_json=as_json)
 
 
 TARGETS_HELP = f"a file of templates/targets/ ({', '.join(target_ids())}; --templates for another folder's)."
@@ -440,7 +454,7 @@ def export(
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
     template_root = _template_root(templates)
     spec = export_target(target, template_root)  # an unknown target is refused before any work
-    the_plan = _validated_plan(_data_root(data), game, "nothing exported")
+    the_plan = _validated_plan(_data_root(data), game, "nothing exported", as_json=as_json)
     with console.progress_bar() as bar:
         task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
         result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root,
@@ -502,9 +516,14 @@ def printer_set(
                                         help="mm across the paper, as `build --offset-across`."),
     offset_along: float = typer.Option(..., "--offset-along", parser=finite(),
                                        help="mm along the paper, as `build --offset-along`."),
+    as_json: bool = JsonOption,
 ) -> None:
     """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
     path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
+    if as_json:
+        typer.echo(json.dumps({"file": str(path), "name": name, "offset_across_mm": offset_across,
+                               "offset_along_mm": offset_along}))
+        return
     say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {display_path(path)}")
 
 
