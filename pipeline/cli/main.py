@@ -356,14 +356,16 @@ def _run_build(request: BuildRequest, refused: str, *, as_json: bool = False) ->
 
 
 class _CardBar:
-    """A build's card progress shown on the progress bar (``console.progress_bar``)."""
+    """A build's cards, or an export's faces, shown on the progress bar (``console.progress_bar``): its total
+    is the one the work announces (``begin``), so it ends full."""
 
-    def __init__(self, bar: Any) -> None:
+    def __init__(self, bar: Any, label: str = "cards") -> None:
         self.bar = bar
+        self.label = label
         self.task: Optional[int] = None
 
     def begin(self, total: int) -> None:
-        self.task = self.bar.add_task("cards", total=total)
+        self.task = self.bar.add_task(self.label, total=total)
 
     def game(self, game: str) -> None:
         if self.task is not None:
@@ -456,8 +458,7 @@ def export(
     spec = export_target(target, template_root)  # an unknown target is refused before any work
     the_plan = _validated_plan(_data_root(data), game, "nothing exported", as_json=as_json)
     with console.progress_bar() as bar:
-        task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
-        result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root,
+        result = exporter.export(the_plan, spec, out, progress=_CardBar(bar, f"{game} faces"), template_root=template_root,
                                  base_url=base_url)
     if as_json:
         typer.echo(json.dumps({"game": game, "target": target, "folder": str(result.folder), "files": result.files,
