@@ -60,6 +60,7 @@ from pipeline.data.dataset import display_path
 from pipeline.exports import pdfx
 from pipeline.exports.targets import CMYK, PDF_PER_DECK, TTS_DECK, Sheet, Target
 
+
 class Progress(Protocol):
     """Where an export reports the face images it draws: ``begin`` with how many it will draw (distinct faces
     at each size, known once the layout is made), then ``advance`` by each one drawn."""
