@@ -22,7 +22,7 @@ from pipeline.checks.components import count_problems
 from pipeline.checks.deleted import fold_deleted
 from pipeline.checks.names import NameRules, name_problems
 from pipeline.checks.required import REQUIRED_KIND, numbered_list_problems, required_problems
-from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
+from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems, node_at
 from pipeline.checks.rulebook_quotes import quote_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
 from pipeline.checks.validcache import ValidationMemo
@@ -137,6 +137,9 @@ def _all_game_problems(
             facts_checkable = found == [] and not duplicates  # a facts file without a schema, or with problems, is not read
         if found or duplicates:
             unsettled.add(kind)
+        if duplicates:
+            copies = _inside_copies(doc, found or [])
+            found = [problem for problem in found or [] if problem not in copies]
         problems += (found or []) + duplicates
         duplicated = duplicated or bool(duplicates)
     if duplicated:
@@ -263,9 +266,8 @@ def walk(data: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
             stack.extend([(path + (index,), node[index]) for index in range(len(node) - 1, -1, -1)])
 
 
-def duplicate_id_problems(doc: Document) -> Iterator[Problem]:
-    """Ids must be unique within each list of records: one problem per id used more than once, at its
-    second use (the copy), naming every other line that uses it."""
+def duplicate_ids(doc: Document) -> Iterator[tuple[PathKey, Any, list[int]]]:
+    """Each id used more than once in a list of records of ``doc``: the list's path, the id, the indexes."""
     for path, node in walk(doc.data):
         if not isinstance(node, list):
             continue
@@ -273,13 +275,30 @@ def duplicate_id_problems(doc: Document) -> Iterator[Problem]:
         for index, record in enumerate(node):
             if isinstance(record, dict) and isinstance(record.get("id"), (str, int)):
                 uses.setdefault(record["id"], []).append(index)
-        for record_id, indexes in uses.items():
-            if len(indexes) < 2:
-                continue
-            others = ", ".join(f"{doc.file}:{doc.at(*path, index, 'id').line}"
-                               for index in indexes if index != indexes[1])
-            times = "twice" if len(indexes) == 2 else f"{len(indexes)} times"
-            yield doc.problem(path + (indexes[1], "id"), f'id "{record_id}" is used {times} (also at {others})')
+        yield from ((path, record_id, indexes) for record_id, indexes in uses.items() if len(indexes) > 1)
+
+
+def duplicate_id_problems(doc: Document) -> Iterator[Problem]:
+    """Ids must be unique within each list of records: one problem per id used more than once, at its
+    second use (the copy), naming every other line that uses it."""
+    for path, record_id, indexes in duplicate_ids(doc):
+        others = ", ".join(f"{doc.file}:{doc.at(*path, index, 'id').line}" for index in indexes if index != indexes[1])
+        times = "twice" if len(indexes) == 2 else f"{len(indexes)} times"
+        yield doc.problem(path + (indexes[1], "id"), f'id "{record_id}" is used {times} (also at {others})')
+
+
+def _inside_copies(doc: Document, found: list[Problem]) -> list[Problem]:
+    """The problems of ``found`` inside a record whose id is used twice, from its second use on: a schema that
+    reads a record by its id (``phase tribulation`` must have ``roll``) judges the copy by the wrong id."""
+    spans = []
+    for path, _, indexes in duplicate_ids(doc):
+        records = node_at(doc.data, path)
+        for index in indexes[1:]:
+            start = doc.at(*path, index).line
+            end = doc.at(*path, index + 1).line if index + 1 < len(records) else None
+            spans.append((start, end))
+    return [problem for problem in found if problem.at.file == doc.file and any(
+        start <= problem.at.line and (end is None or problem.at.line < end) for start, end in spans)]
 
 
 def glossary_problems(doc: Document) -> Iterator[Problem]:

@@ -26,6 +26,7 @@ DUPLICATES = [
     ("theocracy", "believers.yaml", "gold-lamp-keeper", "gold-dawn-singer"),
     ("theocracy", "glossary.yaml", "eternal-memory", "believer"),
     ("totems-and-taboos", "rules.yaml", "aim", "components"),
+    ("theocracy", "phases.yaml", "tribulation", "omen"),  # its schema reads a phase by its id: the copy is judged by none
 ]
 
 
