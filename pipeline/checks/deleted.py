@@ -53,9 +53,9 @@ def deleted_records(game: GameData[Any]) -> list[Deleted]:
     """Every record of ``game`` that required.yaml or several references name and no list holds, in file order."""
     found: dict[tuple[str, str, str], Deleted] = {}
     required = game.docs.get(REQUIRED_KIND)
-    addresses = required.data.get("records", []) if required is not None and isinstance(required.data, dict) else []
+    addresses = required.data.get("records") if required is not None and isinstance(required.data, dict) else None
     for index, address in enumerate(addresses if isinstance(addresses, list) else ()):
-        if not isinstance(address, str) or required is None:
+        if not isinstance(address, str) or required is None:  # (required is there when addresses are)
             continue
         kind, *steps = address.split(STEP)
         record = _missing(game, kind, steps[:2])
@@ -101,7 +101,7 @@ def _missing(game: GameData[Any], kind: str, steps: Sequence[str]) -> Optional[D
     if doc is None or len(steps) < 2 or not isinstance(doc.data, dict):
         return None
     records = doc.data.get(steps[0])
-    if not isinstance(records, list) or "=" in steps[1]:
+    if not isinstance(records, list) or SELECT in steps[1]:
         return None
     ids = [str(record.get("id")) for record in records if isinstance(record, dict)]
     if steps[1] in ids or len(set(ids)) < len(ids):  # present, or a used-twice id took its place (told as such)
