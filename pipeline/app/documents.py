@@ -38,7 +38,8 @@ def game_documents(game: str, paper: str, refs: References) -> dict[str, m.Docum
     docs = dict(loaded.spec.documents(DocContext(loaded, refs, load_layout(paper))))
     unknown = set(docs) - set(DOC_KINDS)
     if unknown:
-        raise UserError(f"{game}: unknown document kind(s) {', '.join(sorted(unknown))} (known: {', '.join(DOC_KINDS)})")
+        kinds = "kind" if len(unknown) == 1 else "kinds"
+        raise UserError(f"{game}: unknown document {kinds} {', '.join(sorted(unknown))} (known: {', '.join(DOC_KINDS)})")
     return docs
 
 

@@ -6,7 +6,6 @@ everything else is shared here.
 """
 from __future__ import annotations
 
-import difflib
 import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline.base.choose import choose
 from pipeline.base.errors import UserError
 from pipeline.cards import blame, colourkeys, decks, design, fonts
 from pipeline.cards.calibration import draw_calibration
@@ -433,26 +433,14 @@ def _draw_page(
 def find_card(plan: Plan, wanted: str) -> PrintCard:
     """The card a user means by ``wanted``: its id as the renderer names it (``deity-02``), its record's id as
     the YAML writes it (``02``, ``"02"``, ``deities/02``) or its name (any case); one line naming some cards
-    (and the nearest id) when none or several match."""
-    text = wanted.strip().strip("'\"").strip()
-    folded = text.casefold()
-    tests = (
-        lambda c: c.id == text,
-        lambda c: (c.record or "").split("/", 1)[-1] == text or c.record == text,
-        lambda c: c.record is None and c.id.endswith(f"-{text}"),
-        lambda c: c.name.casefold() == folded,
+    (and the nearest id) when none or several match (pipeline.base.choose)."""
+    ways: tuple[Callable[[PrintCard, str], bool], ...] = (
+        lambda c, text: c.id == text,
+        lambda c, text: (c.record or "").split("/", 1)[-1] == text or c.record == text,
+        lambda c, text: c.record is None and c.id.endswith(f"-{text}"),
+        lambda c, text: c.name.casefold() == text.casefold(),
     )
-    for test in tests:
-        found = [card for card in plan.cards if test(card)]
-        if len(found) == 1:
-            return found[0]
-        if len(found) > 1:
-            raise UserError(f"{plan.game}: '{wanted}' names {len(found)} cards ({', '.join(c.id for c in found[:6])}); "
-                            "give the id")
-    near = difflib.get_close_matches(text, [c.id for c in plan.cards] + [c.name for c in plan.cards], n=1)
-    hint = f"; did you mean '{near[0]}'?" if near else ""
-    known = ", ".join(c.id for c in plan.cards[:12])
-    raise UserError(f"{plan.game}: no card '{wanted}' (some cards: {known}{', ...' if len(plan.cards) > 12 else ''}){hint}")
+    return choose(wanted, plan.cards, ways, key=lambda c: c.id, name=lambda c: c.name, scope=plan.game, noun="card")
 
 
 def face_preview_pdf(

@@ -19,9 +19,10 @@ from pipeline.cards import fonts
 from pipeline.cards.cardcheck import card_problems
 from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
 from pipeline.checks.components import count_problems
+from pipeline.checks.deleted import fold_deleted
 from pipeline.checks.names import NameRules, name_problems
 from pipeline.checks.required import REQUIRED_KIND, numbered_list_problems, required_problems
-from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems
+from pipeline.checks.rulebook_facts import FACTS_KIND, fact_problems, node_at
 from pipeline.checks.rulebook_quotes import quote_problems
 from pipeline.checks.rulecontract import example_problems, ruling_problems, section_problems
 from pipeline.checks.validcache import ValidationMemo
@@ -108,14 +109,22 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
             memo.remember(loaded, catalogue.requested)
         report.problems += problems
         vouched.add(game)
-    report.problems.sort()
+    report.problems.sort(key=lambda problem: (not problem.leads, problem))  # causes first, then by place
     return report
 
 
 def game_problems(
     loaded: GameData[Any], schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None
 ) -> tuple[list[Problem], bool]:
-    """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data)."""
+    """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data); a
+    deleted record is one line that leads with it, its consequences folded in (checks/deleted.py)."""
+    problems, cross_checked = _all_game_problems(loaded, schemas, catalogue, printable)
+    return (fold_deleted(loaded, problems) if problems else problems), cross_checked
+
+
+def _all_game_problems(
+    loaded: GameData[Any], schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None
+) -> tuple[list[Problem], bool]:
     game = loaded.game
     printable = printable or PrintableText()
     problems = list(loaded.load_problems)
@@ -124,6 +133,7 @@ def game_problems(
     facts_checkable = FACTS_KIND not in loaded.unloadable
     # Kinds whose own problems are reported already (unreadable, missing beside their schema, ...).
     unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
+    duplicated = False
     for kind, doc in loaded.docs.items():
         found = schemas.problems(game, kind, doc)
         duplicates = guarded(loaded, duplicate_id_problems(doc))
@@ -132,7 +142,15 @@ def game_problems(
             facts_checkable = found == [] and not duplicates  # a facts file without a schema, or with problems, is not read
         if found or duplicates:
             unsettled.add(kind)
+        if duplicates:
+            copies = _inside_copies(doc, found or [])
+            found = [problem for problem in found or [] if problem not in copies]
         problems += (found or []) + duplicates
+        duplicated = duplicated or bool(duplicates)
+    if duplicated:
+        # Every later check finds records by id: a used-twice id makes the records it hides "missing" and
+        # the copy "wrong", consequences that would be printed before the cause. Only the cause is told.
+        return problems, False
     spec = loaded.spec
     checks = spec.checks
     name_rules = NameRules.of(checks)
@@ -256,23 +274,39 @@ def walk(data: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Any]]:
             stack.extend([(path + (index,), node[index]) for index in range(len(node) - 1, -1, -1)])
 
 
-def duplicate_id_problems(doc: Document) -> Iterator[Problem]:
-    """Ids must be unique within each list of records."""
+def duplicate_ids(doc: Document) -> Iterator[tuple[PathKey, Any, list[int]]]:
+    """Each id used more than once in a list of records of ``doc``: the list's path, the id, the indexes."""
     for path, node in walk(doc.data):
         if not isinstance(node, list):
             continue
-        first_seen: dict[Any, int] = {}
+        uses: dict[Any, list[int]] = {}
         for index, record in enumerate(node):
-            if not isinstance(record, dict) or "id" not in record:
-                continue
-            record_id = record["id"]
-            if not isinstance(record_id, (str, int)):
-                continue
-            if record_id in first_seen:
-                first_line = doc.at(*path, first_seen[record_id], "id").line
-                yield doc.problem(path + (index, "id"), f"duplicate id '{record_id}' (first at line {first_line})")
-            else:
-                first_seen[record_id] = index
+            if isinstance(record, dict) and isinstance(record.get("id"), (str, int)):
+                uses.setdefault(record["id"], []).append(index)
+        yield from ((path, record_id, indexes) for record_id, indexes in uses.items() if len(indexes) > 1)
+
+
+def duplicate_id_problems(doc: Document) -> Iterator[Problem]:
+    """Ids must be unique within each list of records: one problem per id used more than once, at its
+    second use (the copy), naming every other line that uses it."""
+    for path, record_id, indexes in duplicate_ids(doc):
+        others = ", ".join(f"{doc.file}:{doc.at(*path, index, 'id').line}" for index in indexes if index != indexes[1])
+        times = "twice" if len(indexes) == 2 else f"{len(indexes)} times"
+        yield doc.problem(path + (indexes[1], "id"), f'id "{record_id}" is used {times} (also at {others})')
+
+
+def _inside_copies(doc: Document, found: list[Problem]) -> list[Problem]:
+    """The problems of ``found`` inside a record whose id is used twice, from its second use on: a schema that
+    reads a record by its id (``phase tribulation`` must have ``roll``) judges the copy by the wrong id."""
+    spans = []
+    for path, _, indexes in duplicate_ids(doc):
+        records = node_at(doc.data, path)
+        for index in indexes[1:]:
+            start = doc.at(*path, index).line
+            end = doc.at(*path, index + 1).line if index + 1 < len(records) else None
+            spans.append((start, end))
+    return [problem for problem in found if problem.at.file == doc.file and any(
+        start <= problem.at.line and (end is None or problem.at.line < end) for start, end in spans)]
 
 
 def glossary_problems(doc: Document) -> Iterator[Problem]:
@@ -355,8 +389,10 @@ def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Pr
         label, _ = describe_path(doc.data, path)
         for reference in found:
             game = reference.game or own_game
-            if catalogue.find(game, reference.kind, reference.id) is None:
-                yield doc.problem(path, f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")
+            if catalogue.find(game, reference.kind, reference.id) is None:  # blamed at its own line of the text
+                earlier = sum(1 for other in found[:found.index(reference)] if other.source == reference.source)
+                yield Problem(doc.fragment_at(path, reference.source, earlier),
+                              f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")
 
 
 def holds_references(data: Any) -> bool:

@@ -202,9 +202,17 @@ def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
 
 
 @app.command()
-def validate(ctx: typer.Context, games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption) -> None:
+def validate(ctx: typer.Context, games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption,
+             as_json: bool = JsonOption) -> None:
     """Check data against the schemas and every game's cross-checks; list every problem."""
-    report = run_validation(_data_root(data), games, progress=console.stepper(ctx))
+    report = run_validation(_data_root(data), games, progress=None if as_json else console.stepper(ctx))
+    if as_json:  # {"ok", "games", "problems", "not_cross_checked"}; exit 1 when a problem is found
+        typer.echo(json.dumps({"ok": report.ok, "games": list(report.games), "problems": [
+            {"file": p.at.file, "line": p.at.line, "column": p.at.column, "message": p.message} for p in report.problems],
+            "not_cross_checked": report.skipped_cross_checks}))
+        if not report.ok:
+            raise typer.Exit(EXIT_PROBLEMS)
+        return
     for problem in report.problems:
         say(str(problem))
     for game in report.skipped_cross_checks:
@@ -349,10 +357,12 @@ def _run_build(request: BuildRequest, refused: str, *, as_json: bool = False) ->
 
 
 class _CardBar:
-    """A build's card progress shown on the progress bar (``console.progress_bar``)."""
+    """A build's cards, or an export's faces, shown on the progress bar (``console.progress_bar``): its total
+    is the one the work announces (``begin``), so it ends full."""
 
-    def __init__(self, bar: Any) -> None:
+    def __init__(self, bar: Any, label: str = "cards") -> None:
         self.bar = bar
+        self.label = label
         self.task: Optional[int] = None
         self.status: Optional[int] = None  # the line saying what the build does besides drawing cards
 
@@ -364,7 +374,7 @@ class _CardBar:
             self.bar.update(self.status, description=text)
 
     def begin(self, total: int) -> None:
-        self.task = self.bar.add_task("cards", total=total)
+        self.task = self.bar.add_task(self.label, total=total)
 
     def game(self, game: str) -> None:
         if self.task is not None:
@@ -375,12 +385,13 @@ class _CardBar:
             self.bar.advance(self.task, cards)
 
 
-def _validated_plan(root: Path, game: str, consequence: str) -> Any:
-    """The card plan of one game, after its data validated (else every problem, and exit 1)."""
+def _validated_plan(root: Path, game: str, consequence: str, *, as_json: bool = False) -> Any:
+    """The card plan of one game, after its data validated (else every problem, and exit 1; ``as_json``: as
+    one JSON error)."""
     select_games(root, [game])
     report = run_validation(root, [game])
     if not report.ok:
-        _refuse(report.problems, consequence)
+        _refuse_or_raise(report.problems, consequence, as_json)
     return render_build.plan(root, game, report.games[game])
 
 
@@ -409,13 +420,17 @@ def preview(
     dpi: int = typer.Option(150, "--dpi", min=30, max=1200, help="Resolution of the PNG."),
     templates: Optional[Path] = TemplatesOption,
     ink_saver: bool = typer.Option(False, "--ink-saver", help="Show the card as `build --ink-saver` prints it."),
+    as_json: bool = JsonOption,
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
-    the_plan = _validated_plan(_data_root(data), game, "no preview")
+    the_plan = _validated_plan(_data_root(data), game, "no preview", as_json=as_json)
     card = render_build.find_card(the_plan, card_id)
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card.id}.png"
     face_pdf = render_build.face_preview_pdf(the_plan, card.id, template_root=_template_root(templates), ink_saver=ink_saver)
     pdf_to_png(face_pdf, target, dpi)
+    if as_json:
+        typer.echo(json.dumps({"card": card.id, "name": card.name, "path": str(target)}))
+        return
     say(f"wrote {display_path(target)}")
 
 
@@ -426,10 +441,11 @@ def docs(
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", help="Paper size."),
     out: Path = typer.Option(PROJECT_OUTPUT, "--out", help="Folder for <game>/<document>-<paper>.<format>."),
     data: Optional[Path] = DataOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Write one game's rulebook, reference sheet, cheat sheet and extras from its data."""
     _run_build(BuildRequest(_data_root(data), out, _template_root(None), (game,), paper.value, Part.DOCS, fmt.value,
-                            force=True), "no documents written")
+                            force=True), "no documents written", as_json=as_json)
 
 
 TARGETS_HELP = f"a file of templates/targets/ ({', '.join(target_ids())}; --templates for another folder's)."
@@ -449,10 +465,9 @@ def export(
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
     template_root = _template_root(templates)
     spec = export_target(target, template_root)  # an unknown target is refused before any work
-    the_plan = _validated_plan(_data_root(data), game, "nothing exported")
+    the_plan = _validated_plan(_data_root(data), game, "nothing exported", as_json=as_json)
     with console.progress_bar() as bar:
-        task = bar.add_task(f"{game} faces", total=exporter.face_count(the_plan))
-        result = exporter.export(the_plan, spec, out, progress=lambda n: bar.advance(task, n), template_root=template_root,
+        result = exporter.export(the_plan, spec, out, progress=_CardBar(bar, f"{game} faces"), template_root=template_root,
                                  base_url=base_url)
     if as_json:
         typer.echo(json.dumps({"game": game, "target": target, "folder": str(result.folder), "files": result.files,
@@ -516,9 +531,14 @@ def printer_set(
                                         help="mm across the paper, as `build --offset-across`."),
     offset_along: float = typer.Option(..., "--offset-along", parser=finite(),
                                        help="mm along the paper, as `build --offset-along`."),
+    as_json: bool = JsonOption,
 ) -> None:
     """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
     path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
+    if as_json:
+        typer.echo(json.dumps({"file": str(path), "name": name, "offset_across_mm": offset_across,
+                               "offset_along_mm": offset_along}))
+        return
     say(f"saved printer '{name}' (across {offset_across:+g} mm, along {offset_along:+g} mm) in {display_path(path)}")
 
 
@@ -598,10 +618,12 @@ def diff_command(
                                         "data/); revisions are read from its git repository."),
 ) -> None:
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
-    diff_commands.diff_command(
+    compared_all = diff_commands.diff_command(
         _data_root(data), registry.catalogue(), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
         engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
         balance=balance, balance_games=balance_games, seed=seed, every=every)
+    if not compared_all:  # a side does not validate: the diff and its problems were printed
+        raise typer.Exit(EXIT_PROBLEMS)
 
 
 def _stamped(line: str) -> None:

@@ -24,6 +24,7 @@ SCHEMA_DIR = "schemas"
 DATA_SUFFIX = ".yaml"
 SCHEMA_SUFFIX = ".schema.json"
 PROJECT_DATA = locations.data_root()
+MAX_TEXT_LINES = 400  # lines searched for a fragment of one text (the longest paragraph of the data is ~30)
 M = TypeVar("M")  # the game's model
 
 
@@ -68,6 +69,25 @@ class Document:
 
     def problem(self, path: Sequence[Union[str, int]], message: str) -> Problem:
         return Problem(self.at(*path), message)
+
+    def fragment_at(self, path: Sequence[Union[str, int]], fragment: str, occurrence: int = 0) -> Location:
+        """Where the ``occurrence``-th ``fragment`` (0: the first) of the text at ``path`` is written: its own
+        line in a folded or multi-line text, not the text's first line. The text's start when the fragment
+        is not written as it is (split by a line break, or escaped)."""
+        start = self.at(*path)
+        line, column, seen = start.line, start.column, 0
+        lines = self.marked.lines
+        while 0 < line <= len(lines):
+            found = lines[line - 1].find(fragment, column - 1 if line == start.line else 0)
+            while found >= 0:
+                if seen == occurrence:
+                    return Location(start.file, line, found + 1)
+                seen += 1
+                found = lines[line - 1].find(fragment, found + len(fragment))
+            line += 1
+            if line - start.line > MAX_TEXT_LINES:
+                break
+        return start
 
     def record_at(self, key: str, record_id: Any, *path: Union[str, int]) -> tuple[Union[str, int], ...]:
         """The node path of the record with ``id`` ``record_id`` in the list under ``key`` (then ``path``

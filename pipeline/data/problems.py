@@ -1,7 +1,7 @@
 """Problems found in data, each pinned to a file, line and column, and printed as one line."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from pipeline.base.textsafety import one_line
@@ -26,6 +26,7 @@ class Problem:
 
     at: Location
     message: str
+    leads: bool = field(default=False, compare=False)  # a cause others follow from: listed before them
 
     def __str__(self) -> str:
         return f"{self.at}: {one_line(self.message)}"

@@ -47,6 +47,7 @@ class MarkedData:
     data: Any
     value_marks: dict[PathKey, Mark] = field(default_factory=dict)
     key_marks: dict[PathKey, Mark] = field(default_factory=dict)
+    lines: tuple[str, ...] = ()  # the source text's lines: where a fragment inside a multi-line text is
 
 
 # libyaml's parser is several times faster; the pure-Python one is the fallback.
@@ -103,7 +104,9 @@ def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
         )
     loader = _Loader(text)
     try:
-        return _Builder(loader, text.splitlines() if strict_text else None).build()
+        marked = _Builder(loader, text.splitlines() if strict_text else None).build()
+        marked.lines = tuple(text.split("\n"))
+        return marked
     except yaml.MarkedYAMLError as exc:
         what, mark = in_designers_words(exc, text)
         where = (mark.line + 1, mark.column + 1) if mark else (1, 1)

@@ -161,7 +161,8 @@ def printed_icon_legend(ctx: DocContext, meanings: Mapping[str, m.LegendEntry], 
     shown = set(printed)
     missing = [icon for icon in shown if icon not in meanings]
     if missing:
-        raise UserError(f"{ctx.game.game}: the cards print the icon(s) {', '.join(sorted(missing))} but the player aid has no "
+        icons = "icon" if len(missing) == 1 else "icons"
+        raise UserError(f"{ctx.game.game}: the cards print the {icons} {', '.join(sorted(missing))} but the player aid has no "
                         "meaning for them")
     return m.Legend(tuple(entry for icon, entry in meanings.items() if icon in shown), columns)
 

@@ -60,7 +60,14 @@ from pipeline.data.dataset import display_path
 from pipeline.exports import pdfx
 from pipeline.exports.targets import CMYK, PDF_PER_DECK, TTS_DECK, NotOffered, Sheet, Target
 
-Progress = Callable[[int], None]
+
+class Progress(Protocol):
+    """Where an export reports the face images it draws: ``begin`` with how many it will draw (distinct faces
+    at each size, known once the layout is made), then ``advance`` by each one drawn."""
+
+    def begin(self, total: int) -> None: ...
+
+    def advance(self, faces: int) -> None: ...
 PNG_COMPRESSION = 6  # zlib level: fixed, so the same pixels give the same bytes
 WHITE = (255, 255, 255)
 TTS_CARDS_PER_DECK_ID = 100  # Tabletop Simulator numbers a card deck * 100 + its slot on the deck's sheet
@@ -117,7 +124,7 @@ def _rasterise(pdf: bytes, shots: Sequence[_Shot], dpi: int, mode: str, progress
                 image = image.resize(shot.size, Image.Resampling.LANCZOS)
             images.append(image)
             if progress is not None:
-                progress(1)
+                progress.advance(1)
     finally:
         document.close()
     return images
@@ -145,7 +152,7 @@ class ExportResult:
 
 
 def face_count(plan: Plan) -> int:
-    """How many face images an export draws (for a progress bar): fronts and backs of every card."""
+    """How many faces the cards of ``plan`` have: fronts and backs of every card (what an export shows)."""
     return sum(1 + (card.back is not None) for card in plan.cards)
 
 
@@ -208,6 +215,8 @@ def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Pr
     else:
         layout = _Shops(cards, spec, shot)
     ordered = list(shots.values())
+    if progress is not None:
+        progress.begin(len(ordered))  # a face printed on many cards is drawn once: the steps are these
     for item in ordered:
         item.face.uses = max(item.face.uses, 1)
         _draw_shot(canvas, item, forms, spec.dpi)

@@ -16,11 +16,12 @@ COMMON_SCHEMA = default_data_root() / "schemas" / "common.schema.json"
 
 
 def run_cli(
-    *args: str, timeout: Optional[float] = None, preexec_fn: Optional[Callable[[], None]] = None
+    *args: str, timeout: Optional[float] = None, preexec_fn: Optional[Callable[[], None]] = None,
+    extra_env: Optional[dict[str, str]] = None,
 ) -> subprocess.CompletedProcess[str]:
     """``pantheon ARGS`` in a fresh process (without PANTHEON_DEBUG, so errors look as users see them), with
-    the toy game registered besides the five (tests/core/toy_game.py)."""
-    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    the toy game registered besides the five (tests/core/toy_game.py); ``extra_env``: set for the child only."""
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"} | (extra_env or {})
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT), env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "tests.core.pantheon_with_toy", *args],

@@ -108,7 +108,7 @@ def test_another_seed_gives_other_figures_and_letter_paper_works(tmp_path: Path,
     (("simulate", "nogame"), 1, "unknown game nogame"),
     (("simulate", "theocracy", "--games", "-3"), 2, "'--games': Input should be greater than or equal to 1"),
     (("simulate", "theocracy", "--policy", "clever"), 1, "unknown policy 'clever'"),
-    (("simulate", "theocracy", "--players", "9"), 1, "no set-up for 9 player(s)"),
+    (("simulate", "theocracy", "--players", "9"), 1, "no set-up for 9 players"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, pantheon, args: tuple[str, ...], code: int,
                                                   says: str) -> None:
@@ -143,5 +143,5 @@ def test_simulate_plays_every_game_and_prints_the_standard_figures(pantheon) -> 
                        processes=1)
     assert json.loads(done.stdout) == {"game": "theocracy", "setups": [summary_data(s, 3) for s in setups]}
     text = pantheon("simulate", "theocracy", "--games", TINY, "--players", "3", "--policy", "greedy")
-    assert text.returncode == 0 and text.stdout.startswith("Theocracy, 3 players, greedy: 2 game(s), seed 0")
+    assert text.returncode == 0 and text.stdout.startswith("Theocracy, 3 players, greedy: 2 games, seed 0")
     assert "seat 3 wins" in text.stdout and "(" in text.stdout

@@ -148,3 +148,40 @@ def test_consequences_report_the_figures_that_moved_and_only_those(two_folders: 
     old, new = (load_game(root, spec) for root in two_folders)
     assert list(consequences(old, new, None)) == [Consequence("deck", "total cost", 3, 6)]
     assert list(consequences(old, load_game(two_folders[0], spec), None)) == []
+
+
+LONG = " ".join(f"word{i}" for i in range(400))  # a text that first differs far past what a line can show
+
+
+def test_a_long_text_is_shown_word_by_word_around_each_change(tmp_path: Path) -> None:
+    old = copy_toy(tmp_path / "a")
+    _edit(old, "text: Shines on [[cards/owl]].", f"text: Shines on [[cards/owl]]. {LONG} so it goes.")
+    new = tmp_path / "b" / "data"
+    shutil.copytree(old, new)
+    _edit(new, "word350 word351", "word350 and word351")
+    _edit(new, "so it goes.", "so it went.")
+    result = pantheon("diff", "--data-a", str(old), "--data-b", str(new), "toy", "--no-engines")
+    assert result.exit_code == 0, result.output
+    hunks = [line.strip() for line in result.stdout.splitlines() if "{+" in line]
+    assert hunks == ["text: ... word345 word346 word347 word348 word349 word350 {+and+} word351 word352 word353 "
+                     "word354 word355 word356 ...",
+                     "... word396 word397 word398 word399 so it [-goes.-] {+went.+}"], result.stdout
+    data = json.loads(pantheon("diff", "--data-a", str(old), "--data-b", str(new), "toy", "--json").stdout)
+    assert data["games"]["toy"]["cards"][0]["fields"][0]["new"].endswith("so it went.")  # JSON has it whole
+
+
+def test_a_broken_edit_shows_the_change_and_the_problems(two_folders: tuple[Path, Path]) -> None:
+    old, new = two_folders
+    _edit(new, "name: Owl", "nmae: Owl")  # the new side no longer validates
+    result = pantheon("diff", "--data-a", str(old), "--data-b", str(new), "toy")
+    assert result.exit_code == 1
+    out = result.stdout.splitlines()
+    assert "    cost: 1 -> 4" in out and "    nmae: - -> Owl" in out  # both changes, as records
+    at = out.index(f"{new} does not validate (1 problem; records compared, not cards or figures):")
+    assert "unknown key 'nmae'" in out[at + 1] and "did you mean 'name'" in out[at + 1]
+    assert "1 problem found: only records compared" in result.stderr
+    data = json.loads(pantheon("diff", "--data-a", str(old), "--data-b", str(new), "toy", "--json").stdout)
+    assert [p["side"] for p in data["problems"]] == [str(new)] and "nmae" in data["problems"][0]["problem"]
+    assert not (new.parent / "proof.pdf").exists()
+    refused = pantheon("diff", "--data-a", str(old), "--data-b", str(new), "toy", "--pdf", str(new.parent / "proof.pdf"))
+    assert refused.exit_code == 1 and "no --pdf" in refused.stderr and not (new.parent / "proof.pdf").exists()

@@ -11,6 +11,7 @@ from typing import Optional, Sequence, Union
 
 from pipeline.analysis.balance import findings as f
 from pipeline.analysis.balance.stats import CONFIDENCE, MIN_MEAN_COUNT, Mean, Rate, distance
+from pipeline.base.words import count
 from pipeline.data import markup
 from pipeline.documents import structure as m
 
@@ -155,7 +156,8 @@ def document(report: f.GameFigures) -> m.Document:
     if flagged:
         shown = most_extreme(flagged, SHOWN_PER_FAMILY)
         families = len({o.family for o in flagged})
-        b.p(f"{len(flagged)} figure(s) in {families} famil{'y' if families == 1 else 'ies'} lie far from the rest of "
+        lie = "lies" if len(flagged) == 1 else "lie"
+        b.p(f"{count(len(flagged), 'figure')} in {count(families, 'family', 'families')} {lie} far from the rest of "
             f"their family. The {SHOWN_PER_FAMILY} farthest of each family are listed here, farthest first (by the gap "
             "between the intervals, relative to the pooled figure); every flag is listed at the end of its section.")
         b.add(_outlier_table(shown, ""))

@@ -15,6 +15,7 @@ from pipeline.analysis.balance.findings import value_data
 from pipeline.analysis.balance.standard import seat_name
 from pipeline.analysis.balance.study import Study, Summary, pick_setups
 from pipeline.base.errors import UserError
+from pipeline.base.words import count
 
 
 def summaries(study: Study, *, players: Optional[int], policy: Optional[str], games: Optional[int], seed: int,
@@ -31,7 +32,7 @@ def summaries(study: Study, *, players: Optional[int], policy: Optional[str], ga
             known = "; ".join(f"{k}: {', '.join(dict.fromkeys(str(s.param(k)) for s in every if s.param(k) is not None))}"
                               for k in where)
             raise UserError(f"{study.game_id}: no set-up with {asked} ({known})")
-        raise UserError(f"{study.game_id}: no set-up for {players} player(s) with {asked}"
+        raise UserError(f"{study.game_id}: no set-up for {players} {'player' if players == 1 else 'players'} with {asked}"
                         f" (player counts: {', '.join(map(str, counts))})")
     results = runner.run({study.game_id: study}, {study.game_id: chosen}, games=games, seed=seed,
                          processes=processes, exact=False)[study.game_id]
@@ -50,7 +51,7 @@ def summary_data(summary: Summary, seed: int) -> dict[str, Any]:
 
 
 def summary_lines(study: Study, summary: Summary, seed: int) -> list[str]:
-    lines = [f"{study.title}, {summary.setup.label}: {summary.games} game(s), seed {seed}"]
+    lines = [f"{study.title}, {summary.setup.label}: {count(summary.games, 'game')}, seed {seed}"]
     lines += [f"  {seat_name(seat)} wins {figure_text(rate)}"
               + "".join(f", {name} {figure_text(figures[seat])}" for name, figures in summary.seat_figures)
               for seat, rate in enumerate(summary.seat_wins)]

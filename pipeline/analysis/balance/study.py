@@ -180,6 +180,6 @@ def pick_setups(study: Study, players: Optional[int], policy: Optional[str]) -> 
     chosen = study.setups(players=players, policy=policy)
     if not chosen:
         counts = sorted({s.players for s in study.setups(policy=policy)})
-        raise UserError(f"{study.game_id}: no set-up for {players} player(s)"
+        raise UserError(f"{study.game_id}: no set-up for {players} {'player' if players == 1 else 'players'}"
                         f"{f' with policy {policy}' if policy else ''} (player counts: {', '.join(map(str, counts))})")
     return chosen

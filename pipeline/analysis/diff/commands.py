@@ -12,6 +12,7 @@ from pipeline.analysis.diff import report, sources
 from pipeline.analysis.diff.compare import chosen_games, compare
 from pipeline.analysis.diff.proof import write_proof
 from pipeline.base.errors import UsageProblem
+from pipeline.base.words import count
 from pipeline.data.dataset import display_path, game_ids
 from pipeline.data.gamespec import Specs
 
@@ -53,7 +54,9 @@ def check_studies(old: sources.Side, new: sources.Side, specs: Specs, games: Seq
 def diff_command(data_root: Path, specs: Specs, args: Sequence[str], *, data_a: Optional[Path], data_b: Optional[Path],
                  as_json: bool, pdf: Optional[Path], engines: bool, budget: Optional[int], paper: str,
                  template_root: Path, say: Say, balance: bool = False, balance_games: Optional[int] = None,
-                 seed: Optional[int] = None, every: bool = False) -> None:
+                 seed: Optional[int] = None, every: bool = False) -> bool:
+    """Compare and print (``say``); False when a side does not validate: its records were compared and its
+    problems printed after the diff, and what assumes valid data (--balance, --pdf) was not done."""
     check_balance_options(balance, balance_games, seed)
     revs: list[str] = []
     if data_a is not None or data_b is not None:  # two folders: every argument is a game
@@ -66,11 +69,12 @@ def diff_command(data_root: Path, specs: Specs, args: Sequence[str], *, data_a: 
             check_studies(old, new, specs, games)
         found = compare(old, new, specs, games or None, engines=engines, budget=budget)
         figures = None
-        if balance:
-
+        if balance and not found.broken:
             figures = balancing.compare_balance(found, games=balance_games or balancing.DEFAULT_GAMES,
                                                 seed=seed or 0, processes=default_processes())
-        if pdf is not None:
+        proof = pdf is not None and not found.broken
+        if proof:
+            assert pdf is not None
             pages = write_proof(found, pdf, paper=paper, template_root=template_root, balance=figures)
         if as_json:
             data = report.as_data(found)
@@ -83,5 +87,13 @@ def diff_command(data_root: Path, specs: Specs, args: Sequence[str], *, data_a: 
             if figures is not None:
                 for line in balancing.lines(figures, every=every):
                     say(line)
-        if pdf is not None:
+            for line in report.problem_lines(found):
+                say(line)
+        if proof:
+            assert pdf is not None
             say(f"wrote {display_path(pdf)} ({pages} pages)", err=as_json)
+        if found.broken:
+            skipped = [what for what, asked in (("--balance", balance), ("--pdf", pdf is not None)) if asked]
+            say(f"{count(len(found.problems), 'problem')} found: only records compared"
+                f"{'; no ' + ' and no '.join(skipped) if skipped else ''}", err=True)
+    return not found.broken

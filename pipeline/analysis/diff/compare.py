@@ -1,9 +1,11 @@
 """Two versions of a game, compared: the cards it prints, its rules, its other records, and the
 engine figures its spec's ``consequences`` part measures.
 
-Each side is loaded and validated the normal way (``pantheon validate``);
-data that does not validate is refused, since nothing after validation may
-assume it. A card is changed when what it prints changed (its faces, copies
+Each side is loaded and validated the normal way (``pantheon validate``).
+A game that does not validate on a side (a broken edit) is still compared,
+record by record, from the data as it was read, and its problems are kept
+with the diff; its cards, engine figures and balance are not, since they
+assume valid data. A card is changed when what it prints changed (its faces, copies
 or deck) or the record it prints changed (it needs a reprint only in the
 first case); its field changes are those of its record, or of its faces'
 values when the record itself did not change (a renamed card it refers to).
@@ -11,17 +13,18 @@ values when the record itself did not change (a renamed card it refers to).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
 from pipeline.analysis.diff.records import ADDED, CHANGED, REMOVED, FieldChange, RecordChange, field_changes, game_changes
 from pipeline.analysis.diff.sources import Side
 from pipeline.base.errors import UserError
-from pipeline.base.words import count
 from pipeline.cards.plan import PrintCard
 from pipeline.checks.validate import validate
 from pipeline.data.dataset import GameData, game_ids
 from pipeline.data.gamespec import Question, Specs
 from pipeline.data.kinds import RULES_KIND
+from pipeline.data.problems import Problem
 
 
 @dataclass(frozen=True)
@@ -68,18 +71,42 @@ class Diff:
     old: Side
     new: Side
     games: list[GameDiff]
+    problems: list[tuple[str, Problem]] = field(default_factory=list)  # (side label, problem) of data that fails
+
+    @property
+    def broken(self) -> bool:
+        """Whether a side does not validate (the diff then compares records only)."""
+        return bool(self.problems)
 
 
-def load_side(side: Side, specs: Specs, games: Sequence[str]) -> dict[str, GameData]:
-    """The games of one side that exist there, validated; invalid data is one error line naming the side."""
+@dataclass
+class LoadedSide:
+    """The games of one side: each validated, or (``unchecked``) read as it is, with its problems."""
+
+    games: dict[str, GameData]
+    unchecked: set[str] = field(default_factory=set)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def load_side(side: Side, specs: Specs, games: Sequence[str]) -> LoadedSide:
+    """The games of one side that exist there, validated; a game that does not validate is read as it is
+    (its records can still be compared) and its problems kept."""
     present = [game for game in games if game in game_ids(side.root)]
     if not present:
-        return {}
+        return LoadedSide({})
     report = validate(side.root, specs, present)
-    if not report.ok:
-        raise UserError(f"{side.label}: the data does not validate ({count(len(report.problems), 'problem')}); "
-                        f"the first: {report.problems[0]}")
-    return {game: report.game(game) for game in present}
+    if report.ok:
+        return LoadedSide({game: report.game(game) for game in present})
+    failing = {problem.at.file for problem in report.problems}
+    unchecked = {game for game in present if any(_in_game(file, side, game) for file in failing)}
+    loaded = {game: report.games[game] for game in present}  # (read from the catalogue, checked or not)
+    return LoadedSide(loaded, unchecked, list(report.problems))
+
+
+def _in_game(file: str, side: Side, game: str) -> bool:
+    """Whether a problem's file belongs to ``game`` of ``side`` (its data folder or its schemas)."""
+    path = Path(file).resolve()
+    return any(path.is_relative_to((side.root / folder).resolve()) for folder in (game, Path("schemas") / game))
 
 
 def chosen_games(old: Side, new: Side, specs: Specs, games: Optional[Sequence[str]]) -> list[str]:
@@ -99,15 +126,19 @@ def compare(old: Side, new: Side, specs: Specs, games: Optional[Sequence[str]] =
     """What changed from ``old`` to ``new``, game by game (``engines``: also ask each changed game's
     consequences; ``budget``: their node limit per search, None for the game's own default)."""
     chosen = chosen_games(old, new, specs, games)
-    before, after = load_side(old, specs, chosen), load_side(new, specs, chosen)
+    loaded = load_side(old, specs, chosen), load_side(new, specs, chosen)
+    before, after = (side.games for side in loaded)
     found = []
     for game in chosen:
-        diff = game_diff(game, before.get(game), after.get(game))
-        diff.old_data, diff.new_data = before.get(game), after.get(game)
-        if engines and diff.changed:
+        checked = not any(game in side.unchecked for side in loaded)
+        diff = game_diff(game, before.get(game), after.get(game), cards=checked)
+        if checked:  # figures and proofs assume valid data
+            diff.old_data, diff.new_data = before.get(game), after.get(game)
+        if engines and diff.changed and checked:
             diff.consequences = list(consequences(before.get(game), after.get(game), budget))
         found.append(diff)
-    return Diff(old, new, found)
+    problems = [(label, problem) for label, side in zip((old.label, new.label), loaded) for problem in side.problems]
+    return Diff(old, new, found, problems)
 
 
 def _cards(data: Optional[GameData]) -> dict[str, PrintCard]:
@@ -122,14 +153,15 @@ def _record_of(card: PrintCard, changes: Mapping[str, RecordChange], by_id: Mapp
     return by_id.get(card.id)
 
 
-def game_diff(game: str, old: Optional[GameData], new: Optional[GameData]) -> GameDiff:
-    """Cards, rules sections and other records of ``game`` that differ (None: the game is absent on that side)."""
+def game_diff(game: str, old: Optional[GameData], new: Optional[GameData], *, cards: bool = True) -> GameDiff:
+    """Cards, rules sections and other records of ``game`` that differ (None: the game is absent on that side;
+    ``cards`` False: data that did not validate, compared as records only)."""
     changes = game_changes(old, new)
     by_address = {change.address: change for change in changes}
     by_id: dict[str, RecordChange] = {}
     for change in changes:
         by_id.setdefault(change.id, change)
-    old_cards, new_cards = _cards(old), _cards(new)
+    old_cards, new_cards = (_cards(old), _cards(new)) if cards else ({}, {})
     diff = GameDiff(game, old_cards=old_cards, new_cards=new_cards)
     printed: set[str] = set()
     for card_id in list(old_cards) + [c for c in new_cards if c not in old_cards]:

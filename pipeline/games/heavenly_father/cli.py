@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 
+from pipeline.base.choose import choose
 from pipeline.base.errors import UserError
 from pipeline.games.commands import valid_game
 from pipeline.games.heavenly_father import GAME_ID
@@ -62,16 +63,18 @@ def parse_players(raw: List[str], model: HeavenlyFatherModel) -> list[tuple[str,
     names = [name for name, _ in players]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
-        raise UserError(f"player name(s) given twice: {', '.join(repeated)}")
+        raise UserError(f"player {'name' if len(repeated) == 1 else 'names'} given twice: {', '.join(repeated)}")
     return players
 
 
 def find_god(god_id: str, model: HeavenlyFatherModel) -> Any:
-    try:
-        return model.god(god_id)
-    except KeyError:
-        known = ", ".join(g.id for g in model.gods)
-        raise UserError(f"unknown god {god_id!r} (gods: {known})") from None
+    """The god a user means: its id as the YAML writes it, as an address (``gods/<id>``), or its name."""
+    ways: tuple[Callable[[Any, str], bool], ...] = (
+        lambda god, text: god.id == text or f"gods/{god.id}" == text,
+        lambda god, text: god.name.casefold() == text.casefold(),
+    )
+    return choose(god_id, list(model.gods), ways, key=lambda god: god.id, name=lambda god: god.name,
+                  scope="heavenly-father", noun="god")
 
 
 def score_json(god: Any, players: list[tuple[str, dict[str, int]]], result: Judgment) -> dict[str, Any]:

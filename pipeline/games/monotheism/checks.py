@@ -113,7 +113,8 @@ def cross_checks(game: GameData[MonotheismModel]) -> Iterator[Problem]:
                 path = display_path(game.root / f"{kind}{DATA_SUFFIX}")
                 yield Problem(Location(path, 1, 1), f"{game.game}: required file {kind}{DATA_SUFFIX} is missing")
         return
-    card_problems = [*deity_id_problems(game.doc(DEITIES)), *deck_checks.card_problems(game)]
+    # The named cards' checks look cards up by id: a deleted or renumbered deity is told once, by its id.
+    card_problems = list(deity_id_problems(game.doc(DEITIES))) or list(deck_checks.card_problems(game))
     yield from card_problems
     if not card_problems and model.cards is not None:  # play the scenarios only with sound cards
         yield from deck_checks.scenario_play_problems(game, model.cards)
@@ -124,8 +125,10 @@ def deity_id_problems(doc: Document) -> Iterator[Problem]:
     """deities.yaml holds exactly the cards #01..#29."""
     present = [record["id"] for record in doc.data["deities"]]
     for deity_id in DEITY_IDS:
-        if deity_id not in present:
-            yield doc.problem(("deities",), f"deity {deity_id} is missing (the deck is #{DEITY_IDS[0]}..#{DEITY_IDS[-1]})")
+        if deity_id not in present:  # told where it belongs: at the first card after it, else at the list's end
+            after = next((i for i, other in enumerate(present) if other in DEITY_IDS and other > deity_id), None)
+            where = ("deities", after, "id") if after is not None else ("deities", len(present) - 1)
+            yield doc.problem(where, f"deity {deity_id} is missing (the deck is #{DEITY_IDS[0]}..#{DEITY_IDS[-1]})")
     for i, deity_id in enumerate(present):
         if deity_id not in DEITY_IDS:
             yield doc.problem(("deities", i, "id"), f"deity {deity_id}: not one of #{DEITY_IDS[0]}..#{DEITY_IDS[-1]}")

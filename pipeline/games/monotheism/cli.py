@@ -394,7 +394,9 @@ def generate(ctx: typer.Context, cards: int = typer.Option(11, "--cards", min=3,
              attempts: Optional[int] = typer.Option(None, "--attempts", min=1, help="Decks to draw at most "
                                                     f"(default {generator.ATTEMPTS_PER_PUZZLE} per puzzle)."),
              processes: Optional[int] = ProcessesOption,
-             data: Optional[Path] = DataOption) -> None:
+             data: Optional[Path] = DataOption,
+             as_json: bool = typer.Option(False, "--json", help="Print JSON: {puzzles: [{path, band, ...}], "
+                                          "drawn, reasons}.")) -> None:
     """Write new scenarios, each proved winnable and rated, never repeating an existing deck."""
     loaded = load(valid_game(ctx, GAME_ID, _root(data)))
     gods = len(loaded.game.cards.deities)
@@ -418,14 +420,21 @@ def generate(ctx: typer.Context, cards: int = typer.Option(11, "--cards", min=3,
 
     puzzles = generator.generate(loaded, request, existing=existing, processes=_processes(processes),
                                  progress=tally)
+    written = []
     for puzzle in puzzles:
         path = generator.write_puzzle(out, puzzle)
         found = puzzle.rating
-        typer.echo(f"wrote {display_path(path)}: {found.band}, {found.winning_first_moves} of {found.first_moves} "
-                   f"first moves win, {found.solution_turns} turns at the fewest, {found.nodes} nodes")
+        written.append({"path": str(path), "band": found.band, "winning_first_moves": found.winning_first_moves,
+                        "first_moves": found.first_moves, "solution_turns": found.solution_turns, "nodes": found.nodes})
+        if not as_json:
+            typer.echo(f"wrote {display_path(path)}: {found.band}, {found.winning_first_moves} of {found.first_moves} "
+                       f"first moves win, {found.solution_turns} turns at the fewest, {found.nodes} nodes")
     tried = sum(reasons.values())
-    typer.echo(f"{tried} {'deck' if tried == 1 else 'decks'} drawn: "
-               + ", ".join(f"{n} {why}" for why, n in sorted(reasons.items())))
+    if as_json:
+        typer.echo(json.dumps({"puzzles": written, "drawn": tried, "reasons": dict(sorted(reasons.items()))}))
+    else:
+        typer.echo(f"{tried} {'deck' if tried == 1 else 'decks'} drawn: "
+                   + ", ".join(f"{n} {why}" for why, n in sorted(reasons.items())))
     if len(puzzles) < count:
         raise UserError(f"found {len(puzzles)} of the {count} puzzles asked for in {tried} decks "
                         "(raise --attempts or --max-nodes, or ask for another --difficulty)")
@@ -444,11 +453,16 @@ def add(ctx: typer.Context, file: Path = typer.Argument(..., help="A scenario fi
         max_nodes: int = typer.Option(rating.RATE_NODES, "--max-nodes", min=1,
                                       help="Node limit of each question of the rating."),
         processes: Optional[int] = ProcessesOption,
-        data: Optional[Path] = DataOption) -> None:
+        data: Optional[Path] = DataOption,
+        as_json: bool = typer.Option(False, "--json", help="Print JSON: {number, title, difficulty, file}.")) -> None:
     """Add a scenario to the data (numbered after the last, provenance authored, with its rating)."""
     root = _root(data)
     loaded = load(valid_game(ctx, GAME_ID, root))
     path = adding.add_scenario(root, command_specs(ctx), loaded, file, max_nodes=max_nodes, processes=_processes(processes))
     added = adding.last_scenario(root)
+    if as_json:
+        typer.echo(json.dumps({"number": added["number"], "title": added["title"],
+                               "difficulty": added["rating"]["difficulty"], "file": str(path)}))
+        return
     typer.echo(f"added scenario {added['number']} ({added['title']}, {added['rating']['difficulty']}) to "
                f"{display_path(path)}; `pantheon build monotheism` prints it in the rulebook and as a puzzle sheet")

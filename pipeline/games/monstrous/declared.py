@@ -218,7 +218,7 @@ def describe_event(event: Mapping[str, Any]) -> str:
         "throw_card": lambda: f"{e.get('card')} is thrown ({e.get('side')} side up) and lands on "
                               f"{', '.join(e.get('locations_hit', [])) or 'no Location'}",
         "retrieve": lambda: f"{e.get('god')} takes {e.get('card')} from an Underworld to their {_place(e.get('to'))}",
-        "throws_lost": lambda: f"{e.get('god')} has no card left for {e.get('amount')} throw(s)",
+        "throws_lost": lambda: f"{e.get('god')} has no card left for {e.get('amount')} {'throw' if e.get('amount') == 1 else 'throws'}",
         "end_triggered": lambda: f"{e.get('god')} has no cards left: every other god takes a final turn",
         "pass": lambda: f"{e.get('god')} passes to {e.get('to')}",
     }.get(e["event"])

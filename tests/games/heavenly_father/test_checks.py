@@ -153,7 +153,7 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     "component count vs data": (("components", put("components", "@god-cards", "count", 11)), "component god-cards: count 11, but the data has 10 (gods.yaml)"),
     "component vs cheat sheets": (("cheat-sheets", put("cheat_sheets", 0, "count", 6)), "component cheat-sheets: count 8, but the data has 6 (cheat-sheets.yaml)"),
     "component vs tokens": (("tokens", put("tokens", "@justice-token", "count", 25)), "component justice-tokens: count 30, but the data has 25 (tokens.yaml)"),
-    "component missing": (("components", drop("components", "@markers")), "component markers: missing (the rulebook lists 8)"),
+    "component missing": (("components", drop("components", "@markers")), 'component "markers" is missing from'),
     "component unknown": (("components", append("components", EXTRA_COMPONENT)), "component dice: not in the rulebook's Contents"),
     "mortal card total": (("components", put("components", "@philosopher-cards", "count", 24)), "components: 89 Mortal cards"),
     # virtues
@@ -171,7 +171,7 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     "god duplicate points": (("gods", put("gods", "@referee-god", "points", {"selfishness": -1, "xenophobia": 0, "benevolence": 2, "justice": -1})), "god referee-god: same points as god robin-hood-god"),
     "country club points": (("gods", put("gods", "@country-club-god", "points", "justice", 1)), "god country-club-god: points differ from the rulebook's (selfishness +1, xenophobia +1, benevolence -1, justice +0)"),
     "country club name": (("gods", put("gods", "@country-club-god", "name", "Golf Club God")), "god country-club-god: name 'Golf Club God', the rulebook says 'Country Club God'"),
-    "country club missing": (("gods", put("gods", "@country-club-god", "id", "golf-club-god")), "god country-club-god: missing"),
+    "country club missing": (("gods", put("gods", "@country-club-god", "id", "golf-club-god")), 'god "country-club-god" is missing from'),
     # dilemmas
     "option unknown virtue": (("dilemmas", put(*OPTION_A, "gain", "piety", 1)), "dilemma office-lasagna option a: gains unknown virtue 'piety'"),
     "option changes nothing": (("dilemmas", put(*OPTION_A, {"id": "a", "label": "Stare at it"})), "dilemma office-lasagna option a: changes nothing"),
@@ -198,7 +198,7 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     "kind copies total": (("philosopher-kinds", put("philosopher_kinds", "@rationalist", "copies", "count", 4)), "philosopher kinds: copies add up to 24, the rulebook has 23"),
     "kind copies vs cards": (("philosopher-kinds", put("philosopher_kinds", "@rationalist", "copies", "count", 4)), "philosophers: 3 Rationalist cards, philosopher-kinds.yaml says 4"),
     "kind unknown": (("philosopher-kinds", put("philosopher_kinds", "@nihilist", "id", "stoic")), "philosopher kind stoic: not one of the rulebook's kinds"),
-    "kind missing": (("philosopher-kinds", put("philosopher_kinds", "@nihilist", "id", "stoic")), "philosopher kind nihilist: missing"),
+    "kind missing": (("philosopher-kinds", put("philosopher_kinds", "@nihilist", "id", "stoic")), 'philosopher kind "nihilist" is missing from'),
     # philosophers
     "card unknown kind": (("philosophers", put("philosophers", "@nihilist-the-cat", "kind", "stoic")), "philosopher nihilist-the-cat: unknown kind 'stoic'"),
     "card moved kind": (("philosophers", put("philosophers", "@prophet-tarot-app", "kind", "skeptic")), "philosophers: 5 Skeptic cards, philosopher-kinds.yaml says 4"),
@@ -209,7 +209,7 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     "token unknown virtue": (("tokens", put("tokens", "@justice-token", "virtue", "piety")), "token justice-token: unknown virtue 'piety'"),
     "token virtue missing": (("tokens", put("tokens", "@justice-token", "virtue", "piety")), "tokens: no token for virtue justice"),
     "token virtue twice": (("tokens", copy_record("tokens", "justice-token", id="red-token")), "token red-token: a second token kind for justice (first: justice-token)"),
-    "prayer beads missing": (("tokens", drop("tokens", "@prayer-beads")), "token prayer-beads: missing"),
+    "prayer beads missing": (("tokens", drop("tokens", "@prayer-beads")), 'token "prayer-beads" is missing from'),
     "prayer beads count": (("tokens", put("tokens", "@prayer-beads", "count", 2)), "token prayer-beads: must be a single token with no virtue"),
     # envelope
     "envelope holds": (("envelope", put("envelopes", 0, "holds_gods", 2)), "envelope judgment-day-envelope: holds 2 gods, setup seals 1"),
@@ -221,7 +221,7 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     "cheat sheet unknown god": (("cheat-sheets", put("cheat_sheets", 0, "rows", 9, "zeus")), "cheat sheet god-tracker: unknown god 'zeus'"),
     # parameters
     "parameter value": (("parameters", put("parameters", "@hand-size", "value", 6)), "parameter hand-size: 6, the rulebook says 5"),
-    "parameter missing": (("parameters", drop("parameters", "@reclaim-discard-cost")), "parameter reclaim-discard-cost: missing (the rulebook gives 2)"),
+    "parameter missing": (("parameters", drop("parameters", "@reclaim-discard-cost")), 'parameter "reclaim-discard-cost" is missing from'),
     "parameter unknown": (("parameters", append("parameters", EXTRA_PARAMETER)), "parameter max-gods: not a rulebook number this game knows"),
     "parameter supply tokens": (("parameters", put("parameters", "@max-players", "value", 11)), "parameters: 11 players need 33 for starting tokens, the box has 30"),
     "parameter supply gods": (("parameters", put("parameters", "@max-players", "value", 11)), "parameters: 11 players need 12 for God cards, the box has 10"),

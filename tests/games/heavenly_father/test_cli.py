@@ -39,12 +39,12 @@ def test_tied_text_says_so() -> None:
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (("zeus", "a=1,1,1,1", "b=1,1,1,1"), "unknown god 'zeus'"),
+    (("zeus", "a=1,1,1,1", "b=1,1,1,1"), "no god 'zeus'"),
     (("country-club-god", "a=1,1,1", "b=1,1,1,1"), "player a: '1,1,1' is not NAME=S,X,B,J"),
     (("country-club-god", "a=1,x,1,1", "b=1,1,1,1"), "player a: '1,x,1,1' is not NAME=S,X,B,J"),
     (("country-club-god", "a:1,1,1,1", "b=1,1,1,1"), "'a:1,1,1,1' is not NAME=S,X,B,J"),
     (("country-club-god", "a=1,-2,1,1", "b=1,1,1,1"), "player a: token counts cannot be negative (-2 Xenophobia)"),
-    (("country-club-god", "a=1,1,1,1", "a=2,2,2,2"), "player name(s) given twice: a"),
+    (("country-club-god", "a=1,1,1,1", "a=2,2,2,2"), "player name given twice: a"),
     (("country-club-god", "a=1,1,1,1"), "give 2 to 6 players"),
     ((), "give GOD_ID"),
 ])

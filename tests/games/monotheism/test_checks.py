@@ -199,7 +199,7 @@ def test_set_size_and_total(broken) -> None:
 def test_unknown_and_missing_set(broken) -> None:
     problems = broken("worshiper-sets", lambda d: worshiper_set(d, "poet-and-spirit-guide").update(id="divine-comedy"))
     find(problems, "worshiper set divine-comedy: not one of the rulebook's sets")
-    find(problems, "worshiper set poet-and-spirit-guide is missing")
+    find(problems, 'worshiper set "poet-and-spirit-guide" is missing from worshiper-sets.yaml (deleted or renamed?)')
 
 
 def test_worshiper_ids_unique_across_sets(broken) -> None:
@@ -258,7 +258,7 @@ def test_worshiper_card_count(broken) -> None:
 
 def test_missing_component(broken) -> None:
     problems = broken("components", lambda d: d["components"].pop(0))
-    find(problems, "component deity-cards: missing (the data has 29 (deity ids #01..#29))")
+    find(problems, 'component "deity-cards" is missing from components.yaml (deleted or renamed?); the rulebook states it')
 
 
 # --- glossary.yaml and rules.yaml -------------------------------------------------
@@ -274,12 +274,12 @@ def test_see_also_names_a_term_once(broken) -> None:
 
 def test_required_symbol(broken) -> None:
     problems = broken("glossary", lambda d: d.update(symbols=[s for s in d["symbols"] if s["id"] != "moon"]))
-    find(problems, "glossary: symbol moon is missing")
+    find(problems, 'symbol "moon" is missing from glossary.yaml (deleted or renamed?); the rulebook states it')
 
 
 def test_every_rulebook_section_is_covered(broken) -> None:
     problems = broken("rules", lambda d: d.update(sections=[s for s in d["sections"] if s["id"] != "timing"]))
-    find(problems, "rules: no section timing")
+    find(problems, 'section "timing" is missing from rules.yaml (deleted or renamed?); the rulebook states it')
 
 
 def test_engine_rulings_complete_and_inferred(broken) -> None:

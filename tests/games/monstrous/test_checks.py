@@ -410,7 +410,7 @@ def test_component_counts(broken) -> None:
 
 def test_component_missing(broken) -> None:
     lines = broken("components", lambda d: d["components"].pop(4))
-    assert has(lines, "component location-cards: missing (the data has 11 (locations.yaml))", "components")
+    assert has(lines, 'component "location-cards" is missing from', "components")
 
 
 # ---------------------------------------------------------------- variants, FAQ, glossary, prose

@@ -109,7 +109,7 @@ def test_simulate_text() -> None:
     result = run("simulate", "--players", "2", "--variant", "young-gods", "--games", "2", "--seed", "1")
     assert result.exit_code == 0, said(result)
     lines = result.output.splitlines()
-    assert lines[0].startswith("Monstrous, Young Gods") and "2 players: 2 game(s), seed 1" in lines[0]
+    assert lines[0].startswith("Monstrous, Young Gods") and "2 players: 2 games, seed 1" in lines[0]
     assert lines[1].startswith("  seat 1 wins ") and ", final Faith " in lines[1] and ", final Faith " in lines[2]
 
 
@@ -118,6 +118,6 @@ def test_simulate_bad_input_is_one_line() -> None:
     assert result.exit_code == 2 and said(result).strip().startswith("error: --variant must be one of standard, epic")
     result = run("simulate", "--players", "5", "--variant", "team")  # a player count the variant does not allow
     assert result.exit_code == 1 and result.output == (
-        "error: monstrous: no set-up for 5 player(s) with variant team (player counts: 4, 6, 8, 10)\n"), said(result)
+        "error: monstrous: no set-up for 5 players with variant team (player counts: 4, 6, 8, 10)\n"), said(result)
     result = run("simulate", "--players", "3", "--games", "0")  # typer's own range check
     assert result.exit_code == 2 and "'--games': Input should be greater than or equal to 1" in said(result)

@@ -77,7 +77,7 @@ def test_simulate_text_is_reproducible() -> None:
 
 
 @pytest.mark.parametrize("args, code, message", [
-    (["--players", "5"], 1, "no set-up for 5 player(s) (player counts: 2, 3, 4)"),
+    (["--players", "5"], 1, "no set-up for 5 players (player counts: 2, 3, 4)"),
     (["--policy", "clever"], 1, "unknown policy 'clever' (known: random, greedy)"),
     (["--games", "0"], 2, "'--games': Input should be greater than or equal to 1"),
 ])

@@ -265,7 +265,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
     ("solo-removed", "solo", lambda d: d["setup"].update(remove_levels=[2]), "solo: the rulebook removes the level (3,) cards"),
     ("solo-win", "solo", lambda d: d["win"].update(tower_level=5), "solo: you win at tower level 6, as in tower.yaml"),
     # components and glossary
-    ("component-missing", "components", remove("components", "cheat-sheets"), "component cheat-sheets: missing (the rulebook lists 6)"),
+    ("component-missing", "components", remove("components", "cheat-sheets"), 'component "cheat-sheets" is missing from'),
     ("component-count", "components", setter(lambda d: record(d["components"], "soul-cubes"), "count", 50), "component soul-cubes: count 50, the rulebook says 60"),
     ("see-also-unknown", "glossary", lambda d: d["terms"][0]["see_also"].append("nirvana"), "term soul: see_also 'nirvana' is not a term"),
     ("see-also-self", "glossary", lambda d: d["terms"][0]["see_also"].append("soul"), "term soul: see_also names the term itself"),

@@ -1,0 +1,194 @@
+"""A deleted record told once: the cause first, at the list it was deleted from, with the places that still
+name it, and every problem that follows from it folded into that one line.
+
+Deleting a record the rest of the data leans on (a Monstrous location, a glossary term, a rule section)
+makes a dozen checks fail, each on its own consequence: a count one short, a reference that names no
+record, a scenario whose location does not exist. Listed one per line, the cause is lost among them. Here
+a record counts as deleted when ``required.yaml`` names it (the rulebook states it) or when ``[[kind/id]]``
+references in two or more places name it (one dangling reference is more likely a typo in that reference,
+told at its own line). The problems that follow from a deleted record are the ones at a place that names
+it, at its list, or whose message names its id, its address or its file.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Optional, Sequence
+
+from pipeline.base.words import count
+from pipeline.checks.required import REQUIRED_KIND
+from pipeline.checks.rulebook_facts import SELECT, STEP
+from pipeline.data import markup
+from pipeline.data.dataset import DATA_SUFFIX, Document, GameData
+from pipeline.data.problems import Location, Problem
+from pipeline.data.schemas import singular
+from pipeline.data.yamlmarks import PathKey
+
+__all__ = ["Deleted", "deleted_records", "fold_deleted"]
+
+PLACES_SHOWN = 6  # places that still name a deleted record, listed before "and N more"
+MIN_DANGLING = 2  # [[references]] to one missing record that make it a deletion rather than a typo
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """A record missing from the list ``key`` of ``doc``, that other data still names."""
+
+    doc: Document
+    key: str
+    record_id: str
+    required_at: Optional[Location] = None  # the line of required.yaml that names it, when it does
+    held: frozenset[str] = frozenset()  # ids of records it held (required.yaml names them), gone with it
+
+    @property
+    def address(self) -> str:
+        return STEP.join((self.doc.kind, self.key, self.record_id))
+
+    @property
+    def label(self) -> str:
+        return f'{singular(self.key)} "{self.record_id}"'
+
+
+def deleted_records(game: GameData[Any]) -> list[Deleted]:
+    """Every record of ``game`` that required.yaml or several references name and no list holds, in file order."""
+    found: dict[tuple[str, str, str], Deleted] = {}
+    required = game.docs.get(REQUIRED_KIND)
+    addresses = required.data.get("records") if required is not None and isinstance(required.data, dict) else None
+    for index, address in enumerate(addresses if isinstance(addresses, list) else ()):
+        if not isinstance(address, str) or required is None:  # (required is there when addresses are)
+            continue
+        kind, *steps = address.split(STEP)
+        record = _missing(game, kind, steps[:2])
+        if record is None:
+            continue
+        known = found.get((kind, steps[0], steps[1]))
+        if known is None:
+            known = Deleted(record, steps[0], steps[1], required.at("records", index))
+        held = known.held | {step for step in steps[3::2] if SELECT not in step}  # .../worshipers/mizaru
+        found[(kind, steps[0], steps[1])] = replace(known, held=frozenset(held))
+    dangling: dict[tuple[str, str], int] = {}
+    for _, text in _texts(game):
+        for reference in _references(text):
+            if reference.game in (None, game.game):
+                dangling[(reference.kind, reference.id)] = dangling.get((reference.kind, reference.id), 0) + 1
+    for (kind, record_id), times in dangling.items():
+        doc = game.docs.get(kind)
+        key = _record_list(doc)
+        if times >= MIN_DANGLING and doc is not None and key is not None and (kind, key, record_id) not in found:
+            if _missing(game, kind, [key, record_id]) is not None:
+                found[(kind, key, record_id)] = Deleted(doc, key, record_id)
+    return sorted(found.values(), key=lambda d: (d.doc.file, d.key, d.record_id))
+
+
+def fold_deleted(game: GameData[Any], problems: Sequence[Problem]) -> list[Problem]:
+    """``problems`` with each deleted record's consequences folded into one line that leads with the cause."""
+    deleted = deleted_records(game)
+    if not deleted:
+        return list(problems)
+    remaining = list(problems)
+    causes: list[Problem] = []
+    for record in deleted:
+        places = _places(game, record)
+        follows = [problem for problem in remaining if _follows(problem, record, places)]
+        remaining = [problem for problem in remaining if problem not in follows]
+        causes.append(_cause(record, places, len(follows)))
+    return causes + remaining
+
+
+def _missing(game: GameData[Any], kind: str, steps: Sequence[str]) -> Optional[Document]:
+    """The document of ``kind`` when its list ``steps[0]`` holds no record with id ``steps[1]``, else None."""
+    doc = game.docs.get(kind)
+    if doc is None or len(steps) < 2 or not isinstance(doc.data, dict):
+        return None
+    records = doc.data.get(steps[0])
+    if not isinstance(records, list) or SELECT in steps[1]:
+        return None
+    ids = [str(record.get("id")) for record in records if isinstance(record, dict)]
+    if steps[1] in ids or len(set(ids)) < len(ids):  # present, or a used-twice id took its place (told as such)
+        return None
+    return doc
+
+
+def _record_list(doc: Optional[Document]) -> Optional[str]:
+    """The key of the one top-level list of records with ids in ``doc``, if there is exactly one."""
+    if doc is None or not isinstance(doc.data, dict):
+        return None
+    keys = [key for key, value in doc.data.items()
+            if isinstance(value, list) and any(isinstance(item, dict) and "id" in item for item in value)]
+    return keys[0] if len(keys) == 1 else None
+
+
+def _texts(game: GameData[Any]) -> Iterator[tuple[tuple[Document, PathKey], str]]:
+    """Every string of every document of ``game``, with where it is."""
+    for doc in game.docs.values():
+        stack: list[tuple[PathKey, Any]] = [((), doc.data)]
+        while stack:
+            path, node = stack.pop()
+            if isinstance(node, str):
+                yield (doc, path), node
+            elif isinstance(node, dict):
+                stack.extend((path + (key,), value) for key, value in node.items())
+            elif isinstance(node, list):
+                stack.extend((path + (index,), value) for index, value in enumerate(node))
+
+
+def _references(text: str) -> list[markup.Reference]:
+    if markup.REFERENCE_OPEN not in text:
+        return []
+    try:
+        return list(markup.references(text))
+    except markup.MarkupError:
+        return []
+
+
+def _places(game: GameData[Any], record: Deleted) -> list[Location]:
+    """Where the data still names ``record``: a [[reference]], an address (required.yaml, rulebook facts) or a
+    value equal to its id in another file; in file and line order, one per line."""
+    address = record.address
+    seen: set[tuple[str, int]] = set()
+    places: list[Location] = []
+    for (doc, path), text in _texts(game):
+        if doc.kind == REQUIRED_KIND:
+            continue
+        reference = next((reference for reference in _references(text)
+                          if reference.kind == record.doc.kind and reference.id == record.record_id), None)
+        if reference is not None:
+            where = doc.fragment_at(path, reference.source)  # its own line of a folded paragraph
+        elif text == address or text.startswith(address + STEP) or (text == record.record_id and path[-1:] != ("id",)):
+            where = doc.at(*path)
+        else:
+            continue
+        if (where.file, where.line) not in seen:
+            seen.add((where.file, where.line))
+            places.append(where)
+    return sorted(places)
+
+
+def _follows(problem: Problem, record: Deleted, places: Sequence[Location]) -> bool:
+    """Whether ``problem`` is a consequence of ``record`` missing."""
+    at = problem.at
+    if record.required_at is not None and at == record.required_at:
+        return True
+    records = record.doc.data.get(record.key) if isinstance(record.doc.data, dict) else None
+    if any(at == record.doc.at(record.key, index, "id") for index in range(len(records or ()))):
+        return False  # about the id of a record still in the list: a renamed one, told at its own line
+    if at == record.doc.at(record.key) or any(at.file == place.file and at.line == place.line for place in places):
+        return True
+    ids = "|".join(re.escape(name) for name in sorted({record.record_id, *record.held}))
+    # quoted, in an address or reference, in brackets, or as the label a message starts with ("worshiper mizaru:")
+    named = re.compile(rf"['\"/(]({ids})(['\"/\]):) ]|$)|^[a-z][a-z ]* ({ids})[:( ]")
+    return bool(named.search(problem.message)) or f"{record.doc.kind}{DATA_SUFFIX}" in problem.message
+
+
+def _cause(record: Deleted, places: Sequence[Location], follows: int) -> Problem:
+    shown = ", ".join(f"{place.file}:{place.line}" for place in places[:PLACES_SHOWN])
+    more = f" and {len(places) - PLACES_SHOWN} more" if len(places) > PLACES_SHOWN else ""
+    stated = f"; the rulebook states it ({record.required_at.file}:{record.required_at.line})" \
+        if record.required_at is not None else ""
+    named = f"; {count(len(places), 'place')} still {'names' if len(places) == 1 else 'name'} it: {shown}{more}" \
+        if places else ""
+    consequences = f"; {count(follows, 'problem')} that follow{'s' if follows == 1 else ''} from it not listed" \
+        if follows else ""
+    return Problem(record.doc.at(record.key), (
+        f"{record.label} is missing from {record.doc.path.name} (deleted or renamed?){stated}{named}{consequences}"),
+        leads=True)
