@@ -166,11 +166,12 @@ def edit_yaml() -> Callable[[Path, Callable[[Any], Any]], None]:
     return _edit_yaml
 
 
-def _validate(root: Path, games: Optional[Iterable[str]] = None) -> list[Problem]:
-    return run_validation(root, catalogue(), games).problems
+def _validate(root: Path, games: Optional[Iterable[str]] = None, *, fold: bool = True) -> list[Problem]:
+    return run_validation(root, catalogue(), games, fold=fold).problems
 
 
 @pytest.fixture
 def validate() -> Callable[..., list[Problem]]:
-    """``validate(root, games=None)``: every problem the full validation finds."""
+    """``validate(root, games=None, fold=True)``: every problem the full validation finds (``fold`` False: a
+    deleted record's cause, then its consequences one by one, as the game checks found them)."""
     return _validate

@@ -80,8 +80,9 @@ def deleted_records(game: GameData[Any]) -> list[Deleted]:
     return sorted(found.values(), key=lambda d: (d.doc.file, d.key, d.record_id))
 
 
-def fold_deleted(game: GameData[Any], problems: Sequence[Problem]) -> list[Problem]:
-    """``problems`` with each deleted record's consequences folded into one line that leads with the cause."""
+def fold_deleted(game: GameData[Any], problems: Sequence[Problem], *, fold: bool = True) -> list[Problem]:
+    """``problems`` with each deleted record's consequences folded into one line that leads with the cause;
+    ``fold`` False: the cause leads and every consequence is still listed after it."""
     deleted = deleted_records(game)
     if not deleted:
         return list(problems)
@@ -89,7 +90,7 @@ def fold_deleted(game: GameData[Any], problems: Sequence[Problem]) -> list[Probl
     causes: list[Problem] = []
     for record in deleted:
         places = _places(game, record)
-        follows = [problem for problem in remaining if _follows(problem, record, places)]
+        follows = [problem for problem in remaining if _follows(problem, record, places)] if fold else []
         remaining = [problem for problem in remaining if problem not in follows]
         causes.append(_cause(record, places, len(follows)))
     return causes + remaining

@@ -181,9 +181,9 @@ def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
 
 
 def run_validation(root: Path, games: Optional[Sequence[str]], loaded: Optional[RecordCatalogue] = None,
-                   progress: Optional[Callable[[str], None]] = None) -> ValidationReport:
+                   progress: Optional[Callable[[str], None]] = None, fold: bool = True) -> ValidationReport:
     return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded,
-                         documents=document_problems, progress=progress)
+                         documents=document_problems, progress=progress, fold=fold)
 
 
 def _refuse_or_raise(problems: Sequence[object], consequence: str, as_json: bool) -> NoReturn:

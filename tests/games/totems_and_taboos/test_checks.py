@@ -29,7 +29,7 @@ def broken(data_copy: Path, edit_yaml, validate) -> Callable[[str, Edit], list[P
 
     def run(kind: str, fn: Edit) -> list[Problem]:
         edit_yaml(data_copy / GAME / f"{kind}.yaml", lambda data: _apply(fn, data))
-        return validate(data_copy, [GAME])
+        return validate(data_copy, [GAME], fold=False)
 
     return run
 
