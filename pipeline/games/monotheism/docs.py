@@ -56,7 +56,7 @@ ICON_LIFT = 1.2  # the icons' centre line above the card's bottom edge, beyond h
 CURSE_PT, CURSE_LIFT = 7.0, 1.8  # "curse xN", its baseline above the card's bottom edge
 END_LABEL_PT, END_LABEL_LIFT = 7, 1.2  # "top" and "bottom" over the ends of the deck, baseline above the cards
 ARROW_LIFT = 2.2  # the arrow from top to bottom, above the cards
-DECK_COLUMNS = (1.0, 1.2, 4.0, 2.0)  # from top, card, name, starts
+DECK_COLUMNS = (1.0, 1.7, 3.7, 1.8)  # from top, card ("worshiper" on one line), name, starts
 
 
 
