@@ -345,7 +345,7 @@ def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalo
     catalogue.requested.update(before)
     files: dict[Path, bytes] = {}
     for kind, doc in docs.items():
-        kept = laid_out.pdf(unit.game, kind, request.paper, doc) if unit.game is not None and request.doc_format == "pdf" else None
+        kept = laid_out.pdf(unit.game, kind, request.paper, doc) if unit.game is not None else None  # (none for md)
         files[document_path(request.out, unit.game, kind, request.paper, request.doc_format)] = (
             kept if kept is not None else render_for_print(doc, request.paper, request.doc_format))
     for path in files:

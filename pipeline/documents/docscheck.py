@@ -34,11 +34,11 @@ from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.documents import copylint
 from pipeline.documents import structure as m
-from pipeline.documents.fill import check_fill
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
 from pipeline.documents.origin import Origins
 from pipeline.documents.pdf import PdfRenderer, TextDoesNotFit
+from pipeline.documents.render import filled_pdf
 from pipeline.documents.standard import DocContext, MissingSection
 
 
@@ -86,9 +86,10 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         kept = keep if keep is not None and keep.paper == paper else None
         for kind, doc in docs.items():
             try:
-                pdf, _, area = renderer.render_laid_out(doc, paint=kept is not None)
-                if kept is not None:  # the paper the build writes: its pages are measured for fill as well
-                    check_fill(doc.title, paper, pdf, area)
+                if kept is not None:  # the paper the build writes: set in full, its pages measured for fill
+                    pdf = filled_pdf(renderer, doc)
+                else:
+                    renderer.render(doc, paint=False)
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), str(unfit))
             except UserError as refused:  # a page fault: blamed on the data file that gives the document most words

@@ -9,8 +9,10 @@ the document's last page or the last page of a chapter (the next page opens
 with a chapter heading); every other page over :data:`MAX_EMPTY_SHARE` is a
 layout fault, refused naming the document, the paper, the page and the share.
 
-The build runs it (``documents/render.py``) on every PDF it writes;
-``validate`` lays documents out without writing them and does not.
+It runs on every PDF the build writes (``documents/render.py``), inside the
+build's validation for the paper it sets in full (``documents/docscheck.py``),
+or when the build sets a document itself. A plain ``validate`` only measures
+layouts, paints no page, and so does not run it.
 """
 from __future__ import annotations
 

@@ -23,6 +23,11 @@ def render_for_print(doc: m.Document, paper: str, fmt: str) -> bytes:
     (not a cover, a chapter's last page or the last page) is refused (:mod:`pipeline.documents.fill`)."""
     if fmt == "md":
         return render(doc, paper, fmt)
-    pdf, _, area = PdfRenderer(load_layout(paper)).render_laid_out(doc)
-    check_fill(doc.title, paper, pdf, area)
+    return filled_pdf(PdfRenderer(load_layout(paper)), doc)
+
+
+def filled_pdf(renderer: PdfRenderer, doc: m.Document) -> bytes:
+    """The PDF of ``doc`` set by ``renderer``, its pages measured for fill (UserError on a page too empty)."""
+    pdf, _, area = renderer.render_laid_out(doc)
+    check_fill(doc.title, renderer.layout.paper, pdf, area)
     return pdf
