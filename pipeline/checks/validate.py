@@ -390,10 +390,12 @@ def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Pr
         except markup.MarkupError:
             continue  # reported by markup_problems
         label, _ = describe_path(doc.data, path)
+        seen: dict[str, int] = {}  # how often each reference's text came before it in this string
         for reference in found:
+            earlier = seen.get(reference.source, 0)
+            seen[reference.source] = earlier + 1
             game = reference.game or own_game
             if catalogue.find(game, reference.kind, reference.id) is None:  # blamed at its own line of the text
-                earlier = sum(1 for other in found[:found.index(reference)] if other.source == reference.source)
                 yield Problem(doc.fragment_at(path, reference.source, earlier),
                               f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")
 

@@ -155,3 +155,20 @@ def test_a_dangling_reference_in_a_folded_paragraph_is_blamed_at_its_own_line(
     [problem] = validate(root, [game])
     assert problem.at.line == at + 4, problem  # the third line of the paragraph, not its first
     assert "reference [[rules/no-such-section]] names no record" in problem.message
+
+
+def test_the_same_dangling_reference_twice_is_blamed_at_each_line(data_copy_of: Callable[..., Path],
+                                                                  validate: Validate) -> None:
+    """Two uses of one missing [[reference]] in a folded paragraph: each is told at its own line."""
+    root = data_copy_of("theocracy")
+    path = root / "theocracy" / "glossary.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(index for index, line in enumerate(lines) if re.match(r"^\s+definition: [A-Za-z]", line))
+    indent = " " * (len(lines[at]) - len(lines[at].lstrip()) + 2)
+    text = lines[at].split("definition: ", 1)[1].strip()
+    lines[at:at + 1] = [lines[at].split("definition:")[0] + "definition: >-\n", f"{indent}{text}\n",
+                        f"{indent}(see [[rules/no-such-section]])\n", f"{indent}and again [[rules/no-such-section]].\n"]
+    path.write_text("".join(lines))
+    # two places name the missing section: told as one deleted record, each use listed after it when not folded
+    found = [p for p in validate(root, ["theocracy"], fold=False) if "[[rules/no-such-section]] names no record" in p.message]
+    assert [(problem.at.file, problem.at.line) for problem in found] == [(str(path), at + 3), (str(path), at + 4)], found
