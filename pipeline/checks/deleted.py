@@ -4,10 +4,11 @@ name it, and every problem that follows from it folded into that one line.
 Deleting a record the rest of the data leans on (a Monstrous location, a glossary term, a rule section)
 makes a dozen checks fail, each on its own consequence: a count one short, a reference that names no
 record, a scenario whose location does not exist. Listed one per line, the cause is lost among them. Here
-a record counts as deleted when ``required.yaml`` names it (the rulebook states it) or when ``[[kind/id]]``
-references in two or more places name it (one dangling reference is more likely a typo in that reference,
-told at its own line). The problems that follow from a deleted record are the ones at a place that names
-it, at its list, or whose message names its id, its address or its file.
+a record counts as deleted when ``required.yaml`` names it (the rulebook states it), or when two or more
+``[[kind/id]]`` references or id fields (``god: blue``, that a check found naming nothing) name it: one
+dangling reference is more likely a typo in that reference, told at its own line. The problems that follow
+from a deleted record are the ones at a place that names it, at its list, or whose message names its id,
+its address or its file.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from pipeline.data.yamlmarks import PathKey
 
 __all__ = ["Deleted", "deleted_records", "fold_deleted"]
 
-PLACES_SHOWN = 6  # places that still name a deleted record, listed before "and N more"
+PLACES_SHOWN = 6  # lines of one file that still name a deleted record, listed before "and N more"
 MIN_DANGLING = 2  # [[references]] to one missing record that make it a deletion rather than a typo
 
 
@@ -49,8 +50,9 @@ class Deleted:
         return f'{singular(self.key)} "{self.record_id}"'
 
 
-def deleted_records(game: GameData[Any]) -> list[Deleted]:
-    """Every record of ``game`` that required.yaml or several references name and no list holds, in file order."""
+def deleted_records(game: GameData[Any], problems: Sequence[Problem] = ()) -> list[Deleted]:
+    """Every record of ``game`` that no list holds and that required.yaml, several [[references]] or several
+    id fields the ``problems`` find dangling name, in file order."""
     found: dict[tuple[str, str, str], Deleted] = {}
     required = game.docs.get(REQUIRED_KIND)
     addresses = required.data.get("records") if required is not None and isinstance(required.data, dict) else None
@@ -66,24 +68,64 @@ def deleted_records(game: GameData[Any]) -> list[Deleted]:
             known = Deleted(record, steps[0], steps[1], required.at("records", index))
         held = known.held | {step for step in steps[3::2] if SELECT not in step}  # .../worshipers/mizaru
         found[(kind, steps[0], steps[1])] = replace(known, held=frozenset(held))
-    dangling: dict[tuple[str, str], int] = {}
+    dangling: dict[tuple[str, str, str], int] = {}
     for _, text in _texts(game):
         for reference in _references(text):
-            if reference.game in (None, game.game):
-                dangling[(reference.kind, reference.id)] = dangling.get((reference.kind, reference.id), 0) + 1
-    for (kind, record_id), times in dangling.items():
-        doc = game.docs.get(kind)
-        key = _record_list(doc)
-        if times >= MIN_DANGLING and doc is not None and key is not None and (kind, key, record_id) not in found:
-            if _missing(game, kind, [key, record_id]) is not None:
+            key = _record_list(game.docs.get(reference.kind))
+            if reference.game in (None, game.game) and key is not None:
+                named = (reference.kind, key, reference.id)
+                dangling[named] = dangling.get(named, 0) + 1
+    told = " ".join(problem.message for problem in problems)
+    for named, times in _id_field_misses(game).items():
+        if f"'{named[2]}'" in told or f'"{named[2]}"' in told:  # a check found the value names nothing
+            dangling[named] = dangling.get(named, 0) + times
+    for (kind, key, record_id), times in dangling.items():
+        if times >= MIN_DANGLING and (kind, key, record_id) not in found:
+            doc = _missing(game, kind, [key, record_id])
+            if doc is not None:
                 found[(kind, key, record_id)] = Deleted(doc, key, record_id)
     return sorted(found.values(), key=lambda d: (d.doc.file, d.key, d.record_id))
+
+
+def _id_field_misses(game: GameData[Any]) -> dict[tuple[str, str, str], int]:
+    """Values of id fields that name no record, counted per (kind, list, id).
+
+    A field names records of a list when its key is that list's singular (``god: blue`` and ``gods: [blue]``
+    name the records of a ``gods`` list) and most of its values are ids of that list: the data itself tells
+    which fields hold ids, so a field of headings or free words that happens to share a list's name is left
+    out. The misses of such a field are references to records that are not there."""
+    lists: dict[str, list[tuple[str, str, frozenset[str]]]] = {}
+    for doc in game.docs.values():
+        for key, value in (doc.data.items() if isinstance(doc.data, dict) else ()):
+            if isinstance(value, list) and any(isinstance(item, dict) and "id" in item for item in value):
+                ids = frozenset(str(item.get("id")) for item in value if isinstance(item, dict))
+                lists.setdefault(singular(key), []).append((doc.kind, key, ids))
+    hits: dict[tuple[str, str, str, str], int] = {}
+    misses: dict[tuple[str, str, str, str], list[str]] = {}
+    for (doc, path), text in _texts(game):
+        field = path[-1] if path and isinstance(path[-1], str) else path[-2] if len(path) > 1 else None
+        if not isinstance(field, str) or field == "id":
+            continue
+        named = lists.get(singular(field), ())
+        for kind, key, ids in named:
+            at = (doc.kind, field, kind, key)
+            if text in ids:
+                hits[at] = hits.get(at, 0) + 1
+            elif not any(text in other for _, _, other in named):  # an id of another list of that name
+                misses.setdefault(at, []).append(text)
+    found: dict[tuple[str, str, str], int] = {}
+    for at, values in misses.items():
+        kind, key = at[2:]
+        if hits.get(at, 0) >= len(values):
+            for value in values:
+                found[(kind, key, value)] = found.get((kind, key, value), 0) + 1
+    return found
 
 
 def fold_deleted(game: GameData[Any], problems: Sequence[Problem], *, fold: bool = True) -> list[Problem]:
     """``problems`` with each deleted record's consequences folded into one line that leads with the cause;
     ``fold`` False: the cause leads and every consequence is still listed after it."""
-    deleted = deleted_records(game)
+    deleted = deleted_records(game, problems)
     if not deleted:
         return list(problems)
     remaining = list(problems)
@@ -182,14 +224,20 @@ def _follows(problem: Problem, record: Deleted, places: Sequence[Location]) -> b
 
 
 def _cause(record: Deleted, places: Sequence[Location], follows: int) -> Problem:
-    shown = ", ".join(f"{place.file}:{place.line}" for place in places[:PLACES_SHOWN])
-    more = f" and {len(places) - PLACES_SHOWN} more" if len(places) > PLACES_SHOWN else ""
+    shown = "; ".join(_lines_of(file, [place.line for place in places if place.file == file])
+                      for file in dict.fromkeys(place.file for place in places))
     stated = f"; the rulebook states it ({record.required_at.file}:{record.required_at.line})" \
         if record.required_at is not None else ""
-    named = f"; {count(len(places), 'place')} still {'names' if len(places) == 1 else 'name'} it: {shown}{more}" \
+    named = f"; {count(len(places), 'place')} still {'names' if len(places) == 1 else 'name'} it: {shown}" \
         if places else ""
     consequences = f"; {count(follows, 'problem')} that follow{'s' if follows == 1 else ''} from it not listed" \
         if follows else ""
     return Problem(record.doc.at(record.key), (
         f"{record.label} is missing from {record.doc.path.name} (deleted or renamed?){stated}{named}{consequences}"),
         leads=True)
+
+
+def _lines_of(file: str, lines: Sequence[int]) -> str:
+    """``file:12, 16, 74 and 3 more``: the first lines of one file that name a deleted record."""
+    more = f" and {len(lines) - PLACES_SHOWN} more" if len(lines) > PLACES_SHOWN else ""
+    return f"{file}:{', '.join(str(line) for line in lines[:PLACES_SHOWN])}{more}"

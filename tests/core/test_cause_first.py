@@ -105,6 +105,7 @@ DELETIONS = [
     ("heavenly-father", "philosopher-kinds.yaml", "skeptic", "philosophers.yaml"),
     ("monotheism", "worshiper-sets.yaml", "three-monks", "glossary.yaml"),
     ("theocracy", "rulings.yaml", "role-rotation", "rules.yaml"),  # not required: named by two [[references]]
+    ("monstrous", "gods.yaml", "blue", "monster-cards.yaml"),  # not required: named by id fields (god: blue)
 ]
 
 
@@ -172,3 +173,17 @@ def test_the_same_dangling_reference_twice_is_blamed_at_each_line(data_copy_of: 
     # two places name the missing section: told as one deleted record, each use listed after it when not folded
     found = [p for p in validate(root, ["theocracy"], fold=False) if "[[rules/no-such-section]] names no record" in p.message]
     assert [(problem.at.file, problem.at.line) for problem in found] == [(str(path), at + 3), (str(path), at + 4)], found
+
+
+@pytest.mark.parametrize("god", ["green", "blue", "white"])
+def test_a_deleted_record_named_by_id_fields_is_one_line(data_copy_of: Callable[..., Path], validate: Validate,
+                                                         god: str) -> None:
+    """Twelve cards say ``god: blue``: deleting the god is one line at its list, and the fields that hold
+    other lists' ids under the same name (a ruling's ``steps: [game-end]``) are not taken for deletions."""
+    root = data_copy_of("monstrous")
+    path = root / "monstrous" / "gods.yaml"
+    delete_record(path, god)
+    [problem] = validate(root, ["monstrous"])
+    assert problem.at.file == str(path)
+    assert problem.message.startswith(f'god "{god}" is missing from gods.yaml (deleted or renamed?)'), problem
+    assert f"{root / 'monstrous' / 'monster-cards.yaml'}:" in problem.message
