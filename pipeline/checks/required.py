@@ -26,25 +26,31 @@ NUMBER = "number"
 SELECTORS = ("id", "number", "level", "name")  # fields a list step may pick a record by, in order of preference
 
 
-def required_problems(game: GameData) -> Iterator[Problem]:
-    """Each required record that no longer resolves, and each fixed value the data departs from.
+def required_problems(game: GameData, unread: frozenset[str] = frozenset()) -> Iterator[Problem]:
+    """Each required record that no longer resolves, and each fixed value the data departs from; records of
+    the kinds ``unread`` (a file that could not be read or is missing, told as such) are not judged.
 
     ``required.yaml`` must have passed its schema."""
     required = game.docs.get(REQUIRED_KIND)
     if required is None:
         return
     for index, address in enumerate(required.data.get("records", [])):
+        if address.split(STEP, 1)[0] in unread:
+            continue
         try:
             resolve(game, address)
         except Unresolved as why:
             yield required.problem(("records", index), f"required rulebook record {address} is missing ({why}); "
                                                         f"the rulebook states it, so it cannot be deleted or renamed")
     for index, fixed in enumerate(required.data.get("fixed", [])):
-        yield from _fixed_problems(game, required, index, fixed)
+        yield from _fixed_problems(game, required, index, fixed, unread)
 
 
-def _fixed_problems(game: GameData, required: Document, index: int, fixed: dict[str, Any]) -> Iterator[Problem]:
+def _fixed_problems(game: GameData, required: Document, index: int, fixed: dict[str, Any],
+                    unread: frozenset[str]) -> Iterator[Problem]:
     address = fixed["at"]
+    if address.split(STEP, 1)[0] in unread:
+        return
     try:
         doc, path = resolve(game, address)
     except Unresolved as why:

@@ -135,7 +135,8 @@ def _all_game_problems(
     schema_clean = not problems
     facts_checkable = FACTS_KIND not in loaded.unloadable
     # Kinds whose own problems are reported already (unreadable, missing beside their schema, ...).
-    unsettled = set(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
+    unread = frozenset(loaded.unloadable) | (set(schemas.kinds(game)) - set(loaded.docs))
+    unsettled = set(unread)
     duplicated = False
     for kind, doc in loaded.docs.items():
         found = schemas.problems(game, kind, doc)
@@ -169,7 +170,7 @@ def _all_game_problems(
         # contradicts the rulebook is reported alongside them.
         problems += guarded(loaded, fact_problems(loaded, checks, frozenset(unsettled)))
     if loaded.has(REQUIRED_KIND) and REQUIRED_KIND not in unsettled:  # records the rulebook states are never lost
-        problems += guarded(loaded, required_problems(loaded))
+        problems += guarded(loaded, required_problems(loaded, unread))
     if spec.effects is not None:  # checked even when the data fails its schemas: a drifted schema may be why
         problems += guarded(loaded, language_problems(loaded, spec.effects))
     if not schema_clean:
@@ -364,6 +365,10 @@ class RecordCatalogue:
             self._games[game] = load_game(self._root, self.specs.spec(game))
         return self._games[game]
 
+    def unread(self, game: str, kind: str) -> bool:
+        """Whether ``kind`` of ``game`` is a file that could not be read (its records are unknown, not missing)."""
+        return game in self._known and self.specs.find(game) is not None and kind in self.game(game).unloadable
+
     def find(self, game: str, kind: str, record_id: str) -> Optional[dict[str, Any]]:
         """The record addressed, or None; only records in a document's top-level lists are addressable."""
         if game not in self._known or self.specs.find(game) is None:  # (a folder without spec: no records)
@@ -395,6 +400,8 @@ def reference_problems(doc: Document, catalogue: RecordCatalogue) -> Iterator[Pr
             earlier = seen.get(reference.source, 0)
             seen[reference.source] = earlier + 1
             game = reference.game or own_game
+            if catalogue.unread(game, reference.kind):
+                continue  # the file it points into is malformed, told at its own line
             if catalogue.find(game, reference.kind, reference.id) is None:  # blamed at its own line of the text
                 yield Problem(doc.fragment_at(path, reference.source, earlier),
                               f"{label}reference {reference.source} names no record ({game}/{reference.kind}/{reference.id})")

@@ -187,3 +187,17 @@ def test_a_deleted_record_named_by_id_fields_is_one_line(data_copy_of: Callable[
     assert problem.at.file == str(path)
     assert problem.message.startswith(f'god "{god}" is missing from gods.yaml (deleted or renamed?)'), problem
     assert f"{root / 'monstrous' / 'monster-cards.yaml'}:" in problem.message
+
+
+@pytest.mark.parametrize("game, file", [("monstrous", "setup.yaml"), ("theocracy", "roles.yaml"),
+                                        ("monotheism", "worshipers.yaml"), ("heavenly-father", "virtues.yaml"),
+                                        ("totems-and-taboos", "commandments.yaml")])
+def test_a_file_that_cannot_be_read_is_one_line_not_its_records_missing(
+        data_copy_of: Callable[..., Path], validate: Validate, game: str, file: str) -> None:
+    """An unclosed bracket in a file whose records required.yaml lists: the syntax is the one line, not a
+    dozen "required record is missing" lines for the records the unread file holds."""
+    root = data_copy_of(game)
+    path = root / game / file
+    path.write_text(path.read_text() + "unclosed: [a, b\n")
+    [problem] = validate(root, [game])
+    assert problem.at.file == str(path) and "malformed YAML" in problem.message, problem
