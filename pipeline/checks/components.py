@@ -13,9 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence
 
-from pipeline.data.dataset import GameData
+from pipeline.base import words
+from pipeline.data.dataset import GameData, record_list
 from pipeline.data.kinds import COMPONENTS_KIND
-from pipeline.data.problems import Problem
+from pipeline.data.problems import Location, Problem
+from pipeline.data.schemas import singular
 
 LIST_KEY = "components"
 
@@ -72,12 +74,29 @@ def count_problems(game: GameData, inventory: Inventory) -> Iterator[Problem]:
         if count.rulebook is not None and stated != count.rulebook:
             yield doc.problem(where, f"component {count.id}: count {stated}, the rulebook says {count.rulebook}")
         if count.found is not None and stated != count.found:
-            yield doc.problem(where, f"component {count.id}: count {stated}, but {_found(count)}")
+            yield _short_list(game, count, stated, doc.at(*where)) or \
+                doc.problem(where, f"component {count.id}: count {stated}, but {_found(count)}")
     if inventory.closed:
         for component_id, index in listed.items():
             if component_id not in counts:
                 yield doc.problem((LIST_KEY, index, "id"), f"component {component_id}: not in the rulebook's Contents "
                                                             f"({', '.join(counts)})")
+
+
+def _short_list(game: GameData, count: ComponentCount, stated: int, stated_at: Location) -> Optional[Problem]:
+    """A data file holding fewer than the box contents say when the rulebook says the same: the mistake is in
+    that file (a record deleted, a count lowered), so the problem is told there, first."""
+    if count.found is None or count.found >= stated or count.rulebook != stated:
+        return None
+    counted = next((doc for doc in game.docs.values() if doc.path.name == count.source), None)
+    key = record_list(counted) if counted is not None else None
+    if counted is None or key is None:
+        return None
+    deleted = " (deleted?)" if len(counted.data[key]) == count.found else ""  # one record a component
+    return Problem(counted.at(key), (
+        f"{counted.path.name} holds {words.count(count.found, singular(count.id))}, but components.yaml counts "
+        f"{stated}, as the rulebook does ({stated_at.file}:{stated_at.line}): {stated - count.found} short{deleted}"),
+        leads=True)
 
 
 def _expected(count: ComponentCount) -> str:

@@ -20,7 +20,7 @@ from pipeline.base.words import count
 from pipeline.checks.required import REQUIRED_KIND
 from pipeline.checks.rulebook_facts import SELECT, STEP
 from pipeline.data import markup
-from pipeline.data.dataset import DATA_SUFFIX, Document, GameData
+from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, record_list
 from pipeline.data.problems import Location, Problem
 from pipeline.data.schemas import singular
 from pipeline.data.yamlmarks import PathKey
@@ -71,7 +71,7 @@ def deleted_records(game: GameData[Any], problems: Sequence[Problem] = ()) -> li
     dangling: dict[tuple[str, str, str], int] = {}
     for _, text in _texts(game):
         for reference in _references(text):
-            key = _record_list(game.docs.get(reference.kind))
+            key = record_list(game.docs.get(reference.kind))
             if reference.game in (None, game.game) and key is not None:
                 named = (reference.kind, key, reference.id)
                 dangling[named] = dangling.get(named, 0) + 1
@@ -150,15 +150,6 @@ def _missing(game: GameData[Any], kind: str, steps: Sequence[str]) -> Optional[D
     if steps[1] in ids or len(set(ids)) < len(ids):  # present, or a used-twice id took its place (told as such)
         return None
     return doc
-
-
-def _record_list(doc: Optional[Document]) -> Optional[str]:
-    """The key of the one top-level list of records with ids in ``doc``, if there is exactly one."""
-    if doc is None or not isinstance(doc.data, dict):
-        return None
-    keys = [key for key, value in doc.data.items()
-            if isinstance(value, list) and any(isinstance(item, dict) and "id" in item for item in value)]
-    return keys[0] if len(keys) == 1 else None
 
 
 def _texts(game: GameData[Any]) -> Iterator[tuple[tuple[Document, PathKey], str]]:

@@ -147,6 +147,15 @@ class GameData(Generic[M]):
         return kind in self.docs
 
 
+def record_list(doc: Optional[Document]) -> Optional[str]:
+    """The key of the one top-level list of records with ids in ``doc``, if there is exactly one."""
+    if doc is None or not isinstance(doc.data, dict):
+        return None
+    keys = [key for key, value in doc.data.items()
+            if isinstance(value, list) and any(isinstance(item, dict) and "id" in item for item in value)]
+    return keys[0] if len(keys) == 1 else None
+
+
 def game_ids(data_root: Path) -> list[str]:
     """The games present under a data root (every folder except schemas/), sorted."""
     if not data_root.is_dir():

@@ -201,3 +201,25 @@ def test_a_file_that_cannot_be_read_is_one_line_not_its_records_missing(
     path.write_text(path.read_text() + "unclosed: [a, b\n")
     [problem] = validate(root, [game])
     assert problem.at.file == str(path) and "malformed YAML" in problem.message, problem
+
+
+# (game, file, a card nothing else names): the box contents and the rulebook agree on the count.
+UNNAMED_CARDS = [
+    ("theocracy", "power-cards.yaml", "gold-power-2"),
+    ("heavenly-father", "philosophers.yaml", "prophet-madame-zelda"),
+    ("heavenly-father", "dilemmas.yaml", "traffic-light-trouble"),
+    ("totems-and-taboos", "commandments.yaml", "yellow-blessed-birth"),
+]
+
+
+@pytest.mark.parametrize("game, file, card", UNNAMED_CARDS, ids=[c[2] for c in UNNAMED_CARDS])
+def test_a_deleted_card_is_first_told_in_its_own_file(data_copy_of: Callable[..., Path], validate: Validate,
+                                                     game: str, file: str, card: str) -> None:
+    """components.yaml says what the rulebook says, so the file one card short holds the mistake: the
+    first line is there, not at components.yaml."""
+    root = data_copy_of(game)
+    path = root / game / file
+    delete_record(path, card)
+    first = validate(root, [game])[0]
+    assert first.at.file == str(path), first
+    assert f"{file} holds " in first.message and "as the rulebook does" in first.message and " short" in first.message

@@ -151,8 +151,8 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     # components
     "component count vs rulebook": (("components", put("components", "@god-cards", "count", 11)), "component god-cards: count 11, the rulebook says 10"),
     "component count vs data": (("components", put("components", "@god-cards", "count", 11)), "component god-cards: count 11, but the data has 10 (gods.yaml)"),
-    "component vs cheat sheets": (("cheat-sheets", put("cheat_sheets", 0, "count", 6)), "component cheat-sheets: count 8, but the data has 6 (cheat-sheets.yaml)"),
-    "component vs tokens": (("tokens", put("tokens", "@justice-token", "count", 25)), "component justice-tokens: count 30, but the data has 25 (tokens.yaml)"),
+    "component vs cheat sheets": (("cheat-sheets", put("cheat_sheets", 0, "count", 6)), "cheat-sheets.yaml holds 6 cheat sheets, but components.yaml counts 8, as the rulebook does"),
+    "component vs tokens": (("tokens", put("tokens", "@justice-token", "count", 25)), "tokens.yaml holds 25 justice tokens, but components.yaml counts 30, as the rulebook does"),
     "component missing": (("components", drop("components", "@markers")), 'component "markers" is missing from'),
     "component unknown": (("components", append("components", EXTRA_COMPONENT)), "component dice: not in the rulebook's Contents"),
     "mortal card total": (("components", put("components", "@philosopher-cards", "count", 24)), "components: 89 Mortal cards"),

@@ -96,7 +96,7 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
     ("component-rulebook-count", "components", set_field("components", "die", "count", 5),
      ("component die: count 5, the rulebook says 4",)),
     ("component-data-count", "believers", lambda d: drop(d, "believers", "jade-root-hermit"),
-     ("component believer-card: count 16, but the data has 15 (believers.yaml)",)),
+     ("believers.yaml holds 15 believer cards, but components.yaml counts 16, as the rulebook does",)),
     # roles
     ("role-order", "roles", swap_orders("roles", "lukewarm", "lost"),
      ("roles: order ['first', 'lost', 'lukewarm', 'last']",)),

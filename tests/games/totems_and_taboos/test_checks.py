@@ -174,7 +174,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
     ("bonus-coverage", "commandments", lambda d: card(d, "yellow-great-awakening")["bonus"].update(colour="green"),
      "colour yellow: no commandment has an orange bonus"),
     ("card-total", "commandments", remove("commandments", "yellow-open-arms"), "commandments: 157 cards in all, the rulebook has 162"),
-    ("card-components", "commandments", remove("commandments", "yellow-open-arms"), "component commandment-cards: count 162, but the data has 157 (commandments.yaml)"),
+    ("card-components", "commandments", remove("commandments", "yellow-open-arms"), "commandments.yaml holds 157 commandment cards, but components.yaml counts 162, as the rulebook does"),
     ("card-names", "commandments", setter(y("green-shackles"), "name", "Call to the Light"), "commandment green-shackles: name 'Call to the Light' is also the name of commandment yellow-call-to-the-light"),
     # single cards
     ("card-id", "commandments", setter(y("green-shackles"), "id", "yellow-shackles"), "commandment yellow-shackles (green): id must start with its colour"),
@@ -231,7 +231,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
      "guide red (red): an effect that cancels must be a reaction"),
     ("guide-balance", "guides", lambda d: guide(d, "orange")["sacrifice"]["ops"][0].update(count=6),
      "guide orange (orange): sacrifice worth 7.2; a guide's ability should be worth 2.5 to 4.5"),
-    ("guide-components", "guides", remove("guides", "orange"), "component spiritual-guides: count 6, but the data has 5 (guides.yaml)"),
+    ("guide-components", "guides", remove("guides", "orange"), "guides.yaml holds 5 spiritual guides, but components.yaml counts 6, as the rulebook does"),
     # turn
     ("hand-limit", "turn", lambda d: d["end_of_turn"].update(hand_limit=7), "end of turn: the hand limit is 6 in the rulebook, not 7"),
     ("uses-per-piece", "turn", lambda d: d["actions"].update(uses_per_piece=2), "actions: each cleric and servant acts 1 time per turn"),
