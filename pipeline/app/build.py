@@ -34,7 +34,6 @@ from typing import Callable, Mapping, Optional, Protocol, Sequence
 from pipeline import store
 from pipeline.app.documents import (
     FORMATS,
-    InvalidData,
     document_path,
     game_documents,
     games_to_validate,
@@ -43,7 +42,7 @@ from pipeline.app.documents import (
 )
 from pipeline.app.manifest import Manifest
 from pipeline.base import locations
-from pipeline.base.errors import UsageProblem, UserError
+from pipeline.base.errors import ProblemsFound, UsageProblem, UserError
 from pipeline.base.safefile import folder_digest
 from pipeline.cards import build as cards
 from pipeline.cards import printers
@@ -185,7 +184,7 @@ class Inputs:
 def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
           on_wait: Optional[Callable[[], None]] = None, steps: Optional[Callable[[str], None]] = None) -> BuildOutcome:
     """Validate, then write the stale units of ``request`` into its output folder and record them in the
-    folder's manifest. Invalid data raises InvalidData (nothing written); ``on_wait`` is called when another
+    folder's manifest. Invalid data raises ProblemsFound (nothing written); ``on_wait`` is called when another
     build holds the folder; ``steps`` is told what the build does and how far (``"documents 3/6"``)."""
     say = steps or (lambda _: None)
     if request.doc_format not in FORMATS:
@@ -266,7 +265,7 @@ def _up_to_date(request: BuildRequest, units: list[_Unit], manifest: Manifest, i
 def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], catalogue: RecordCatalogue,
               validated: set[str], laid_out: LaidOut, say: Callable[[str], None]) -> None:
     """Validate the games the stale units need that are not in ``validated`` yet (then added to it): every game
-    the documents read, or for card sheets alone each stale sheet's game. InvalidData when a problem is found.
+    the documents read, or for card sheets alone each stale sheet's game. ProblemsFound when a problem is found.
     The documents the check sets are kept in ``laid_out``; ``say`` hears how far validation is."""
     root = request.data_root
     if request.only is None or any(unit.part == Part.DOCS for unit in stale):
@@ -279,7 +278,7 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
     report = validate(root, catalogue.specs, needed, catalogue, documents=partial(document_problems, keep=laid_out),
                       progress=lambda step: say(f"validating {step}"))
     if not report.ok:
-        raise InvalidData([str(problem) for problem in report.problems])
+        raise ProblemsFound([str(problem) for problem in report.problems], "no documents written")
     validated.update(needed)
 
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Optional
 
 from pipeline.base.errors import UserError
-from pipeline.base.words import count
 from pipeline.checks.references import References
 from pipeline.data.dataset import game_ids
 from pipeline.documents import structure as m
@@ -20,14 +19,6 @@ from pipeline.documents.render import FORMATS, render, render_for_print  # noqa:
 from pipeline.documents.standard import DocContext
 
 DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras", "puzzles")
-
-
-class InvalidData(UserError):
-    """The data did not validate; ``problems`` lists what is wrong (nothing was written)."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems + [f"{count(len(problems), 'problem')} found: no documents written"]))
-        self.problems = problems
 
 
 def game_documents(game: str, paper: str, refs: References) -> dict[str, m.Document]:

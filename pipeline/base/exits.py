@@ -49,7 +49,7 @@ def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> No
     except UsageProblem as exc:
         _fail(str(exc), EXIT_USAGE, as_json)
     except UserError as exc:
-        problems = getattr(exc, "problems", None)  # an error that lists every problem found (InvalidData)
+        problems = getattr(exc, "problems", None)  # an error that lists every problem found (ProblemsFound)
         _fail(str(exc), EXIT_PROBLEMS, as_json, problems=[str(p) for p in problems] if problems else None)
     except (KeyboardInterrupt, typer.Abort):
         _interrupted()

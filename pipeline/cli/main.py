@@ -24,11 +24,10 @@ from pipeline.analysis.balance.commands import report_command, simulate_command
 from pipeline.analysis.diff import commands as diff_commands
 from pipeline.app.build import BuildRequest, CardSettings, Part
 from pipeline.app.build import build as run_build
-from pipeline.app.documents import InvalidData
 from pipeline.app.watch import Watched
 from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
-from pipeline.base.errors import UsageProblem, UserError
+from pipeline.base.errors import ProblemsFound, UsageProblem
 from pipeline.base.options import (
     DataOption,
     GameArgument,
@@ -61,14 +60,6 @@ from pipeline.exports.targets import target_ids
 from pipeline.games import registry
 
 EXIT_PROBLEMS = exits.EXIT_PROBLEMS
-
-
-class ProblemsFound(UserError):
-    """Problems a command found, for ``--json``: the one exit lists them (``problems``) in its JSON error."""
-
-    def __init__(self, problems: list[str], consequence: str) -> None:
-        super().__init__(f"{count(len(problems), 'problem')} found: {consequence}")
-        self.problems = problems
 
 
 class GameCommands(TyperGroup):
@@ -341,7 +332,7 @@ def _run_build(request: BuildRequest, refused: str, *, as_json: bool = False) ->
             card_bar = _CardBar(bar)
             outcome = run_build(request, progress=card_bar, steps=card_bar.step, on_wait=lambda: say(
                 f"waiting for another build writing to {display_path(request.out)}", err=True))
-    except InvalidData as exc:
+    except ProblemsFound as exc:
         if as_json:
             raise  # the one exit prints it as JSON, every problem listed
         _refuse(exc.problems, refused)

@@ -9,7 +9,7 @@ import yaml
 from typer.testing import CliRunner
 
 from pipeline.app.build import build_documents
-from pipeline.app.documents import InvalidData
+from pipeline.base.errors import ProblemsFound
 from pipeline.checks.references import References
 from pipeline.checks.validate import RecordCatalogue
 from pipeline.cli.main import app
@@ -97,7 +97,7 @@ def test_renamed_location_card_in_monstrous(data_copy: Path, edit_yaml) -> None:
 def test_invalid_data_is_refused_and_nothing_written(docs_data: Path, tmp_path: Path) -> None:
     _edit(docs_data / "theocracy" / "components.yaml", lambda d: d["components"][0].update(count="many"))
     out = tmp_path / "out"
-    with pytest.raises(InvalidData) as err:
+    with pytest.raises(ProblemsFound) as err:
         build_documents(docs_data, ["theocracy"], paper="a4", out_dir=out, glossary=False)
     assert any("components.yaml" in p for p in err.value.problems)
     assert not out.exists()

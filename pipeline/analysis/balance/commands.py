@@ -17,7 +17,7 @@ import typer
 from pipeline.analysis.balance import report as reporting
 from pipeline.analysis.balance import runner
 from pipeline.analysis.balance.simulate import summaries, summary_data, summary_lines
-from pipeline.base.errors import UsageProblem
+from pipeline.base.errors import ProblemsFound, UsageProblem
 from pipeline.base.textsafety import one_line
 from pipeline.cards.imposition import load_sheets
 from pipeline.data.dataset import display_path
@@ -57,7 +57,7 @@ def report_command(data_root: Path, specs: Specs, games: Optional[Sequence[str]]
     used = check_options(per_setup, processes, paper)
     try:
         studies = reporting.prepare(data_root, specs, games, paper)
-    except reporting.InvalidData as exc:
+    except ProblemsFound as exc:
         if not as_json:  # with --json the problems travel in the error object (pipeline.base.exits)
             for problem in exc.problems:
                 say(problem)

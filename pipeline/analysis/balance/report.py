@@ -17,8 +17,7 @@ from pipeline.analysis.balance import runner
 from pipeline.analysis.balance.document import document
 from pipeline.analysis.balance.findings import GameFigures
 from pipeline.analysis.balance.study import Results, Setup, Study, study_of
-from pipeline.base.errors import UserError
-from pipeline.base.words import count
+from pipeline.base.errors import ProblemsFound
 from pipeline.cards.pdfwrite import output_lock, write_atomic
 from pipeline.checks.validate import validate
 from pipeline.data.gamespec import Specs
@@ -27,14 +26,6 @@ from pipeline.documents.render import render
 
 REPORT_KIND = "balance"
 FORMAT = "pdf"
-
-
-class InvalidData(UserError):
-    """The data of a chosen game did not validate; ``problems`` lists every problem (nothing was written)."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__(f"{count(len(problems), 'problem')} found: no report written")
-        self.problems = problems
 
 
 @dataclass(frozen=True)
@@ -56,7 +47,7 @@ def prepare(data_root: Path, specs: Specs, games: Optional[Iterable[str]], paper
         load_layout(paper)
     checked = validate(data_root, specs, chosen)
     if not checked.ok:
-        raise InvalidData([str(p) for p in checked.problems])
+        raise ProblemsFound([str(p) for p in checked.problems], "no report written")
     return {game: study_of(checked.game(game)) for game in chosen}  # the data validate loaded, not read again
 
 
