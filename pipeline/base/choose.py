@@ -6,11 +6,10 @@ order; the first that picks exactly one item wins, and a way that picks several 
 """
 from __future__ import annotations
 
-import difflib
 from typing import Callable, Sequence, TypeVar
 
 from pipeline.base.errors import UserError
-from pipeline.base.words import count
+from pipeline.base.words import count, did_you_mean
 
 __all__ = ["choose", "typed"]
 
@@ -37,7 +36,6 @@ def choose(wanted: str, items: Sequence[T], ways: Sequence[Callable[[T, str], bo
         if len(found) > 1:
             raise UserError(f"{scope}: '{wanted}' names {count(len(found), noun)} "
                             f"({', '.join(key(item) for item in found[:6])}); give the id")
-    near = difflib.get_close_matches(text, [key(item) for item in items] + [name(item) for item in items], n=1)
-    hint = f"; did you mean '{near[0]}'?" if near else ""
+    hint = did_you_mean(text, [key(item) for item in items] + [name(item) for item in items])
     known = ", ".join(key(item) for item in items[:SHOWN])
     raise UserError(f"{scope}: no {noun} '{wanted}' (some {noun}s: {known}{', ...' if len(items) > SHOWN else ''}){hint}")

@@ -12,7 +12,6 @@ caller as a :class:`Specs` value, never by importing a game.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import (
 )
 
 from pipeline.base.errors import UserError
+from pipeline.base.words import did_you_mean
 from pipeline.data.dataset import GameData, display_path, game_ids
 
 if TYPE_CHECKING:
@@ -255,9 +255,7 @@ class Specs:
         chosen = list(dict.fromkeys(games)) if games else known
         unknown = [g for g in chosen if g not in known]
         if unknown:
-            near = difflib.get_close_matches(unknown[0], known, n=1)
-            hint = f"; did you mean {near[0]}?" if near else ""
-            raise UserError(f"unknown game {', '.join(unknown)} (known: {', '.join(known)}){hint}")
+            raise UserError(f"unknown game {', '.join(unknown)} (known: {', '.join(known)}){did_you_mean(unknown[0], known)}")
         for game in chosen:
             if self.find(game) is None:
                 raise SpecError(f"{display_path(data_root / game)}: a data folder with no game spec: register the "

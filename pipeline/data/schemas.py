@@ -28,6 +28,7 @@ from referencing.jsonschema import DRAFT202012
 
 from pipeline.base.errors import UserError
 from pipeline.base.safefile import FileRefused, read_regular_file
+from pipeline.base.words import did_you_mean
 from pipeline.data.dataset import SCHEMA_DIR, SCHEMA_SUFFIX, Document, display_path
 from pipeline.data.problems import Location, Problem
 from pipeline.data.yamlmarks import PathKey, YamlLoadError, load_marked
@@ -267,8 +268,7 @@ def _did_you_mean(error: ValidationError, key: str, misspelt: Optional[tuple[Pat
     if misspelt is not None:
         return f"; did you mean '{misspelt[1]}'? (it is required and missing)"
     properties = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
-    near = difflib.get_close_matches(key, [str(known) for known in properties], n=1, cutoff=NEAR_KEY)
-    return f"; did you mean '{near[0]}'?" if near else ""
+    return did_you_mean(key, [str(known) for known in properties], NEAR_KEY)
 
 
 def _most_specific(error: ValidationError) -> ValidationError:
