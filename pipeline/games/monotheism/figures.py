@@ -1,6 +1,6 @@
 """Monotheism's rulebook figures: the anatomy of a god and of a worshiper (each box the card prints gets
-a callout, so a box kind added to the template is pointed at too) and the submerge orderings, worked
-by the engine's own move."""
+a callout, so a box kind added to the template is pointed at too), the unveil of step 1, and the submerge
+orderings, worked by the engine's own move."""
 from __future__ import annotations
 
 from pipeline.cards.plan import PrintCard
@@ -103,9 +103,36 @@ def _submerge(ctx: DocContext) -> list[m.Block]:
     return [submerge_orderings()]
 
 
+def unveil_picture(letters: str = DECK_LETTERS[:3]) -> m.Diagram:
+    """Step 1 drawn: the deck at the start of a turn with a veiled god on top (a face-down card), then the
+    same deck once that card is turned face up; the cards under it do not move."""
+    columns = [("Before", True), ("Unveiled", False)]
+    gap = COLUMN_GAP * 2  # room for the arrow between the two decks
+    margin = COLUMN_GAP / 2  # a title is wider than its card
+    shapes: list[m.Shape] = []
+    for i, (title, veiled) in enumerate(columns):
+        x = margin + i * (CARD_W + gap)
+        shapes.append(m.Label(x + CARD_W / 2, HEAD - TITLE_RISE, title, size=TITLE_PT, bold=True))
+        for row, card in enumerate(letters):
+            y = HEAD + row * (CARD_H + ROW_GAP)
+            face_down = veiled and row == 0
+            shapes += [m.Rect(x, y, CARD_W, CARD_H, fill="accent" if face_down else "fill_light", line="thin",
+                              radius=CARD_RADIUS),
+                       m.Label(x + CARD_W / 2, y + CARD_H / 2 + LETTER_DROP, "?" if face_down else card,
+                               size=LETTER_PT, bold=True, colour="#ffffff" if face_down else "text")]
+    middle = HEAD + CARD_H / 2
+    shapes.append(m.Line(margin + CARD_W + COLUMN_GAP / 2, middle, margin + CARD_W + gap - COLUMN_GAP / 2, middle,
+                         stroke="accent", arrow=True))
+    alt = (f"Before: a veiled god (face down) on top of {' '.join(letters[1:])}", f"Unveiled: {' '.join(letters)}, the top card face up")
+    caption = (f"Step 1: the top card is a veiled god (face down, dark), so it is turned face up where it lies: it is "
+               f"god {letters[0]}, and it acts in step 2. The cards under it stay as they were.")
+    return m.Diagram(2 * (margin + CARD_W) + gap, HEAD + len(letters) * (CARD_H + ROW_GAP), tuple(shapes), alt, caption=caption)
+
+
 def sections() -> dict[str, SectionOverride]:
     """The rulebook sections that carry a figure, as overrides of their body."""
-    return inserted({"play": _cards, "submerge": _submerge, "set-up": lambda ctx: [setup_picture(ctx)]})
+    return inserted({"play": _cards, "unveil": lambda ctx: [unveil_picture()], "submerge": _submerge,
+                     "set-up": lambda ctx: [setup_picture(ctx)]})
 
 
 def setup_picture(ctx: DocContext) -> m.Diagram:
