@@ -449,7 +449,7 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
     same, and a hex code is written only for the answer."""
     base = paper
     every: dict[tuple[int, int, int], RGB] = {_key(paper): paper}
-    for paint in painted:
+    for paint in painted[_top_cover(painted, box):]:
         if paint.region.covers(box):
             base = blend(paint.colour, paint.opacity, base)
             every = _over(paint, every.values())
@@ -458,6 +458,17 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
         if len(every) > MAX_COLOURS:
             every = dict(sorted(every.items())[:MAX_COLOURS])
     return Under(to_hex(base), tuple("#%02x%02x%02x" % key for key in sorted(every)))
+
+
+def _top_cover(painted: Sequence[Paint], box: Box) -> int:
+    """Where laying ``painted`` over a box may start: at the topmost opaque paint covering all of it (it
+    leaves its own colour alone under the box, whatever was below: a face's art is opaque, so a text on a
+    panel is not held to the frame under the panel), else at the bottom."""
+    for at in range(len(painted) - 1, -1, -1):
+        paint = painted[at]
+        if paint.opacity == 1 and paint.region.covers(box):
+            return at
+    return 0
 
 
 def _key(colour: RGB) -> tuple[int, int, int]:
