@@ -297,10 +297,18 @@ def _walk(node: Any, matrix: Matrix) -> Iterator[Paint]:
     if region is None:
         return
     fill = _colour(getattr(node, "fillColor", None), getattr(node, "fillOpacity", None))
-    if fill is not None and not isinstance(node, (rl.Line, rl.PolyLine)):
-        yield Paint(fill[0], fill[1], region)
     stroke = _colour(getattr(node, "strokeColor", None), getattr(node, "strokeOpacity", None))
-    width = float(getattr(node, "strokeWidth", 0) or 0) * _scale(matrix)
+    width = float(getattr(node, "strokeWidth", 0) or 0)
+    yield from shape_paints(region, matrix, None if isinstance(node, (rl.Line, rl.PolyLine)) else fill, stroke, width)
+
+
+def shape_paints(region: Region, matrix: Matrix, fill: Optional[tuple[RGB, float]], stroke: Optional[tuple[RGB, float]],
+                 stroke_width: float) -> Iterator[Paint]:
+    """What one shape paints: its fill (colour and opacity, None for none) over ``region``, then its stroke, a
+    line ``stroke_width`` wide in the shape's own units (``matrix`` takes them to the face)."""
+    if fill is not None:
+        yield Paint(fill[0], fill[1], region)
+    width = stroke_width * _scale(matrix)
     if stroke is not None and width > 0:
         half = width / 2
         if isinstance(region, Outline):
@@ -331,29 +339,46 @@ def _axis_aligned(matrix: Matrix) -> bool:
 def _region(node: Any, matrix: Matrix) -> Optional[Region]:
     """The region a shape covers on the face, or None for what paints no area of its own (text)."""
     if isinstance(node, rl.Rect):
-        box = (node.x, node.y, node.x + node.width, node.y + node.height)
-        if _axis_aligned(matrix):
-            return RoundedRect(transform_box(matrix, box), float(node.rx or 0) * _scale(matrix))
-        return _polygon([apply(matrix, x, y) for x, y in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))])
+        return rect_region(node.x, node.y, node.width, node.height, float(node.rx or 0), matrix)
     if isinstance(node, rl.Circle):
-        cx, cy = apply(matrix, node.cx, node.cy)
-        r = node.r * _scale(matrix)
-        return Disc((cx - r, cy - r, cx + r, cy + r), cx, cy, r)
+        return circle_region(node.cx, node.cy, node.r, matrix)
     if isinstance(node, rl.Polygon):
-        flat = node.points
-        return _polygon([apply(matrix, flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2)])
+        return polygon_region(node.points, matrix)
     if isinstance(node, rl.Path):
-        return _path_region(node, matrix)
+        return path_region(_path_pieces(node), matrix)
     if isinstance(node, rl.Ellipse):
-        return _ellipse(node, matrix)
+        return ellipse_region(node.cx, node.cy, node.rx, node.ry, matrix)
     if isinstance(node, rl.String):
         return None
     bounds = node.getBounds() if hasattr(node, "getBounds") else None
     return Region(transform_box(matrix, tuple(bounds))) if bounds else None
 
 
-def _path_region(path: rl.Path, matrix: Matrix) -> Optional[Region]:
-    rings = [[apply(matrix, x, y) for x, y in ring] for ring in _flatten(path)]
+# -- regions of shapes, from their numbers (the Drawing's shapes above, or the SVG itself: svgpaint.py) ----------
+def rect_region(x: float, y: float, width: float, height: float, rx: float, matrix: Matrix) -> Region:
+    box = (x, y, x + width, y + height)
+    if _axis_aligned(matrix):
+        return RoundedRect(transform_box(matrix, box), rx * _scale(matrix))
+    return _polygon([apply(matrix, x, y) for x, y in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))])
+
+
+def circle_region(cx: float, cy: float, r: float, matrix: Matrix) -> Region:
+    cx, cy = apply(matrix, cx, cy)
+    r = r * _scale(matrix)
+    return Disc((cx - r, cy - r, cx + r, cy + r), cx, cy, r)
+
+
+def polygon_region(flat: Sequence[float], matrix: Matrix) -> Region:
+    """A polygon given as x0, y0, x1, y1, ..."""
+    return _polygon([apply(matrix, flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2)])
+
+
+MOVE, LINE, CURVE = "M", "L", "C"
+Piece = tuple[str, Sequence[float]]  # a path's piece: MOVE x y, LINE x y or CURVE x1 y1 x2 y2 x3 y3
+
+
+def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
+    rings = [[apply(matrix, x, y) for x, y in ring] for ring in _flatten(pieces)]
     rings = [ring for ring in rings if ring]
     if not rings:
         return None
@@ -362,22 +387,31 @@ def _path_region(path: rl.Path, matrix: Matrix) -> Optional[Region]:
     return Outline(box_of(p for ring in rings for p in ring), tuple(tuple(ring) for ring in rings))
 
 
-def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
-    """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
-    rings: list[list[tuple[float, float]]] = []
+def _path_pieces(path: rl.Path) -> list[Piece]:
+    """A reportlab Path as pieces (a close draws no piece: its ring is closed all the same)."""
+    pieces: list[Piece] = []
+    kinds = {rl._MOVETO: MOVE, rl._LINETO: LINE, rl._CURVETO: CURVE}
     points, at = path.points, 0
-    current: list[tuple[float, float]] = []
     for op in path.operators:
         count = rl._PATH_OP_ARG_COUNT[op]
-        args = points[at : at + count]
+        if op in kinds:
+            pieces.append((kinds[op], points[at : at + count]))
         at += count
-        if op == rl._MOVETO:
+    return pieces
+
+
+def _flatten(pieces: Sequence[Piece]) -> list[list[tuple[float, float]]]:
+    """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
+    rings: list[list[tuple[float, float]]] = []
+    current: list[tuple[float, float]] = []
+    for kind, args in pieces:
+        if kind == MOVE:
             if current:
                 rings.append(current)
             current = [(args[0], args[1])]
-        elif op == rl._LINETO:
+        elif kind == LINE:
             current.append((args[0], args[1]))
-        elif op == rl._CURVETO and current:
+        elif kind == CURVE and current:
             (x0, y0), (x1, y1, x2, y2, x3, y3) = current[-1], args
             for step in range(1, CURVE_STEPS + 1):
                 t = step / CURVE_STEPS
@@ -391,12 +425,12 @@ def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
     return rings
 
 
-def _ellipse(node: rl.Ellipse, matrix: Matrix) -> Region:
+def ellipse_region(cx: float, cy: float, rx: float, ry: float, matrix: Matrix) -> Region:
     ring = [
         apply(
             matrix,
-            node.cx + node.rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS),
-            node.cy + node.ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS),
+            cx + rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS),
+            cy + ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS),
         )
         for i in range(ELLIPSE_STEPS)
     ]

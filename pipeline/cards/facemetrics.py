@@ -167,14 +167,14 @@ class FactFinder:
         self,
         frame: Frame,
         art: tuple[str, ...],
-        drawing: Callable[[str], Any],
+        paints: Callable[[str], tuple[Paint, ...]],
         texts: Sequence[tuple[text.SetText, TextSpec]],
         icons: Sequence[Placed],
         where: str,
     ) -> FaceFacts:
         for key in art:
             if key not in self._paints:
-                self._paints[key] = artmap.paints([drawing(key)])
+                self._paints[key] = paints(key)
         painted = tuple(paint for key in art for paint in self._paints[key])
         text_facts = tuple(self._text(frame, painted, setting, spec) for setting, spec in texts)
         icon_facts = tuple(self._icon(frame, placed, where) for placed in icons)
