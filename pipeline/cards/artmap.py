@@ -1,9 +1,11 @@
 """What a face's art paints where: the colours under a box of text, and the shapes near the cut.
 
-The design checks read the art from the Drawings svglib makes of it (the very
-objects drawn into the PDF), flattened into ``Paint``s in painting order:
-each filled or stroked shape with its colour, opacity and region. Two
-questions are then answered for a box:
+The design checks read the art as ``Paint``s in painting order: each filled
+or stroked shape with its colour, opacity and region. The paints come
+straight from the art's SVG where ``svgpaint`` reads it (all the shipped
+art), else from the Drawing svglib makes of it (``paints``, below): the two
+give the same paints, made by the region functions here from the same
+numbers. Two questions are then answered for a box:
 
 - ``colours_under``: the colour that covers the whole box (the background
   a text is set on: everything painted over all of it, composited onto white
