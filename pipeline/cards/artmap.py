@@ -496,6 +496,19 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
     return Under(to_hex(base), tuple("#%02x%02x%02x" % key for key in sorted(every)))
 
 
+def reaching(painted: Sequence[Paint], boxes: Sequence[Box]) -> tuple[Paint, ...]:
+    """The paints that may cover or touch any of ``boxes`` (their bounds reach the boxes' union, edges
+    included): ``colours_under`` of any of the boxes gives the same answer over these as over all ``painted``,
+    since a paint that neither covers nor touches a box changes nothing under it."""
+    if not boxes:
+        return ()
+    x0, y0 = min(box[0] for box in boxes) - EPSILON, min(box[1] for box in boxes) - EPSILON
+    x1, y1 = max(box[2] for box in boxes) + EPSILON, max(box[3] for box in boxes) + EPSILON
+    return tuple(paint for paint in painted
+                 if paint.region.bounds[0] <= x1 and x0 <= paint.region.bounds[2]
+                 and paint.region.bounds[1] <= y1 and y0 <= paint.region.bounds[3])
+
+
 def _top_cover(painted: Sequence[Paint], box: Box) -> int:
     """Where laying ``painted`` over a box may start: at the topmost opaque paint covering all of it (it
     leaves its own colour alone under the box, whatever was below: a face's art is opaque, so a text on a

@@ -184,8 +184,10 @@ class FactFinder:
         base: set[str] = set()
         under: set[str] = set()
         sizes = [run[3] for run in setting.runs]
-        for box in run_boxes(setting):
-            found = artmap.colours_under(painted, frame.turned(box) if spec.turned else box)
+        boxes = [frame.turned(box) if spec.turned else box for box in run_boxes(setting)]
+        near = artmap.reaching(painted, boxes)  # one pass over the face's paints for the slot, not one per run
+        for box in boxes:
+            found = artmap.colours_under(near, box)
             base.add(found.base)
             under.update(found.every)
         bold = all(run[0] in BOLD_STYLES for run in setting.runs)

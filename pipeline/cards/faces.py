@@ -257,7 +257,10 @@ class Splitter:
         """What the art of ``key`` paints where: read from its SVG (``svgpaint``), or, for art using what that
         does not read, from its conversion (``drawing``, which the build then draws)."""
         found = svgpaint.paints(root)
-        return found if found is not None else artmap.paints([self.drawing(key, root, where)])
+        if found is None:
+            return artmap.paints([self.drawing(key, root, where)])
+        artcache.shared().laid_out(key, lambda: artmap.convert(root, where))
+        return found
 
     def _icon_letters(self, name: str, where: str) -> IconLetters:
         if name not in self._letters:
