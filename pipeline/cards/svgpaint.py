@@ -28,7 +28,7 @@ checked as strictly as ever, only more slowly.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional
 
 from reportlab.graphics.shapes import mmult, rotate, scale, translate
 from reportlab.lib.units import toLength
@@ -352,5 +352,3 @@ def _nudged(flat: list[float]) -> list[float]:
         flat = [flat[0] * 1.0000001, *flat[1:]]
     return flat
 
-
-__all__: Sequence[str] = ("paints",)
