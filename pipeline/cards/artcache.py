@@ -127,20 +127,28 @@ class ArtCache:
 
     def __init__(self) -> None:
         self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
-        self._converted: dict[str, "Drawing"] = {}  # art converted in this process (validate's card check, a build)
+        self._converted: dict[str, "Drawing"] = {}  # art converted in this process (a build, art svgpaint cannot read)
+        self._laid_out: dict[str, Callable[[], "Drawing"]] = {}  # art a face split in this process, not yet converted
 
     def converted(self, key: str, convert: Callable[[], "Drawing"]) -> "Drawing":
-        """The Drawing of art ``key`` (a digest of its SVG), converted once per process: the card check
-        measures a face's colours on it, and the build of the same run draws it into a form."""
+        """The Drawing of art ``key`` (a digest of its SVG), converted once per process (by the converter
+        ``laid_out`` left for it, else by ``convert``): the build draws it into a form."""
         if key not in self._converted:
-            self._converted[key] = convert()
+            self._converted[key] = self._laid_out.pop(key, convert)()
         return self._converted[key]
 
+    def laid_out(self, key: str, convert: Callable[[], "Drawing"]) -> None:
+        """Note that art ``key`` was split from a face in this process (validate's card check reads its paints
+        from the SVG, converting nothing): a build of the same run converts it with ``convert`` when it first
+        draws it, without rendering the face's template again to find its SVG."""
+        if key not in self._converted:
+            self._laid_out.setdefault(key, convert)
+
     def has(self, key: str, under: store.Scope) -> bool:
-        """Whether art ``key`` is at hand without converting it: converted in this process already (the card
-        check converts every art of the faces it lays out), or in the store (read into memory; its entries are
+        """Whether art ``key`` is at hand without rendering its face: split or converted in this process already
+        (the card check splits every face it lays out), or in the store (read into memory; its entries are
         looked up ``under`` a scope the build took once)."""
-        return key in self._converted or self._get(key, under) is not None
+        return key in self._converted or key in self._laid_out or self._get(key, under) is not None
 
     def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"],
                     under: store.Scope) -> tuple[float, float]:

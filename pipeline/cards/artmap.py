@@ -1,9 +1,11 @@
 """What a face's art paints where: the colours under a box of text, and the shapes near the cut.
 
-The design checks read the art from the Drawings svglib makes of it (the very
-objects drawn into the PDF), flattened into ``Paint``s in painting order:
-each filled or stroked shape with its colour, opacity and region. Two
-questions are then answered for a box:
+The design checks read the art as ``Paint``s in painting order: each filled
+or stroked shape with its colour, opacity and region. The paints come
+straight from the art's SVG where ``svgpaint`` reads it (all the shipped
+art), else from the Drawing svglib makes of it (``paints``, below): the two
+give the same paints, made by the region functions here from the same
+numbers. Two questions are then answered for a box:
 
 - ``colours_under``: the colour that covers the whole box (the background
   a text is set on: everything painted over all of it, composited onto white
@@ -297,10 +299,18 @@ def _walk(node: Any, matrix: Matrix) -> Iterator[Paint]:
     if region is None:
         return
     fill = _colour(getattr(node, "fillColor", None), getattr(node, "fillOpacity", None))
-    if fill is not None and not isinstance(node, (rl.Line, rl.PolyLine)):
-        yield Paint(fill[0], fill[1], region)
     stroke = _colour(getattr(node, "strokeColor", None), getattr(node, "strokeOpacity", None))
-    width = float(getattr(node, "strokeWidth", 0) or 0) * _scale(matrix)
+    width = float(getattr(node, "strokeWidth", 0) or 0)
+    yield from shape_paints(region, matrix, None if isinstance(node, (rl.Line, rl.PolyLine)) else fill, stroke, width)
+
+
+def shape_paints(region: Region, matrix: Matrix, fill: Optional[tuple[RGB, float]], stroke: Optional[tuple[RGB, float]],
+                 stroke_width: float) -> Iterator[Paint]:
+    """What one shape paints: its fill (colour and opacity, None for none) over ``region``, then its stroke, a
+    line ``stroke_width`` wide in the shape's own units (``matrix`` takes them to the face)."""
+    if fill is not None:
+        yield Paint(fill[0], fill[1], region)
+    width = stroke_width * _scale(matrix)
     if stroke is not None and width > 0:
         half = width / 2
         if isinstance(region, Outline):
@@ -331,29 +341,46 @@ def _axis_aligned(matrix: Matrix) -> bool:
 def _region(node: Any, matrix: Matrix) -> Optional[Region]:
     """The region a shape covers on the face, or None for what paints no area of its own (text)."""
     if isinstance(node, rl.Rect):
-        box = (node.x, node.y, node.x + node.width, node.y + node.height)
-        if _axis_aligned(matrix):
-            return RoundedRect(transform_box(matrix, box), float(node.rx or 0) * _scale(matrix))
-        return _polygon([apply(matrix, x, y) for x, y in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))])
+        return rect_region(node.x, node.y, node.width, node.height, float(node.rx or 0), matrix)
     if isinstance(node, rl.Circle):
-        cx, cy = apply(matrix, node.cx, node.cy)
-        r = node.r * _scale(matrix)
-        return Disc((cx - r, cy - r, cx + r, cy + r), cx, cy, r)
+        return circle_region(node.cx, node.cy, node.r, matrix)
     if isinstance(node, rl.Polygon):
-        flat = node.points
-        return _polygon([apply(matrix, flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2)])
+        return polygon_region(node.points, matrix)
     if isinstance(node, rl.Path):
-        return _path_region(node, matrix)
+        return path_region(_path_pieces(node), matrix)
     if isinstance(node, rl.Ellipse):
-        return _ellipse(node, matrix)
+        return ellipse_region(node.cx, node.cy, node.rx, node.ry, matrix)
     if isinstance(node, rl.String):
         return None
     bounds = node.getBounds() if hasattr(node, "getBounds") else None
     return Region(transform_box(matrix, tuple(bounds))) if bounds else None
 
 
-def _path_region(path: rl.Path, matrix: Matrix) -> Optional[Region]:
-    rings = [[apply(matrix, x, y) for x, y in ring] for ring in _flatten(path)]
+# -- regions of shapes, from their numbers (the Drawing's shapes above, or the SVG itself: svgpaint.py) ----------
+def rect_region(x: float, y: float, width: float, height: float, rx: float, matrix: Matrix) -> Region:
+    box = (x, y, x + width, y + height)
+    if _axis_aligned(matrix):
+        return RoundedRect(transform_box(matrix, box), rx * _scale(matrix))
+    return _polygon([apply(matrix, x, y) for x, y in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))])
+
+
+def circle_region(cx: float, cy: float, r: float, matrix: Matrix) -> Region:
+    cx, cy = apply(matrix, cx, cy)
+    r = r * _scale(matrix)
+    return Disc((cx - r, cy - r, cx + r, cy + r), cx, cy, r)
+
+
+def polygon_region(flat: Sequence[float], matrix: Matrix) -> Region:
+    """A polygon given as x0, y0, x1, y1, ..."""
+    return _polygon([apply(matrix, flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2)])
+
+
+MOVE, LINE, CURVE = "M", "L", "C"
+Piece = tuple[str, Sequence[float]]  # a path's piece: MOVE x y, LINE x y or CURVE x1 y1 x2 y2 x3 y3
+
+
+def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
+    rings = [[apply(matrix, x, y) for x, y in ring] for ring in _flatten(pieces)]
     rings = [ring for ring in rings if ring]
     if not rings:
         return None
@@ -362,22 +389,31 @@ def _path_region(path: rl.Path, matrix: Matrix) -> Optional[Region]:
     return Outline(box_of(p for ring in rings for p in ring), tuple(tuple(ring) for ring in rings))
 
 
-def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
-    """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
-    rings: list[list[tuple[float, float]]] = []
+def _path_pieces(path: rl.Path) -> list[Piece]:
+    """A reportlab Path as pieces (a close draws no piece: its ring is closed all the same)."""
+    pieces: list[Piece] = []
+    kinds = {rl._MOVETO: MOVE, rl._LINETO: LINE, rl._CURVETO: CURVE}
     points, at = path.points, 0
-    current: list[tuple[float, float]] = []
     for op in path.operators:
         count = rl._PATH_OP_ARG_COUNT[op]
-        args = points[at : at + count]
+        if op in kinds:
+            pieces.append((kinds[op], points[at : at + count]))
         at += count
-        if op == rl._MOVETO:
+    return pieces
+
+
+def _flatten(pieces: Sequence[Piece]) -> list[list[tuple[float, float]]]:
+    """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
+    rings: list[list[tuple[float, float]]] = []
+    current: list[tuple[float, float]] = []
+    for kind, args in pieces:
+        if kind == MOVE:
             if current:
                 rings.append(current)
             current = [(args[0], args[1])]
-        elif op == rl._LINETO:
+        elif kind == LINE:
             current.append((args[0], args[1]))
-        elif op == rl._CURVETO and current:
+        elif kind == CURVE and current:
             (x0, y0), (x1, y1, x2, y2, x3, y3) = current[-1], args
             for step in range(1, CURVE_STEPS + 1):
                 t = step / CURVE_STEPS
@@ -391,12 +427,12 @@ def _flatten(path: rl.Path) -> list[list[tuple[float, float]]]:
     return rings
 
 
-def _ellipse(node: rl.Ellipse, matrix: Matrix) -> Region:
+def ellipse_region(cx: float, cy: float, rx: float, ry: float, matrix: Matrix) -> Region:
     ring = [
         apply(
             matrix,
-            node.cx + node.rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS),
-            node.cy + node.ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS),
+            cx + rx * math.cos(2 * math.pi * i / ELLIPSE_STEPS),
+            cy + ry * math.sin(2 * math.pi * i / ELLIPSE_STEPS),
         )
         for i in range(ELLIPSE_STEPS)
     ]
@@ -449,7 +485,7 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
     same, and a hex code is written only for the answer."""
     base = paper
     every: dict[tuple[int, int, int], RGB] = {_key(paper): paper}
-    for paint in painted:
+    for paint in painted[_top_cover(painted, box):]:
         if paint.region.covers(box):
             base = blend(paint.colour, paint.opacity, base)
             every = _over(paint, every.values())
@@ -458,6 +494,30 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
         if len(every) > MAX_COLOURS:
             every = dict(sorted(every.items())[:MAX_COLOURS])
     return Under(to_hex(base), tuple("#%02x%02x%02x" % key for key in sorted(every)))
+
+
+def reaching(painted: Sequence[Paint], boxes: Sequence[Box]) -> tuple[Paint, ...]:
+    """The paints that may cover or touch any of ``boxes`` (their bounds reach the boxes' union, edges
+    included): ``colours_under`` of any of the boxes gives the same answer over these as over all ``painted``,
+    since a paint that neither covers nor touches a box changes nothing under it."""
+    if not boxes:
+        return ()
+    x0, y0 = min(box[0] for box in boxes) - EPSILON, min(box[1] for box in boxes) - EPSILON
+    x1, y1 = max(box[2] for box in boxes) + EPSILON, max(box[3] for box in boxes) + EPSILON
+    return tuple(paint for paint in painted
+                 if paint.region.bounds[0] <= x1 and x0 <= paint.region.bounds[2]
+                 and paint.region.bounds[1] <= y1 and y0 <= paint.region.bounds[3])
+
+
+def _top_cover(painted: Sequence[Paint], box: Box) -> int:
+    """Where laying ``painted`` over a box may start: at the topmost opaque paint covering all of it (it
+    leaves its own colour alone under the box, whatever was below: a face's art is opaque, so a text on a
+    panel is not held to the frame under the panel), else at the bottom."""
+    for at in range(len(painted) - 1, -1, -1):
+        paint = painted[at]
+        if paint.opacity == 1 and paint.region.covers(box):
+            return at
+    return 0
 
 
 def _key(colour: RGB) -> tuple[int, int, int]:

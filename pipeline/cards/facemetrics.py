@@ -29,7 +29,6 @@ from pipeline.cards.units import PT_PER_MM, mm
 
 PP = f"{{{PP_NS}}}"
 BOLD_STYLES = (fonts.BOLD, fonts.BOLD_ITALIC)
-ROUND_PT = 2  # decimals of the boxes whose colours are remembered between faces
 DESCENDERS = frozenset("gjpqyJQ,;()[]{}/|@$§µ\u201e")  # characters whose ink reaches below the baseline (Vera)
 
 
@@ -154,37 +153,41 @@ def icon_letters(icon: Icon, drawing: Any) -> IconLetters:
 
 
 class FactFinder:
-    """Takes the facts of faces; colours under a box of the same art are worked out once per finder,
-    from the art's paints (what each shape of the converted art paints where)."""
+    """Takes the facts of faces. The colours under a box and the shapes near the cut depend on the art alone,
+    never on a card's words, and art is a stack of layers that many faces share (a god's frame, a deck's
+    border): each layer's paints (what each shape of its converted art paints where) and the shape of it
+    nearest the cut are worked out once per finder, however many faces stack that layer."""
 
     def __init__(self, letters: Callable[[str, str], IconLetters]) -> None:
         self._letters = letters
-        self._under: dict[tuple[tuple[str, ...], Box], artmap.Under] = {}
-        self._paints: dict[tuple[str, ...], tuple[Paint, ...]] = {}
-        self._edges: dict[tuple[tuple[str, ...], Box], Optional[EdgeFacts]] = {}
+        self._paints: dict[str, tuple[Paint, ...]] = {}  # art layer key -> its paints
+        self._nearest: dict[tuple[str, Box], Optional[tuple[Paint, float]]] = {}  # (layer, trim) -> nearest the cut
 
     def facts(
         self,
         frame: Frame,
         art: tuple[str, ...],
-        drawing: Callable[[str], Any],
+        paints: Callable[[str], tuple[Paint, ...]],
         texts: Sequence[tuple[text.SetText, TextSpec]],
         icons: Sequence[Placed],
         where: str,
     ) -> FaceFacts:
-        if art not in self._paints:
-            self._paints[art] = artmap.paints([drawing(key) for key in art])
-        painted = self._paints[art]
-        text_facts = tuple(self._text(frame, art, painted, setting, spec) for setting, spec in texts)
+        for key in art:
+            if key not in self._paints:
+                self._paints[key] = paints(key)
+        painted = tuple(paint for key in art for paint in self._paints[key])
+        text_facts = tuple(self._text(frame, painted, setting, spec) for setting, spec in texts)
         icon_facts = tuple(self._icon(frame, placed, where) for placed in icons)
-        return FaceFacts(text_facts, icon_facts, self._edge(frame, art, painted))
+        return FaceFacts(text_facts, icon_facts, self._edge(frame, art))
 
-    def _text(self, frame: Frame, art: tuple[str, ...], painted: Sequence[Paint], setting: text.SetText, spec: TextSpec) -> TextFacts:
+    def _text(self, frame: Frame, painted: Sequence[Paint], setting: text.SetText, spec: TextSpec) -> TextFacts:
         base: set[str] = set()
         under: set[str] = set()
         sizes = [run[3] for run in setting.runs]
-        for box in run_boxes(setting):
-            found = self._colours(art, painted, frame.turned(box) if spec.turned else box)
+        boxes = [frame.turned(box) if spec.turned else box for box in run_boxes(setting)]
+        near = artmap.reaching(painted, boxes)  # one pass over the face's paints for the slot, not one per run
+        for box in boxes:
+            found = artmap.colours_under(near, box)
             base.add(found.base)
             under.update(found.every)
         bold = all(run[0] in BOLD_STYLES for run in setting.runs)
@@ -193,21 +196,17 @@ class FactFinder:
                          frame.turned_mm(spec.box) if spec.turned else spec.box,
                          tuple(sorted(base)), tuple(sorted(under)))
 
-    def _colours(self, art: tuple[str, ...], painted: Sequence[Paint], box: Box) -> artmap.Under:
-        x0, y0, x1, y1 = (round(v, ROUND_PT) for v in box)
-        key = (art, (x0, y0, x1, y1))
-        if key not in self._under:
-            self._under[key] = artmap.colours_under(painted, box)
-        return self._under[key]
-
     def _icon(self, frame: Frame, placed: Placed, where: str) -> IconFacts:
         letters = self._letters(placed.name, where)
         height = placed.box[3] - placed.box[1]
         return IconFacts(placed.name, frame.to_mm(placed.box), letters.share * height, letters.contrast)
 
-    def _edge(self, frame: Frame, art: tuple[str, ...], painted: Sequence[Paint]) -> Optional[EdgeFacts]:
-        key = (art, frame.trim_pt)
-        if key not in self._edges:
-            nearest = min(artmap.inside(painted, frame.trim_pt), key=lambda found: found[1], default=None)
-            self._edges[key] = None if nearest is None else EdgeFacts(nearest[1] / PT_PER_MM, frame.to_mm(nearest[0].region.bounds))
-        return self._edges[key]
+    def _edge(self, frame: Frame, art: tuple[str, ...]) -> Optional[EdgeFacts]:
+        """The shape inside the trim nearest the cut: the nearest of each layer's nearest (the first of equals,
+        bottom layer first, as one pass over the whole stack finds it)."""
+        trim = frame.trim_pt
+        for key in art:
+            if (key, trim) not in self._nearest:
+                self._nearest[key, trim] = min(artmap.inside(self._paints[key], trim), key=lambda found: found[1], default=None)
+        nearest = min((found for key in art if (found := self._nearest[key, trim]) is not None), key=lambda found: found[1], default=None)
+        return None if nearest is None else EdgeFacts(nearest[1] / PT_PER_MM, frame.to_mm(nearest[0].region.bounds))

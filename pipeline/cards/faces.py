@@ -34,7 +34,7 @@ from pipeline import store
 from pipeline.base import shape
 from pipeline.base.errors import UserError
 from pipeline.base.shape import ShapeError
-from pipeline.cards import artcache, artmap, design, fonts, text
+from pipeline.cards import artcache, artmap, design, fonts, svgpaint, text
 from pipeline.cards.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
 from pipeline.cards.facemetrics import FactFinder, Frame, IconLetters, Placed, TextSpec, art_icons, icon_letters
 from pipeline.cards.plan import Face
@@ -226,7 +226,7 @@ class Splitter:
                     for name, x, y, height in slot.setting.icons
                 )
         art = tuple(arts)
-        facts = self._finder.facts(frame, art, lambda key: self.drawing(key, arts[key], where), texts, placed, where)
+        facts = self._finder.facts(frame, art, lambda key: self.paints(key, arts[key], where), texts, placed, where)
         return FaceRecord(trim_w, trim_h, art, tuple(slots), facts), arts
 
     def art(self, svg: str, template: str, where: str) -> dict[str, Any]:
@@ -252,6 +252,15 @@ class Splitter:
     def drawing(self, key: str, root: Any, where: str) -> Any:
         """The art of ``key`` converted by svglib, once per process (the forms draw this same Drawing)."""
         return artcache.shared().converted(key, lambda: artmap.convert(root, where))
+
+    def paints(self, key: str, root: Any, where: str) -> tuple[artmap.Paint, ...]:
+        """What the art of ``key`` paints where: read from its SVG (``svgpaint``), or, for art using what that
+        does not read, from its conversion (``drawing``, which the build then draws)."""
+        found = svgpaint.paints(root)
+        if found is None:
+            return artmap.paints([self.drawing(key, root, where)])
+        artcache.shared().laid_out(key, lambda: artmap.convert(root, where))
+        return found
 
     def _icon_letters(self, name: str, where: str) -> IconLetters:
         if name not in self._letters:

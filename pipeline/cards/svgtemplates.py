@@ -209,6 +209,8 @@ def _refuse_transparency(svg: str, where: str, template: str) -> None:
     """Card art is opaque: a PDF/X-1a print file may hold no transparency, and a see-through shape's colour
     depends on whatever the sheet puts under it. A template (or an icon it places) that sets an opacity
     below 1 is refused, pointing at ``mix``, which gives the same look as one solid colour."""
+    if "opacity" not in svg:  # the usual case, found at string speed (the pattern needs the word)
+        return
     for found in TRANSPARENCY.finditer(svg):
         try:
             value = float(found["value"])

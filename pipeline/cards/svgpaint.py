@@ -1,0 +1,354 @@
+"""A face's art read as paints straight from its SVG, without converting it to a Drawing (svglib).
+
+The design checks need to know what the art paints where (``artmap.Paint``),
+not a Drawing: converting every art layer with svglib was the dearest part
+of validate's card check, and a layer's Drawing is needed only when a PDF
+is drawn. So the art the templates write (plain shapes: rect, circle,
+ellipse, line, polygon, path, in groups, with fill, stroke and stroke
+width given as attributes, colours as hex codes, transforms translate,
+scale, rotate and matrix) is read here directly.
+
+"Exactly enough" means exactly: for the art it reads, ``paints`` gives the
+very paints ``artmap.paints`` reads off svglib's Drawing of the same SVG,
+the same shapes in the same order with the same colours and regions. Each
+step follows svglib's own (the root's viewBox to points, each group's and
+shape's transform composed in svglib's order by reportlab's own matrix
+functions, lengths, rounded-corner limits, path commands through svglib's
+public path helpers, attribute inheritance), and the regions are made by
+the same code in ``artmap`` from the same numbers. ``tests/core/
+test_svgpaint.py`` holds the two routes equal on every art layer of every
+shipped face.
+
+Art using anything else (text, style sheets, ``style=``, opacity, units
+inside the art, ``use``, gradients, clipping, skew, named colours other
+than black and white...) is not read here: ``paints`` returns None and the
+caller converts the art with svglib as before, so an unusual template is
+checked as strictly as ever, only more slowly.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator, Optional
+
+from reportlab.graphics.shapes import mmult, rotate, scale, translate
+from reportlab.lib.units import toLength
+from svglib.utils import bezier_arc_from_end_points, convert_quadratic_to_cubic_path, normalise_svg_path
+
+from pipeline.cards import artmap
+from pipeline.cards.artmap import CURVE, IDENTITY, LINE, MOVE, Matrix, Paint, Piece
+from pipeline.cards.colours import RGB
+from pipeline.cards.svgtemplates import SVG_NS
+
+PX_TO_PT = 0.75  # svglib's user unit (a CSS pixel) in points
+SVG = f"{{{SVG_NS}}}"
+INHERITED = ("fill", "stroke", "stroke-width")  # the presentation attributes the paints depend on
+IGNORED = frozenset({  # attributes that change no paint's colour or region (or only text, which is not read here)
+    "id", "fill-rule", "stroke-linecap", "stroke-linejoin", "stroke-dasharray", "stroke-miterlimit",
+    "font-family", "font-weight", "font-style", "font-size", "text-anchor",
+})
+GEOMETRY = {
+    "g": frozenset(),
+    "rect": frozenset({"x", "y", "width", "height", "rx", "ry"}),
+    "circle": frozenset({"cx", "cy", "r"}),
+    "ellipse": frozenset({"cx", "cy", "rx", "ry"}),
+    "line": frozenset({"x1", "y1", "x2", "y2"}),
+    "polygon": frozenset({"points"}),
+    "path": frozenset({"d"}),
+}
+ROOT_ATTRIBUTES = frozenset({"width", "height", "viewBox"})
+USER_UNITS = {"pc": 16.0, "pt": 96 / 72, "px": 1.0}  # the units svglib converts by its own factor (user units per unit)
+RELATIVE_UNITS = ("%", "em", "ex", "ch", "vw", "vh", "vmin", "vmax", "q")  # units of a box or font: not read here
+NAMED = {"black": (0.0, 0.0, 0.0), "white": (1.0, 1.0, 1.0)}
+HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+TRANSFORM = re.compile(r"\s*(translate|scale|rotate|matrix)\s*\(([^)]*)\)\s*,?")
+ARC_FLAT = 1e-10  # svglib draws an arc with a radius this small as a straight line
+
+
+class Unread(Exception):
+    """The art uses something this reader does not read (svglib converts it instead)."""
+
+
+Style = dict[str, str]
+
+
+def paints(root: Any) -> Optional[tuple[Paint, ...]]:
+    """The paints of the SVG art ``root`` (an lxml element), as ``artmap.paints`` reads them off svglib's
+    Drawing of it, or None when the art uses anything this module does not read (see the module's text)."""
+    try:
+        return tuple(_svg(root))
+    except (Unread, ValueError, IndexError):  # (a malformed number or path: svglib's conversion says what is wrong)
+        return None
+
+
+def _svg(root: Any) -> Iterator[Paint]:
+    if root.tag != f"{SVG}svg" or root.get("preserveAspectRatio") is not None:
+        raise Unread("root")
+    _only(root, ROOT_ATTRIBUTES | IGNORED | set(INHERITED))
+    box = [float(v) for v in (root.get("viewBox") or "").replace(",", " ").split()]
+    if len(box) != 4 or box[2] <= 0 or box[3] <= 0:
+        raise Unread("viewBox")
+    vx, vy, vw, vh = box
+    width, height = _root_length(root.get("width"), vw), _root_length(root.get("height"), vh)
+    # svglib's outermost <svg>: centred uniform scale ("xMidYMid meet"), y flipped, then the viewBox origin
+    uniform = min(width * PX_TO_PT / vw, height * PX_TO_PT / vh)
+    tx, ty = (width * PX_TO_PT - vw * uniform) / 2, (height * PX_TO_PT - vh * uniform) / 2
+    matrix = IDENTITY
+    if tx or ty:
+        matrix = mmult(matrix, translate(tx, ty))
+    matrix = mmult(matrix, scale(uniform, -uniform))
+    matrix = mmult(matrix, translate(0 - vx, -vh - vy))
+    yield from _children(root, matrix, _style(root, {}))
+
+
+def _children(node: Any, matrix: Matrix, style: Style) -> Iterator[Paint]:
+    for child in node:
+        if not isinstance(child.tag, str):
+            continue  # a comment or processing instruction
+        if not child.tag.startswith(SVG):
+            raise Unread(child.tag)
+        name = child.tag[len(SVG):]
+        if name not in GEOMETRY:
+            raise Unread(name)
+        _only(child, GEOMETRY[name] | IGNORED | set(INHERITED) | {"transform"})
+        inner = _style(child, style)
+        transform = child.get("transform")
+        at = artmap.multiply(matrix, _transform(transform)) if transform else matrix
+        if name == "g":
+            yield from _children(child, at, inner)
+        else:
+            yield from _shape(name, child, at, inner)
+
+
+def _shape(name: str, node: Any, matrix: Matrix, style: Style) -> Iterator[Paint]:
+    fill, stroke = _colour(style.get("fill", "black")), _colour(style.get("stroke", "none"))
+    width = _length(style.get("stroke-width", "1"))
+    if name == "rect":
+        x, y, w, h, rx, ry = (_length(node.get(a)) for a in ("x", "y", "width", "height", "rx", "ry"))
+        rx = min(rx, w / 2)
+        if ry and not rx:
+            rx = min(ry, h / 2)
+        yield from artmap.shape_paints(artmap.rect_region(x, y, w, h, rx, matrix), matrix, fill, stroke, width)
+    elif name == "circle":
+        cx, cy, r = (_length(node.get(a)) for a in ("cx", "cy", "r"))
+        yield from artmap.shape_paints(artmap.circle_region(cx, cy, r, matrix), matrix, fill, stroke, width)
+    elif name == "ellipse":
+        cx, cy, rx, ry = (_length(node.get(a)) for a in ("cx", "cy", "rx", "ry"))
+        yield from artmap.shape_paints(artmap.ellipse_region(cx, cy, rx, ry, matrix), matrix, fill, stroke, width)
+    elif name == "line":
+        flat = _nudged([_length(node.get(a)) for a in ("x1", "y1", "x2", "y2")])
+        bounds = (min(flat[0], flat[2]), min(flat[1], flat[3]), max(flat[0], flat[2]), max(flat[1], flat[3]))
+        yield from artmap.shape_paints(artmap.Region(artmap.transform_box(matrix, bounds)), matrix, None, stroke, width)
+    elif name == "polygon":
+        flat = [float(v) for v in (node.get("points") or "").replace(",", " ").split()]
+        if flat and len(flat) % 2 == 0:  # (svglib draws no polygon of an odd count)
+            yield from artmap.shape_paints(artmap.polygon_region(_nudged(flat), matrix), matrix, fill, stroke, width)
+    else:
+        yield from _path(node.get("d"), matrix, fill, stroke, width)
+
+
+def _path(d: Optional[str], matrix: Matrix, fill: Optional[tuple[RGB, float]], stroke: Optional[tuple[RGB, float]],
+          width: float) -> Iterator[Paint]:
+    if not d:
+        return
+    pieces, unclosed = _pieces(d)
+    region = artmap.path_region(pieces, matrix)
+    if region is None:
+        return
+    if unclosed and fill is not None:
+        # svglib fills a path with an open subpath through a closed copy that keeps the path's stroke
+        # settings, and strokes the path itself unfilled: the Drawing holds the stroke twice
+        yield from artmap.shape_paints(region, matrix, fill, stroke, width)
+        yield from artmap.shape_paints(region, matrix, None, stroke, width)
+    else:
+        yield from artmap.shape_paints(region, matrix, fill, stroke, width)
+
+
+def _pieces(d: str) -> tuple[list[Piece], bool]:
+    """A path's ``d`` as pieces in absolute coordinates, as svglib's path conversion makes them, and whether a
+    subpath is left open."""
+    norm = normalise_svg_path(d)
+    pieces: list[Piece] = []
+    points: list[float] = []  # every point set so far, flat (as a reportlab Path holds them)
+    closed: list[bool] = []  # per operator: whether it was a close
+    unclosed = False
+    start: list[float] = []
+    last_op = ""
+    last_quadratic: Optional[tuple[float, float]] = None
+
+    def add(kind: str, *args: float) -> None:
+        pieces.append((kind, args))
+        points.extend(args)
+        closed.append(False)
+
+    for i in range(0, len(norm), 2):
+        op, nums = norm[i], norm[i + 1]
+        assert isinstance(op, str) and isinstance(nums, list)
+        if op in ("m", "M") and i > 0 and not closed[-1]:
+            unclosed = True
+        if op == "M":
+            add(MOVE, *nums)
+            start = points[-2:]
+        elif op == "L":
+            add(LINE, *nums)
+        elif op == "m":
+            if len(points) >= 2:
+                base = start if last_op in ("Z", "z") else points[-2:]
+                add(MOVE, base[0] + nums[0], base[1] + nums[1])
+            else:
+                add(MOVE, *nums)
+            start = points[-2:]
+        elif op == "l":
+            add(LINE, points[-2] + nums[0], points[-1] + nums[1])
+        elif op == "H":
+            add(LINE, nums[0], points[-1])
+        elif op == "V":
+            add(LINE, points[-2], nums[0])
+        elif op == "h":
+            add(LINE, points[-2] + nums[0], points[-1])
+        elif op == "v":
+            add(LINE, points[-2], points[-1] + nums[0])
+        elif op == "C":
+            add(CURVE, *nums)
+        elif op in ("S", "s"):
+            x2, y2, xn, yn = nums
+            if len(points) < 4 or last_op not in {"c", "C", "s", "S"}:
+                xp, yp, x0, y0 = points[-2:] * 2
+            else:
+                xp, yp, x0, y0 = points[-4:]
+            xi, yi = x0 + (x0 - xp), y0 + (y0 - yp)
+            if op == "S":
+                add(CURVE, xi, yi, x2, y2, xn, yn)
+            else:
+                add(CURVE, xi, yi, x0 + x2, y0 + y2, x0 + xn, y0 + yn)
+        elif op == "c":
+            xp, yp = points[-2:]
+            x1, y1, x2, y2, xn, yn = nums
+            add(CURVE, xp + x1, yp + y1, xp + x2, yp + y2, xp + xn, yp + yn)
+        elif op in ("Q", "q"):
+            x0, y0 = points[-2:]
+            x1, y1, xn, yn = nums
+            if op == "q":
+                x1, y1, xn, yn = x0 + x1, y0 + y1, x0 + xn, y0 + yn
+            last_quadratic = (x1, y1)
+            _, (c1x, c1y), (c2x, c2y), _ = convert_quadratic_to_cubic_path((x0, y0), (x1, y1), (xn, yn))
+            add(CURVE, c1x, c1y, c2x, c2y, xn, yn)
+        elif op in ("T", "t"):
+            xp, yp = last_quadratic if last_quadratic is not None else points[-2:]
+            x0, y0 = points[-2:]
+            xn, yn = nums
+            if op == "t":
+                xn, yn = x0 + xn, y0 + yn
+            xi, yi = x0 + (x0 - xp), y0 + (y0 - yp)
+            last_quadratic = (xi, yi)
+            _, (c1x, c1y), (c2x, c2y), _ = convert_quadratic_to_cubic_path((x0, y0), (xi, yi), (xn, yn))
+            add(CURVE, c1x, c1y, c2x, c2y, xn, yn)
+        elif op in ("A", "a"):
+            rx, ry, phi, large, sweep, x2, y2 = nums
+            x1, y1 = points[-2:]
+            if op == "a":
+                x2 += x1
+                y2 += y1
+            if abs(rx) <= ARC_FLAT or abs(ry) <= ARC_FLAT:
+                add(LINE, x2, y2)
+            else:
+                for _, _, c1x, c1y, c2x, c2y, xn, yn in bezier_arc_from_end_points(x1, y1, rx, ry, phi, int(large), int(sweep), x2, y2):
+                    add(CURVE, c1x, c1y, c2x, c2y, xn, yn)
+        elif op in ("Z", "z"):
+            closed.append(True)
+        else:
+            raise Unread(f"path operator {op}")
+        if op not in ("Q", "q", "T", "t"):
+            last_quadratic = None
+        last_op = op
+    if not closed:
+        raise Unread("empty path")
+    return pieces, unclosed or not closed[-1]
+
+
+def _only(node: Any, allowed: frozenset[str] | set[str]) -> None:
+    """Refuse (Unread) an element with an attribute that may change its paints and is not read here."""
+    for name in node.attrib:
+        if not name.startswith("{") and name not in allowed:  # (namespaced: pp: marks, read by faces.py)
+            raise Unread(name)
+
+
+def _style(node: Any, parent: Style) -> Style:
+    """The presentation attributes in force on ``node``: its own, else its nearest ancestor's (as svglib
+    looks them up: an empty value or ``inherit`` looks further up)."""
+    own = {name: value.strip() for name in INHERITED if (value := node.get(name)) is not None and value.strip() not in ("", "inherit")}
+    return {**parent, **own} if own else parent
+
+
+def _colour(value: str) -> Optional[tuple[RGB, float]]:
+    """A fill or stroke as svglib reads it (opaque: opacity is never read here), None for ``none``."""
+    value = value.replace("!important", "").strip()
+    if value == "none":
+        return None
+    if value in NAMED:
+        return NAMED[value], 1.0
+    if not HEX.fullmatch(value):
+        raise Unread(f"colour {value}")
+    digits = value[1:] if len(value) == 7 else "".join(2 * c for c in value[1:])
+    number = int(digits, 16)
+    return ((number >> 16 & 0xFF) / 255.0, (number >> 8 & 0xFF) / 255.0, (number & 0xFF) / 255.0), 1.0
+
+
+def _length(value: Optional[str]) -> float:
+    """A length inside the art: a plain number of user units (0 when absent)."""
+    text = (value or "").replace(",", " ").strip()
+    if not text:
+        return 0.0
+    return float(text)  # a unit or a list: ValueError, and svglib converts the art
+
+
+def _root_length(value: Optional[str], default: float) -> float:
+    """The root's width or height in user units, as svglib converts it (a unit through reportlab's toLength)."""
+    text = (value or "").strip()
+    if not text:
+        return default
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    for unit, factor in USER_UNITS.items():
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * factor
+    if text.endswith(RELATIVE_UNITS):
+        raise Unread(f"root length {text}")
+    return float(toLength(text)) / PX_TO_PT  # mm, cm, in
+
+
+def _transform(text: str) -> Matrix:
+    """An SVG transform list as svglib applies it to a group (each in turn, reportlab's matrices)."""
+    matrix: Matrix = IDENTITY
+    at = 0
+    while at < len(text):
+        found = TRANSFORM.match(text, at)
+        if found is None:
+            if text[at:].strip():
+                raise Unread(f"transform {text}")
+            break
+        at = found.end()
+        op, values = found[1], [float(v) for v in found[2].replace(",", " ").split()]
+        if op == "translate" and len(values) in (1, 2):
+            matrix = mmult(matrix, translate(values[0], values[1] if len(values) == 2 else 0))
+        elif op == "scale" and len(values) in (1, 2):
+            matrix = mmult(matrix, scale(values[0], values[-1]))
+        elif op == "rotate" and len(values) == 1:
+            matrix = mmult(matrix, rotate(values[0]))
+        elif op == "rotate" and len(values) == 3:
+            angle, cx, cy = values
+            matrix = mmult(mmult(mmult(matrix, translate(cx, cy)), rotate(angle)), translate(-cx, -cy))
+        elif op == "matrix" and len(values) == 6:
+            matrix = mmult(matrix, tuple(values))
+        else:
+            raise Unread(f"transform {text}")
+    return matrix
+
+
+def _nudged(flat: list[float]) -> list[float]:
+    """svglib's nudge: a shape whose points are all one point has its first x moved by a ten-millionth."""
+    if len(flat) >= 4 and all(flat[i] == flat[0] and flat[i + 1] == flat[1] for i in range(2, len(flat) - 1, 2)):
+        flat = [flat[0] * 1.0000001, *flat[1:]]
+    return flat
+
