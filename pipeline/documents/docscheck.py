@@ -11,11 +11,11 @@ check, after every other check of the game passed). Per game, for each paper:
   rulebook lists must be produced;
 - each document is laid out with the build's own renderer: a table cell taller than a page, a label that
   runs off its drawing (a footer cut at the page edge), a sheet over its page budget or an orphan page are the
-  renderer's refusals, reported here with file:line. On a paper whose PDFs nobody keeps, the layout is only
-  measured (:mod:`pipeline.documents.measuring`: drawings and card faces take their room unpainted). The build
-  passes a :class:`LaidOut` for its paper: the documents are set in full on it, their pages measured for fill
-  (:mod:`pipeline.documents.fill`: no page more than a third empty but a chapter's last), kept, and written by
-  the build rather than set again;
+  renderer's refusals, and so is a page left more than a third empty but a chapter's last (the layout notes how
+  far down each column it reaches: :mod:`pipeline.documents.fill`), reported here with file:line. On a paper
+  whose PDFs nobody keeps, the layout is only measured (:mod:`pipeline.documents.measuring`: text, drawings and
+  card faces take their room unpainted). The build passes a :class:`LaidOut` for its paper: the documents are
+  set in full on it, kept, and written by the build rather than set again;
 - the game's terms are measured in the combined glossary's table (its cells, not its pages: the glossary is
   laid out whole by the build; the see-alsos other games add to a term are left out, so that validating a game
   never reads the others).
@@ -86,10 +86,7 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         kept = keep if keep is not None and keep.paper == paper else None
         for kind, doc in docs.items():
             try:
-                if kept is not None:  # the paper the build writes: set in full, its pages measured for fill
-                    pdf = filled_pdf(renderer, doc)
-                else:
-                    renderer.render(doc, paint=False)
+                pdf = filled_pdf(renderer, doc, paint=kept is not None)  # the build's paper set in full, to be kept
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), str(unfit))
             except UserError as refused:  # a page fault: blamed on the data file that gives the document most words
