@@ -34,6 +34,7 @@ from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.documents import copylint
 from pipeline.documents import structure as m
+from pipeline.documents.fill import PageTooEmpty
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
 from pipeline.documents.origin import Origins
@@ -89,6 +90,8 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
                 pdf = filled_pdf(renderer, doc, paint=kept is not None)  # the build's paper set in full, to be kept
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), str(unfit))
+            except PageTooEmpty as empty:  # blamed on the text that would not fit under the gap, if any
+                yield Problem(origins.locate(empty.text) if empty.text else _main_source(doc, origins), str(empty))
             except UserError as refused:  # a page fault: blamed on the data file that gives the document most words
                 yield Problem(_main_source(doc, origins), str(refused))
             else:

@@ -31,30 +31,52 @@ Box = tuple[float, float, float, float]  # x, y (from the bottom), width, height
 class TextArea:
     """Where a document's text went, as its layout settled: the columns of a body page (points, the full text
     height), the pages allowed to be emptier (1-based: the cover, each chapter's last page, the last page) and,
-    per page and per column, the lowest point used (points from the bottom; None: nothing in that column)."""
+    per page and per column, the lowest point used (points from the bottom; None: nothing in that column) and
+    the first document text placed there (None: none)."""
 
     columns: tuple[Box, ...]
     exempt: frozenset[int]
     lowest: tuple[tuple[Optional[float], ...], ...]
+    first_texts: tuple[tuple[Optional[str], ...], ...]
+
+    def moved_on(self, page: int) -> Optional[str]:
+        """The text that would not fit under the emptiest column of ``page`` (1-based): the first text of the
+        next column, or of the first column of the next page that holds one (None: no text follows)."""
+        empties = _column_empties(self, page)
+        column = max(range(len(empties)), key=lambda n: (empties[n], -n))
+        after = [(page - 1, n) for n in range(column + 1, len(self.columns))]
+        after += [(p, n) for p in range(page, len(self.first_texts)) for n in range(len(self.columns))]
+        return next((self.first_texts[p][n] for p, n in after if self.first_texts[p][n]), None)
+
+
+class PageTooEmpty(UserError):
+    """A document with a page left too empty (the message names the pages); ``text``: the text that would not
+    fit under the first such page's emptiest column (None: none)."""
+
+    def __init__(self, message: str, text: Optional[str]) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+def _column_empties(area: TextArea, page: int) -> list[float]:
+    """The empty height (points) of each column of ``page`` (1-based)."""
+    return [height if low is None else min(height, max(0.0, low - y))
+            for (_, y, _, height), low in zip(area.columns, area.lowest[page - 1])]
 
 
 def empty_shares(area: TextArea) -> list[float]:
     """The share of the text area left empty under the content of each page (0 full, 1 blank)."""
-    shares = []
-    for lowest in area.lowest:
-        empty = total = 0.0
-        for (_, y, _, height), low in zip(area.columns, lowest):
-            empty += height if low is None else min(height, max(0.0, low - y))
-            total += height
-        shares.append(empty / total if total else 0.0)
-    return shares
+    total = sum(height for _, _, _, height in area.columns)
+    return [sum(_column_empties(area, page)) / total if total else 0.0 for page in range(1, len(area.lowest) + 1)]
 
 
 def check_fill(title: str, paper: str, area: TextArea) -> None:
     """Refuse a document with a page more than a third empty that is not a cover, a chapter's last page or its
-    last page (one message listing every such page and its empty share)."""
-    faults = [f"page {number} is {share:.0%} empty" for number, share in enumerate(empty_shares(area), start=1)
-              if share > MAX_EMPTY_SHARE and number not in area.exempt]
-    if faults:
-        raise UserError(f"{title} ({paper}): " + "; ".join(faults) + f": at most {MAX_EMPTY_SHARE:.0%} of a page may be "
-                        f"left empty, except a chapter's last (move a page break or a figure, or shorten the text)")
+    last page (PageTooEmpty: one message listing every such page and its empty share)."""
+    pages = [(number, share) for number, share in enumerate(empty_shares(area), start=1)
+             if share > MAX_EMPTY_SHARE and number not in area.exempt]
+    if pages:
+        faults = "; ".join(f"page {number} is {share:.0%} empty" for number, share in pages)
+        raise PageTooEmpty(f"{title} ({paper}): {faults}: at most {MAX_EMPTY_SHARE:.0%} of a page may be left empty, "
+                           f"except a chapter's last (move a page break or a figure, or shorten the text)",
+                           area.moved_on(pages[0][0]))

@@ -150,7 +150,20 @@ class _Paragraph(RLParagraph):
     """A paragraph that breaks its lines once per width: platypus wraps a paragraph again at the width it was
     just wrapped at (a kept-together group wraps its parts, then the frame wraps each again to place it; a
     table wraps its cells to size its rows, then to draw them), and its lines depend on nothing but the width.
-    Not painted on a :class:`~pipeline.documents.measuring.MeasuringCanvas` (its lines are broken by then)."""
+    Not painted on a :class:`~pipeline.documents.measuring.MeasuringCanvas` (its lines are broken by then).
+    ``source``: the document text it sets (None: words the renderer adds), kept by the parts it splits into."""
+
+    def __init__(self, text: Optional[str], style: ParagraphStyle, *args: Any, source: Optional[str] = None,
+                 **kwargs: Any) -> None:
+        super().__init__(text, style, *args, **kwargs)
+        self.source = source
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        parts: list[Flowable] = super().split(availWidth, availHeight)
+        for part in parts:
+            if isinstance(part, _Paragraph):
+                part.source = self.source
+        return parts
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         if availWidth != getattr(self, "wrapped_width", None) or not hasattr(self, "blPara"):  # split drops its lines
@@ -165,7 +178,19 @@ class _Paragraph(RLParagraph):
 
 class _Table(RLTable):
     """A table not painted on a :class:`~pipeline.documents.measuring.MeasuringCanvas` (its rows are sized when
-    it is wrapped)."""
+    it is wrapped). ``sources``: the document texts of each row (as its cells hold them; a part of a split
+    table is made from its rows, so it knows its own)."""
+
+    def __init__(self, data: Sequence[Sequence[Any]], *args: Any, **kwargs: Any) -> None:
+        super().__init__(data, *args, **kwargs)
+        self.sources = [[p.source for c in row for p in (c if isinstance(c, (list, tuple)) else [c])  # a split's cells: tuples
+                         if isinstance(p, _Paragraph) and p.source] for row in data]
+
+    def first_source(self) -> Optional[str]:
+        """The longest text of the table's first row under its repeated header (None: no text)."""
+        repeated = self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
+        row = next((texts for texts in self.sources[repeated:] if texts), [])
+        return max(row, key=len, default=None)
 
     def draw(self) -> None:
         if not measuring.measuring(self.canv):
@@ -176,7 +201,7 @@ class _Heading(_Paragraph):
     """A heading paragraph that remembers its level and plain text for the contents."""
 
     def __init__(self, text: str, para: str, style: ParagraphStyle, level: int) -> None:
-        super().__init__(para, style)
+        super().__init__(para, style, source=text)
         self.level = level
         self.plain = text
 
@@ -201,6 +226,7 @@ class _DocTemplate(BaseDocTemplate):
         self.columns_top: dict[int, float] = {}  # pages whose columns start under floats: where (points from the bottom)
         self.tallest = 0.0  # points: the tallest drawing set in a column (a float page leaves its columns this much room)
         self.lowest: dict[int, dict[int, float]] = {}  # page -> column -> the lowest point a flowable reaches (points)
+        self.first_text: dict[int, dict[int, str]] = {}  # page -> column -> the first document text placed there
 
     def beforeDocument(self) -> None:
         self.section_on_page = {}
@@ -214,6 +240,7 @@ class _DocTemplate(BaseDocTemplate):
         self._float_pages = 0
         self.columns_top = {}
         self.lowest = {}
+        self.first_text = {}
 
     def handle_float(self, flowable: "_Float") -> None:
         """Queue a figure too wide for a column: the next page opens with it across the columns."""
@@ -265,7 +292,8 @@ class _DocTemplate(BaseDocTemplate):
             used, top = self.lowest.get(page, {}), self.columns_top.get(page)  # floats fill a page's top to ``top``
             lowest.append(tuple(min((y for y in (used.get(n), top) if y is not None), default=None)
                                 for n in range(len(self.columns))))
-        return TextArea(tuple(self.columns), frozenset(ends | {self.page} | ({1} if cover else set())), tuple(lowest))
+        first = tuple(tuple(self.first_text.get(page, {}).get(n) for n in range(len(self.columns))) for page in range(1, self.page + 1))
+        return TextArea(tuple(self.columns), frozenset(ends | {self.page} | ({1} if cover else set())), tuple(lowest), first)
 
     def afterFlowable(self, flowable: Flowable) -> None:
         placed = self.canv.take_placed()  # where the frame placed ``flowable`` (None: not drawn)
@@ -273,6 +301,9 @@ class _DocTemplate(BaseDocTemplate):
         if placed is not None and column is not None and not isinstance(flowable, (Spacer, ActionFlowable)):
             used = self.lowest.setdefault(self.page, {})
             used[column] = min(used.get(column, placed[1]), placed[1])
+            text = _source_of(flowable)
+            if text:
+                self.first_text.setdefault(self.page, {}).setdefault(column, text)
         if self.page not in self.opens_chapter and not isinstance(flowable, (Spacer, ActionFlowable)):
             self.opens_chapter[self.page] = _opens_chapter(flowable)
         _note(self.page_content.setdefault(self.page, PageContent()), flowable)
@@ -301,6 +332,13 @@ class _DocTemplate(BaseDocTemplate):
             if number in self.last_on_page:
                 return self.last_on_page[number]
         return ""
+
+
+def _source_of(flowable: Flowable) -> Optional[str]:
+    """The document text ``flowable`` sets first (None: none, or words the renderer adds)."""
+    if isinstance(flowable, _Paragraph):
+        return flowable.source
+    return flowable.first_source() if isinstance(flowable, _Table) else None
 
 
 def _opens_chapter(flowable: Flowable) -> bool:
@@ -532,7 +570,7 @@ class PdfRenderer:
             para = inline(block.text, where, self._font_style(style))
             return [_Heading(plain(block.text, where), para, self.styles[style], block.level)]
         if isinstance(block, m.Paragraph):
-            return [_Paragraph(inline(block.text, where, self._font_style(block.style)), self.styles[block.style])]
+            return [_Paragraph(inline(block.text, where, self._font_style(block.style)), self.styles[block.style], source=block.text)]
         if isinstance(block, m.ListBlock):
             return self._list(block, where)
         if isinstance(block, m.Table):
@@ -567,13 +605,13 @@ class PdfRenderer:
         out: list[Flowable] = []
         for number, item in enumerate(block.items, start=1):
             mark = f"{number}." if block.numbered else bullet
-            out.append(_Paragraph(inline(item, where, self._font_style(block.style)), style, bulletText=mark))
+            out.append(_Paragraph(inline(item, where, self._font_style(block.style)), style, bulletText=mark, source=item))
         out.append(Spacer(1, base.spaceAfter / 2))
         return [KeepTogether(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
 
     def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
         para = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
-        return _Paragraph(f"<b>{para}</b>" if bold else para, self.styles["table"])
+        return _Paragraph(f"<b>{para}</b>" if bold else para, self.styles["table"], source=text)
 
     def _table_style(self, rows: int, header: bool) -> TableStyle:
         layout = self.layout
