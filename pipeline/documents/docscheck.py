@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator, Optional
 
 from pipeline.base.errors import UserError
+from pipeline.cards.faces import FaceRecords
 from pipeline.cards.imposition import load_sheets
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
@@ -34,6 +35,7 @@ from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.documents import copylint
 from pipeline.documents import structure as m
+from pipeline.documents.facedraw import templates
 from pipeline.documents.fill import PageTooEmpty
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
@@ -70,10 +72,11 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         return
     refs = References(catalogue)
     origins = Origins(game, refs, spec.documents)
+    faces = FaceRecords(templates(), game.game) if spec.cards is not None else None  # read once, for both papers
     for index, paper in enumerate(sorted(load_sheets().papers)):
         layout = load_layout(paper)
         try:
-            docs = spec.documents(DocContext(game, refs, layout))
+            docs = spec.documents(DocContext(game, refs, layout, faces))
         except MissingSection as missing:
             rules = game.doc(RULES_KIND)
             yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")

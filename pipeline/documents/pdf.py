@@ -640,19 +640,29 @@ class PdfRenderer:
 
     def measure_table(self, block: m.Table, where: str) -> None:
         """Refuse (TextDoesNotFit) a table whose header and any one row together are taller than a page:
-        reportlab cannot split a row, so such a table could never be printed."""
-        self._table(block, where)
+        reportlab cannot split a row, so such a table could never be printed. Every text is checked as setting
+        it checks it; only a cell long enough to outgrow a page is set, to be measured."""
+        header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
+        widths = self._widths(block.widths, len(block.header or block.rows[0]) if (block.header or block.rows) else 0)
+        for row in block.rows:
+            for text in row:
+                inline(text, where)
+        self._fit_rows([(block.header, header)] if header else [], widths, where)
+        self._fit_rows([(row, None) for row in block.rows], widths, where, self._row_height(header, widths) if header else 0.0)
 
-    def _fit_rows(self, rows: Sequence[tuple[Sequence[str], Sequence[Any]]], widths: Sequence[float], where: str,
+    def _fit_rows(self, rows: Sequence[tuple[Sequence[str], Optional[Sequence[Any]]]], widths: Sequence[float], where: str,
                   repeated: float = 0.0) -> None:
-        """Each row (its texts and their cells) fits one page of the text area, beside a repeated header
-        ``repeated`` points tall; the cells are wrapped as reportlab wraps them."""
+        """Each row (its texts and their cells; None: body cells, set here where they must be measured) fits one
+        page of the text area, beside a repeated header ``repeated`` points tall; the cells are wrapped as
+        reportlab wraps them."""
         pad = 2 * self.layout.get("table", "padding_pt")
         room = mm(self.layout.frame[1]) - repeated
         for texts, cells in rows:
-            for text, cell, width in zip(texts, cells, widths):
+            for text, cell, width in zip(texts, cells or [None] * len(texts), widths):
+                leading = cell.style.leading if isinstance(cell, RLParagraph) else self.styles["table"].leading
                 # each line holds at least one character: a text this short cannot outgrow a page unwrapped
-                if isinstance(cell, RLParagraph) and len(text) * cell.style.leading + pad > room:
+                if (cell is None or isinstance(cell, RLParagraph)) and len(text) * leading + pad > room:
+                    cell = cell or self._cell(text, where)
                     _, height = cell.wrap(width - pad, room)
                     if height + pad > room:
                         raise TextDoesNotFit(where, text, (
@@ -1021,8 +1031,9 @@ ContentsEntry = tuple[int, str, int, Optional[str]]  # reportlab's: level from 0
 class _Contents(TableOfContents):
     """The contents list, first shown with ``guess`` (every heading, each on some page). Each entry is one
     paragraph whose page number is drawn past its end, taking no room, so the list takes the same room whatever
-    the numbers: a pass whose entries have the right words lays every page out as the last pass will. Where
-    the pages are only measured (``paint`` False) that pass is final; painted, the numbers must match too."""
+    the numbers (or their link targets): a pass whose entries have the right words lays every page out as the last
+    pass will. Where the pages are only measured (``paint`` False) that pass is final; painted, the numbers must
+    match too."""
 
     def __init__(self, guess: Sequence[ContentsEntry], *, paint: bool, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -1046,9 +1057,10 @@ class _Contents(TableOfContents):
         return [_unnumbered(e) for e in self.landed] == [_unnumbered(e) for e in self.shown]
 
 
-def _unnumbered(entry: ContentsEntry) -> tuple[int, str, Optional[str]]:
-    level, text, _, key = entry
-    return level, text, key
+def _unnumbered(entry: ContentsEntry) -> tuple[int, str]:
+    """An entry as far as it takes room: its level and words (its page number and link target take none)."""
+    level, text, _, _ = entry
+    return level, text
 
 
 class _Float(ActionFlowable):
