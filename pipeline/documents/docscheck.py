@@ -86,7 +86,7 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
             yield from _lint(game, [*docs.values(), *glossary], origins)
         renderer = PdfRenderer(layout)
         for terms in glossary:
-            yield from _glossary_cells(terms, renderer, origins)
+            yield from _glossary_cells(terms, renderer, origins, check_texts=index == 0)
         kept = keep if keep is not None and keep.paper == paper else None
         for kind, doc in docs.items():
             try:
@@ -121,13 +121,14 @@ def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Itera
             yield Problem(at, finding.message)
 
 
-def _glossary_cells(glossary: m.Document, renderer: PdfRenderer, origins: Origins) -> Iterator[Problem]:
+def _glossary_cells(glossary: m.Document, renderer: PdfRenderer, origins: Origins, *, check_texts: bool) -> Iterator[Problem]:
     """The game's rows of the combined glossary (``glossary``: of this game alone, so that validating a game never
-    reads the others) fit a page of its table, as the build lays it out on this paper."""
+    reads the others) fit a page of its table, as the build lays it out on this paper; ``check_texts``: their
+    markup and glyphs checked too (the same on every paper)."""
     for block in glossary.blocks:
         if isinstance(block, m.Table):
             try:
-                renderer.measure_table(block, glossary.title)
+                renderer.measure_table(block, glossary.title, check_texts=check_texts)
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), f"{glossary.title}: {unfit.reason}")
 

@@ -487,7 +487,9 @@ class PdfRenderer:
         return [TocEntry(h.level, plain(h.text, doc.title), 0) for h in doc.headings if h.level <= levels]
 
     def _decorate(self, canvas: Any, template: _DocTemplate, doc: m.Document) -> None:
-        """Running header (document, section) and page number."""
+        """Running header (document, section) and page number (where the page is painted: they take no room)."""
+        if measuring.measuring(canvas):
+            return
         layout = self.layout
         page = canvas.getPageNumber()
         margins = layout.margins
@@ -638,13 +640,14 @@ class PdfRenderer:
         total = sum(weights)
         return [frame_width * w / total for w in weights]
 
-    def measure_table(self, block: m.Table, where: str) -> None:
+    def measure_table(self, block: m.Table, where: str, *, check_texts: bool = True) -> None:
         """Refuse (TextDoesNotFit) a table whose header and any one row together are taller than a page:
         reportlab cannot split a row, so such a table could never be printed. Every text is checked as setting
-        it checks it; only a cell long enough to outgrow a page is set, to be measured."""
+        it checks it (unless ``check_texts`` is False: checked on another paper); only a cell long enough to
+        outgrow a page is set, to be measured."""
         header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
         widths = self._widths(block.widths, len(block.header or block.rows[0]) if (block.header or block.rows) else 0)
-        for row in block.rows:
+        for row in block.rows if check_texts else ():
             for text in row:
                 inline(text, where)
         self._fit_rows([(block.header, header)] if header else [], widths, where)
