@@ -416,8 +416,8 @@ class PdfRenderer:
         facts = tuple(plain(f, where) for f in doc.cover.facts)
         for line, style in ((subtitle, fonts.ITALIC), (tagline, fonts.ITALIC), *((f, fonts.BOLD) for f in facts)):
             fonts.check_glyphs(line, where, style)
-        emblem = self._icon_group(doc.cover.emblem, 1.0, "#ffffff", where)
         icon_aspect = self.icons.get(doc.cover.emblem, where).aspect
+        emblem = self._icon_group(doc.cover.emblem, 1.0, "#ffffff", where) if self._paint else rl.Group()  # (not drawn)
         return cover.CoverFlowable(self.layout, title, subtitle, facts, tagline, emblem, icon_aspect)
 
     # ------------------------------------------------------------------ document
