@@ -186,10 +186,13 @@ class _Table(RLTable):
         self.sources = [[p.source for c in row for p in (c if isinstance(c, (list, tuple)) else [c])  # a split's cells: tuples
                          if isinstance(p, _Paragraph) and p.source] for row in data]
 
+    def repeated(self) -> int:
+        """How many header rows the table repeats at the head of each part it splits into."""
+        return self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
+
     def first_source(self) -> Optional[str]:
         """The longest text of the table's first row under its repeated header (None: no text)."""
-        repeated = self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
-        row = next((texts for texts in self.sources[repeated:] if texts), [])
+        row = next((texts for texts in self.sources[self.repeated():] if texts), [])
         return max(row, key=len, default=None)
 
     def draw(self) -> None:
@@ -352,12 +355,12 @@ def _note(page: PageContent, flowable: Flowable) -> None:
     """Count what a flowable adds to its page: a heading, table rows, text height or a drawing."""
     if isinstance(flowable, _Heading) or (isinstance(flowable, RLParagraph) and flowable.style.name in TITLE_STYLES):
         page.headings += 1
-    elif isinstance(flowable, RLTable):
-        repeated = flowable.repeatRows if isinstance(flowable.repeatRows, int) else len(flowable.repeatRows)
-        page.table_rows += len(flowable._cellvalues) - repeated
+    elif isinstance(flowable, _Table):
+        page.table_rows += len(flowable.sources) - flowable.repeated()
     elif isinstance(flowable, RLParagraph):
         page.text_pt += flowable.height
-    elif isinstance(flowable, (rl.Drawing, TableOfContents, cover.CoverFlowable, facedraw.FaceFlowable, _Float)):
+    elif isinstance(flowable, (rl.Drawing, TableOfContents, RLTable, cover.CoverFlowable, facedraw.FaceFlowable, _Float)):
+        # (a plain reportlab table is a part of the contents list, split over pages: it stands on its own)
         page.drawings += 1
 
 
