@@ -21,6 +21,7 @@ from pipeline.cards import fonts
 from pipeline.cards.units import mm
 from pipeline.documents import typefaces
 from pipeline.documents.layout import Layout
+from pipeline.documents.measuring import measuring
 
 EMBLEM_CENTRE = 0.62  # the emblem's centre, as a share of the page height from the bottom
 RAY_INNER, RAY_LONG, RAY_SHORT = 0.40, 0.50, 0.46  # ray base and tips, as shares of the emblem's diameter (from its centre)
@@ -53,6 +54,8 @@ class CoverFlowable(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
+        if measuring(canvas):  # a page of its own: nothing on it moves or refuses anything
+            return
         layout = self.layout
         width, height = self.width, self.height
         band = mm(layout.get("cover", "band_mm"))

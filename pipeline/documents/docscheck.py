@@ -11,11 +11,11 @@ check, after every other check of the game passed). Per game, for each paper:
   rulebook lists must be produced;
 - each document is laid out with the build's own renderer: a table cell taller than a page, a label that
   runs off its drawing (a footer cut at the page edge), a sheet over its page budget or an orphan page are the
-  renderer's refusals, reported here with file:line. On a paper whose PDFs nobody keeps, the layout is only
-  measured (:mod:`pipeline.documents.measuring`: drawings and card faces take their room unpainted). The build
-  passes a :class:`LaidOut` for its paper: the documents are set in full on it, their pages measured for fill
-  (:mod:`pipeline.documents.fill`: no page more than a third empty but a chapter's last), kept, and written by
-  the build rather than set again;
+  renderer's refusals, and so is a page left more than a third empty but a chapter's last (the layout notes how
+  far down each column it reaches: :mod:`pipeline.documents.fill`), reported here with file:line. On a paper
+  whose PDFs nobody keeps, the layout is only measured (:mod:`pipeline.documents.measuring`: text, drawings and
+  card faces take their room unpainted). The build passes a :class:`LaidOut` for its paper: the documents are
+  set in full on it, kept, and written by the build rather than set again;
 - the game's terms are measured in the combined glossary's table (its cells, not its pages: the glossary is
   laid out whole by the build; the see-alsos other games add to a term are left out, so that validating a game
   never reads the others).
@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator, Optional
 
 from pipeline.base.errors import UserError
+from pipeline.cards.faces import FaceRecords
 from pipeline.cards.imposition import load_sheets
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
@@ -34,6 +35,8 @@ from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.documents import copylint
 from pipeline.documents import structure as m
+from pipeline.documents.facedraw import templates
+from pipeline.documents.fill import PageTooEmpty
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
 from pipeline.documents.origin import Origins
@@ -69,10 +72,11 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         return
     refs = References(catalogue)
     origins = Origins(game, refs, spec.documents)
+    faces = FaceRecords(templates(), game.game) if spec.cards is not None else None  # read once, for both papers
     for index, paper in enumerate(sorted(load_sheets().papers)):
         layout = load_layout(paper)
         try:
-            docs = spec.documents(DocContext(game, refs, layout))
+            docs = spec.documents(DocContext(game, refs, layout, faces))
         except MissingSection as missing:
             rules = game.doc(RULES_KIND)
             yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
@@ -82,16 +86,15 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
             yield from _lint(game, [*docs.values(), *glossary], origins)
         renderer = PdfRenderer(layout)
         for terms in glossary:
-            yield from _glossary_cells(terms, renderer, origins)
+            yield from _glossary_cells(terms, renderer, origins, check_texts=index == 0)
         kept = keep if keep is not None and keep.paper == paper else None
         for kind, doc in docs.items():
             try:
-                if kept is not None:  # the paper the build writes: set in full, its pages measured for fill
-                    pdf = filled_pdf(renderer, doc)
-                else:
-                    renderer.render(doc, paint=False)
+                pdf = filled_pdf(renderer, doc, paint=kept is not None)  # the build's paper set in full, to be kept
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), str(unfit))
+            except PageTooEmpty as empty:  # blamed on the text that would not fit under the gap, if any
+                yield Problem(origins.locate(empty.text) if empty.text else _main_source(doc, origins), str(empty))
             except UserError as refused:  # a page fault: blamed on the data file that gives the document most words
                 yield Problem(_main_source(doc, origins), str(refused))
             else:
@@ -118,13 +121,14 @@ def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Itera
             yield Problem(at, finding.message)
 
 
-def _glossary_cells(glossary: m.Document, renderer: PdfRenderer, origins: Origins) -> Iterator[Problem]:
+def _glossary_cells(glossary: m.Document, renderer: PdfRenderer, origins: Origins, *, check_texts: bool) -> Iterator[Problem]:
     """The game's rows of the combined glossary (``glossary``: of this game alone, so that validating a game never
-    reads the others) fit a page of its table, as the build lays it out on this paper."""
+    reads the others) fit a page of its table, as the build lays it out on this paper; ``check_texts``: their
+    markup and glyphs checked too (the same on every paper)."""
     for block in glossary.blocks:
         if isinstance(block, m.Table):
             try:
-                renderer.measure_table(block, glossary.title)
+                renderer.measure_table(block, glossary.title, check_texts=check_texts)
             except TextDoesNotFit as unfit:
                 yield Problem(origins.locate(unfit.text), f"{glossary.title}: {unfit.reason}")
 

@@ -214,12 +214,21 @@ def spread(ctx: DocContext, labels: Mapping[str, str], caption: str = SPREAD_CAP
     unnamed = [t for t in kinds if t not in labels]
     if unnamed:
         raise UserError(f"{ctx.game.game}: the components spread has no name for the cards printed with {', '.join(unnamed)}")
+    records = ctx.faces()
     entries = []
     for template, cards in kinds.items():
         first = cards[0]
-        trim = face_slots(first.front, f"{ctx.game.game}: card {first.id}").trim
-        entries.append(m.SpreadEntry(labels[template], sum(c.copies for c in cards), first.front, first.back, trim))
+        entries.append(m.SpreadEntry(labels[template], sum(c.copies for c in cards), first.front, first.back,
+                                     _trim(first.front, records, f"{ctx.game.game}: card {first.id}")))
     return m.CardSpread(tuple(entries), SPREAD_SCALE, caption)
+
+
+def _trim(face: Face, records: FaceRecords, where: str) -> tuple[float, float]:
+    """The trim size (mm) of ``face``: from its kept record when the card check or the card build laid it out,
+    else from its rendered template."""
+    key = content_key(face)
+    record = records.get(key) if key is not None else None
+    return (record.trim_w, record.trim_h) if record is not None else face_slots(face, where).trim
 
 
 def printed_icons(ctx: DocContext) -> frozenset[str]:
@@ -228,7 +237,7 @@ def printed_icons(ctx: DocContext) -> frozenset[str]:
     read from its kept record (the icons it placed); any other face is rendered and its icon marks read."""
     if ctx.game.spec.cards is None:
         raise ctx.game.spec.missing("cards")
-    records = FaceRecords(templates(), ctx.game.game)
+    records = ctx.faces()
     seen: set[str] = set()
     done: set[str] = set()
     for card in ctx.game.spec.cards(ctx.game):

@@ -19,7 +19,6 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     ActionFlowable,
     BaseDocTemplate,
@@ -147,11 +146,65 @@ def _flat(flowables: list[Flowable]) -> list[Flowable]:
     return out
 
 
-class _Heading(RLParagraph):
+class _Paragraph(RLParagraph):
+    """A paragraph that breaks its lines once per width: platypus wraps a paragraph again at the width it was
+    just wrapped at (a kept-together group wraps its parts, then the frame wraps each again to place it; a
+    table wraps its cells to size its rows, then to draw them), and its lines depend on nothing but the width.
+    Not painted on a :class:`~pipeline.documents.measuring.MeasuringCanvas` (its lines are broken by then).
+    ``source``: the document text it sets (None: words the renderer adds), kept by the parts it splits into."""
+
+    def __init__(self, text: Optional[str], style: ParagraphStyle, *args: Any, source: Optional[str] = None,
+                 **kwargs: Any) -> None:
+        super().__init__(text, style, *args, **kwargs)
+        self.source = source
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        parts: list[Flowable] = super().split(availWidth, availHeight)
+        for part in parts:
+            if isinstance(part, _Paragraph):
+                part.source = self.source
+        return parts
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        if availWidth != getattr(self, "wrapped_width", None) or not hasattr(self, "blPara"):  # split drops its lines
+            self.wrapped_size = super().wrap(availWidth, availHeight)
+            self.wrapped_width = availWidth
+        return self.wrapped_size
+
+    def draw(self) -> None:
+        if not measuring.measuring(self.canv):
+            super().draw()
+
+
+class _Table(RLTable):
+    """A table not painted on a :class:`~pipeline.documents.measuring.MeasuringCanvas` (its rows are sized when
+    it is wrapped). ``sources``: the document texts of each row (as its cells hold them; a part of a split
+    table is made from its rows, so it knows its own)."""
+
+    def __init__(self, data: Sequence[Sequence[Any]], *args: Any, **kwargs: Any) -> None:
+        super().__init__(data, *args, **kwargs)
+        self.sources = [[p.source for c in row for p in (c if isinstance(c, (list, tuple)) else [c])  # a split's cells: tuples
+                         if isinstance(p, _Paragraph) and p.source] for row in data]
+
+    def repeated(self) -> int:
+        """How many header rows the table repeats at the head of each part it splits into."""
+        return self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
+
+    def first_source(self) -> Optional[str]:
+        """The longest text of the table's first row under its repeated header (None: no text)."""
+        row = next((texts for texts in self.sources[self.repeated():] if texts), [])
+        return max(row, key=len, default=None)
+
+    def draw(self) -> None:
+        if not measuring.measuring(self.canv):
+            super().draw()
+
+
+class _Heading(_Paragraph):
     """A heading paragraph that remembers its level and plain text for the contents."""
 
     def __init__(self, text: str, para: str, style: ParagraphStyle, level: int) -> None:
-        super().__init__(para, style)
+        super().__init__(para, style, source=text)
         self.level = level
         self.plain = text
 
@@ -175,6 +228,8 @@ class _DocTemplate(BaseDocTemplate):
         self.columns: list[tuple[float, float, float, float]] = []  # its columns: x, y, width, height (points)
         self.columns_top: dict[int, float] = {}  # pages whose columns start under floats: where (points from the bottom)
         self.tallest = 0.0  # points: the tallest drawing set in a column (a float page leaves its columns this much room)
+        self.lowest: dict[int, dict[int, float]] = {}  # page -> column -> the lowest point a flowable reaches (points)
+        self.first_text: dict[int, dict[int, str]] = {}  # page -> column -> the first document text placed there
 
     def beforeDocument(self) -> None:
         self.section_on_page = {}
@@ -187,6 +242,8 @@ class _DocTemplate(BaseDocTemplate):
         self.floats = []
         self._float_pages = 0
         self.columns_top = {}
+        self.lowest = {}
+        self.first_text = {}
 
     def handle_float(self, flowable: "_Float") -> None:
         """Queue a figure too wide for a column: the next page opens with it across the columns."""
@@ -206,7 +263,7 @@ class _DocTemplate(BaseDocTemplate):
         self._float_pages += 1
         name = f"float{self._float_pages}"
         top = self.height - taken - mm(FLOAT_GAP_MM)
-        frames = [_frame(f"body{n}-{name}", x, y, w, top) for n, (x, y, w, _) in enumerate(self.columns)]
+        frames = [_frame(f"body{n}-{name}", x, y, w, top, column=n) for n, (x, y, w, _) in enumerate(self.columns)]
         body = self.body_template
 
         def on_page(canvas: Any, doc: "_DocTemplate") -> None:
@@ -229,13 +286,27 @@ class _DocTemplate(BaseDocTemplate):
         """What each page of the finished document holds, for the page check."""
         return [self.page_content.get(n, PageContent()) for n in range(1, self.page + 1)]
 
-    def part_empty_pages(self, cover: bool) -> frozenset[int]:
-        """The pages that may be left part empty: the cover, each chapter's last page (the next page opens with
-        a chapter heading) and the last page."""
+    def text_area(self, cover: bool) -> TextArea:
+        """How far down each column of each page the layout reached, and the pages that may be left part empty:
+        the cover, each chapter's last page (the next page opens with a chapter heading) and the last page."""
         ends = {page - 1 for page, opens in self.opens_chapter.items() if opens}
-        return frozenset(ends | {self.page} | ({1} if cover else set()))
+        lowest = []
+        for page in range(1, self.page + 1):
+            used, top = self.lowest.get(page, {}), self.columns_top.get(page)  # floats fill a page's top to ``top``
+            lowest.append(tuple(min((y for y in (used.get(n), top) if y is not None), default=None)
+                                for n in range(len(self.columns))))
+        first = tuple(tuple(self.first_text.get(page, {}).get(n) for n in range(len(self.columns))) for page in range(1, self.page + 1))
+        return TextArea(tuple(self.columns), frozenset(ends | {self.page} | ({1} if cover else set())), tuple(lowest), first)
 
     def afterFlowable(self, flowable: Flowable) -> None:
+        placed = self.canv.take_placed()  # where the frame placed ``flowable`` (None: not drawn)
+        column = getattr(self.frame, "column", None)
+        if placed is not None and column is not None and not isinstance(flowable, (Spacer, ActionFlowable)):
+            used = self.lowest.setdefault(self.page, {})
+            used[column] = min(used.get(column, placed[1]), placed[1])
+            text = _source_of(flowable)
+            if text:
+                self.first_text.setdefault(self.page, {}).setdefault(column, text)
         if self.page not in self.opens_chapter and not isinstance(flowable, (Spacer, ActionFlowable)):
             self.opens_chapter[self.page] = _opens_chapter(flowable)
         _note(self.page_content.setdefault(self.page, PageContent()), flowable)
@@ -266,6 +337,13 @@ class _DocTemplate(BaseDocTemplate):
         return ""
 
 
+def _source_of(flowable: Flowable) -> Optional[str]:
+    """The document text ``flowable`` sets first (None: none, or words the renderer adds)."""
+    if isinstance(flowable, _Paragraph):
+        return flowable.source
+    return flowable.first_source() if isinstance(flowable, _Table) else None
+
+
 def _opens_chapter(flowable: Flowable) -> bool:
     """Whether ``flowable`` is a chapter heading: a level-1 heading, or the contents' title."""
     if isinstance(flowable, _Heading):
@@ -277,12 +355,12 @@ def _note(page: PageContent, flowable: Flowable) -> None:
     """Count what a flowable adds to its page: a heading, table rows, text height or a drawing."""
     if isinstance(flowable, _Heading) or (isinstance(flowable, RLParagraph) and flowable.style.name in TITLE_STYLES):
         page.headings += 1
-    elif isinstance(flowable, RLTable):
-        repeated = flowable.repeatRows if isinstance(flowable.repeatRows, int) else len(flowable.repeatRows)
-        page.table_rows += len(flowable._cellvalues) - repeated
+    elif isinstance(flowable, _Table):
+        page.table_rows += len(flowable.sources) - flowable.repeated()
     elif isinstance(flowable, RLParagraph):
         page.text_pt += flowable.height
-    elif isinstance(flowable, (rl.Drawing, TableOfContents, cover.CoverFlowable, facedraw.FaceFlowable, _Float)):
+    elif isinstance(flowable, (rl.Drawing, TableOfContents, RLTable, cover.CoverFlowable, facedraw.FaceFlowable, _Float)):
+        # (a plain reportlab table is a part of the contents list, split over pages: it stands on its own)
         page.drawings += 1
 
 
@@ -298,6 +376,7 @@ class PdfRenderer:
         self._chart_style: Optional[charts.ChartStyle] = None
         self._columns = 1  # of the document being set
         self._width = layout.frame[0]  # mm: the width a block may take (a column of a rulebook)
+        self._paint = True  # whether the document being set is painted (else only measured: no drawing is made)
 
     # ------------------------------------------------------------------ styles
 
@@ -340,30 +419,27 @@ class PdfRenderer:
         facts = tuple(plain(f, where) for f in doc.cover.facts)
         for line, style in ((subtitle, fonts.ITALIC), (tagline, fonts.ITALIC), *((f, fonts.BOLD) for f in facts)):
             fonts.check_glyphs(line, where, style)
-        emblem = self._icon_group(doc.cover.emblem, 1.0, "#ffffff", where)
         icon_aspect = self.icons.get(doc.cover.emblem, where).aspect
+        emblem = self._icon_group(doc.cover.emblem, 1.0, "#ffffff", where) if self._paint else rl.Group()  # (not drawn)
         return cover.CoverFlowable(self.layout, title, subtitle, facts, tagline, emblem, icon_aspect)
 
     # ------------------------------------------------------------------ document
 
-    def render(self, doc: m.Document, *, toc_guess: Optional[Sequence[TocEntry]] = None,
-               paint: bool = True) -> tuple[bytes, list[TocEntry]]:
+    def render(self, doc: m.Document, *, paint: bool = True) -> tuple[bytes, list[TocEntry]]:
         """The PDF bytes of ``doc`` and where its contents entries landed (see :meth:`render_laid_out`)."""
-        pdf, entries, _ = self.render_laid_out(doc, toc_guess=toc_guess, paint=paint)
+        pdf, entries, _ = self.render_laid_out(doc, paint=paint)
         return pdf, entries
 
-    def render_laid_out(self, doc: m.Document, *, toc_guess: Optional[Sequence[TocEntry]] = None,
-                        paint: bool = True) -> tuple[bytes, list[TocEntry], TextArea]:
+    def render_laid_out(self, doc: m.Document, *, paint: bool = True) -> tuple[bytes, list[TocEntry], TextArea]:
         """The PDF bytes of ``doc``, where its contents entries landed, and its text area as laid out (the
-        columns, and the pages that may be part empty: for the fill check, :mod:`pipeline.documents.fill`).
-        With ``paint`` False, the document is laid out and checked the same way on a
-        :class:`~pipeline.documents.measuring.MeasuringCanvas`, and the bytes are empty.
+        columns, how far down each page's columns are used, and the pages that may be part empty: for the fill
+        check, :mod:`pipeline.documents.fill`). With ``paint`` False, the document is laid out and checked the
+        same way on a :class:`~pipeline.documents.measuring.MeasuringCanvas`, and the bytes are empty.
 
-        The contents list its page numbers only once a pass has laid the text out, so reportlab
-        lays a document with contents out until they settle. ``toc_guess`` (where the entries
-        landed last time; else every heading on page 0, which takes the room of the real list)
-        fills the contents of the first pass: a right guess is the one and only pass, a wrong one
-        costs one more. The settled output is the same either way.
+        The contents list their page numbers only once a pass has laid the text out. Their first pass shows
+        every heading on page 0; an entry's page number takes no room (:class:`_Contents`), so that pass lays
+        every page out as the last will. A measured layout stops there; a painted one takes one more pass to
+        print the right numbers (the same layout, so the contents settle then).
         """
         buffer = io.BytesIO()
         self._columns = doc.columns
@@ -390,26 +466,22 @@ class PdfRenderer:
         column, gutter = mm(self._width), mm(self.layout.get("columns", "gutter_mm"))
         template.columns = [(template.leftMargin + n * (column + gutter), template.bottomMargin, column, template.height)
                             for n in range(doc.columns)]
-        frames = [_frame(f"body{n}", *box) for n, box in enumerate(template.columns)]
+        frames = [_frame(f"body{n}", *box, column=n) for n, box in enumerate(template.columns)]
         pages = [PageTemplate(id="page", frames=frames, onPageEnd=lambda c, d: self._decorate(c, d, doc))]
         template.body_template = pages[0]
         if doc.cover is not None:  # the cover is the first template: the document starts on it
             pages.insert(0, PageTemplate(id="cover", frames=[_frame("cover", 0, 0, width, height)]))
         template.addPageTemplates(pages)
+        self._paint = paint
         story = self._story(doc)
-        for flowable in story:
-            if isinstance(flowable, TableOfContents):
-                guess = toc_guess if toc_guess is not None else self._toc_entries(doc)
-                flowable._entries = [(e.level - 1, e.text, e.page, f"h{n}") for n, e in enumerate(guess, 1)]
         template.tallest = max((f.height for f in _flat(story) if isinstance(f, (facedraw.FaceFlowable, rl.Drawing))), default=0.0)
         try:
             with fixed_date():  # each pass begins a new document (and reads the environment's date)
-                template.multiBuild(story, maxPasses=MAX_PASSES, canvasmaker=Canvas if paint else measuring.MeasuringCanvas)
+                template.multiBuild(story, maxPasses=MAX_PASSES, canvasmaker=measuring.LayoutCanvas if paint else measuring.MeasuringCanvas)
         except IndexError as exc:  # reportlab's way of saying the contents never settled
             raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
         check_pages(doc.title, self.layout.paper, template.pages(), doc.page_budget)
-        area = TextArea(tuple(template.columns), template.part_empty_pages(doc.cover is not None))
-        return buffer.getvalue(), list(template.toc_entries), area
+        return buffer.getvalue(), list(template.toc_entries), template.text_area(doc.cover is not None)
 
     @staticmethod
     def _toc_entries(doc: m.Document) -> list[TocEntry]:
@@ -418,7 +490,9 @@ class PdfRenderer:
         return [TocEntry(h.level, plain(h.text, doc.title), 0) for h in doc.headings if h.level <= levels]
 
     def _decorate(self, canvas: Any, template: _DocTemplate, doc: m.Document) -> None:
-        """Running header (document, section) and page number."""
+        """Running header (document, section) and page number (where the page is painted: they take no room)."""
+        if measuring.measuring(canvas):
+            return
         layout = self.layout
         page = canvas.getPageNumber()
         margins = layout.margins
@@ -449,19 +523,20 @@ class PdfRenderer:
         if doc.cover is not None:
             story = [self._cover(doc), NextPageTemplate("page"), RLPageBreak()]
         else:
-            story = [RLParagraph(inline(doc.title, where, self._font_style("title")), self.styles["title"])]
+            story = [_Paragraph(inline(doc.title, where, self._font_style("title")), self.styles["title"])]
             if doc.subtitle:
-                story.append(RLParagraph(inline(doc.subtitle, where, self._font_style("subtitle")), self.styles["subtitle"]))
+                story.append(_Paragraph(inline(doc.subtitle, where, self._font_style("subtitle")), self.styles["subtitle"]))
+        guess = [(e.level - 1, e.text, e.page, f"h{n}") for n, e in enumerate(self._toc_entries(doc), 1)]
         if doc.toc and doc.columns > 1:  # the contents head the first column; the text follows them
-            toc = TableOfContents(dotsMinLevel=0, tableStyle=_toc_table_style())
+            toc = _Contents(guess, paint=self._paint, dotsMinLevel=0, tableStyle=_toc_table_style())
             toc.levelStyles = [self.styles["toc1"]]
-            story += [RLParagraph(CONTENTS_TITLE, self.styles["h1"]), toc, Spacer(1, self.styles["body"].spaceAfter)]
+            story += [_Paragraph(CONTENTS_TITLE, self.styles["h1"]), toc, Spacer(1, self.styles["body"].spaceAfter)]
         elif doc.toc:
-            toc = TableOfContents(dotsMinLevel=0, tableStyle=_toc_table_style())
+            toc = _Contents(guess, paint=self._paint, dotsMinLevel=0, tableStyle=_toc_table_style())
             toc.levelStyles = [self.styles["toc1"], self.styles["toc2"]]
             # the text starts on a fresh page, unless the contents spill a few lines over and leave most of a page empty
             body_room = mm(self.layout.frame[1] * BODY_AFTER_CONTENTS_SHARE)
-            story += [RLParagraph(CONTENTS_TITLE, self.styles["h1"]), toc, CondPageBreak(body_room)]
+            story += [_Paragraph(CONTENTS_TITLE, self.styles["h1"]), toc, CondPageBreak(body_room)]
         pending: list[Flowable] = []
         for block in doc.blocks:
             flowables = self._block(block, where)
@@ -500,7 +575,7 @@ class PdfRenderer:
             para = inline(block.text, where, self._font_style(style))
             return [_Heading(plain(block.text, where), para, self.styles[style], block.level)]
         if isinstance(block, m.Paragraph):
-            return [RLParagraph(inline(block.text, where, self._font_style(block.style)), self.styles[block.style])]
+            return [_Paragraph(inline(block.text, where, self._font_style(block.style)), self.styles[block.style], source=block.text)]
         if isinstance(block, m.ListBlock):
             return self._list(block, where)
         if isinstance(block, m.Table):
@@ -535,13 +610,13 @@ class PdfRenderer:
         out: list[Flowable] = []
         for number, item in enumerate(block.items, start=1):
             mark = f"{number}." if block.numbered else bullet
-            out.append(RLParagraph(inline(item, where, self._font_style(block.style)), style, bulletText=mark))
+            out.append(_Paragraph(inline(item, where, self._font_style(block.style)), style, bulletText=mark, source=item))
         out.append(Spacer(1, base.spaceAfter / 2))
         return [KeepTogether(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
 
     def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
         para = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
-        return RLParagraph(f"<b>{para}</b>" if bold else para, self.styles["table"])
+        return _Paragraph(f"<b>{para}</b>" if bold else para, self.styles["table"], source=text)
 
     def _table_style(self, rows: int, header: bool) -> TableStyle:
         layout = self.layout
@@ -568,21 +643,32 @@ class PdfRenderer:
         total = sum(weights)
         return [frame_width * w / total for w in weights]
 
-    def measure_table(self, block: m.Table, where: str) -> None:
+    def measure_table(self, block: m.Table, where: str, *, check_texts: bool = True) -> None:
         """Refuse (TextDoesNotFit) a table whose header and any one row together are taller than a page:
-        reportlab cannot split a row, so such a table could never be printed."""
-        self._table(block, where)
+        reportlab cannot split a row, so such a table could never be printed. Every text is checked as setting
+        it checks it (unless ``check_texts`` is False: checked on another paper); only a cell long enough to
+        outgrow a page is set, to be measured."""
+        header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
+        widths = self._widths(block.widths, len(block.header or block.rows[0]) if (block.header or block.rows) else 0)
+        for row in block.rows if check_texts else ():
+            for text in row:
+                inline(text, where)
+        self._fit_rows([(block.header, header)] if header else [], widths, where)
+        self._fit_rows([(row, None) for row in block.rows], widths, where, self._row_height(header, widths) if header else 0.0)
 
-    def _fit_rows(self, rows: Sequence[tuple[Sequence[str], Sequence[Any]]], widths: Sequence[float], where: str,
+    def _fit_rows(self, rows: Sequence[tuple[Sequence[str], Optional[Sequence[Any]]]], widths: Sequence[float], where: str,
                   repeated: float = 0.0) -> None:
-        """Each row (its texts and their cells) fits one page of the text area, beside a repeated header
-        ``repeated`` points tall; the cells are wrapped as reportlab wraps them."""
+        """Each row (its texts and their cells; None: body cells, set here where they must be measured) fits one
+        page of the text area, beside a repeated header ``repeated`` points tall; the cells are wrapped as
+        reportlab wraps them."""
         pad = 2 * self.layout.get("table", "padding_pt")
         room = mm(self.layout.frame[1]) - repeated
         for texts, cells in rows:
-            for text, cell, width in zip(texts, cells, widths):
+            for text, cell, width in zip(texts, cells or [None] * len(texts), widths):
+                leading = cell.style.leading if isinstance(cell, RLParagraph) else self.styles["table"].leading
                 # each line holds at least one character: a text this short cannot outgrow a page unwrapped
-                if isinstance(cell, RLParagraph) and len(text) * cell.style.leading + pad > room:
+                if (cell is None or isinstance(cell, RLParagraph)) and len(text) * leading + pad > room:
+                    cell = cell or self._cell(text, where)
                     _, height = cell.wrap(width - pad, room)
                     if height + pad > room:
                         raise TextDoesNotFit(where, text, (
@@ -606,11 +692,11 @@ class PdfRenderer:
         # a table split over two columns or pages keeps at least TABLE_WIDOW_ROWS body rows on each side of the split
         lo = (1 if header else 0) + TABLE_WIDOW_ROWS
         split = (lo, -TABLE_WIDOW_ROWS) if len(body) >= 2 * TABLE_WIDOW_ROWS else None
-        table = RLTable(data, colWidths=widths, repeatRows=1 if header else 0, rowSplitRange=split)
+        table = _Table(data, colWidths=widths, repeatRows=1 if header else 0, rowSplitRange=split)
         table.setStyle(self._table_style(len(data), bool(header)))
         out: list[Flowable] = [table]
         if block.caption:
-            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+            out.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:
             out.append(Spacer(1, self.styles["body"].spaceAfter))
         return out
@@ -628,7 +714,7 @@ class PdfRenderer:
         widths[1] -= widths[0] * from_name
         widths[2] -= widths[0] * (1 - from_name)
         self._fit_rows([(("", e.name, e.meaning), row) for e, row in zip(block.entries, rows)], widths, where)
-        table = RLTable(rows, colWidths=widths)
+        table = _Table(rows, colWidths=widths)
         table.setStyle(self._table_style(len(rows), header=False))
         return [table, Spacer(1, self.styles["body"].spaceAfter)]
 
@@ -642,7 +728,7 @@ class PdfRenderer:
         icon = mm(size) + 2 * self.layout.get("table", "padding_pt")
         text = (mm(self._width) - columns * icon) / columns
         self._fit_rows([(("", f"{e.name}. {e.meaning}"), cell) for e, cell in zip(block.entries, cells)], [icon, text], where)
-        table = RLTable(rows, colWidths=[icon, text] * columns)
+        table = _Table(rows, colWidths=[icon, text] * columns)
         table.setStyle(self._table_style(len(rows), header=False))
         return [table, Spacer(1, self.styles["body"].spaceAfter)]
 
@@ -688,9 +774,13 @@ class PdfRenderer:
         return group
 
     def _icon_drawing(self, name: str, size_mm: float, colour: str, where: str) -> rl.Drawing:
+        """The icon in a drawing of its own, ``size_mm`` tall (its room alone where the document is measured)."""
         icon = self.icons.get(name, where)
         drawing = _drawing(mm(size_mm * icon.aspect), mm(size_mm))
-        drawing.add(self._icon_group(name, size_mm, colour, where))
+        if self._paint:
+            drawing.add(self._icon_group(name, size_mm, colour, where))
+        else:
+            self.layout.colour(colour)
         return drawing
 
     def _stroke(self, shape: Any, stroke: Optional[str], line: str) -> None:
@@ -723,14 +813,13 @@ class PdfRenderer:
         self._fit_labels(block, where)
         height = mm(block.height)
         drawing = _drawing(mm(block.width), height)
-        for shape in block.shapes:
-            drawing.add(self._shape(shape, height, where))
+        self._add_shapes(drawing, block.shapes, height, where)
         if self._columns > 1 and block.width > self._width + FIT_TOLERANCE_MM:
-            caption = [RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])]
+            caption = [_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])]
             return [_Float([drawing, *(caption if block.caption else [])], 0.0)]
         out: list[Flowable] = [drawing]
         if block.caption:
-            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+            out.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return [KeepTogether(out)]
@@ -767,23 +856,22 @@ class PdfRenderer:
             block = replace(block, width=block.trim[0])
         width, height, shapes = figures.layout(block)
         overlay = _drawing(mm(width), mm(height))
-        for shape in shapes:
-            overlay.add(self._shape(shape, mm(height), where))
+        self._add_shapes(overlay, shapes, mm(height), where)
         card = facedraw.FaceFlowable(block.face, f"{where}: {block.alt[0]}", mm(figures.MARGIN), mm(block.width), mm(height), overlay)
         key = _flat(self._list(m.ListBlock(tuple(c.key for c in block.callouts), numbered=True, style="compact"), where))
         out: list[Flowable]
         if wide:
-            caption = [RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])]
+            caption = [_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])]
             return [_Float([card, *key, *(caption if block.caption else [])], figures.MARGIN)]
         if self._columns > 1:
             out = [card, *key]
         else:
-            table = RLTable([[card, key]], colWidths=[mm(width), mm(self._width - width)])
+            table = _Table([[card, key]], colWidths=[mm(width), mm(self._width - width)])
             table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name()),
                                       ("LEFTPADDING", (0, 0), (0, 0), 0), ("RIGHTPADDING", (0, 0), (0, 0), 0)]))
             out = [table]
         if block.caption:
-            out.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+            out.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return [KeepTogether(out)]
@@ -799,7 +887,7 @@ class PdfRenderer:
         while sum(t.wrap(width, room)[1] for t in tables) > room and scale > block.scale * SPREAD_MIN_SHARE:
             scale *= SPREAD_STEP
             tables = self._spread_rows(block, scale, width, where)
-        caption = [RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])] if block.caption else []
+        caption = [_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])] if block.caption else []
         if self._columns > 1:
             return [_Float([*tables, *caption], 0.0)]
         return [KeepTogether([*tables, *caption])]
@@ -812,8 +900,8 @@ class PdfRenderer:
             w, h = mm(entry.trim[0] * scale), mm(entry.trim[1] * scale)
             faces = [entry.front] + ([entry.back] if entry.back is not None else [])
             drawn = [facedraw.FaceFlowable(face, f"{where}: {entry.label}", 0, w, h, _drawing(w, h)) for face in faces]
-            label = RLParagraph(f"<b>{entry.count}</b> \u00d7 {inline(entry.label, where)}", self.styles["caption"])
-            pair = RLTable([drawn, [label]], colWidths=[w + pair_gap] * len(drawn),
+            label = _Paragraph(f"<b>{entry.count}</b> \u00d7 {inline(entry.label, where)}", self.styles["caption"])
+            pair = _Table([drawn, [label]], colWidths=[w + pair_gap] * len(drawn),
                            style=TableStyle([("SPAN", (0, 1), (-1, 1)), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                              ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                                              ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())]))
@@ -825,7 +913,7 @@ class PdfRenderer:
             rows[-1].append(cell)
         tables: list[Flowable] = []
         for row in rows:
-            table = RLTable([[c[1] for c in row]], colWidths=[c[0] + gap for c in row])
+            table = _Table([[c[1] for c in row]], colWidths=[c[0] + gap for c in row])
             table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "BOTTOM"), ("FONTNAME", (0, 0), (-1, -1), fonts.font_name())]))
             tables.append(table)
         return tables
@@ -843,10 +931,35 @@ class PdfRenderer:
         out: list[Flowable] = list(drawings[:-1])
         last: list[Flowable] = [drawings[-1]]
         if block.caption:
-            last.append(RLParagraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+            last.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:
             last.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return out + [KeepTogether(last)]
+
+    def _add_shapes(self, drawing: rl.Drawing, shapes: Sequence[m.Shape], height: float, where: str) -> None:
+        """Draw ``shapes`` on ``drawing`` (``height`` points tall); where the document is only measured, a
+        drawing takes its room unpainted, so its shapes are only checked as drawing them would check them."""
+        for shape in shapes:
+            if self._paint:
+                drawing.add(self._shape(shape, height, where))
+            else:
+                self._check_shape(shape, where)
+
+    def _check_shape(self, s: m.Shape, where: str) -> None:
+        """What drawing ``s`` would refuse: a glyph the font lacks, an unknown icon, colour or line style."""
+        if isinstance(s, m.Label):
+            fonts.check_glyphs(plain(s.text, where), where, fonts.BOLD if s.bold else fonts.REGULAR)
+            self.layout.colour(s.colour)
+        elif isinstance(s, m.IconShape):
+            self.icons.get(s.name, where)
+            self.layout.colour(s.colour)
+        elif isinstance(s, (m.Rect, m.Circle, m.Polygon, m.Line)):
+            self._fill(getattr(s, "fill", None))
+            if s.stroke is not None:
+                self.layout.colour(s.stroke)
+                self.layout.line(s.line)
+        else:
+            raise TypeError(f"unknown shape {s!r}")
 
     def _shape(self, s: m.Shape, height: float, where: str) -> Any:
         y = lambda v: height - mm(v)  # noqa: E731  (diagram y runs down, PDF y runs up)
@@ -918,6 +1031,44 @@ def _excerpt(text: str) -> str:
     return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
 
 
+ContentsEntry = tuple[int, str, int, Optional[str]]  # reportlab's: level from 0, text, page, bookmark key
+
+
+class _Contents(TableOfContents):
+    """The contents list, first shown with ``guess`` (every heading, each on some page). Each entry is one
+    paragraph whose page number is drawn past its end, taking no room, so the list takes the same room whatever
+    the numbers (or their link targets): a pass whose entries have the right words lays every page out as the last
+    pass will. Where the pages are only measured (``paint`` False) that pass is final; painted, the numbers must
+    match too."""
+
+    def __init__(self, guess: Sequence[ContentsEntry], *, paint: bool, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.paint = paint
+        self.addEntries(guess)
+        self.shown: list[ContentsEntry] = list(guess)  # the entries this pass shows
+        self.landed: list[ContentsEntry] = []  # where this pass's headings landed
+
+    def beforeBuild(self) -> None:
+        super().beforeBuild()
+        self.shown, self.landed = self.landed or self.shown, []
+
+    def notify(self, kind: str, stuff: Any) -> None:
+        super().notify(kind, stuff)
+        if kind == "TOCEntry":
+            self.landed.append(tuple(stuff))
+
+    def isSatisfied(self) -> bool:
+        if self.paint:
+            return bool(super().isSatisfied())
+        return [_unnumbered(e) for e in self.landed] == [_unnumbered(e) for e in self.shown]
+
+
+def _unnumbered(entry: ContentsEntry) -> tuple[int, str]:
+    """An entry as far as it takes room: its level and words (its page number and link target take none)."""
+    level, text, _, _ = entry
+    return level, text
+
+
 class _Float(ActionFlowable):
     """A figure wider than a rulebook column: queued where the text names it, drawn across the columns at
     the top of the next page (its callouts may hang ``overhang`` points into the page margins)."""
@@ -949,9 +1100,12 @@ class _Float(ActionFlowable):
         return top - y + mm(FLOAT_GAP_MM)
 
 
-def _frame(name: str, x: float, y: float, width: float, height: float) -> Frame:
-    """A frame without padding: the layout's margins and gutters are the only space around the text."""
-    return Frame(x, y, width, height, id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+def _frame(name: str, x: float, y: float, width: float, height: float, column: Optional[int] = None) -> Frame:
+    """A frame without padding: the layout's margins and gutters are the only space around the text. ``column``:
+    which column of the text area it is (None: not one, as the cover's)."""
+    frame = Frame(x, y, width, height, id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame.column = column
+    return frame
 
 
 def _drawing(width: float, height: float) -> rl.Drawing:

@@ -26,8 +26,9 @@ def render_for_print(doc: m.Document, paper: str, fmt: str) -> bytes:
     return filled_pdf(PdfRenderer(load_layout(paper)), doc)
 
 
-def filled_pdf(renderer: PdfRenderer, doc: m.Document) -> bytes:
-    """The PDF of ``doc`` set by ``renderer``, its pages measured for fill (UserError on a page too empty)."""
-    pdf, _, area = renderer.render_laid_out(doc)
-    check_fill(doc.title, renderer.layout.paper, pdf, area)
+def filled_pdf(renderer: PdfRenderer, doc: m.Document, *, paint: bool = True) -> bytes:
+    """The PDF of ``doc`` set by ``renderer`` (empty bytes when not ``paint``ed: laid out only to be measured),
+    its pages checked for fill as laid out (UserError on a page too empty)."""
+    pdf, _, area = renderer.render_laid_out(doc, paint=paint)
+    check_fill(doc.title, renderer.layout.paper, area)
     return pdf

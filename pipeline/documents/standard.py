@@ -11,12 +11,14 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Collection, Iterable, Mapping, Optional
 
 from pipeline.base.errors import UserError
+from pipeline.cards.faces import FaceRecords
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
 from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.markup import REFERENCE
 from pipeline.documents import structure as m
+from pipeline.documents.facedraw import templates
 from pipeline.documents.layout import Layout, table_columns
 
 MAX_HEADING_LEVEL = 3
@@ -29,11 +31,20 @@ SectionOverride = Callable[["DocContext", Mapping[str, Any], int], list[m.Block]
 
 @dataclass
 class DocContext:
-    """What a game's docs need: its data, the reference resolver and the layout of the chosen paper."""
+    """What a game's docs need: its data, the reference resolver, the layout of the chosen paper and the kept
+    records of the game's card faces (``face_records``: read when first asked, or handed in by a caller that
+    assembles the documents on several papers)."""
 
     game: GameData
     refs: References
     layout: Layout
+    face_records: Optional[FaceRecords] = None
+
+    def faces(self) -> FaceRecords:
+        """The records the card check (or the card build) kept of the game's faces."""
+        if self.face_records is None:
+            self.face_records = FaceRecords(templates(), self.game.game)
+        return self.face_records
 
     @property
     def title(self) -> str:
