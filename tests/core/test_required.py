@@ -83,10 +83,10 @@ def test_a_renumbered_list_is_refused(data_copy: Path, validate: Validate) -> No
 
 def test_a_stale_solution_turns_is_refused(data_copy: Path, validate: Validate) -> None:
     path = data_copy / "monotheism" / "scenarios.yaml"
-    edit(path, "solution_turns: 7\n      branching: 7.1", "solution_turns: 6\n      branching: 7.1")
+    edit(path, "solution_turns: 7\n      no_win_within: 6", "solution_turns: 8\n      no_win_within: 6")
     text = path.read_text(encoding="utf-8")
-    line = text[:text.index("solution_turns: 6\n      branching: 7.1")].count("\n") + 1  # scenario 2's rating
+    line = text[:text.index("solution_turns: 8\n      no_win_within: 6")].count("\n") + 1  # scenario 2's rating
     found = messages(validate(data_copy, ["monotheism"]))
-    assert (f"{path}:{line}:23: scenario 2 (A Friendly Game of Leap-frog): rating: solution_turns 6 is stale: "
+    assert (f"{path}:{line}:23: scenario 2 (A Friendly Game of Leap-frog): rating: solution_turns 8 is stale: "
             "the stored winning line wins in 7 turns") in found, found
 

@@ -332,7 +332,9 @@ def _rating_lines(chosen: Scenario, found: rating.Rating) -> list[str]:
                  f"{found.losing_first_moves} lose ({found.losing_share:.0%})"
                  + (f", {found.undecided_first_moves} undecided" if found.undecided_first_moves else ""))
     if found.solution_turns is not None:
-        lines.append(f"  solution     {found.solution_turns} turns at the fewest, {found.mean_branching} choices a "
+        fewest = ("at the fewest" if found.shortest_proved else
+                  f"(the shortest found; no line of {found.no_win_within} turns or fewer wins)")
+        lines.append(f"  solution     {found.solution_turns} turns {fewest}, {found.mean_branching} choices a "
                      f"turn on average along it (at most {max(found.branching, default=0)})")
         lines.append(f"  line         {', '.join(found.solution)}")
     if found.losing_example:
@@ -358,7 +360,7 @@ def rate(ctx: typer.Context, scenario: Optional[str] = typer.Argument(None, help
     if write and (file is not None or max_nodes != rating.RATE_NODES):
         raise UsageProblem("--write stores the rating of a scenario number measured with the default --max-nodes")
     found = rating.rate(loaded.game.scenario_state(chosen, track_history=False).with_events(False), max_nodes=max_nodes,
-                        processes=_processes(processes))
+                        processes=_processes(processes), known=chosen.winning_line)
     report = _rating_report(chosen, found)
     trap = ", ".join(chosen.losing_first_move)
     report["trap_proved_lost"] = bool(trap) and trap in found.losing_moves

@@ -11,7 +11,7 @@ from pipeline.documents.figures import printed_icons, spread
 from pipeline.documents.standard import DocContext
 from pipeline.games.monotheism import figures
 from pipeline.games.monotheism.checks import RULEBOOK
-from pipeline.games.monotheism.model import CardKind, Scenario
+from pipeline.games.monotheism.model import CardKind, Scenario, ScenarioRating
 from pipeline.games.monotheism.puzzlebook import puzzle_book
 from pipeline.games.monotheism.render import DEITY_TEMPLATE, WORSHIPER_TEMPLATE
 
@@ -147,9 +147,15 @@ def rating_text(scenario: Scenario) -> str:
         return ""
     wins = "still wins" if rated.winning_first_moves == 1 else "still win"
     return (f"**Difficulty: {rated.difficulty}.** {rated.winning_first_moves} of {rated.first_moves} possible first "
-            f"turns {wins} ({rated.losing_share:.0%} lose). The shortest solution takes {rated.solution_turns} "
-            f"turns, with {rated.branching:g} different choices a turn on average along it (at most "
-            f"{rated.most_choices}).")
+            f"turns {wins} ({rated.losing_share:.0%} lose). {_solution_length(rated)}, with {rated.branching:g} "
+            f"different choices a turn on average along it (at most {rated.most_choices}).")
+
+
+def _solution_length(rated: ScenarioRating) -> str:
+    if rated.no_win_within + 1 == rated.solution_turns:
+        return f"The shortest solution takes {rated.solution_turns} turns"
+    return (f"The shortest solution found takes {rated.solution_turns} turns (none takes {rated.no_win_within} "
+            f"or fewer)")
 
 
 def _origin(scenario: Scenario) -> list[m.Block]:

@@ -146,7 +146,7 @@ def _judge(loaded: Loaded, request: Request, top_first: Sequence[ScenarioCard], 
     if decided.status != WIN:
         return f"not winnable ({decided.status})"
     rating = rate(state, max_nodes=request.max_nodes, processes=processes, decided=decided)
-    if not rating.complete:
+    if rating.band is None or not rating.shortest_proved:
         return "figures hit the node limit"
     if not rating.losing_first_moves:
         return "no first move loses"

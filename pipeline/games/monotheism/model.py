@@ -63,6 +63,7 @@ class ScenarioRating:
     losing_first_moves: int
     losing_share: float
     solution_turns: int
+    no_win_within: int  # no line of this many turns or fewer wins (solution_turns - 1: the shortest is proved)
     branching: float
     most_choices: int
 

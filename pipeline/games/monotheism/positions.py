@@ -56,6 +56,7 @@ TURN_START = 4          # header of a next turn's starting deck
 TURN_START_HEAD = bytes((TURN_START,))
 GOD_FLAGS = 4           # a god's code: class * 4 + veiled * 2 + transformed
 REMOVING_OPS = frozenset({"consume", "void", "grant"})  # the ops that can take a card out of the game
+ATTEMPTED = "attempted"  # the essence trigger "When a god attempts to consume this"
 BYTE_CODES = 256
 
 
@@ -141,6 +142,9 @@ class Space:
         self.god = _Memo(lambda card: int(self.game.is_god(card[LABEL])))
         self.life = _Memo(self._life)
         self.removing = _Memo(lambda card: card[LABEL] in self.removers)
+        # 1 for an unveiled god that a god cannot simply consume ("When a god attempts to consume this:
+        # instead, ..."): only the void, a veil or a transformation takes it out.
+        self.guarded = _Memo(lambda card: int(self.game.essence(card, ATTEMPTED) is not None))
         self.resolutions = 0  # engine resolutions (turns resolved, actions applied): the cost of the moves
 
     # ------------------------------------------------------------------ keys

@@ -32,8 +32,17 @@ def rating_findings(scenario: Scenario) -> Iterator[Finding]:
     share = round(rated.losing_first_moves / rated.first_moves, SHARE_DIGITS)
     if rated.losing_share != share:
         yield path + ("losing_share",), f"rating: losing_share {rated.losing_share} should be {share}"
-    expected = band(rated.winning_first_moves, rated.first_moves, rated.solution_turns, rated.branching)
-    if rated.difficulty != expected:
+    if rated.no_win_within >= rated.solution_turns:
+        yield path + ("no_win_within",), (f"rating: no_win_within {rated.no_win_within} says no line of that many "
+                                          f"turns wins, yet the solution takes {rated.solution_turns}")
+        return
+    expected = band(rated.winning_first_moves, rated.first_moves, rated.solution_turns, rated.branching,
+                    at_least=rated.no_win_within + 1)
+    if expected is None:
+        yield path + ("difficulty",), (f"rating: difficulty {rated.difficulty!r} is not proved: the fewest turns, "
+                                       f"between {rated.no_win_within + 1} and {rated.solution_turns}, leave the band "
+                                       "open (see pipeline/games/monotheism/rating.py)")
+    elif rated.difficulty != expected:
         yield path + ("difficulty",), (f"rating: difficulty {rated.difficulty!r} does not follow from the figures, "
                                        f"which make it {expected!r} (see pipeline/games/monotheism/rating.py)")
     if rated.most_choices < rated.branching:

@@ -22,7 +22,7 @@ from pipeline.games.monotheism.rounds import Spec, run_jobs
 from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, Beam, DepthFirst, Techniques
 from pipeline.games.monotheism.table import PositionTable, slots_for
 
-__all__ = ["WIN", "NO_WIN", "LIMIT", "Techniques", "Features", "SolveResult", "FirstMoves", "solve",
+__all__ = ["WIN", "NO_WIN", "LIMIT", "Techniques", "Features", "SolveResult", "Shortest", "FirstMoves", "solve",
            "first_moves", "first_turns", "after_turn", "shortest_line", "verify", "simplify", "space_for"]
 
 DEFAULT_MAX_NODES = 2_000_000
@@ -36,6 +36,16 @@ class SolveResult:
     line: tuple[str, ...]
     nodes: int
     seconds: float
+
+
+@dataclass(frozen=True)
+class Shortest(SolveResult):
+    """A breadth-first answer: a line with the fewest turns, or (``limit``, ``no-win``) none found.
+
+    ``no_win_within``: every line of this many whole turns or fewer was tried and none wins (for a win,
+    one turn fewer than the line's; at a limit, the turns searched to the end before it)."""
+
+    no_win_within: int = 0
 
 
 @dataclass(frozen=True)
@@ -74,14 +84,15 @@ def _specs(space: Space, position: State, *, job: int, max_nodes: int, technique
         return DepthFirst(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
                           shared=shared, table_slots=slots)
 
-    def finder(worth: int) -> Callable[[Optional[PositionTable]], Beam]:
-        chosen = replace(techniques, curse_worth=worth)
+    def finder(worth: int, guard: int) -> Callable[[Optional[PositionTable]], Beam]:
+        chosen = replace(techniques, curse_worth=worth, guard_worth=guard)
         return lambda shared: Beam(space, position, max_nodes=max_nodes, techniques=chosen, forbidden=forbidden,
                                    shared=shared, table_slots=slots, first_width=techniques.beam_first_width)
 
     if not (techniques.prover or techniques.beam):
         raise ValueError("techniques turn off both the prover and the beams: nothing would search")
-    finders = [Spec(finder(worth), job) for worth in techniques.beam_worths or (techniques.curse_worth,)]
+    finders = [Spec(finder(worth, guard), job) for guard in techniques.beam_guards or (techniques.guard_worth,)
+               for worth in techniques.beam_worths or (techniques.curse_worth,)]
     return ([Spec(prover, job)] if techniques.prover else []) + (finders if techniques.beam else [])
 
 
@@ -166,16 +177,20 @@ def after_turn(state: State, turn: Sequence[str], *, max_nodes: int = DEFAULT_MA
     return None
 
 
-def shortest_line(state: State, *, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
-    """Breadth-first over whole turns: a winning line with the fewest turns (``limit`` past ``max_nodes``)."""
+def shortest_line(state: State, *, max_nodes: int = DEFAULT_MAX_NODES) -> Shortest:
+    """Breadth-first over whole turns: a winning line with the fewest turns (``limit`` past ``max_nodes``,
+    which is checked between turns, so the turns searched are always searched to the end).
+
+    A position already met in fewer turns is not entered again (a shortest line never repeats one), nor
+    is a dead one (``Space.dead``: it can never be won); so the turns searched hold no win at all."""
     started = time.perf_counter()
     space = space_for(state.game)
     outcome = result(state)
     if outcome is not None:
-        return SolveResult(WIN if outcome else NO_WIN, (), 1, 0.0)
+        return Shortest(WIN if outcome else NO_WIN, (), 1, 0.0)
     seen = {space.key(state)}
     frontier: list[tuple[State, Move]] = [(state, ())]
-    nodes = 1
+    nodes, turns = 1, 0
     while frontier and nodes < max_nodes:
         following: list[tuple[State, Move]] = []
         for position, line in frontier:
@@ -184,8 +199,7 @@ def shortest_line(state: State, *, max_nodes: int = DEFAULT_MAX_NODES) -> SolveR
                 if child is False:
                     continue
                 if child is True:
-                    return SolveResult(WIN, simplify(state, line + move), nodes,
-                                       round(time.perf_counter() - started, 4))
+                    return _shortest_win(state, line + move, nodes, turns, started)
                 start_key = space.child_key(child)
                 if start_key in seen or space.dead(space.deck_of(child)):
                     continue
@@ -193,16 +207,20 @@ def shortest_line(state: State, *, max_nodes: int = DEFAULT_MAX_NODES) -> SolveR
                 reached = space.resolve(child, zero_ok=state.zero_ok)
                 outcome = result(reached)
                 if outcome:
-                    return SolveResult(WIN, simplify(state, line + move), nodes,
-                                       round(time.perf_counter() - started, 4))
+                    return _shortest_win(state, line + move, nodes, turns, started)
                 reached_key = space.key(reached)
                 if outcome is False or reached_key in seen:
                     continue
                 seen.add(reached_key)
                 following.append((reached, line + move))
         frontier = following
+        turns += 1
     status = LIMIT if frontier else NO_WIN
-    return SolveResult(status, (), nodes, round(time.perf_counter() - started, 4))
+    return Shortest(status, (), nodes, round(time.perf_counter() - started, 4), turns)
+
+
+def _shortest_win(state: State, line: Move, nodes: int, turns: int, started: float) -> Shortest:
+    return Shortest(WIN, simplify(state, line), nodes, round(time.perf_counter() - started, 4), turns)
 
 
 def simplify(state: State, line: Sequence[str]) -> tuple[str, ...]:

@@ -10,10 +10,11 @@ from typer.testing import CliRunner
 from pipeline.analysis.balance.stats import Rate
 from pipeline.cli.main import app
 from pipeline.data.dataset import load_game
-from pipeline.games.monotheism import claims, deals, decks, solver
+from pipeline.games.monotheism import claims, deals, decks, search, solver
 from pipeline.games.monotheism.play import load
 from pipeline.games.registry import spec as spec_of
 from tests.conftest import REPO_DATA
+from tests.games.monotheism.helpers import start
 
 LOADED = load(load_game(REPO_DATA, spec_of("monotheism")))
 GAME = LOADED.game
@@ -142,3 +143,17 @@ def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str) -> N
     assert result.exit_code == 2
     error = [line for line in result.output.splitlines() if line.strip()]
     assert len(error) == 1 and message in error[0]
+
+
+def test_the_full_game_promise_counts_a_god_that_cannot_be_eaten_as_more_than_one() -> None:
+    """#09 upright ("When a god attempts to consume this") is guarded only while unveiled and upright: veiled it
+    has no essence, transformed it has none; half the full-game beams count a guarded god as 1 + guard_worth."""
+    space = solver.space_for(GAME)
+    positions = {name: start(GAME, ["27", name, "haruspex"], track_history=False) for name in ("09", "09v", "09t")}
+    assert [space.guarded[card] for card in positions["09"].deck] == [0, 1, 0]
+    assert not any(space.guarded[card] for name in ("09v", "09t") for card in positions[name].deck)
+    worth, guard = search.FULL_GAME.curse_worth, max(search.FULL_GAME.beam_guards)
+    assert guard > 0
+    plain = search.promise(space, positions["09v"], worth, guard)
+    assert search.promise(space, positions["09"], worth, guard) == plain + guard * search.PROMISE_SCALE
+    assert search.promise(space, positions["09"], worth) == plain  # without guard_worth: a god like any other

@@ -38,11 +38,26 @@ def test_scenario_pages_print_the_measured_difficulty() -> None:
     rulebook = texts()["rulebook"]
     rated = [scenario for scenario in _yaml("scenarios")["scenarios"] if "rating" in scenario]
     assert rated
-    for scenario in rated:  # (a rulebook scenario may be unrated: its shortest solution out of reach)
+    for scenario in rated:
         rating = scenario["rating"]
         assert (f"Difficulty: {rating['difficulty']}. {rating['winning_first_moves']} of {rating['first_moves']} "
                 f"possible first turns") in rulebook
-        assert f"The shortest solution takes {rating['solution_turns']} turns" in rulebook
+        if rating["no_win_within"] + 1 == rating["solution_turns"]:
+            assert f"The shortest solution takes {rating['solution_turns']} turns" in rulebook
+        else:  # the fewest turns are known only between the two: the page says so
+            assert (f"The shortest solution found takes {rating['solution_turns']} turns (none takes "
+                    f"{rating['no_win_within']} or fewer)") in rulebook
+
+
+def test_the_puzzle_book_shows_a_difficulty_for_every_puzzle() -> None:
+    """Every puzzle is rated (scenario 1's shortest line is beyond the breadth-first search, yet its first
+    moves alone prove it medium), and its page prints the difficulty as stars and in words."""
+    book = pages()["puzzles"]
+    for scenario in _yaml("scenarios")["scenarios"]:
+        assert "rating" in scenario, f"scenario {scenario['id']} has no rating"
+        title = f"Puzzle {scenario['number']}: {scenario['title']}"
+        page = next(page for page in book if title in page)
+        assert f"Difficulty: {scenario['rating']['difficulty']}" in page, title
 
 
 def test_the_puzzle_book_sets_out_every_puzzle_then_every_solution_at_the_back() -> None:

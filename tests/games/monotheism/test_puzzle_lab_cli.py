@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from pipeline import store
 from pipeline.cli.main import app
 from pipeline.data.dataset import default_data_root, load_game
-from pipeline.games.monotheism import SOLVER_NAMESPACE, deck_checks, solver
+from pipeline.games.monotheism import SOLVER_NAMESPACE, deck_checks, rating, solver
 from pipeline.games.monotheism.play import load, scenario_from_file
 from pipeline.games.registry import spec as spec_of
 
@@ -175,7 +175,7 @@ def test_a_rating_whose_band_does_not_follow_is_refused(data_copy: Path, edit_ya
     def rate_wrongly(data):
         data["scenarios"][4]["rating"] = {"difficulty": "easy", "nodes": 5, "first_moves": 12, "winning_first_moves": 2,
                                           "losing_first_moves": 10, "losing_share": 0.5, "solution_turns": 5,
-                                          "branching": 7.4, "most_choices": 12}
+                                          "no_win_within": 4, "branching": 7.4, "most_choices": 12}
 
     edit_yaml(data_copy / "monotheism" / "scenarios.yaml", rate_wrongly)
     messages = [p.message for p in validate(data_copy, ["monotheism"])]
@@ -231,3 +231,60 @@ def test_rate_write_stores_the_measured_rating_in_place(data_copy: Path, edit_ya
     assert written.exit_code == 0, written.output
     assert path.read_text(encoding="utf-8") == "# kept by the designer\n" + original
     assert validate(data_copy, ["monotheism"]) == []
+
+
+def test_a_rating_claims_no_more_than_its_search_proved(data_copy: Path, edit_yaml, validate) -> None:
+    """no_win_within must stay below the stored line's turns, and a band the fewest turns leave open
+    (easy at 2 turns, not at 5) is refused rather than stored."""
+    def overclaim(data):
+        data["scenarios"][1]["rating"]["no_win_within"] = 7  # scenario 2's line takes 7 turns
+
+    def open_band(data):
+        rating = data["scenarios"][1]["rating"]
+        rating.update(winning_first_moves=1, losing_first_moves=7, losing_share=0.875, no_win_within=1,
+                      difficulty="medium")
+
+    path = data_copy / "monotheism" / "scenarios.yaml"
+    edit_yaml(path, overclaim)
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any("no_win_within 7 says no line of that many turns wins, yet the solution takes 7" in m
+               for m in messages), messages
+    edit_yaml(path, lambda data: data["scenarios"][1]["rating"].update(no_win_within=6))
+    edit_yaml(path, open_band)
+    messages = [p.message for p in validate(data_copy, ["monotheism"])]
+    assert any("difficulty 'medium' is not proved: the fewest turns, between 2 and 7" in m for m in messages), messages
+
+
+def test_a_band_is_given_only_when_both_ends_of_the_fewest_turns_agree() -> None:
+    assert rating.band(4, 15, 20, 10.4, at_least=12) == rating.MEDIUM  # 4 winning first moves: never easy or hard
+    assert rating.band(6, 15, 20, 3.0, at_least=3) == rating.EASY      # a third of the first moves win
+    assert rating.band(1, 15, 20, 8.0, at_least=3) is None             # medium at 3 turns, hard at 20
+    assert rating.band(3, 15, 9, 8.0, at_least=2) is None              # easy at 2 turns, medium at 9
+    assert rating.band(1, 15, 5, 8.0) == rating.HARD                   # the shortest proved: one end
+
+
+@pytest.mark.parametrize("number", ["2", "3", "5"])
+def test_a_cut_short_breadth_first_search_proves_no_win_within_its_turns(number: str) -> None:
+    """Against the full search: at every budget, the turns it searched to the end lie below the fewest turns
+    that win, and when it finds a line the turns before it are proved empty."""
+    loaded = load(load_game(default_data_root(), spec_of("monotheism")))
+    scenario = next(s for s in loaded.model.scenarios if s.id == number)
+    start = loaded.game.scenario_state(scenario, track_history=False).with_events(False)
+    full = solver.shortest_line(start)
+    assert full.status == solver.WIN
+    fewest = len(rating.turns_of(start, full.line))
+    assert full.no_win_within == fewest - 1
+    for budget in (1, 50, 500, 5_000):
+        cut = solver.shortest_line(start, max_nodes=budget)
+        assert cut.no_win_within < fewest
+        assert cut.status == solver.WIN or cut.status == solver.LIMIT
+        assert cut.status == solver.LIMIT or len(rating.turns_of(start, cut.line)) == fewest
+
+
+def test_rate_names_a_solution_it_could_not_prove_shortest() -> None:
+    """Scenario 1's fewest turns are beyond the breadth-first budget: rate says which line it counts and how
+    many turns it searched, and still proves the band (its winning first moves rule out easy and hard)."""
+    shown = _run("rate", "1")
+    assert shown.exit_code == 0, shown.output
+    assert "difficulty   medium" in shown.output
+    assert "turns (the shortest found; no line of 11 turns or fewer wins)" in shown.output
