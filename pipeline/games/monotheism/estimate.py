@@ -22,11 +22,16 @@ Definitions used here:
   first cycle (the most chances to meet #21 again); picks and "may" take the
   first option offered.
 
-**The stated policy** (data/README.md): the rulebook's "games" are random deals
-played by the ``random`` policy, the same number of deals with each worshiper
-set. Under it the rate must lie within ``RATE_TOLERANCE`` of the rulebook's one
-in five hundred (``pantheon validate`` checks a seeded run, see
-``guest_check.py``). ``slow`` is an upper bound for study, not the policy.
+**The reference player** (data/README.md, docs/rulings.md): the rulebook's "games" are random deals
+played by the ``random`` policy, the same number of deals with each worshiper set. Under it the rate
+must lie within ``RATE_TOLERANCE`` of the rulebook's one in five hundred (``pantheon monotheism
+estimate-21 --check``, see ``guest_check.py``). The rulebook's own words decide the player: meeting #21
+three times is "the misfortune" of a deal, and its advice to a player who is often cursed by #21 is to
+"stop unveiling new gods a little sooner. As you unveil more and more cards, you have a greater likelihood
+of ... being cursed by card #21". So the figure depends on how many gods a player unveils, and belongs to
+a player who neither hurries nor holds back; ``slow`` does the opposite of that advice on purpose (10-14
+gods unveiled in the first cycle in most deals, random play 5-9) and meets #21 about twice as often, as the
+rulebook predicts. ``slow`` is an upper bound for study: it is measured, never judged against the figure.
 """
 from __future__ import annotations
 
@@ -44,7 +49,7 @@ UNBIDDEN_GUEST = "21"     # the god that curses your worshiper whenever it is un
 FATAL_UNVEILINGS = 3      # the rulebook's "three times"
 RULEBOOK_RATE = 1 / 500   # "once every five hundred games or so"
 RATE_TOLERANCE = 1.5      # "or so": a measured rate within this factor of the rulebook's agrees with it
-STATED_POLICY = "random"  # the policy the rulebook's rate is held to (see the module docstring)
+STATED_POLICY = "random"  # the reference player the rulebook's rate is about and held to (module docstring)
 MAX_ACTIONS = 5_000       # a first cycle longer than this is cut off (and counted as such)
 
 
@@ -98,14 +103,17 @@ class Estimate:
         hits = self.hits[set_id] if set_id else self.total_hits
         return wilson(hits, games)
 
-    def agrees_with_rulebook(self) -> bool:
-        return agrees(self.rate())
+    def agrees_with_rulebook(self) -> Optional[bool]:
+        """Whether the rate agrees with the rulebook's; None for a policy other than the reference player's,
+        which the rulebook's figure is not about (the module docstring)."""
+        return agrees(self.rate()) if self.policy == STATED_POLICY else None
 
     def as_dict(self) -> dict:
         return {
             "policy": self.policy, "seed": self.seed, "games": self.total_games, "hits": self.total_hits,
             "rate": self.rate(), "interval": list(self.interval()), "rulebook_rate": RULEBOOK_RATE,
-            "tolerance": RATE_TOLERANCE, "agrees": self.agrees_with_rulebook(),
+            "tolerance": RATE_TOLERANCE, "reference_policy": STATED_POLICY,
+            "agrees": self.agrees_with_rulebook(),
             "by_set": {s: {"games": self.games[s], "hits": self.hits[s], "rate": self.rate(s),
                            "interval": list(self.interval(s)),
                            "unveilings": {str(k): v for k, v in sorted(self.histogram[s].items())},

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 from typer.testing import CliRunner
@@ -137,3 +138,32 @@ def test_the_21_check_is_its_own_command_and_fails_on_a_rate_out_of_range(data_c
     assert failed.exit_code == 1
     assert json.loads(failed.stdout.splitlines()[0])["agrees"] is False
     assert "deity 21: unveiled three times in the first cycle in 13 of 4000" in failed.output
+
+
+def _mean_unveilings(result: estimate.Estimate) -> float:
+    histogram = sum(result.histogram.values(), start=Counter())
+    return sum(k * n for k, n in histogram.items()) / result.total_games
+
+
+def test_the_rulebook_figure_belongs_to_the_reference_player(loaded: Loaded) -> None:
+    """Rulebook (Scenarios): unveiling #21 three times in the first cycle "is likely to happen once every five
+    hundred games or so", and (Advice) "you should try to stop unveiling new gods a little sooner. As you unveil
+    more and more cards, you have a greater likelihood of ... being cursed by card #21". The figure depends on
+    how many gods a player unveils, so it is held for the reference player (random play, the check's player)
+    only; ``slow`` unveils as many as it can, meets #21 more often, as the rulebook says, and is never judged."""
+    sets = ["haruspex-of-scriptures"]
+    reference = estimate.estimate(loaded, games=300, seed=SEED, sets=sets, policy=estimate.STATED_POLICY)
+    slow = estimate.estimate(loaded, games=300, seed=SEED, sets=sets, policy="slow")
+    assert estimate.STATED_POLICY == "random"
+    assert isinstance(reference.agrees_with_rulebook(), bool)
+    assert slow.agrees_with_rulebook() is None
+    assert slow.as_dict()["agrees"] is None and slow.as_dict()["reference_policy"] == "random"
+    assert _mean_unveilings(slow) > _mean_unveilings(reference)
+
+
+def test_cli_names_the_reference_player_and_does_not_judge_slow() -> None:
+    result = CliRunner().invoke(app, ["monotheism", "estimate-21", "--games", "20", "--seed", "3", "--policy", "slow",
+                                      "--set", "three-monks"])
+    assert result.exit_code == 0, result.output
+    assert "not judged: the figure is about the random reference player" in result.output
+    assert "agrees within" not in result.output

@@ -420,9 +420,13 @@ def test_a_shrine_as_extra_cost_returns_to_the_pile() -> None:
 
 
 def test_shrines_raised_as_clerics_arrive_available() -> None:
-    s = main_state(tower=["purple"], servants=1, shrines=2, hand=["purple-raise-the-dead"])
-    s = play(s, "purple-raise-the-dead")
-    assert (s.religions[0].clerics, s.religions[0].shrines) == (2, 0)
+    """Ruling 17: a shrine turned back into a cleric arrives available (Blessed Birth's purple bonus raises one)."""
+    s = main_state(tower=["yellow", "green", "blue", "purple"], clerics=1, shrines=1, hand=["yellow-blessed-birth"])
+    s = play(s, "yellow-blessed-birth").apply_action(Action(en.A_DRAW_COLOUR, ("yellow",)))
+    s = s.apply_action(s.chance_outcomes()[0][0])  # the card drawn; then the bonus resolves
+    r = s.religions[0]
+    # paid its cleric, killed it into a shrine, gained a cleric, and the bonus raised one shrine: both clerics ready
+    assert (r.clerics, r.clerics_used, r.shrines) == (2, 0, 1)
 
 
 def test_taking_a_card_into_a_full_hand_leaves_it() -> None:

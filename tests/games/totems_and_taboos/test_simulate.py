@@ -97,10 +97,9 @@ def test_the_look_ahead_fears_the_die_as_the_rules_do() -> None:
     assert survival(s, 2) < survival(s, 1) == pytest.approx(5 / 6)  # a second roll on what is left: riskier
 
 
-# Every colour viable on easy: the lowest 95% Wilson lower bound of the 300-game table in docs/balance.md
-# (purple 123/300: 41.0%, interval 35.6-46.6; red 45.3%, 39.8-51.0), rounded down. The rulebook's "easy to win"
-# (at least 60% from every colour) is not yet reached: purple, red and blue fall short.
-VIABLE_SHARE = 0.35
+# Every colour viable on easy: below the lowest 95% Wilson lower bound of the 300-game table in docs/balance.md
+# (green 167/300: 55.7%, interval 50.0-61.2), with room for a 60-game run's wider spread.
+VIABLE_SHARE = 0.45
 
 
 @pytest.mark.parametrize(("games", "seed", "bar"), [pytest.param(3, 11, 1 / 3, id="short"),
@@ -116,10 +115,10 @@ def test_every_starting_colour_wins_easy_games(games: int, seed: int, bar: float
         assert won >= bar * games, f"{colour}: {won} of {games} easy games won"
 
 
-# (starting colour, seed) of a look-ahead game won on hard (the first seed that wins, searched). With 8.3 and 8.4
-# as written and the authored cards of issue 29, no red hard game is won in 300 (docs/balance.md) nor in the
-# first 400 seeds searched here: red has no turn-1 refill its rolled start can always pay.
-HARD_WINS = (("yellow", 8), ("green", 3), ("blue", 3), ("purple", 138), ("orange", 0))
+# (starting colour, seed) of a look-ahead game won on hard (the first seed that wins, searched), for every starting
+# colour: with 8.3 and 8.4 as written, the cards tuned in issue 29 make hard rare but possible from each one
+# (docs/balance.md).
+HARD_WINS = (("yellow", 17), ("green", 7), ("blue", 4), ("purple", 4), ("red", 0), ("orange", 7))
 
 
 @pytest.mark.parametrize("colour, seed", HARD_WINS)
