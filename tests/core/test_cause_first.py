@@ -140,19 +140,26 @@ def test_a_single_dangling_reference_is_blamed_at_its_own_line(data_copy_of: Cal
 GAMES = ["heavenly-father", "monotheism", "monstrous", "theocracy", "totems-and-taboos"]
 
 
+def fold_first_definition(path: Path, *more: str) -> int:
+    """Make the first one-line glossary definition of ``path`` a folded paragraph: its text, then the lines
+    ``more``, one a line. Returns the 0-based index of its ``definition:`` line (the text is on the next)."""
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(index for index, line in enumerate(lines) if re.match(r"^\s+definition: [A-Za-z]", line))
+    indent = " " * (len(lines[at]) - len(lines[at].lstrip()) + 2)
+    text = lines[at].split("definition: ", 1)[1].strip()
+    lines[at:at + 1] = [lines[at].split("definition:")[0] + "definition: >-\n",
+                        *(f"{indent}{line}\n" for line in (text, *more))]
+    path.write_text("".join(lines))
+    return at
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_dangling_reference_in_a_folded_paragraph_is_blamed_at_its_own_line(
         data_copy_of: Callable[..., Path], validate: Validate, game: str) -> None:
     """A glossary definition made a folded paragraph whose third line holds a reference to no record."""
     root = data_copy_of(game)
     path = root / game / "glossary.yaml"
-    lines = path.read_text().splitlines(keepends=True)
-    at = next(index for index, line in enumerate(lines) if re.match(r"^\s+definition: [A-Za-z]", line))
-    indent = " " * (len(lines[at]) - len(lines[at].lstrip()) + 2)
-    text = lines[at].split("definition: ", 1)[1].strip()
-    lines[at:at + 1] = [lines[at].split("definition:")[0] + "definition: >-\n", f"{indent}{text}\n",
-                        f"{indent}and more, as the rules say\n", f"{indent}(see [[rules/no-such-section]]).\n"]
-    path.write_text("".join(lines))
+    at = fold_first_definition(path, "and more, as the rules say", "(see [[rules/no-such-section]]).")
     [problem] = validate(root, [game])
     assert problem.at.line == at + 4, problem  # the third line of the paragraph, not its first
     assert "reference [[rules/no-such-section]] names no record" in problem.message
@@ -163,13 +170,7 @@ def test_the_same_dangling_reference_twice_is_blamed_at_each_line(data_copy_of: 
     """Two uses of one missing [[reference]] in a folded paragraph: each is told at its own line."""
     root = data_copy_of("theocracy")
     path = root / "theocracy" / "glossary.yaml"
-    lines = path.read_text().splitlines(keepends=True)
-    at = next(index for index, line in enumerate(lines) if re.match(r"^\s+definition: [A-Za-z]", line))
-    indent = " " * (len(lines[at]) - len(lines[at].lstrip()) + 2)
-    text = lines[at].split("definition: ", 1)[1].strip()
-    lines[at:at + 1] = [lines[at].split("definition:")[0] + "definition: >-\n", f"{indent}{text}\n",
-                        f"{indent}(see [[rules/no-such-section]])\n", f"{indent}and again [[rules/no-such-section]].\n"]
-    path.write_text("".join(lines))
+    at = fold_first_definition(path, "(see [[rules/no-such-section]])", "and again [[rules/no-such-section]].")
     # two places name the missing section: told as one deleted record, each use listed after it when not folded
     found = [p for p in validate(root, ["theocracy"], fold=False) if "[[rules/no-such-section]] names no record" in p.message]
     assert [(problem.at.file, problem.at.line) for problem in found] == [(str(path), at + 3), (str(path), at + 4)], found
