@@ -20,7 +20,7 @@ from pipeline.base.words import count
 from pipeline.checks.required import REQUIRED_KIND
 from pipeline.checks.rulebook_facts import SELECT, STEP
 from pipeline.data import markup
-from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, record_list
+from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, record_list, record_lists
 from pipeline.data.problems import Location, Problem
 from pipeline.data.schemas import singular
 from pipeline.data.yamlmarks import PathKey
@@ -96,10 +96,9 @@ def _id_field_misses(game: GameData[Any]) -> dict[tuple[str, str, str], int]:
     out. The misses of such a field are references to records that are not there."""
     lists: dict[str, list[tuple[str, str, frozenset[str]]]] = {}
     for doc in game.docs.values():
-        for key, value in (doc.data.items() if isinstance(doc.data, dict) else ()):
-            if isinstance(value, list) and any(isinstance(item, dict) and "id" in item for item in value):
-                ids = frozenset(str(item.get("id")) for item in value if isinstance(item, dict))
-                lists.setdefault(singular(key), []).append((doc.kind, key, ids))
+        for key in record_lists(doc):
+            ids = frozenset(str(item.get("id")) for item in doc.data[key] if isinstance(item, dict))
+            lists.setdefault(singular(key), []).append((doc.kind, key, ids))
     hits: dict[tuple[str, str, str, str], int] = {}
     misses: dict[tuple[str, str, str, str], list[str]] = {}
     for (doc, path), text in _texts(game):

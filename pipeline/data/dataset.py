@@ -147,12 +147,17 @@ class GameData(Generic[M]):
         return kind in self.docs
 
 
+def record_lists(doc: Optional[Document]) -> list[str]:
+    """The keys of ``doc``'s top-level lists of records with ids, in file order."""
+    if doc is None or not isinstance(doc.data, dict):
+        return []
+    return [key for key, value in doc.data.items()
+            if isinstance(value, list) and any(isinstance(item, dict) and "id" in item for item in value)]
+
+
 def record_list(doc: Optional[Document]) -> Optional[str]:
     """The key of the one top-level list of records with ids in ``doc``, if there is exactly one."""
-    if doc is None or not isinstance(doc.data, dict):
-        return None
-    keys = [key for key, value in doc.data.items()
-            if isinstance(value, list) and any(isinstance(item, dict) and "id" in item for item in value)]
+    keys = record_lists(doc)
     return keys[0] if len(keys) == 1 else None
 
 
