@@ -6,14 +6,18 @@ makes a dozen checks fail, each on its own consequence: a count one short, a ref
 record, a scenario whose location does not exist. Listed one per line, the cause is lost among them. Here
 a record counts as deleted when ``required.yaml`` names it (the rulebook states it), or when two or more
 ``[[kind/id]]`` references or id fields (``god: blue``, that a check found naming nothing) name it: one
-dangling reference is more likely a typo in that reference, told at its own line. The problems that follow
-from a deleted record are the ones at a place that names it, at its list, or whose message names its id,
-its address or its file.
+dangling reference is more likely a typo in that reference, told at its own line, unless a count finds the
+list it names short. The problems that follow from a deleted record are the ones at a place that names it, at
+its list, or whose message names its id, its address or its file.
+
+A card nothing names can still be deleted: then the count that finds its file short leads (checks/components.py)
+and the problems told at that list, or naming that file, follow from it.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
 from pipeline.base.words import count
@@ -79,11 +83,11 @@ def deleted_records(game: GameData[Any], problems: Sequence[Problem] = ()) -> li
     for named, times in _id_field_misses(game).items():
         if f"'{named[2]}'" in told or f'"{named[2]}"' in told:  # a check found the value names nothing
             dangling[named] = dangling.get(named, 0) + times
+    short = {problem.at for problem in problems if problem.leads}  # lists a count finds short: one reference will do
     for (kind, key, record_id), times in dangling.items():
-        if times >= MIN_DANGLING and (kind, key, record_id) not in found:
-            doc = _missing(game, kind, [key, record_id])
-            if doc is not None:
-                found[(kind, key, record_id)] = Deleted(doc, key, record_id)
+        doc = _missing(game, kind, [key, record_id]) if (kind, key, record_id) not in found else None
+        if doc is not None and (times >= MIN_DANGLING or doc.at(key) in short):
+            found[(kind, key, record_id)] = Deleted(doc, key, record_id)
     return sorted(found.values(), key=lambda d: (d.doc.file, d.key, d.record_id))
 
 
@@ -125,8 +129,6 @@ def fold_deleted(game: GameData[Any], problems: Sequence[Problem], *, fold: bool
     """``problems`` with each deleted record's consequences folded into one line that leads with the cause;
     ``fold`` False: the cause leads and every consequence is still listed after it."""
     deleted = deleted_records(game, problems)
-    if not deleted:
-        return list(problems)
     remaining = list(problems)
     causes: list[Problem] = []
     for record in deleted:
@@ -134,7 +136,39 @@ def fold_deleted(game: GameData[Any], problems: Sequence[Problem], *, fold: bool
         follows = [problem for problem in remaining if _follows(problem, record, places)] if fold else []
         remaining = [problem for problem in remaining if problem not in follows]
         causes.append(_cause(record, places, len(follows)))
-    return causes + remaining
+    return causes + (_fold_at_causes(remaining) if fold else remaining)
+
+
+def _fold_at_causes(problems: Sequence[Problem]) -> list[Problem]:
+    """``problems`` with those told at the very place of a cause folded into it.
+
+    A cause that leads is told at the list that holds the mistake (components.yaml's count of a file one card
+    short, at that file's list): a card deleted that nothing names. The checks that count that list (per
+    colour, per level, a total, the rulebook's example card) then fail at the same line, each on a consequence."""
+    causes = [problem for problem in problems if problem.leads]
+    follows: dict[Problem, int] = {}
+    kept: list[Problem] = []
+    for problem in problems:
+        cause = None if problem.leads else next((c for c in causes if _told_at(problem, c.at)), None)
+        if cause is None:
+            kept.append(problem)
+        else:
+            follows[cause] = follows.get(cause, 0) + 1
+    return [_with_consequences(problem, follows.get(problem, 0)) if problem.leads else problem for problem in kept]
+
+
+def _told_at(problem: Problem, at: Location) -> bool:
+    """Whether ``problem`` is told at ``at`` or names its file (``power-cards.yaml gives it the values ...``)."""
+    return problem.at == at or re.search(rf"(^|[ (]){re.escape(Path(at.file).name)}\b", problem.message) is not None
+
+
+def _with_consequences(cause: Problem, follows: int) -> Problem:
+    return replace(cause, message=cause.message + _not_listed(follows)) if follows else cause
+
+
+def _not_listed(follows: int) -> str:
+    return f"; {count(follows, 'problem')} that follow{'s' if follows == 1 else ''} from it not listed" \
+        if follows else ""
 
 
 def _missing(game: GameData[Any], kind: str, steps: Sequence[str]) -> Optional[Document]:
@@ -220,10 +254,9 @@ def _cause(record: Deleted, places: Sequence[Location], follows: int) -> Problem
         if record.required_at is not None else ""
     named = f"; {count(len(places), 'place')} still {'names' if len(places) == 1 else 'name'} it: {shown}" \
         if places else ""
-    consequences = f"; {count(follows, 'problem')} that follow{'s' if follows == 1 else ''} from it not listed" \
-        if follows else ""
     return Problem(record.doc.at(record.key), (
-        f"{record.label} is missing from {record.doc.path.name} (deleted or renamed?){stated}{named}{consequences}"),
+        f"{record.label} is missing from {record.doc.path.name} (deleted or renamed?){stated}{named}"
+        f"{_not_listed(follows)}"),
         leads=True)
 
 

@@ -132,7 +132,7 @@ def check_power_cards(game: GameData[TheocracyModel], model: TheocracyModel) -> 
         values = model.power_values(player.id)
         if values != POWER_VALUES:
             yield _at(game, "players", game.doc("players").record_at("players", player.id),
-                      f"player {player.id}: power card values {list(values)}, expected {list(POWER_VALUES)}")
+                      f"player {player.id}: power-cards.yaml gives it the values {list(values)}, expected {list(POWER_VALUES)}")
 
 
 def _twin_title_problems(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:

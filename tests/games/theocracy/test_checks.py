@@ -77,7 +77,7 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
     ("power-words", "power-cards", set_field("power_cards", "jade-power-2", "flavour", LONG),
      ("power card jade-power-2 (jade):", f"more than {checks.MAX_CARD_WORDS} fit a card")),
     ("power-values", "power-cards", set_field("power_cards", "crimson-power-3", "value", 4),
-     ("player crimson: power card values [1, 2, 4, 4, 5], expected [1, 2, 3, 4, 5]",)),
+     ("player crimson: power-cards.yaml gives it the values [1, 2, 4, 4, 5], expected [1, 2, 3, 4, 5]",)),
     # believers
     ("believer-unknown-player", "believers", set_field("believers", "gold-sun-reaper", "player", "violet"),
      ("believer gold-sun-reaper (violet): no player colour 'violet'",)),
