@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
 from pipeline.base.words import count
-from pipeline.checks.required import REQUIRED_KIND
+from pipeline.checks.required import NUMBERED_LIST, REQUIRED_KIND
 from pipeline.checks.rulebook_facts import SELECT, STEP
 from pipeline.data import markup
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, record_list, record_lists
@@ -94,32 +94,33 @@ def deleted_records(game: GameData[Any], problems: Sequence[Problem] = ()) -> li
 def _id_field_misses(game: GameData[Any]) -> dict[tuple[str, str, str], int]:
     """Values of id fields that name no record, counted per (kind, list, id).
 
-    A field names records of a list when its key is that list's singular (``god: blue`` and ``gods: [blue]``
-    name the records of a ``gods`` list) and most of its values are ids of that list: the data itself tells
-    which fields hold ids, so a field of headings or free words that happens to share a list's name is left
-    out. The misses of such a field are references to records that are not there."""
-    lists: dict[str, list[tuple[str, str, frozenset[str]]]] = {}
-    for doc in game.docs.values():
-        for key in record_lists(doc):
-            ids = frozenset(str(item.get("id")) for item in doc.data[key] if isinstance(item, dict))
-            lists.setdefault(singular(key), []).append((doc.kind, key, ids))
+    A field names records of a list when most of its values are ids of that list (``god: blue``,
+    ``centre: olympia``): the data itself tells which fields hold ids, so a field of headings or free words
+    that happens to hold an id now and then is left out. The misses of such a field (values that are ids of
+    no list at all) are references to records that are not there."""
+    lists = [(doc.kind, key, frozenset(str(item.get("id")) for item in doc.data[key] if isinstance(item, dict)))
+             for doc in game.docs.values() for key in record_lists(doc)]
+    known = frozenset().union(*(ids for _, _, ids in lists))
     hits: dict[tuple[str, str, str, str], int] = {}
-    misses: dict[tuple[str, str, str, str], list[str]] = {}
+    misses: dict[tuple[str, str], list[str]] = {}
     for (doc, path), text in _texts(game):
         field = path[-1] if path and isinstance(path[-1], str) else path[-2] if len(path) > 1 else None
         if not isinstance(field, str) or field == "id":
             continue
-        named = lists.get(singular(field), ())
-        for kind, key, ids in named:
-            at = (doc.kind, field, kind, key)
-            if text in ids:
-                hits[at] = hits.get(at, 0) + 1
-            elif not any(text in other for _, _, other in named):  # an id of another list of that name
-                misses.setdefault(at, []).append(text)
+        if text in known:
+            for kind, key, ids in lists:
+                if text in ids:
+                    at = (doc.kind, field, kind, key)
+                    hits[at] = hits.get(at, 0) + 1
+        else:
+            misses.setdefault((doc.kind, field), []).append(text)
+    best: dict[tuple[str, str], int] = {}  # per field, the most values one list holds: the list it names
+    for (doc_kind, field, _, _), named in hits.items():
+        best[(doc_kind, field)] = max(best.get((doc_kind, field), 0), named)
     found: dict[tuple[str, str, str], int] = {}
-    for at, values in misses.items():
-        kind, key = at[2:]
-        if hits.get(at, 0) >= len(values):
+    for (doc_kind, field, kind, key), named in hits.items():
+        values = misses.get((doc_kind, field), [])
+        if values and named >= len(values) and named == best[(doc_kind, field)]:
             for value in values:
                 found[(kind, key, value)] = found.get((kind, key, value), 0) + 1
     return found
@@ -241,6 +242,8 @@ def _follows(problem: Problem, record: Deleted, places: Sequence[Location]) -> b
         return False  # about the id of a record still in the list: a renamed one, told at its own line
     if at == record.doc.at(record.key) or any(at.file == place.file and at.line == place.line for place in places):
         return True
+    if at.file == record.doc.at(record.key).file and problem.message.startswith(f"{NUMBERED_LIST}:"):
+        return True  # the records after it are numbered one too high
     ids = "|".join(re.escape(name) for name in sorted({record.record_id, *record.held}))
     # quoted, in an address or reference, in brackets, or as the label a message starts with ("worshiper mizaru:")
     named = re.compile(rf"['\"/(]({ids})(['\"/\]):) ]|$)|^[a-z][a-z ]* ({ids})[:( ]")

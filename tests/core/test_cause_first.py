@@ -229,3 +229,33 @@ def test_a_deleted_card_is_one_line_in_its_own_file(data_copy_of: Callable[..., 
         assert f'"{card}" is missing from {file}' in only.message, only
     else:
         assert f"{file} holds " in only.message and "as the rulebook does" in only.message and " short" in only.message
+
+
+# (game, file, record): records other data leans on without naming them in a field of the list's own name
+# (``centre: olympia``), whose list a count finds short, that hold nested records others name, or whose
+# neighbours in a numbered list are numbered one too high once they are gone.
+DELETED_RECORDS = [
+    ("monstrous", "locations.yaml", "olympia"),
+    ("monstrous", "faith-tokens.yaml", "faith-10"),
+    ("monstrous", "throw-steps.yaml", "location-powers"),
+    ("monstrous", "setup.yaml", "fill-underworlds"),
+    ("monstrous", "variants.yaml", "wars"),
+    ("theocracy", "roles.yaml", "three-players"),
+    ("theocracy", "dice.yaml", "die-3"),
+    ("theocracy", "believers.yaml", "azure-net-caster"),
+    ("heavenly-father", "turn-actions.yaml", "play-philosopher"),
+    ("heavenly-father", "virtues.yaml", "benevolence"),
+    ("totems-and-taboos", "setup.yaml", "purple"),
+    ("monotheism", "worshipers.yaml", "iwazaru"),
+]
+
+
+@pytest.mark.parametrize("game, file, record", DELETED_RECORDS, ids=[f"{c[0]}-{c[2]}" for c in DELETED_RECORDS])
+def test_a_deleted_record_is_one_line_at_its_own_file(data_copy_of: Callable[..., Path], validate: Validate,
+                                                     game: str, file: str, record: str) -> None:
+    root = data_copy_of(game)
+    path = root / game / file
+    delete_record(path, record)
+    [only] = validate(root, [game])
+    assert only.at.file == str(path), only
+    assert record in only.message or " short" in only.message, only
