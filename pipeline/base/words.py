@@ -5,10 +5,16 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
+IRREGULAR_PLURALS = {"die": "dice"}
+
 
 def count(number: int, noun: str, plural: str = "") -> str:
     """``number`` and ``noun``, the noun plural unless the number is one (``plural``: an irregular plural)."""
-    return f"{number} {noun if number == 1 else (plural or noun + 's')}"
+    if number == 1:
+        return f"{number} {noun}"
+    last = noun.rsplit(" ", 1)[-1]
+    regular = noun[:len(noun) - len(last)] + IRREGULAR_PLURALS[last] if last in IRREGULAR_PLURALS else noun + "s"
+    return f"{number} {plural or regular}"
 
 
 def did_you_mean(word: str, known: Iterable[str], cutoff: float = 0.6) -> str:

@@ -92,7 +92,9 @@ def _short_list(game: GameData, count: ComponentCount, stated: int, stated_at: L
     key = record_list(counted) if counted is not None else None
     if counted is None or key is None:
         return None
-    deleted = " (deleted?)" if len(counted.data[key]) == count.found else ""  # one record a component
+    records = counted.data[key]
+    deleted = " (deleted?)" if len(records) == count.found else \
+        " (a card deleted, or its copies lowered?)" if any(isinstance(r, dict) and "copies" in r for r in records) else ""
     return Problem(counted.at(key), (
         f"{counted.path.name} holds {words.count(count.found, singular(count.id))}, but components.yaml counts "
         f"{stated}, as the rulebook does ({stated_at.file}:{stated_at.line}): {stated - count.found} short{deleted}"),

@@ -6,18 +6,22 @@ makes a dozen checks fail, each on its own consequence: a count one short, a ref
 record, a scenario whose location does not exist. Listed one per line, the cause is lost among them. Here
 a record counts as deleted when ``required.yaml`` names it (the rulebook states it), or when two or more
 ``[[kind/id]]`` references or id fields (``god: blue``, that a check found naming nothing) name it: one
-dangling reference is more likely a typo in that reference, told at its own line. The problems that follow
-from a deleted record are the ones at a place that names it, at its list, or whose message names its id,
-its address or its file.
+dangling reference is more likely a typo in that reference, told at its own line, unless a count finds the
+list it names short. The problems that follow from a deleted record are the ones at a place that names it, at
+its list, or whose message names its id, its address or its file.
+
+A card nothing names can still be deleted: then the count that finds its file short leads (checks/components.py)
+and the problems told at that list, or naming that file, follow from it.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
 from pipeline.base.words import count
-from pipeline.checks.required import REQUIRED_KIND
+from pipeline.checks.required import NUMBERED_LIST, REQUIRED_KIND
 from pipeline.checks.rulebook_facts import SELECT, STEP
 from pipeline.data import markup
 from pipeline.data.dataset import DATA_SUFFIX, Document, GameData, record_list, record_lists
@@ -79,43 +83,44 @@ def deleted_records(game: GameData[Any], problems: Sequence[Problem] = ()) -> li
     for named, times in _id_field_misses(game).items():
         if f"'{named[2]}'" in told or f'"{named[2]}"' in told:  # a check found the value names nothing
             dangling[named] = dangling.get(named, 0) + times
+    short = {problem.at for problem in problems if problem.leads}  # lists a count finds short: one reference will do
     for (kind, key, record_id), times in dangling.items():
-        if times >= MIN_DANGLING and (kind, key, record_id) not in found:
-            doc = _missing(game, kind, [key, record_id])
-            if doc is not None:
-                found[(kind, key, record_id)] = Deleted(doc, key, record_id)
+        doc = _missing(game, kind, [key, record_id]) if (kind, key, record_id) not in found else None
+        if doc is not None and (times >= MIN_DANGLING or doc.at(key) in short):
+            found[(kind, key, record_id)] = Deleted(doc, key, record_id)
     return sorted(found.values(), key=lambda d: (d.doc.file, d.key, d.record_id))
 
 
 def _id_field_misses(game: GameData[Any]) -> dict[tuple[str, str, str], int]:
     """Values of id fields that name no record, counted per (kind, list, id).
 
-    A field names records of a list when its key is that list's singular (``god: blue`` and ``gods: [blue]``
-    name the records of a ``gods`` list) and most of its values are ids of that list: the data itself tells
-    which fields hold ids, so a field of headings or free words that happens to share a list's name is left
-    out. The misses of such a field are references to records that are not there."""
-    lists: dict[str, list[tuple[str, str, frozenset[str]]]] = {}
-    for doc in game.docs.values():
-        for key in record_lists(doc):
-            ids = frozenset(str(item.get("id")) for item in doc.data[key] if isinstance(item, dict))
-            lists.setdefault(singular(key), []).append((doc.kind, key, ids))
+    A field names records of a list when most of its values are ids of that list (``god: blue``,
+    ``centre: olympia``): the data itself tells which fields hold ids, so a field of headings or free words
+    that happens to hold an id now and then is left out. The misses of such a field (values that are ids of
+    no list at all) are references to records that are not there."""
+    lists = [(doc.kind, key, frozenset(str(item.get("id")) for item in doc.data[key] if isinstance(item, dict)))
+             for doc in game.docs.values() for key in record_lists(doc)]
+    known = frozenset().union(*(ids for _, _, ids in lists))
     hits: dict[tuple[str, str, str, str], int] = {}
-    misses: dict[tuple[str, str, str, str], list[str]] = {}
+    misses: dict[tuple[str, str], list[str]] = {}
     for (doc, path), text in _texts(game):
         field = path[-1] if path and isinstance(path[-1], str) else path[-2] if len(path) > 1 else None
         if not isinstance(field, str) or field == "id":
             continue
-        named = lists.get(singular(field), ())
-        for kind, key, ids in named:
-            at = (doc.kind, field, kind, key)
-            if text in ids:
-                hits[at] = hits.get(at, 0) + 1
-            elif not any(text in other for _, _, other in named):  # an id of another list of that name
-                misses.setdefault(at, []).append(text)
+        if text in known:
+            for kind, key, ids in lists:
+                if text in ids:
+                    at = (doc.kind, field, kind, key)
+                    hits[at] = hits.get(at, 0) + 1
+        else:
+            misses.setdefault((doc.kind, field), []).append(text)
+    best: dict[tuple[str, str], int] = {}  # per field, the most values one list holds: the list it names
+    for (doc_kind, field, _, _), named in hits.items():
+        best[(doc_kind, field)] = max(best.get((doc_kind, field), 0), named)
     found: dict[tuple[str, str, str], int] = {}
-    for at, values in misses.items():
-        kind, key = at[2:]
-        if hits.get(at, 0) >= len(values):
+    for (doc_kind, field, kind, key), named in hits.items():
+        values = misses.get((doc_kind, field), [])
+        if values and named >= len(values) and named == best[(doc_kind, field)]:
             for value in values:
                 found[(kind, key, value)] = found.get((kind, key, value), 0) + 1
     return found
@@ -125,8 +130,6 @@ def fold_deleted(game: GameData[Any], problems: Sequence[Problem], *, fold: bool
     """``problems`` with each deleted record's consequences folded into one line that leads with the cause;
     ``fold`` False: the cause leads and every consequence is still listed after it."""
     deleted = deleted_records(game, problems)
-    if not deleted:
-        return list(problems)
     remaining = list(problems)
     causes: list[Problem] = []
     for record in deleted:
@@ -134,7 +137,39 @@ def fold_deleted(game: GameData[Any], problems: Sequence[Problem], *, fold: bool
         follows = [problem for problem in remaining if _follows(problem, record, places)] if fold else []
         remaining = [problem for problem in remaining if problem not in follows]
         causes.append(_cause(record, places, len(follows)))
-    return causes + remaining
+    return causes + (_fold_at_causes(remaining) if fold else remaining)
+
+
+def _fold_at_causes(problems: Sequence[Problem]) -> list[Problem]:
+    """``problems`` with those told at the very place of a cause folded into it.
+
+    A cause that leads is told at the list that holds the mistake (components.yaml's count of a file one card
+    short, at that file's list): a card deleted that nothing names. The checks that count that list (per
+    colour, per level, a total, the rulebook's example card) then fail at the same line, each on a consequence."""
+    causes = [problem for problem in problems if problem.leads]
+    follows: dict[Problem, int] = {}
+    kept: list[Problem] = []
+    for problem in problems:
+        cause = None if problem.leads else next((c for c in causes if _told_at(problem, c.at)), None)
+        if cause is None:
+            kept.append(problem)
+        else:
+            follows[cause] = follows.get(cause, 0) + 1
+    return [_with_consequences(problem, follows.get(problem, 0)) if problem.leads else problem for problem in kept]
+
+
+def _told_at(problem: Problem, at: Location) -> bool:
+    """Whether ``problem`` is told at ``at`` or names its file (``power-cards.yaml gives it the values ...``)."""
+    return problem.at == at or re.search(rf"(^|[ (]){re.escape(Path(at.file).name)}\b", problem.message) is not None
+
+
+def _with_consequences(cause: Problem, follows: int) -> Problem:
+    return replace(cause, message=cause.message + _not_listed(follows)) if follows else cause
+
+
+def _not_listed(follows: int) -> str:
+    return f"; {count(follows, 'problem')} that follow{'s' if follows == 1 else ''} from it not listed" \
+        if follows else ""
 
 
 def _missing(game: GameData[Any], kind: str, steps: Sequence[str]) -> Optional[Document]:
@@ -207,6 +242,8 @@ def _follows(problem: Problem, record: Deleted, places: Sequence[Location]) -> b
         return False  # about the id of a record still in the list: a renamed one, told at its own line
     if at == record.doc.at(record.key) or any(at.file == place.file and at.line == place.line for place in places):
         return True
+    if at.file == record.doc.at(record.key).file and problem.message.startswith(f"{NUMBERED_LIST}:"):
+        return True  # the records after it are numbered one too high
     ids = "|".join(re.escape(name) for name in sorted({record.record_id, *record.held}))
     # quoted, in an address or reference, in brackets, or as the label a message starts with ("worshiper mizaru:")
     named = re.compile(rf"['\"/(]({ids})(['\"/\]):) ]|$)|^[a-z][a-z ]* ({ids})[:( ]")
@@ -220,10 +257,9 @@ def _cause(record: Deleted, places: Sequence[Location], follows: int) -> Problem
         if record.required_at is not None else ""
     named = f"; {count(len(places), 'place')} still {'names' if len(places) == 1 else 'name'} it: {shown}" \
         if places else ""
-    consequences = f"; {count(follows, 'problem')} that follow{'s' if follows == 1 else ''} from it not listed" \
-        if follows else ""
     return Problem(record.doc.at(record.key), (
-        f"{record.label} is missing from {record.doc.path.name} (deleted or renamed?){stated}{named}{consequences}"),
+        f"{record.label} is missing from {record.doc.path.name} (deleted or renamed?){stated}{named}"
+        f"{_not_listed(follows)}"),
         leads=True)
 
 

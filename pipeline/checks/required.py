@@ -62,6 +62,9 @@ def _fixed_problems(game: GameData, required: Document, index: int, fixed: dict[
                                 f"({fixed['section']}: \"{fixed['says']}\"; {REQUIRED_KIND}{DATA_SUFFIX})")
 
 
+NUMBERED_LIST = "numbered list"  # how its problems begin: a record deleted from such a list renumbers the rest
+
+
 def numbered_list_problems(doc: Document) -> Iterator[Problem]:
     """Every list whose records carry a ``number`` is numbered 1, 2, 3 ... in list order (each problem at the
     first number out of place)."""
@@ -70,7 +73,7 @@ def numbered_list_problems(doc: Document) -> Iterator[Problem]:
             number = record.get(NUMBER)
             if number != position or isinstance(number, bool):
                 yield doc.problem(path + (position - 1, NUMBER),
-                                  f"numbered list: entry {position} is numbered {show(number)}; "
+                                  f"{NUMBERED_LIST}: entry {position} is numbered {show(number)}; "
                                   f"a numbered list counts 1, 2, 3 ... in order")
                 break
 

@@ -107,7 +107,10 @@ def _pin_problems(game: GameData, fact: dict[str, Any], address: str, where: Loc
     if "value" in fact:
         nodes = [(doc.kind, node) for node in covered_paths(path, node_at(doc.data, path), fact["value"])]
         covered.nodes.update(nodes)
-        yield from _comparison_problems(doc, path, fact)
+        disagreements = list(_comparison_problems(doc, path, fact))
+        if disagreements:  # still pinned, shape and all: its disagreement is told once, here, not again as unpinned
+            covered.trees.add((doc.kind, path))
+        yield from disagreements
     else:  # left to the game's checks: the whole node is theirs
         nodes = [(doc.kind, path)]
         covered.trees.add((doc.kind, path))

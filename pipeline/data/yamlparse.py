@@ -139,12 +139,21 @@ def in_designers_words(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, Optio
                 end = f"{closer} (or a ',' between items)" if opener != "quote" else closer
                 return (f"the {shown} opened here is never closed: end it with {end}; "
                         f"the parser gave up at line {mark.line + 1 if mark else '?'}"), opened
-    if "tab" in problem or "'\\t'" in problem:
+    if "tab" in problem or "'\\t'" in problem or _indented_with_tab(text, mark):
         return "a tab is used for indentation: indent with spaces (YAML does not allow tabs there)", mark
     if problem == "mapping values are not allowed in this context" or problem == "mapping values are not allowed here":
         return ("a colon followed by a space inside unquoted text: put the text in quotes "
                 "(text: \"Gain 2: then rest\")"), mark
     return problem or context or "syntax error", mark
+
+
+def _indented_with_tab(text: str, mark: Optional[yaml.Mark]) -> bool:
+    """Whether the line the parser stopped at starts with a tab among its indentation."""
+    if mark is None:
+        return False
+    line_start = text.rfind("\n", 0, mark.index) + 1
+    line = text[line_start:text.find("\n", line_start) % (len(text) + 1)]
+    return "\t" in line[:len(line) - len(line.lstrip(" \t"))]
 
 
 def _position(text: str, index: int) -> Mark:

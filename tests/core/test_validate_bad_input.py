@@ -232,6 +232,8 @@ def test_a_misspelt_optional_key_gets_the_nearest_and_each_unknown_key_its_own_l
     ("    name: Owl\n", "    name: 'Owl\n", ":10:11:", "the quote ' opened here is never closed"),
     ("    name: Owl\n", "\tname: Owl\n", ":10:1:", "a tab is used for indentation: indent with spaces"),
     ("    name: Owl\n", "    name: Owl\n\t\n", ":11:1:", "a tab is used for indentation"),
+    ("  - id: owl\n    name: Owl\n", '  - id: "owl"\n\tname: Owl\n', ":10:1:", "a tab is used for indentation"),
+    ("    cost: 2\n", "    cost: 2\n    sides:\n\t- front\n", ":13:1:", "a tab is used for indentation"),
     ("    name: Owl\n", "    name: Owl: the :moon: bird\n", ":10:14:",
      "a colon followed by a space inside unquoted text: put the text in quotes"),
     ("    name: Owl\n", "    name: Owl sees: all\n", ":10:19:", "a colon followed by a space inside unquoted text"),

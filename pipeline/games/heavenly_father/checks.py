@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 from pipeline.checks.components import ComponentCount, Inventory
+from pipeline.checks.required import NUMBERED_LIST
 from pipeline.checks.validate import REFERENCE, walk
 from pipeline.data.dataset import Document, GameData
 from pipeline.data.kinds import COMPONENTS_KIND, RULES_KIND
@@ -267,9 +268,9 @@ def virtue_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFatherMo
         if record["abbreviation"] != name[0]:
             yield doc.problem(("virtues", index, "abbreviation"), f"{label}: abbreviation {record['abbreviation']}, expected {name[0]}")
         if record["position"] != index + 1:
-            yield doc.problem(
-                ("virtues", index, "position"), f"{label}: position {record['position']}, but it is virtue number {index + 1} in the list"
-            )
+            yield doc.problem(("virtues", index, "position"),
+                              f"{NUMBERED_LIST}: {label} has position {record['position']}, but it is virtue {index + 1} "
+                              f"in the list")
 
 
 # --- Gods -----------------------------------------------------------------------------
@@ -562,8 +563,6 @@ def turn_action_problems(game: GameData[HeavenlyFatherModel], model: HeavenlyFat
     for index, action in enumerate(actions):
         label = f"turn action {action.id}"
         path = ("turn_actions", index)
-        if action.number != index + 1:
-            yield doc.problem(path + ("number",), f"{label}: number {action.number}, but it is action {index + 1} in the list")
         if action.mandatory_when is not None and action.mandatory_when not in action.requires:
             yield doc.problem(path + ("requires",), f"{label}: mandatory when {action.mandatory_when} but does not require it")
         if action.mandatory_when != PRAYING and PRAYING not in action.forbidden_when:

@@ -221,7 +221,8 @@ def worshiper_problems(faces: Document, sets: Document) -> Iterator[Problem]:
     present = [record["id"] for record in records]
     for worshiper in members:
         if worshiper not in present:
-            yield faces.problem(("worshipers",), f"worshiper {worshiper}: no faces here")
+            yield faces.problem(("worshipers",), f"worshiper {worshiper}: worshiper-sets.yaml deals it, but "
+                                                 f"{faces.path.name} has no record of its faces (deleted?)")
     for i, record in enumerate(records):
         if record["id"] not in members:
             yield faces.problem(("worshipers", i, "id"), f"worshiper {record['id']}: not in any worshiper set")

@@ -68,6 +68,8 @@ TEAM_VARIANT, EPIC_VARIANT = "team", "epic"
 COMPONENT_RECORDS = {"god-boards": ("gods", "gods"), "player-aids": ("player-aids", "aids"),
                      "monster-cards": ("monster-cards", "cards"), "location-cards": ("locations", "locations")}
 FAITH_COMPONENT = "faith-tokens"
+RULEBOOK_COUNTS = {"god-boards": len(GOD_COLOURS), "player-aids": len(GOD_COLOURS), "monster-cards": MONSTER_CARD_COUNT,
+                   "location-cards": LOCATION_COUNT}  # one board and one aid per god
 # The worked examples' titles are document headings that name the Monsters and Locations they show
 # ([[monsters/dragon]]), so a renamed card is renamed there too (pipeline/checks/names.py).
 PROSE_TITLES = frozenset({("examples", "examples")})
@@ -306,7 +308,7 @@ def check_player_aids(game: GameData[MonstrousModel]) -> Iterator[Problem]:
     order = list(_ids(game.doc("throw-steps"), "steps"))
     for index, aid in _enumerate(doc, "aids"):
         if aid["steps"] != order:
-            yield doc.problem(("aids", index, "steps"), f"aid {aid['id']}: steps must list every Throw Step in order")
+            yield doc.problem(("aids", index, "steps"), f"aid {aid['id']}: steps must list every step of throw-steps.yaml in order")
     keywords = {k["trigger"] for k in doc.data["keywords"]}
     for _, trigger in sorted(_used_triggers(game)):
         if trigger not in keywords:
@@ -401,16 +403,16 @@ def check_faith_tokens(game: GameData[MonstrousModel]) -> Iterator[Problem]:
         yield doc.problem(("tokens",), f"faith tokens: denominations {values}, the rulebook has {list(FAITH_DENOMINATIONS)}")
     total = sum(token["count"] for token in doc.data["tokens"])
     if total != doc.data["total_tokens"] or total != FAITH_TOKEN_COUNT:
-        yield doc.problem(("total_tokens",), f"faith tokens: counts add up to {total}; total_tokens says "
+        yield doc.problem(("total_tokens",), f"faith tokens: the counts in {doc.path.name} add up to {total}; total_tokens says "
                                              f"{doc.data['total_tokens']}, the rulebook {FAITH_TOKEN_COUNT}")
 
 
 def component_counts(game: GameData[MonstrousModel]) -> Inventory:
     """The box contents as the data holds them: records of each card and board file, and the faith tokens."""
-    counts = [ComponentCount(cid, len(game.doc(kind).data[key]), f"{kind}.yaml")
+    counts = [ComponentCount(cid, len(game.doc(kind).data[key]), f"{kind}.yaml", RULEBOOK_COUNTS[cid])
               for cid, (kind, key) in COMPONENT_RECORDS.items()]
     tokens = sum(t["count"] for t in game.doc("faith-tokens").data["tokens"])
-    return Inventory.of(counts + [ComponentCount(FAITH_COMPONENT, tokens, "faith-tokens.yaml")])
+    return Inventory.of(counts + [ComponentCount(FAITH_COMPONENT, tokens, "faith-tokens.yaml", FAITH_TOKEN_COUNT)])
 
 
 # ---- variants, FAQ, glossary ---------------------------------------------------------------
@@ -421,7 +423,9 @@ def check_variants(game: GameData[MonstrousModel]) -> Iterator[Problem]:
         label = f"variant {variant['id']}"
         combined = variant.get("combines", [])
         yield from _missing_refs(doc, ("variants", index, "combines"), combined, variants, "variant", label)
-        rules = {r["id"] for v in combined if v in variants for r in variants[v].get("rules", [])}
+        if any(v not in variants for v in combined):
+            continue  # whose rules are unknown: the missing variant is the problem, told above
+        rules = {r["id"] for v in combined for r in variants[v].get("rules", [])}
         yield from _missing_refs(doc, ("variants", index, "excludes_rules"), variant.get("excludes_rules", []),
                                  rules, "rule of a combined variant", label)
     team = variants.get(TEAM_VARIANT, {}).get("changes", {})

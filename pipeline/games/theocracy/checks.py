@@ -132,7 +132,7 @@ def check_power_cards(game: GameData[TheocracyModel], model: TheocracyModel) -> 
         values = model.power_values(player.id)
         if values != POWER_VALUES:
             yield _at(game, "players", game.doc("players").record_at("players", player.id),
-                      f"player {player.id}: power card values {list(values)}, expected {list(POWER_VALUES)}")
+                      f"player {player.id}: power-cards.yaml gives it the values {list(values)}, expected {list(POWER_VALUES)}")
 
 
 def _twin_title_problems(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
@@ -177,7 +177,7 @@ def check_believers(game: GameData[TheocracyModel], model: TheocracyModel) -> It
         indices = sorted(b.index for b in model.believers_of(player.id))
         if indices != expected:
             yield _at(game, "players", game.doc("players").record_at("players", player.id),
-                      f"player {player.id}: believer indices {indices}, expected {expected}")
+                      f"player {player.id}: believers.yaml gives it the indices {indices}, expected {expected}")
 
 
 def check_dice(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
@@ -258,7 +258,7 @@ def check_phases(game: GameData[TheocracyModel], model: TheocracyModel) -> Itera
                   f"turn structure: {model.turns_per_round} turns per round, the rulebook has {TURNS_PER_ROUND}")
     if model.turns_per_round > len(model.dice):
         yield _at(game, "phases", ("turn_structure", "turns_per_round"),
-                  f"turn structure: {model.turns_per_round} turns need one die each, only {len(model.dice)} dice")
+                  f"turn structure: {model.turns_per_round} turns need one die each, only {len(model.dice)} dice in dice.yaml")
 
 
 def check_prophecies(game: GameData[TheocracyModel], model: TheocracyModel) -> Iterator[Problem]:
@@ -333,7 +333,7 @@ def check_bid_examples(game: GameData[TheocracyModel], model: TheocracyModel) ->
 def _example_shape(example: Any, rules: dict[str, Any], counts: set[int]) -> Iterator[tuple[str, str]]:
     seats = len(example.bids)
     if seats not in counts:
-        yield "bids", f"{seats} bids, but the game is for {min(counts)}-{max(counts)} players"
+        yield "bids", f"{seats} bids, but roles.yaml has line-ups for {sorted(counts)} players only"
     if example.winner is not None and example.winner >= seats:
         yield "winner", f"winner seat {example.winner} does not exist with {seats} bids"
     if example.winner is not None and example.winner in example.ruined:
@@ -377,7 +377,8 @@ def check_added_rules(game: GameData[TheocracyModel], model: TheocracyModel) -> 
             with_role = tuple(sorted(u.players for u in model.line_ups if rule.target in u.roles))
             if with_role != tuple(sorted(rule.players)):
                 yield _at(game, "added-rules", where,
-                          f"{label}: role {rule.target} is in the line-ups for {list(with_role)} players, not {list(rule.players)}")
+                          f"{label}: role {rule.target} is in the line-ups of roles.yaml for {list(with_role)} players, "
+                          f"not {list(rule.players)}")
         elif rule.op == BID_RULE_OP:
             target = bid_rules.get(rule.target)
             if target is None:

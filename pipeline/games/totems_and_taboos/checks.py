@@ -264,11 +264,15 @@ def setup_problems(model: TotemsModel, report: Reporter) -> Iterator[Problem]:
         if res.souls == 0:
             yield report(SETUP, ("starting_resources", index), f"starting resources {res.colour}: a colour must start with some souls")
     packages = Counter(res.package for res in setup.resources)
-    if packages != STARTING_PACKAGES:
-        odd = sorted((packages - STARTING_PACKAGES).elements())
+    odd = sorted((packages - STARTING_PACKAGES).elements())
+    missing = sorted((STARTING_PACKAGES - packages).elements())
+    if odd:
         yield report(SETUP, ("starting_resources",),
                      f"starting resources: packages {odd} are not among the six the rulebook lists "
                      f"(clerics, servants, shrines, rolled souls)")
+    elif missing and len(setup.resources) == len(model.colour_ids):  # (a colour missing is told by itself)
+        yield report(SETUP, ("starting_resources",),
+                     f"starting resources: packages {missing} of the six the rulebook lists start no colour")
     yield from _covers_colours(model, report, list(setup.start_order), SETUP, ("start_order", "order"), "start order")
     if (setup.min_players, setup.max_players) != (MIN_PLAYERS, MAX_PLAYERS):
         yield report(SETUP, ("players",), f"players: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players")

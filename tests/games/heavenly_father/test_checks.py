@@ -161,7 +161,7 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     "virtue colour": (("virtues", put("virtues", "@justice", "colour", "blue")), "virtue justice: colour blue, the rulebook says red"),
     "virtue name": (("virtues", put("virtues", "@selfishness", "name", "Greed")), "virtue selfishness: name 'Greed', the rulebook says 'Selfishness'"),
     "virtue abbreviation": (("virtues", put("virtues", "@selfishness", "abbreviation", "Q")), "virtue selfishness: abbreviation Q, expected S"),
-    "virtue position": (("virtues", put("virtues", "@selfishness", "position", 2)), "virtue selfishness: position 2, but it is virtue number 1"),
+    "virtue position": (("virtues", put("virtues", "@selfishness", "position", 2)), "numbered list: virtue selfishness has position 2, but it is virtue 1"),
     # gods
     "god missing virtue": (("gods", drop("gods", "@referee-god", "points", "xenophobia")), "god referee-god: no points for xenophobia"),
     "god unknown virtue": (("gods", put("gods", "@referee-god", "points", "piety", 2)), "god referee-god: points for unknown virtue 'piety'"),
@@ -230,7 +230,7 @@ CASES: dict[str, tuple[tuple[str, Edit], str]] = {
     "parameter supply hands": (("parameters", put("parameters", "@hand-size", "value", 20)), "parameters: 6 players need 120 for starting hands, the box has 88"),
     # turn actions
     "turn action order": (("turn-actions", lambda d: d["turn_actions"].reverse()), "the rulebook's are resolve-prayer, play-dilemma"),
-    "turn action number": (("turn-actions", put("turn_actions", "@draw-card", "number", 7)), "turn action draw-card: number 7, but it is action 5"),
+    "turn action number": (("turn-actions", put("turn_actions", "@draw-card", "number", 7)), "numbered list: entry 5 is numbered 7"),
     "turn action not blocked by prayer": (("turn-actions", put("turn_actions", "@draw-card", "forbidden_when", ["draw-pile-empty"])), "turn action draw-card: must be forbidden while praying"),
     "turn action rulebook ban": (("turn-actions", put("turn_actions", "@call-judgment-day", "forbidden_when", ["praying"])), "turn action call-judgment-day: the rulebook forbids it when barred-by-rationalist"),
     "turn action no mandatory": (("turn-actions", drop("turn_actions", "@resolve-prayer", "mandatory_when")), "turn actions: exactly one must be mandatory while praying, found 0"),

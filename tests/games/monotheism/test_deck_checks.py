@@ -70,7 +70,7 @@ CASES = {
                    "worshiper poet: the last state, and only it, is consumed by the void"),
     "chain bless": (WORSHIPERS, lambda d: _worshiper(d, "poet")["states"][1].update(bless="flip"),
                     "worshiper poet: a blessing (flip) from state 2 does not give back state 1"),
-    "no faces": (WORSHIPERS, lambda d: d["worshipers"].pop(), "worshiper spirit-guide: no faces here"),
+    "no faces": (WORSHIPERS, lambda d: d["worshipers"].pop(), "worshiper spirit-guide: worshiper-sets.yaml deals it, but worshipers.yaml has no record of its faces"),
     "stranger": (WORSHIPERS, lambda d: _worshiper(d, "poet").update(id="bard"),
                  "worshiper bard: not in any worshiper set"),
 }

@@ -314,7 +314,7 @@ def test_aid_per_god(broken) -> None:
 
 def test_aid_lists_all_steps(broken) -> None:
     lines = broken("player-aids", lambda d: d["aids"][0]["steps"].pop())
-    assert has(lines, "aid green-aid: steps must list every Throw Step in order", "player-aids")
+    assert has(lines, "aid green-aid: steps must list every step of throw-steps.yaml in order", "player-aids")
 
 
 def test_aid_keyword_missing(broken) -> None:
@@ -399,7 +399,7 @@ def test_faith_denominations(broken) -> None:
 
 def test_faith_token_total(broken) -> None:
     lines = broken("faith-tokens", lambda d: d["tokens"][0].update(count=25))
-    assert has(lines, "faith tokens: counts add up to 57; total_tokens says 56, the rulebook 56", "faith-tokens")
+    assert has(lines, "faith tokens: the counts in faith-tokens.yaml add up to 57; total_tokens says 56, the rulebook 56", "faith-tokens")
     assert has(lines, "component faith-tokens: count 56, but the data has 57 (faith-tokens.yaml)", "components")
 
 

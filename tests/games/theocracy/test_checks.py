@@ -77,14 +77,14 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
     ("power-words", "power-cards", set_field("power_cards", "jade-power-2", "flavour", LONG),
      ("power card jade-power-2 (jade):", f"more than {checks.MAX_CARD_WORDS} fit a card")),
     ("power-values", "power-cards", set_field("power_cards", "crimson-power-3", "value", 4),
-     ("player crimson: power card values [1, 2, 4, 4, 5], expected [1, 2, 3, 4, 5]",)),
+     ("player crimson: power-cards.yaml gives it the values [1, 2, 4, 4, 5], expected [1, 2, 3, 4, 5]",)),
     # believers
     ("believer-unknown-player", "believers", set_field("believers", "gold-sun-reaper", "player", "violet"),
      ("believer gold-sun-reaper (violet): no player colour 'violet'",)),
     ("believer-words", "believers", set_field("believers", "azure-salt-widow", "flavour", LONG),
      ("believer azure-salt-widow (azure):", "fit a card")),
     ("believer-indices", "believers", set_field("believers", "jade-beekeeper", "index", 1),
-     ("player jade: believer indices [1, 1, 3, 4], expected [1, 2, 3, 4]",)),
+     ("player jade: believers.yaml gives it the indices [1, 1, 3, 4], expected [1, 2, 3, 4]",)),
     # dice
     ("dice-count", "dice", lambda d: drop(d, "dice", "die-4"), ("dice: 3 dice, the rulebook has 4",)),
     ("dice-faces-differ", "dice", set_field("dice", "die-2", "faces", [1, 2, 3, 4, 5]),
@@ -123,7 +123,7 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
     ("turns-per-round", "phases", set_nested(("turn_structure", "turns_per_round"), 3),
      ("turn structure: 3 turns per round, the rulebook has 4",)),
     ("turns-vs-dice", "phases", set_nested(("turn_structure", "turns_per_round"), 5),
-     ("turn structure: 5 turns need one die each, only 4 dice",)),
+     ("turn structure: 5 turns need one die each, only 4 dice in dice.yaml",)),
     # prophecies
     ("prophecy-missing", "prophecies", lambda d: drop(d, "prophecies", "draw"), ("prophecy draw: missing",)),
     ("prophecy-rule", "prophecies", set_field("prophecies", "lose", "fulfilled_when", "no-winner"),
@@ -146,7 +146,7 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
      ("bid rule tie: no bid example shows it",)),
     # bid examples
     ("example-player-count", "roles", lambda d: drop(d, "line_ups", "four-players"),
-     ("bid example four-2-3-4-5 (2 vs 3 vs 4 vs 5): 4 bids, but the game is for 2-3 players",)),
+     ("bid example four-2-3-4-5 (2 vs 3 vs 4 vs 5): 4 bids, but roles.yaml has line-ups for [2, 3] players only",)),
     ("example-winner-seat", "bid-examples", set_field("bid_examples", "two-1-5", "winner", 3),
      ("bid example two-1-5 (1 vs 5): winner seat 3 does not exist with 2 bids",)),
     ("example-winner-ruined", "bid-examples", set_field("bid_examples", "three-4-4-2", "ruined", [0, 2]),
@@ -168,7 +168,7 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
      ("bid example four-2-3-4-5: winner 2, the rulebook says seat 3 wins",)),
     # added rules
     ("added-role", "added-rules", set_field("added_rules", "lost", "players", [3, 4]),
-     ("added rule lost: role lost is in the line-ups for [4] players, not [3, 4]",)),
+     ("added rule lost: role lost is in the line-ups of roles.yaml for [4] players, not [3, 4]",)),
     ("added-bid-rule-missing", "bid-rules", lambda d: drop(d, "bid_rules", "ouroboros"),
      ("added rule ouroboros: bid rule ouroboros has no record",)),
     ("added-bid-rule-players", "bid-rules", set_field("bid_rules", "ruin", "players", [4]),
