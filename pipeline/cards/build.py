@@ -40,7 +40,6 @@ from pipeline.cards.imposition import (
 )
 from pipeline.cards.pdfwrite import Metadata, new_canvas
 from pipeline.cards.plan import Face, PrintCard
-from pipeline.cards.sheetcheck import sheet_problems
 from pipeline.cards.stamp import Stamp, draw_footer, place_stamped
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.cards.units import mm
@@ -265,6 +264,8 @@ def render_pdf(
         _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver, stamp=options.stamp,
                    number=number, layout_marks=layout.marks)
     data = doc.finish()
+    from pipeline.cards.sheetcheck import sheet_problems  # pypdf, which reads the sheet back: validate never loads it
+
     different, missing = sheet_problems(data, plan.game, _backs(pages, items, first_page))  # the very bytes published
     _refuse(iter(different))
     _refuse(iter(missing))
