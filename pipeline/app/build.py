@@ -46,6 +46,7 @@ from pipeline.base.errors import ProblemsFound, UsageProblem, UserError
 from pipeline.base.safefile import folder_digest
 from pipeline.cards import build as cards
 from pipeline.cards import printers
+from pipeline.cards.cardlayout import LaidOutCards
 from pipeline.cards.imposition import Duplex
 from pipeline.cards.pdfwrite import output_lock, own_folder, write_atomic
 from pipeline.cards.stamp import with_stamp
@@ -200,13 +201,15 @@ def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
         catalogue = RecordCatalogue(root, registry.catalogue())  # every game read once; each unit takes it from here
         validated: set[str] = set()
         laid_out = LaidOut(request.paper if request.doc_format == "pdf" else None)  # written as validation set them
-        _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated, laid_out, say)
+        faces = LaidOutCards()  # drawn as validation laid them out
+        _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated, laid_out,
+                  faces, say)
         with output_lock(request.out, on_wait=on_wait):
             manifest = Manifest.load(request.out)  # again: another build may have written the folder meanwhile
             fresh = _up_to_date(request, units, manifest, inputs, options)
             stale = [unit for unit in units if unit.name not in fresh]
-            _validate(request, chosen, stale, catalogue, validated, laid_out, say)
-            written = _build_units(request, stale, catalogue, manifest, inputs, options, progress, laid_out, say)
+            _validate(request, chosen, stale, catalogue, validated, laid_out, faces, say)
+            written = _build_units(request, stale, catalogue, manifest, inputs, options, progress, laid_out, faces, say)
     outputs = [Output(path, False) for unit in units for path in fresh.get(unit.name, [])]
     outputs += [output for unit in units for output in written.get(unit.name, [])]
     return BuildOutcome(tuple(outputs), tuple(notes))
@@ -263,10 +266,11 @@ def _up_to_date(request: BuildRequest, units: list[_Unit], manifest: Manifest, i
 
 
 def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], catalogue: RecordCatalogue,
-              validated: set[str], laid_out: LaidOut, say: Callable[[str], None]) -> None:
+              validated: set[str], laid_out: LaidOut, faces: LaidOutCards, say: Callable[[str], None]) -> None:
     """Validate the games the stale units need that are not in ``validated`` yet (then added to it): every game
     the documents read, or for card sheets alone each stale sheet's game. ProblemsFound when a problem is found.
-    The documents the check sets are kept in ``laid_out``; ``say`` hears how far validation is."""
+    The documents the check sets are kept in ``laid_out``, the card faces it lays out in ``faces``; ``say``
+    hears how far validation is."""
     root = request.data_root
     if request.only is None or any(unit.part == Part.DOCS for unit in stale):
         needed = games_to_validate(root, chosen, request.glossary)
@@ -276,7 +280,7 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
     if not needed:
         return
     report = validate(root, catalogue.specs, needed, catalogue, documents=partial(document_problems, keep=laid_out),
-                      progress=lambda step: say(f"validating {step}"))
+                      progress=lambda step: say(f"validating {step}"), cards=faces)
     if not report.ok:
         raise ProblemsFound([str(problem) for problem in report.problems], "no documents written")
     validated.update(needed)
@@ -284,14 +288,15 @@ def _validate(request: BuildRequest, chosen: list[str], stale: list[_Unit], cata
 
 def _build_units(request: BuildRequest, stale: list[_Unit], catalogue: RecordCatalogue, manifest: Manifest,
                  inputs: Inputs, options: Optional[cards.BuildOptions],
-                 progress: Optional[CardProgress], laid_out: LaidOut, say: Callable[[str], None]) -> dict[str, list[Output]]:
+                 progress: Optional[CardProgress], laid_out: LaidOut, faces: LaidOutCards,
+                 say: Callable[[str], None]) -> dict[str, list[Output]]:
     """Build each stale unit, recording it in the manifest as soon as its files are written (``say`` hears
     which document unit is being made, and how far)."""
     done: dict[str, list[Output]] = {}
     card_units = [unit for unit in stale if unit.part == Part.CARDS]
     if card_units:
         assert options is not None
-        done.update(_build_cards(request, card_units, catalogue, manifest, inputs, options, progress))
+        done.update(_build_cards(request, card_units, catalogue, manifest, inputs, options, progress, faces))
     doc_units = [unit for unit in stale if unit.part == Part.DOCS]
     for number, unit in enumerate(doc_units, 1):
         say(f"documents {number}/{len(doc_units)}: {unit.game or GLOSSARY_KIND}")
@@ -300,9 +305,10 @@ def _build_units(request: BuildRequest, stale: list[_Unit], catalogue: RecordCat
 
 
 def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCatalogue, manifest: Manifest,
-                 inputs: Inputs, options: cards.BuildOptions, progress: Optional[CardProgress]) -> dict[str, list[Output]]:
+                 inputs: Inputs, options: cards.BuildOptions, progress: Optional[CardProgress],
+                 faces: LaidOutCards) -> dict[str, list[Output]]:
     """Each stale game's card sheets, every edition (full colour, ink-friendly), written and recorded together
-    as one unit (one progress count over all their cards)."""
+    as one unit (one progress count over all their cards), from the faces validation laid out (``faces``)."""
     games = [unit.game for unit in units if unit.game is not None]
     plans = cards.make_plans(request.data_root, games, catalogue.game)
     editions = cards.editions(options)
@@ -319,7 +325,8 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
             own_folder(request.out, target.parent)
             stamped = edition if edition.stamp is None else replace(edition, stamp=edition.stamp.for_game(request.data_root / plan.game))
             data, pages = cards.render_pdf(plan, stamped, progress.advance if progress is not None else None,
-                                           template_root=request.template_root)
+                                           template_root=request.template_root,
+                                           laid_out=faces.of(plan.game, request.template_root))
             files[target] = data
             details.append(f"({plan.card_count} cards, {pages} pages)")
         _write_unit(manifest, unit.name, inputs.of(unit.name, options.as_dict(), [plan.game]), [plan.game], files)

@@ -377,6 +377,9 @@ def polygon_region(flat: Sequence[float], matrix: Matrix) -> Region:
 
 MOVE, LINE, CURVE = "M", "L", "C"
 Piece = tuple[str, Sequence[float]]  # a path's piece: MOVE x y, LINE x y or CURVE x1 y1 x2 y2 x3 y3
+# The operator codes of a reportlab Path (its public ``Path(points, operators)`` arguments, which its moveTo,
+# lineTo, curveTo and closePath append): the piece each draws and how many of ``points`` it takes.
+PATH_OPERATORS: dict[int, tuple[Optional[str], int]] = {0: (MOVE, 2), 1: (LINE, 2), 2: (CURVE, 6), 3: (None, 0)}
 
 
 def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
@@ -392,12 +395,11 @@ def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
 def _path_pieces(path: rl.Path) -> list[Piece]:
     """A reportlab Path as pieces (a close draws no piece: its ring is closed all the same)."""
     pieces: list[Piece] = []
-    kinds = {rl._MOVETO: MOVE, rl._LINETO: LINE, rl._CURVETO: CURVE}
     points, at = path.points, 0
     for op in path.operators:
-        count = rl._PATH_OP_ARG_COUNT[op]
-        if op in kinds:
-            pieces.append((kinds[op], points[at : at + count]))
+        kind, count = PATH_OPERATORS[op]
+        if kind is not None:
+            pieces.append((kind, points[at : at + count]))
         at += count
     return pieces
 

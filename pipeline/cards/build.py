@@ -18,7 +18,7 @@ from pipeline.base.errors import UserError
 from pipeline.cards import blame, colourkeys, decks, design, fonts
 from pipeline.cards.calibration import draw_calibration
 from pipeline.cards.faces import SlotError
-from pipeline.cards.forms import FaceForm, Forms
+from pipeline.cards.forms import FaceForm, Forms, LaidOutFaces
 from pipeline.cards.imposition import (
     CROP,
     DOWN,
@@ -40,7 +40,6 @@ from pipeline.cards.imposition import (
 )
 from pipeline.cards.pdfwrite import Metadata, new_canvas
 from pipeline.cards.plan import Face, PrintCard
-from pipeline.cards.sheetcheck import sheet_problems
 from pipeline.cards.stamp import Stamp, draw_footer, place_stamped
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.cards.units import mm
@@ -208,15 +207,17 @@ class Document:
 
 
 def open_document(
-    template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False, ink_saver: bool = False
+    template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False, ink_saver: bool = False,
+    laid_out: Optional[LaidOutFaces] = None,
 ) -> Document:
-    """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet)."""
+    """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet);
+    ``laid_out``: the game's faces as validation laid them out in this command (see ``Forms``)."""
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, Metadata(title, game, options))
     templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver)
-    return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None))
+    return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None, laid_out=laid_out))
 
 
 def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> tuple[Sheets, Paper, Layout]:
@@ -229,13 +230,15 @@ def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) ->
 
 
 def render_pdf(
-    plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT
+    plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT,
+    laid_out: Optional[LaidOutFaces] = None,
 ) -> tuple[bytes, int]:
-    """The PDF bytes of a plan and its page count."""
+    """The PDF bytes of a plan and its page count; ``laid_out``: the plan's faces as validation laid them out
+    from ``template_root`` in this command (drawn as they are, not laid out again)."""
     sheets, paper, layout = check_options(options, template_root)
     doc = open_document(
         template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True,
-        ink_saver=options.ink_saver,
+        ink_saver=options.ink_saver, laid_out=laid_out,
     )
     canvas, forms = doc.canvas, doc.forms
     items = _items(plan, forms, Duplex.LONG if layout.fold else options.duplex)  # a fold page holds the backs
@@ -261,6 +264,8 @@ def render_pdf(
         _draw_page(canvas, forms, sheets, page, items, progress, trim_only=options.ink_saver, stamp=options.stamp,
                    number=number, layout_marks=layout.marks)
     data = doc.finish()
+    from pipeline.cards.sheetcheck import sheet_problems  # pypdf, which reads the sheet back: validate never loads it
+
     different, missing = sheet_problems(data, plan.game, _backs(pages, items, first_page))  # the very bytes published
     _refuse(iter(different))
     _refuse(iter(missing))

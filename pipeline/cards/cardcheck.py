@@ -15,15 +15,17 @@ from pathlib import Path
 from typing import Optional
 
 from pipeline.base import locations
-from pipeline.cards.cardlayout import problems
+from pipeline.cards.cardlayout import LaidOutCards, problems
 from pipeline.data.dataset import GameData
 from pipeline.data.problems import Problem
 
 
-def card_problems(data: GameData, template_root: Optional[Path] = None) -> list[Problem]:
+def card_problems(data: GameData, template_root: Optional[Path] = None, *,
+                  keep: Optional[LaidOutCards] = None) -> list[Problem]:
     """Every card of ``data`` (validated, cross-checks passed) that its build would refuse, one problem
     per card, at the data field the failing text shows (else the card's record). A game whose card
-    templates are not under ``template_root`` (a game of another template folder) is not laid out."""
+    templates are not under ``template_root`` (a game of another template folder) is not laid out.
+    ``keep``: where the faces of a clean game go, for the build of the same command to draw."""
     if data.spec.cards is None:
         return []
-    return list(problems(data, template_root if template_root is not None else locations.template_root()))
+    return list(problems(data, template_root if template_root is not None else locations.template_root(), keep))

@@ -1,13 +1,13 @@
 """Laying out every card face of a game as the build does, without a PDF (for validate's card check,
-``cardcheck.py``, which imports this only when a game is not stamped: it loads the renderer)."""
+``cardcheck.py``), and handing the faces laid out to the build of the same command (``LaidOutCards``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Optional
 
 from pipeline.base.errors import UserError
 from pipeline.cards import build, design, fonts
-from pipeline.cards.faces import FaceRecords, Splitter, content_key
+from pipeline.cards.faces import FaceRecord, FaceRecords, Splitter, content_key
 from pipeline.cards.forms import FaceForm
 from pipeline.cards.imposition import SHEETS_NAME, SHEETS_SCHEMA_NAME, load_sheets
 from pipeline.cards.plan import Face
@@ -25,6 +25,22 @@ class Layouts:
         self._records = FaceRecords(templates, game)
         self._splitter = Splitter(templates)
         self._by_content: dict[str, FaceForm] = {}
+        self.arts: dict[str, Any] = {}  # art key -> its SVG root, for each face split here (the build converts these)
+
+    @property
+    def splitter(self) -> Splitter:
+        """The splitter of these faces: what it fitted and measured (text slots, art layers' paints) it does not
+        work again for another edition of the same cards."""
+        return self._splitter
+
+    @property
+    def ink_saver(self) -> bool:
+        return self.templates.ink_saver
+
+    def record(self, key: str) -> Optional[FaceRecord]:
+        """The record of the face of content ``key`` when it was laid out here."""
+        form = self._by_content.get(key)
+        return form.record if form is not None else None
 
     def face(self, face: Face, where: str) -> FaceForm:
         key = content_key(face)
@@ -33,7 +49,8 @@ class Layouts:
         record = self._records.get(key) if key is not None else None
         if record is None:
             svg = self.templates.render(face.template, face.context, where)
-            record, _ = self._splitter.split(svg, face.template, where)
+            record, roots = self._splitter.split(svg, face.template, where)
+            self.arts.update(roots)
             if key is not None:
                 self._records.put(key, record)
         form = FaceForm(where, record, self.templates.bleed_mm)
@@ -47,8 +64,26 @@ class Layouts:
         self._records.save()
 
 
-def problems(data: GameData, template_root: Path) -> Iterable[Problem]:
-    """Every card the build would refuse, one problem per card (the build's own message)."""
+class LaidOutCards:
+    """The card faces validate's card check laid out, by game, for the build of the same command to draw
+    (explicit data flow within one command, as documents pass ``LaidOut``: nothing outlives the command)."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, Layouts] = {}
+
+    def keep(self, game: str, layouts: Layouts) -> None:
+        self._games[game] = layouts
+
+    def of(self, game: str, template_root: Path) -> Optional[Layouts]:
+        """The faces of ``game`` when they were laid out from ``template_root`` (else None: a build from other
+        templates lays its faces out itself)."""
+        layouts = self._games.get(game)
+        return layouts if layouts is not None and layouts.templates.root == template_root else None
+
+
+def problems(data: GameData, template_root: Path, keep: Optional[LaidOutCards] = None) -> Iterable[Problem]:
+    """Every card the build would refuse, one problem per card (the build's own message); the faces of a
+    game with none go to ``keep``."""
     game_at = Location(display_path(data.root), 1, 1)
     try:
         plan = build.plan(data.root.parent, data.game, data)
@@ -76,6 +111,8 @@ def problems(data: GameData, template_root: Path) -> Iterable[Problem]:
         yield Problem(game_at, message)
     if clean:
         layouts.save()
+        if keep is not None:
+            keep.keep(data.game, layouts)
 
 
 def _problem(message: str, fallback: Location) -> Problem:

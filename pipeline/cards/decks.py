@@ -15,8 +15,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
-from pypdf.generic import ContentStream
-
 if TYPE_CHECKING:  # pypdf is imported where a PDF is read, not by every build that imports this module
     from pypdf import PdfReader
 
@@ -64,6 +62,8 @@ def problems(reader: PdfReader, placements: Sequence[BackPlacement]) -> Iterator
 def _blocks(page: Any, digests: dict[int, str]) -> Iterator[str]:
     """The signature of each page-level q..Q block of a page, in drawing order."""
     resources = page.get("/Resources")
+    from pypdf.generic import ContentStream  # pypdf only once a sheet is written: validate never loads it
+
     operations = ContentStream(page.get_contents(), page.pdf).operations
     depth = 0
     current: Optional[hashlib._Hash] = None

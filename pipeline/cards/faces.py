@@ -384,6 +384,11 @@ class FaceRecords:
         self._used[key] = record
         self._changed = True
 
+    def use(self, key: str, record: FaceRecord) -> None:
+        """Count ``record``, laid out earlier in this command, as used (kept already when the store holds it)."""
+        self._used[key] = record
+        self._changed = self._changed or key not in self._stored
+
     def save(self) -> None:
         """Keep this build's records for the next (a cache that cannot be written is skipped)."""
         if self.inputs is None or (not self._changed and self._used.keys() == self._stored.keys()):

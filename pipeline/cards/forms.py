@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol
 
 from lxml import etree
 from reportlab.pdfgen.canvas import Canvas
@@ -66,20 +66,40 @@ class FaceForm:
         return self.frame.height_pt
 
 
+class LaidOutFaces(Protocol):
+    """Faces laid out earlier in the same command (validate's card check, ``cardlayout.Layouts``)."""
+
+    @property
+    def arts(self) -> Mapping[str, Any]: ...  # art key -> its SVG root
+
+    @property
+    def splitter(self) -> Splitter: ...
+
+    @property
+    def ink_saver(self) -> bool: ...  # the edition its templates rendered
+
+    def record(self, key: str) -> Optional[FaceRecord]: ...
+
+
 class Forms:
     """The forms of one PDF document: faces, arts and icons, each defined once.
 
     ``records`` names the kind of document whose face records are kept between
     builds (a game); without it, faces are only shared within this document.
+    ``laid_out``: the faces validation laid out in this command, from the same templates. Its records and art
+    are drawn as they are in the same edition (full colour or ink-friendly), and its splitter sets the faces
+    of another edition, so text and art layers the editions share are worked once.
     """
 
-    def __init__(self, canvas: Canvas, templates: Templates, records: Optional[str] = None) -> None:
+    def __init__(self, canvas: Canvas, templates: Templates, records: Optional[str] = None, *,
+                 laid_out: Optional[LaidOutFaces] = None) -> None:
         self.canvas = canvas
         self.templates = templates
         self.bleed = templates.bleed_mm
         self.records = FaceRecords(templates, records)
         self._scope = store.scope(templates.root)  # taken once: a document looks up each of its arts
-        self._splitter = Splitter(templates)
+        self._splitter = laid_out.splitter if laid_out is not None else Splitter(templates)
+        self._laid_out = laid_out if laid_out is not None and laid_out.ink_saver == templates.ink_saver else None
         self._face_objects: dict[int, tuple[Face, FaceForm]] = {}  # the same Face object (a shared back) splits once
         self._by_content: dict[str, FaceForm] = {}  # faces of equal template and values split once
         self._by_record: dict[FaceRecord, FaceForm] = {}  # faces that came out the same are one face
@@ -103,23 +123,38 @@ class Forms:
             return self._rendered(face, where)
         form = self._by_content.get(content)
         if form is None:
+            form = self._laid_out_form(content, where)
+        if form is None:
             record = self.records.get(content)
-            if record is not None and all(k in self._arts or artcache.shared().has(k, self._scope) for k in record.art):
+            if record is not None and all(self._at_hand(k) for k in record.art):
                 form = self._form(record, {}, where)
-            elif record is not None:  # laid out before (validate's card check), its art not yet converted
+            elif record is not None:  # laid out by an earlier command's card check, its art not yet converted
                 svg = self.templates.render(face.template, face.context, where)
                 form = self._form(record, self._splitter.art(svg, face.template, where), where)
             else:
                 form = self._rendered(face, where)
                 self.records.put(content, form.record)
-            self._by_content[content] = form
+        self._by_content[content] = form
         return form
+
+    def _laid_out_form(self, content: str, where: str) -> Optional[FaceForm]:
+        """The face of ``content`` as validation laid it out in this command, when it did and its art is at hand."""
+        laid_out = self._laid_out
+        record = laid_out.record(content) if laid_out is not None else None
+        if laid_out is None or record is None or not all(k in laid_out.arts or self._at_hand(k) for k in record.art):
+            return None
+        self.records.use(content, record)
+        return self._form(record, laid_out.arts, where)
+
+    def _at_hand(self, key: str) -> bool:
+        """Whether art ``key`` is defined in this document already, or converted or stored before."""
+        return key in self._arts or artcache.shared().has(key, self._scope)
 
     def _rendered(self, face: Face, where: str) -> FaceForm:
         record, roots = self._splitter.split(self.templates.render(face.template, face.context, where), face.template, where)
         return self._form(record, roots, where)
 
-    def _form(self, record: FaceRecord, roots: dict[str, Any], where: str) -> FaceForm:
+    def _form(self, record: FaceRecord, roots: Mapping[str, Any], where: str) -> FaceForm:
         """A face form over ``record``, defining its arts (``roots``: SVG of arts this build may have to convert)."""
         for key in record.art:
             if key not in self._arts:

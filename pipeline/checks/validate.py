@@ -17,6 +17,7 @@ from pipeline.base.errors import UserError
 from pipeline.base.words import count
 from pipeline.cards import fonts
 from pipeline.cards.cardcheck import card_problems
+from pipeline.cards.cardlayout import LaidOutCards
 from pipeline.cards.svgtemplates import ICON_DIR, TEMPLATE_ROOT, IconLibrary
 from pipeline.checks.components import count_problems
 from pipeline.checks.deleted import fold_deleted
@@ -78,12 +79,14 @@ DocumentCheck = Callable[[GameData, "RecordCatalogue"], Iterable[Problem]]
 
 def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = None,
              catalogue: Optional["RecordCatalogue"] = None, documents: Optional[DocumentCheck] = None,
-             progress: Optional[Callable[[str], None]] = None, fold: bool = True) -> ValidationReport:
+             progress: Optional[Callable[[str], None]] = None, fold: bool = True,
+             cards: Optional[LaidOutCards] = None) -> ValidationReport:
     """Validate ``games`` (all when None) under ``data_root``, each by its spec in ``specs``;
     ``catalogue``: games loaded already; ``documents``: the document check (`pantheon validate` and `build`
     pass it; commands that print no document leave it out, and a game they found clean is not clean for it);
     ``progress``: told what is being checked and how far (``"monstrous (3/5): documents"``); ``fold`` False:
-    a deleted record's consequences are listed after it, one by one, as each check found them."""
+    a deleted record's consequences are listed after it, one by one, as each check found them; ``cards``:
+    where the card check leaves the faces it laid out (the build draws them)."""
     chosen = specs.select(data_root, games)
     schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
     catalogue = catalogue or RecordCatalogue(data_root, specs)
@@ -100,7 +103,7 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
         loaded = catalogue.game(game)
         schemas = schemas or load_schemas(data_root)
         catalogue.requested.clear()
-        problems, cross_checked = game_problems(loaded, schemas, catalogue, printable, fold=fold)
+        problems, cross_checked = game_problems(loaded, schemas, catalogue, printable, fold=fold, cards=cards)
         if cross_checked and not problems and documents is not None:  # laid out only from data every check vouched for
             say(f"{game} ({number}/{len(chosen)}): documents")
             problems = guarded(loaded, documents(loaded, catalogue))
@@ -116,17 +119,18 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
 
 def game_problems(
     loaded: GameData[Any], schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None,
-    *, fold: bool = True,
+    *, fold: bool = True, cards: Optional[LaidOutCards] = None,
 ) -> tuple[list[Problem], bool]:
     """Every problem of one loaded game, and whether its cross-checks ran (they need schema-clean data); a
     deleted record is one line that leads with it, its consequences folded in (checks/deleted.py), unless
     ``fold`` is False (the cause still leads, and each check's own finding follows it)."""
-    problems, cross_checked = _all_game_problems(loaded, schemas, catalogue, printable)
+    problems, cross_checked = _all_game_problems(loaded, schemas, catalogue, printable, cards)
     return (fold_deleted(loaded, problems, fold=fold) if problems else problems), cross_checked
 
 
 def _all_game_problems(
-    loaded: GameData[Any], schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None
+    loaded: GameData[Any], schemas: SchemaSet, catalogue: RecordCatalogue, printable: Optional[PrintableText] = None,
+    cards: Optional[LaidOutCards] = None,
 ) -> tuple[list[Problem], bool]:
     game = loaded.game
     printable = printable or PrintableText()
@@ -186,8 +190,7 @@ def _all_game_problems(
     for examples in spec.examples if not problems else ():  # replays rely on every fact the checks vouch for
         problems += guarded(loaded, example_problems(loaded, examples))
     if not problems:  # the cards are laid out only from data every check vouched for
-
-        problems += guarded(loaded, card_problems(loaded))
+        problems += guarded(loaded, card_problems(loaded, keep=cards))
     return problems, True
 
 

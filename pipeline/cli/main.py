@@ -20,12 +20,8 @@ from typing import Any, Callable, List, NoReturn, Optional, Sequence
 import typer
 from typer.core import TyperGroup
 
-from pipeline.analysis.balance.commands import report_command, simulate_command
-from pipeline.analysis.diff import commands as diff_commands
 from pipeline.app.build import BuildRequest, CardSettings, Part
 from pipeline.app.build import build as run_build
-from pipeline.app.watch import Watched
-from pipeline.app.watch import watch as watch_files
 from pipeline.base import console, exits, locations
 from pipeline.base.errors import ProblemsFound, UsageProblem
 from pipeline.base.options import (
@@ -44,7 +40,6 @@ from pipeline.base.words import count
 from pipeline.cards import build as render_build
 from pipeline.cards import printers
 from pipeline.cards.imposition import Duplex
-from pipeline.cards.preview import pdf_to_png
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.checks.provenance import SOURCES, provenance_counts
 from pipeline.checks.validate import RecordCatalogue, ValidationReport
@@ -53,8 +48,6 @@ from pipeline.cli import sheet as sheet_commands
 from pipeline.data.dataset import default_data_root, display_path, load_game
 from pipeline.data.gamespec import GameSpec
 from pipeline.documents.docscheck import document_problems
-from pipeline.exports import export as exporter
-from pipeline.exports import preflight as checks
 from pipeline.exports.targets import target as export_target
 from pipeline.exports.targets import target_ids
 from pipeline.games import registry
@@ -418,6 +411,8 @@ def preview(
     card = render_build.find_card(the_plan, card_id)
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card.id}.png"
     face_pdf = render_build.face_preview_pdf(the_plan, card.id, template_root=_template_root(templates), ink_saver=ink_saver)
+    from pipeline.cards.preview import pdf_to_png  # only preview turns a PDF into a PNG
+
     pdf_to_png(face_pdf, target, dpi)
     if as_json:
         typer.echo(json.dumps({"card": card.id, "name": card.name, "path": str(target)}))
@@ -454,6 +449,8 @@ def export(
         None, "--base-url", help="Tabletop Simulator: where the images will be uploaded (URLs are this + file name)."),
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
+    from pipeline.exports import export as exporter  # each command imports what it alone uses
+
     template_root = _template_root(templates)
     spec = export_target(target, template_root)  # an unknown target is refused before any work
     the_plan = _validated_plan(_data_root(data), game, "nothing exported", as_json=as_json)
@@ -480,6 +477,8 @@ def preflight(
         None, "--files", help="Check the files of this export folder (<out>/<game>/<target>) instead of a fresh export."),
 ) -> None:
     """Check what a print shop checks: text size, safe area, bleed, fonts, colour, ink, image and grid sizes."""
+
+    from pipeline.exports import preflight as checks
 
     template_root = _template_root(templates)
     spec = None if target == checks.PRINT else export_target(target, template_root)  # refused before any work
@@ -563,6 +562,8 @@ def report(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
+    from pipeline.analysis.balance.commands import report_command
+
     report_command(_data_root(data), registry.catalogue(), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
                    processes=processes, as_json=as_json, say=say)
 
@@ -579,6 +580,8 @@ def simulate(
     data: Optional[Path] = DataOption,
 ) -> None:
     """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
+    from pipeline.analysis.balance.commands import simulate_command
+
     simulate_command(_data_root(data), registry.catalogue(), game, games=games, seed=seed, players=players, policy=policy,
                      processes=processes, as_json=as_json, say=say)
 
@@ -609,6 +612,8 @@ def diff_command(
                                         "data/); revisions are read from its git repository."),
 ) -> None:
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
+    from pipeline.analysis.diff import commands as diff_commands
+
     compared_all = diff_commands.diff_command(
         _data_root(data), registry.catalogue(), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,
         engines=engines, budget=engine_nodes, paper=paper.value, template_root=_template_root(templates), say=say,
@@ -635,6 +640,9 @@ def watch(
 ) -> None:
     """Rebuild a game whenever its data or templates change: validate, then the files written or the problems."""
     root = _data_root(data)
+    from pipeline.app.watch import Watched
+    from pipeline.app.watch import watch as watch_files
+
     watched = Watched(root, _template_root(templates), select_games(root, games))
     interrupted: list[int] = []  # Ctrl-C seen: a build may turn its KeyboardInterrupt into an exit or an Abort
 

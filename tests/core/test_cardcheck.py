@@ -71,3 +71,39 @@ def test_too_many_words_points_at_the_longest_field(data_copy: Path) -> None:
     words = [line for line in result.stdout.splitlines() if "words of text" in line]
     assert len(words) == 1 and "power-cards.yaml:8:14: power card gold-power-1 (gold): 50 words of text" in words[0], words
 
+
+
+def test_the_build_draws_the_faces_validate_laid_out_into_the_same_sheets(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Faces handed on from validate's card check (one command, no store between them) make the very bytes
+    faces laid out afresh make, in both editions, and the full-colour edition splits none of them again."""
+    from pipeline.base import locations
+    from pipeline.cards.cardcheck import card_problems
+    from pipeline.cards.cardlayout import LaidOutCards
+    from pipeline.cards.faces import Splitter
+    from pipeline.checks.validate import RecordCatalogue
+    from pipeline.data.dataset import default_data_root
+    from pipeline.games.registry import catalogue
+
+    def fresh_cache(name: str) -> None:  # nothing kept between these runs: every face comes from where it is handed
+        monkeypatch.setenv("PANTHEON_CACHE", str(tmp_path / name))
+
+    fresh_cache("check")
+    loaded = RecordCatalogue(default_data_root(), catalogue()).game(GAME)
+    faces = LaidOutCards()
+    assert card_problems(loaded, keep=faces) == []
+    laid_out = faces.of(GAME, locations.template_root())
+    assert laid_out is not None
+    assert faces.of(GAME, tmp_path) is None  # a build from other templates lays its faces out itself
+    the_plan = build.plan(default_data_root(), GAME, loaded)
+    splits = []
+    real_split = Splitter.split
+    monkeypatch.setattr(Splitter, "split", lambda self, *args: splits.append(args[1]) or real_split(self, *args))
+    for edition in build.editions(BuildOptions()):
+        fresh_cache(f"handed-{edition.ink_saver}")
+        splits.clear()
+        handed = render_pdf(the_plan, edition, laid_out=laid_out)
+        if not edition.ink_saver:
+            assert splits == []  # every face drawn as validate laid it out
+        fresh_cache(f"alone-{edition.ink_saver}")
+        assert handed == render_pdf(the_plan, edition), f"ink_saver={edition.ink_saver}"

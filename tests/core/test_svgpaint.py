@@ -127,3 +127,17 @@ def test_the_colour_under_text_is_checked_whichever_route_reads_the_art(template
     extra = f'<rect x="8" y="18" width="44" height="14" {band}/>'
     message = refused(templates, slot_card(extra=extra))
     assert "probe-1" in message and "the art under its text is #333333" in message
+
+
+def test_the_path_operator_codes_read_are_the_ones_reportlab_paths_append() -> None:
+    """artmap reads a Path's operators by the codes its public drawing methods append (no private constant)."""
+    from reportlab.graphics.shapes import Path as RlPath
+
+    path = RlPath()
+    path.moveTo(1, 2)
+    path.lineTo(3, 4)
+    path.curveTo(5, 6, 7, 8, 9, 10)
+    path.closePath()
+    codes = artmap.PATH_OPERATORS
+    assert [codes[op] for op in path.operators] == [(artmap.MOVE, 2), (artmap.LINE, 2), (artmap.CURVE, 6), (None, 0)]
+    assert sum(codes[op][1] for op in path.operators) == len(path.points)
