@@ -173,7 +173,7 @@ def load_schemas(data_root: Path) -> SchemaSet:
         return retrieved[uri]
 
     registry = Registry(retrieve=by_legacy_name).with_resources(resources)  # type: ignore[call-arg]  # (attrs)
-    return SchemaSet(root, registry, by_path, _linked(by_path))
+    return SchemaSet(root, registry, by_path, _linked(by_path, {name: schema for name, (schema, _) in legacy.items()}))
 
 
 LEGACY_PREFIX = "urn:pantheon:"
@@ -199,33 +199,42 @@ def _absolute_refs(node: Any, base: str) -> Any:
     return node
 
 
-def _linked(by_path: dict[Path, dict[str, Any]]) -> dict[Path, dict[str, Any]]:
+def _linked(by_path: dict[Path, dict[str, Any]], legacy: Mapping[str, dict[str, Any]]) -> dict[Path, dict[str, Any]]:
     """A copy of each schema whose ``$ref`` values are the subschemas they name, made once per load.
 
     jsonschema looks a reference up (base URI, registry, JSON pointer) each time it applies one: thousands
     of times per run for the same few hundred references. Linked, the data is validated against the same
-    subschemas, so its errors are the same, in the same order. The copies may be cyclic (a recursive
-    ``$defs`` entry refers to itself); they are never written out. The schema files carry no nested ``$id``,
-    so a reference resolves against its file's URI; one that names no schema file or no node in it stays text
-    and is looked up (and reported) by jsonschema as before.
+    subschemas, so its errors are the same, in the same order. A reference is resolved as jsonschema resolves
+    it: against the ``$id`` in force (a file's URI, or the name a schema gives itself), by file URI or legacy
+    name (``legacy``: those names' schemas). The copies may be cyclic (a recursive ``$defs`` entry refers to
+    itself); they are never written out. Should any reference not resolve (a broken schema), nothing is
+    linked: jsonschema looks every reference up, and reports the broken one, as before.
     """
     referring: list[tuple[dict[str, Any], str]] = []
     by_uri: dict[str, Any] = {}
-    for schema in by_path.values():
-        by_uri[str(schema["$id"])] = _copy(schema, str(schema["$id"]), referring)
+    copies = {path: _copy(schema, str(schema["$id"]), referring) for path, schema in by_path.items()}
+    for path, schema in by_path.items():
+        by_uri[str(schema["$id"])] = copies[path]
+    for name, schema in legacy.items():
+        by_uri[name] = by_uri[str(schema["$id"])]
     for copy, base in referring:
-        ref = copy.get("$ref")
-        if isinstance(ref, str):
-            target = _pointed(by_uri, *urldefrag(urljoin(base, ref)))
-            if target is not None:
-                copy["$ref"] = target
-    return {path: by_uri[str(schema["$id"])] for path, schema in by_path.items()}
+        ref = copy["$ref"]
+        if not isinstance(ref, str):
+            return dict(by_path)
+        uri, fragment = (base, ref[1:]) if ref.startswith("#") else urldefrag(urljoin(base, ref))
+        target = _pointed(by_uri, uri, fragment)
+        if target is None:
+            return dict(by_path)
+        copy["$ref"] = target
+    return copies
 
 
 def _copy(node: Any, base: str, referring: list[tuple[dict[str, Any], str]]) -> Any:
-    """``node`` copied (its dicts and lists new); each dict holding a ``$ref`` noted in ``referring`` with
-    ``base``, to be linked."""
+    """``node`` copied (its dicts and lists new); each dict holding a ``$ref`` noted in ``referring`` with the
+    base URI its reference resolves against (``base``, or the dict's own ``$id``)."""
     if isinstance(node, dict):
+        if isinstance(node.get("$id"), str):
+            base = urljoin(base, node["$id"]) if not node["$id"].startswith("#") else base
         copy = {key: _copy(value, base, referring) for key, value in node.items()}
         if "$ref" in copy:
             referring.append((copy, base))
