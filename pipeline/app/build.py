@@ -37,6 +37,7 @@ from pipeline.app.documents import (
     document_path,
     game_documents,
     games_to_validate,
+    known_kinds,
     render_for_print,
     with_glossary,
 )
@@ -339,16 +340,18 @@ def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalo
     """One game's documents (or the glossary): assembled, noting which games they read, rendered (or taken as
     validation set them, when it set these very documents), then written."""
     root = request.data_root
-    before = set(catalogue.requested)
-    catalogue.requested.clear()  # from here on: the games this unit reads
-    refs = References(catalogue)
+    assembled = laid_out.documents(unit.game, request.paper) if unit.game is not None else None
     docs: dict[str, m.Document]
-    if unit.game is not None:
-        docs = game_documents(unit.game, request.paper, refs)
+    if assembled is not None and unit.game is not None:  # as validation assembled them, on this paper, from the same data
+        docs, reads = known_kinds(unit.game, assembled[0]), assembled[1]
     else:
-        docs = {GLOSSARY_KIND: combined_glossary(game_ids(root), refs)}
-    reads = sorted(catalogue.requested)
-    catalogue.requested.update(before)
+        with catalogue.noting_reads() as read:
+            refs = References(catalogue)
+            if unit.game is not None:
+                docs = game_documents(unit.game, request.paper, refs)
+            else:
+                docs = {GLOSSARY_KIND: combined_glossary(game_ids(root), refs)}
+        reads = sorted(read)
     files: dict[Path, bytes] = {}
     for kind, doc in docs.items():
         kept = laid_out.pdf(unit.game, kind, request.paper, doc) if unit.game is not None else None  # (none for md)

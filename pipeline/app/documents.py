@@ -8,7 +8,7 @@ over every game. :mod:`pipeline.app.build` decides which to make and writes them
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 from pipeline.base.errors import UserError
 from pipeline.checks.references import References
@@ -26,12 +26,16 @@ def game_documents(game: str, paper: str, refs: References) -> dict[str, m.Docum
     loaded = refs.catalogue.game(game)
     if loaded.spec.documents is None:
         raise loaded.spec.missing("documents")
-    docs = dict(loaded.spec.documents(DocContext(loaded, refs, load_layout(paper))))
+    return known_kinds(game, loaded.spec.documents(DocContext(loaded, refs, load_layout(paper))))
+
+
+def known_kinds(game: str, docs: Mapping[str, m.Document]) -> dict[str, m.Document]:
+    """``docs``, each of a kind the build knows how to name (UserError naming any other)."""
     unknown = set(docs) - set(DOC_KINDS)
     if unknown:
         kinds = "kind" if len(unknown) == 1 else "kinds"
         raise UserError(f"{game}: unknown document {kinds} {', '.join(sorted(unknown))} (known: {', '.join(DOC_KINDS)})")
-    return docs
+    return dict(docs)
 
 
 def document_path(out_dir: Path, game: Optional[str], kind: str, paper: str, fmt: str) -> Path:

@@ -8,6 +8,7 @@ after validation (cards, documents, game commands) never read the data again.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -361,6 +362,19 @@ class RecordCatalogue:
         self._games: dict[str, GameData] = {}
         self._known = set(game_ids(data_root))
         self.requested: set[str] = set()  # every game asked for (validate: which games a game's checks read)
+
+    @contextmanager
+    def noting_reads(self) -> Iterator[set[str]]:
+        """The games asked for inside the ``with`` block (filled in when it ends), still noted as asked for
+        outside it: what a build unit reads, within what a game's checks read."""
+        before = set(self.requested)
+        self.requested.clear()
+        reads: set[str] = set()
+        try:
+            yield reads
+        finally:
+            reads.update(self.requested)
+            self.requested.update(before)
 
     def game(self, game: str) -> GameData:
         self.requested.add(game)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional
-from urllib.parse import urljoin
+from urllib.parse import unquote, urldefrag, urljoin
 
 import regress
 from jsonschema import Draft202012Validator, validators
@@ -79,9 +79,19 @@ def _additional_properties(validator: Any, additional: Any, instance: Any, schem
     yield from Draft202012Validator.VALIDATORS["additionalProperties"](validator, additional, instance, schema)
 
 
+def _ref(validator: Any, ref: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """``$ref``: a schema linked when the schemas were loaded (:func:`_linked`) is applied as it stands; a
+    reference left as text (one the schema files cannot resolve, or one a command wrote) is looked up by jsonschema."""
+    if not isinstance(ref, str):
+        yield from validator.descend(instance, ref)
+    else:
+        yield from Draft202012Validator.VALIDATORS["$ref"](validator, ref, instance, schema)
+
+
 SchemaValidator: Any = validators.extend(  # type: ignore[no-untyped-call]  # (untyped in types-jsonschema)
     Draft202012Validator,
-    {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
+    {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties,
+     "$ref": _ref},
 )
 
 
@@ -99,6 +109,7 @@ class SchemaSet:
     root: Path
     registry: Registry
     by_path: dict[Path, dict[str, Any]]
+    linked: dict[Path, dict[str, Any]]  # each schema with its references linked to their targets (see _linked)
 
     def schema_path(self, game: str, kind: str) -> Path:
         return self.root / game / f"{kind}{SCHEMA_SUFFIX}"
@@ -108,7 +119,7 @@ class SchemaSet:
         return sorted(p.name[: -len(SCHEMA_SUFFIX)] for p in folder.glob(f"*{SCHEMA_SUFFIX}"))
 
     def validator(self, game: str, kind: str) -> Optional[Any]:
-        schema = self.by_path.get(self.schema_path(game, kind))
+        schema = self.linked.get(self.schema_path(game, kind))
         if schema is None:
             return None
         return SchemaValidator(schema, registry=self.registry)
@@ -162,7 +173,7 @@ def load_schemas(data_root: Path) -> SchemaSet:
         return retrieved[uri]
 
     registry = Registry(retrieve=by_legacy_name).with_resources(resources)  # type: ignore[call-arg]  # (attrs)
-    return SchemaSet(root, registry, by_path)
+    return SchemaSet(root, registry, by_path, _linked(by_path, {name: schema for name, (schema, _) in legacy.items()}))
 
 
 LEGACY_PREFIX = "urn:pantheon:"
@@ -186,6 +197,67 @@ def _absolute_refs(node: Any, base: str) -> Any:
     if isinstance(node, list):
         return [_absolute_refs(item, base) for item in node]
     return node
+
+
+def _linked(by_path: dict[Path, dict[str, Any]], legacy: Mapping[str, dict[str, Any]]) -> dict[Path, dict[str, Any]]:
+    """A copy of each schema whose ``$ref`` values are the subschemas they name, made once per load.
+
+    jsonschema looks a reference up (base URI, registry, JSON pointer) each time it applies one: thousands
+    of times per run for the same few hundred references. Linked, the data is validated against the same
+    subschemas, so its errors are the same, in the same order. A reference is resolved as jsonschema resolves
+    it: against the ``$id`` in force (a file's URI, or the name a schema gives itself), by file URI or legacy
+    name (``legacy``: those names' schemas). The copies may be cyclic (a recursive ``$defs`` entry refers to
+    itself); they are never written out. Should any reference not resolve (a broken schema), nothing is
+    linked: jsonschema looks every reference up, and reports the broken one, as before.
+    """
+    referring: list[tuple[dict[str, Any], str]] = []
+    by_uri: dict[str, Any] = {}
+    copies = {path: _copy(schema, str(schema["$id"]), referring) for path, schema in by_path.items()}
+    for path, schema in by_path.items():
+        by_uri[str(schema["$id"])] = copies[path]
+    for name, schema in legacy.items():
+        by_uri[name] = by_uri[str(schema["$id"])]
+    for copy, base in referring:
+        ref = copy["$ref"]
+        if not isinstance(ref, str):
+            return dict(by_path)
+        uri, fragment = (base, ref[1:]) if ref.startswith("#") else urldefrag(urljoin(base, ref))
+        target = _pointed(by_uri, uri, fragment)
+        if target is None:
+            return dict(by_path)
+        copy["$ref"] = target
+    return copies
+
+
+def _copy(node: Any, base: str, referring: list[tuple[dict[str, Any], str]]) -> Any:
+    """``node`` copied (its dicts and lists new); each dict holding a ``$ref`` noted in ``referring`` with the
+    base URI its reference resolves against (``base``, or the dict's own ``$id``)."""
+    if isinstance(node, dict):
+        if isinstance(node.get("$id"), str):
+            base = urljoin(base, node["$id"]) if not node["$id"].startswith("#") else base
+        copy = {key: _copy(value, base, referring) for key, value in node.items()}
+        if "$ref" in copy:
+            referring.append((copy, base))
+        return copy
+    if isinstance(node, list):
+        return [_copy(item, base, referring) for item in node]
+    return node
+
+
+def _pointed(by_uri: dict[str, Any], uri: str, fragment: str) -> Optional[Any]:
+    """The node of schema ``uri`` that JSON pointer ``fragment`` names (None: no such schema or node)."""
+    node = by_uri.get(uri)
+    if fragment and not fragment.startswith("/"):  # an anchor: the schema files name none
+        return None
+    for step in fragment.split("/")[1:] if fragment else ():
+        step = unquote(step).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(step)
+        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+            node = node[int(step)]
+        else:
+            return None
+    return node if isinstance(node, (dict, bool)) else None
 
 
 def check_schema_file(path: Path, schema: dict[str, Any]) -> None:

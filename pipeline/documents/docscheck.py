@@ -22,7 +22,7 @@ check, after every other check of the game passed). Per game, for each paper:
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
 from pipeline.cards.faces import FaceRecords
@@ -53,6 +53,16 @@ class LaidOut:
     def __init__(self, paper: Optional[str]) -> None:
         self.paper = paper
         self._pdfs: dict[tuple[str, str, str], tuple[m.Document, bytes]] = {}
+        self._documents: dict[tuple[str, str], tuple[dict[str, m.Document], list[str]]] = {}
+
+    def keep_documents(self, game: str, paper: str, docs: Mapping[str, m.Document], reads: Iterable[str]) -> None:
+        """Keep game ``game``'s documents as assembled on ``paper`` and the games they read: the build writes
+        them rather than assembling them again."""
+        self._documents[(game, paper)] = (dict(docs), sorted(reads))
+
+    def documents(self, game: str, paper: str) -> Optional[tuple[dict[str, m.Document], list[str]]]:
+        """Game ``game``'s documents on ``paper`` and the games they read (None: not assembled here)."""
+        return self._documents.get((game, paper))
 
     def keep(self, game: str, kind: str, paper: str, doc: m.Document, pdf: bytes) -> None:
         """Keep ``pdf``, set for ``doc`` and passed by every check the build makes (the fill check included)."""
@@ -75,19 +85,22 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
     faces = FaceRecords(templates(), game.game) if spec.cards is not None else None  # read once, for both papers
     for index, paper in enumerate(sorted(load_sheets().papers)):
         layout = load_layout(paper)
+        kept = keep if keep is not None and keep.paper == paper else None
         try:
-            docs = spec.documents(DocContext(game, refs, layout, faces))
+            with catalogue.noting_reads() as reads:
+                docs = spec.documents(DocContext(game, refs, layout, faces))
         except MissingSection as missing:
             rules = game.doc(RULES_KIND)
             yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
             return
+        if kept is not None:
+            kept.keep_documents(game.game, paper, docs, reads | {game.game})  # (a game's documents read its own data)
         glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []
         if index == 0:  # the words are the same on every paper
             yield from _lint(game, [*docs.values(), *glossary], origins)
         renderer = PdfRenderer(layout)
         for terms in glossary:
             yield from _glossary_cells(terms, renderer, origins, check_texts=index == 0)
-        kept = keep if keep is not None and keep.paper == paper else None
         for kind, doc in docs.items():
             try:
                 pdf = filled_pdf(renderer, doc, paint=kept is not None)  # the build's paper set in full, to be kept

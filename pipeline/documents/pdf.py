@@ -439,7 +439,8 @@ class PdfRenderer:
         The contents list their page numbers only once a pass has laid the text out. Their first pass shows
         every heading on page 0; an entry's page number takes no room (:class:`_Contents`), so that pass lays
         every page out as the last will. A measured layout stops there; a painted one takes one more pass to
-        print the right numbers (the same layout, so the contents settle then).
+        print the right numbers (the same layout, so the contents settle then), and paints only that pass: the
+        first, whose numbers are guesses, is only measured.
         """
         buffer = io.BytesIO()
         self._columns = doc.columns
@@ -475,9 +476,16 @@ class PdfRenderer:
         self._paint = paint
         story = self._story(doc)
         template.tallest = max((f.height for f in _flat(story) if isinstance(f, (facedraw.FaceFlowable, rl.Drawing))), default=0.0)
+        contents = next((f for f in story if isinstance(f, _Contents)), None)
+
+        def canvas(*args: Any, **kwargs: Any) -> measuring.LayoutCanvas:
+            """The canvas of a pass (multiBuild makes one per pass, after the contents began it)."""
+            painted = paint and (contents is None or not contents.guessing())
+            return (measuring.LayoutCanvas if painted else measuring.MeasuringCanvas)(*args, **kwargs)
+
         try:
             with fixed_date():  # each pass begins a new document (and reads the environment's date)
-                template.multiBuild(story, maxPasses=MAX_PASSES, canvasmaker=measuring.LayoutCanvas if paint else measuring.MeasuringCanvas)
+                template.multiBuild(story, maxPasses=MAX_PASSES, canvasmaker=canvas)
         except IndexError as exc:  # reportlab's way of saying the contents never settled
             raise UserError(f"{doc.title}: the table of contents did not settle: {exc}") from None
         check_pages(doc.title, self.layout.paper, template.pages(), doc.page_budget)
@@ -1047,10 +1055,16 @@ class _Contents(TableOfContents):
         self.addEntries(guess)
         self.shown: list[ContentsEntry] = list(guess)  # the entries this pass shows
         self.landed: list[ContentsEntry] = []  # where this pass's headings landed
+        self.passes = 0  # begun
 
     def beforeBuild(self) -> None:
         super().beforeBuild()
         self.shown, self.landed = self.landed or self.shown, []
+        self.passes += 1
+
+    def guessing(self) -> bool:
+        """Whether the pass under way shows the first guess (every page number 0): never the one printed."""
+        return self.passes == 1
 
     def notify(self, kind: str, stuff: Any) -> None:
         super().notify(kind, stuff)
@@ -1058,8 +1072,8 @@ class _Contents(TableOfContents):
             self.landed.append(tuple(stuff))
 
     def isSatisfied(self) -> bool:
-        if self.paint:
-            return bool(super().isSatisfied())
+        if self.paint:  # (the guessing pass was only measured: never the last)
+            return not self.guessing() and bool(super().isSatisfied())
         return [_unnumbered(e) for e in self.landed] == [_unnumbered(e) for e in self.shown]
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -15,9 +16,12 @@ from pipeline.checks.validate import RecordCatalogue
 from pipeline.cli.main import app
 from pipeline.data.dataset import default_data_root
 from pipeline.documents.glossary import combined_glossary, word_key
+from pipeline.documents.layout import load_layout
+from pipeline.documents.measuring import measuring
+from pipeline.documents.pdf import PdfRenderer
 from pipeline.games.registry import catalogue
 from tests.core.docs_goldens import render_markdown
-from tests.core.docs_helpers import page_texts, render_game, squash
+from tests.core.docs_helpers import documents_of, page_texts, render_game, squash
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DOCS_DATA = FIXTURES / "docs-data"
@@ -56,6 +60,25 @@ def test_toc_page_numbers_match_where_sections_land() -> None:
     # the printed contents line ends with the page the heading is on
     first = entries[0]
     assert f"{first.text} . " in toc_text or f"{first.text} .." in toc_text or f"{first.text} {first.page}" in toc_text
+
+
+def test_a_document_with_contents_is_painted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The contents' first pass shows every page as 0 and is never printed: it is only measured, so each page
+    of the rulebook gets its running header and page number painted once, in the pass that is printed."""
+    painted: list[int] = []
+    decorate = PdfRenderer._decorate
+
+    def counting(self: PdfRenderer, canvas: Any, template: Any, doc: Any) -> None:
+        if not measuring(canvas):
+            painted.append(canvas.getPageNumber())
+        decorate(self, canvas, template, doc)
+
+    rulebook = documents_of(DOCS_DATA, "theocracy", "a4")["rulebook"]
+    monkeypatch.setattr(PdfRenderer, "_decorate", counting)
+    pdf, entries = PdfRenderer(load_layout("a4")).render(rulebook)
+    pages = len(page_texts(pdf))
+    assert entries and all(entry.page > 0 for entry in entries)
+    assert painted == list(range(2, pages + 1))  # (the cover has neither)
 
 
 def test_pdf_has_a_cover_then_running_header_and_page_numbers() -> None:

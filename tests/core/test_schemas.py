@@ -8,8 +8,9 @@ from typing import Any, Iterator
 import pytest
 
 from pipeline.base.errors import UserError
-from pipeline.data.dataset import default_data_root
-from pipeline.data.schemas import check_schema_file, load_checked_yaml
+from pipeline.data.dataset import Document, default_data_root
+from pipeline.data.schemas import SchemaValidator, check_schema_file, load_checked_yaml, load_schemas, schema_problems
+from pipeline.data.yamlmarks import load_marked
 
 SCHEMA_FILES = sorted((default_data_root() / "schemas").rglob("*.schema.json"))
 
@@ -76,3 +77,58 @@ def test_a_stricter_schema_refuses_a_file_found_valid_before(tmp_path: Path) -> 
     schema.write_text(json.dumps({**SETTINGS_SCHEMA, "properties": {"size": {"type": "number", "minimum": 5}}}))
     with pytest.raises(UserError, match=r"s\.yaml:1:7"):
         load_checked_yaml(path, schema)
+
+
+LINKED_COMMON = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {
+        "name": {"type": "string", "pattern": "^[A-Z][a-z]+$"},
+        # recursive: a condition holds conditions (the copy linked to itself must stay finite to validate)
+        "condition": {"type": "object", "additionalProperties": False, "required": ["test"],
+                      "properties": {"test": {"enum": ["all", "any", "has"]},
+                                     "of": {"type": "array", "items": {"$ref": "#/$defs/condition"}}}},
+    },
+}
+LINKED_CARDS = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object", "additionalProperties": False, "required": ["cards"],
+    "properties": {"cards": {"type": "array", "items": {
+        "type": "object", "additionalProperties": False, "required": ["id", "name"],
+        "properties": {"id": {"type": "string"}, "name": {"$ref": "../common.schema.json#/$defs/name"},
+                       "when": {"$ref": "../common.schema.json#/$defs/condition", "description": "a sibling keyword"}},
+    }}},
+}
+LINKED_DATA = """\
+cards:
+  - id: a1
+    name: Ares
+    when: {test: all, of: [{test: has}, {test: none, of: [{test: any, extra: 1}]}]}
+  - id: a2
+    name: hermes
+    flavor: swift
+  - name: 7
+"""
+
+
+def test_linked_references_report_what_jsonschema_resolving_them_reports(tmp_path: Path) -> None:
+    """The schema check links each $ref to its subschema when the schemas load: across files, inside a file
+    and recursively, the data meets the same subschemas, so its problems are those jsonschema finds by looking
+    each reference up, word for word, in the same order."""
+    (tmp_path / "schemas" / "toy").mkdir(parents=True)
+    (tmp_path / "schemas" / "common.schema.json").write_text(json.dumps(LINKED_COMMON))
+    (tmp_path / "schemas" / "toy" / "cards.schema.json").write_text(json.dumps(LINKED_CARDS))
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "cards.yaml").write_text(LINKED_DATA)
+    schemas = load_schemas(tmp_path)
+    doc = Document(kind="cards", path=tmp_path / "toy" / "cards.yaml", marked=load_marked(tmp_path / "toy" / "cards.yaml"))
+    unlinked = SchemaValidator(schemas.by_path[schemas.schema_path("toy", "cards")], registry=schemas.registry)
+
+    card = schemas.linked[schemas.schema_path("toy", "cards")]["properties"]["cards"]["items"]["properties"]
+    assert card["name"]["$ref"] is schemas.linked[tmp_path / "schemas" / "common.schema.json"]["$defs"]["name"]  # linked once
+
+    linked = schemas.problems("toy", "cards", doc)
+    assert linked is not None
+    assert [str(p) for p in linked] == [str(p) for p in schema_problems(doc, unlinked)]
+    messages = " | ".join(str(p) for p in linked)
+    assert "'none' is not one of all, any, has" in messages  # two levels down the recursive condition
+    assert "unknown key 'extra'" in messages and "'hermes' does not match" in messages  # and across files
