@@ -624,11 +624,14 @@ class _Work:
 
     def ordered(self, labels: Sequence[str], subject: Optional[str]) -> list[str]:
         """Nearest to ``subject`` first, ties the upper card first (ruling 5)."""
-        origin = self.pos(subject) if subject is not None else -1
-        present = [label for label in labels if self.pos(label) >= 0]
+        # Each card's index read once (not a scan of the deck per label and per comparison): labels are
+        # unique in a deck, so this is ``pos`` for every card.
+        where = {card[LABEL]: i for i, card in enumerate(self.deck)}
+        present = [label for label in labels if label in where]
+        origin = where.get(subject, -1) if subject is not None else -1
         if origin < 0:
             return present
-        return sorted(present, key=lambda label: (abs(self.pos(label) - origin), self.pos(label)))
+        return sorted(present, key=lambda label: (abs(where[label] - origin), where[label]))
 
     def nest(self) -> None:
         self.depth += 1
@@ -660,9 +663,15 @@ class _Work:
         return eaten
 
     def nearest_other(self, label: str) -> Optional[str]:
-        others = [c[LABEL] for c in self.deck if c[LABEL] != label]
-        ordered = self.ordered(others, label)
-        return ordered[0] if ordered else None
+        """The card nearest to ``label``, the upper one on a tie (ruling 5): the card just above it, else the
+        one just below; the top card when ``label`` is not in the deck."""
+        deck = self.deck
+        origin = self.pos(label)
+        if origin < 0:
+            return deck[0][LABEL] if deck else None
+        if origin > 0:
+            return deck[origin - 1][LABEL]
+        return deck[1][LABEL] if len(deck) > 1 else None
 
     def attempt(self, eater: str, target: str) -> bool:
         """A god tries to consume ``target``; True if it was consumed."""
