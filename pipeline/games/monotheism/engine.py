@@ -135,11 +135,13 @@ class Game:
         if label in self.cards.deities and not card[VEILED]:
             half = self.cards.deities[label].halves[TRANSFORMED if card[TURNED] else UPRIGHT]
             essence = half.essence
-            return _Face(half, half.numbers, half.act, essence["when"] if essence is not None else None)
+            return _Face(half, half.numbers, half.act, essence["when"] if essence is not None else None,
+                         half.act is not None and dsl.waits_when_first_unveiled(half.act))
         if label in self.cards.worshipers:
             state = self.cards.worshipers[label].states[card[STAGE]]
-            return _Face(None, state.numbers, state.act, None)
-        return _Face(None, (), None, None)
+            return _Face(None, state.numbers, state.act, None,
+                         state.act is not None and dsl.waits_when_first_unveiled(state.act))
+        return _Face(None, (), None, None, False)
 
     def submerge_numbers(self, top: Card, second: Optional[Card]) -> tuple[int, ...]:
         """Ruling 3, sorted: both numbers of ``top``, and the left-most of ``second`` (kept per pair of cards)."""
@@ -180,6 +182,7 @@ class _Face(NamedTuple):
     numbers: tuple[int, ...]
     act: Optional[Mapping[str, Any]]
     when: Optional[str]  # the trigger of the half's essence (None: no essence)
+    waits: bool  # the act's condition is "If this began unveiled" (``dsl.waits_when_first_unveiled``)
 
 
 # ===================================================================== states
@@ -495,10 +498,11 @@ class _Work:
         A card whose condition is "If this began unveiled" does not act at all, not even its "Otherwise" box,
         on the turn it was unveiled at the top (rulebook, Acts: "This is the only condition that will prevent
         a god from acting when it is first unveiled")."""
-        act = self.game.act(top)
+        face = self.game.face(top)
+        act = face.act
         if act is None:
             return None
-        if not self.began and dsl.waits_when_first_unveiled(act):
+        if not self.began and face.waits:
             return None
         if "if" not in act or self.holds(act["if"], top[LABEL]):
             return act["do"]
