@@ -628,9 +628,10 @@ class _Work:
 
     def ordered(self, labels: Sequence[str], subject: Optional[str]) -> list[str]:
         """Nearest to ``subject`` first, ties the upper card first (ruling 5)."""
-        # Each card's index read once (not a scan of the deck per label and per comparison): labels are
-        # unique in a deck, so this is ``pos`` for every card.
-        where = {card[LABEL]: i for i, card in enumerate(self.deck)}
+        # Each card's index read once (not a scan of the deck per label and per comparison); built from the
+        # bottom up so a label's first place wins, as ``pos`` reads it.
+        deck = self.deck
+        where = {deck[i][LABEL]: i for i in range(len(deck) - 1, -1, -1)}
         present = [label for label in labels if label in where]
         origin = where.get(subject, -1) if subject is not None else -1
         if origin < 0:
@@ -675,7 +676,7 @@ class _Work:
             return deck[0][LABEL] if deck else None
         if origin > 0:
             return deck[origin - 1][LABEL]
-        return deck[1][LABEL] if len(deck) > 1 else None
+        return next((card[LABEL] for card in deck[1:] if card[LABEL] != label), None)  # on top: the card below
 
     def attempt(self, eater: str, target: str) -> bool:
         """A god tries to consume ``target``; True if it was consumed."""
