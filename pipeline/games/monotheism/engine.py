@@ -135,11 +135,13 @@ class Game:
         if label in self.cards.deities and not card[VEILED]:
             half = self.cards.deities[label].halves[TRANSFORMED if card[TURNED] else UPRIGHT]
             essence = half.essence
-            return _Face(half, half.numbers, half.act, essence["when"] if essence is not None else None)
+            return _Face(half, half.numbers, half.act, essence["when"] if essence is not None else None,
+                         half.act is not None and dsl.waits_when_first_unveiled(half.act))
         if label in self.cards.worshipers:
             state = self.cards.worshipers[label].states[card[STAGE]]
-            return _Face(None, state.numbers, state.act, None)
-        return _Face(None, (), None, None)
+            return _Face(None, state.numbers, state.act, None,
+                         state.act is not None and dsl.waits_when_first_unveiled(state.act))
+        return _Face(None, (), None, None, False)
 
     def submerge_numbers(self, top: Card, second: Optional[Card]) -> tuple[int, ...]:
         """Ruling 3, sorted: both numbers of ``top``, and the left-most of ``second`` (kept per pair of cards)."""
@@ -180,6 +182,7 @@ class _Face(NamedTuple):
     numbers: tuple[int, ...]
     act: Optional[Mapping[str, Any]]
     when: Optional[str]  # the trigger of the half's essence (None: no essence)
+    waits: bool  # the act's condition is "If this began unveiled" (``dsl.waits_when_first_unveiled``)
 
 
 # ===================================================================== states
@@ -495,10 +498,11 @@ class _Work:
         A card whose condition is "If this began unveiled" does not act at all, not even its "Otherwise" box,
         on the turn it was unveiled at the top (rulebook, Acts: "This is the only condition that will prevent
         a god from acting when it is first unveiled")."""
-        act = self.game.act(top)
+        face = self.game.face(top)
+        act = face.act
         if act is None:
             return None
-        if not self.began and dsl.waits_when_first_unveiled(act):
+        if not self.began and face.waits:
             return None
         if "if" not in act or self.holds(act["if"], top[LABEL]):
             return act["do"]
@@ -624,11 +628,15 @@ class _Work:
 
     def ordered(self, labels: Sequence[str], subject: Optional[str]) -> list[str]:
         """Nearest to ``subject`` first, ties the upper card first (ruling 5)."""
-        origin = self.pos(subject) if subject is not None else -1
-        present = [label for label in labels if self.pos(label) >= 0]
+        # Each card's index read once (not a scan of the deck per label and per comparison); built from the
+        # bottom up so a label's first place wins, as ``pos`` reads it.
+        deck = self.deck
+        where = {deck[i][LABEL]: i for i in range(len(deck) - 1, -1, -1)}
+        present = [label for label in labels if label in where]
+        origin = where.get(subject, -1) if subject is not None else -1
         if origin < 0:
             return present
-        return sorted(present, key=lambda label: (abs(self.pos(label) - origin), self.pos(label)))
+        return sorted(present, key=lambda label: (abs(where[label] - origin), where[label]))
 
     def nest(self) -> None:
         self.depth += 1
@@ -660,9 +668,15 @@ class _Work:
         return eaten
 
     def nearest_other(self, label: str) -> Optional[str]:
-        others = [c[LABEL] for c in self.deck if c[LABEL] != label]
-        ordered = self.ordered(others, label)
-        return ordered[0] if ordered else None
+        """The card nearest to ``label``, the upper one on a tie (ruling 5): the card just above it, else the
+        one just below; the top card when ``label`` is not in the deck."""
+        deck = self.deck
+        origin = self.pos(label)
+        if origin < 0:
+            return deck[0][LABEL] if deck else None
+        if origin > 0:
+            return deck[origin - 1][LABEL]
+        return next((card[LABEL] for card in deck[1:] if card[LABEL] != label), None)  # on top: the card below
 
     def attempt(self, eater: str, target: str) -> bool:
         """A god tries to consume ``target``; True if it was consumed."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from array import array
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Callable, Optional, Sequence, Union
 
 from pipeline.games.monotheism import dsl
@@ -58,6 +59,7 @@ GOD_FLAGS = 4           # a god's code: class * 4 + veiled * 2 + transformed
 REMOVING_OPS = frozenset({"consume", "void", "grant"})  # the ops that can take a card out of the game
 ATTEMPTED = "attempted"  # the essence trigger "When a god attempts to consume this"
 BYTE_CODES = 256
+_LABEL_OF = itemgetter(LABEL)
 
 
 def result(state: State) -> Optional[bool]:
@@ -142,6 +144,7 @@ class Space:
         self.god = _Memo(lambda card: int(self.game.is_god(card[LABEL])))
         self.life = _Memo(self._life)
         self.removing = _Memo(lambda card: card[LABEL] in self.removers)
+        self.cursed = _Memo(lambda card: 0 if self.game.is_god(card[LABEL]) else card[STAGE])  # curses taken
         # 1 for an unveiled god that a god cannot simply consume ("When a god attempts to consume this:
         # instead, ..."): only the void, a veil or a transformation takes it out.
         self.guarded = _Memo(lambda card: int(self.game.essence(card, ATTEMPTED) is not None))
@@ -229,7 +232,11 @@ class Space:
         return not any(map(self.removing.__getitem__, deck)) and self.gods(deck) >= 2
 
     def curses(self, deck: Sequence[Card]) -> int:
-        return sum(card[STAGE] for card in deck if not self.god[card])
+        return sum(map(self.cursed.__getitem__, deck))
+
+    def plan(self, deck: Sequence[Card]) -> tuple[frozenset[str], int]:
+        """What a deck holds, whatever its order: the cards left and the curses spent."""
+        return frozenset(map(_LABEL_OF, deck)), self.curses(deck)
 
     def gods(self, deck: Sequence[Card]) -> int:
         return sum(map(self.god.__getitem__, deck))

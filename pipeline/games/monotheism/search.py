@@ -36,7 +36,7 @@ import heapq
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pipeline.games.monotheism.engine import LABEL, State
+from pipeline.games.monotheism.engine import State
 from pipeline.games.monotheism.positions import Move, Space, result
 from pipeline.games.monotheism.table import PositionTable, Print, fingerprint, slots_for
 
@@ -368,9 +368,9 @@ class Beam(_Base):
         kept: list[tuple[int, int, State, int, Move]] = []
         spare: list[tuple[int, int, State, int, Move]] = []
         counts: dict[tuple[frozenset[str], int], int] = {}
+        plan = self.space.plan
         for entry in sorted(entries):  # (promise, sequence, ...): the sequence is unique, states never compared
-            deck = entry[2].deck
-            group = (frozenset(card[LABEL] for card in deck), self.space.curses(deck))
+            group = plan(entry[2].deck)
             if counts.get(group, 0) < cap:
                 counts[group] = counts.get(group, 0) + 1
                 kept.append(entry)
