@@ -66,7 +66,7 @@ def _blocks(page: Any, digests: dict[int, str]) -> Iterator[str]:
 
     operations = ContentStream(page.get_contents(), page.pdf).operations
     depth = 0
-    current: Optional[hashlib._Hash] = None
+    current: Any = None  # a sha256 hash object while a block is open
     placing = False
     for operands, operator in operations:
         if operator == b"q":

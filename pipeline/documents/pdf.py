@@ -138,11 +138,19 @@ def _xml_escape(text: str) -> str:
     return text
 
 
+class _Together(KeepTogether):
+    """reportlab's KeepTogether, that keeps the flowables it was given where it can say them (``parts``)."""
+
+    def __init__(self, flowables: list[Flowable]) -> None:
+        self.parts = list(flowables)
+        super().__init__(flowables)
+
+
 def _flat(flowables: list[Flowable]) -> list[Flowable]:
     """Flowables with every nested KeepTogether opened (reportlab sizes a nested one as endless)."""
     out: list[Flowable] = []
     for flowable in flowables:
-        out += _flat(list(flowable._content)) if isinstance(flowable, KeepTogether) else [flowable]
+        out += _flat(flowable.parts) if isinstance(flowable, _Together) else [flowable]
     return out
 
 
@@ -556,7 +564,7 @@ class PdfRenderer:
                 pending = []
             elif pending:
                 head, rest = flowables[:1], flowables[1:]
-                story.append(KeepTogether(_flat(pending + head)))
+                story.append(_Together(_flat(pending + head)))
                 story += rest
                 pending = []
             else:
@@ -601,7 +609,7 @@ class PdfRenderer:
         if isinstance(block, m.PageBreak):
             return [RLPageBreak()]
         if isinstance(block, m.Group):
-            return [KeepTogether(self._group(block, where))]
+            return [_Together(self._group(block, where))]
         raise TypeError(f"unknown block {block!r}")
 
     def _group(self, block: m.Group, where: str) -> list[Flowable]:
@@ -620,7 +628,7 @@ class PdfRenderer:
             mark = f"{number}." if block.numbered else bullet
             out.append(_Paragraph(inline(item, where, self._font_style(block.style)), style, bulletText=mark, source=item))
         out.append(Spacer(1, base.spaceAfter / 2))
-        return [KeepTogether(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
+        return [_Together(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
 
     def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
         para = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
@@ -830,7 +838,7 @@ class PdfRenderer:
             out.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
-        return [KeepTogether(out)]
+        return [_Together(out)]
 
     def _fit_labels(self, block: m.Diagram, where: str) -> None:
         """Every level label stays across its drawing (the drawing is at most the text area wide): a label
@@ -882,7 +890,7 @@ class PdfRenderer:
             out.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
-        return [KeepTogether(out)]
+        return [_Together(out)]
 
     def _spread(self, block: m.CardSpread, where: str) -> list[Flowable]:
         """Each kind of card, front and back side by side, its count and name under it; kinds in rows across
@@ -898,7 +906,7 @@ class PdfRenderer:
         caption = [_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])] if block.caption else []
         if self._columns > 1:
             return [_Float([*tables, *caption], 0.0)]
-        return [KeepTogether([*tables, *caption])]
+        return [_Together([*tables, *caption])]
 
     def _spread_rows(self, block: m.CardSpread, scale: float, width: float, where: str) -> list[Flowable]:
         """The spread's kinds at ``scale``, as rows of tables no wider than ``width`` points."""
@@ -942,7 +950,7 @@ class PdfRenderer:
             last.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
         else:
             last.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
-        return out + [KeepTogether(last)]
+        return out + [_Together(last)]
 
     def _add_shapes(self, drawing: rl.Drawing, shapes: Sequence[m.Shape], height: float, where: str) -> None:
         """Draw ``shapes`` on ``drawing`` (``height`` points tall); where the document is only measured, a
