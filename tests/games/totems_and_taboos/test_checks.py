@@ -210,7 +210,7 @@ CASES: list[tuple[str, str, Edit, str]] = [
     ("bonus-own-colour", "commandments", lambda d: card(d, "yellow-open-arms")["bonus"].update(colour="yellow"),
      "commandment yellow-open-arms (yellow): the bonus colour must differ from the card's colour"),
     ("balance", "commandments", op_of(y("yellow-call-to-the-light"), 0, "count", 6),
-     "commandment yellow-call-to-the-light (yellow): worth 5.0 after its cost; a level-1 card should be worth 0.4 to 1.6"),
+     "commandment yellow-call-to-the-light (yellow): worth 5.5 after its cost; a level-1 card should be worth 0.4 to 1.6"),
     ("bonus-balance", "commandments", op_of(y("yellow-call-to-the-light"), 0, "count", 5, where="bonus"),
      "commandment yellow-call-to-the-light (yellow): bonus adds 5.0; a bonus should add 0.3 to 2.5"),
     ("example-self", "commandments", lambda d: card(d, "yellow-blessed-birth")["bonus"].update(colour="red"),

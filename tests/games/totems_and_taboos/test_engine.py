@@ -56,6 +56,12 @@ def play(s: State, card_id: str, target: Optional[int] = None) -> State:
     return s.apply_action(Action(en.A_PLAY, (card_id, target)))
 
 
+def play_keeping_hand(s: State, card_id: str) -> State:
+    """Play a card whose effect ends by offering a discard (Call to the Light) and keep the rest of the hand."""
+    s = play(s, card_id)
+    return s.apply_action(Action(en.A_STOP)) if Action(en.A_STOP) in s.legal_actions() else s
+
+
 def first_outcome(s: State) -> State:
     return s.apply_action(s.chance_outcomes()[0][0])
 
@@ -137,14 +143,14 @@ def test_playing_uses_the_cost_and_discards_the_card() -> None:
     s = main_state(clerics=1, hand=["yellow-call-to-the-light"])
     s = play(s, "yellow-call-to-the-light")
     r = s.religions[0]
-    assert (r.clerics, r.clerics_used, r.servants) == (0, 1, 2)
+    assert (r.clerics, r.clerics_used, r.servants) == (0, 1, 1)
     assert s.discards["yellow"]["yellow-call-to-the-light"] == 1 and not r.hand
 
 
 def test_bonus_colour_adds_its_effect() -> None:
     s = main_state(tower=["yellow", "green"], clerics=1, hand=["yellow-call-to-the-light"])
     s = play(s, "yellow-call-to-the-light")
-    assert s.religions[0].servants == 3
+    assert s.religions[0].servants == 2  # Call to the Light's 1 and green's bonus 1
 
 
 def test_bonus_instead_replaces_the_effect() -> None:
@@ -187,7 +193,7 @@ def test_three_cards_of_a_colour_summon_its_guide() -> None:
     s = main_state(clerics=3, hand=["yellow-call-to-the-light"] * 3)
     for n in range(3):
         assert s.guides["yellow"] is en.SIDE
-        s = play(s, "yellow-call-to-the-light")
+        s = play_keeping_hand(s, "yellow-call-to-the-light")
     assert s.guides["yellow"] == 0
 
 
@@ -195,7 +201,7 @@ def test_a_summon_steals_the_guide_from_another_god() -> None:
     s = main_state(clerics=3, hand=["yellow-call-to-the-light"] * 3)
     s.guides["yellow"] = 1
     for _ in range(3):
-        s = play(s, "yellow-call-to-the-light")
+        s = play_keeping_hand(s, "yellow-call-to-the-light")
     assert s.guides["yellow"] == 0
 
 
@@ -438,10 +444,11 @@ def test_taking_a_card_into_a_full_hand_leaves_it() -> None:
 
 
 def test_do_as_much_as_you_can() -> None:
-    s = main_state(tower=["yellow"], clerics=1, hand=["yellow-call-to-the-light"])
+    s = main_state(tower=["purple"], servants=1, hand=["purple-raise-the-dead"])
     s.pile = 1
-    s = play(s, "yellow-call-to-the-light")
-    assert s.religions[0].servants == 1 and s.pile == 0
+    s = play(s, "purple-raise-the-dead")  # gain 1 cleric and 1 servant: the one soul left becomes the cleric
+    r = s.religions[0]
+    assert (r.clerics, r.servants, s.pile) == (1, 0, 0) and s.discards["purple"]["purple-raise-the-dead"] == 1
 
 
 # --------------------------------------------------------------------------- solo
