@@ -89,12 +89,12 @@ def _waves(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float
 
 def _zigzags(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float) -> list[str]:
     n = int((x1 - x0) / pitch)
-    turns = [(x0 + i * pitch, ZIGZAG_HEIGHT if i % 2 else -ZIGZAG_HEIGHT) for i in range(n + 1)]
+    turns = [(f"{x0 + i * pitch},", ZIGZAG_HEIGHT if i % 2 else -ZIGZAG_HEIGHT) for i in range(n + 1)]  # x written once
     shapes = []
     for r in range(int((y1 - y0) / pitch)):
         y = y0 + (r + 0.5) * pitch
-        top = "".join(f"{x},{y - line / 2 + up} " for x, up in turns)
-        bottom = "".join(f"{x},{y + line / 2 + up} " for x, up in reversed(turns))
+        top = "".join(f"{x}{y - line / 2 + up} " for x, up in turns)
+        bottom = "".join(f"{x}{y + line / 2 + up} " for x, up in reversed(turns))
         shapes.append(f'<polygon points="{x0},{y - line / 2} {top}{x1},{y - line / 2} {x1},{y + line / 2} '
                       f'{bottom}{x0},{y + line / 2}"/>\n')
     return shapes
