@@ -77,7 +77,9 @@ def apply(matrix: Matrix, x: float, y: float) -> tuple[float, float]:
 
 
 def box_of(points: Iterable[tuple[float, float]]) -> Box:
-    xs, ys = zip(*points)
+    listed = points if isinstance(points, (list, tuple)) else list(points)
+    xs = [x for x, _ in listed]
+    ys = [y for _, y in listed]
     return min(xs), min(ys), max(xs), max(ys)
 
 
@@ -167,7 +169,27 @@ class ConvexPolygon(Region):
 
     def covers(self, box: Box) -> bool:
         # the bounds first: most shapes are far from most boxes, and the corner test is dear
-        return contains(self.bounds, box) and all(self._inside(x, y) for x, y in _corners(box))
+        if not contains(self.bounds, box):
+            return False
+        # each corner inside: its cross products with every edge of one sign (those within EPSILON of zero
+        # ignored), the four corners tested in one pass over the edges
+        x0, y0, x1, y1 = box
+        corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+        signs = [0.0, 0.0, 0.0, 0.0]
+        points = self.points
+        ax, ay = points[-1]
+        for bx, by in points:
+            dx, dy = bx - ax, by - ay
+            for at, (x, y) in enumerate(corners):
+                cross = dx * (y - ay) - dy * (x - ax)
+                if abs(cross) <= EPSILON:
+                    continue
+                sign = signs[at]
+                if sign and (cross > 0) != (sign > 0):
+                    return False
+                signs[at] = cross
+            ax, ay = bx, by
+        return True
 
     def shrunk(self, by: float) -> Optional[Region]:
         """Each edge moved ``by`` inward, the corners where the moved edges meet."""
@@ -192,11 +214,6 @@ class ConvexPolygon(Region):
         if len(corners) < 3 or _signed_area(corners) * orientation <= 0:
             return None
         return ConvexPolygon(box_of(corners), tuple(corners))
-
-    def _inside(self, x: float, y: float) -> bool:
-        count = len(self.points)
-        edges = ((self.points[i], self.points[(i + 1) % count]) for i in range(count))
-        return _one_sign((bx - ax) * (y - ay) - (by - ay) * (x - ax) for (ax, ay), (bx, by) in edges)
 
 
 @dataclass(frozen=True)
@@ -383,7 +400,8 @@ PATH_OPERATORS: dict[int, tuple[Optional[str], int]] = {0: (MOVE, 2), 1: (LINE, 
 
 
 def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
-    rings = [[apply(matrix, x, y) for x, y in ring] for ring in _flatten(pieces)]
+    a, b, c, d, e, f = matrix  # ``apply`` written out: this runs for every point of every path
+    rings = [[(a * x + c * y + e, b * x + d * y + f) for x, y in ring] for ring in _flatten(pieces)]
     rings = [ring for ring in rings if ring]
     if not rings:
         return None
@@ -404,6 +422,20 @@ def _path_pieces(path: rl.Path) -> list[Piece]:
     return pieces
 
 
+def _bezier_weights(steps: int) -> tuple[tuple[float, float, float, float], ...]:
+    """The four Bernstein weights of each step's end point along a cubic curve (t = step / steps)."""
+    weights = []
+    for step in range(1, steps + 1):
+        t = step / steps
+        u = 1 - t
+        weights.append((u**3, 3 * u * u * t, 3 * u * t * t, t**3))
+    return tuple(weights)
+
+
+# (``3 * u * u * t * x1`` multiplies left to right, so weight times coordinate is the same number it always was)
+CURVE_WEIGHTS = _bezier_weights(CURVE_STEPS)
+
+
 def _flatten(pieces: Sequence[Piece]) -> list[list[tuple[float, float]]]:
     """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
     rings: list[list[tuple[float, float]]] = []
@@ -417,13 +449,8 @@ def _flatten(pieces: Sequence[Piece]) -> list[list[tuple[float, float]]]:
             current.append((args[0], args[1]))
         elif kind == CURVE and current:
             (x0, y0), (x1, y1, x2, y2, x3, y3) = current[-1], args
-            for step in range(1, CURVE_STEPS + 1):
-                t = step / CURVE_STEPS
-                u = 1 - t
-                current.append((
-                    u**3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t**3 * x3,
-                    u**3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t**3 * y3,
-                ))
+            current.extend((w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3, w0 * y0 + w1 * y1 + w2 * y2 + w3 * y3)
+                           for w0, w1, w2, w3 in CURVE_WEIGHTS)
     if current:
         rings.append(current)
     return rings
@@ -485,10 +512,11 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
     Colours are told apart as the hex codes name them (8 bits a channel), but kept as integer triples while the
     shapes are laid: sorted, a triple orders as its hex code does, so the colours kept past MAX_COLOURS are the
     same, and a hex code is written only for the answer."""
+    start, covering = _top_cover(painted, box)
     base = paper
     every: dict[tuple[int, int, int], RGB] = {_key(paper): paper}
-    for paint in painted[_top_cover(painted, box):]:
-        if paint.region.covers(box):
+    for paint, covers in zip(painted[start:], covering):
+        if covers:
             base = blend(paint.colour, paint.opacity, base)
             every = _over(paint, every.values())
         elif paint.region.touches(box):
@@ -511,15 +539,22 @@ def reaching(painted: Sequence[Paint], boxes: Sequence[Box]) -> tuple[Paint, ...
                  and paint.region.bounds[1] <= y1 and y0 <= paint.region.bounds[3])
 
 
-def _top_cover(painted: Sequence[Paint], box: Box) -> int:
+def _top_cover(painted: Sequence[Paint], box: Box) -> tuple[int, list[bool]]:
     """Where laying ``painted`` over a box may start: at the topmost opaque paint covering all of it (it
     leaves its own colour alone under the box, whatever was below: a face's art is opaque, so a text on a
-    panel is not held to the frame under the panel), else at the bottom."""
-    for at in range(len(painted) - 1, -1, -1):
+    panel is not held to the frame under the panel), else at the bottom; and whether each paint from there
+    up covers the box (found on the way down, so the laying does not ask again)."""
+    covering: list[bool] = []
+    at = len(painted) - 1
+    while at >= 0:
         paint = painted[at]
-        if paint.opacity == 1 and paint.region.covers(box):
-            return at
-    return 0
+        covers = paint.region.covers(box)
+        covering.append(covers)
+        if covers and paint.opacity == 1:
+            break
+        at -= 1
+    covering.reverse()
+    return max(at, 0), covering
 
 
 def _key(colour: RGB) -> tuple[int, int, int]:

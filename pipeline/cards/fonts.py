@@ -117,6 +117,8 @@ def _charmap(style: str) -> frozenset[int]:
 def missing_glyphs(text: str, style: str = REGULAR) -> list[str]:
     """The characters of ``text`` the font cannot draw, in order of first appearance."""
     charmap = _charmap(style)
+    if charmap.issuperset(map(ord, set(text) - WHITESPACE_OK)):  # the usual answer, found without a loop per character
+        return []
     seen: dict[str, None] = {}
     for char in text:
         if char not in WHITESPACE_OK and ord(char) not in charmap:

@@ -18,8 +18,10 @@ background: the colour itself, or the nearest shade of it that meets the
 design rules' contrast (for text in a data-given colour, such as a
 player's); ``ink_on(background)`` gives white, or a dark shade of the
 background where white would not read; ``safe_margin`` is the design rules'
-distance (mm) decoration keeps from the cut. Templates print data text as it is (autoescaped): the text
-of every ``<pp:text>`` slot is read as markup (bold, italic, icons, line
+distance (mm) decoration keeps from the cut; ``pattern(kinds, x0, y0, x1, y1,
+colour, pitch=, line=)`` lays line patterns (diagonals, rows, waves, ...) over
+a box (:mod:`pipeline.cards.patterns`). Templates print data text as it is
+(autoescaped): the text of every ``<pp:text>`` slot is read as markup (bold, italic, icons, line
 breaks, escapes; see :mod:`pipeline.data.markup`) when the slot is set, in
 ``faces.py``.
 """
@@ -38,7 +40,7 @@ from markupsafe import Markup, escape
 
 from pipeline.base import locations
 from pipeline.base.errors import UserError
-from pipeline.cards import colours, design
+from pipeline.cards import colours, design, patterns
 from pipeline.cards.templatecode import SharedCodeEnvironment
 from pipeline.data.dataset import display_path
 
@@ -138,7 +140,7 @@ class Templates:
             # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
             self._env.globals.update(
                 bleed=self.bleed_mm, icon=self._inline_icon, ink_saver=self.ink_saver, readable=self._readable,
-                ink_on=self._ink_on, mix=self._mix, safe_margin=self._safe_margin,
+                ink_on=self._ink_on, mix=self._mix, safe_margin=self._safe_margin, pattern=patterns.pattern,
             )
             self._env.filters.update(mm=_fmt)
         return self._env

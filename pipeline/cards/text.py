@@ -120,43 +120,63 @@ def _words(atoms: Sequence[Atom]) -> list[list[Atom]]:
     return words
 
 
-def _wrap(words: Sequence[tuple[list[Atom], list[float]]], limit: float,
-          max_lines: Optional[int] = None) -> Optional[list[tuple[tuple[Placed, ...], float]]]:
-    """Greedy line breaking at size 1 into ``limit``; None when a single word is wider than the box, or as
-    soon as the lines outnumber ``max_lines`` (the rest of the text is not looked at)."""
-    lines: list[tuple[tuple[Placed, ...], float]] = []
-    current: list[Placed] = []
+Line = tuple[tuple[Placed, ...], float]  # a line's placed atoms and its width
+Word = tuple[list[Atom], list[float]]  # a word's atoms and their widths at size 1
+
+
+def _breaks(words: Sequence[Word], limit: float, max_lines: Optional[int] = None) -> Optional[list[tuple[int, int]]]:
+    """Greedy line breaking at size 1 into ``limit``: each line's words as a range (first, end) of ``words``;
+    None when a single word is wider than the box, or as soon as the lines outnumber ``max_lines`` (the rest
+    of the text is not looked at). Only where the lines break: the trial widths place no atom (``_placed``)."""
+    ranges: list[tuple[int, int]] = []
+    first = 0
     cursor = 0.0
-    for atoms, widths in words:
+    for at, (atoms, widths) in enumerate(words):
         word_width = sum(widths)
         if word_width > limit:
             return None
-        space = _unit_width(" ", atoms[0].style) if current and atoms[0].space else 0.0
-        if current and (atoms[0].newline or cursor + space + word_width > limit):
-            lines.append((tuple(current), cursor))
-            if max_lines is not None and len(lines) >= max_lines:
+        space = _unit_width(" ", atoms[0].style) if at > first and atoms[0].space else 0.0
+        if at > first and (atoms[0].newline or cursor + space + word_width > limit):
+            ranges.append((first, at))
+            if max_lines is not None and len(ranges) >= max_lines:
                 return None  # a word is left over and there is no line for it
-            current, cursor, space = [], 0.0, 0.0
+            first, cursor, space = at, 0.0, 0.0
         x = cursor + space
-        for atom, width in zip(atoms, widths):
-            current.append(Placed(atom, x, width))
+        for width in widths:  # atom by atom, as ``_placed`` adds them (the same sums to the last bit)
             x += width
         cursor = x
-    if current:
+    if first < len(words):
+        ranges.append((first, len(words)))
+    return ranges
+
+
+def _placed(words: Sequence[Word], ranges: Sequence[tuple[int, int]]) -> list[Line]:
+    """The lines ``_breaks`` found, each atom placed at its x along its line."""
+    lines: list[Line] = []
+    for first, end in ranges:
+        current: list[Placed] = []
+        cursor = 0.0
+        for at in range(first, end):
+            atoms, widths = words[at]
+            x = cursor + (_unit_width(" ", atoms[0].style) if at > first and atoms[0].space else 0.0)
+            for atom, width in zip(atoms, widths):
+                current.append(Placed(atom, x, width))
+                x += width
+            cursor = x
         lines.append((tuple(current), cursor))
     return lines
 
 
-def _balanced(words: Sequence[tuple[list[Atom], list[float]]], limit: float, count: int) -> list[tuple[tuple[Placed, ...], float]]:
+def _balanced(words: Sequence[Word], limit: float, count: int) -> list[tuple[int, int]]:
     """The same number of lines as at ``limit``, wrapped at the narrowest width that keeps it: centred lines of
     even length, not a full line and a stray word ("Gain 1 / Faith.")."""
     narrow, wide = max(sum(widths) for _, widths in words), limit
-    best = _wrap(words, limit)
+    best = _breaks(words, limit)
     for _ in range(BALANCE_STEPS):
         middle = (narrow + wide) / 2
-        lines = _wrap(words, middle)
-        if lines is not None and len(lines) <= count:
-            wide, best = middle, lines
+        ranges = _breaks(words, middle)
+        if ranges is not None and len(ranges) <= count:
+            wide, best = middle, ranges
         else:
             narrow = middle
     assert best is not None
@@ -178,11 +198,11 @@ def fit(atoms: Sequence[Atom], box: Box, icons: IconAspects, where: str) -> Layo
         raise _does_not_fit(atoms, box, where)
     size = box.size
     while size >= box.min_size - 1e-9:
-        lines = _wrap(words, box.width / size, _lines_in(box, size))
-        if lines is not None:
-            if box.align == "center" and len(lines) > 1:
-                lines = _balanced(words, box.width / size, len(lines))
-            return Layout(size, tuple(lines))
+        ranges = _breaks(words, box.width / size, _lines_in(box, size))
+        if ranges is not None:
+            if box.align == "center" and len(ranges) > 1:
+                ranges = _balanced(words, box.width / size, len(ranges))
+            return Layout(size, tuple(_placed(words, ranges)))
         size -= SHRINK_STEP_PT
     raise _does_not_fit(atoms, box, where)
 

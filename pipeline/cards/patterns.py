@@ -1,0 +1,105 @@
+"""Line patterns laid over a box of card art, as SVG markup: what a template's ``pattern(...)`` draws.
+
+A pattern is a list of kinds, each a set of lines ``pitch`` mm apart and ``line`` mm thick, every one running
+from edge to edge of the box (across the cut, when the box is the bleed box) and never past it:
+
+- ``rising`` (/) and ``falling`` (\\): 45-degree bands, each cut to the box;
+- ``rows`` and ``columns``: straight bars half a line thick;
+- ``waves``: horizontal waves, a half wave every pitch;
+- ``zigzags``: horizontal zigzags, a turn every pitch.
+
+The shapes are pure geometry, many per card: made here in Python, not in template loops, where they cost most
+of a face's render. Numbers are written as ``str`` writes them (as a template's ``{{ }}`` printed them before),
+so the markup, and every PDF drawn from it, is what the template drew.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+from markupsafe import Markup, escape
+
+KINDS = ("rising", "falling", "rows", "columns", "waves", "zigzags")
+WAVE_HEIGHT = 1.0  # mm: a wave's control point above or below its line
+ZIGZAG_HEIGHT = 0.7  # mm: a zigzag's turn above or below its line
+
+
+def pattern(kinds: Sequence[str], x0: float, y0: float, x1: float, y1: float, colour: str, *,
+            pitch: float, line: float) -> Markup:
+    """The ``kinds`` of pattern in ``colour`` over the box (x0, y0)-(x1, y1) mm, as one SVG group."""
+    shapes: list[str] = []
+    for kind in kinds:
+        draw = _DRAWERS.get(kind)
+        if draw is None:
+            raise ValueError(f"pattern kind {kind!r} is not one of {', '.join(KINDS)}")
+        shapes.extend(draw(x0, y0, x1, y1, pitch, line))
+    return Markup(f'<g fill="{escape(colour)}" stroke="none">\n{"".join(shapes)}</g>')
+
+
+def _diagonals(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float, rising: bool) -> list[str]:
+    """45-degree bands over the box, each cut to it: rising (/) or falling (\\), mirrored top to bottom."""
+    shapes = []
+    span = int(math.ceil((x1 - x0 + y1 - y0) / pitch))
+    for k in range(span + 2):
+        s0 = x0 + y0 + (k - 1) * pitch  # the band between x + y = s0 and s0 + line
+        a, b = max(x0, s0 - y1), min(x1, s0 - y0)
+        a2, b2 = max(x0, s0 + line - y1), min(x1, s0 + line - y0)
+        if not (a < b and a2 < b2):
+            continue
+        if rising:
+            points = f"{a},{s0 - a} {b},{s0 - b} {b2},{s0 + line - b2} {a2},{s0 + line - a2}"
+        else:
+            points = (f"{a},{y0 + y1 - s0 + a} {b},{y0 + y1 - s0 + b} {b2},{y0 + y1 - s0 - line + b2} "
+                      f"{a2},{y0 + y1 - s0 - line + a2}")
+        shapes.append(f'<polygon points="{points}"/>\n')
+    shapes.append("\n")  # the blank line the template's macro call left after the bands
+    return shapes
+
+
+def _rising(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float) -> list[str]:
+    return _diagonals(x0, y0, x1, y1, pitch, line, rising=True)
+
+
+def _falling(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float) -> list[str]:
+    return _diagonals(x0, y0, x1, y1, pitch, line, rising=False)
+
+
+def _rows(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float) -> list[str]:
+    return [f'<rect x="{x0}" y="{y0 + (r + 0.5) * pitch - line / 4}" width="{x1 - x0}" height="{line / 2}"/>\n'
+            for r in range(int((y1 - y0) / pitch))]
+
+
+def _columns(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float) -> list[str]:
+    return [f'<rect x="{x0 + (i + 0.5) * pitch - line / 4}" y="{y0}" width="{line / 2}" height="{y1 - y0}"/>\n'
+            for i in range(int((x1 - x0) / pitch))]
+
+
+def _waves(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float) -> list[str]:
+    n = int((x1 - x0) / pitch)
+    ups = [WAVE_HEIGHT if i % 2 else -WAVE_HEIGHT for i in range(n)]
+    top = "".join(f" q{pitch / 2} {up} {pitch} 0" for up in ups)
+    bottom = "".join(f" q{-pitch / 2} {up} {-pitch} 0" for up in reversed(ups))
+    shapes = []
+    for r in range(int((y1 - y0) / pitch)):
+        y = y0 + (r + 0.5) * pitch
+        shapes.append(f'<path d="M{x0} {y - line / 2}{top} L{x1} {y - line / 2} L{x1} {y + line / 2} '
+                      f'L{x0 + n * pitch} {y + line / 2}{bottom} Z"/>\n')
+    return shapes
+
+
+def _zigzags(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float) -> list[str]:
+    n = int((x1 - x0) / pitch)
+    turns = [(f"{x0 + i * pitch},", ZIGZAG_HEIGHT if i % 2 else -ZIGZAG_HEIGHT) for i in range(n + 1)]  # x written once
+    shapes = []
+    for r in range(int((y1 - y0) / pitch)):
+        y = y0 + (r + 0.5) * pitch
+        top = "".join(f"{x}{y - line / 2 + up} " for x, up in turns)
+        bottom = "".join(f"{x}{y + line / 2 + up} " for x, up in reversed(turns))
+        shapes.append(f'<polygon points="{x0},{y - line / 2} {top}{x1},{y - line / 2} {x1},{y + line / 2} '
+                      f'{bottom}{x0},{y + line / 2}"/>\n')
+    return shapes
+
+
+_DRAWERS: dict[str, Callable[[float, float, float, float, float, float], list[str]]] = {
+    "rising": _rising, "falling": _falling, "rows": _rows, "columns": _columns, "waves": _waves, "zigzags": _zigzags,
+}
