@@ -92,11 +92,11 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         rules = game.doc(RULES_KIND)
         yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
         return
+    glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []  # its terms, the same on every paper
     for index, (paper, layout, docs) in enumerate(on_papers):
         kept = keep if keep is not None and keep.paper == paper else None
         if kept is not None:
             kept.keep_documents(game.game, paper, docs, reads | {game.game})  # (a game's documents read its own data)
-        glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []
         if index == 0:  # the words are the same on every paper
             yield from _lint(game, [*docs.values(), *glossary], origins)
         renderer = PdfRenderer(layout)
