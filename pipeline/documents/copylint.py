@@ -181,15 +181,30 @@ def _read_findings(text: str, read: str, vocabulary: Vocabulary) -> Iterator[Fin
                       "paper; point at a section by its heading")
 
 
+def documents_findings(docs: Iterable[m.Document], vocabulary: Vocabulary) -> Iterator[Finding]:
+    """Every finding of ``docs``, as :func:`document_findings` of each but a text's own findings given once
+    however often the documents print it (the same text is the same finding)."""
+    reads: dict[str, str] = {}
+    for doc in docs:
+        yield from _document_findings(doc, vocabulary, reads)
+
+
 def document_findings(doc: m.Document, vocabulary: Vocabulary) -> Iterator[Finding]:
     """Every finding of ``doc``: each text's own, pictures promised in a section without one, and "see X"
     where the document holds no X."""
-    reads = {text: plain(text) for text in document_texts(doc)}  # each text's markup parsed once, not once a rule
+    return _document_findings(doc, vocabulary, {})
+
+
+def _document_findings(doc: m.Document, vocabulary: Vocabulary, reads: dict[str, str]) -> Iterator[Finding]:
+    """:func:`document_findings`, but for the texts already in ``reads`` (each text as read, markup removed:
+    parsed once, not once a rule), whose own findings were given with another document."""
+    fresh = [text for text in dict.fromkeys(document_texts(doc)) if text not in reads]
+    reads.update((text, plain(text)) for text in fresh)
 
     def read(text: str) -> str:
         return reads[text] if text in reads else plain(text)
 
-    for text in document_texts(doc):
+    for text in fresh:
         yield from _read_findings(text, reads[text], vocabulary)
     for texts, drawn in sections(doc):
         for text in texts if not drawn else ():

@@ -120,7 +120,7 @@ def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Itera
     docs = list(docs)
     words = copylint.vocabulary([{kind: doc.data for kind, doc in game.docs.items()}])
     seen: set[tuple[Location, str]] = set()
-    findings = [f for doc in docs for f in copylint.document_findings(doc, words)]
+    findings = list(copylint.documents_findings(docs, words))
     if game.has(COMPONENTS_KIND):
         listed = [(c["id"], c["name"], c.get("description", "")) for c in game.doc(COMPONENTS_KIND).data["components"]]
         findings += copylint.component_findings(listed, data_counts(game), docs)
