@@ -26,7 +26,8 @@ def game_documents(game: str, paper: str, refs: References) -> dict[str, m.Docum
     loaded = refs.catalogue.game(game)
     if loaded.spec.documents is None:
         raise loaded.spec.missing("documents")
-    return known_kinds(game, loaded.spec.documents(DocContext(loaded, refs, load_layout(paper))))
+    layout = load_layout(paper)
+    return {kind: doc.on(layout) for kind, doc in known_kinds(game, loaded.spec.documents(DocContext(loaded, refs))).items()}
 
 
 def known_kinds(game: str, docs: Mapping[str, m.Document]) -> dict[str, m.Document]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Collection, Iterable, Iterator, Mapping
+from typing import Callable, Collection, Iterable, Iterator, Mapping
 
 from pipeline.data import markup
 from pipeline.documents import structure as m
@@ -135,16 +135,17 @@ def sections(doc: m.Document) -> list[tuple[list[str], bool]]:
     return out
 
 
-def anchors(doc: m.Document) -> set[str]:
-    """What a "see X" may point at in ``doc``: its headings, the first cell of each table row, legend names."""
+def anchors(doc: m.Document, read: Callable[[str], str] = plain) -> set[str]:
+    """What a "see X" may point at in ``doc``: its headings, the first cell of each table row, legend names
+    (``read``: a text as read, markup removed)."""
     found: set[str] = set()
     for block in _flat(doc.blocks):
         if isinstance(block, m.Heading):
-            found.add(plain(block.text))
+            found.add(read(block.text))
         elif isinstance(block, m.Table):
-            found.update(plain(row[0]) for row in block.rows if row)
+            found.update(read(row[0]) for row in block.rows if row)
         elif isinstance(block, m.Legend):
-            found.update(plain(e.name) for e in block.entries)
+            found.update(read(e.name) for e in block.entries)
     return {a.strip(" .:").casefold() for a in found if a.strip()}
 
 
@@ -154,7 +155,11 @@ def anchors(doc: m.Document) -> set[str]:
 def text_findings(text: str, vocabulary: Vocabulary) -> Iterator[Finding]:
     """What is wrong with one printed text on its own: identifiers, development words, doubled words,
     covers, page and figure numbers."""
-    read = plain(text)
+    return _read_findings(text, plain(text), vocabulary)
+
+
+def _read_findings(text: str, read: str, vocabulary: Vocabulary) -> Iterator[Finding]:
+    """:func:`text_findings` of ``text``, given as ``read`` (its markup removed)."""
     for word in re.findall(r"[\w-]+", read):
         if word in vocabulary.ids:
             yield Finding(IDENTIFIER, text, word, f"internal identifier '{word}' in print: say it in words")
@@ -176,25 +181,45 @@ def text_findings(text: str, vocabulary: Vocabulary) -> Iterator[Finding]:
                       "paper; point at a section by its heading")
 
 
+def documents_findings(docs: Iterable[m.Document], vocabulary: Vocabulary) -> Iterator[Finding]:
+    """Every finding of ``docs``, as :func:`document_findings` of each but a text's own findings given once
+    however often the documents print it (the same text is the same finding)."""
+    reads: dict[str, str] = {}
+    for doc in docs:
+        yield from _document_findings(doc, vocabulary, reads)
+
+
 def document_findings(doc: m.Document, vocabulary: Vocabulary) -> Iterator[Finding]:
     """Every finding of ``doc``: each text's own, pictures promised in a section without one, and "see X"
     where the document holds no X."""
-    for text in document_texts(doc):
-        yield from text_findings(text, vocabulary)
+    return _document_findings(doc, vocabulary, {})
+
+
+def _document_findings(doc: m.Document, vocabulary: Vocabulary, reads: dict[str, str]) -> Iterator[Finding]:
+    """:func:`document_findings`, but for the texts already in ``reads`` (each text as read, markup removed:
+    parsed once, not once a rule), whose own findings were given with another document."""
+    fresh = [text for text in dict.fromkeys(document_texts(doc)) if text not in reads]
+    reads.update((text, plain(text)) for text in fresh)
+
+    def read(text: str) -> str:
+        return reads[text] if text in reads else plain(text)
+
+    for text in fresh:
+        yield from _read_findings(text, reads[text], vocabulary)
     for texts, drawn in sections(doc):
         for text in texts if not drawn else ():
-            for match in _PICTURE.finditer(plain(text)):
+            for match in _PICTURE.finditer(reads[text]):
                 yield Finding(MISSING, text, match.group(0), f"'{match.group(0)}' but this section has no picture: "
                               "say it in words until it is illustrated")
     for table in _tables(doc.blocks):
         for column, name in enumerate(table.header):
-            values = {plain(row[column]).strip().casefold() for row in table.rows if len(row) > column}
+            values = {read(row[column]).strip().casefold() for row in table.rows if len(row) > column}
             if values and values <= PROVENANCE_WORDS:
                 yield Finding(DEVELOPMENT, name, name, f"table column '{plain(name)}' prints where records come from "
                               f"({', '.join(sorted(values))}): that is the data's provenance, not a player's concern")
-    targets = anchors(doc)
+    targets = anchors(doc, read)
     for text in document_texts(doc):
-        for match in _SEE.finditer(plain(text)):
+        for match in _SEE.finditer(reads[text]):
             wanted = match.group(1).strip().casefold()
             parts = re.split(r",\s*|\s+and\s+|\s+or\s+", wanted)  # "see Ruin and Ouroboros": each is there
             if not any(_points_at(wanted, a) for a in targets) and not all(any(_points_at(p, a) for a in targets) for p in parts):

@@ -3,10 +3,10 @@ build lays them out, so whatever would make the build refuse a document is a val
 file and line it came from.
 
 Run by `pantheon validate` and `build` (passed to :func:`pipeline.checks.validate.validate` as its document
-check, after every other check of the game passed). Per game, for each paper:
+check, after every other check of the game passed). Per game:
 
-- the documents are assembled (a rules section a document looks up and the data lacks is a problem at
-  rules.yaml, never a KeyError);
+- the documents are assembled, once for every paper (a rules section a document looks up and the data lacks
+  is a problem at rules.yaml, never a KeyError); on each paper, their parts sized by the paper are built;
 - on the first paper, every text is linted (:mod:`pipeline.documents.copylint`), and every component the
   rulebook lists must be produced;
 - each document is laid out with the build's own renderer: a table cell taller than a page, a label that
@@ -82,20 +82,21 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         return
     refs = References(catalogue)
     origins = Origins(game, refs, spec.documents)
-    faces = FaceRecords(templates(), game.game) if spec.cards is not None else None  # read once, for both papers
-    for index, paper in enumerate(sorted(load_sheets().papers)):
-        layout = load_layout(paper)
+    faces = FaceRecords(templates(), game.game) if spec.cards is not None else None
+    try:
+        with catalogue.noting_reads() as reads:
+            assembled = spec.documents(DocContext(game, refs, faces))
+            papers = [(paper, load_layout(paper)) for paper in sorted(load_sheets().papers)]
+            on_papers = [(paper, layout, {kind: doc.on(layout) for kind, doc in assembled.items()}) for paper, layout in papers]
+    except MissingSection as missing:
+        rules = game.doc(RULES_KIND)
+        yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
+        return
+    glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []  # its terms, the same on every paper
+    for index, (paper, layout, docs) in enumerate(on_papers):
         kept = keep if keep is not None and keep.paper == paper else None
-        try:
-            with catalogue.noting_reads() as reads:
-                docs = spec.documents(DocContext(game, refs, layout, faces))
-        except MissingSection as missing:
-            rules = game.doc(RULES_KIND)
-            yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
-            return
         if kept is not None:
             kept.keep_documents(game.game, paper, docs, reads | {game.game})  # (a game's documents read its own data)
-        glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []
         if index == 0:  # the words are the same on every paper
             yield from _lint(game, [*docs.values(), *glossary], origins)
         renderer = PdfRenderer(layout)
@@ -119,7 +120,7 @@ def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Itera
     docs = list(docs)
     words = copylint.vocabulary([{kind: doc.data for kind, doc in game.docs.items()}])
     seen: set[tuple[Location, str]] = set()
-    findings = [f for doc in docs for f in copylint.document_findings(doc, words)]
+    findings = list(copylint.documents_findings(docs, words))
     if game.has(COMPONENTS_KIND):
         listed = [(c["id"], c["name"], c.get("description", "")) for c in game.doc(COMPONENTS_KIND).data["components"]]
         findings += copylint.component_findings(listed, data_counts(game), docs)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from pipeline.documents import structure as m
+from pipeline.documents.standard import rulebook_column
 
 TABLE_RADIUS = 5.0
 PILE_W, PILE_H = 12.0, 16.0  # mm: a pile drawn as a card
@@ -71,3 +72,8 @@ def table_picture(middle: Sequence[Pile], seat: Sequence[Pile], player: str, cap
     shapes += _row(seat, width / 2, y + 5.0)
     alt = (f"In the middle: {', '.join(p.label for p in middle)}.", f"{player}: {', '.join(p.label for p in seat)}.")
     return m.Diagram(width, height, tuple(shapes), alt, caption=caption)
+
+
+def setup_figure(middle: Sequence[Pile], seat: Sequence[Pile], player: str, caption: str) -> m.OnPaper:
+    """A rulebook's :func:`table_picture`, a column wide on whichever paper the rulebook is set."""
+    return m.OnPaper(lambda layout: (table_picture(middle, seat, player, caption, rulebook_column(layout)),))

@@ -31,13 +31,12 @@ SectionOverride = Callable[["DocContext", Mapping[str, Any], int], list[m.Block]
 
 @dataclass
 class DocContext:
-    """What a game's docs need: its data, the reference resolver, the layout of the chosen paper and the kept
-    records of the game's card faces (``face_records``: read when first asked, or handed in by a caller that
-    assembles the documents on several papers)."""
+    """What a game's docs need: its data, the reference resolver and the kept records of the game's card faces
+    (``face_records``: read when first asked, or handed in by a caller that has them). No paper: the documents
+    are assembled once for every paper, and a part sized by the paper is an :class:`m.OnPaper`."""
 
     game: GameData
     refs: References
-    layout: Layout
     face_records: Optional[FaceRecords] = None
 
     def faces(self) -> FaceRecords:
@@ -60,11 +59,6 @@ class DocContext:
     def name(self, kind: str, record_id: str) -> str:
         return self.refs.name(self.game.game, kind, record_id)
 
-    @property
-    def column(self) -> float:
-        """Width (mm) of a rulebook column: what a rulebook's diagrams and figures must fit."""
-        return self.layout.column_width(RULEBOOK_COLUMNS)
-
     def document(
         self, kind: str, label: str, blocks: Iterable[m.Block], *, subtitle: str = "", toc: bool = False, page_budget: Optional[int] = None,
         cover: Optional[m.Cover] = None, columns: int = 1,
@@ -84,6 +78,11 @@ class DocContext:
         one page of contents, then the text in two columns."""
         return m.Document(f"{self.title}: Rulebook", self.title, "rulebook", tuple(blocks), subtitle=subtitle, toc=True,
                           columns=RULEBOOK_COLUMNS, cover=self.cover(emblem))
+
+
+def rulebook_column(layout: Layout) -> float:
+    """Width (mm) of a rulebook column on the paper of ``layout``: what a rulebook's diagrams and figures must fit."""
+    return layout.column_width(RULEBOOK_COLUMNS)
 
 
 # --------------------------------------------------------------------------- one-page sheets

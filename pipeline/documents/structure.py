@@ -10,10 +10,11 @@ prints the numbers as a table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Optional, Sequence, Union
+from dataclasses import dataclass, field, replace
+from typing import Callable, Optional, Sequence, Union
 
 from pipeline.cards.plan import Face
+from pipeline.documents.layout import Layout
 
 # --------------------------------------------------------------------------- diagram shapes
 
@@ -246,7 +247,17 @@ class Group:
     blocks: tuple["Block", ...]
 
 
-Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure, CardSpread, BarChart, LineChart, PageBreak, Group]
+@dataclass(frozen=True)
+class OnPaper:
+    """Blocks sized by the paper (a figure a column wide, a sheet a page tall): ``build`` makes them from the
+    layout of the paper a document is set on (:meth:`Document.on`). The rest of a document does not depend on
+    the paper, so a game's documents are assembled once and set on every paper."""
+
+    build: Callable[[Layout], tuple["Block", ...]]
+
+
+Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure, CardSpread, BarChart, LineChart, PageBreak, Group,
+              OnPaper]
 
 
 @dataclass(frozen=True)
@@ -279,6 +290,23 @@ class Document:
     @property
     def headings(self) -> list[Heading]:
         return [b for b in self.blocks if isinstance(b, Heading)]
+
+    def on(self, layout: Layout) -> "Document":
+        """This document as set on the paper of ``layout``: every :class:`OnPaper` part built for it (the
+        renderers never see one)."""
+        return replace(self, blocks=_on_paper(self.blocks, layout))
+
+
+def _on_paper(blocks: tuple[Block, ...], layout: Layout) -> tuple[Block, ...]:
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, OnPaper):
+            out += _on_paper(block.build(layout), layout)
+        elif isinstance(block, Group):
+            out.append(Group(_on_paper(block.blocks, layout)))
+        else:
+            out.append(block)
+    return tuple(out)
 
 
 @dataclass

@@ -75,7 +75,7 @@ def test_the_icons_the_cards_print_are_the_same_from_records_as_from_rendering(
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "empty-cache"))  # a first run: no face record kept
     catalogue_ = RecordCatalogue(default_data_root(), catalogue())
     loaded = catalogue_.game(GAME)
-    ctx = DocContext(loaded, References(catalogue_), load_layout("a4"))
+    ctx = DocContext(loaded, References(catalogue_))
     first = loaded.spec.cards(loaded)[0].front
     records = lambda: FaceRecords(templates(), GAME)  # noqa: E731  (read afresh from the store each time)
     assert records().get(content_key(first)) is None

@@ -40,7 +40,7 @@ MEASURE = (60, 75)  # characters a line of a rulebook column, spaces included
 @lru_cache(maxsize=None)
 def _context(game: str) -> DocContext:
     catalogue = RecordCatalogue(default_data_root(), registry.catalogue())
-    return DocContext(catalogue.game(game), References(catalogue), load_layout("a4"))
+    return DocContext(catalogue.game(game), References(catalogue))
 
 
 @lru_cache(maxsize=None)

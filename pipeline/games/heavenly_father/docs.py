@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
 from pipeline.documents.figures import printed_icons, spread
+from pipeline.documents.layout import Layout
 from pipeline.documents.sheets import CUT_LINE_ROOM_MM, Token, cut_fold_legend, cut_line, flap, token_pages
 from pipeline.documents.standard import DocContext
 from pipeline.games.heavenly_father import figures
@@ -89,22 +90,22 @@ def reference(ctx: DocContext) -> m.Document:
     return ctx.document("reference", "Turn and Philosopher summary", std.compact(b.done()), page_budget=1)
 
 
-def _row_height(ctx: DocContext, rows: int) -> float:
+def _row_height(layout: Layout, rows: int) -> float:
     """Rows as tall as two sheets and a cut line on a page allow (the first page also holds the title)."""
-    spacing = (2 * SHEETS_PER_PAGE - 1) * ctx.layout.get("diagram", "space_after_mm")
-    sheet = (ctx.layout.frame[1] - FIRST_PAGE_ROOM_MM - CUT_LINE_ROOM_MM - spacing) / SHEETS_PER_PAGE
+    spacing = (2 * SHEETS_PER_PAGE - 1) * layout.get("diagram", "space_after_mm")
+    sheet = (layout.frame[1] - FIRST_PAGE_ROOM_MM - CUT_LINE_ROOM_MM - spacing) / SHEETS_PER_PAGE
     return max(MIN_ROW_MM, min(MAX_ROW_MM, (sheet - SHEET_TOP_MM - HEAD_MM - SHEET_FOOT_MM) / rows))
 
 
-def cheat_sheet(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str, Any]) -> m.Diagram:
-    """One cheat sheet: a row per possible god with its points per virtue and boxes to mark."""
-    width, _ = ctx.layout.frame
+def cheat_sheet(ctx: DocContext, layout: Layout, model: HeavenlyFatherModel, sheet: Mapping[str, Any]) -> m.Diagram:
+    """One cheat sheet as wide as the page of ``layout``: a row per possible god with its points per virtue and boxes to mark."""
+    width, _ = layout.frame
     virtues = sorted(model.virtues, key=lambda v: v.position)
     marks = sheet["mark_columns"]
     point_col = POINT_COL_MM
     mark_col = (width - NAME_COL_MM - point_col * len(virtues)) / len(marks)
     rows = [model.god(g) for g in sheet["rows"]]
-    row_mm = _row_height(ctx, len(rows))
+    row_mm = _row_height(layout, len(rows))
     top = SHEET_TOP_MM
     shapes: list[m.Shape] = [m.Label(0, top - HEADING_RISE_MM, sheet["heading"], size=HEADING_PT, bold=True, anchor="start")]
     x = NAME_COL_MM
@@ -146,11 +147,19 @@ def cheatsheet(ctx: DocContext) -> m.Document:
         hints = " ".join(f"**{mk['label']}:** {ctx.text(mk['hint'])}" for mk in sheet["mark_columns"])
         blocks.append(m.Paragraph(f"The game needs {sheet['count']} sheets, {SHEETS_PER_PAGE} to a page: print this page "
                                   f"{prints} times and cut along the solid line. {hints}", "small"))
-        drawn = cheat_sheet(ctx, model, sheet)
-        blocks.append(drawn)
-        for _ in range(SHEETS_PER_PAGE - 1):  # Markdown names the copy rather than listing the sheet again
-            blocks += [cut_line(ctx.layout.frame[0]), replace(drawn, alt=("The same sheet again, to cut off.",))]
+        blocks.append(_sheets_on_page(ctx, model, sheet))
     return ctx.document("cheatsheet", "Cheat sheets", blocks, page_budget=1)
+
+
+def _sheets_on_page(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[str, Any]) -> m.OnPaper:
+    """A page of identical cheat sheets, cut lines between them, as wide and tall as the paper allows."""
+    def on(layout: Layout) -> tuple[m.Block, ...]:
+        drawn = cheat_sheet(ctx, layout, model, sheet)
+        blocks: list[m.Block] = [drawn]
+        for _ in range(SHEETS_PER_PAGE - 1):  # Markdown names the copy rather than listing the sheet again
+            blocks += [cut_line(layout.frame[0]), replace(drawn, alt=("The same sheet again, to cut off.",))]
+        return tuple(blocks)
+    return m.OnPaper(on)
 
 
 def envelope(ctx: DocContext) -> m.Diagram:
@@ -221,13 +230,15 @@ def extras(ctx: DocContext) -> m.Document:
               for t in model.tokens if t.virtue for _ in range(t.count)]
     counts = ", ".join(f"{t.count} {virtues[t.virtue].name}" for t in model.tokens if t.virtue)
     blocks: list[m.Block] = [m.Heading("Virtue tokens", 1), m.Paragraph(f"{len(tokens)} tokens: {counts}. Cut along the grid lines.")]
-    blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Virtue tokens", TOKEN_PAGE_RESERVE_MM)
+    blocks.append(m.OnPaper(lambda layout: tuple(token_pages(tokens, layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Virtue tokens",
+                                                             TOKEN_PAGE_RESERVE_MM))))
     beads = [Token("Prayer Beads", BEADS_HEX, icon="laurel") for t in model.tokens if not t.virtue for _ in range(t.count)]
     # no page break: on Letter the last row of tokens shares its page with the envelope
     blocks += [m.Heading("Judgment Day envelope", 1), cut_fold_legend(glue=True), envelope(ctx),
                m.ListBlock(ENVELOPE_STEPS, numbered=True)]
     purpose = [m.Paragraph(ctx.text(t["purpose"])) for t in ctx.data("tokens")["tokens"] if "virtue" not in t]
-    blocks.append(m.Group((m.Heading("Prayer Beads", 1), *purpose, *token_pages(beads, ctx.layout.frame, BEADS_MM, TOKEN_GAP_MM, ""))))
+    bead_pages = m.OnPaper(lambda layout: tuple(token_pages(beads, layout.frame, BEADS_MM, TOKEN_GAP_MM, "")))
+    blocks.append(m.Group((m.Heading("Prayer Beads", 1), *purpose, bead_pages)))
     return ctx.document("extras", "Tokens and envelope", blocks)
 
 

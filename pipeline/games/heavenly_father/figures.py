@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pipeline.documents import structure as m
 from pipeline.documents.figures import Kind, Part, anatomy, inserted
-from pipeline.documents.setup import SETUP_CAPTION, Pile, table_picture
+from pipeline.documents.setup import SETUP_CAPTION, Pile, setup_figure
 from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.heavenly_father.render import DILEMMA_TEMPLATE, GOD_TEMPLATE, PHILOSOPHER_TEMPLATE
 
@@ -51,10 +51,10 @@ def sections() -> dict[str, SectionOverride]:
     })
 
 
-def setup_picture(ctx: DocContext) -> m.Diagram:
+def setup_picture(ctx: DocContext) -> m.OnPaper:
     """The table after set-up: the envelope, the False Gods, the draw pile and the bank in the middle; each
     player's hand, Virtue tokens and cheat sheet in front of them."""
     middle = [Pile("Envelope", 1, face_down=True), Pile("False Gods", 9, face_down=True), Pile("Draw pile", 30, face_down=True),
               Pile("Bank", 30)]
     seat = [Pile("Hand", 5), Pile("Virtue tokens", 12), Pile("Cheat sheet", 1)]
-    return table_picture(middle, seat, "Each player", SETUP_CAPTION, ctx.column)
+    return setup_figure(middle, seat, "Each player", SETUP_CAPTION)

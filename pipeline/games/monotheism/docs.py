@@ -3,7 +3,7 @@ each), the one-page player aid (the turn, acts, essences, timing, the end and ev
 the puzzle book (puzzlebook.py). Everything comes from data/monotheism/."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping
 
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
@@ -86,13 +86,23 @@ def _state(card: Any, is_deity: bool) -> str:
     return ", ".join(marks) or ("unveiled" if is_deity else "starting side")
 
 
-def deck_diagram(ctx: DocContext, scenario: Scenario, width: Optional[float] = None) -> m.Diagram:
-    """The scenario deck, top card on the left (in rows when it is wider than ``width`` mm, by default the
-    text width); veiled cards dark, transformed cards upside down."""
+def column_deck(ctx: DocContext, scenario: Scenario) -> m.OnPaper:
+    """The scenario deck a rulebook column wide, on whichever paper."""
+    return m.OnPaper(lambda layout: (deck_diagram(ctx, scenario, std.rulebook_column(layout)),))
+
+
+def page_deck(ctx: DocContext, scenario: Scenario) -> m.OnPaper:
+    """The scenario deck as wide as the page's text, on whichever paper."""
+    return m.OnPaper(lambda layout: (deck_diagram(ctx, scenario, layout.frame[0]),))
+
+
+def deck_diagram(ctx: DocContext, scenario: Scenario, width: float) -> m.Diagram:
+    """The scenario deck, top card on the left (in rows when it is wider than ``width`` mm);
+    veiled cards dark, transformed cards upside down."""
     cards = ctx.game.model.cards
     assert cards is not None
     top_first = list(reversed(scenario.deck))
-    per_row = max(1, int(((width or ctx.layout.frame[0]) + CARD_GAP) // (CARD_W + CARD_GAP)))
+    per_row = max(1, int((width + CARD_GAP) // (CARD_W + CARD_GAP)))
     row_height = CARD_H + LABEL_ROOM / 2
     shapes: list[m.Shape] = []
     for position, card in enumerate(top_first):
@@ -174,7 +184,7 @@ def scenario_blocks(ctx: DocContext, section: Mapping[str, Any], level: int) -> 
         parts: list[m.Block] = [m.Heading(f"Scenario {scenario.number}: {ctx.text(scenario.title)}", level + 1)]
         parts += _origin(scenario)
         parts += [m.Paragraph(ctx.text(n)) for n in scenario.notes]
-        parts.append(deck_diagram(ctx, scenario, ctx.column))
+        parts.append(column_deck(ctx, scenario))
         # the heading stays with the deck drawing; the deck list may run on into the next column (its header
         # row repeated), so a scenario that does not fit under the one before never leaves a column half empty
         out.append(m.Group(tuple(parts)))
@@ -232,4 +242,4 @@ def player_aid(ctx: DocContext) -> m.Document:
 def documents(ctx: DocContext) -> dict[str, m.Document]:
     """Monotheism has a rulebook, one player aid (the reference and the cheat sheet of earlier editions, made
     one) and the puzzle book."""
-    return {"rulebook": rulebook(ctx), "reference": player_aid(ctx), "puzzles": puzzle_book(ctx, deck_diagram, deck_table)}
+    return {"rulebook": rulebook(ctx), "reference": player_aid(ctx), "puzzles": puzzle_book(ctx, page_deck, deck_table)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pipeline.cards.plan import PrintCard
 from pipeline.documents import structure as m
 from pipeline.documents.figures import Kind, Part, anatomy, inserted
-from pipeline.documents.setup import Pile, table_picture
+from pipeline.documents.setup import Pile, setup_figure
 from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.monotheism.engine import Card, moved_stack
 from pipeline.games.monotheism.render import DEITY_TEMPLATE, WORSHIPER_TEMPLATE
@@ -135,8 +135,8 @@ def sections() -> dict[str, SectionOverride]:
                      "set-up": lambda ctx: [setup_picture(ctx)]})
 
 
-def setup_picture(ctx: DocContext) -> m.Diagram:
+def setup_picture(ctx: DocContext) -> m.OnPaper:
     """Set-up: the god cards and a set of worshipers shuffled into one deck, held face down, its top card unveiled."""
     middle = [Pile("Deity cards", 29, face_down=True), Pile("Worshipers", 1)]
     seat = [Pile("Your deck", 30, face_down=True), Pile("Top card", 1)]
-    return table_picture(middle, seat, "In your hand", "Shuffle the gods and your worshipers into one deck and hold it.", ctx.column)
+    return setup_figure(middle, seat, "In your hand", "Shuffle the gods and your worshipers into one deck and hold it.")

@@ -109,7 +109,7 @@ class _Teller:
         return f", {name} slotted in as the {ordinal(position)} of the {count_word(count)}."
 
 
-def _puzzle(ctx: DocContext, scenario: Scenario, deck: m.Diagram, table: m.Table) -> m.Group:
+def _puzzle(ctx: DocContext, scenario: Scenario, deck: m.Block, table: m.Table) -> m.Group:
     """One puzzle, kept on one page: title, difficulty, the designer's notes, the deck drawn and listed."""
     parts: list[m.Block] = [m.Heading(f"Puzzle {scenario.number}: {ctx.text(scenario.title)}", 1)]
     if scenario.rating is not None:
@@ -130,7 +130,7 @@ def solution_blocks(ctx: DocContext, scenario: Scenario, engine: Game) -> list[m
     return [m.Group((heading, m.ListBlock(tuple(turns), numbered=True)))]
 
 
-def puzzle_book(ctx: DocContext, deck: Callable[[DocContext, Scenario], m.Diagram],
+def puzzle_book(ctx: DocContext, deck: Callable[[DocContext, Scenario], m.Block],
                 table: Callable[[DocContext, Scenario], m.Table]) -> m.Document:
     """The puzzle book: how to play, a page or half page a puzzle, then every solution at the back."""
     scenarios = ctx.game.model.scenarios

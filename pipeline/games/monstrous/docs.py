@@ -63,13 +63,18 @@ def layout_diagram(ctx: DocContext, scenario: Scenario, model: MonstrousModel) -
     return m.Diagram(width, height, tuple(shapes), tuple(alt), caption=f"{scenario.name}")
 
 
+def _in_column(diagrams: list[m.Diagram]) -> m.OnPaper:
+    """``diagrams`` side by side, as many to a row as a rulebook column holds on whichever paper."""
+    return m.OnPaper(lambda layout: tuple(side_by_side(diagrams, std.rulebook_column(layout), LAYOUTS_GAP_MM)))
+
+
 def _scenario_layouts(ctx: DocContext, model: MonstrousModel, level: int) -> list[m.Block]:
     out: list[m.Block] = []
     names = {d["id"]: d["name"] for d in ctx.data("scenarios")["difficulties"]}
     for difficulty in names:
         out.append(m.Heading(f"{names[difficulty]} scenarios", level))
         diagrams = [layout_diagram(ctx, s, model) for s in model.scenarios if s.difficulty == difficulty]
-        out += side_by_side(diagrams, ctx.column, LAYOUTS_GAP_MM)
+        out.append(_in_column(diagrams))
     return out
 
 
@@ -292,7 +297,7 @@ def extras(ctx: DocContext) -> m.Document:
         m.Paragraph(f"{len(tokens)} Faith tokens ({counts}). Cut along the grid lines."),
         cut_fold_legend(fold=False),
     ]
-    blocks += token_pages(tokens, ctx.layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Faith tokens")
+    blocks.append(m.OnPaper(lambda layout: tuple(token_pages(tokens, layout.frame, TOKEN_MM, TOKEN_GAP_MM, "Faith tokens"))))
     return ctx.document("extras", "Faith tokens", blocks)
 
 

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from pipeline.documents import structure as m
 from pipeline.documents.figures import Kind, Part, anatomy, inserted
-from pipeline.documents.setup import SETUP_CAPTION, Pile, table_picture
+from pipeline.documents.setup import SETUP_CAPTION, Pile, setup_figure
 from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.monstrous.model import Example
 from pipeline.games.monstrous.palette import FRAME, PALETTE, TEXT, TINT
@@ -146,9 +146,9 @@ def throw_picture(ctx: DocContext, example: Example, throw: Mapping[str, Any], c
     return m.Diagram(PICTURE_W, PICTURE_H, tuple(shapes), tuple(alt), caption=caption)
 
 
-def setup_picture(ctx: DocContext) -> m.Diagram:
+def setup_picture(ctx: DocContext) -> m.OnPaper:
     """The table after set-up: the Locations and the Faith pool in the middle; each god's board, Monster deck,
     hand and player aid in front of them."""
     middle = [Pile("Locations", 5), Pile("Faith pool", 20)]
     seat = [Pile("God Board", 1), Pile("Monster deck", 9, face_down=True), Pile("Hand", 3), Pile("Player aid", 1)]
-    return table_picture(middle, seat, "Each player", SETUP_CAPTION, ctx.column)
+    return setup_figure(middle, seat, "Each player", SETUP_CAPTION)

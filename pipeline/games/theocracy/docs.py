@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
 from pipeline.documents.figures import printed_icons, spread
+from pipeline.documents.layout import Layout
 from pipeline.documents.standard import DocContext
 from pipeline.games.theocracy import figures
 from pipeline.games.theocracy.engine import resolve_bid
@@ -114,12 +115,13 @@ def reference(ctx: DocContext) -> m.Document:
     return ctx.document("reference", "Player aid", std.compact(b.done()), page_budget=1)
 
 
-def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
-    """A grid: one row per round, one column pair (round, total) per house, named as its cards name it."""
-    width, _ = ctx.layout.frame
+def score_sheet(layout: Layout, model: TheocracyModel) -> m.Diagram:
+    """A grid as wide as the page of ``layout``: one row per round (as many as the page holds, up to a game's
+    worth), one column pair (round, total) per house, named as its cards name it."""
+    width, _ = layout.frame
     players = model.players
     col = (width - SCORE_LABEL_MM) / len(players)
-    rows = min(SCORE_ROUNDS, int((ctx.layout.frame[1] - SCORE_TITLE_ROOM_MM - SCORE_HEAD_MM) // SCORE_ROW_MM) - 1)
+    rows = min(SCORE_ROUNDS, int((layout.frame[1] - SCORE_TITLE_ROOM_MM - SCORE_HEAD_MM) // SCORE_ROW_MM) - 1)
     height = SCORE_HEAD_MM + (rows + 1) * SCORE_ROW_MM
     shapes: list[m.Shape] = [m.Rect(0, 0, width, height, line="outline")]
     for i, player in enumerate(players):
@@ -151,7 +153,7 @@ def score_sheet(ctx: DocContext, model: TheocracyModel) -> m.Diagram:
 
 def extras(ctx: DocContext) -> m.Document:
     model = ctx.game.model
-    blocks = [score_sheet(ctx, model)]
+    blocks = [m.OnPaper(lambda layout: (score_sheet(layout, model),))]
     return ctx.document("extras", "Score sheet", blocks)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.documents import structure as m
 from pipeline.documents.figures import Kind, Part, anatomy, ink_on, inserted
-from pipeline.documents.setup import Pile, table_picture
+from pipeline.documents.setup import Pile, setup_figure
 from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.theocracy.engine import RULEBOOK_UPSET, resolve_bid
 from pipeline.games.theocracy.model import Player, TheocracyModel
@@ -93,8 +93,7 @@ def sections() -> dict[str, SectionOverride]:
     })
 
 
-def setup_picture(ctx: DocContext) -> m.Diagram:
+def setup_picture(ctx: DocContext) -> m.OnPaper:
     """A round set up for two: the dice in the middle; each player's believers face up and power cards in hand."""
     seat = [Pile("Believers", 4), Pile("Power cards", 5)]
-    return table_picture([Pile("Dice", 4)], seat, "Each player", "A round set up, seen from above: every player sets out the same.",
-                         ctx.column)
+    return setup_figure([Pile("Dice", 4)], seat, "Each player", "A round set up, seen from above: every player sets out the same.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from pipeline.documents import structure as m
+from pipeline.documents.layout import Layout
 from pipeline.documents.sheets import Token, cut_fold_legend, token_pages
 from pipeline.documents.standard import DocContext
 from pipeline.games.totems_and_taboos.checks import SOUL_CUBES
@@ -52,9 +53,13 @@ def soul_tokens(count: int, rim: tuple[str, ...], per_row: int) -> m.Diagram:
 
 
 def blocks(ctx: DocContext) -> list[m.Block]:
-    """The kit's pages: soul tokens, totem tokens and the soul cube's die net."""
+    """The kit's pages: soul tokens, totem tokens and the soul cube's die net (their tokens fill the paper's pages)."""
+    return [m.OnPaper(lambda layout: tuple(_kit(ctx, layout)))]
+
+
+def _kit(ctx: DocContext, layout: Layout) -> list[m.Block]:
     model: TotemsModel = ctx.game.model
-    width, height = ctx.layout.frame
+    width, height = layout.frame
     die = soul_die(model)
     record = next(d for d in ctx.data("dice")["dice"] if d["id"] == die.id)
     souls = model.components[SOUL_CUBES]

@@ -6,7 +6,7 @@ from typing import Mapping
 
 from pipeline.documents import structure as m
 from pipeline.documents.figures import Kind, Part, anatomy, ink_on, inserted
-from pipeline.documents.setup import SETUP_CAPTION, Pile, table_picture
+from pipeline.documents.setup import SETUP_CAPTION, Pile, setup_figure
 from pipeline.documents.standard import DocContext, SectionOverride
 from pipeline.games.totems_and_taboos.diagrams import COLOUR_HEX, wheel_diagram
 from pipeline.games.totems_and_taboos.engine import can_build
@@ -103,9 +103,9 @@ def sections() -> dict[str, SectionOverride]:
 
 
 
-def setup_picture(ctx: DocContext) -> m.Diagram:
+def setup_picture(ctx: DocContext) -> m.OnPaper:
     """The table after set-up: the pile of souls and blocks, the six decks and the guides in the middle; each
     player's starting block, hand and starting resources in front of them."""
     middle = [Pile("Soul cubes", 60), Pile("Totem blocks", 36), Pile("Six decks", 162, face_down=True), Pile("Guides", 6)]
     seat = [Pile("Tower base", 1), Pile("Hand", 3), Pile("Resources", 4)]
-    return table_picture(middle, seat, "Each player", SETUP_CAPTION, ctx.column)
+    return setup_figure(middle, seat, "Each player", SETUP_CAPTION)
