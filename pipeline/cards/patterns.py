@@ -19,7 +19,6 @@ from typing import Callable, Sequence
 
 from markupsafe import Markup, escape
 
-KINDS = ("rising", "falling", "rows", "columns", "waves", "zigzags")
 WAVE_HEIGHT = 1.0  # mm: a wave's control point above or below its line
 ZIGZAG_HEIGHT = 0.7  # mm: a zigzag's turn above or below its line
 
@@ -103,3 +102,4 @@ def _zigzags(x0: float, y0: float, x1: float, y1: float, pitch: float, line: flo
 _DRAWERS: dict[str, Callable[[float, float, float, float, float, float], list[str]]] = {
     "rising": _rising, "falling": _falling, "rows": _rows, "columns": _columns, "waves": _waves, "zigzags": _zigzags,
 }
+KINDS = tuple(_DRAWERS)  # the kinds a template may name

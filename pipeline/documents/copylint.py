@@ -182,22 +182,17 @@ def _read_findings(text: str, read: str, vocabulary: Vocabulary) -> Iterator[Fin
 
 
 def documents_findings(docs: Iterable[m.Document], vocabulary: Vocabulary) -> Iterator[Finding]:
-    """Every finding of ``docs``, as :func:`document_findings` of each but a text's own findings given once
-    however often the documents print it (the same text is the same finding)."""
+    """Every finding of each of ``docs``, a text's own findings given once however often the documents print it
+    (the same text is the same finding)."""
     reads: dict[str, str] = {}
     for doc in docs:
         yield from _document_findings(doc, vocabulary, reads)
 
 
-def document_findings(doc: m.Document, vocabulary: Vocabulary) -> Iterator[Finding]:
-    """Every finding of ``doc``: each text's own, pictures promised in a section without one, and "see X"
-    where the document holds no X."""
-    return _document_findings(doc, vocabulary, {})
-
-
 def _document_findings(doc: m.Document, vocabulary: Vocabulary, reads: dict[str, str]) -> Iterator[Finding]:
-    """:func:`document_findings`, but for the texts already in ``reads`` (each text as read, markup removed:
-    parsed once, not once a rule), whose own findings were given with another document."""
+    """Every finding of ``doc``: each text's own (but for the texts already in ``reads``, each text as read,
+    markup removed: parsed once, not once a rule, whose own findings were given with another document),
+    pictures promised in a section without one, and "see X" where the document holds no X."""
     fresh = [text for text in dict.fromkeys(document_texts(doc)) if text not in reads]
     reads.update((text, plain(text)) for text in fresh)
 

@@ -153,5 +153,5 @@ def test_the_combined_glossary_of_every_game_passes_the_lint() -> None:
     glossary = combined_glossary(game_ids(REPO_DATA), refs)
     games = [refs.catalogue.game(game) for game in game_ids(REPO_DATA)]
     words = copylint.vocabulary([{kind: doc.data for kind, doc in game.docs.items()} for game in games])
-    assert list(copylint.document_findings(glossary, words)) == []
+    assert list(copylint.documents_findings([glossary], words)) == []
     assert "whose principle is Faith" in "\n".join(copylint.document_texts(glossary))
