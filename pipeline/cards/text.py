@@ -135,7 +135,7 @@ def _breaks(words: Sequence[Word], limit: float, max_lines: Optional[int] = None
         word_width = sum(widths)
         if word_width > limit:
             return None
-        space = _unit_width(" ", atoms[0].style) if at > first and atoms[0].space else 0.0
+        space = _space_before(atoms, at > first)
         if at > first and (atoms[0].newline or cursor + space + word_width > limit):
             ranges.append((first, at))
             if max_lines is not None and len(ranges) >= max_lines:
@@ -150,6 +150,11 @@ def _breaks(words: Sequence[Word], limit: float, max_lines: Optional[int] = None
     return ranges
 
 
+def _space_before(atoms: Sequence[Atom], in_line: bool) -> float:
+    """The space (at size 1) before a word that follows another on its line and was written after a space."""
+    return _unit_width(" ", atoms[0].style) if in_line and atoms[0].space else 0.0
+
+
 def _placed(words: Sequence[Word], ranges: Sequence[tuple[int, int]]) -> list[Line]:
     """The lines ``_breaks`` found, each atom placed at its x along its line."""
     lines: list[Line] = []
@@ -158,7 +163,7 @@ def _placed(words: Sequence[Word], ranges: Sequence[tuple[int, int]]) -> list[Li
         cursor = 0.0
         for at in range(first, end):
             atoms, widths = words[at]
-            x = cursor + (_unit_width(" ", atoms[0].style) if at > first and atoms[0].space else 0.0)
+            x = cursor + _space_before(atoms, at > first)
             for atom, width in zip(atoms, widths):
                 current.append(Placed(atom, x, width))
                 x += width
