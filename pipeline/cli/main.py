@@ -41,6 +41,7 @@ from pipeline.cards import build as render_build
 from pipeline.cards import printers
 from pipeline.cards.imposition import Duplex
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.checks import rulingslist
 from pipeline.checks.provenance import SOURCES, provenance_counts
 from pipeline.checks.validate import RecordCatalogue, ValidationReport
 from pipeline.checks.validate import validate as validate_data
@@ -220,6 +221,31 @@ def provenance(
     say(f"{'game':<20}" + "".join(f"{c:>10}" for c in columns))
     for game, row in counts.items():
         say(f"{game:<20}" + "".join(f"{row[c]:>10}" for c in columns))
+
+
+@app.command()
+def rulings(
+    games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption, as_json: bool = JsonOption,
+    as_markdown: bool = typer.Option(False, "--markdown", help="Print docs/rulings.md (every game's rulings)."),
+) -> None:
+    """List the rulings each engine follows where its rulebook is silent, each with its reason."""
+    root = _data_root(data)
+    if as_markdown:
+        if games:
+            raise UsageProblem("--markdown prints every game's rulings: name no game")
+        typer.echo(rulingslist.markdown(root, registry.catalogue()), nl=False)
+        return
+    found = rulingslist.rulings_by_game(root, registry.catalogue(), games)
+    if as_json:  # {game: [{"id", "title", "ruling", "reasoning"}]}
+        typer.echo(json.dumps({game: [{"id": r.id, "title": r.title, "ruling": r.text, "reasoning": r.reasoning}
+                                      for r in listed] for game, listed in found.items()}, indent=2))
+        return
+    for game, listed in found.items():
+        say(f"{game}: {count(len(listed), 'ruling')}")
+        for ruling in listed:
+            say(f"  {ruling.id}: {rulingslist.plain(ruling.title)}")
+            say(f"    {rulingslist.plain(ruling.text)}")
+            say(f"    why: {rulingslist.plain(ruling.reasoning)}")
 
 
 PROJECT_OUTPUT = locations.output_root()

@@ -22,6 +22,7 @@ from pipeline.documents.facedraw import templates
 from pipeline.documents.layout import Layout, table_columns
 
 MAX_HEADING_LEVEL = 3
+RULINGS_KIND = "rulings"  # the file of a game's rulings (rulings.yaml), and its list of records
 RULEBOOK_COLUMNS = 2  # a rulebook's body text runs in two columns: a 60-75 character measure
 BOX_FACTS = ("players", "time", "ages")  # rules.yaml's box facts, in the order the cover prints them
 
@@ -125,6 +126,20 @@ def rules_blocks(
     for section in ctx.data(RULES_KIND)["sections"]:
         if section["id"] not in skipped:
             out += section_blocks(ctx, section, 1, overrides)
+    return out
+
+
+def rulings_section(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
+    """A rules section listing rulings (``[[rulings/<id>]]`` items): its introduction, then each ruling it lists,
+    in its order, under the ruling's title (the list itself would print only the titles)."""
+    out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])]
+    rulings = {ruling["id"]: ruling for ruling in ctx.data(RULINGS_KIND)[RULINGS_KIND]}
+    for item in section.get("items", []):
+        for ref in REFERENCE.finditer(item):
+            ruling = rulings.get(ref["id"]) if ref["kind"] == RULINGS_KIND else None
+            if ruling is not None:
+                out += [m.Heading(ctx.text(ruling["title"]), min(level + 1, MAX_HEADING_LEVEL)),
+                        m.Paragraph(ctx.text(ruling["ruling"]))]
     return out
 
 

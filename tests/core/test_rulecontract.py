@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from pipeline.checks.rulecontract import ruling_problems, section_ids, section_problems
+from pipeline.checks import rulingslist
+from pipeline.checks.rulecontract import ruling_problems, rulings_of, section_ids, section_problems
 from pipeline.data.dataset import default_data_root, load_game
 from pipeline.games import registry as games
 from pipeline.games.registry import spec as spec_of
@@ -60,6 +61,73 @@ def test_theocracy_rulings_must_be_listed_in_its_clarifications(data_copy: Path,
     [problem] = ruling_problems(game, games.spec("theocracy").rulings)
     assert problem.message == "ruling fate-dice: not listed in the rules' clarifications section"
     assert problem.at.file.endswith("theocracy/rulings.yaml")
+
+
+def test_a_ruling_listed_in_neither_of_two_sections_names_both(data_copy: Path, edit_yaml) -> None:
+    def unlist(data: dict[str, Any]) -> None:
+        section = next(s for s in data["sections"] if s["id"] == "rulings")
+        section["items"] = [item for item in section["items"] if "[[rulings/empty-deck]]" not in item]
+
+    edit_yaml(data_copy / "totems-and-taboos" / "rules.yaml", unlist)
+    game = load_game(data_copy, spec_of("totems-and-taboos"))
+    [problem] = ruling_problems(game, games.spec("totems-and-taboos").rulings)
+    assert problem.message == "ruling empty-deck: not listed in the rules' rulings or solo-rulings section"
+    index = [r["id"] for r in game.doc("rulings").data["rulings"]].index("empty-deck")
+    assert problem.at == game.doc("rulings").at("rulings", index)
+
+
+def test_a_ruling_kept_as_a_rules_subsection_needs_its_reasoning_too(data_copy: Path, edit_yaml) -> None:
+    """Monotheism keeps its rulings as the subsections of rules.yaml's engine-rulings section."""
+    def unreasoned(data: dict[str, Any]) -> None:
+        section = next(s for s in data["sections"] if s["id"] == "engine-rulings")
+        del section["subsections"][2]["provenance"]["reasoning"]
+
+    edit_yaml(data_copy / "monotheism" / "rules.yaml", unreasoned)
+    game = load_game(data_copy, spec_of("monotheism"))
+    [problem] = ruling_problems(game, games.spec("monotheism").rulings)
+    sections = game.doc("rules").data["sections"]
+    at = [s["id"] for s in sections].index("engine-rulings")
+    assert problem.message.startswith(f"ruling {sections[at]['subsections'][2]['id']}: a ruling is ours")
+    assert problem.at == game.doc("rules").at("sections", at, "subsections", 2, "provenance")
+
+
+@pytest.mark.parametrize("spec", games.REGISTERED, ids=lambda s: s.id)
+def test_every_game_declares_its_rulings_each_with_a_title_text_and_reason(spec: games.GameSpec) -> None:
+    assert spec.rulings is not None, f"{spec.id}: the spec declares no rulings"
+    game = load_game(default_data_root(), spec)
+    rulings = rulings_of(game, spec.rulings)
+    assert rulings, f"{spec.id}: no rulings found where the spec says they are"
+    assert list(ruling_problems(game, spec.rulings)) == []
+    for ruling in rulings:
+        assert ruling.title and ruling.text and ruling.reasoning, ruling
+
+
+def test_docs_rulings_md_is_the_list_the_data_gives() -> None:
+    """docs/rulings.md is `pantheon rulings --markdown`: an edited ruling must reach the page."""
+    page = Path(__file__).resolve().parents[2] / "docs" / "rulings.md"
+    assert page.read_text(encoding="utf-8") == rulingslist.markdown(default_data_root(), games.catalogue()), (
+        "docs/rulings.md is stale: run `pantheon rulings --markdown > docs/rulings.md`")
+
+
+def test_an_edited_ruling_reaches_the_list(data_copy: Path, edit_yaml) -> None:
+    edit_yaml(data_copy / "heavenly-father" / "rulings.yaml",
+              lambda d: d["rulings"][0]["provenance"].update(reasoning="Because the table said so."))
+    listed = rulingslist.rulings_by_game(data_copy, games.catalogue(), ["heavenly-father"])["heavenly-father"]
+    assert listed[0].reasoning == "Because the table said so."
+    assert "*Why:* Because the table said so." in rulingslist.markdown(data_copy, games.catalogue())
+
+
+def test_rulings_command_lists_every_game_and_refuses_a_game_with_markdown(pantheon) -> None:
+    import json
+
+    result = pantheon("rulings", "--json")
+    assert result.returncode == 0, result.stderr
+    listed = json.loads(result.stdout)
+    assert sorted(listed) == sorted(spec.id for spec in games.REGISTERED)
+    assert all(r["reasoning"] and r["ruling"] for rulings in listed.values() for r in rulings)
+    refused = pantheon("rulings", "--markdown", "theocracy")
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "--markdown prints every game's rulings" in refused.stderr
 
 
 def test_a_broken_example_is_one_line_naming_it_and_exit_1(pantheon, data_copy: Path, edit_yaml) -> None:

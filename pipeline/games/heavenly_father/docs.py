@@ -65,7 +65,7 @@ def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list
 
 
 def rulebook(ctx: DocContext) -> m.Document:
-    blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections()})
+    blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": std.rulings_section, **figures.sections()})
     blocks += std.glossary_blocks(ctx)
     blocks += std.symbol_legend(ctx, _symbol_marks(ctx), title="Tokens and card colours")
     return ctx.rulebook(blocks, "sun", subtitle="A party game of moral dilemmas")

@@ -5,7 +5,7 @@ the contract's Protocols.
 """
 from __future__ import annotations
 
-from pipeline.checks.rulecontract import Examples
+from pipeline.checks.rulecontract import Examples, Rulings
 from pipeline.data.gamespec import GameSpec
 from pipeline.games.heavenly_father import GAME_ID, TITLE, checks
 from pipeline.games.heavenly_father.balance import study
@@ -41,5 +41,6 @@ SPEC: GameSpec[HeavenlyFatherModel] = GameSpec(
         "dilemma-example", "gains-and-losses", "philosophers", "philosopher-kinds", "reclaiming", "judgment-day",
         "empty-draw-pile", "prayers-at-the-end", "scoring", "scoring-example", "credits", "clarifications",
     ),
+    rulings=Rulings(listed_in=("clarifications",)),
     where=__file__,
 )

@@ -22,7 +22,7 @@ Definitions used here:
   first cycle (the most chances to meet #21 again); picks and "may" take the
   first option offered.
 
-**The reference player** (data/README.md, docs/rulings.md): the rulebook's "games" are random deals
+**The reference player** (data/README.md, docs/balance.md): the rulebook's "games" are random deals
 played by the ``random`` policy, the same number of deals with each worshiper set. Under it the rate
 must lie within ``RATE_TOLERANCE`` of the rulebook's one in five hundred (``pantheon monotheism
 estimate-21 --check``, see ``guest_check.py``). The rulebook's own words decide the player: meeting #21

@@ -5,7 +5,9 @@ the contract's Protocols.
 """
 from __future__ import annotations
 
+from pipeline.checks.rulecontract import Rulings
 from pipeline.data.gamespec import GameSpec
+from pipeline.data.kinds import RULES_KIND
 from pipeline.games.monotheism import GAME_ID, TITLE, checks
 from pipeline.games.monotheism.balance import study
 from pipeline.games.monotheism.checks import component_counts
@@ -39,5 +41,6 @@ SPEC: GameSpec[MonotheismModel] = GameSpec(
         # looked up by the documents (the reference and cheat sheet, the figures)
         "act", "essences-in-play", "submerge", "starting-over",
     ),
+    rulings=Rulings(kind=RULES_KIND, key="engine-rulings", text="paragraphs"),  # the engine-rulings subsections
     where=__file__,
 )

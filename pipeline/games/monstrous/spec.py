@@ -35,7 +35,7 @@ SPEC: GameSpec[MonstrousModel] = GameSpec(
     rule_sections=("overview", "components", "faith", "god-boards-and-aids", "monsters", "locations", "setup",
                    "turns", "throw-steps", "throwing", "hitting", "card-powers", "trap-monsters", "reading-powers",
                    "end-and-scoring", "scenarios", "variants", "rulings", "examples"),
-    rulings=Rulings(followed=RULINGS),
+    rulings=Rulings(followed=RULINGS, title="question", text="answer"),
     examples=(Examples(replay=replay_examples),),
     where=__file__,
 )

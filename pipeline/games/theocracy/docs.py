@@ -70,14 +70,6 @@ def _end(ctx: DocContext) -> list[m.Block]:
     return [m.ListBlock(tuple(items + [ctx.text(data["winner"]["text"])]))]
 
 
-def _rulings(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
-    """The section's introduction, then each ruling under its title (the section's list of titles would print them twice)."""
-    out: list[m.Block] = [m.Paragraph(ctx.text(p)) for p in section.get("paragraphs", [])]
-    for ruling in ctx.data("rulings")["rulings"]:
-        out += [m.Heading(ctx.text(ruling["title"]), level + 1), m.Paragraph(ctx.text(ruling["ruling"]))]
-    return out
-
-
 def _components(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Block]:
     return std.components_section(ctx, section) + [spread(ctx, SPREAD)]
 
@@ -96,7 +88,7 @@ def _bid_examples(ctx: DocContext, model: TheocracyModel) -> list[m.Block]:
 
 def rulebook(ctx: DocContext) -> m.Document:
     model = ctx.game.model
-    blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": _rulings, **figures.sections()})
+    blocks = std.rules_blocks(ctx, {"components": _components, "clarifications": std.rulings_section, **figures.sections()})
     blocks += [m.Heading("Resolving bids", 1), *_bid_rules(ctx), *_bid_examples(ctx, model)]
     blocks += std.glossary_blocks(ctx)
     return ctx.rulebook(blocks, "die", subtitle="Priest-kings bid for the believers' memory")

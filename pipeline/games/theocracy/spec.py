@@ -33,7 +33,7 @@ SPEC: GameSpec[TheocracyModel] = GameSpec(
     # The rulebook's sections, and the clarifications that list the rulings.
     rule_sections=("overview", "components", "roles", "game-structure", "round-setup", "turn", "end-of-round",
                    "end-of-game", "three-players", "four-players", "clarifications", "grace"),  # grace: its figure
-    rulings=Rulings(listed_in="clarifications"),
+    rulings=Rulings(listed_in=("clarifications",)),
     examples=(Examples(replay_bid_examples, kind="bid-examples",
                        key="bid_examples", label="bid example"),),
     where=__file__,

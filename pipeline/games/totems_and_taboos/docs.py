@@ -78,7 +78,8 @@ def _cards(ctx: DocContext, section: Mapping[str, Any], level: int) -> list[m.Bl
 
 
 def rulebook(ctx: DocContext) -> m.Document:
-    blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections(), "cards": _cards})
+    blocks = std.rules_blocks(ctx, {"components": _components, **figures.sections(), "cards": _cards,
+                                   "rulings": std.rulings_section, "solo-rulings": std.rulings_section})
     blocks += std.glossary_blocks(ctx)
     blocks += [m.Heading("Symbols", 1), std.legend(PIECES)]
     return ctx.rulebook(blocks, "totem", subtitle="Build a tower of beliefs")

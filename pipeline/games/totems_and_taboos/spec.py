@@ -5,6 +5,7 @@ the contract's Protocols.
 """
 from __future__ import annotations
 
+from pipeline.checks.rulecontract import Rulings
 from pipeline.data.gamespec import GameSpec
 from pipeline.games.totems_and_taboos import GAME_ID, TITLE, checks
 from pipeline.games.totems_and_taboos.balance import study
@@ -32,5 +33,6 @@ SPEC: GameSpec[TotemsModel] = GameSpec(
     # The rulebook's sections, and our rulings.
     rule_sections=("aim", "components", "souls", "colours", "tower", "cards", "guides", "setup", "turn", "solo",
                    "rulings", "ending", "tower-example"),  # the last two: looked up by the documents
+    rulings=Rulings(listed_in=("rulings", "solo-rulings")),
     where=__file__,
 )
