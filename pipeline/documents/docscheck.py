@@ -40,6 +40,7 @@ from pipeline.documents.fill import PageTooEmpty
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
 from pipeline.documents.origin import Origins
+from pipeline.documents.parsedtexts import ParsedTexts
 from pipeline.documents.pdf import PdfRenderer, TextDoesNotFit
 from pipeline.documents.render import filled_pdf
 from pipeline.documents.standard import DocContext, MissingSection
@@ -93,13 +94,14 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
         return
     glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []  # its terms, the same on every paper
+    parsed = ParsedTexts()  # each text made ready to set once, for every paper
     for index, (paper, layout, docs) in enumerate(on_papers):
         kept = keep if keep is not None and keep.paper == paper else None
         if kept is not None:
             kept.keep_documents(game.game, paper, docs, reads | {game.game})  # (a game's documents read its own data)
         if index == 0:  # the words are the same on every paper
             yield from _lint(game, [*docs.values(), *glossary], origins)
-        renderer = PdfRenderer(layout)
+        renderer = PdfRenderer(layout, parsed)
         for terms in glossary:
             yield from _glossary_cells(terms, renderer, origins, check_texts=index == 0)
         for kind, doc in docs.items():
