@@ -19,11 +19,11 @@ from pipeline.cards.faces import FaceRecords, content_key
 from pipeline.checks.references import References
 from pipeline.checks.validate import RecordCatalogue, validate
 from pipeline.data.dataset import default_data_root
+from pipeline.documents import layout
 from pipeline.documents import structure as m
 from pipeline.documents.docscheck import LaidOut, document_problems
 from pipeline.documents.facedraw import templates
 from pipeline.documents.figures import printed_icons
-from pipeline.documents import layout
 from pipeline.documents.layout import load_layout
 from pipeline.documents.parsedtexts import ParsedTexts
 from pipeline.documents.pdf import PdfRenderer
