@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
-from pipeline.cards.faces import FaceRecords
+from pipeline.cards.cardlayout import LaidOutCards, Layouts
+from pipeline.cards.faces import FaceRecord, FaceRecords
 from pipeline.cards.imposition import load_sheets
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
@@ -75,15 +76,18 @@ class LaidOut:
         return found[1] if found is not None and found[0] == doc else None
 
 
-def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optional[LaidOut] = None) -> Iterator[Problem]:
+def document_problems(game: GameData, catalogue: RecordCatalogue, cards: Optional[LaidOutCards] = None, *,
+                      keep: Optional[LaidOut] = None) -> Iterator[Problem]:
     """Every problem the documents of ``game`` would meet in print, on every paper (see the module doc);
-    ``keep``: where the PDFs set are kept for the build."""
+    ``cards``: the faces the card check of this command laid out; ``keep``: where the PDFs set are kept for
+    the build."""
     spec = game.spec
     if spec.documents is None:
         return
     refs = References(catalogue)
     origins = Origins(game, refs, spec.documents)
-    faces = FaceRecords(templates(), game.game) if spec.cards is not None else None
+    laid_out = cards.of(game.game, templates().root) if cards is not None else None
+    faces = CheckedFaces(laid_out, game.game) if spec.cards is not None else None
     try:
         with catalogue.noting_reads() as reads:
             assembled = spec.documents(DocContext(game, refs, faces))
@@ -116,6 +120,24 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
             else:
                 if kept is not None:
                     kept.keep(game.game, kind, paper, doc, pdf)
+
+
+class CheckedFaces:
+    """The records of a game's card faces: as the card check of this command laid them out (``laid_out``), else
+    as a build or check before it kept them (read only if a face was not laid out here)."""
+
+    def __init__(self, laid_out: Optional[Layouts], game: str) -> None:
+        self._laid_out = laid_out
+        self._game = game
+        self._kept: Optional[FaceRecords] = None
+
+    def get(self, key: str) -> Optional[FaceRecord]:
+        record = self._laid_out.record(key) if self._laid_out is not None else None
+        if record is None:
+            if self._kept is None:
+                self._kept = FaceRecords(templates(), self._game)
+            record = self._kept.get(key)
+        return record
 
 
 def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Iterator[Problem]:

@@ -15,13 +15,14 @@ from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards import artcache
 from pipeline.cards.cardcheck import card_problems
+from pipeline.cards.cardlayout import LaidOutCards
 from pipeline.cards.faces import FaceRecords, content_key
 from pipeline.checks.references import References
 from pipeline.checks.validate import RecordCatalogue, validate
 from pipeline.data.dataset import default_data_root
 from pipeline.documents import layout
 from pipeline.documents import structure as m
-from pipeline.documents.docscheck import LaidOut, document_problems
+from pipeline.documents.docscheck import CheckedFaces, LaidOut, document_problems
 from pipeline.documents.facedraw import templates
 from pipeline.documents.figures import printed_icons
 from pipeline.documents.layout import load_layout
@@ -128,3 +129,24 @@ def test_texts_are_shared_only_by_renderers_of_one_layout(tmp_path: Path) -> Non
     PdfRenderer(load_layout("letter"), shared)  # the same layout file on another paper
     with pytest.raises(ValueError, match="one layout"):
         PdfRenderer(load_layout("a4", other), shared)
+
+
+def test_the_documents_read_the_faces_the_card_check_of_the_same_command_laid_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    catalogue_ = RecordCatalogue(default_data_root(), catalogue())
+    loaded = catalogue_.game(GAME)
+    cards = LaidOutCards()
+    assert card_problems(loaded, keep=cards) == []
+    laid_out = cards.of(GAME, templates().root)
+    assert laid_out is not None
+    faces = [face for card in loaded.spec.cards(loaded) for face in (card.front, card.back) if face is not None]
+    kept = FaceRecords(templates(), GAME)
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "empty-cache"))  # nothing kept from here on
+    checked, nothing_kept = CheckedFaces(laid_out, GAME), CheckedFaces(None, GAME)
+    for face in faces:
+        key = content_key(face)
+        assert key is not None
+        assert checked.get(key) == kept.get(key) is not None
+        assert nothing_kept.get(key) is None
+    ctx = DocContext(loaded, References(catalogue_), checked)
+    assert printed_icons(ctx) == printed_icons(DocContext(loaded, References(catalogue_), kept))
