@@ -74,8 +74,9 @@ class ValidationReport:
 
 
 # A check of a layer above this one, run last on a game every other check passed: the documents'
-# (pipeline.documents.docscheck: the documents laid out as the build lays them out).
-DocumentCheck = Callable[[GameData, "RecordCatalogue"], Iterable[Problem]]
+# (pipeline.documents.docscheck: the documents laid out as the build lays them out), given the card faces
+# the card check laid out (the player aids show the icons the cards print).
+DocumentCheck = Callable[[GameData, "RecordCatalogue", LaidOutCards], Iterable[Problem]]
 
 
 def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = None,
@@ -87,7 +88,8 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
     pass it; commands that print no document leave it out, and a game they found clean is not clean for it);
     ``progress``: told what is being checked and how far (``"monstrous (3/5): documents"``); ``fold`` False:
     a deleted record's consequences are listed after it, one by one, as each check found them; ``cards``:
-    where the card check leaves the faces it laid out (the build draws them)."""
+    where the card check leaves the faces it laid out (the build draws them; the document check reads their
+    records either way)."""
     chosen = specs.select(data_root, games)
     schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
     catalogue = catalogue or RecordCatalogue(data_root, specs)
@@ -96,6 +98,7 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
     memo = ValidationMemo(data_root, game_ids(data_root), checked=_check_name(documents))
     report.games = vouched = ValidatedGames(catalogue)
     say = progress or (lambda _: None)
+    faces = cards if cards is not None else LaidOutCards()  # what the card check lays out, for the documents too
     for number, game in enumerate(chosen, 1):
         if memo.clean(game, specs.spec(game)):  # passed every check with exactly these inputs: not checked again,
             vouched.add(game)  # and loaded only when a later stage asks for it
@@ -104,10 +107,10 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
         loaded = catalogue.game(game)
         schemas = schemas or load_schemas(data_root)
         catalogue.requested.clear()
-        problems, cross_checked = game_problems(loaded, schemas, catalogue, printable, fold=fold, cards=cards)
+        problems, cross_checked = game_problems(loaded, schemas, catalogue, printable, fold=fold, cards=faces)
         if cross_checked and not problems and documents is not None:  # laid out only from data every check vouched for
             say(f"{game} ({number}/{len(chosen)}): documents")
-            problems = guarded(loaded, documents(loaded, catalogue))
+            problems = guarded(loaded, documents(loaded, catalogue, faces))
         if not cross_checked:
             report.skipped_cross_checks.append(game)
         elif not problems:

@@ -88,10 +88,45 @@ def _ref(validator: Any, ref: Any, instance: Any, schema: dict[str, Any]) -> Ite
         yield from Draft202012Validator.VALIDATORS["$ref"](validator, ref, instance, schema)
 
 
+def _if(validator: Any, condition: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own ``if``, the condition decided directly where it is one key equal to a text (what the
+    schema files write to pick an effect's fields by its ``op``: :func:`key_equals_text`); any other
+    condition is decided by jsonschema, as before. An ``if`` gives no error of its own, so the errors (of its
+    ``then`` or ``else``) are the same, in the same order."""
+    holds = key_equals_text(condition, instance, validator.is_type(instance, "object"))
+    if holds is None:
+        holds = validator.evolve(schema=condition).is_valid(instance)
+    if holds and "then" in schema:
+        yield from validator.descend(instance, schema["then"], schema_path="then")
+    elif not holds and "else" in schema:
+        yield from validator.descend(instance, schema["else"], schema_path="else")
+
+
+def key_equals_text(condition: Any, instance: Any, is_object: bool) -> Optional[bool]:
+    """Whether ``instance`` meets ``condition`` when that is ``{"properties": {KEY: {"const": TEXT}}}`` with
+    ``"required": [KEY]`` or not (None: a condition of another form). As JSON Schema reads it: anything but
+    an object meets it; an object must hold each required key, and a value equal to each TEXT it holds a key
+    for (a value that is no text equals no text)."""
+    if not isinstance(condition, dict) or not condition.keys() <= {"properties", "required"}:
+        return None
+    properties, required = condition.get("properties", {}), condition.get("required", [])
+    if not isinstance(properties, dict) or not isinstance(required, list) or not all(isinstance(k, str) for k in required):
+        return None
+    texts = {}
+    for key, rule in properties.items():
+        if not isinstance(rule, dict) or rule.keys() != {"const"} or not isinstance(rule["const"], str):
+            return None
+        texts[key] = rule["const"]
+    if not is_object:
+        return True
+    return all(key in instance for key in required) and all(
+        key not in instance or (isinstance(instance[key], str) and instance[key] == text) for key, text in texts.items())
+
+
 SchemaValidator: Any = validators.extend(  # type: ignore[no-untyped-call]  # (untyped in types-jsonschema)
     Draft202012Validator,
     {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties,
-     "$ref": _ref},
+     "$ref": _ref, "if": _if},
 )
 
 

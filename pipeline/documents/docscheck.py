@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import Iterable, Iterator, Mapping, Optional
 
 from pipeline.base.errors import UserError
-from pipeline.cards.faces import FaceRecords
+from pipeline.cards.cardlayout import LaidOutCards, Layouts
+from pipeline.cards.faces import FaceRecord, FaceRecords
 from pipeline.cards.imposition import load_sheets
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
@@ -40,6 +41,7 @@ from pipeline.documents.fill import PageTooEmpty
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
 from pipeline.documents.origin import Origins
+from pipeline.documents.parsedtexts import ParsedTexts
 from pipeline.documents.pdf import PdfRenderer, TextDoesNotFit
 from pipeline.documents.render import filled_pdf
 from pipeline.documents.standard import DocContext, MissingSection
@@ -74,15 +76,18 @@ class LaidOut:
         return found[1] if found is not None and found[0] == doc else None
 
 
-def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optional[LaidOut] = None) -> Iterator[Problem]:
+def document_problems(game: GameData, catalogue: RecordCatalogue, cards: Optional[LaidOutCards] = None, *,
+                      keep: Optional[LaidOut] = None) -> Iterator[Problem]:
     """Every problem the documents of ``game`` would meet in print, on every paper (see the module doc);
-    ``keep``: where the PDFs set are kept for the build."""
+    ``cards``: the faces the card check of this command laid out; ``keep``: where the PDFs set are kept for
+    the build."""
     spec = game.spec
     if spec.documents is None:
         return
     refs = References(catalogue)
     origins = Origins(game, refs, spec.documents)
-    faces = FaceRecords(templates(), game.game) if spec.cards is not None else None
+    laid_out = cards.of(game.game, templates().root) if cards is not None else None
+    faces = CheckedFaces(laid_out, game.game) if spec.cards is not None else None
     try:
         with catalogue.noting_reads() as reads:
             assembled = spec.documents(DocContext(game, refs, faces))
@@ -93,13 +98,14 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
         yield rules.problem(("sections",), f"rules: no section {missing.section_id} (a document prints it)")
         return
     glossary = [combined_glossary([game.game], refs)] if game.has(GLOSSARY_KIND) else []  # its terms, the same on every paper
+    parsed = ParsedTexts()  # each text made ready to set once, for every paper
     for index, (paper, layout, docs) in enumerate(on_papers):
         kept = keep if keep is not None and keep.paper == paper else None
         if kept is not None:
             kept.keep_documents(game.game, paper, docs, reads | {game.game})  # (a game's documents read its own data)
         if index == 0:  # the words are the same on every paper
             yield from _lint(game, [*docs.values(), *glossary], origins)
-        renderer = PdfRenderer(layout)
+        renderer = PdfRenderer(layout, parsed)
         for terms in glossary:
             yield from _glossary_cells(terms, renderer, origins, check_texts=index == 0)
         for kind, doc in docs.items():
@@ -114,6 +120,24 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, *, keep: Optio
             else:
                 if kept is not None:
                     kept.keep(game.game, kind, paper, doc, pdf)
+
+
+class CheckedFaces:
+    """The records of a game's card faces: as the card check of this command laid them out (``laid_out``), else
+    as a build or check before it kept them (read only if a face was not laid out here)."""
+
+    def __init__(self, laid_out: Optional[Layouts], game: str) -> None:
+        self._laid_out = laid_out
+        self._game = game
+        self._kept: Optional[FaceRecords] = None
+
+    def get(self, key: str) -> Optional[FaceRecord]:
+        record = self._laid_out.record(key) if self._laid_out is not None else None
+        if record is None:
+            if self._kept is None:
+                self._kept = FaceRecords(templates(), self._game)
+            record = self._kept.get(key)
+        return record
 
 
 def _lint(game: GameData, docs: Iterable[m.Document], origins: Origins) -> Iterator[Problem]:

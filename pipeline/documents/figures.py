@@ -15,13 +15,13 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from pipeline.base.errors import UserError
 from pipeline.cards import colours, design
-from pipeline.cards.faces import FaceRecords, content_key
+from pipeline.cards.faces import content_key
 from pipeline.cards.plan import Face, PrintCard
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
 from pipeline.documents.facedraw import SlotBox, face_slots, templates
-from pipeline.documents.standard import DocContext, SectionOverride
+from pipeline.documents.standard import DocContext, FaceLookup, SectionOverride
 
 CALLOUT_R = 2.4  # mm: the radius of a numbered circle
 CALLOUT_GAP = 1.0  # mm between two circles on one side
@@ -223,7 +223,7 @@ def spread(ctx: DocContext, labels: Mapping[str, str], caption: str = SPREAD_CAP
     return m.CardSpread(tuple(entries), SPREAD_SCALE, caption)
 
 
-def _trim(face: Face, records: FaceRecords, where: str) -> tuple[float, float]:
+def _trim(face: Face, records: FaceLookup, where: str) -> tuple[float, float]:
     """The trim size (mm) of ``face``: from its kept record when the card check or the card build laid it out,
     else from its rendered template."""
     key = content_key(face)

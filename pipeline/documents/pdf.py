@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Hashable, Iterator, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
 from reportlab.lib import colors
@@ -49,6 +49,7 @@ from pipeline.documents import structure as m
 from pipeline.documents.fill import TextArea
 from pipeline.documents.layout import Layout
 from pipeline.documents.pagecheck import PageContent, check_pages
+from pipeline.documents.parsedtexts import ParsedTexts
 
 TOC_LEVELS = 2  # heading levels 1..TOC_LEVELS are listed in the contents
 HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
@@ -211,8 +212,8 @@ class _Table(RLTable):
 class _Heading(_Paragraph):
     """A heading paragraph that remembers its level and plain text for the contents."""
 
-    def __init__(self, text: str, para: str, style: ParagraphStyle, level: int) -> None:
-        super().__init__(para, style, source=text)
+    def __init__(self, text: str, para: str, style: ParagraphStyle, level: int, frags: Optional[list[Any]] = None) -> None:
+        super().__init__(para, style, source=text, frags=frags)
         self.level = level
         self.plain = text
 
@@ -373,11 +374,15 @@ def _note(page: PageContent, flowable: Flowable) -> None:
 
 
 class PdfRenderer:
-    """Turns Documents into PDF bytes for one layout (paper)."""
+    """Turns Documents into PDF bytes for one layout (paper); ``parsed``: the texts it shares with the renderers
+    of the same layout on other papers (see :mod:`pipeline.documents.parsedtexts`)."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, parsed: Optional[ParsedTexts] = None) -> None:
         fonts.register_for_svg()  # documents draw icons through svglib
         self.layout = layout
+        self._parsed = parsed
+        if parsed is not None:
+            parsed.bind(layout.data)
         self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
         self._converted_icons: dict[str, Any] = {}  # svglib's Drawing of each icon SVG, converted once per renderer
         self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}
@@ -411,6 +416,33 @@ class PdfRenderer:
 
     def _font_style(self, style: str) -> str:
         return self.layout.style(style).font
+
+    def _inline(self, text: str, where: str, style: str = fonts.REGULAR) -> str:
+        """:func:`inline`, made once for every paper where the texts are shared."""
+        if self._parsed is None:
+            return inline(text, where, style)
+        return self._parsed.markup(text, where, style, lambda: inline(text, where, style))
+
+    def _text(self, text: str, where: str, style: str, *, source: Optional[str] = None) -> "_Paragraph":
+        """A document text as a paragraph of the layout style ``style``."""
+        return self._paragraph(self._inline(text, where, self._font_style(style)), style, self.styles[style], source=source)
+
+    def _paragraph(self, para: str, style_key: Hashable, style: ParagraphStyle, *, source: Optional[str] = None,
+                   bullet: Optional[str] = None, level: Optional[int] = None) -> "_Paragraph":
+        """A paragraph of markup ``para`` in ``style`` (``style_key``: what makes that style, the same on every
+        paper), parsed once for every paper where the texts are shared; a heading of ``level`` when one is given
+        (``source``: its plain text)."""
+        key = (style_key, para, bullet)
+        parsed = self._parsed.fragments(key) if self._parsed is not None else None
+        text, frags = parsed if parsed is not None else (para, None)
+        made: _Paragraph
+        if level is not None:
+            made = _Heading(source or "", text, style, level, frags=frags)
+        else:
+            made = _Paragraph(text, style, bulletText=bullet, source=source, frags=frags)
+        if parsed is None and self._parsed is not None:
+            self._parsed.keep_fragments(key, made.text, made.frags)
+        return made
 
     @property
     def _card_text_pt(self) -> float:
@@ -539,9 +571,9 @@ class PdfRenderer:
         if doc.cover is not None:
             story = [self._cover(doc), NextPageTemplate("page"), RLPageBreak()]
         else:
-            story = [_Paragraph(inline(doc.title, where, self._font_style("title")), self.styles["title"])]
+            story = [self._text(doc.title, where, "title")]
             if doc.subtitle:
-                story.append(_Paragraph(inline(doc.subtitle, where, self._font_style("subtitle")), self.styles["subtitle"]))
+                story.append(self._text(doc.subtitle, where, "subtitle"))
         guess = [(e.level - 1, e.text, e.page, f"h{n}") for n, e in enumerate(self._toc_entries(doc), 1)]
         if doc.toc and doc.columns > 1:  # the contents head the first column; the text follows them
             toc = _Contents(guess, paint=self._paint, dotsMinLevel=0, tableStyle=_toc_table_style())
@@ -588,10 +620,10 @@ class PdfRenderer:
     def _block(self, block: m.Block, where: str) -> list[Flowable]:
         if isinstance(block, m.Heading):
             style = HEADING_STYLES.get(block.level, "h3")
-            para = inline(block.text, where, self._font_style(style))
-            return [_Heading(plain(block.text, where), para, self.styles[style], block.level)]
+            para = self._inline(block.text, where, self._font_style(style))
+            return [self._paragraph(para, style, self.styles[style], source=plain(block.text, where), level=block.level)]
         if isinstance(block, m.Paragraph):
-            return [_Paragraph(inline(block.text, where, self._font_style(block.style)), self.styles[block.style], source=block.text)]
+            return [self._text(block.text, where, block.style, source=block.text)]
         if isinstance(block, m.ListBlock):
             return self._list(block, where)
         if isinstance(block, m.Table):
@@ -626,13 +658,14 @@ class PdfRenderer:
         out: list[Flowable] = []
         for number, item in enumerate(block.items, start=1):
             mark = f"{number}." if block.numbered else bullet
-            out.append(_Paragraph(inline(item, where, self._font_style(block.style)), style, bulletText=mark, source=item))
+            para = self._inline(item, where, self._font_style(block.style))
+            out.append(self._paragraph(para, ("list", block.style), style, bullet=mark, source=item))
         out.append(Spacer(1, base.spaceAfter / 2))
         return [_Together(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
 
     def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
-        para = inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
-        return _Paragraph(f"<b>{para}</b>" if bold else para, self.styles["table"], source=text)
+        para = self._inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
+        return self._paragraph(f"<b>{para}</b>" if bold else para, "table", self.styles["table"], source=text)
 
     def _table_style(self, rows: int, header: bool) -> TableStyle:
         layout = self.layout
@@ -668,7 +701,7 @@ class PdfRenderer:
         widths = self._widths(block.widths, len(block.header or block.rows[0]) if (block.header or block.rows) else 0)
         for row in block.rows if check_texts else ():
             for text in row:
-                inline(text, where)
+                self._inline(text, where)
         self._fit_rows([(block.header, header)] if header else [], widths, where)
         self._fit_rows([(row, None) for row in block.rows], widths, where, self._row_height(header, widths) if header else 0.0)
 
@@ -712,7 +745,7 @@ class PdfRenderer:
         table.setStyle(self._table_style(len(data), bool(header)))
         out: list[Flowable] = [table]
         if block.caption:
-            out.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+            out.append(self._text(block.caption, where, "caption"))
         else:
             out.append(Spacer(1, self.styles["body"].spaceAfter))
         return out
@@ -831,11 +864,11 @@ class PdfRenderer:
         drawing = _drawing(mm(block.width), height)
         self._add_shapes(drawing, block.shapes, height, where)
         if self._columns > 1 and block.width > self._width + FIT_TOLERANCE_MM:
-            caption = [_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])]
+            caption = [self._text(block.caption, where, "caption")]
             return [_Float([drawing, *(caption if block.caption else [])], 0.0)]
         out: list[Flowable] = [drawing]
         if block.caption:
-            out.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+            out.append(self._text(block.caption, where, "caption"))
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return [_Together(out)]
@@ -877,7 +910,7 @@ class PdfRenderer:
         key = _flat(self._list(m.ListBlock(tuple(c.key for c in block.callouts), numbered=True, style="compact"), where))
         out: list[Flowable]
         if wide:
-            caption = [_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])]
+            caption = [self._text(block.caption, where, "caption")]
             return [_Float([card, *key, *(caption if block.caption else [])], figures.MARGIN)]
         if self._columns > 1:
             out = [card, *key]
@@ -887,7 +920,7 @@ class PdfRenderer:
                                       ("LEFTPADDING", (0, 0), (0, 0), 0), ("RIGHTPADDING", (0, 0), (0, 0), 0)]))
             out = [table]
         if block.caption:
-            out.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+            out.append(self._text(block.caption, where, "caption"))
         else:
             out.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return [_Together(out)]
@@ -903,7 +936,7 @@ class PdfRenderer:
         while sum(t.wrap(width, room)[1] for t in tables) > room and scale > block.scale * SPREAD_MIN_SHARE:
             scale *= SPREAD_STEP
             tables = self._spread_rows(block, scale, width, where)
-        caption = [_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"])] if block.caption else []
+        caption = [self._text(block.caption, where, "caption")] if block.caption else []
         if self._columns > 1:
             return [_Float([*tables, *caption], 0.0)]
         return [_Together([*tables, *caption])]
@@ -947,7 +980,7 @@ class PdfRenderer:
         out: list[Flowable] = list(drawings[:-1])
         last: list[Flowable] = [drawings[-1]]
         if block.caption:
-            last.append(_Paragraph(inline(block.caption, where, self._font_style("caption")), self.styles["caption"]))
+            last.append(self._text(block.caption, where, "caption"))
         else:
             last.append(Spacer(1, mm(self.layout.get("diagram", "space_after_mm"))))
         return out + [_Together(last)]

@@ -8,10 +8,10 @@ prose passes through :class:`DocContext.text`, which resolves references.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Collection, Iterable, Mapping, Optional
+from typing import Any, Callable, Collection, Iterable, Mapping, Optional, Protocol
 
 from pipeline.base.errors import UserError
-from pipeline.cards.faces import FaceRecords
+from pipeline.cards.faces import FaceRecord, FaceRecords
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
@@ -30,17 +30,24 @@ BOX_FACTS = ("players", "time", "ages")  # rules.yaml's box facts, in the order 
 SectionOverride = Callable[["DocContext", Mapping[str, Any], int], list[m.Block]]
 
 
+class FaceLookup(Protocol):
+    """Where the records of a game's card faces are found, by content key (None: the face has none)."""
+
+    def get(self, key: str) -> Optional[FaceRecord]: ...
+
+
 @dataclass
 class DocContext:
-    """What a game's docs need: its data, the reference resolver and the kept records of the game's card faces
-    (``face_records``: read when first asked, or handed in by a caller that has them). No paper: the documents
-    are assembled once for every paper, and a part sized by the paper is an :class:`m.OnPaper`."""
+    """What a game's docs need: its data, the reference resolver and the records of the game's card faces
+    (``face_records``: the kept ones, read when first asked, or handed in by a caller that has them, such as the
+    card check of the same command). No paper: the documents are assembled once for every paper, and a part
+    sized by the paper is an :class:`m.OnPaper`."""
 
     game: GameData
     refs: References
-    face_records: Optional[FaceRecords] = None
+    face_records: Optional[FaceLookup] = None
 
-    def faces(self) -> FaceRecords:
+    def faces(self) -> FaceLookup:
         """The records the card check (or the card build) kept of the game's faces."""
         if self.face_records is None:
             self.face_records = FaceRecords(templates(), self.game.game)

@@ -15,15 +15,18 @@ from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards import artcache
 from pipeline.cards.cardcheck import card_problems
+from pipeline.cards.cardlayout import LaidOutCards
 from pipeline.cards.faces import FaceRecords, content_key
 from pipeline.checks.references import References
 from pipeline.checks.validate import RecordCatalogue, validate
 from pipeline.data.dataset import default_data_root
+from pipeline.documents import layout
 from pipeline.documents import structure as m
-from pipeline.documents.docscheck import LaidOut, document_problems
+from pipeline.documents.docscheck import CheckedFaces, LaidOut, document_problems
 from pipeline.documents.facedraw import templates
 from pipeline.documents.figures import printed_icons
 from pipeline.documents.layout import load_layout
+from pipeline.documents.parsedtexts import ParsedTexts
 from pipeline.documents.pdf import PdfRenderer
 from pipeline.documents.standard import DocContext
 from pipeline.games.registry import catalogue
@@ -105,3 +108,45 @@ def test_validate_says_which_game_and_stage_it_is_at() -> None:
     report = validate(default_data_root(), catalogue(), [GAME], documents=document_problems, progress=heard.append)
     assert report.ok
     assert heard == [f"{GAME} (1/1): data, rules and card faces", f"{GAME} (1/1): documents"]
+
+
+def test_texts_parsed_once_set_every_paper_as_texts_parsed_afresh() -> None:
+    shared = ParsedTexts()
+    for paper in ("a4", "letter", "a4"):  # the second a4 reads every text the first two parsed
+        doc = _reference(paper)
+        fresh = PdfRenderer(load_layout(paper)).render(doc)
+        assert PdfRenderer(load_layout(paper), shared).render(doc) == fresh, paper
+        assert PdfRenderer(load_layout(paper), shared).render(doc, paint=False)[1] == fresh[1], paper
+
+
+def test_texts_are_shared_only_by_renderers_of_one_layout(tmp_path: Path) -> None:
+    source = layout.LAYOUT_FILE.read_text(encoding="utf-8")
+    other = tmp_path / "layout.yaml"
+    assert source.count("  size_pt: 8\n") == 2
+    other.write_text(source.replace("  size_pt: 8\n", "  size_pt: 9\n", 1), encoding="utf-8")  # another header size
+    shared = ParsedTexts()
+    PdfRenderer(load_layout("a4"), shared)
+    PdfRenderer(load_layout("letter"), shared)  # the same layout file on another paper
+    with pytest.raises(ValueError, match="one layout"):
+        PdfRenderer(load_layout("a4", other), shared)
+
+
+def test_the_documents_read_the_faces_the_card_check_of_the_same_command_laid_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    catalogue_ = RecordCatalogue(default_data_root(), catalogue())
+    loaded = catalogue_.game(GAME)
+    cards = LaidOutCards()
+    assert card_problems(loaded, keep=cards) == []
+    laid_out = cards.of(GAME, templates().root)
+    assert laid_out is not None
+    faces = [face for card in loaded.spec.cards(loaded) for face in (card.front, card.back) if face is not None]
+    kept = FaceRecords(templates(), GAME)
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "empty-cache"))  # nothing kept from here on
+    checked, nothing_kept = CheckedFaces(laid_out, GAME), CheckedFaces(None, GAME)
+    for face in faces:
+        key = content_key(face)
+        assert key is not None
+        assert checked.get(key) == kept.get(key) is not None
+        assert nothing_kept.get(key) is None
+    ctx = DocContext(loaded, References(catalogue_), checked)
+    assert printed_icons(ctx) == printed_icons(DocContext(loaded, References(catalogue_), kept))

@@ -6,10 +6,18 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from jsonschema import Draft202012Validator, validators
 
 from pipeline.base.errors import UserError
 from pipeline.data.dataset import Document, default_data_root
-from pipeline.data.schemas import SchemaValidator, check_schema_file, load_checked_yaml, load_schemas, schema_problems
+from pipeline.data.schemas import (
+    SchemaValidator,
+    check_schema_file,
+    key_equals_text,
+    load_checked_yaml,
+    load_schemas,
+    schema_problems,
+)
 from pipeline.data.yamlmarks import load_marked
 
 SCHEMA_FILES = sorted((default_data_root() / "schemas").rglob("*.schema.json"))
@@ -132,3 +140,54 @@ def test_linked_references_report_what_jsonschema_resolving_them_reports(tmp_pat
     messages = " | ".join(str(p) for p in linked)
     assert "'none' is not one of all, any, has" in messages  # two levels down the recursive condition
     assert "unknown key 'extra'" in messages and "'hermes' does not match" in messages  # and across files
+
+
+def _conditions(node: Any) -> Iterator[Any]:
+    """Every ``if`` condition of a schema."""
+    if isinstance(node, dict):
+        if "if" in node:
+            yield node["if"]
+        for value in node.values():
+            yield from _conditions(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _conditions(value)
+
+
+def test_a_key_equal_to_a_text_is_decided_as_jsonschema_decides_it() -> None:
+    conditions = [c for path in SCHEMA_FILES for c in _conditions(json.loads(path.read_text()))]
+    conditions += [{"properties": {"op": {"const": "draw"}}}, {"required": ["op"]}, {}, {"properties": {}}]
+    texts = {rule["const"] for c in conditions for rule in c.get("properties", {}).values()
+             if isinstance(rule, dict) and isinstance(rule.get("const"), str)}
+    instances: list[Any] = [None, 1, "draw", ["op"], {}, {"other": "draw"}, {"op": 1}, {"op": None}, {"op": ["draw"]},
+                            {"op": True}, {"op": "Draw"}, {"op": "draw "}]
+    instances += [{key: text} for text in sorted(texts) for key in ("op", "event", "type", "timing", "source", "id", "kind")]
+    decided = 0
+    for condition in conditions:
+        jsonschema_says = SchemaValidator(condition)
+        for instance in instances:
+            holds = key_equals_text(condition, instance, isinstance(instance, dict))
+            if holds is not None:
+                decided += 1
+                assert holds == jsonschema_says.is_valid(instance), (condition, instance)
+    assert decided > 1000  # most conditions the schemas write are of this form
+    assert key_equals_text({"$ref": "#/$defs/condition"}, {}, True) is None  # others are left to jsonschema
+    assert key_equals_text({"properties": {"on": {"const": True}}}, {"on": True}, True) is None
+    assert key_equals_text({"properties": {"op": {"const": "a", "type": "string"}}}, {"op": "a"}, True) is None
+
+
+def test_conditional_fields_give_the_errors_jsonschema_gives(tmp_path: Path) -> None:
+    """An effect whose fields are picked by its ``op``: each wrong field is reported, word for word, as by
+    jsonschema deciding every condition itself."""
+    source = (default_data_root() / "totems-and-taboos" / "commandments.yaml").read_text(encoding="utf-8")
+    broken = source.replace("role: servant\n", "role: servants\n", 1).replace("count: 2\n", "count: two\n", 1)
+    broken = broken.replace("op: cycle\n", "op: recruit\n", 1)
+    assert broken.count("\n") == source.count("\n") and broken != source
+    path = tmp_path / "commandments.yaml"
+    path.write_text(broken, encoding="utf-8")
+    doc = Document(kind="commandments", path=path, marked=load_marked(path))
+    schemas = load_schemas(default_data_root())
+    schema = schemas.linked[schemas.schema_path("totems-and-taboos", "commandments")]
+    own_if = validators.extend(SchemaValidator, {"if": Draft202012Validator.VALIDATORS["if"]})
+    found = [str(p) for p in schema_problems(doc, SchemaValidator(schema, registry=schemas.registry))]
+    assert found and found == [str(p) for p in schema_problems(doc, own_if(schema, registry=schemas.registry))]
