@@ -15,7 +15,7 @@ third of a ms). So each art's form is kept, keyed by the art's content hash
   space, shading or transparency state, whose names and objects belong to
   the document being written;
 - otherwise (art with letters, say), as the converted Drawing, in this
-  process's memory only: a Drawing is a Python object, and nothing read from
+  command's memory only: a Drawing is a Python object, and nothing read from
   disk may become one. Each document draws it with reportlab's renderer.
 
 Only reportlab's public canvas API is used: a form is opened with
@@ -29,7 +29,6 @@ An entry that fails any check is converted again and rewritten.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from reportlab.pdfgen.canvas import Canvas
@@ -75,29 +74,34 @@ def _stream_from_plain(plain: Any) -> Stream:
 
 
 class ArtCache:
-    """Art by key: in memory for this process, in the store across builds."""
+    """Art by key: in memory for one command, in the store across builds.
+
+    The command makes one and hands it to what lays out and draws its faces (validate's card check, every
+    document of the build, both editions): art converted or read once is drawn from memory after, and nothing
+    outlives the command.
+    """
 
     def __init__(self) -> None:
         self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
-        self._converted: dict[str, "Drawing"] = {}  # art converted in this process (a build, art svgpaint cannot read)
-        self._laid_out: dict[str, Callable[[], "Drawing"]] = {}  # art a face split in this process, not yet converted
+        self._converted: dict[str, "Drawing"] = {}  # art converted in this command (a build, art svgpaint cannot read)
+        self._laid_out: dict[str, Callable[[], "Drawing"]] = {}  # art a face split in this command, not yet converted
 
     def converted(self, key: str, convert: Callable[[], "Drawing"]) -> "Drawing":
-        """The Drawing of art ``key`` (a digest of its SVG), converted once per process (by the converter
+        """The Drawing of art ``key`` (a digest of its SVG), converted once per command (by the converter
         ``laid_out`` left for it, else by ``convert``): the build draws it into a form."""
         if key not in self._converted:
             self._converted[key] = self._laid_out.pop(key, convert)()
         return self._converted[key]
 
     def laid_out(self, key: str, convert: Callable[[], "Drawing"]) -> None:
-        """Note that art ``key`` was split from a face in this process (validate's card check reads its paints
-        from the SVG, converting nothing): a build of the same run converts it with ``convert`` when it first
+        """Note that art ``key`` was split from a face in this command (validate's card check reads its paints
+        from the SVG, converting nothing): the build of the same command converts it with ``convert`` when it first
         draws it, without rendering the face's template again to find its SVG."""
         if key not in self._converted:
             self._laid_out.setdefault(key, convert)
 
     def has(self, key: str, under: store.Scope) -> bool:
-        """Whether art ``key`` is at hand without rendering its face: split or converted in this process already
+        """Whether art ``key`` is at hand without rendering its face: split or converted in this command already
         (the card check splits every face it lays out), or in the store (read into memory; its entries are
         looked up ``under`` a scope the build took once)."""
         return key in self._converted or key in self._laid_out or self._get(key, under) is not None
@@ -118,7 +122,7 @@ class ArtCache:
         return drawing.width, drawing.height
 
     def _get(self, key: str, under: store.Scope) -> Optional[Art]:
-        art = self._memory.get(key)  # (what this process converted or read: its code does not change)
+        art = self._memory.get(key)  # (what this command converted or read: its code does not change)
         if art is None:
             art = self.stored(key, under)
             if art is not None:
@@ -147,21 +151,3 @@ def _replay(canvas: Canvas, name: str, stream: Stream) -> None:
     canvas.beginForm(name, 0, 0, stream.width, stream.height)
     canvas.addLiteral(stream.content)  # reportlab's public way to put PDF operators into the stream
     canvas.endForm()
-
-
-_shared: dict[Path, ArtCache] = {}
-
-
-def shared() -> ArtCache:
-    """The art cache of the current cache root (one per process)."""
-    root = store.cache_root()
-    if root not in _shared:
-        _shared[root] = ArtCache()
-    return _shared[root]
-
-
-
-def drop_memory() -> None:
-    """Forget the art this process holds in memory; what is in the store stays. The next build reads it back
-    as a new process would (a long-lived process may call this to let the memory go)."""
-    _shared.clear()
