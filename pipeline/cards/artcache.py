@@ -36,7 +36,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pipeline import store
 from pipeline.base import shape
 from pipeline.base.shape import ShapeError
-from pipeline.cards import fonts
+from pipeline.cards import artstream, fonts
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -84,21 +84,23 @@ class ArtCache:
     def __init__(self) -> None:
         self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
         self._converted: dict[str, "Drawing"] = {}  # art converted in this command (a build, art svgpaint cannot read)
-        self._laid_out: dict[str, Callable[[], "Drawing"]] = {}  # art a face split in this command, not yet converted
+        self._laid_out: dict[str, tuple[Any, Callable[[], "Drawing"]]] = {}  # art split in this command: SVG, converter
 
     def converted(self, key: str, convert: Callable[[], "Drawing"]) -> "Drawing":
         """The Drawing of art ``key`` (a digest of its SVG), converted once per command (by the converter
         ``laid_out`` left for it, else by ``convert``): the build draws it into a form."""
         if key not in self._converted:
-            self._converted[key] = self._laid_out.pop(key, convert)()
+            laid_out = self._laid_out.pop(key, None)
+            self._converted[key] = (laid_out[1] if laid_out is not None else convert)()
         return self._converted[key]
 
-    def laid_out(self, key: str, convert: Callable[[], "Drawing"]) -> None:
-        """Note that art ``key`` was split from a face in this command (validate's card check reads its paints
-        from the SVG, converting nothing): the build of the same command converts it with ``convert`` when it first
-        draws it, without rendering the face's template again to find its SVG."""
+    def laid_out(self, key: str, svg: Any, convert: Callable[[], "Drawing"]) -> None:
+        """Note that art ``key`` (its SVG root ``svg``) was split from a face in this command (validate's card
+        check reads its paints from the SVG, converting nothing): the build of the same command writes it
+        (``artstream``), else converts it with ``convert``, when it first draws it, without rendering the face's
+        template again to find its SVG."""
         if key not in self._converted:
-            self._laid_out.setdefault(key, convert)
+            self._laid_out.setdefault(key, (svg, convert))
 
     def has(self, key: str, under: store.Scope) -> bool:
         """Whether art ``key`` is at hand without rendering its face: split or converted in this command already
@@ -107,10 +109,12 @@ class ArtCache:
         return key in self._converted or key in self._laid_out or self._get(key, under) is not None
 
     def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"],
-                    under: store.Scope) -> tuple[float, float]:
-        """Define form ``name`` on ``canvas`` from art ``key``, converting it only when no earlier build did;
-        returns the form's size in points."""
+                    under: store.Scope, svg: Optional[Any] = None) -> tuple[float, float]:
+        """Define form ``name`` on ``canvas`` from art ``key`` (its SVG root ``svg``, when at hand), writing or
+        converting it only when no earlier build did; returns the form's size in points."""
         art = self._get(key, under)
+        if art is None:
+            art = self._written(key, svg, under)
         if isinstance(art, Stream):
             _replay(canvas, name, art)
             return art.width, art.height
@@ -120,6 +124,19 @@ class ArtCache:
             store.keep(NAMESPACE, [key], _stream_plain(stream), under=under)
         self._memory[key] = stream if stream is not None else drawing
         return drawing.width, drawing.height
+
+    def _written(self, key: str, svg: Optional[Any], under: store.Scope) -> Optional[Stream]:
+        """Art ``key`` written straight from its SVG (``artstream``: plain shapes, no svglib), kept; None when its
+        SVG is not at hand or uses what that does not write."""
+        laid_out = self._laid_out.get(key)
+        root = svg if svg is not None else laid_out[0] if laid_out is not None else None
+        found = artstream.written(root) if root is not None else None
+        if found is None:
+            return None
+        stream = Stream(*found)
+        store.keep(NAMESPACE, [key], _stream_plain(stream), under=under)
+        self._memory[key] = stream
+        return stream
 
     def _get(self, key: str, under: store.Scope) -> Optional[Art]:
         art = self._memory.get(key)  # (what this command converted or read: its code does not change)

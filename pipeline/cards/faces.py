@@ -260,7 +260,7 @@ class Splitter:
         found = svgpaint.paints(root)
         if found is None:
             return artmap.paints([self.drawing(key, root, where)])
-        self.art_cache.laid_out(key, lambda: artmap.convert(root, where))
+        self.art_cache.laid_out(key, root, lambda: artmap.convert(root, where))
         return found
 
     def _icon_letters(self, name: str, where: str) -> IconLetters:

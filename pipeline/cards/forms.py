@@ -162,7 +162,7 @@ class Forms:
             if key not in self._arts:
                 root = roots.get(key)
                 convert = self._converter(key, root, where)
-                self._art.define_form(self.canvas, _art_name(key), key, convert, self._scope)
+                self._art.define_form(self.canvas, _art_name(key), key, convert, self._scope, root)
                 self._arts.add(key)
         if record not in self._by_record:
             self._by_record[record] = FaceForm(where, record, self.bleed)
@@ -247,7 +247,7 @@ class Forms:
         # reportlab allows a form to be defined while another one is open (it stacks them),
         # so an icon met first inside a face is defined right there.
         convert = lambda: artmap.convert(etree.fromstring(svg.encode()), f"icon {name}")  # noqa: E731
-        self._art.define_form(self.canvas, form, digest(svg), convert, self._scope)
+        self._art.define_form(self.canvas, form, digest(svg), convert, self._scope, etree.fromstring(svg.encode()))
         self._icons[name] = form
         return form
 

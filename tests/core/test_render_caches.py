@@ -13,7 +13,7 @@ from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline import store
-from pipeline.cards import artcache, artmap, faces, fonts
+from pipeline.cards import artcache, artmap, artstream, faces, fonts
 from pipeline.cards.build import BuildOptions, Plan, render_pdf
 from pipeline.cards.plan import Face, PrintCard
 
@@ -160,13 +160,14 @@ def test_a_stored_stream_naming_a_document_resource_is_a_miss(cache: Path) -> No
 
 def test_no_art_outlives_the_build_that_converted_it(templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Art is kept in the store and in one command's memory, never in the process: a build after the store
-    is emptied converts its art again, as a new process would."""
-    converted: list[str] = []
-    convert = artmap.convert
-    monkeypatch.setattr(artmap, "convert", lambda root, where: converted.append(where) or convert(root, where))
+    is emptied writes (or converts) its art again, as a new process would."""
+    made: list[str] = []
+    write, convert = artstream.written, artmap.convert
+    monkeypatch.setattr(artstream, "written", lambda root: made.append("written") or write(root))
+    monkeypatch.setattr(artmap, "convert", lambda root, where: made.append(where) or convert(root, where))
     first = build(toy_plan(2), templates)
-    assert converted
+    assert made
     shutil.rmtree(cache)
-    converted.clear()
+    made.clear()
     assert build(toy_plan(2), templates) == first
-    assert converted
+    assert made
