@@ -1,30 +1,29 @@
-"""Converted art kept between builds: svglib and reportlab's renderer run once per distinct piece of art.
+"""Art kept between builds: each distinct piece of art is written (or converted and drawn) once.
 
-Converting SVG art with svglib is the dearest step of a build (a few ms per
-piece), and drawing the converted Drawing into a form is the next (about a
-third of a ms). So each art's form is kept, keyed by the art's content hash
-(and, as every entry of the store, by all the code, templates and libraries):
+Art becomes a PDF form. For the plain shapes the templates draw, ``artstream``
+writes the form's operators straight from the SVG (about a ms a piece); other
+art is converted with svglib (a few ms) and drawn by reportlab's renderer (a
+third of a ms more). Either way the form is kept, keyed by the art's content
+hash (and, as every entry of the store, by all the code, templates and
+libraries):
 
 - when the form is self-contained, as its *content stream*: the PDF operators
-  reportlab's renderer wrote into the form (read with the canvas's public
-  ``getCurrentPageContent``), stored as plain data in the store (namespace
-  ``art``: JSON with a digest, checked on read). A later build defines the
-  form from these with ``addLiteral``, byte for byte what drawing it writes.
-  Self-contained means the stream names no resource of the document: no
-  ``/Name`` operand at all, so no font (text), image, nested form, colour
-  space, shading or transparency state, whose names and objects belong to
-  the document being written;
+  ``artstream`` wrote, or reportlab's renderer wrote into the form (read with
+  the canvas's public ``getCurrentPageContent``), stored as plain data in the
+  store (namespace ``art``: JSON with a digest, checked on read). A later
+  build defines the form from these with ``addLiteral``, byte for byte what
+  drawing it writes. Self-contained means the stream names no resource of
+  the document: no ``/Name`` operand at all, so no font (text), image, nested
+  form, colour space, shading or transparency state, whose names and objects
+  belong to the document being written;
 - otherwise (art with letters, say), as the converted Drawing, in this
   command's memory only: a Drawing is a Python object, and nothing read from
   disk may become one. Each document draws it with reportlab's renderer.
 
 Only reportlab's public canvas API is used: a form is opened with
 ``beginForm``, drawn with ``renderPDF.draw`` or ``addLiteral``, closed with
-``endForm``.
-
-A build whose art is all on disk imports neither svglib nor reportlab's
-graphics (which pulls in platypus): a tenth of a second of a warm card build.
-An entry that fails any check is converted again and rewritten.
+``endForm``. An entry that fails any check is written or converted again and
+rewritten.
 """
 from __future__ import annotations
 
