@@ -327,7 +327,7 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
             stamped = edition if edition.stamp is None else replace(edition, stamp=edition.stamp.for_game(request.data_root / plan.game))
             data, pages = cards.render_pdf(plan, stamped, progress.advance if progress is not None else None,
                                            template_root=request.template_root,
-                                           laid_out=faces.of(plan.game, request.template_root))
+                                           laid_out=faces.of(plan.game, request.template_root), art=faces.art)
             files[target] = data
             details.append(f"({plan.card_count} cards, {pages} pages)")
         _write_unit(manifest, unit.name, inputs.of(unit.name, options.as_dict(), [plan.game]), [plan.game], files)

@@ -1,35 +1,33 @@
-"""Converted art kept between builds: svglib and reportlab's renderer run once per distinct piece of art.
+"""Art kept between builds: each distinct piece of art is written (or converted and drawn) once.
 
-Converting SVG art with svglib is the dearest step of a build (a few ms per
-piece), and drawing the converted Drawing into a form is the next (about a
-third of a ms). So each art's form is kept, keyed by the art's content hash
-(and, as every entry of the store, by all the code, templates and libraries):
+Art becomes a PDF form. For the plain shapes the templates draw, ``artstream``
+writes the form's operators straight from the SVG (about a ms a piece); other
+art is converted with svglib (a few ms) and drawn by reportlab's renderer (a
+third of a ms more). Either way the form is kept, keyed by the art's content
+hash (and, as every entry of the store, by all the code, templates and
+libraries):
 
 - when the form is self-contained, as its *content stream*: the PDF operators
-  reportlab's renderer wrote into the form (read with the canvas's public
-  ``getCurrentPageContent``), stored as plain data in the store (namespace
-  ``art``: JSON with a digest, checked on read). A later build defines the
-  form from these with ``addLiteral``, byte for byte what drawing it writes.
-  Self-contained means the stream names no resource of the document: no
-  ``/Name`` operand at all, so no font (text), image, nested form, colour
-  space, shading or transparency state, whose names and objects belong to
-  the document being written;
+  ``artstream`` wrote, or reportlab's renderer wrote into the form (read with
+  the canvas's public ``getCurrentPageContent``), stored as plain data in the
+  store (namespace ``art``: JSON with a digest, checked on read). A later
+  build defines the form from these with ``addLiteral``, byte for byte what
+  drawing it writes. Self-contained means the stream names no resource of
+  the document: no ``/Name`` operand at all, so no font (text), image, nested
+  form, colour space, shading or transparency state, whose names and objects
+  belong to the document being written;
 - otherwise (art with letters, say), as the converted Drawing, in this
-  process's memory only: a Drawing is a Python object, and nothing read from
+  command's memory only: a Drawing is a Python object, and nothing read from
   disk may become one. Each document draws it with reportlab's renderer.
 
 Only reportlab's public canvas API is used: a form is opened with
 ``beginForm``, drawn with ``renderPDF.draw`` or ``addLiteral``, closed with
-``endForm``.
-
-A build whose art is all on disk imports neither svglib nor reportlab's
-graphics (which pulls in platypus): a tenth of a second of a warm card build.
-An entry that fails any check is converted again and rewritten.
+``endForm``. An entry that fails any check is written or converted again and
+rewritten.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from reportlab.pdfgen.canvas import Canvas
@@ -37,7 +35,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pipeline import store
 from pipeline.base import shape
 from pipeline.base.shape import ShapeError
-from pipeline.cards import fonts
+from pipeline.cards import artstream, fonts
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -75,38 +73,47 @@ def _stream_from_plain(plain: Any) -> Stream:
 
 
 class ArtCache:
-    """Art by key: in memory for this process, in the store across builds."""
+    """Art by key: in memory for one command, in the store across builds.
+
+    The command makes one and hands it to what lays out and draws its faces (validate's card check, every
+    document of the build, both editions): art converted or read once is drawn from memory after, and nothing
+    outlives the command.
+    """
 
     def __init__(self) -> None:
         self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
-        self._converted: dict[str, "Drawing"] = {}  # art converted in this process (a build, art svgpaint cannot read)
-        self._laid_out: dict[str, Callable[[], "Drawing"]] = {}  # art a face split in this process, not yet converted
+        self._converted: dict[str, "Drawing"] = {}  # art converted in this command (a build, art svgpaint cannot read)
+        self._laid_out: dict[str, tuple[Any, Callable[[], "Drawing"]]] = {}  # art split in this command: SVG, converter
 
     def converted(self, key: str, convert: Callable[[], "Drawing"]) -> "Drawing":
-        """The Drawing of art ``key`` (a digest of its SVG), converted once per process (by the converter
+        """The Drawing of art ``key`` (a digest of its SVG), converted once per command (by the converter
         ``laid_out`` left for it, else by ``convert``): the build draws it into a form."""
         if key not in self._converted:
-            self._converted[key] = self._laid_out.pop(key, convert)()
+            laid_out = self._laid_out.pop(key, None)
+            self._converted[key] = (laid_out[1] if laid_out is not None else convert)()
         return self._converted[key]
 
-    def laid_out(self, key: str, convert: Callable[[], "Drawing"]) -> None:
-        """Note that art ``key`` was split from a face in this process (validate's card check reads its paints
-        from the SVG, converting nothing): a build of the same run converts it with ``convert`` when it first
-        draws it, without rendering the face's template again to find its SVG."""
+    def laid_out(self, key: str, svg: Any, convert: Callable[[], "Drawing"]) -> None:
+        """Note that art ``key`` (its SVG root ``svg``) was split from a face in this command (validate's card
+        check reads its paints from the SVG, converting nothing): the build of the same command writes it
+        (``artstream``), else converts it with ``convert``, when it first draws it, without rendering the face's
+        template again to find its SVG."""
         if key not in self._converted:
-            self._laid_out.setdefault(key, convert)
+            self._laid_out.setdefault(key, (svg, convert))
 
     def has(self, key: str, under: store.Scope) -> bool:
-        """Whether art ``key`` is at hand without rendering its face: split or converted in this process already
+        """Whether art ``key`` is at hand without rendering its face: split or converted in this command already
         (the card check splits every face it lays out), or in the store (read into memory; its entries are
         looked up ``under`` a scope the build took once)."""
         return key in self._converted or key in self._laid_out or self._get(key, under) is not None
 
     def define_form(self, canvas: Canvas, name: str, key: str, convert: Callable[[], "Drawing"],
-                    under: store.Scope) -> tuple[float, float]:
-        """Define form ``name`` on ``canvas`` from art ``key``, converting it only when no earlier build did;
-        returns the form's size in points."""
+                    under: store.Scope, svg: Optional[Any] = None) -> tuple[float, float]:
+        """Define form ``name`` on ``canvas`` from art ``key`` (its SVG root ``svg``, when at hand), writing or
+        converting it only when no earlier build did; returns the form's size in points."""
         art = self._get(key, under)
+        if art is None:
+            art = self._written(key, svg, under)
         if isinstance(art, Stream):
             _replay(canvas, name, art)
             return art.width, art.height
@@ -117,8 +124,21 @@ class ArtCache:
         self._memory[key] = stream if stream is not None else drawing
         return drawing.width, drawing.height
 
+    def _written(self, key: str, svg: Optional[Any], under: store.Scope) -> Optional[Stream]:
+        """Art ``key`` written straight from its SVG (``artstream``: plain shapes, no svglib), kept; None when its
+        SVG is not at hand or uses what that does not write."""
+        laid_out = self._laid_out.get(key)
+        root = svg if svg is not None else laid_out[0] if laid_out is not None else None
+        found = artstream.written(root) if root is not None else None
+        if found is None:
+            return None
+        stream = Stream(*found)
+        store.keep(NAMESPACE, [key], _stream_plain(stream), under=under)
+        self._memory[key] = stream
+        return stream
+
     def _get(self, key: str, under: store.Scope) -> Optional[Art]:
-        art = self._memory.get(key)  # (what this process converted or read: its code does not change)
+        art = self._memory.get(key)  # (what this command converted or read: its code does not change)
         if art is None:
             art = self.stored(key, under)
             if art is not None:
@@ -147,21 +167,3 @@ def _replay(canvas: Canvas, name: str, stream: Stream) -> None:
     canvas.beginForm(name, 0, 0, stream.width, stream.height)
     canvas.addLiteral(stream.content)  # reportlab's public way to put PDF operators into the stream
     canvas.endForm()
-
-
-_shared: dict[Path, ArtCache] = {}
-
-
-def shared() -> ArtCache:
-    """The art cache of the current cache root (one per process)."""
-    root = store.cache_root()
-    if root not in _shared:
-        _shared[root] = ArtCache()
-    return _shared[root]
-
-
-
-def drop_memory() -> None:
-    """Forget the art this process holds in memory; what is in the store stays. The next build reads it back
-    as a new process would (a long-lived process may call this to let the memory go)."""
-    _shared.clear()

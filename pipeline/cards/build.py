@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pipeline.base.choose import choose
 from pipeline.base.errors import UserError
 from pipeline.cards import blame, colourkeys, decks, design, fonts
+from pipeline.cards.artcache import ArtCache
 from pipeline.cards.calibration import draw_calibration
 from pipeline.cards.faces import SlotError
 from pipeline.cards.forms import FaceForm, Forms, LaidOutFaces
@@ -208,16 +209,18 @@ class Document:
 
 def open_document(
     template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False, ink_saver: bool = False,
-    laid_out: Optional[LaidOutFaces] = None,
+    laid_out: Optional[LaidOutFaces] = None, art: Optional[ArtCache] = None,
 ) -> Document:
     """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet);
-    ``laid_out``: the game's faces as validation laid them out in this command (see ``Forms``)."""
+    ``laid_out``: the game's faces as validation laid them out in this command; ``art``: the command's art
+    cache (see ``Forms``)."""
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, Metadata(title, game, options))
     templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver)
-    return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None, laid_out=laid_out))
+    return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None, laid_out=laid_out,
+                                                     art=art))
 
 
 def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> tuple[Sheets, Paper, Layout]:
@@ -231,14 +234,15 @@ def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) ->
 
 def render_pdf(
     plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT,
-    laid_out: Optional[LaidOutFaces] = None,
+    laid_out: Optional[LaidOutFaces] = None, art: Optional[ArtCache] = None,
 ) -> tuple[bytes, int]:
     """The PDF bytes of a plan and its page count; ``laid_out``: the plan's faces as validation laid them out
-    from ``template_root`` in this command (drawn as they are, not laid out again)."""
+    from ``template_root`` in this command (drawn as they are, not laid out again); ``art``: the command's art
+    cache (the other editions and games of the build draw from it too)."""
     sheets, paper, layout = check_options(options, template_root)
     doc = open_document(
         template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True,
-        ink_saver=options.ink_saver, laid_out=laid_out,
+        ink_saver=options.ink_saver, laid_out=laid_out, art=art,
     )
     canvas, forms = doc.canvas, doc.forms
     items = _items(plan, forms, Duplex.LONG if layout.fold else options.duplex)  # a fold page holds the backs

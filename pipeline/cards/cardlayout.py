@@ -7,6 +7,7 @@ from typing import Any, Iterable, Optional
 
 from pipeline.base.errors import UserError
 from pipeline.cards import build, design, fonts
+from pipeline.cards.artcache import ArtCache
 from pipeline.cards.faces import FaceRecord, FaceRecords, Splitter, content_key
 from pipeline.cards.forms import FaceForm
 from pipeline.cards.imposition import SHEETS_NAME, SHEETS_SCHEMA_NAME, load_sheets
@@ -20,10 +21,10 @@ class Layouts:
     """Faces laid out for checking (``build.FaceMaker``): from the build's face records when it has
     laid the face out before, else rendered and split afresh; each distinct face once."""
 
-    def __init__(self, templates: Templates, game: str) -> None:
+    def __init__(self, templates: Templates, game: str, art: Optional[ArtCache] = None) -> None:
         self.templates = templates
         self._records = FaceRecords(templates, game)
-        self._splitter = Splitter(templates)
+        self._splitter = Splitter(templates, art)
         self._by_content: dict[str, FaceForm] = {}
         self.arts: dict[str, Any] = {}  # art key -> its SVG root, for each face split here (the build converts these)
 
@@ -66,10 +67,12 @@ class Layouts:
 
 class LaidOutCards:
     """The card faces validate's card check laid out, by game, for the build of the same command to draw
-    (explicit data flow within one command, as documents pass ``LaidOut``: nothing outlives the command)."""
+    (explicit data flow within one command, as documents pass ``LaidOut``: nothing outlives the command), and
+    the command's art cache: what the check converts or splits, the build draws without converting again."""
 
     def __init__(self) -> None:
         self._games: dict[str, Layouts] = {}
+        self.art = ArtCache()
 
     def keep(self, game: str, layouts: Layouts) -> None:
         self._games[game] = layouts
@@ -96,7 +99,7 @@ def problems(data: GameData, template_root: Path, keep: Optional[LaidOutCards] =
     faces = (face for card in plan.cards for face in (card.front, card.back) if face is not None)
     if not all(templates.has(face.template) for face in faces):
         return  # the game's card templates live elsewhere (`build --templates`): its build lays the cards out
-    layouts = Layouts(templates, data.game)
+    layouts = Layouts(templates, data.game, keep.art if keep is not None else None)
     rules = design.rules_for(template_root)
     checked: set[int] = set()
     clean = True

@@ -193,8 +193,9 @@ def content_key(face: Face) -> Optional[str]:
 class Splitter:
     """Splits rendered faces into records; art and text met on earlier faces are not worked again."""
 
-    def __init__(self, templates: Templates) -> None:
+    def __init__(self, templates: Templates, art: Optional[artcache.ArtCache] = None) -> None:
         self.templates = templates
+        self.art_cache = art if art is not None else artcache.ArtCache()  # the command's art (what it converts, draws)
         self.bleed = templates.bleed_mm
         self.rules = design.rules_for(templates.root)
         self._layers: dict[tuple[Any, ...], tuple[str, Any]] = {}  # layer content -> (art key, art root)
@@ -250,8 +251,8 @@ class Splitter:
         return root, nodes
 
     def drawing(self, key: str, root: Any, where: str) -> Any:
-        """The art of ``key`` converted by svglib, once per process (the forms draw this same Drawing)."""
-        return artcache.shared().converted(key, lambda: artmap.convert(root, where))
+        """The art of ``key`` converted by svglib, once per command (the forms draw this same Drawing)."""
+        return self.art_cache.converted(key, lambda: artmap.convert(root, where))
 
     def paints(self, key: str, root: Any, where: str) -> tuple[artmap.Paint, ...]:
         """What the art of ``key`` paints where: read from its SVG (``svgpaint``), or, for art using what that
@@ -259,7 +260,7 @@ class Splitter:
         found = svgpaint.paints(root)
         if found is None:
             return artmap.paints([self.drawing(key, root, where)])
-        artcache.shared().laid_out(key, lambda: artmap.convert(root, where))
+        self.art_cache.laid_out(key, root, lambda: artmap.convert(root, where))
         return found
 
     def _icon_letters(self, name: str, where: str) -> IconLetters:

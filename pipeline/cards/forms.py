@@ -88,17 +88,19 @@ class Forms:
     builds (a game); without it, faces are only shared within this document.
     ``laid_out``: the faces validation laid out in this command, from the same templates. Its records and art
     are drawn as they are in the same edition (full colour or ink-friendly), and its splitter sets the faces
-    of another edition, so text and art layers the editions share are worked once.
+    of another edition, so text and art layers the editions share are worked once. ``art``: the command's art
+    cache, shared by its documents (else this document's own); with ``laid_out``, the one its splitter has.
     """
 
     def __init__(self, canvas: Canvas, templates: Templates, records: Optional[str] = None, *,
-                 laid_out: Optional[LaidOutFaces] = None) -> None:
+                 laid_out: Optional[LaidOutFaces] = None, art: Optional[artcache.ArtCache] = None) -> None:
         self.canvas = canvas
         self.templates = templates
         self.bleed = templates.bleed_mm
         self.records = FaceRecords(templates, records)
         self._scope = store.scope(templates.root)  # taken once: a document looks up each of its arts
-        self._splitter = laid_out.splitter if laid_out is not None else Splitter(templates)
+        self._splitter = laid_out.splitter if laid_out is not None else Splitter(templates, art)
+        self._art = self._splitter.art_cache
         self._laid_out = laid_out if laid_out is not None and laid_out.ink_saver == templates.ink_saver else None
         self._face_objects: dict[int, tuple[Face, FaceForm]] = {}  # the same Face object (a shared back) splits once
         self._by_content: dict[str, FaceForm] = {}  # faces of equal template and values split once
@@ -148,7 +150,7 @@ class Forms:
 
     def _at_hand(self, key: str) -> bool:
         """Whether art ``key`` is defined in this document already, or converted or stored before."""
-        return key in self._arts or artcache.shared().has(key, self._scope)
+        return key in self._arts or self._art.has(key, self._scope)
 
     def _rendered(self, face: Face, where: str) -> FaceForm:
         record, roots = self._splitter.split(self.templates.render(face.template, face.context, where), face.template, where)
@@ -160,7 +162,7 @@ class Forms:
             if key not in self._arts:
                 root = roots.get(key)
                 convert = self._converter(key, root, where)
-                artcache.shared().define_form(self.canvas, _art_name(key), key, convert, self._scope)
+                self._art.define_form(self.canvas, _art_name(key), key, convert, self._scope, root)
                 self._arts.add(key)
         if record not in self._by_record:
             self._by_record[record] = FaceForm(where, record, self.bleed)
@@ -245,7 +247,7 @@ class Forms:
         # reportlab allows a form to be defined while another one is open (it stacks them),
         # so an icon met first inside a face is defined right there.
         convert = lambda: artmap.convert(etree.fromstring(svg.encode()), f"icon {name}")  # noqa: E731
-        artcache.shared().define_form(self.canvas, form, digest(svg), convert, self._scope)
+        self._art.define_form(self.canvas, form, digest(svg), convert, self._scope, etree.fromstring(svg.encode()))
         self._icons[name] = form
         return form
 

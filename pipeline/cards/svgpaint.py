@@ -28,7 +28,7 @@ checked as strictly as ever, only more slowly.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Sequence
 
 from reportlab.graphics.shapes import mmult, rotate, scale, translate
 from reportlab.lib.units import toLength
@@ -39,6 +39,7 @@ from pipeline.cards.artmap import CURVE, IDENTITY, LINE, MOVE, Matrix, Paint, Pi
 from pipeline.cards.colours import RGB
 from pipeline.cards.svgtemplates import SVG_NS
 
+CLOSE = "Z"  # a path operator closing its subpath (svglib's Path holds these too)
 PX_TO_PT = 0.75  # svglib's user unit (a CSS pixel) in points
 SVG = f"{{{SVG_NS}}}"
 INHERITED = ("fill", "stroke", "stroke-width")  # the presentation attributes the paints depend on
@@ -83,12 +84,12 @@ def paints(root: Any) -> Optional[tuple[Paint, ...]]:
 def _svg(root: Any) -> Iterator[Paint]:
     if root.tag != f"{SVG}svg" or root.get("preserveAspectRatio") is not None:
         raise Unread("root")
-    _only(root, ROOT_ATTRIBUTES | IGNORED | set(INHERITED))
+    only(root, ROOT_ATTRIBUTES | IGNORED | set(INHERITED))
     box = [float(v) for v in (root.get("viewBox") or "").replace(",", " ").split()]
     if len(box) != 4 or box[2] <= 0 or box[3] <= 0:
         raise Unread("viewBox")
     vx, vy, vw, vh = box
-    width, height = _root_length(root.get("width"), vw), _root_length(root.get("height"), vh)
+    width, height = root_length(root.get("width"), vw), root_length(root.get("height"), vh)
     # svglib's outermost <svg>: centred uniform scale ("xMidYMid meet"), y flipped, then the viewBox origin
     uniform = min(width * PX_TO_PT / vw, height * PX_TO_PT / vh)
     tx, ty = (width * PX_TO_PT - vw * uniform) / 2, (height * PX_TO_PT - vh * uniform) / 2
@@ -97,10 +98,10 @@ def _svg(root: Any) -> Iterator[Paint]:
         matrix = mmult(matrix, translate(tx, ty))
     matrix = mmult(matrix, scale(uniform, -uniform))
     matrix = mmult(matrix, translate(0 - vx, -vh - vy))
-    yield from _children(root, matrix, _style(root, {}))
+    yield from _children(root, matrix, style(root, {}))
 
 
-def _children(node: Any, matrix: Matrix, style: Style) -> Iterator[Paint]:
+def _children(node: Any, matrix: Matrix, inherited: Style) -> Iterator[Paint]:
     for child in node:
         if not isinstance(child.tag, str):
             continue  # a comment or processing instruction
@@ -109,39 +110,39 @@ def _children(node: Any, matrix: Matrix, style: Style) -> Iterator[Paint]:
         name = child.tag[len(SVG):]
         if name not in GEOMETRY:
             raise Unread(name)
-        _only(child, GEOMETRY[name] | IGNORED | set(INHERITED) | {"transform"})
-        inner = _style(child, style)
-        transform = child.get("transform")
-        at = artmap.multiply(matrix, _transform(transform)) if transform else matrix
+        only(child, GEOMETRY[name] | IGNORED | set(INHERITED) | {"transform"})
+        inner = style(child, inherited)
+        given = child.get("transform")
+        at = artmap.multiply(matrix, transform(given)) if given else matrix
         if name == "g":
             yield from _children(child, at, inner)
         else:
             yield from _shape(name, child, at, inner)
 
 
-def _shape(name: str, node: Any, matrix: Matrix, style: Style) -> Iterator[Paint]:
-    fill, stroke = _colour(style.get("fill", "black")), _colour(style.get("stroke", "none"))
-    width = _length(style.get("stroke-width", "1"))
+def _shape(name: str, node: Any, matrix: Matrix, look: Style) -> Iterator[Paint]:
+    fill, stroke = _colour(look.get("fill", "black")), _colour(look.get("stroke", "none"))
+    width = length(look.get("stroke-width", "1"))
     if name == "rect":
-        x, y, w, h, rx, ry = (_length(node.get(a)) for a in ("x", "y", "width", "height", "rx", "ry"))
+        x, y, w, h, rx, ry = (length(node.get(a)) for a in ("x", "y", "width", "height", "rx", "ry"))
         rx = min(rx, w / 2)
         if ry and not rx:
             rx = min(ry, h / 2)
         yield from artmap.shape_paints(artmap.rect_region(x, y, w, h, rx, matrix), matrix, fill, stroke, width)
     elif name == "circle":
-        cx, cy, r = (_length(node.get(a)) for a in ("cx", "cy", "r"))
+        cx, cy, r = (length(node.get(a)) for a in ("cx", "cy", "r"))
         yield from artmap.shape_paints(artmap.circle_region(cx, cy, r, matrix), matrix, fill, stroke, width)
     elif name == "ellipse":
-        cx, cy, rx, ry = (_length(node.get(a)) for a in ("cx", "cy", "rx", "ry"))
+        cx, cy, rx, ry = (length(node.get(a)) for a in ("cx", "cy", "rx", "ry"))
         yield from artmap.shape_paints(artmap.ellipse_region(cx, cy, rx, ry, matrix), matrix, fill, stroke, width)
     elif name == "line":
-        flat = _nudged([_length(node.get(a)) for a in ("x1", "y1", "x2", "y2")])
+        flat = nudged([length(node.get(a)) for a in ("x1", "y1", "x2", "y2")])
         bounds = (min(flat[0], flat[2]), min(flat[1], flat[3]), max(flat[0], flat[2]), max(flat[1], flat[3]))
         yield from artmap.shape_paints(artmap.Region(artmap.transform_box(matrix, bounds)), matrix, None, stroke, width)
     elif name == "polygon":
         flat = [float(v) for v in (node.get("points") or "").replace(",", " ").split()]
         if flat and len(flat) % 2 == 0:  # (svglib draws no polygon of an odd count)
-            yield from artmap.shape_paints(artmap.polygon_region(_nudged(flat), matrix), matrix, fill, stroke, width)
+            yield from artmap.shape_paints(artmap.polygon_region(nudged(flat), matrix), matrix, fill, stroke, width)
     else:
         yield from _path(node.get("d"), matrix, fill, stroke, width)
 
@@ -166,25 +167,31 @@ def _path(d: Optional[str], matrix: Matrix, fill: Optional[tuple[RGB, float]], s
 def _pieces(d: str) -> tuple[list[Piece], bool]:
     """A path's ``d`` as pieces in absolute coordinates, as svglib's path conversion makes them, and whether a
     subpath is left open."""
+    operators, unclosed = path_operators(d)
+    return [piece for piece in operators if piece[0] != CLOSE], bool(unclosed)
+
+
+def path_operators(d: str) -> tuple[list[Piece], list[int]]:
+    """A path's ``d`` as the operators of svglib's Path of it (MOVE, LINE, CURVE in absolute coordinates, and
+    CLOSE), and where svglib closes the subpaths it leaves open when it fills a copy of the path (the index of
+    each operator following an open subpath, and the end when the last is open)."""
     norm = normalise_svg_path(d)
-    pieces: list[Piece] = []
+    operators: list[Piece] = []
     points: list[float] = []  # every point set so far, flat (as a reportlab Path holds them)
-    closed: list[bool] = []  # per operator: whether it was a close
-    unclosed = False
+    unclosed: list[int] = []
     start: list[float] = []
     last_op = ""
     last_quadratic: Optional[tuple[float, float]] = None
 
     def add(kind: str, *args: float) -> None:
-        pieces.append((kind, args))
+        operators.append((kind, args))
         points.extend(args)
-        closed.append(False)
 
     for i in range(0, len(norm), 2):
         op, nums = norm[i], norm[i + 1]
         assert isinstance(op, str) and isinstance(nums, list)
-        if op in ("m", "M") and i > 0 and not closed[-1]:
-            unclosed = True
+        if op in ("m", "M") and i > 0 and operators[-1][0] != CLOSE:
+            unclosed.append(len(operators))
         if op == "M":
             add(MOVE, *nums)
             start = points[-2:]
@@ -254,28 +261,30 @@ def _pieces(d: str) -> tuple[list[Piece], bool]:
                 for _, _, c1x, c1y, c2x, c2y, xn, yn in bezier_arc_from_end_points(x1, y1, rx, ry, phi, int(large), int(sweep), x2, y2):
                     add(CURVE, c1x, c1y, c2x, c2y, xn, yn)
         elif op in ("Z", "z"):
-            closed.append(True)
+            operators.append((CLOSE, ()))
         else:
             raise Unread(f"path operator {op}")
         if op not in ("Q", "q", "T", "t"):
             last_quadratic = None
         last_op = op
-    if not closed:
+    if not operators:
         raise Unread("empty path")
-    return pieces, unclosed or not closed[-1]
+    if operators[-1][0] != CLOSE:
+        unclosed.append(len(operators))
+    return operators, unclosed
 
 
-def _only(node: Any, allowed: frozenset[str] | set[str]) -> None:
+def only(node: Any, allowed: frozenset[str] | set[str]) -> None:
     """Refuse (Unread) an element with an attribute that may change its paints and is not read here."""
     for name in node.attrib:
         if not name.startswith("{") and name not in allowed:  # (namespaced: pp: marks, read by faces.py)
             raise Unread(name)
 
 
-def _style(node: Any, parent: Style) -> Style:
-    """The presentation attributes in force on ``node``: its own, else its nearest ancestor's (as svglib
-    looks them up: an empty value or ``inherit`` looks further up)."""
-    own = {name: value.strip() for name in INHERITED if (value := node.get(name)) is not None and value.strip() not in ("", "inherit")}
+def style(node: Any, parent: Style, names: Sequence[str] = INHERITED) -> Style:
+    """The presentation attributes ``names`` in force on ``node``: its own, else its nearest ancestor's (as
+    svglib looks them up: an empty value or ``inherit`` looks further up)."""
+    own = {name: value.strip() for name in names if (value := node.get(name)) is not None and value.strip() not in ("", "inherit")}
     return {**parent, **own} if own else parent
 
 
@@ -293,7 +302,7 @@ def _colour(value: str) -> Optional[tuple[RGB, float]]:
     return ((number >> 16 & 0xFF) / 255.0, (number >> 8 & 0xFF) / 255.0, (number & 0xFF) / 255.0), 1.0
 
 
-def _length(value: Optional[str]) -> float:
+def length(value: Optional[str]) -> float:
     """A length inside the art: a plain number of user units (0 when absent)."""
     text = (value or "").replace(",", " ").strip()
     if not text:
@@ -301,7 +310,7 @@ def _length(value: Optional[str]) -> float:
     return float(text)  # a unit or a list: ValueError, and svglib converts the art
 
 
-def _root_length(value: Optional[str], default: float) -> float:
+def root_length(value: Optional[str], default: float) -> float:
     """The root's width or height in user units, as svglib converts it (a unit through reportlab's toLength)."""
     text = (value or "").strip()
     if not text:
@@ -318,9 +327,10 @@ def _root_length(value: Optional[str], default: float) -> float:
     return float(toLength(text)) / PX_TO_PT  # mm, cm, in
 
 
-def _transform(text: str) -> Matrix:
-    """An SVG transform list as svglib applies it to a group (each in turn, reportlab's matrices)."""
-    matrix: Matrix = IDENTITY
+def transform(text: str, start: Matrix = IDENTITY) -> Matrix:
+    """An SVG transform list as svglib applies it to a group whose transform is ``start`` (each in turn,
+    reportlab's matrices)."""
+    matrix: Matrix = start
     at = 0
     while at < len(text):
         found = TRANSFORM.match(text, at)
@@ -346,7 +356,7 @@ def _transform(text: str) -> Matrix:
     return matrix
 
 
-def _nudged(flat: list[float]) -> list[float]:
+def nudged(flat: list[float]) -> list[float]:
     """svglib's nudge: a shape whose points are all one point has its first x moved by a ten-millionth."""
     if len(flat) >= 4 and all(flat[i] == flat[0] and flat[i + 1] == flat[1] for i in range(2, len(flat) - 1, 2)):
         flat = [flat[0] * 1.0000001, *flat[1:]]

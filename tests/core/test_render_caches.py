@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import io
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline import store
-from pipeline.cards import artcache, faces, fonts
+from pipeline.cards import artcache, artmap, artstream, faces, fonts
 from pipeline.cards.build import BuildOptions, Plan, render_pdf
 from pipeline.cards.plan import Face, PrintCard
 
@@ -27,16 +28,10 @@ def templates(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty cache folder, and nothing converted in this process's memory either."""
+    """An empty cache folder (each build below makes its own art cache: only the store carries art over)."""
     folder = tmp_path / "cache"
     monkeypatch.setenv(store.CACHE_ENV, str(folder))
-    as_new_process()
     return folder
-
-
-def as_new_process() -> None:
-    """Forget what this process converted, as the next `pantheon build` would start."""
-    artcache.drop_memory()
 
 
 def build(plan: Plan, templates: Path) -> bytes:
@@ -46,7 +41,6 @@ def build(plan: Plan, templates: Path) -> bytes:
 def test_a_warm_build_writes_the_bytes_of_a_cold_one(templates: Path, cache: Path) -> None:
     cold = build(toy_plan(12), templates)
     assert {folder.name for folder in cache.iterdir() if folder.is_dir()} == {faces.NAMESPACE, artcache.NAMESPACE}
-    as_new_process()
     assert build(toy_plan(12), templates) == cold
 
 
@@ -68,7 +62,6 @@ def test_a_record_of_the_wrong_shape_is_rendered_afresh_and_rewritten(templates:
     key = sorted(stored)[0]
     stored[key][0] = "63"  # the trim width as text
     assert store.keep(faces.NAMESPACE, inputs, stored, under=store.scope(templates))
-    as_new_process()
     assert build(toy_plan(3), templates) == first
     assert store.recall(faces.NAMESPACE, inputs, lambda plain: plain, under=store.scope(templates)) == good
 
@@ -163,3 +156,18 @@ def test_a_stored_stream_naming_a_document_resource_is_a_miss(cache: Path) -> No
     plain["content"] += "\n/FormXob.other Do"
     assert store.keep(artcache.NAMESPACE, ["art_x"], plain)
     assert artcache.ArtCache().stored("art_x") is None
+
+
+def test_no_art_outlives_the_build_that_converted_it(templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Art is kept in the store and in one command's memory, never in the process: a build after the store
+    is emptied writes (or converts) its art again, as a new process would."""
+    made: list[str] = []
+    write, convert = artstream.written, artmap.convert
+    monkeypatch.setattr(artstream, "written", lambda root: made.append("written") or write(root))
+    monkeypatch.setattr(artmap, "convert", lambda root, where: made.append(where) or convert(root, where))
+    first = build(toy_plan(2), templates)
+    assert made
+    shutil.rmtree(cache)
+    made.clear()
+    assert build(toy_plan(2), templates) == first
+    assert made

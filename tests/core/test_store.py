@@ -344,8 +344,8 @@ def test_any_code_change_reaches_a_warm_cache(tmp_path: Path) -> None:
 
 
 def test_an_edit_to_the_art_conversion_reaches_a_warm_cache(tmp_path: Path) -> None:
-    """The stale-art experiment: change artmap.convert in a copy of the package; a warm cache then gives the
-    PDF an empty cache gives, not the old one."""
+    """The stale-art experiment: change how art becomes a form (``artstream``, which writes every shipped art
+    layer) in a copy of the package; a warm cache then gives the PDF an empty cache gives, not the old one."""
     checkout, warm, cold = _package_copy(tmp_path), tmp_path / "warm", tmp_path / "cold"
     build = ["-m", "pipeline", "build", "theocracy", "--only", "cards", "--force"]
 
@@ -355,12 +355,11 @@ def test_an_edit_to_the_art_conversion_reaches_a_warm_cache(tmp_path: Path) -> N
         return (tmp_path / out / "theocracy" / "cards-a4.pdf").read_bytes()
 
     before = cards(warm, "before")
-    artmap = checkout / "pipeline" / "cards" / "artmap.py"
-    source = artmap.read_text(encoding="utf-8")
-    line = '        return SvgRenderer("").render(root)\n'
+    writer = checkout / "pipeline" / "cards" / "artstream.py"
+    source = writer.read_text(encoding="utf-8")
+    line = "    main = mmult(main, translate(0 - vx, -vh - vy))\n"
     assert line in source
-    artmap.write_text(source.replace(line, '        drawing = SvgRenderer("").render(root)\n'
-                                           '        drawing.translate(0.05, 0)\n        return drawing\n'), encoding="utf-8")
+    writer.write_text(source.replace(line, line.replace("0 - vx", "0.05 - vx")), encoding="utf-8")
     after_warm = cards(warm, "after-warm")
     assert after_warm != before
     assert after_warm == cards(cold, "after-cold")
