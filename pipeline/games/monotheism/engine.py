@@ -994,7 +994,10 @@ def _op_consume(work: _Work, ctx: _Ctx, params: Mapping[str, Any], bindings: Ite
         if targets is None:
             return
         eaten = work.meal(ctx.this, work.ordered(targets, ctx.this))
-    if eaten:  # "If so:" — only when something was consumed
+    # "If so:" (ruling 12): after "This may consume ..." the player's choice is the condition, so the card acts on
+    # once a target is chosen, even when an "instead" essence turns the meal aside (Acts: "If the player chooses
+    # to do so, the top card will then act"); after a consumption the card makes on its own, only if one was made.
+    if eaten or params.get("optional"):
         _follow(work, params, ctx, bindings)
 
 

@@ -303,3 +303,60 @@ def test_an_essence_when_consumed_still_runs_after_its_card_is_gone() -> None:
              [worshiper("w"), worshiper("v")])
     state = start(g, ["01", "02", "w", "03", "v"])
     assert labels(state) == ["w", "03", "v"]
+
+
+# ------------------------------------------------------------------ "If so:" (ruling 12, Acts)
+MAY_EAT_THEN_TURN = {"do": [{"consume": {"target": {"choose": {"count": 1, "among_top": 4, "kind": "god"}},
+                                         "optional": True, "if_so": [{"transform": {"target": THIS}}]}}]}
+MUST_EAT_THEN_TURN = {"do": [{"consume": {"target": NEXT, "if_so": [{"transform": {"target": THIS}}]}}]}
+INSTEAD_CURSE = {"when": "attempted", "do": [{"curse": {"target": {"highest_worshiper": True}}}]}
+
+
+def test_a_chosen_consumption_turned_aside_still_lets_the_card_act() -> None:
+    """Rulebook, Acts, on "This may consume any god from among the top four cards. If so:": "If the player
+    chooses to do so, the top card will then act. If the player chooses not to, the top card will not act".
+    #02 answers the attempt with an "instead" essence and survives; the choice was made, so #01 acts on."""
+    g = game([deity("01", half(act=MAY_EAT_THEN_TURN)), deity("02", half(essence=INSTEAD_CURSE)), *plain("03")],
+             [worshiper("w")])
+    state = start(g, ["01", "02", "03", "w"])
+    after = state.apply_action("pick 02")
+    assert labels(after) == ["01", "02", "03", "w"] and after.deck[3][STAGE] == 1  # #02 answered, not eaten
+    assert after.deck[0][2] is True, "the act after 'If so:' did not follow the player's choice"
+    declined = state.apply_action("decline")
+    assert declined.deck[0][2] is False and declined.phase == PHASE_SUBMERGE  # chose not to: no act
+
+
+def test_a_chosen_consumption_that_consumes_the_chooser_ends_its_act() -> None:
+    """Rulebook, Consuming gods: "If a card is itself consumed while attempting to act, its act will cease."
+    #02 has the void consume its attacker: #01 is gone and nothing follows."""
+    g = game([deity("01", half(act=MAY_EAT_THEN_TURN)), deity("02", half(essence=VOID_ATTACKER)),
+              *plain("03", "04")], [worshiper("w")])
+    after = start(g, ["01", "02", "03", "04", "w"]).apply_action("pick 02")
+    assert labels(after) == ["02", "03", "04", "w"]
+
+
+def test_a_consumption_the_card_makes_unasked_leads_on_only_when_it_consumed() -> None:
+    """Without a choice, "If so:" can only mean that a card was consumed (ruling 12): a meal turned aside by
+    an "instead" essence does not lead on; one that eats does."""
+    g = game([deity("01", half(act=MUST_EAT_THEN_TURN)), deity("02", half(essence=INSTEAD_CURSE)), *plain("03")],
+             [worshiper("w")])
+    averted = start(g, ["01", "02", "03", "w"])
+    assert labels(averted) == ["01", "02", "03", "w"] and averted.deck[0][2] is False
+    eaten = start(g, ["01", "03", "02", "w"])
+    assert labels(eaten)[:2] == ["01", "02"] and eaten.deck[0][2] is True
+
+
+def test_real_01_transformed_acts_on_after_choosing_13() -> None:
+    """The shipped #01 (transformed) reads "This may consume any god from among the top three cards. If so:
+    Transform this."; #13 (upright) answers an attempt with "instead" (curse, transform itself). The player
+    chose to consume, so #01 transforms (Acts: "If the player chooses to do so, the top card will then act")."""
+    from pipeline.data.dataset import default_data_root
+    from pipeline.games.monotheism.play import load
+
+    real = load(load_game(default_data_root(), spec_of("monotheism"))).game
+    state = start(real, ["01tv", "13", "05", "06", "haruspex", "07"], track_history=False)
+    assert state.legal_actions() == ["decline", "pick 13", "pick 05"]
+    after = state.apply_action("pick 13")
+    by_label = {card[0]: card for card in after.deck}
+    assert by_label["13"][2] is True and by_label["haruspex"][STAGE] == 1  # #13's essence answered
+    assert by_label["01"][2] is False  # "If so: Transform this." followed the choice
