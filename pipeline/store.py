@@ -128,7 +128,7 @@ def _templates_digest(root: Path) -> str:
     file was changed within the last moments, whose time stamp cannot yet tell a later write."""
     now = time.time_ns()
     try:
-        signature = tuple((str(path), _identity(path.lstat())) for path in _files(root, "*"))
+        signature = _tree_signature(root)
     except OSError:
         return _tree_digest(root, "*")
     seen = _templates_seen.get(root)
@@ -138,6 +138,22 @@ def _templates_digest(root: Path) -> str:
     if all(now - max(identity[-2:]) > RACY_WINDOW_NS for _, identity in signature):
         _templates_seen[root] = (signature, digest)
     return digest
+
+
+def _tree_signature(root: Path) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """What lstat says of every entry ``_files(root, "*")`` lists (folders and links too, none followed; caches
+    and bundled copies left out), sorted by path. Walked with os.walk, not pathlib: a command looks the
+    templates up for every store entry it reads or writes (some 35 in a cold validate)."""
+    found = []
+    for folder, folders, files in os.walk(root):
+        top = folder == str(root)
+        folders[:] = [name for name in folders if name != "__pycache__" and not (top and name == "bundled")]
+        for name in (*folders, *files):
+            if name == "__pycache__" or (top and name == "bundled"):
+                continue
+            path = os.path.join(folder, name)
+            found.append((path, _identity(os.lstat(path))))
+    return tuple(sorted(found))
 
 
 def _identity(info: os.stat_result) -> tuple[int, ...]:

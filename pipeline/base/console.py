@@ -1,24 +1,25 @@
 """What a run shows on stderr besides its result: one rich display, a spinner while it works, a bar when it counts.
 
-Both draw on one rich console on stderr and only when stderr is a terminal:
-pipes, logs and tests see nothing. A progress bar opened while the spinner
-turns takes its place (rich nests live displays on one console).
+Both draw on one rich console on stderr (``richconsole.STDERR``) and only when
+stderr is a terminal: pipes, logs and tests see nothing. A progress bar opened
+while the spinner turns takes its place (rich nests live displays on one
+console). Off a terminal the spinner is not even made: rich is imported only
+by a run that may draw (:func:`may_draw`), or that counts on a progress bar.
 """
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeGuard
 
 import typer
-from rich.console import Console
-from rich.live import Live
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.spinner import Spinner
 
-# Writes to whatever sys.stderr is at the time; drawn only when that is a terminal (checked at each use, so rich's
-# own reading of "interactive", fixed when the console is made, is forced on).
-STDERR = Console(stderr=True, force_interactive=True)
+if TYPE_CHECKING:
+    from rich.live import Live
+    from rich.progress import Progress
+    from rich.spinner import Spinner
+
 STEP_MARK = " - "  # between the spinner's label and what the command does now
 SPINNER_KEY = "pantheon.spinner"  # where the run's spinner is kept in the command's context (``ctx.meta``)
 STEP_KEY = "pantheon.spinner.label"  # and the spinner itself with its first label, for ``stepper``
@@ -26,6 +27,10 @@ STEP_KEY = "pantheon.spinner.label"  # and the spinner itself with its first lab
 
 def spin_while(ctx: typer.Context, label: str) -> None:
     """Show :func:`working`'s spinner from now until the command's context ``ctx`` closes."""
+    if not may_draw():
+        return
+    from rich.spinner import Spinner
+
     spinner = Spinner("dots", text=label)
     ctx.meta[SPINNER_KEY] = ctx.with_resource(working(spinner))
     ctx.meta[STEP_KEY] = (spinner, label)
@@ -37,7 +42,7 @@ def stepper(ctx: typer.Context) -> Callable[[str], None]:
     (off a terminal)."""
     def step(text: str) -> None:
         meta = ctx.find_root().meta
-        if isinstance(meta.get(SPINNER_KEY), Live):  # shown: on a terminal
+        if _shown_live(meta.get(SPINNER_KEY)):  # shown: on a terminal
             spinner, label = meta[STEP_KEY]
             spinner.update(text=f"{label}{STEP_MARK}{text}")
     return step
@@ -46,8 +51,17 @@ def stepper(ctx: typer.Context) -> Callable[[str], None]:
 def stop_spinner(ctx: typer.Context) -> None:
     """Take the run's spinner off the terminal for good (a command about to ask the user something)."""
     spinner = ctx.meta.get(SPINNER_KEY)
-    if isinstance(spinner, Live):
+    if _shown_live(spinner):
         spinner.stop()
+
+
+def _shown_live(value: Any) -> TypeGuard[Live]:
+    """Whether ``value`` (what ``spin_while`` kept) is a spinner on the terminal (never, when none was made)."""
+    if value is None:
+        return False
+    from rich.live import Live
+
+    return isinstance(value, Live)
 
 
 def working(spinner: Spinner | str) -> AbstractContextManager[Any]:
@@ -57,6 +71,13 @@ def working(spinner: Spinner | str) -> AbstractContextManager[Any]:
     Lines the block prints go above the spinner: stdout is routed through the
     console only when it is that terminal too (a redirected stdout stays as it is).
     """
+    if not may_draw():
+        return nullcontext()
+    from rich.live import Live
+    from rich.spinner import Spinner
+
+    from pipeline.base.richconsole import STDERR
+
     if not STDERR.is_terminal:
         return nullcontext()
     if isinstance(spinner, str):
@@ -78,9 +99,21 @@ def _shown(live: Live) -> Iterator[Live]:
 
 def progress_bar() -> Progress:
     """A progress bar (``add_task``/``advance``) on stderr, drawn only when stderr is a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pipeline.base.richconsole import STDERR
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     return Progress(*columns, console=STDERR, transient=True, disable=not STDERR.is_terminal,
                     redirect_stdout=_is_terminal(sys.stdout))
+
+
+def may_draw() -> bool:
+    """False when rich would certainly not draw on stderr: it is no terminal, and the environment does not ask
+    rich to act as if it were (``TTY_COMPATIBLE=1``, a non-empty ``FORCE_COLOR``); otherwise rich decides."""
+    if os.environ.get("TTY_COMPATIBLE") == "1" or os.environ.get("FORCE_COLOR"):
+        return True
+    return _is_terminal(sys.stderr)
 
 
 def _is_terminal(stream: Any) -> bool:

@@ -88,12 +88,16 @@ def _waves(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float
 
 def _zigzags(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float) -> list[str]:
     n = int((x1 - x0) / pitch)
-    turns = [(f"{x0 + i * pitch},", ZIGZAG_HEIGHT if i % 2 else -ZIGZAG_HEIGHT) for i in range(n + 1)]  # x written once
+    xs = [f"{x0 + i * pitch}," for i in range(n + 1)]  # each x written once, for every row
+    ups = (-ZIGZAG_HEIGHT, ZIGZAG_HEIGHT)  # turn i goes to ups[i % 2]
     shapes = []
     for r in range(int((y1 - y0) / pitch)):
         y = y0 + (r + 0.5) * pitch
-        top = "".join(f"{x}{y - line / 2 + up} " for x, up in turns)
-        bottom = "".join(f"{x}{y + line / 2 + up} " for x, up in reversed(turns))
+        # an edge's turns take two heights in turn: each written once a row, not once a turn (same numbers)
+        tops = [f"{y - line / 2 + up} " for up in ups]
+        bottoms = [f"{y + line / 2 + up} " for up in ups]
+        top = "".join(x + tops[i % 2] for i, x in enumerate(xs))
+        bottom = "".join(xs[i] + bottoms[i % 2] for i in range(n, -1, -1))
         shapes.append(f'<polygon points="{x0},{y - line / 2} {top}{x1},{y - line / 2} {x1},{y + line / 2} '
                       f'{bottom}{x0},{y + line / 2}"/>\n')
     return shapes

@@ -15,14 +15,12 @@ import signal
 import time
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, List, NoReturn, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, List, NoReturn, Optional, Sequence
 
 import typer
 from typer.core import TyperGroup
 
-from pipeline.app.build import BuildRequest, CardSettings, Part
-from pipeline.app.build import build as run_build
-from pipeline.base import console, exits, locations
+from pipeline.base import exits, locations
 from pipeline.base.errors import ProblemsFound, UsageProblem
 from pipeline.base.options import (
     DataOption,
@@ -37,22 +35,16 @@ from pipeline.base.options import (
 from pipeline.base.textsafety import one_line
 from pipeline.base.version import version_line
 from pipeline.base.words import count
-from pipeline.cards import build as render_build
-from pipeline.cards import printers
-from pipeline.cards.imposition import Duplex
-from pipeline.cards.svgtemplates import TEMPLATE_ROOT
-from pipeline.checks import rulingslist
-from pipeline.checks.provenance import SOURCES, provenance_counts
-from pipeline.checks.validate import RecordCatalogue, ValidationReport
-from pipeline.checks.validate import validate as validate_data
 from pipeline.cli import sheet as sheet_commands
-from pipeline.data.dataset import default_data_root, display_path, load_game
-from pipeline.data.gamespec import GameSpec
-from pipeline.documents.docscheck import document_problems
-from pipeline.exports.targets import target as export_target
 from pipeline.exports.targets import target_ids
-from pipeline.games import registry
 
+if TYPE_CHECKING:
+    from pipeline.app.build import BuildRequest
+    from pipeline.checks.validate import RecordCatalogue, ValidationReport
+    from pipeline.data.gamespec import GameSpec
+
+# Each command imports what it alone uses, inside it: `pantheon --version` and `--help` start without the
+# pipeline, and a command loads only its own part of it (validate never loads the build, the exports or rich).
 EXIT_PROBLEMS = exits.EXIT_PROBLEMS
 
 
@@ -106,6 +98,8 @@ class PantheonGroup(TyperGroup):
             argv=args)
 
     def _game_ids(self) -> list[str]:
+        from pipeline.games import registry
+
         return sorted(spec.id for spec in registry.specs() if spec.commands is not None)
 
     def list_commands(self, ctx: Any) -> list[str]:
@@ -114,6 +108,8 @@ class PantheonGroup(TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         found = super().get_command(ctx, cmd_name)
         if found is None and cmd_name in self._game_ids():
+            from pipeline.games import registry
+
             found = GameCommands(registry.spec(cmd_name))
             self.commands[cmd_name] = found
         return found
@@ -148,6 +144,9 @@ def main(
                                  help="Print the version and exit."),
 ) -> None:
     """Pantheon Press: validate card data and build print-and-play PDFs."""
+    from pipeline.base import console
+    from pipeline.games import registry
+
     ctx.obj = registry.catalogue()  # the game specs, for the games' own commands (pipeline.games.commands)
     console.spin_while(ctx, f"{ctx.command_path} {ctx.invoked_subcommand}")  # on a terminal, until the command ends
 
@@ -158,15 +157,23 @@ def run() -> None:
 
 
 def _data_root(data: Optional[Path]) -> Path:
+    from pipeline.data.dataset import default_data_root
+
     return data if data is not None else default_data_root()
 
 
 def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
+    from pipeline.games import registry
+
     return registry.select(root, games)
 
 
 def run_validation(root: Path, games: Optional[Sequence[str]], loaded: Optional[RecordCatalogue] = None,
                    progress: Optional[Callable[[str], None]] = None, fold: bool = True) -> ValidationReport:
+    from pipeline.checks.validate import validate as validate_data
+    from pipeline.documents.docscheck import document_problems
+    from pipeline.games import registry
+
     return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded,
                          documents=document_problems, progress=progress, fold=fold)
 
@@ -190,6 +197,8 @@ def _refuse(problems: Sequence[object], consequence: str) -> NoReturn:
 def validate(ctx: typer.Context, games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption,
              as_json: bool = JsonOption) -> None:
     """Check data against the schemas and every game's cross-checks; list every problem."""
+    from pipeline.base import console
+
     report = run_validation(_data_root(data), games, progress=None if as_json else console.stepper(ctx))
     if as_json:  # {"ok", "games", "problems", "not_cross_checked"}; exit 1 when a problem is found
         typer.echo(json.dumps({"ok": report.ok, "games": list(report.games), "problems": [
@@ -213,6 +222,9 @@ def provenance(
     games: Optional[List[str]] = GamesArgument, data: Optional[Path] = DataOption, as_json: bool = JsonOption
 ) -> None:
     """Count each game's records by source: rulebook, inferred, authored."""
+    from pipeline.checks.provenance import SOURCES, provenance_counts
+    from pipeline.games import registry
+
     counts = provenance_counts(_data_root(data), registry.catalogue(), games)
     if as_json:
         typer.echo(json.dumps(counts, indent=2, sort_keys=True))
@@ -229,6 +241,9 @@ def rulings(
     as_markdown: bool = typer.Option(False, "--markdown", help="Print docs/rulings.md (every game's rulings)."),
 ) -> None:
     """List the rulings each engine follows where its rulebook is silent, each with its reason."""
+    from pipeline.checks import rulingslist
+    from pipeline.games import registry
+
     root = _data_root(data)
     if as_markdown:
         if games:
@@ -253,7 +268,7 @@ PROJECT_OUTPUT = locations.output_root()
 
 
 def _template_root(templates: Optional[Path]) -> Path:
-    return templates if templates is not None else TEMPLATE_ROOT
+    return templates if templates is not None else locations.template_root()
 
 
 class PaperChoice(str, Enum):
@@ -333,6 +348,9 @@ def build(
     as_json: bool = JsonOption,
 ) -> None:
     """Validate, then write each game's card sheets and documents (PDF); unchanged ones are skipped."""
+    from pipeline.app.build import BuildRequest, CardSettings, Part
+    from pipeline.cards.imposition import Duplex
+
     request = BuildRequest(
         _data_root(data), out, _template_root(templates), tuple(games or ()), paper.value,
         Part(only.value) if only is not None else None,
@@ -346,6 +364,10 @@ def build(
 def _run_build(request: BuildRequest, refused: str, *, as_json: bool = False) -> None:
     """Run a build (app.build), printing each file written or up to date (``as_json``: one JSON object);
     invalid data: every problem, then ``refused`` (what was not done), exit 1."""
+    from pipeline.app.build import build as run_build
+    from pipeline.base import console
+    from pipeline.data.dataset import display_path
+
     try:
         with console.progress_bar() as bar:
             card_bar = _CardBar(bar)
@@ -398,6 +420,8 @@ class _CardBar:
 def _validated_plan(root: Path, game: str, consequence: str, *, as_json: bool = False) -> Any:
     """The card plan of one game, after its data validated (else every problem, and exit 1; ``as_json``: as
     one JSON error)."""
+    from pipeline.cards import build as render_build
+
     select_games(root, [game])
     report = run_validation(root, [game])
     if not report.ok:
@@ -409,6 +433,9 @@ def _card_ids(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a card id: the cards of the game already typed (nothing while the data is broken)."""
     game = str(ctx.params.get("game") or "")
     try:
+        from pipeline.cards import build as render_build
+        from pipeline.data.dataset import default_data_root
+
         the_plan = render_build.plan(default_data_root(), game, registry_game(game))
     except Exception:  # completion must never fail the shell: no suggestions instead
         return []
@@ -417,6 +444,9 @@ def _card_ids(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def registry_game(game: str) -> Any:
     """A game's data, loaded (for completion: not validated, never written)."""
+    from pipeline.data.dataset import default_data_root, load_game
+    from pipeline.games import registry
+
     return load_game(default_data_root(), registry.spec(game))
 
 
@@ -433,6 +463,9 @@ def preview(
     as_json: bool = JsonOption,
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
+    from pipeline.cards import build as render_build
+    from pipeline.data.dataset import display_path
+
     the_plan = _validated_plan(_data_root(data), game, "no preview", as_json=as_json)
     card = render_build.find_card(the_plan, card_id)
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card.id}.png"
@@ -456,6 +489,8 @@ def docs(
     as_json: bool = JsonOption,
 ) -> None:
     """Write one game's rulebook, reference sheet, cheat sheet and extras from its data."""
+    from pipeline.app.build import BuildRequest, Part
+
     _run_build(BuildRequest(_data_root(data), out, _template_root(None), (game,), paper.value, Part.DOCS, fmt.value,
                             force=True), "no documents written", as_json=as_json)
 
@@ -475,7 +510,10 @@ def export(
         None, "--base-url", help="Tabletop Simulator: where the images will be uploaded (URLs are this + file name)."),
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
-    from pipeline.exports import export as exporter  # each command imports what it alone uses
+    from pipeline.base import console
+    from pipeline.data.dataset import display_path
+    from pipeline.exports import export as exporter
+    from pipeline.exports.targets import target as export_target
 
     template_root = _template_root(templates)
     spec = export_target(target, template_root)  # an unknown target is refused before any work
@@ -504,7 +542,10 @@ def preflight(
 ) -> None:
     """Check what a print shop checks: text size, safe area, bleed, fonts, colour, ink, image and grid sizes."""
 
+    from pipeline.cards import build as render_build
     from pipeline.exports import preflight as checks
+    from pipeline.exports.targets import target as export_target
+    from pipeline.games import registry
 
     template_root = _template_root(templates)
     spec = None if target == checks.PRINT else export_target(target, template_root)  # refused before any work
@@ -550,6 +591,9 @@ def printer_set(
     as_json: bool = JsonOption,
 ) -> None:
     """Store (or replace) a printer's offsets; `pantheon build --printer NAME` then uses them."""
+    from pipeline.cards import printers
+    from pipeline.data.dataset import display_path
+
     path = printers.save_profile(printers.Printer(name, offset_across, offset_along))
     if as_json:
         typer.echo(json.dumps({"file": str(path), "name": name, "offset_across_mm": offset_across,
@@ -561,6 +605,9 @@ def printer_set(
 @printer_app.command("list")
 def printer_list(as_json: bool = JsonOption) -> None:
     """Show the stored printer profiles and where they are kept."""
+    from pipeline.cards import printers
+    from pipeline.data.dataset import display_path
+
     path = printers.profiles_path()
     profiles = printers.read_profiles(path)
     if as_json:
@@ -589,6 +636,7 @@ def report(
 ) -> None:
     """Balance report per game: simulated win rates, card and rule figures with 95% intervals, charts, outliers."""
     from pipeline.analysis.balance.commands import report_command
+    from pipeline.games import registry
 
     report_command(_data_root(data), registry.catalogue(), games, per_setup=per_setup, seed=seed, paper=paper.value, out=out,
                    processes=processes, as_json=as_json, say=say)
@@ -607,6 +655,7 @@ def simulate(
 ) -> None:
     """Simulate many games of one game: win rate by seat, endings and length per set-up, with 95% intervals."""
     from pipeline.analysis.balance.commands import simulate_command
+    from pipeline.games import registry
 
     simulate_command(_data_root(data), registry.catalogue(), game, games=games, seed=seed, players=players, policy=policy,
                      processes=processes, as_json=as_json, say=say)
@@ -639,6 +688,7 @@ def diff_command(
 ) -> None:
     """What changed between two versions of the data: per card (field, old, new), rules, records, engine figures."""
     from pipeline.analysis.diff import commands as diff_commands
+    from pipeline.games import registry
 
     compared_all = diff_commands.diff_command(
         _data_root(data), registry.catalogue(), list(args or []), data_a=data_a, data_b=data_b, as_json=as_json, pdf=pdf,

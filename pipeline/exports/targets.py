@@ -16,13 +16,16 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from pipeline.base import locations
 from pipeline.base.errors import UserError
-from pipeline.data.dataset import display_path
-from pipeline.data.schemas import load_checked_yaml
-from pipeline.exports.pdfx import Press
+
+if TYPE_CHECKING:
+    from pipeline.exports.pdfx import Press
+
+# The help of `pantheon export` and `preflight` lists the target ids (target_ids) when the command line is made:
+# reading targets (the schema check, display_path, the press profile) imports its tools when it is done.
 
 TARGETS_DIR = "targets"
 SCHEMA_NAME = "target.schema.json"
@@ -118,6 +121,9 @@ def load_targets(template_root: Optional[Path] = None) -> dict[str, Target]:
     A bad file (malformed YAML, an unknown key, a wrong type, a name that is no id) is a UserError naming
     ``file:line:column`` (the file alone for its name).
     """
+    from pipeline.data.dataset import display_path
+    from pipeline.data.schemas import load_checked_yaml
+
     folder = targets_dir(template_root)
     found: dict[str, Target] = {}
     for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
@@ -134,11 +140,15 @@ def target(name: str, template_root: Optional[Path] = None) -> Target:
     try:
         return known[name]
     except KeyError:
+        from pipeline.data.dataset import display_path
+
         raise UserError(f"unknown export target '{name}' (known: {', '.join(known) or 'none'}, "
                         f"from {display_path(targets_dir(template_root))})") from None
 
 
 def _target(target_id: str, data: dict[str, Any]) -> Target:
+    from pipeline.exports.pdfx import Press
+
     sheet, press = data.get("sheet"), data.get("press")
     return Target(
         id=target_id,

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from pipeline.base.exits import EXIT_INTERNAL
 from pipeline.cards import build as render_build
 from pipeline.checks.validate import validate
 from pipeline.data.dataset import default_data_root, game_ids
@@ -68,7 +69,8 @@ def test_a_spec_names_its_parts_the_same_in_every_process() -> None:
 
 def test_renamed_checks_module_fails_in_a_copy(tmp_path: Path) -> None:
     """The case of the issue: monstrous/checks.py renamed used to validate as "ok"; now the spec, which names
-    the module directly, cannot even be imported, and the error says what is missing."""
+    the module directly, cannot even be imported, and the error says what is missing: one line through the one
+    exit (the command imports the games when it runs), exit 70 as for any broken code of ours, no traceback."""
     shutil.copytree(PROJECT / "pipeline", tmp_path / "pipeline", ignore=shutil.ignore_patterns("__pycache__"))
     games_dir = tmp_path / "pipeline" / "games" / "monstrous"
     (games_dir / "checks.py").rename(games_dir / "checks_renamed.py")
@@ -76,9 +78,10 @@ def test_renamed_checks_module_fails_in_a_copy(tmp_path: Path) -> None:
     env.pop("PANTHEON_DEBUG", None)
     result = subprocess.run([sys.executable, "-m", "pipeline", "validate", "monstrous", "--data", str(default_data_root())],
                             capture_output=True, text=True, env=env, cwd=tmp_path)
-    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.returncode == EXIT_INTERNAL, result.stdout + result.stderr
     assert "ok" not in result.stdout
     assert "cannot import name 'checks' from 'pipeline.games.monstrous'" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_a_data_folder_without_spec_is_an_error(pantheon, toy: Path) -> None:

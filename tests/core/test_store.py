@@ -374,3 +374,21 @@ def test_what_a_killed_writer_left_is_never_read(cache: Path) -> None:
     path.unlink()
     assert store.recall(NAMESPACE, INPUTS, pair) is None
     assert served() == (["computed", 2], 1)
+
+
+def test_the_templates_signature_names_every_entry_the_digest_reads_and_changes_with_any(tmp_path: Path) -> None:
+    """The signature that tells whether the templates' digest still holds lists exactly the entries the digest
+    reads (folders, files and links, caches and a top-level bundled copy left out), and an edit changes it."""
+    root = tmp_path / "templates"
+    for folder in ("cards/game", "__pycache__", "cards/__pycache__", "bundled/x", "cards/bundled", "elsewhere"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    for file in ("cards/game/face.svg.j2", "__pycache__/a.pyc", "cards/__pycache__/b.pyc", "bundled/x/c",
+                 "cards/bundled/kept.svg", "sheets.yaml", "elsewhere/d"):
+        (root / file).write_text(file)
+    (root / "cards" / "linked").symlink_to(root / "elsewhere", target_is_directory=True)
+    (root / "dangling").symlink_to(root / "nowhere")
+    signature = store._tree_signature(root)
+    assert [path for path, _ in signature] == sorted(str(path) for path in store._files(root, "*"))
+    assert str(root / "cards" / "bundled" / "kept.svg") in dict(signature)
+    (root / "cards" / "game" / "face.svg.j2").write_text("an edit, longer than before")
+    assert store._tree_signature(root) != signature
