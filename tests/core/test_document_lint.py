@@ -55,7 +55,7 @@ PUT_BACK = [
      "choose the first round's First at random. The reference engine numbers seats from 0.", "development vocabulary 'engine'"),
     ("seats-from-0", "theocracy", "rulings.yaml", "choose the first round's First at random.",
      "choose the first round's First at random. The reference engine numbers seats from 0.", "development vocabulary 'from 0'"),
-    ("doubled", "totems-and-taboos", "rules.yaml", "or [[guides/red]] is used", "or the [[guides/red]] is used",
+    ("doubled", "totems-and-taboos", "rules.yaml", "[[guides/purple]], [[guides/red]]", "[[guides/purple]], the [[guides/red]]",
      "doubled word 'the The'"),
     ("cover", "monstrous", "rules.yaml", "choose one of the layouts under Scenarios (Basic",
      "choose one of the layouts on the back cover (Basic", "'back cover'"),
