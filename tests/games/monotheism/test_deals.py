@@ -157,3 +157,9 @@ def test_the_full_game_promise_counts_a_god_that_cannot_be_eaten_as_more_than_on
     plain = search.promise(space, positions["09v"], worth, guard)
     assert search.promise(space, positions["09"], worth, guard) == plain + guard * search.PROMISE_SCALE
     assert search.promise(space, positions["09"], worth) == plain  # without guard_worth: a god like any other
+
+
+def test_the_default_budget_gives_every_beam_of_the_portfolio_the_nodes_it_was_measured_at() -> None:
+    """The portfolio's wins were measured at 300,000 nodes a beam; a beam added must not thin the others."""
+    beams = len(search.FULL_GAME.beam_worths) * len(search.FULL_GAME.beam_guards) + len(search.FULL_GAME.beam_extra)
+    assert deals.DEFAULT_MAX_NODES == 300_000 * beams
