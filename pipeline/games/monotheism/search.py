@@ -70,6 +70,8 @@ class Techniques:
     # ``curse_worth`` and ``guard_worth``).
     beam_worths: tuple[int, ...] = ()
     beam_guards: tuple[int, ...] = ()
+    # Further beams beside that portfolio, each (curse worth, guard worth, diversity).
+    beam_extra: tuple[tuple[int, int, int], ...] = ()
     # Diversity: at most ``width // beam_diversity`` positions kept of one layer may hold the same cards with
     # the same curses (they differ only in order), the rest of the width going to other plans (0: no cap).
     beam_diversity: int = 0
@@ -98,8 +100,13 @@ class Techniques:
 # which the plain beams win: each trio wins 13 of the 20. Both trios run side by side (six beams, each
 # with the same 300,000 nodes as before, ``deals.DEFAULT_MAX_NODES``), so the union is won: 16 of 20.
 # A beam's run depends only on its own nodes (beams share nothing), so the six win what either trio won.
+#
+# A seventh beam (worth 2, guarded gods as three, at most a quarter of the width to one group rather than a
+# sixteenth) wins deal 4 at 241,654 of its own nodes, which none of the six wins at 300,000; at a quarter it
+# keeps more orders of one plan, and deal 4's win needs one plan set up in an order the others drop. The
+# six keep their 300,000 nodes each (``deals.DEFAULT_MAX_NODES`` is 2,100,000), so they win what they won.
 FULL_GAME = Techniques(prover=False, curse_worth=2, beam_worths=(1, 2, 4), beam_guards=(0, 2), beam_diversity=16,
-                       beam_first_width=64)
+                       beam_first_width=64, beam_extra=((2, 2, 4),))
 PROMISE_SCALE = 1_000  # full-game promises are integers: thousandths of a god
 
 

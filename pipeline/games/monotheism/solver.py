@@ -84,15 +84,17 @@ def _specs(space: Space, position: State, *, job: int, max_nodes: int, technique
         return DepthFirst(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
                           shared=shared, table_slots=slots)
 
-    def finder(worth: int, guard: int) -> Callable[[Optional[PositionTable]], Beam]:
-        chosen = replace(techniques, curse_worth=worth, guard_worth=guard)
+    def finder(worth: int, guard: int, diversity: int) -> Callable[[Optional[PositionTable]], Beam]:
+        chosen = replace(techniques, curse_worth=worth, guard_worth=guard, beam_diversity=diversity)
         return lambda shared: Beam(space, position, max_nodes=max_nodes, techniques=chosen, forbidden=forbidden,
                                    shared=shared, table_slots=slots, first_width=techniques.beam_first_width)
 
     if not (techniques.prover or techniques.beam):
         raise ValueError("techniques turn off both the prover and the beams: nothing would search")
-    finders = [Spec(finder(worth, guard), job) for guard in techniques.beam_guards or (techniques.guard_worth,)
+    finders = [Spec(finder(worth, guard, techniques.beam_diversity), job)
+               for guard in techniques.beam_guards or (techniques.guard_worth,)
                for worth in techniques.beam_worths or (techniques.curse_worth,)]
+    finders += [Spec(finder(*setting), job) for setting in techniques.beam_extra]
     return ([Spec(prover, job)] if techniques.prover else []) + (finders if techniques.beam else [])
 
 

@@ -174,6 +174,19 @@ def test_the_full_game_portfolio_never_contradicts_the_plain_search() -> None:
     assert answered >= len(TINY) // 2
 
 
+def test_the_full_game_portfolio_runs_one_beam_per_worth_and_guard_and_each_extra_beam_with_its_own_diversity() -> None:
+    g = loaded().game
+    root = g.state_for(decks.random_puzzle_deck(g.cards, 5, 0), track_history=False)
+    specs = solver._specs(space_for(g), root, job=0, max_nodes=10_000, techniques=FULL_GAME, forbidden=frozenset())
+    beams = [spec.build(None) for spec in specs]
+    assert all(isinstance(beam, Beam) for beam in beams)  # no prover in full games
+    settings = [(b.techniques.curse_worth, b.techniques.guard_worth, b.techniques.beam_diversity) for b in beams]
+    portfolio = [(worth, guard, FULL_GAME.beam_diversity) for guard in FULL_GAME.beam_guards
+                 for worth in FULL_GAME.beam_worths]
+    assert settings == portfolio + list(FULL_GAME.beam_extra)
+    assert FULL_GAME.beam_extra and all(diversity != FULL_GAME.beam_diversity for _, _, diversity in FULL_GAME.beam_extra)
+
+
 def _entries(groups: list[tuple[tuple[str, ...], int]]) -> list:
     """Beam entries (promise, sequence, position, parent, move) whose positions hold ``groups``' cards."""
     return [(value, sequence, SimpleNamespace(deck=tuple((label, False, False, 0) for label in labels)), 0, ())
