@@ -9,9 +9,10 @@ events; it never calls back into a player:
   which block to build (and, solo, from where), which guide to sacrifice
   (at the start of your turn, in the main phase, after your end-of-turn
   draws, in answer to a commandment that affects you, or when another god
-  is about to take it: rulebook 6, "at any time"), how to end the turn, which colour to draw from, which of your pieces
-  (available or used) an effect takes, which cards to discard, whether to
-  answer a commandment with a reaction;
+  is about to take it: rulebook 6, "at any time"), how to end the turn,
+  which colour to draw from, which of your pieces (available or used) an
+  effect takes, which cards to discard, whether to answer a commandment
+  with a reaction;
 - chance: every card drawn (uniform over the cards left in that colour's
   deck), every soul cube rolled (its faces), a random card taken or
   discarded, and the solo die between turns.
