@@ -6,10 +6,13 @@ from the data). A ``State`` moves through explicit decisions and chance
 events; it never calls back into a player:
 
 - decisions: starting colour, play or skip, which card to play and at whom,
-  which block to build (and, solo, from where), which guide to sacrifice,
-  how to end the turn, which colour to draw from, which of your pieces
-  (available or used) an effect takes, which cards to discard, whether to
-  answer a commandment with a reaction;
+  which block to build (and, solo, from where), which guide to sacrifice
+  (at the start of your turn, in the main phase, after your end-of-turn
+  draws, in answer to a commandment that affects you, or when another god
+  is about to take it: rulebook 6, "at any time"), how to end the turn,
+  which colour to draw from, which of your pieces (available or used) an
+  effect takes, which cards to discard, whether to answer a commandment
+  with a reaction;
 - chance: every card drawn (uniform over the cards left in that colour's
   deck), every soul cube rolled (its faces), a random card taken or
   discarded, and the solo die between turns.
@@ -51,7 +54,7 @@ A_DRAW_COLOUR = "draw-colour"  # draw from this colour
 A_SPLIT = "split"  # how many of the affected pieces are available ones
 A_DISCARD = "discard"  # card id
 A_STOP = "stop"  # stop discarding (cycle)
-A_REACT = "react"  # (card id or None for the guide, ...)
+A_REACT = "react"  # (reaction card id, None); a guide answers with A_GUIDE
 A_PASS = "pass"
 A_TAKE_GUIDE = "take-guide"  # guide colour
 A_CARD = "card"  # chance: this card is drawn / picked at random
@@ -639,8 +642,62 @@ class TakeGuideStep(Step):
         return
 
     def take(self, s: "State", action: Action) -> None:
-        s.guides[action.args[0]] = self.player
-        s._emit("guide-taken", action.args[0], seat=self.player)
+        s.push(*s.guide_move_steps(self.player, action.args[0], "guide-taken"))
+
+
+@dataclass(frozen=True)
+class GuideMoves(Step):
+    """``colour``'s guide goes to ``player`` (from the side of the table, or from another god)."""
+
+    player: int
+    colour: str
+    event: str
+
+    def run(self, s: "State") -> None:
+        s.guides[self.colour] = self.player
+        s._emit(self.event, self.colour, seat=self.player)
+
+
+@dataclass(frozen=True)
+class StealResponse(Step):
+    """``holder`` is about to lose ``colour``'s guide to ``thief``: it may sacrifice the guide first, which then
+    goes to the side of the table, from where the thief takes it (rulebook 6)."""
+
+    holder: int
+    thief: int
+    colour: str
+
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
+        if s.guides[self.colour] != self.holder:
+            return None
+        options = s.guide_actions(self.holder, colours=(self.colour,))
+        return Decision(self.holder, (Action(A_PASS),) + options) if options else None
+
+    def run(self, s: "State") -> None:
+        return
+
+    def take(self, s: "State", action: Action) -> None:
+        if action.kind == A_GUIDE:
+            s.sacrifice_guide(self.holder, *action.args)
+
+
+@dataclass(frozen=True)
+class GuideWindow(Step):
+    """After the end-of-turn draws, the god whose turn it is may still sacrifice its guides, one at a time."""
+
+    player: int
+
+    def prompt(self, s: "State") -> Optional[Decision[Action]]:
+        options = s.guide_actions(self.player)
+        return Decision(self.player, (Action(A_PASS),) + options) if options else None
+
+    def run(self, s: "State") -> None:
+        return
+
+    def take(self, s: "State", action: Action) -> None:
+        if action.kind == A_GUIDE:
+            s.push(GuideWindow(self.player))  # open again once the guide's ability is resolved
+            s.sacrifice_guide(self.player, *action.args)
 
 
 @dataclass(frozen=True)
@@ -667,7 +724,7 @@ class ReactionWindow(Step):
     def prompt(self, s: "State") -> Optional[Decision[Action]]:
         if s.cancelled:
             return None
-        options = s.reaction_actions(self.player)
+        options = s.reaction_actions(self.player, self.actor)
         return Decision(self.player, (Action(A_PASS),) + options) if options else None
 
     def run(self, s: "State") -> None:
@@ -677,14 +734,14 @@ class ReactionWindow(Step):
         if action.kind == A_PASS:
             s._emit("reaction-passed", self.player)
             return
-        card_id, guide = action.args
-        if guide is not None:
-            s.guides[guide] = SIDE
-            s._emit("guide-sacrificed", guide, seat=self.player, target=self.actor, reaction=True)
-            s.push(*(OpStep(op, self.player, guide, self.actor, SOURCE_GUIDE) for op in s.game.guide(guide).ops))
+        if action.kind == A_GUIDE:
+            # Any guide may answer; only a guide whose own ability cancels (red's) stops the commandment.
+            # The window opens again afterwards: another guide or a reaction card may still answer.
+            s.push(ReactionWindow(self.player, self.actor))
+            s.sacrifice_guide(self.player, *action.args, reaction=True)
             return
         # Ruling: a reaction cannot itself be answered.
-        s.push(*s.card_steps(self.player, s.game.card(card_id), self.actor, react=False))
+        s.push(*s.card_steps(self.player, s.game.card(action.args[0]), self.actor, react=False))
 
 
 @dataclass(frozen=True)
@@ -718,8 +775,7 @@ class Summon(Step):
     def run(self, s: "State") -> None:
         for guide in s.game.model.guides:
             if guide.summon_colour == self.colour and s.plays[self.colour] == guide.summon_cards:
-                s.guides[guide.colour] = self.player
-                s._emit("guide-summoned", guide.colour, seat=self.player)
+                s.push(*s.guide_move_steps(self.player, guide.colour, "guide-summoned"))
 
 
 @dataclass(frozen=True)
@@ -1211,7 +1267,8 @@ class State(InPlaceState[Action]):
                 reached.update(self.seats_from(seat)[1:])
         return [p for p in self.seats_from(seat)[1:] if p in reached and not self.religions[p].protected]
 
-    def reaction_actions(self, seat: int) -> tuple[Action, ...]:
+    def reaction_actions(self, seat: int, actor: int) -> tuple[Action, ...]:
+        """How ``seat`` may answer ``actor``'s commandment: a reaction card, or a sacrifice of any guide it holds."""
         r = self.religions[seat]
         if r.passive:
             return ()
@@ -1219,11 +1276,39 @@ class State(InPlaceState[Action]):
             Action(A_REACT, (cid, None)) for cid in sorted(set(r.hand))
             if self.game.card(cid).timing == REACTION and self.unplayable_reason(seat, self.game.card(cid), reaction=True) is None
         ]
-        options += [
-            Action(A_REACT, (None, colour)) for colour, holder in sorted(self.guides.items(), key=lambda kv: kv[0])
-            if holder == seat and self.game.guide(colour).timing == REACTION
-        ]
+        return tuple(options) + self.guide_actions(seat, answering=actor)
+
+    def guide_actions(self, seat: int, *, answering: Optional[int] = None,
+                      colours: Optional[Sequence[str]] = None) -> tuple[Action, ...]:
+        """Sacrifices open to ``seat``: each guide it holds (of ``colours``, if given), once per target seat if its
+        ability has a target. A guide whose ability answers a commandment (red's) is offered only while
+        ``answering`` that commandment's player, and aims at it."""
+        options: list[Action] = []
+        for colour, holder in sorted(self.guides.items()):
+            if holder != seat or (colours is not None and colour not in colours):
+                continue
+            guide = self.game.guide(colour)
+            if guide.timing == REACTION:
+                if answering is not None:
+                    options.append(Action(A_GUIDE, (colour, answering)))
+            elif any(op.who == fx.TARGET for op in guide.ops):
+                options.extend(Action(A_GUIDE, (colour, t)) for t in self.seats_from(seat)[1:])
+            else:
+                options.append(Action(A_GUIDE, (colour, None)))
         return tuple(options)
+
+    def sacrifice_guide(self, seat: int, colour: str, target: Optional[int], *, reaction: bool = False) -> None:
+        """``seat`` sacrifices ``colour``'s guide: it goes to the side of the table and its ability resolves."""
+        self.guides[colour] = SIDE
+        self._emit("guide-sacrificed", colour, seat=seat, target=target, reaction=reaction)
+        self.push(*(OpStep(op, seat, colour, target, SOURCE_GUIDE) for op in self.game.guide(colour).ops))
+
+    def guide_move_steps(self, player: int, colour: str, event: str) -> list[Step]:
+        """``player`` takes ``colour``'s guide; a god holding it may first sacrifice it in response."""
+        holder = self.guides[colour]
+        if holder is SIDE or holder == player:
+            return [GuideMoves(player, colour, event)]
+        return [StealResponse(holder, player, colour), GuideMoves(player, colour, event)]
 
     # ------------------------------------------------------------ phases
 
@@ -1233,7 +1318,7 @@ class State(InPlaceState[Action]):
             colours = [c for c in self.game.model.colour_ids if self._start_supply(c) > 0]
             return Decision(seat, tuple(Action(A_COLOUR, (c,)) for c in colours))
         if self.phase == START:
-            return Decision(self.current, (Action(A_PLAY_TURN),) + self._skip_actions())
+            return Decision(self.current, (Action(A_PLAY_TURN),) + self._skip_actions() + self.guide_actions(self.current))
         if self.phase == MAIN:
             return Decision(self.current, self._main_actions())
         if self.phase == END:
@@ -1273,14 +1358,7 @@ class State(InPlaceState[Action]):
             else:
                 options.append(Action(A_PLAY, (card_id, None)))
         options.extend(self.build_actions(seat))
-        for colour, holder in sorted(self.guides.items()):
-            guide = self.game.guide(colour)
-            if holder != seat or guide.timing == REACTION:
-                continue
-            if any(op.who == fx.TARGET for op in guide.ops):
-                options.extend(Action(A_GUIDE, (colour, t)) for t in self.seats_from(seat)[1:])
-            else:
-                options.append(Action(A_GUIDE, (colour, None)))
+        options.extend(self.guide_actions(seat))
         options.append(Action(A_END_MAIN))
         return tuple(options)
 
@@ -1308,10 +1386,7 @@ class State(InPlaceState[Action]):
         elif kind == A_BUILD:
             self.do_build(self.current, *args)
         elif kind == A_GUIDE:
-            colour, target = args
-            self.guides[colour] = SIDE
-            self._emit("guide-sacrificed", colour, seat=self.current, target=target, reaction=False)
-            self.push(*(OpStep(op, self.current, colour, target, SOURCE_GUIDE) for op in self.game.guide(colour).ops))
+            self.sacrifice_guide(self.current, *args)  # at the start of the turn or in the main phase
         elif kind == A_END_MAIN:
             self.phase = END
         elif kind == A_END:
@@ -1323,7 +1398,7 @@ class State(InPlaceState[Action]):
         if option.discard_hand:
             self.discard_hand(self.current)
         self.phase = "ending"
-        self.push(*(DrawChoice(self.current) for _ in range(option.draw)), EndTurn())
+        self.push(*(DrawChoice(self.current) for _ in range(option.draw)), GuideWindow(self.current), EndTurn())
 
     def _choose_start_colour(self, colour: str) -> None:
         self.start_colours.append(colour)

@@ -33,6 +33,7 @@ from pipeline.games.totems_and_taboos.engine import (
     A_COLOUR,
     A_END,
     A_END_MAIN,
+    A_GUIDE,
     A_PLAY_TURN,
     Action,
     State,
@@ -228,9 +229,12 @@ def play_main_phase(state: State, rng: random.Random) -> State:
 
 
 def _start_choice(state: State, actions: list[Action], rng: random.Random) -> Action:
-    """Play the turn or skip it: whichever leaves the better position when the main phase is over."""
+    """Play the turn or skip it: whichever leaves the better position when the main phase is over.
+
+    A guide is weighed where the look-ahead compares it with everything else (the main phase, after the
+    end-of-turn draws), not here: that keeps this choice as cheap as before."""
     best, best_value = actions[0], float("-inf")
-    for action in actions:
+    for action in (a for a in actions if a.kind != A_GUIDE):
         trial = state.apply_action(action)
         if action.kind == A_PLAY_TURN:
             trial = play_main_phase(trial, rng)

@@ -3,7 +3,8 @@
 ``simple_policy`` is a greedy god: it builds whenever it can (preferring a
 passive religion's block in solo, which also draws a card and weakens that
 religion), then plays the commandment worth most by ``effects.effect_value``
-(aiming hostile cards at the richest rival), sacrifices guides at once,
+(aiming hostile cards at the richest rival), sacrifices guides at once
+(also whenever a window to sacrifice one opens, and a cancelling guide first),
 answers attacks with reactions, skips a turn only when nothing can be done,
 and ends its turn drawing from its strongest colour. Games are played by the
 balance study (:mod:`pipeline.games.totems_and_taboos.balance`) through the
@@ -34,6 +35,7 @@ from pipeline.games.totems_and_taboos.engine import (
     Action,
     State,
 )
+from pipeline.games.totems_and_taboos.model import REACTION
 
 FRESH_HAND_MIN_DEAD = 2  # dead cards in hand that make a fresh hand better than one draw
 
@@ -129,9 +131,7 @@ def _main_choice(state: State, actions: list[Action]) -> Action:
         return max(builds, key=lambda a: (a.args[1] != PILE, hand_colours[a.args[0]], r.blocks(a.args[0])))
     guides = [a for a in actions if a.kind == A_GUIDE]
     if guides:
-        targets = [a.args[1] for a in guides if a.args[1] is not None]
-        best = _richest(state, targets) if targets else None
-        return next(a for a in guides if a.args[1] in (None, best))
+        return _guide_choice(state, guides)
     plays = [a for a in actions if a.kind == A_PLAY]
     if plays:
         card_id = max({a.args[0] for a in plays}, key=lambda c: (_card_value(state, seat, c), c))
@@ -142,6 +142,16 @@ def _main_choice(state: State, actions: list[Action]) -> Action:
         best = _richest(state, targets)
         return next(a for a in options if a.args[1] == best)
     return next(a for a in actions if a.kind == A_END_MAIN)
+
+
+def _guide_choice(state: State, guides: list[Action]) -> Action:
+    """A guide that answers the commandment (cancels it) first; otherwise the first, at the richest rival."""
+    answers = [a for a in guides if state.game.guide(a.args[0]).timing == REACTION]
+    if answers:
+        return answers[0]
+    targets = [a.args[1] for a in guides if a.args[1] is not None]
+    best = _richest(state, targets) if targets else None
+    return next(a for a in guides if a.args[1] in (None, best))
 
 
 def _start_choice(state: State, actions: list[Action], rng: random.Random) -> Action:
@@ -194,6 +204,8 @@ def greedy_choice(state: State, rng: random.Random) -> Action:
         return min(actions, key=lambda a: a.args[0]) if own else max(actions, key=lambda a: a.args[0])
     if A_REACT in kinds:
         return next(a for a in actions if a.kind == A_REACT)
+    if A_GUIDE in kinds:  # answering a commandment, a steal, or after the end-of-turn draws: sacrifice at once
+        return _guide_choice(state, [a for a in actions if a.kind == A_GUIDE])
     if A_STOP in kinds or A_DISCARD in kinds or A_TAKE_GUIDE in kinds or A_BUILD in kinds:
         return _other_choice(state, actions, r)
     return rng.choice(actions)

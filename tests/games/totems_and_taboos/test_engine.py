@@ -202,7 +202,39 @@ def test_a_summon_steals_the_guide_from_another_god() -> None:
     s.guides["yellow"] = 1
     for _ in range(3):
         s = play_keeping_hand(s, "yellow-call-to-the-light")
-    assert s.guides["yellow"] == 0
+    assert s.current_player() == 1  # the holder may first sacrifice it (see below); it keeps it to the end
+    s = s.apply_action(Action(en.A_PASS))
+    assert s.guides["yellow"] == 0 and (s.religions[1].clerics, s.religions[1].servants) == (0, 0)
+
+
+def test_a_guide_about_to_be_stolen_can_be_sacrificed_first() -> None:
+    """Rulebook 6: "they can steal away the guide. Luckily, you can sacrifice them at any time"."""
+    s = main_state(clerics=3, hand=["yellow-call-to-the-light"] * 3)
+    s.guides["yellow"] = 1
+    for _ in range(3):
+        s = play_keeping_hand(s, "yellow-call-to-the-light")
+    assert s.current_player() == 1
+    assert set(s.legal_actions()) == {Action(en.A_PASS), Action(en.A_GUIDE, ("yellow", None))}
+    s = s.apply_action(Action(en.A_GUIDE, ("yellow", None)))
+    # the victim got the ability (2 clerics, 1 servant); the thief took the guide from the side of the table
+    assert (s.religions[1].clerics, s.religions[1].servants) == (2, 1)
+    assert s.guides["yellow"] == 0 and s.current_player() == 0 and s.phase == en.MAIN
+
+
+def test_a_steal_by_a_commandment_can_be_answered_with_a_sacrifice() -> None:
+    s = main_state(tower=["red"] * 3, clerics=3, hand=["red-unbreakable-bond"])
+    s.guides["orange"] = 1
+    s = s.resettled()
+    s = play(s, "red-unbreakable-bond")
+    while s.current_player() == 0 and not s.is_chance_node() and en.A_TAKE_GUIDE not in {a.kind for a in s.legal_actions()}:
+        s = s.apply_action(s.legal_actions()[0])  # which cleric dies for the extra cost
+    s = s.apply_action(Action(en.A_TAKE_GUIDE, ("orange",)))
+    assert s.current_player() == 1 and Action(en.A_GUIDE, ("orange", None)) in s.legal_actions()
+    s = s.apply_action(Action(en.A_GUIDE, ("orange", None)))
+    assert s.is_chance_node()  # the victim rolls its 3 soul cubes before the thief takes the guide
+    for _ in range(3):
+        s = first_outcome(s)
+    assert s.religions[1].souls() == 3 and s.guides["orange"] == 0
 
 
 def test_sacrificing_a_guide_returns_it_to_the_side() -> None:
@@ -253,8 +285,55 @@ def test_red_guide_cancels_as_a_reaction() -> None:
     s.religions[1].hand = []
     s.guides["red"] = 1
     s = play(s, "green-shackles", 1)
-    s = s.apply_action(Action(en.A_REACT, (None, "red")))
+    assert Action(en.A_GUIDE, ("red", 0)) in s.legal_actions()
+    s = s.apply_action(Action(en.A_GUIDE, ("red", 0)))
     assert s.religions[0].servants == 0 and s.guides["red"] is en.SIDE
+
+
+def test_any_guide_answers_a_commandment_without_cancelling_it() -> None:
+    """Rulebook 6: "you can sacrifice them at any time", so also during another god's turn."""
+    s = _attack_with_reaction_ready()
+    s.religions[1].hand = []
+    s.guides["yellow"] = 1
+    s = s.resettled()
+    s = play(s, "green-shackles", 1)
+    assert s.current_player() == 1
+    assert set(s.legal_actions()) == {Action(en.A_PASS), Action(en.A_GUIDE, ("yellow", None))}
+    s = s.apply_action(Action(en.A_GUIDE, ("yellow", None)))
+    while s.current_player() == 1:  # which of the defender's servants is taken
+        s = s.apply_action(s.legal_actions()[0])
+    attacker, defender = s.religions
+    assert s.guides["yellow"] is en.SIDE and defender.clerics == 3  # 1 + the guide's 2
+    assert attacker.servants == 1 and defender.count(fx.SERVANT) == 2  # 2 + the guide's 1 - the stolen 1
+    assert s.current_player() == 0 and s.phase == en.MAIN
+
+
+def test_a_guide_can_be_sacrificed_before_choosing_to_skip() -> None:
+    s = main_state(clerics=0, servants=0)
+    s.phase = en.START
+    s.guides["yellow"] = 0
+    s = s.resettled()
+    assert Action(en.A_GUIDE, ("yellow", None)) in s.legal_actions()
+    assert Action(en.A_SKIP, ("promote",)) not in s.legal_actions()  # no servant to promote yet
+    s = s.apply_action(Action(en.A_GUIDE, ("yellow", None)))
+    assert s.phase == en.START
+    s = s.apply_action(Action(en.A_SKIP, ("promote",)))
+    assert (s.religions[0].clerics, s.religions[0].servants) == (3, 0)
+
+
+def test_a_guide_can_be_sacrificed_after_the_end_of_turn_draws() -> None:
+    s = main_state(hand=[])
+    s.guides["blue"] = 0
+    s = s.resettled()
+    s = s.apply_action(Action(en.A_END_MAIN))
+    s = s.apply_action(Action(en.A_END, ("empty-hand",)))  # only with an empty hand: the guide waited
+    while s.is_chance_node() or en.A_DRAW_COLOUR in {a.kind for a in s.legal_actions()}:
+        s = s.apply_action(s.chance_outcomes()[0][0] if s.is_chance_node() else s.legal_actions()[0])
+    assert s.turns == 0 and set(s.legal_actions()) == {Action(en.A_PASS), Action(en.A_GUIDE, ("blue", None))}
+    s = s.apply_action(Action(en.A_GUIDE, ("blue", None)))
+    while s.is_chance_node() or s.current_player() == 0 and s.turns == 0:
+        s = s.apply_action(s.chance_outcomes()[0][0] if s.is_chance_node() else s.legal_actions()[0])
+    assert s.guides["blue"] is en.SIDE and s.turns == 1
 
 
 # --------------------------------------------------------------------------- skip, end of turn, miracles
