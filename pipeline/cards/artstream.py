@@ -104,14 +104,7 @@ class _Writer:
 
     # -- groups -----------------------------------------------------------
     def children(self, node: Any, style: Style) -> None:
-        for child in node:
-            if not isinstance(child.tag, str):
-                continue  # a comment or processing instruction
-            if not child.tag.startswith(SVG):
-                raise Unread(child.tag)
-            name = child.tag[len(SVG):]
-            if name != "g" and name not in SHAPES:
-                raise Unread(name)
+        for name, child in svgpaint.elements(node, svgpaint.GEOMETRY):
             svgpaint.only(child, SHAPES.get(name, frozenset()) | IGNORED | set(STYLE) | {"transform"})
             inner = svgpaint.style(child, style, STYLE)
             transform = child.get("transform")

@@ -28,7 +28,7 @@ checked as strictly as ever, only more slowly.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Collection, Iterator, Optional, Sequence
 
 from reportlab.graphics.shapes import mmult, rotate, scale, translate
 from reportlab.lib.units import toLength
@@ -101,15 +101,22 @@ def _svg(root: Any) -> Iterator[Paint]:
     yield from _children(root, matrix, style(root, {}))
 
 
-def _children(node: Any, matrix: Matrix, inherited: Style) -> Iterator[Paint]:
+def elements(node: Any, read: Collection[str]) -> Iterator[tuple[str, Any]]:
+    """Each SVG element under ``node`` with its name (comments and processing instructions skipped); Unread at
+    the first element of another namespace or not in ``read``."""
     for child in node:
         if not isinstance(child.tag, str):
             continue  # a comment or processing instruction
         if not child.tag.startswith(SVG):
             raise Unread(child.tag)
         name = child.tag[len(SVG):]
-        if name not in GEOMETRY:
+        if name not in read:
             raise Unread(name)
+        yield name, child
+
+
+def _children(node: Any, matrix: Matrix, inherited: Style) -> Iterator[Paint]:
+    for name, child in elements(node, GEOMETRY):
         only(child, GEOMETRY[name] | IGNORED | set(INHERITED) | {"transform"})
         inner = style(child, inherited)
         given = child.get("transform")
