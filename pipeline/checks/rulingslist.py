@@ -5,14 +5,14 @@ list cannot drift from the data; docs/rulings.md is this list as Markdown (a tes
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional
 
 from pipeline.base.errors import UserError
+from pipeline.checks.references import References
 from pipeline.checks.rulecontract import Ruling, rulings_of
-from pipeline.data.dataset import GameData, load_game, record_list
+from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.gamespec import Specs
 from pipeline.data.kinds import RULES_KIND
 from pipeline.data.markup import REFERENCE
@@ -29,35 +29,26 @@ words what the rulebook does not contain (pipeline/checks/rulebook_quotes.py).
 """
 
 
-NAME_FIELDS = ("name", "title", "term")  # what a record is called, in the order a reader would look
-
-
 def rulings_by_game(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = None) -> dict[str, list[Ruling]]:
     """Per game (that declares rulings), its rulings in file order, each reference ``[[kind/id]]`` in their
-    texts shown as the name of the record it names."""
+    texts shown as the name of the record it names (as the rulebook prints it)."""
+    catalogue = RecordCatalogue(data_root, specs)
+    names = References(catalogue)
     out: dict[str, list[Ruling]] = {}
     for game in specs.select(data_root, games):
         spec = specs.spec(game)
         if spec.rulings is None:
             continue
-        loaded = load_game(data_root, spec)
+        loaded = catalogue.game(game)
         if loaded.load_problems:
             raise UserError(f"{loaded.load_problems[0]} (run `pantheon validate {game}`)")
-        out[game] = [replace(ruling, title=_named(loaded, ruling.title), text=_named(loaded, ruling.text),
-                             reasoning=_named(loaded, ruling.reasoning)) for ruling in rulings_of(loaded, spec.rulings)]
+
+        def named(text: str, game: str = game) -> str:
+            return names.resolve(text, game)
+
+        out[game] = [replace(ruling, title=named(ruling.title), text=named(ruling.text), reasoning=named(ruling.reasoning))
+                     for ruling in rulings_of(loaded, spec.rulings)]
     return out
-
-
-def _named(game: GameData[Any], text: str) -> str:
-    def name(found: re.Match[str]) -> str:
-        doc = game.docs.get(found["kind"]) if found["game"] in (None, game.game) else None
-        key = record_list(doc)
-        records = doc.data.get(key) if doc is not None and key is not None else None
-        record = next((r for r in records or () if isinstance(r, dict) and r.get("id") == found["id"]), None)
-        called = next((record[f] for f in NAME_FIELDS if isinstance(record, dict) and isinstance(record.get(f), str)), None)
-        return called if called is not None else found["id"]
-
-    return REFERENCE.sub(name, text)
 
 
 def plain(text: str) -> str:
