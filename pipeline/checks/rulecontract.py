@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Mapping, Optional, Sequence
 
-from pipeline.data.kinds import RULES_KIND
+from pipeline.data.kinds import RULES_KIND, RULINGS_KIND
 from pipeline.data.markup import REFERENCE
 
 if TYPE_CHECKING:
@@ -44,8 +44,8 @@ class Rulings:
     ``listed_in``: the rules sections one of which must name each ruling as ``[[<kind>/<id>]]``;
     ``title``/``text``: the fields of a record holding the ruling's title and the ruling itself."""
 
-    kind: str = "rulings"
-    key: str = "rulings"
+    kind: str = RULINGS_KIND
+    key: str = RULINGS_KIND
     followed: Optional[Collection[str]] = None
     listed_in: tuple[str, ...] = ()
     title: str = "title"

@@ -8,3 +8,4 @@ from __future__ import annotations
 RULES_KIND = "rules"
 GLOSSARY_KIND = "glossary"  # also the kind of the combined glossary document made from every game's
 COMPONENTS_KIND = "components"
+RULINGS_KIND = "rulings"  # where a game keeps its rulings (its list of records has the same name)

@@ -15,14 +15,13 @@ from pipeline.cards.faces import FaceRecord, FaceRecords
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
-from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
+from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND, RULINGS_KIND
 from pipeline.data.markup import REFERENCE
 from pipeline.documents import structure as m
 from pipeline.documents.facedraw import templates
 from pipeline.documents.layout import Layout, table_columns
 
 MAX_HEADING_LEVEL = 3
-RULINGS_KIND = "rulings"  # the file of a game's rulings (rulings.yaml), and its list of records
 RULEBOOK_COLUMNS = 2  # a rulebook's body text runs in two columns: a 60-75 character measure
 BOX_FACTS = ("players", "time", "ages")  # rules.yaml's box facts, in the order the cover prints them
 
