@@ -7,6 +7,7 @@ also carries its spec (it is loaded with it) and its model, built from its docum
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -73,7 +74,8 @@ class Document:
     def fragment_at(self, path: Sequence[Union[str, int]], fragment: str, occurrence: int = 0) -> Location:
         """Where the ``occurrence``-th ``fragment`` (0: the first) of the text at ``path`` is written: its own
         line in a folded or multi-line text, not the text's first line. The text's start when the fragment
-        is not written as it is (split by a line break, or escaped)."""
+        is not written as it is (escaped, or set in other words); a fragment folded over a line break or
+        written in other capitals is found too."""
         start = self.at(*path)
         line, column, seen = start.line, start.column, 0
         lines = self.marked.lines
@@ -87,6 +89,23 @@ class Document:
             line += 1
             if line - start.line > MAX_TEXT_LINES:
                 break
+        return self._folded_fragment_at(start, fragment, occurrence)
+
+    def _folded_fragment_at(self, start: Location, fragment: str, occurrence: int) -> Location:
+        """``fragment_at`` for words a fold or a capital keeps from being found as written: any run of white
+        space (a line break and the next line's indent) stands for a space, capitals for small letters."""
+        words = fragment.split()
+        if not words or not 0 < start.line <= len(self.marked.lines):
+            return start
+        first = start.line - 1
+        window = self.marked.lines[first:first + MAX_TEXT_LINES]
+        text = "\n".join(window)
+        pattern = re.compile(r"\s+".join(re.escape(word) for word in words), re.IGNORECASE)
+        for seen, match in enumerate(pattern.finditer(text, start.column - 1)):
+            if seen == occurrence:
+                before = text[:match.start()]
+                line = first + 1 + before.count("\n")
+                return Location(start.file, line, match.start() - (before.rfind("\n") + 1) + 1)
         return start
 
     def record_at(self, key: str, record_id: Any, *path: Union[str, int]) -> tuple[Union[str, int], ...]:

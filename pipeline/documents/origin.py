@@ -11,18 +11,31 @@ Only run when there is something to report: it resolves every text of a game.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from pipeline.base.errors import UserError
 from pipeline.checks.references import References
 from pipeline.checks.validate import walk
-from pipeline.data.dataset import GameData, display_path
+from pipeline.data.dataset import Document, GameData, display_path
 from pipeline.data.markup import MarkupError
 from pipeline.data.problems import Location
 from pipeline.documents.copylint import plain
 
 PROVENANCE = "provenance"
+
+
+@dataclass(frozen=True)
+class DataText:
+    """A text of the game's data: its file and node path."""
+
+    doc: Document
+    path: tuple[Union[str, int], ...]
+
+    def location(self, words: str = "") -> Location:
+        """Where ``words`` are written in this text (their own line in a folded paragraph), else its start."""
+        return self.doc.fragment_at(self.path, words) if words else self.doc.at(*self.path)
 
 
 class Origins:
@@ -32,15 +45,15 @@ class Origins:
         self._game = game
         self._refs = refs
         self._code = code  # the function that composed the documents (its module is blamed for composed words)
-        self._texts: Optional[list[tuple[str, Location]]] = None
+        self._texts: Optional[list[tuple[str, DataText]]] = None
 
-    def _data_texts(self) -> list[tuple[str, Location]]:
+    def _data_texts(self) -> list[tuple[str, DataText]]:
         if self._texts is None:
             self._texts = []
             for doc in self._game.docs.values():
                 for path, node in walk(doc.data):
                     if isinstance(node, str) and node.strip() and PROVENANCE not in path:  # provenance is never printed
-                        self._texts.append((self._printed(node), doc.at(*path)))
+                        self._texts.append((self._printed(node), DataText(doc, tuple(path))))
         return self._texts
 
     def _printed(self, text: str) -> str:
@@ -56,12 +69,12 @@ class Origins:
         holding = [(text, at) for text, at in self._data_texts() if wanted in text]
         inside = [(text, at) for text, at in holding if text in whole]
         if inside:
-            return max(inside, key=lambda found: len(found[0]))[1]
+            return max(inside, key=lambda found: len(found[0]))[1].location(words)
         if holding:
-            return min(holding, key=lambda found: len(found[0]))[1]
+            return min(holding, key=lambda found: len(found[0]))[1].location(words)
         within = [(text, at) for text, at in self._data_texts() if len(text) > 3 and text in whole]
         if within and not words:
-            return max(within, key=lambda found: len(found[0]))[1]
+            return max(within, key=lambda found: len(found[0]))[1].location(words)
         return self._code_location(words or printed)
 
     def _code_location(self, words: str) -> Location:

@@ -73,6 +73,32 @@ def test_a_fault_put_back_is_found_at_its_data_line(data_copy_of: Callable[..., 
     assert found_at(found, root, f"{game}/{file}", line, words), lines(found)
 
 
+# (case, the shipped words on a later line of a folded paragraph, the fault put back, where in it the fault starts,
+#  what the problem says)
+DEEP_IN_A_PARAGRAPH = [
+    ("on-its-line", "using the gods' own powers, you trick", "using the the gods' own powers, you trick", "the the",
+     "doubled word 'the the'"),
+    ("over-a-fold", "building patterns and\n        using the gods'", "building patterns the\n        The gods'",
+     "the\n", "doubled word 'the The'"),
+    ("vocabulary", "you trick those gods into devouring one", "you trick those gods (the solver agrees) into devouring one",
+     "solver", "development vocabulary 'solver'"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "fault", "words"), [case[1:] for case in DEEP_IN_A_PARAGRAPH],
+                         ids=[case[0] for case in DEEP_IN_A_PARAGRAPH])
+def test_a_fault_deep_in_a_folded_paragraph_is_found_at_its_own_line_and_column(
+        data_copy_of: Callable[..., Path], old: str, new: str, fault: str, words: str) -> None:
+    root = data_copy_of("monotheism")
+    relative = "monotheism/rules.yaml"
+    put_back(root, relative, old, new)
+    text = (root / relative).read_text(encoding="utf-8")
+    offset = text.index(new) + new.index(fault)
+    line, column = text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+    found = [p for p in problems(root, "monotheism") if words in p.message]
+    assert [(p.at.file.endswith(relative), p.at.line, p.at.column) for p in found] == [(True, line, column)], lines(found)
+
+
 def test_a_data_address_and_a_file_path_are_identifiers() -> None:
     words = copylint.Vocabulary(frozenset(), frozenset({"colours"}), frozenset({"principle"}))
     found = list(copylint.text_findings("Orange (Totems + Taboos, colours: principle Faith); see rules.yaml", words))
