@@ -37,9 +37,9 @@ __all__ = ["WIN", "NO_WIN", "LIMIT", "Question", "Verdict", "Batch", "DIFFICULT_
 
 # Advice: "unveiling more cards that will make your worshiper's task difficult, like cards #7, #9, #13, & #22".
 DIFFICULT_GODS = ("07", "09", "13", "22")
-# Per deal: seven beams (search.FULL_GAME) of 300,000 nodes each, which reach a beam 1,024 wide; an undecided
-# deal costs about 70 s of one core. docs/engines-and-puzzles.md has the figures.
-DEFAULT_MAX_NODES = 2_100_000
+# Per deal: four noisy beams (search.FULL_GAME) of 300,000 nodes each, which reach a beam 1,024 to 4,096
+# wide; most deals are won within 400,000 nodes. docs/engines-and-puzzles.md has the figures.
+DEFAULT_MAX_NODES = 1_200_000
 DEFAULT_COUNT = 20
 
 

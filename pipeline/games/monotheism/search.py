@@ -66,18 +66,29 @@ class Techniques:
     # with the highest worshiper's distance from the top counted as the share of a curse not yet spent
     # (0: the puzzles' promise below, whose ratings' node counts are stored with the scenarios).
     curse_worth: int = 0
-    # A portfolio: one beam per curse worth listed and guard worth listed, side by side (empty: one beam with
-    # ``curse_worth`` and ``guard_worth``).
-    beam_worths: tuple[int, ...] = ()
-    beam_guards: tuple[int, ...] = ()
-    # Further beams beside that portfolio, each (curse worth, guard worth, diversity).
-    beam_extra: tuple[tuple[int, int, int], ...] = ()
     # Diversity: at most ``width // beam_diversity`` positions kept of one layer may hold the same cards with
     # the same curses (they differ only in order), the rest of the width going to other plans (0: no cap).
     beam_diversity: int = 0
     beam_first_width: int = BEAM_FIRST_WIDTH
     # Full games: how many gods more an unveiled god that a god cannot consume counts for (0: as any god).
     guard_worth: int = 0
+    # Full games: a position's promise is raised by up to ``beam_noise`` thousandths of a god, drawn from its
+    # key and ``beam_salt`` (``jitter``): the same on every machine, different for each salt (0: none).
+    beam_noise: int = 0
+    beam_salt: int = 0
+    # A portfolio: one beam per setting, side by side (empty: one beam with the settings above).
+    beams: tuple["BeamSetting", ...] = ()
+
+
+@dataclass(frozen=True)
+class BeamSetting:
+    """One beam of a portfolio: its promise (curse and guard worth, noise and salt) and its diversity."""
+
+    curse_worth: int
+    guard_worth: int
+    diversity: int
+    noise: int = 0
+    salt: int = 0
 
 
 # A full game is long: the worshipers' curses, not the moves, run out (each pass of a worshiper through
@@ -101,12 +112,22 @@ class Techniques:
 # with the same 300,000 nodes as before, ``deals.DEFAULT_MAX_NODES``), so the union is won: 16 of 20.
 # A beam's run depends only on its own nodes (beams share nothing), so the six win what either trio won.
 #
-# A seventh beam (worth 2, guarded gods as three, at most a quarter of the width to one group rather than a
-# sixteenth) wins deal 4 at 241,654 of its own nodes, which none of the six wins at 300,000; at a quarter it
-# keeps more orders of one plan, and deal 4's win needs one plan set up in an order the others drop. The
-# six keep their 300,000 nodes each (``deals.DEFAULT_MAX_NODES`` is 2,100,000), so they win what they won.
-FULL_GAME = Techniques(prover=False, curse_worth=2, beam_worths=(1, 2, 4), beam_guards=(0, 2), beam_diversity=16,
-                       beam_first_width=64, beam_extra=((2, 2, 4),))
+# A seventh beam (worth 2, guarded gods as three, at most a quarter of the width to one group) won deal 4;
+# with it the seven won 53 of the first 66 deals and none of 18, 19 and 20 (64 other single-beam settings
+# failed there too).
+#
+# Noise: the beam keeps the ``width`` best of a layer, ties broken by the order children were made, so a
+# layer is the same few plans seen from the first parents and first moves. Raising each promise by up to
+# three gods, drawn from the position's key (``jitter``), lets other plans through; each salt is another
+# draw. One such beam (worth 3, salt 2) wins 16 of the first 17 deals and 10 of the 13 the seven left
+# undecided in the first 66, mostly within 100,000 nodes at 64 or 256 wide; other salts and worths win
+# most of the rest (deal 1: worth 4, salt 4; 25, 30, 47: worth 3, salt 1). Four noisy beams replace the
+# seven (300,000 nodes each, ``deals.DEFAULT_MAX_NODES`` 1,200,000); docs/engines-and-puzzles.md has the
+# figures.
+FULL_NOISE = 3_000  # thousandths of a god: up to three gods
+FULL_GAME = Techniques(prover=False, curse_worth=3, guard_worth=2, beam_diversity=16, beam_first_width=64,
+                       beams=(BeamSetting(3, 2, 16, FULL_NOISE, 1), BeamSetting(3, 2, 16, FULL_NOISE, 2),
+                              BeamSetting(4, 2, 16, FULL_NOISE, 4), BeamSetting(2, 2, 16, FULL_NOISE, 3)))
 PROMISE_SCALE = 1_000  # full-game promises are integers: thousandths of a god
 
 
@@ -127,6 +148,12 @@ def promise(space: Space, state: State, curse_worth: int = 0, guard_worth: int =
         return (PROMISE_SCALE * (sum(gods) + guarded - curse_worth * life)
                 - PROMISE_SCALE * curse_worth * depth // len(deck))
     return GOD_WEIGHT * sum(gods) - LIFE_WEIGHT * life - min(depth, WORSHIPER_DEPTH_CAP)
+
+
+def jitter(key: bytes, noise: int, salt: int) -> int:
+    """A position's noise: 0 to ``noise - 1``, drawn from its key and ``salt`` (BLAKE2b, so the same on every
+    machine and process, and unrelated for two salts)."""
+    return fingerprint(key + salt.to_bytes(4, "little"))[1] % noise
 
 
 class _Base:
@@ -155,7 +182,8 @@ class _Base:
         """The live children of ``state``, and the lowest standing among the children it dropped as closed.
 
         Returns None (with ``status`` WIN and ``line`` set by ``won``) when a child wins."""
-        space, dominance = self.space, self.techniques.dominance
+        space, techniques = self.space, self.techniques
+        dominance = techniques.dominance
         moves = space.moves(state)
         self.nodes += len(moves)
         children: list[ChildEntry] = []
@@ -195,9 +223,10 @@ class _Base:
                     low = min(low, standing)
                     continue
                 keys += ((position_key, position_print),)
-            children.append((promise(space, position, self.techniques.curse_worth, self.techniques.guard_worth),
-                             len(children), actions,
-                             position, keys))
+            value = promise(space, position, techniques.curse_worth, techniques.guard_worth)
+            if techniques.beam_noise:
+                value += jitter(keys[-1][0], techniques.beam_noise, techniques.beam_salt)
+            children.append((value, len(children), actions, position, keys))
         return children, low
 
     def won(self, move: Move) -> None:

@@ -19,7 +19,7 @@ from typing import Callable, Optional, Sequence, Union
 from pipeline.games.monotheism.engine import Game, State
 from pipeline.games.monotheism.positions import Features, Move, Space, result
 from pipeline.games.monotheism.rounds import Spec, run_jobs
-from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, Beam, DepthFirst, Techniques
+from pipeline.games.monotheism.search import LIMIT, NO_WIN, WIN, Beam, BeamSetting, DepthFirst, Techniques
 from pipeline.games.monotheism.table import PositionTable, slots_for
 
 __all__ = ["WIN", "NO_WIN", "LIMIT", "Techniques", "Features", "SolveResult", "Shortest", "FirstMoves", "solve",
@@ -84,17 +84,18 @@ def _specs(space: Space, position: State, *, job: int, max_nodes: int, technique
         return DepthFirst(space, position, max_nodes=max_nodes, techniques=techniques, forbidden=forbidden,
                           shared=shared, table_slots=slots)
 
-    def finder(worth: int, guard: int, diversity: int) -> Callable[[Optional[PositionTable]], Beam]:
-        chosen = replace(techniques, curse_worth=worth, guard_worth=guard, beam_diversity=diversity)
+    def finder(setting: BeamSetting) -> Callable[[Optional[PositionTable]], Beam]:
+        chosen = replace(techniques, curse_worth=setting.curse_worth, guard_worth=setting.guard_worth,
+                         beam_diversity=setting.diversity, beam_noise=setting.noise, beam_salt=setting.salt)
         return lambda shared: Beam(space, position, max_nodes=max_nodes, techniques=chosen, forbidden=forbidden,
                                    shared=shared, table_slots=slots, first_width=techniques.beam_first_width)
 
     if not (techniques.prover or techniques.beam):
         raise ValueError("techniques turn off both the prover and the beams: nothing would search")
-    finders = [Spec(finder(worth, guard, techniques.beam_diversity), job)
-               for guard in techniques.beam_guards or (techniques.guard_worth,)
-               for worth in techniques.beam_worths or (techniques.curse_worth,)]
-    finders += [Spec(finder(*setting), job) for setting in techniques.beam_extra]
+    settings = techniques.beams or (BeamSetting(techniques.curse_worth, techniques.guard_worth,
+                                                techniques.beam_diversity, techniques.beam_noise,
+                                                techniques.beam_salt),)
+    finders = [Spec(finder(setting), job) for setting in settings]
     return ([Spec(prover, job)] if techniques.prover else []) + (finders if techniques.beam else [])
 
 

@@ -148,12 +148,12 @@ def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str) -> N
 
 def test_the_full_game_promise_counts_a_god_that_cannot_be_eaten_as_more_than_one() -> None:
     """#09 upright ("When a god attempts to consume this") is guarded only while unveiled and upright: veiled it
-    has no essence, transformed it has none; half the full-game beams count a guarded god as 1 + guard_worth."""
+    has no essence, transformed it has none; the full-game beams count a guarded god as 1 + guard_worth."""
     space = solver.space_for(GAME)
     positions = {name: start(GAME, ["27", name, "haruspex"], track_history=False) for name in ("09", "09v", "09t")}
     assert [space.guarded[card] for card in positions["09"].deck] == [0, 1, 0]
     assert not any(space.guarded[card] for name in ("09v", "09t") for card in positions[name].deck)
-    worth, guard = search.FULL_GAME.curse_worth, max(search.FULL_GAME.beam_guards)
+    worth, guard = search.FULL_GAME.curse_worth, max(beam.guard_worth for beam in search.FULL_GAME.beams)
     assert guard > 0
     plain = search.promise(space, positions["09v"], worth, guard)
     assert search.promise(space, positions["09"], worth, guard) == plain + guard * search.PROMISE_SCALE
@@ -162,7 +162,7 @@ def test_the_full_game_promise_counts_a_god_that_cannot_be_eaten_as_more_than_on
 
 def _beams() -> int:
     """How many beams a full deal runs (``search.FULL_GAME``)."""
-    return len(search.FULL_GAME.beam_worths) * len(search.FULL_GAME.beam_guards) + len(search.FULL_GAME.beam_extra)
+    return len(search.FULL_GAME.beams)
 
 
 def test_the_default_budget_gives_every_beam_of_the_portfolio_the_nodes_it_was_measured_at() -> None:

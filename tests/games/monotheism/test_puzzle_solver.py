@@ -3,6 +3,7 @@ search, every technique turned off alone giving the same answers, and the same a
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -12,9 +13,9 @@ from pipeline.games.monotheism import decks, solver
 from pipeline.games.monotheism.engine import State
 from pipeline.games.monotheism.play import Loaded, load
 from pipeline.games.monotheism.positions import Features, result
-from pipeline.games.monotheism.search import FULL_GAME, Beam, DepthFirst, Techniques
+from pipeline.games.monotheism.search import FULL_GAME, Beam, BeamSetting, DepthFirst, Techniques, jitter
 from pipeline.games.monotheism.solver import space_for
-from pipeline.games.monotheism.table import PositionTable
+from pipeline.games.monotheism.table import PositionTable, fingerprint
 from pipeline.games.registry import spec as spec_of
 
 from .helpers import NEXT, THIS, deity, game, half, start, worshiper
@@ -174,17 +175,49 @@ def test_the_full_game_portfolio_never_contradicts_the_plain_search() -> None:
     assert answered >= len(TINY) // 2
 
 
-def test_the_full_game_portfolio_runs_one_beam_per_worth_and_guard_and_each_extra_beam_with_its_own_diversity() -> None:
+def test_the_full_game_portfolio_runs_one_beam_per_setting_each_with_its_own_promise_and_salt() -> None:
     g = loaded().game
     root = g.state_for(decks.random_puzzle_deck(g.cards, 5, 0), track_history=False)
     specs = solver._specs(space_for(g), root, job=0, max_nodes=10_000, techniques=FULL_GAME, forbidden=frozenset())
     beams = [spec.build(None) for spec in specs]
     assert all(isinstance(beam, Beam) for beam in beams)  # no prover in full games
-    settings = [(b.techniques.curse_worth, b.techniques.guard_worth, b.techniques.beam_diversity) for b in beams]
-    portfolio = [(worth, guard, FULL_GAME.beam_diversity) for guard in FULL_GAME.beam_guards
-                 for worth in FULL_GAME.beam_worths]
-    assert settings == portfolio + list(FULL_GAME.beam_extra)
-    assert FULL_GAME.beam_extra and all(diversity != FULL_GAME.beam_diversity for _, _, diversity in FULL_GAME.beam_extra)
+    settings = [BeamSetting(b.techniques.curse_worth, b.techniques.guard_worth, b.techniques.beam_diversity,
+                            b.techniques.beam_noise, b.techniques.beam_salt) for b in beams]
+    assert settings == list(FULL_GAME.beams)
+    assert len({setting.salt for setting in settings}) == len(settings)  # each beam its own draw of noise
+
+
+def test_jitter_is_drawn_from_the_key_and_salt_within_the_noise() -> None:
+    """The same key and salt give the same noise (every machine, every process: BLAKE2b, not ``hash``);
+    another salt draws again, and the noise spreads over its whole range."""
+    keys = [bytes((4, n % 256, n // 256)) for n in range(2_000)]
+    drawn = [jitter(key, 3_000, 1) for key in keys]
+    assert drawn == [jitter(key, 3_000, 1) for key in keys]
+    assert all(0 <= value < 3_000 for value in drawn)
+    assert min(drawn) < 100 and max(drawn) > 2_900
+    assert drawn != [jitter(key, 3_000, 2) for key in keys]
+    assert jitter(b"\x04\x01", 3_000, 1) == fingerprint(b"\x04\x01" + (1).to_bytes(4, "little"))[1] % 3_000
+
+
+def test_noise_changes_the_order_a_beam_keeps_but_not_what_a_win_is() -> None:
+    """A noisy beam ranks children differently from a plain one; a win it finds still replays."""
+    g = loaded().game
+    deck = decks.random_puzzle_deck(g.cards, 9, 3)
+    state = g.state_for(deck, track_history=False)
+    plain = Beam(space_for(g), state, max_nodes=1_000, techniques=replace(FULL_GAME, beams=()), first_width=4)
+    noisy = Beam(space_for(g), state, max_nodes=1_000, first_width=4,
+                 techniques=replace(FULL_GAME, beams=(), beam_noise=3_000, beam_salt=1))
+    plain_children, _ = plain.expand(state, ()) or ([], 0)
+    noisy_children, _ = noisy.expand(state, ()) or ([], 0)
+    assert [child[2] for child in plain_children] == [child[2] for child in noisy_children]
+    raised = [n[0] - p[0] for p, n in zip(plain_children, noisy_children)]
+    assert all(0 <= lift < 3_000 for lift in raised) and len(set(raised)) > 1
+    for size, seed in TINY[:10]:
+        deck = decks.random_puzzle_deck(g.cards, size, seed)
+        found = solver.solve(g.state_for(deck, track_history=False), max_nodes=50_000,
+                             techniques=replace(FULL_GAME, beams=(), beam_noise=3_000, beam_salt=1))
+        if found.status == solver.WIN:
+            assert solver.verify(g.state_for(deck), found.line)[0] is True
 
 
 def _entries(groups: list[tuple[tuple[str, ...], int]]) -> list:
