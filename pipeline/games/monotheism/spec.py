@@ -1,7 +1,7 @@
 """The game contract of Monotheism: what this package gives the core (see pipeline/data/gamespec.py).
 
-Each part is named directly (importing the spec imports the game's code, all but its command group,
-imported when that group runs); mypy checks each against the contract's Protocols.
+Each part is named directly (importing the spec imports the game's code, all but its command group and
+balance study, imported when they are used); mypy checks each against the contract's Protocols.
 """
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pipeline.checks.rulecontract import Rulings
 from pipeline.data.gamespec import GameSpec
 from pipeline.data.kinds import RULES_KIND
 from pipeline.games.monotheism import GAME_ID, TITLE, checks
-from pipeline.games.monotheism.balance import study
 from pipeline.games.monotheism.checks import component_counts
 from pipeline.games.monotheism.consequences import consequences
 from pipeline.games.monotheism.docs import documents
@@ -23,12 +22,22 @@ from pipeline.games.monotheism.setups import set_ups
 if TYPE_CHECKING:
     import typer
 
+    from pipeline.analysis.balance.study import Study
+    from pipeline.data.dataset import GameData
+
 
 def commands() -> typer.Typer:
-    """The game's command group, imported when `pantheon {game} ...` runs (the other commands never need it)."""
+    """The game's command group, imported when `pantheon monotheism ...` runs (the other commands never need it)."""
     from pipeline.games.monotheism.cli import app
 
     return app
+
+
+def study(game: GameData[MonotheismModel]) -> Study:
+    """The game's balance study (its balance.py), imported when a balance command runs (validate and build never do)."""
+    from pipeline.games.monotheism.balance import study as game_study
+
+    return game_study(game)
 
 
 SPEC: GameSpec[MonotheismModel] = GameSpec(
