@@ -400,9 +400,31 @@ PATH_OPERATORS: dict[int, tuple[Optional[str], int]] = {0: (MOVE, 2), 1: (LINE, 
 
 
 def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
-    a, b, c, d, e, f = matrix  # ``apply`` written out: this runs for every point of every path
-    rings = [[(a * x + c * y + e, b * x + d * y + f) for x, y in ring] for ring in _flatten(pieces)]
-    rings = [ring for ring in rings if ring]
+    """The region of a path: its subpaths as polygons, each curve as CURVE_STEPS straight pieces, through
+    ``matrix``. One pass: each point is flattened and placed as it comes (``apply`` written out: this runs for
+    every point of every path, a wave pattern's hundreds of curves among them), not listed flat and then
+    listed again placed."""
+    a, b, c, d, e, f = matrix
+    rings: list[list[tuple[float, float]]] = []
+    ring: list[tuple[float, float]] = []
+    x, y = 0.0, 0.0  # the last point, before ``matrix``: where the next curve starts
+    for kind, args in pieces:
+        if kind == MOVE:
+            if ring:
+                rings.append(ring)
+            x, y = args[0], args[1]
+            ring = [(a * x + c * y + e, b * x + d * y + f)]
+        elif kind == LINE:
+            x, y = args[0], args[1]
+            ring.append((a * x + c * y + e, b * x + d * y + f))
+        elif kind == CURVE and ring:
+            x0, y0 = x, y
+            x1, y1, x2, y2, x3, y3 = args
+            for w0, w1, w2, w3 in CURVE_WEIGHTS:
+                x, y = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3, w0 * y0 + w1 * y1 + w2 * y2 + w3 * y3
+                ring.append((a * x + c * y + e, b * x + d * y + f))
+    if ring:
+        rings.append(ring)
     if not rings:
         return None
     if len(rings) == 1 and len(rings[0]) >= 3 and _convex(rings[0]):
@@ -434,26 +456,6 @@ def _bezier_weights(steps: int) -> tuple[tuple[float, float, float, float], ...]
 
 # (``3 * u * u * t * x1`` multiplies left to right, so weight times coordinate is the same number it always was)
 CURVE_WEIGHTS = _bezier_weights(CURVE_STEPS)
-
-
-def _flatten(pieces: Sequence[Piece]) -> list[list[tuple[float, float]]]:
-    """A path's subpaths as polygons, each curve as CURVE_STEPS straight pieces."""
-    rings: list[list[tuple[float, float]]] = []
-    current: list[tuple[float, float]] = []
-    for kind, args in pieces:
-        if kind == MOVE:
-            if current:
-                rings.append(current)
-            current = [(args[0], args[1])]
-        elif kind == LINE:
-            current.append((args[0], args[1]))
-        elif kind == CURVE and current:
-            (x0, y0), (x1, y1, x2, y2, x3, y3) = current[-1], args
-            current.extend((w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3, w0 * y0 + w1 * y1 + w2 * y2 + w3 * y3)
-                           for w0, w1, w2, w3 in CURVE_WEIGHTS)
-    if current:
-        rings.append(current)
-    return rings
 
 
 def ellipse_region(cx: float, cy: float, rx: float, ry: float, matrix: Matrix) -> Region:

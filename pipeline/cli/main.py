@@ -58,11 +58,11 @@ class GameCommands(TyperGroup):
         self._loaded: Optional[TyperGroup] = None
 
     def loaded(self) -> TyperGroup:
-        """The game's real command group (its spec's ``commands``, a typer.Typer), made once."""
+        """The game's real command group (its spec's ``commands()``, a typer.Typer), made once."""
         if self._loaded is None:
             if self.spec.commands is None:
                 raise self.spec.missing("commands")
-            self._loaded = typer.main.get_group(self.spec.commands)
+            self._loaded = typer.main.get_group(self.spec.commands())
             _plain_help(self._loaded)
         return self._loaded
 

@@ -98,6 +98,13 @@ class BalanceStudy(Protocol):
     def __call__(self, game: GameData[Any], /) -> "Study": ...
 
 
+class CommandGroup(Protocol):
+    """``commands() -> typer.Typer``: the game's command group, mounted as ``pantheon <id> ...``; asked for only
+    when that group is invoked, so a command of the core never imports the game's command-line code."""
+
+    def __call__(self) -> "typer.Typer": ...
+
+
 class EngineFactory(Protocol[M_contra]):
     """``set_ups(model) -> [SetUp]``: the game's rules engine, made from the model, once per way to start it
     (player counts, solo difficulties, deals, scenarios): what the conformance suite plays."""
@@ -135,8 +142,8 @@ class GameSpec(Generic[M]):
 
     Optional, each ``None`` (or empty) when the game has none: ``counts``
     (:class:`ComponentCounter`), ``cards`` (:class:`CardPlan`), ``documents``
-    (:class:`DocumentPlan`), ``commands`` (a ``typer.Typer`` mounted as
-    ``pantheon <id> ...``), ``balance`` (:class:`BalanceStudy`),
+    (:class:`DocumentPlan`), ``commands`` (:class:`CommandGroup`, the
+    ``typer.Typer`` mounted as ``pantheon <id> ...``), ``balance`` (:class:`BalanceStudy`),
     ``consequences`` (:class:`Consequences`), ``effects`` (the game's card
     effect language, an :class:`~pipeline.data.effects.EffectLanguage`),
     ``rule_sections`` (the section ids its rules.yaml must contain), ``rulings``
@@ -154,7 +161,7 @@ class GameSpec(Generic[M]):
     counts: Optional[ComponentCounter] = None
     cards: Optional[CardPlan] = None
     documents: Optional[DocumentPlan] = None
-    commands: Optional["typer.Typer"] = None
+    commands: Optional[CommandGroup] = None
     balance: Optional[BalanceStudy] = None
     consequences: Optional[Consequences] = None
     effects: Optional["EffectLanguage"] = None
@@ -171,7 +178,7 @@ class GameSpec(Generic[M]):
                 raise SpecError(f"{self.id}: the game spec has no {role}{self._in()}")
         if not callable(getattr(self.checks, "cross_checks", None)):
             raise SpecError(f"{self.id}: the game spec's checks ({_name(self.checks)}) have no cross_checks(game){self._in()}")
-        for role in ("model", "engine", "counts", "cards", "documents", "balance", "consequences"):
+        for role in ("model", "engine", "counts", "cards", "documents", "commands", "balance", "consequences"):
             part = getattr(self, role)
             if part is not None and not callable(part):
                 raise SpecError(f"{self.id}: the game spec's {role} ({_name(part)}) is not a function{self._in()}")
@@ -206,7 +213,7 @@ class GameSpec(Generic[M]):
 
 def _name(part: Any) -> str:
     """``module:qualified name`` of a function or class, the module's name for a module, else the value's
-    type (an effect language, a Typer) with its defining module."""
+    type (an effect language) with its defining module."""
     if isinstance(part, ModuleType):
         return part.__name__
     qualname = getattr(part, "__qualname__", None)

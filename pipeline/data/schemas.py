@@ -261,7 +261,46 @@ def _linked(by_path: dict[Path, dict[str, Any]], legacy: Mapping[str, dict[str, 
         if target is None:
             return dict(by_path)
         copy["$ref"] = target
+    _skip_pure_refs(copies.values())
     return copies
+
+
+def _skip_pure_refs(schemas: Iterable[Any]) -> None:
+    """Put each linked subschema where a schema holds nothing but a reference to it (``{"$ref": ...}``, most
+    references: ``items``, a property, a ``$defs`` alias).
+
+    Applying such a schema applies its target and nothing else, so the data is checked against the same
+    keywords in the same order and gives the same errors (their ``schema_path`` no longer names the
+    ``$ref``, which no message shows); jsonschema no longer descends once for the reference and once more
+    for its target (a descent makes a validator and a resolver: thousands per run)."""
+    seen: set[int] = set()
+    stack = list(schemas)
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key != "$ref":  # (a reference's own target is a schema like any other, reached below)
+                    node[key] = _past_pure_refs(value)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            node[:] = [_past_pure_refs(item) for item in node]
+            stack.extend(node)
+
+
+def _past_pure_refs(node: Any) -> Any:
+    """``node``, or the schema its chain of pure linked references ends at (a chain that loops is left as it is)."""
+    chain: set[int] = set()
+    while _is_pure_ref(node) and id(node) not in chain:
+        chain.add(id(node))
+        node = node["$ref"]
+    return node
+
+
+def _is_pure_ref(node: Any) -> bool:
+    return isinstance(node, dict) and len(node) == 1 and isinstance(node.get("$ref"), (dict, bool))
 
 
 def _copy(node: Any, base: str, referring: list[tuple[dict[str, Any], str]]) -> Any:

@@ -118,4 +118,4 @@ def test_the_toy_game_mounts_its_commands(toy: Path) -> None:
 @pytest.mark.parametrize("spec", games.REGISTERED, ids=lambda s: s.id)
 def test_the_listed_help_of_a_game_group_is_its_own(spec: GameSpec[Any]) -> None:
     """``pantheon --help`` lists the spec's summary: it must say what the group says."""
-    assert spec.commands is not None and spec.commands.info.help == spec.summary
+    assert spec.commands is not None and spec.commands().info.help == spec.summary

@@ -132,7 +132,10 @@ def test_linked_references_report_what_jsonschema_resolving_them_reports(tmp_pat
     unlinked = SchemaValidator(schemas.by_path[schemas.schema_path("toy", "cards")], registry=schemas.registry)
 
     card = schemas.linked[schemas.schema_path("toy", "cards")]["properties"]["cards"]["items"]["properties"]
-    assert card["name"]["$ref"] is schemas.linked[tmp_path / "schemas" / "common.schema.json"]["$defs"]["name"]  # linked once
+    common = schemas.linked[tmp_path / "schemas" / "common.schema.json"]["$defs"]
+    assert card["name"] is common["name"]  # a schema that is only a reference: its target, linked once, in its place
+    assert card["when"]["$ref"] is common["condition"]  # a reference beside another keyword stays a reference
+    assert common["condition"]["properties"]["of"]["items"] is common["condition"]  # recursive: the copy holds itself
 
     linked = schemas.problems("toy", "cards", doc)
     assert linked is not None

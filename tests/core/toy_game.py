@@ -150,6 +150,6 @@ SPEC: GameSpec[ToyModel] = GameSpec(
     checks=_Checks(),
     engine=set_ups,
     cards=print_cards,
-    commands=app,
+    commands=lambda: app,
     effects=LANGUAGE,
 )
