@@ -105,7 +105,7 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, cards: Optiona
             kept.keep_documents(game.game, paper, docs, reads | {game.game})  # (a game's documents read its own data)
         if index == 0:  # the words are the same on every paper
             yield from _lint(game, [*docs.values(), *glossary], origins)
-        renderer = PdfRenderer(layout, parsed)
+        renderer = PdfRenderer(layout, parsed, cards=cards)
         for terms in glossary:
             yield from _glossary_cells(terms, renderer, origins, check_texts=index == 0)
         for kind, doc in docs.items():
