@@ -13,7 +13,7 @@ at the boxes the card really has.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from pathlib import Path
 from typing import Any, Optional
 
 from lxml import etree
@@ -27,7 +27,7 @@ from pipeline.cards.faces import HALF_TURN, PP, _is_top_slot
 from pipeline.cards.forms import Forms
 from pipeline.cards.imposition import load_sheets
 from pipeline.cards.plan import Face
-from pipeline.cards.svgtemplates import Templates
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.cards.units import mm
 from pipeline.documents.measuring import measuring
 
@@ -77,15 +77,15 @@ class FaceSlots:
         return list(dict.fromkeys(s.name for s in self.slots if s.kind == TEXT and s.filled and s.name))
 
 
-@lru_cache(maxsize=1)
-def templates() -> Templates:
-    """The card templates as the card build loads them (same bleed)."""
-    return Templates(bleed_mm=load_sheets().bleed_mm)
+def card_templates(root: Path = TEMPLATE_ROOT) -> Templates:
+    """The card templates under ``root`` as the card build loads them (same bleed), made afresh: a command
+    makes them once (or takes the card check's) and hands them to what draws or measures its faces."""
+    return Templates(root, bleed_mm=load_sheets().bleed_mm)
 
 
-def face_slots(face: Face, where: str) -> FaceSlots:
-    """The slots of ``face`` as its template renders them."""
-    svg = templates().render(face.template, face.context, where)
+def face_slots(face: Face, where: str, templates: Templates) -> FaceSlots:
+    """The slots of ``face`` as its template (of ``templates``) renders them."""
+    svg = templates.render(face.template, face.context, where)
     root = etree.fromstring(svg.encode("utf-8"))
     try:
         width, height = (float(v) for v in (root.get(f"{PP}trim") or "").split())
@@ -100,7 +100,7 @@ def face_slots(face: Face, where: str) -> FaceSlots:
         x, y, h = (float(node.get(a, "0")) for a in ("x", "y", "height"))
         name = node.get("name", "")
         if local == ICON:
-            w = h * templates().icons.get(name, where).aspect
+            w = h * templates.icons.get(name, where).aspect
             filled = True
         else:
             w = float(node.get("width", "0"))
@@ -116,12 +116,14 @@ class FaceDrawer:
     the canvas of the current layout pass (each pass draws on a new canvas; the forms of the last pass are
     dropped when the next begins). ``cards``: the faces and art the card check of this command laid out, drawn
     as they are; without them (or for a game they do not hold) a face is drawn from the face records a check
-    or build kept, its art read or converted here. Made by the renderer for one document, dropped with it."""
+    or build kept, its art read or converted here, with templates made for this document. Made by the renderer
+    for one document, dropped with it."""
 
     def __init__(self, cards: Optional[LaidOutCards] = None) -> None:
         self._cards = cards
         self._canvas: Any = None
         self._forms: dict[str, Forms] = {}
+        self._templates: Optional[Templates] = None  # made when a face is met that the card check did not lay out
 
     def forms(self, canvas: Any, face: Face) -> Forms:
         """The forms of ``face``'s game on ``canvas``."""
@@ -130,11 +132,12 @@ class FaceDrawer:
         game = face.template.split("/", 1)[0]  # templates/cards/<game>/...: the card sheets whose faces these are
         if game not in self._forms:
             cards = self._cards
-            laid_out = cards.of(game, templates().root) if cards is not None else None
+            laid_out = cards.of(game, TEMPLATE_ROOT) if cards is not None else None
             if laid_out is not None:  # its records are at hand: the kept ones need not be read
-                self._forms[game] = Forms(canvas, templates(), laid_out=laid_out)
+                self._forms[game] = Forms(canvas, laid_out.templates, laid_out=laid_out)
             else:
-                self._forms[game] = Forms(canvas, templates(), records=game, art=cards.art if cards is not None else None)
+                self._templates = self._templates or card_templates()
+                self._forms[game] = Forms(canvas, self._templates, records=game, art=cards.art if cards is not None else None)
         return self._forms[game]
 
 
