@@ -28,6 +28,7 @@ from pipeline.base.errors import UserError
 from pipeline.cards.cardlayout import LaidOutCards, Layouts
 from pipeline.cards.faces import FaceRecord, FaceRecords
 from pipeline.cards.imposition import load_sheets
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
 from pipeline.checks.validate import RecordCatalogue
@@ -36,7 +37,7 @@ from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
 from pipeline.data.problems import Location, Problem
 from pipeline.documents import copylint
 from pipeline.documents import structure as m
-from pipeline.documents.facedraw import templates
+from pipeline.documents.facedraw import card_templates
 from pipeline.documents.fill import PageTooEmpty
 from pipeline.documents.glossary import combined_glossary
 from pipeline.documents.layout import load_layout
@@ -86,11 +87,12 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, cards: Optiona
         return
     refs = References(catalogue)
     origins = Origins(game, refs, spec.documents)
-    laid_out = cards.of(game.game, templates().root) if cards is not None else None
-    faces = CheckedFaces(laid_out, game.game) if spec.cards is not None else None
+    laid_out = cards.of(game.game, TEMPLATE_ROOT) if cards is not None else None
+    templates = laid_out.templates if laid_out is not None else card_templates()  # the card check's, when it ran
+    faces = CheckedFaces(laid_out, game.game, templates) if spec.cards is not None else None
     try:
         with catalogue.noting_reads() as reads:
-            assembled = spec.documents(DocContext(game, refs, faces))
+            assembled = spec.documents(DocContext(game, refs, faces, templates))
             papers = [(paper, load_layout(paper)) for paper in sorted(load_sheets().papers)]
             on_papers = [(paper, layout, {kind: doc.on(layout) for kind, doc in assembled.items()}) for paper, layout in papers]
     except MissingSection as missing:
@@ -105,7 +107,7 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, cards: Optiona
             kept.keep_documents(game.game, paper, docs, reads | {game.game})  # (a game's documents read its own data)
         if index == 0:  # the words are the same on every paper
             yield from _lint(game, [*docs.values(), *glossary], origins)
-        renderer = PdfRenderer(layout, parsed)
+        renderer = PdfRenderer(layout, parsed, cards=cards)
         for terms in glossary:
             yield from _glossary_cells(terms, renderer, origins, check_texts=index == 0)
         for kind, doc in docs.items():
@@ -126,16 +128,17 @@ class CheckedFaces:
     """The records of a game's card faces: as the card check of this command laid them out (``laid_out``), else
     as a build or check before it kept them (read only if a face was not laid out here)."""
 
-    def __init__(self, laid_out: Optional[Layouts], game: str) -> None:
+    def __init__(self, laid_out: Optional[Layouts], game: str, templates: Templates) -> None:
         self._laid_out = laid_out
         self._game = game
+        self._templates = templates
         self._kept: Optional[FaceRecords] = None
 
     def get(self, key: str) -> Optional[FaceRecord]:
         record = self._laid_out.record(key) if self._laid_out is not None else None
         if record is None:
             if self._kept is None:
-                self._kept = FaceRecords(templates(), self._game)
+                self._kept = FaceRecords(self._templates, self._game)
             record = self._kept.get(key)
         return record
 

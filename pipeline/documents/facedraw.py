@@ -1,17 +1,19 @@
 """Card faces inside documents, drawn exactly as the card sheets draw them.
 
-A face is rendered from its template and split by the card build's own
-machinery (:class:`pipeline.cards.forms.Forms`, one per PDF canvas),
-then placed, scaled and clipped to its trim, as a platypus flowable. The
+A face is drawn by the card build's own machinery
+(:class:`pipeline.cards.forms.Forms`, one per PDF canvas, held by the
+:class:`FaceDrawer` of the document being set), then placed, scaled and
+clipped to its trim, as a platypus flowable. A face the card check of the
+same command laid out is drawn from its layout and the command's art, as
+the card build draws it: nothing is rendered, split or converted again. The
 slot geometry of a face (where each ``<pp:text>`` and ``<pp:icon>`` box
 sits) is read from the same rendered template, so a figure's callouts point
 at the boxes the card really has.
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
-from functools import lru_cache
+from pathlib import Path
 from typing import Any, Optional
 
 from lxml import etree
@@ -20,11 +22,12 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.platypus import Flowable
 
 from pipeline.base.errors import UserError
+from pipeline.cards.cardlayout import LaidOutCards
 from pipeline.cards.faces import HALF_TURN, PP, _is_top_slot
 from pipeline.cards.forms import Forms
 from pipeline.cards.imposition import load_sheets
 from pipeline.cards.plan import Face
-from pipeline.cards.svgtemplates import Templates
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.cards.units import mm
 from pipeline.documents.measuring import measuring
 
@@ -74,15 +77,15 @@ class FaceSlots:
         return list(dict.fromkeys(s.name for s in self.slots if s.kind == TEXT and s.filled and s.name))
 
 
-@lru_cache(maxsize=1)
-def templates() -> Templates:
-    """The card templates as the card build loads them (same bleed)."""
-    return Templates(bleed_mm=load_sheets().bleed_mm)
+def card_templates(root: Path = TEMPLATE_ROOT) -> Templates:
+    """The card templates under ``root`` as the card build loads them (same bleed), made afresh: a command
+    makes them once (or takes the card check's) and hands them to what draws or measures its faces."""
+    return Templates(root, bleed_mm=load_sheets().bleed_mm)
 
 
-def face_slots(face: Face, where: str) -> FaceSlots:
-    """The slots of ``face`` as its template renders them."""
-    svg = templates().render(face.template, face.context, where)
+def face_slots(face: Face, where: str, templates: Templates) -> FaceSlots:
+    """The slots of ``face`` as its template (of ``templates``) renders them."""
+    svg = templates.render(face.template, face.context, where)
     root = etree.fromstring(svg.encode("utf-8"))
     try:
         width, height = (float(v) for v in (root.get(f"{PP}trim") or "").split())
@@ -97,7 +100,7 @@ def face_slots(face: Face, where: str) -> FaceSlots:
         x, y, h = (float(node.get(a, "0")) for a in ("x", "y", "height"))
         name = node.get("name", "")
         if local == ICON:
-            w = h * templates().icons.get(name, where).aspect
+            w = h * templates.icons.get(name, where).aspect
             filled = True
         else:
             w = float(node.get("width", "0"))
@@ -108,27 +111,44 @@ def face_slots(face: Face, where: str) -> FaceSlots:
     return FaceSlots((width, height), tuple(slots))
 
 
-_FORMS: "weakref.WeakKeyDictionary[Any, dict[str, Forms]]" = weakref.WeakKeyDictionary()
+class FaceDrawer:
+    """Where the faces of one document being set are drawn: the card build's :class:`Forms`, one per game on
+    the canvas of the current layout pass (each pass draws on a new canvas; the forms of the last pass are
+    dropped when the next begins). ``cards``: the faces and art the card check of this command laid out, drawn
+    as they are; without them (or for a game they do not hold) a face is drawn from the face records a check
+    or build kept, its art read or converted here, with templates made for this document. Made by the renderer
+    for one document, dropped with it."""
 
+    def __init__(self, cards: Optional[LaidOutCards] = None) -> None:
+        self._cards = cards
+        self._canvas: Any = None
+        self._forms: dict[str, Forms] = {}
+        self._templates: Optional[Templates] = None  # made when a face is met that the card check did not lay out
 
-def _forms(canvas: Any, face: Face) -> Forms:
-    """The forms of ``face``'s game on ``canvas`` (each layout pass of a document draws on a new one): they
-    read the face records the card check and the card build keep, so a face laid out there is not set and
-    measured again here, only its art read."""
-    game = face.template.split("/", 1)[0]  # templates/cards/<game>/...: the card sheets whose records these are
-    by_game = _FORMS.setdefault(canvas, {})
-    if game not in by_game:
-        by_game[game] = Forms(canvas, templates(), records=game)
-    return by_game[game]
+    def forms(self, canvas: Any, face: Face) -> Forms:
+        """The forms of ``face``'s game on ``canvas``."""
+        if canvas is not self._canvas:
+            self._canvas, self._forms = canvas, {}
+        game = face.template.split("/", 1)[0]  # templates/cards/<game>/...: the card sheets whose faces these are
+        if game not in self._forms:
+            cards = self._cards
+            laid_out = cards.of(game, TEMPLATE_ROOT) if cards is not None else None
+            if laid_out is not None:  # its records are at hand: the kept ones need not be read
+                self._forms[game] = Forms(canvas, laid_out.templates, laid_out=laid_out)
+            else:
+                self._templates = self._templates or card_templates()
+                self._forms[game] = Forms(canvas, self._templates, records=game, art=cards.art if cards is not None else None)
+        return self._forms[game]
 
 
 class FaceFlowable(Flowable):
     """A card face ``card_w`` x ``card_h`` points at (``card_x``, 0) in a box ``width`` x ``height`` points,
-    under an ``overlay`` drawing of the same box (callouts)."""
+    under an ``overlay`` drawing of the same box (callouts), drawn by ``drawer``."""
 
-    def __init__(self, face: Face, where: str, card_x: float, card_w: float, card_h: float, overlay: Drawing) -> None:
+    def __init__(self, face: Face, where: str, card_x: float, card_w: float, card_h: float, overlay: Drawing,
+                 drawer: FaceDrawer) -> None:
         super().__init__()
-        self.face, self.where = face, where
+        self.face, self.where, self.drawer = face, where, drawer
         self.card_x, self.card_w, self.card_h = card_x, card_w, card_h
         self.overlay = overlay
         self.width, self.height = overlay.width, overlay.height
@@ -140,7 +160,7 @@ class FaceFlowable(Flowable):
         canvas = self.canv
         if measuring(canvas):  # a face of the card plan, which the card check laid out: only its room counts here
             return
-        forms = _forms(canvas, self.face)
+        forms = self.drawer.forms(canvas, self.face)
         form = forms.face(self.face, self.where)
         scale = self.card_w / mm(form.trim_w)
         bleed = mm(forms.bleed)

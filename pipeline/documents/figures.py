@@ -17,10 +17,10 @@ from pipeline.base.errors import UserError
 from pipeline.cards import colours, design
 from pipeline.cards.faces import content_key
 from pipeline.cards.plan import Face, PrintCard
-from pipeline.cards.svgtemplates import TEMPLATE_ROOT
+from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.documents import standard as std
 from pipeline.documents import structure as m
-from pipeline.documents.facedraw import SlotBox, face_slots, templates
+from pipeline.documents.facedraw import SlotBox, face_slots
 from pipeline.documents.standard import DocContext, FaceLookup, SectionOverride
 
 CALLOUT_R = 2.4  # mm: the radius of a numbered circle
@@ -50,17 +50,19 @@ def figure(
     *,
     width: float,
     where: str,
+    templates: Templates,
     caption: str = "",
     card: str = "",
     unlisted: Optional[Callable[[str], Part]] = None,
 ) -> m.CardFigure:
-    """The anatomy figure of ``face``, ``width`` mm wide (the card; the callouts take ``MARGIN`` each side).
+    """The anatomy figure of ``face``, ``width`` mm wide (the card; the callouts take ``MARGIN`` each side), its
+    slots read from the face as ``templates`` render it.
 
     ``card`` names the card for Markdown (default: ``where``). ``unlisted`` (when given) makes a part of
     every other filled text slot of the face, so a box a template gains is explained too. A figure with
     no part the face prints is an error naming ``where``.
     """
-    slots = face_slots(face, where)
+    slots = face_slots(face, where, templates)
     found: list[tuple[Part, SlotBox]] = []
     for part in parts:
         slot = slots.find(part.slot)
@@ -164,6 +166,7 @@ def anatomy(ctx: DocContext, kinds: Sequence["Kind"], width: float = CARD_WIDTH)
         if card is None:
             raise UserError(f"{ctx.game.game}: no card printed with {kind.template} for the '{kind.title}' anatomy figure")
         out.append(figure(card.front, kind.parts, width=kind.width or width, where=f"{ctx.game.game}: card {card.id} '{card.name}'",
+                          templates=ctx.templates,
                           caption=f"{kind.title}: {card.name}", card=f"{card.name} ({kind.title.lower()})", unlisted=kind.unlisted))
     return out
 
@@ -219,16 +222,16 @@ def spread(ctx: DocContext, labels: Mapping[str, str], caption: str = SPREAD_CAP
     for template, cards in kinds.items():
         first = cards[0]
         entries.append(m.SpreadEntry(labels[template], sum(c.copies for c in cards), first.front, first.back,
-                                     _trim(first.front, records, f"{ctx.game.game}: card {first.id}")))
+                                     _trim(first.front, records, f"{ctx.game.game}: card {first.id}", ctx.templates)))
     return m.CardSpread(tuple(entries), SPREAD_SCALE, caption)
 
 
-def _trim(face: Face, records: FaceLookup, where: str) -> tuple[float, float]:
+def _trim(face: Face, records: FaceLookup, where: str, templates: Templates) -> tuple[float, float]:
     """The trim size (mm) of ``face``: from its kept record when the card check or the card build laid it out,
-    else from its rendered template."""
+    else from its template rendered by ``templates``."""
     key = content_key(face)
     record = records.get(key) if key is not None else None
-    return (record.trim_w, record.trim_h) if record is not None else face_slots(face, where).trim
+    return (record.trim_w, record.trim_h) if record is not None else face_slots(face, where, templates).trim
 
 
 def printed_icons(ctx: DocContext) -> frozenset[str]:
@@ -251,7 +254,7 @@ def printed_icons(ctx: DocContext) -> frozenset[str]:
             if record is not None:
                 seen.update(icon.name for icon in record.facts.icons)
             else:
-                svg = templates().render(face.template, face.context, f"{ctx.game.game}: card {card.id}")
+                svg = ctx.templates.render(face.template, face.context, f"{ctx.game.game}: card {card.id}")
                 seen.update(layer or slot for layer, slot in ICON_MARK.findall(svg))
             if key is not None:
                 done.add(key)

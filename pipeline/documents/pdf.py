@@ -39,6 +39,7 @@ from svglib.svglib import svg2rlg
 
 from pipeline.base.errors import UserError
 from pipeline.cards import fonts
+from pipeline.cards.cardlayout import LaidOutCards
 from pipeline.cards.pdfwrite import fixed_date
 from pipeline.cards.svgtemplates import ICON_DIR, SVG_NS, TEMPLATE_ROOT, IconLibrary
 from pipeline.cards.units import mm
@@ -375,9 +376,11 @@ def _note(page: PageContent, flowable: Flowable) -> None:
 
 class PdfRenderer:
     """Turns Documents into PDF bytes for one layout (paper); ``parsed``: the texts it shares with the renderers
-    of the same layout on other papers (see :mod:`pipeline.documents.parsedtexts`)."""
+    of the same layout on other papers (see :mod:`pipeline.documents.parsedtexts`); ``cards``: the card faces
+    and art the card check of this command laid out, which the documents' card figures draw as they are."""
 
-    def __init__(self, layout: Layout, parsed: Optional[ParsedTexts] = None) -> None:
+    def __init__(self, layout: Layout, parsed: Optional[ParsedTexts] = None, *,
+                 cards: Optional[LaidOutCards] = None) -> None:
         fonts.register_for_svg()  # documents draw icons through svglib
         self.layout = layout
         self._parsed = parsed
@@ -390,6 +393,8 @@ class PdfRenderer:
         self._columns = 1  # of the document being set
         self._width = layout.frame[0]  # mm: the width a block may take (a column of a rulebook)
         self._paint = True  # whether the document being set is painted (else only measured: no drawing is made)
+        self._cards = cards
+        self._faces = facedraw.FaceDrawer(cards)  # of the document being set
 
     # ------------------------------------------------------------------ styles
 
@@ -514,6 +519,7 @@ class PdfRenderer:
             pages.insert(0, PageTemplate(id="cover", frames=[_frame("cover", 0, 0, width, height)]))
         template.addPageTemplates(pages)
         self._paint = paint
+        self._faces = facedraw.FaceDrawer(self._cards)  # this document's faces, drawn on each pass's canvas
         story = self._story(doc)
         template.tallest = max((f.height for f in _flat(story) if isinstance(f, (facedraw.FaceFlowable, rl.Drawing))), default=0.0)
         contents = next((f for f in story if isinstance(f, _Contents)), None)
@@ -906,7 +912,8 @@ class PdfRenderer:
         width, height, shapes = figures.layout(block)
         overlay = _drawing(mm(width), mm(height))
         self._add_shapes(overlay, shapes, mm(height), where)
-        card = facedraw.FaceFlowable(block.face, f"{where}: {block.alt[0]}", mm(figures.MARGIN), mm(block.width), mm(height), overlay)
+        card = facedraw.FaceFlowable(block.face, f"{where}: {block.alt[0]}", mm(figures.MARGIN), mm(block.width), mm(height), overlay,
+                                       self._faces)
         key = _flat(self._list(m.ListBlock(tuple(c.key for c in block.callouts), numbered=True, style="compact"), where))
         out: list[Flowable]
         if wide:
@@ -948,7 +955,8 @@ class PdfRenderer:
         for entry in block.entries:
             w, h = mm(entry.trim[0] * scale), mm(entry.trim[1] * scale)
             faces = [entry.front] + ([entry.back] if entry.back is not None else [])
-            drawn = [facedraw.FaceFlowable(face, f"{where}: {entry.label}", 0, w, h, _drawing(w, h)) for face in faces]
+            drawn = [facedraw.FaceFlowable(face, f"{where}: {entry.label}", 0, w, h, _drawing(w, h), self._faces)
+                     for face in faces]
             label = _Paragraph(f"<b>{entry.count}</b> \u00d7 {inline(entry.label, where)}", self.styles["caption"])
             pair = _Table([drawn, [label]], colWidths=[w + pair_gap] * len(drawn),
                            style=TableStyle([("SPAN", (0, 1), (-1, 1)), ("LEFTPADDING", (0, 0), (-1, -1), 0),

@@ -7,18 +7,19 @@ prose passes through :class:`DocContext.text`, which resolves references.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Collection, Iterable, Mapping, Optional, Protocol
 
 from pipeline.base.errors import UserError
 from pipeline.cards.faces import FaceRecord, FaceRecords
+from pipeline.cards.svgtemplates import Templates
 from pipeline.checks.components import data_counts
 from pipeline.checks.references import References
 from pipeline.data.dataset import GameData
 from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND, RULINGS_KIND
 from pipeline.data.markup import REFERENCE
 from pipeline.documents import structure as m
-from pipeline.documents.facedraw import templates
+from pipeline.documents.facedraw import card_templates
 from pipeline.documents.layout import Layout, table_columns
 
 MAX_HEADING_LEVEL = 3
@@ -39,17 +40,19 @@ class FaceLookup(Protocol):
 class DocContext:
     """What a game's docs need: its data, the reference resolver and the records of the game's card faces
     (``face_records``: the kept ones, read when first asked, or handed in by a caller that has them, such as the
-    card check of the same command). No paper: the documents are assembled once for every paper, and a part
+    card check of the same command) and the card templates its figures render faces with (the card check's, handed
+    in, else made for this context). No paper: the documents are assembled once for every paper, and a part
     sized by the paper is an :class:`m.OnPaper`."""
 
     game: GameData
     refs: References
     face_records: Optional[FaceLookup] = None
+    templates: Templates = field(default_factory=card_templates)
 
     def faces(self) -> FaceLookup:
         """The records the card check (or the card build) kept of the game's faces."""
         if self.face_records is None:
-            self.face_records = FaceRecords(templates(), self.game.game)
+            self.face_records = FaceRecords(self.templates, self.game.game)
         return self.face_records
 
     @property

@@ -23,7 +23,7 @@ from pipeline.data.dataset import default_data_root
 from pipeline.documents import layout
 from pipeline.documents import structure as m
 from pipeline.documents.docscheck import CheckedFaces, LaidOut, document_problems
-from pipeline.documents.facedraw import templates
+from pipeline.documents.facedraw import card_templates
 from pipeline.documents.figures import printed_icons
 from pipeline.documents.layout import load_layout
 from pipeline.documents.parsedtexts import ParsedTexts
@@ -80,7 +80,7 @@ def test_the_icons_the_cards_print_are_the_same_from_records_as_from_rendering(
     loaded = catalogue_.game(GAME)
     ctx = DocContext(loaded, References(catalogue_))
     first = loaded.spec.cards(loaded)[0].front
-    records = lambda: FaceRecords(templates(), GAME)  # noqa: E731  (read afresh from the store each time)
+    records = lambda: FaceRecords(card_templates(), GAME)  # noqa: E731  (read afresh from the store each time)
     assert records().get(content_key(first)) is None
     rendered = printed_icons(ctx)  # no face record kept yet: every face rendered
     assert rendered
@@ -137,12 +137,12 @@ def test_the_documents_read_the_faces_the_card_check_of_the_same_command_laid_ou
     loaded = catalogue_.game(GAME)
     cards = LaidOutCards()
     assert card_problems(loaded, keep=cards) == []
-    laid_out = cards.of(GAME, templates().root)
+    laid_out = cards.of(GAME, card_templates().root)
     assert laid_out is not None
     faces = [face for card in loaded.spec.cards(loaded) for face in (card.front, card.back) if face is not None]
-    kept = FaceRecords(templates(), GAME)
+    kept = FaceRecords(card_templates(), GAME)
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "empty-cache"))  # nothing kept from here on
-    checked, nothing_kept = CheckedFaces(laid_out, GAME), CheckedFaces(None, GAME)
+    checked, nothing_kept = CheckedFaces(laid_out, GAME, laid_out.templates), CheckedFaces(None, GAME, card_templates())
     for face in faces:
         key = content_key(face)
         assert key is not None

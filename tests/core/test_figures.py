@@ -13,7 +13,7 @@ from pipeline.checks.references import References
 from pipeline.checks.validate import RecordCatalogue
 from pipeline.data.dataset import default_data_root, game_ids
 from pipeline.documents import structure as m
-from pipeline.documents.facedraw import face_slots, templates
+from pipeline.documents.facedraw import card_templates, face_slots
 from pipeline.documents.figures import CALLOUT_GAP, CALLOUT_R, Part, _spread, figure
 from pipeline.games.registry import catalogue
 from tests.core.docs_helpers import page_texts, project_documents
@@ -58,8 +58,9 @@ def test_rulebook_shows_card_faces_of_the_card_plan_with_a_numbered_key(game: st
 
 def _face_runs(fig: m.CardFigure) -> list[tuple[str, float, float, float, str]]:
     """The text runs the card build sets on the figure's face (its words as the card sheets print them)."""
-    svg = templates().render(fig.face.template, fig.face.context, "test")
-    record, _ = Splitter(templates()).split(svg, fig.face.template, "test")
+    templates = card_templates()
+    svg = templates.render(fig.face.template, fig.face.context, "test")
+    record, _ = Splitter(templates).split(svg, fig.face.template, "test")
     return [run for slot in record.slots if isinstance(slot, TextSlot) and not slot.turned for run in slot.setting.runs]
 
 
@@ -68,14 +69,15 @@ def test_callouts_point_inside_the_slots_of_the_face() -> None:
     loaded = refs.catalogue.game("totems-and-taboos")
     card = next(c for c in print_cards_of(loaded) if c.front.template.endswith("guide.svg.j2"))
     parts = (Part("name", "Name", "n."), Part("ability", "Ability", "a."), Part("no-such-slot", "Missing", "left out."))
-    fig = figure(card.front, parts, width=50, where="test")
-    slots = face_slots(card.front, "test")
+    templates = card_templates()
+    fig = figure(card.front, parts, width=50, where="test", templates=templates)
+    slots = face_slots(card.front, "test", templates)
     assert [c.key.split("**")[1] for c in fig.callouts] == ["Name", "Ability"]  # top to bottom; a missing slot is left out
     for callout, selector in zip(fig.callouts, ("name", "ability")):
         x0, y0, x1, y1 = slots.find(selector).box  # type: ignore[union-attr]
         assert x0 <= callout.x <= x1 and y0 <= callout.y <= y1
     with pytest.raises(UserError, match="finds none of its parts"):
-        figure(card.front, (Part("nothing", "Nothing", "none."),), width=50, where="test")
+        figure(card.front, (Part("nothing", "Nothing", "none."),), width=50, where="test", templates=templates)
 
 
 def test_callout_circles_keep_apart_and_inside_the_card() -> None:
@@ -88,8 +90,10 @@ def test_unlisted_slots_get_callouts_so_new_template_boxes_are_explained() -> No
     refs = References(RecordCatalogue(ROOT, catalogue()))
     loaded = refs.catalogue.game("monotheism")
     card = next(c for c in print_cards_of(loaded) if c.front.template.endswith("deity.svg.j2"))
-    names = face_slots(card.front, "test").text_names()
-    fig = figure(card.front, (Part("band", "Band", "b."),), width=50, where="test", unlisted=lambda n: Part(n, f"Slot {n}", "x."))
+    templates = card_templates()
+    names = face_slots(card.front, "test", templates).text_names()
+    fig = figure(card.front, (Part("band", "Band", "b."),), width=50, where="test", templates=templates,
+                 unlisted=lambda n: Part(n, f"Slot {n}", "x."))
     keyed = {c.key.split("**")[1] for c in fig.callouts}
     assert keyed == {"Band"} | {f"Slot {n}" for n in names if n != "band"}
     assert len(fig.callouts) == len(names)
