@@ -45,9 +45,7 @@ import re
 import secrets
 import sys
 import sysconfig
-import time
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, TypeVar
 
@@ -62,7 +60,6 @@ KEY_NAME = ".key"
 KEY_SIZE = 32
 MAX_ENTRY_BYTES = 64 << 20  # far above any real entry (a game's face records are about 1 MB)
 DIGEST_SIZE = 32
-RACY_WINDOW_NS = 2_000_000_000  # far above any file system's time stamp granularity
 NAMESPACE = re.compile(r"[a-z][a-z0-9-]*")
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
@@ -83,7 +80,6 @@ def cache_root() -> Path:
     return Path(configured) if configured else locations.cache_root()
 
 
-@lru_cache(maxsize=None)
 def installed_libraries() -> str:
     """Python's version and the distributions installed in this environment's site-packages (their
     dist-info folder names carry the versions; sys.path differs between `pantheon` and `python -m`)."""
@@ -113,80 +109,41 @@ def _tree_digest(root: Path, pattern: str) -> str:
     return digest.hexdigest()
 
 
-@lru_cache(maxsize=None)
-def _package_digest(package: Path) -> str:
-    """The package's code and the installed libraries: fixed for the life of a process (its code is loaded)."""
-    return hashlib.blake2b((_tree_digest(package, "*.py") + installed_libraries()).encode(), digest_size=20).hexdigest()
-
-
-_templates_seen: dict[Path, tuple[tuple[tuple[str, tuple[int, ...]], ...], str]] = {}  # root -> (what stat said of its files, digest)
-
-
-def _templates_digest(root: Path) -> str:
-    """The templates' digest, taken again whenever any file under ``root`` may have changed since (a
-    long-lived process, such as `pantheon watch`, meets edited templates). Taken afresh each time while a
-    file was changed within the last moments, whose time stamp cannot yet tell a later write."""
-    now = time.time_ns()
-    try:
-        signature = _tree_signature(root)
-    except OSError:
-        return _tree_digest(root, "*")
-    seen = _templates_seen.get(root)
-    if seen is not None and seen[0] == signature:
-        return seen[1]
-    digest = _tree_digest(root, "*")
-    if all(now - max(identity[-2:]) > RACY_WINDOW_NS for _, identity in signature):
-        _templates_seen[root] = (signature, digest)
-    return digest
-
-
-def _tree_signature(root: Path) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """What lstat says of every entry ``_files(root, "*")`` lists (folders and links too, none followed; caches
-    and bundled copies left out), sorted by path. Walked with os.walk, not pathlib: a command looks the
-    templates up for every store entry it reads or writes (some 35 in a cold validate)."""
-    found = []
-    for folder, folders, files in os.walk(root):
-        top = folder == str(root)
-        folders[:] = [name for name in folders if name != "__pycache__" and not (top and name == "bundled")]
-        for name in (*folders, *files):
-            if name == "__pycache__" or (top and name == "bundled"):
-                continue
-            path = os.path.join(folder, name)
-            found.append((path, _identity(os.lstat(path))))
-    return tuple(sorted(found))
-
-
-def _identity(info: os.stat_result) -> tuple[int, ...]:
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
-
-
 def code_digest(template_root: Path, package: Path = locations.PACKAGE) -> str:
     """One digest of everything that turns data into a result: every source file of the ``package``
     (the installed ``pipeline``), every file under ``template_root``, Python's and every installed
-    library's version. It is part of every key."""
-    return hashlib.blake2b((_package_digest(package) + _templates_digest(template_root)).encode(),
-                           digest_size=20).hexdigest()
+    library's version. It is part of every key. Read afresh on every call (some 25 ms): a command takes
+    it once, through :func:`scope`, and hands the :class:`Scope` to whatever reads or writes entries."""
+    package_digest = hashlib.blake2b((_tree_digest(package, "*.py") + installed_libraries()).encode(),
+                                     digest_size=20).hexdigest()
+    return hashlib.blake2b((package_digest + _tree_digest(template_root, "*")).encode(), digest_size=20).hexdigest()
 
 
 @dataclass(frozen=True)
 class Scope:
-    """The code every key holds, as :func:`scope` took it: a caller that looks up many entries in one go
-    (a build's art) takes it once; made only by :func:`scope`."""
+    """The code every key holds, as :func:`scope` took it: ``code``, the :func:`code_digest` of the package,
+    the libraries and the templates under ``templates`` (resolved). A command takes it once where it starts
+    its work (a watch: once per rebuild, so an edited template is seen) and passes it to every reader and
+    writer of the store; made only by :func:`scope`."""
 
     code: str
+    templates: Path
 
 
-def scope(templates: Optional[Path] = None) -> Scope:
-    """The :func:`code_digest` of now, for the templates in use (``templates``, default: the project's)."""
-    return Scope(code_digest((templates or locations.template_root()).resolve()))
+def scope(templates: Optional[Path] = None, *, reuse: Optional[Scope] = None) -> Scope:
+    """The :func:`code_digest` of now, for the templates in use (``templates``, default: the project's);
+    ``reuse``, a scope this command took already, when it is of the same templates."""
+    root = (templates or locations.template_root()).resolve()
+    if reuse is not None and reuse.templates == root:
+        return reuse
+    return Scope(code_digest(root), root)
 
 
-def entry_name(namespace: str, inputs: Sequence[Any], under: Optional[Scope] = None) -> str:
-    """The file name (without suffix) of the entry for ``inputs`` (JSON data) under the code of ``under``
-    (default: :func:`scope` of now, with the project's templates)."""
+def entry_name(namespace: str, inputs: Sequence[Any], under: Scope) -> str:
+    """The file name (without suffix) of the entry for ``inputs`` (JSON data) under the code of ``under``."""
     if not NAMESPACE.fullmatch(namespace):
         raise ValueError(f"bad cache namespace {namespace!r}")
-    code = (under or scope()).code
+    code = under.code
     key = json.dumps([FORMAT, namespace, code, list(inputs)], sort_keys=True, ensure_ascii=False, allow_nan=False)
     return hashlib.blake2b(key.encode(), digest_size=20).hexdigest()
 
@@ -198,12 +155,12 @@ def cached(
     *,
     encode: Callable[[T], Any] = _as_is,
     decode: Decoder[T] = _as_is,
-    under: Optional[Scope] = None,
+    under: Scope,
 ) -> T:
     """``compute()``, read back from the entry for ``inputs`` when a run kept one, else computed and kept.
 
     ``inputs`` is JSON data naming everything the result depends on besides code, templates and libraries;
-    ``under``: the :func:`scope` of the templates in use (default: the project's, taken now). ``encode`` turns the result
+    ``under``: the command's :func:`scope` (the templates in use). ``encode`` turns the result
     into JSON data (a result it cannot encode, or one JSON cannot hold, is simply not kept); ``decode``
     turns an entry's data back into the result and raises on any shape ``encode`` does not write.
     """
@@ -220,15 +177,15 @@ def cached(
     return result
 
 
-def recall(namespace: str, inputs: Sequence[Any], decode: Decoder[T], *, under: Optional[Scope] = None) -> Optional[T]:
-    """The value :func:`keep` stored for ``inputs`` under the current code, or None when there is no
+def recall(namespace: str, inputs: Sequence[Any], decode: Decoder[T], *, under: Scope) -> Optional[T]:
+    """The value :func:`keep` stored for ``inputs`` under the code of ``under``, or None when there is no
     entry that passes every check."""
     found = _lookup(namespace, entry_name(namespace, inputs, under), decode)
     return None if found is None else found[0]
 
 
-def keep(namespace: str, inputs: Sequence[Any], value: Any, *, under: Optional[Scope] = None) -> bool:
-    """Store ``value`` (JSON data) for ``inputs`` under the current code; False when it was skipped
+def keep(namespace: str, inputs: Sequence[Any], value: Any, *, under: Scope) -> bool:
+    """Store ``value`` (JSON data) for ``inputs`` under the code of ``under``; False when it was skipped
     (not JSON data, or a cache that cannot be written)."""
     return _write(namespace, entry_name(namespace, inputs, under), value)
 

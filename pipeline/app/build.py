@@ -157,11 +157,13 @@ def card_options(request: BuildRequest) -> cards.BuildOptions:
 
 class Inputs:
     """The inputs digests of one build's units, from the data files as they are when the build starts
-    (taken before anything is read: an edit made while the build runs is never recorded as built)."""
+    (taken before anything is read: an edit made while the build runs is never recorded as built), and the
+    code: ``scope``, the build's store scope of its templates (taken once, as the build starts)."""
 
-    def __init__(self, data_root: Path, template_root: Path) -> None:
+    def __init__(self, data_root: Path, scope: store.Scope) -> None:
         self.data_root = data_root
-        self.code = store.code_digest(template_root)
+        self.scope = scope
+        self.code = scope.code
         games = game_ids(data_root)
         schemas = data_root / SCHEMA_DIR
         self._shared = folder_digest(schemas, skip=[schemas / game for game in games])  # the shared schemas
@@ -195,14 +197,15 @@ def build(request: BuildRequest, *, progress: Optional[CardProgress] = None,
     chosen = registry.select(root, request.games or None)
     options = card_options(request) if request.only != Part.DOCS else None
     units, notes = _units(request, chosen)
-    inputs = Inputs(root, request.template_root)
+    inputs = Inputs(root, store.scope(request.template_root))  # the code of this build (a watch: of this rebuild)
     fresh = _up_to_date(request, units, Manifest.load(request.out), inputs, options)
     written: dict[str, list[Output]] = {}
     if len(fresh) < len(units):
         catalogue = RecordCatalogue(root, registry.catalogue())  # every game read once; each unit takes it from here
         validated: set[str] = set()
         laid_out = LaidOut(request.paper if request.doc_format == "pdf" else None)  # written as validation set them
-        faces = LaidOutCards()  # drawn as validation laid them out
+        # drawn as validation laid them out, from the project's templates (the build's, unless --templates)
+        faces = LaidOutCards(store.scope(reuse=inputs.scope))
         _validate(request, chosen, [unit for unit in units if unit.name not in fresh], catalogue, validated, laid_out,
                   faces, say)
         with output_lock(request.out, on_wait=on_wait):
@@ -301,7 +304,7 @@ def _build_units(request: BuildRequest, stale: list[_Unit], catalogue: RecordCat
     doc_units = [unit for unit in stale if unit.part == Part.DOCS]
     for number, unit in enumerate(doc_units, 1):
         say(f"documents {number}/{len(doc_units)}: {unit.game or GLOSSARY_KIND}")
-        done[unit.name] = _build_documents(request, unit, catalogue, manifest, inputs, laid_out)
+        done[unit.name] = _build_documents(request, unit, catalogue, manifest, inputs, laid_out, faces.scope)
     return done
 
 
@@ -327,7 +330,8 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
             stamped = edition if edition.stamp is None else replace(edition, stamp=edition.stamp.for_game(request.data_root / plan.game))
             data, pages = cards.render_pdf(plan, stamped, progress.advance if progress is not None else None,
                                            template_root=request.template_root,
-                                           laid_out=faces.of(plan.game, request.template_root), art=faces.art)
+                                           laid_out=faces.of(plan.game, request.template_root), art=faces.art,
+                                           scope=inputs.scope)
             files[target] = data
             details.append(f"({plan.card_count} cards, {pages} pages)")
         _write_unit(manifest, unit.name, inputs.of(unit.name, options.as_dict(), [plan.game]), [plan.game], files)
@@ -336,9 +340,10 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
 
 
 def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalogue, manifest: Manifest,
-                     inputs: Inputs, laid_out: LaidOut) -> list[Output]:
+                     inputs: Inputs, laid_out: LaidOut, scope: store.Scope) -> list[Output]:
     """One game's documents (or the glossary): assembled, noting which games they read, rendered (or taken as
-    validation set them, when it set these very documents), then written."""
+    validation set them, when it set these very documents), then written; ``scope``: the store scope the
+    command's validation worked under (the project's card templates, which documents draw faces from)."""
     root = request.data_root
     assembled = laid_out.documents(unit.game, request.paper) if unit.game is not None else None
     docs: dict[str, m.Document]
@@ -348,7 +353,7 @@ def _build_documents(request: BuildRequest, unit: _Unit, catalogue: RecordCatalo
         with catalogue.noting_reads() as read:
             refs = References(catalogue)
             if unit.game is not None:
-                docs = game_documents(unit.game, request.paper, refs)
+                docs = game_documents(unit.game, request.paper, refs, scope)
             else:
                 docs = {GLOSSARY_KIND: combined_glossary(game_ids(root), refs)}
         reads = sorted(read)

@@ -14,20 +14,24 @@ from pipeline.base.errors import UserError
 from pipeline.checks.references import References
 from pipeline.data.dataset import game_ids
 from pipeline.documents import structure as m
+from pipeline.documents.facedraw import card_templates
 from pipeline.documents.layout import load_layout
 from pipeline.documents.render import FORMATS, render, render_for_print  # noqa: F401  (the build's names for them)
 from pipeline.documents.standard import DocContext
+from pipeline.store import Scope
 
 DOC_KINDS = ("rulebook", "reference", "cheatsheet", "extras", "puzzles")
 
 
-def game_documents(game: str, paper: str, refs: References) -> dict[str, m.Document]:
-    """The documents of one validated game, by kind (its data as ``refs.catalogue`` loaded it)."""
+def game_documents(game: str, paper: str, refs: References, scope: Optional[Scope] = None) -> dict[str, m.Document]:
+    """The documents of one validated game, by kind (its data as ``refs.catalogue`` loaded it); ``scope``: the
+    command's store scope of the project's card templates (None: taken now)."""
     loaded = refs.catalogue.game(game)
     if loaded.spec.documents is None:
         raise loaded.spec.missing("documents")
     layout = load_layout(paper)
-    return {kind: doc.on(layout) for kind, doc in known_kinds(game, loaded.spec.documents(DocContext(loaded, refs))).items()}
+    context = DocContext(loaded, refs, templates=card_templates(scope=scope))
+    return {kind: doc.on(layout) for kind, doc in known_kinds(game, loaded.spec.documents(context)).items()}
 
 
 def known_kinds(game: str, docs: Mapping[str, m.Document]) -> dict[str, m.Document]:

@@ -145,7 +145,7 @@ class ArtCache:
                 self._memory[key] = art
         return art
 
-    def stored(self, key: str, under: Optional[store.Scope] = None) -> Optional[Stream]:
+    def stored(self, key: str, under: store.Scope) -> Optional[Stream]:
         """Art ``key`` as an earlier build kept it in the store (None when no entry reads back)."""
         return store.recall(NAMESPACE, [key], _stream_from_plain, under=under)
 

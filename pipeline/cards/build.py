@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline import store
 from pipeline.base.choose import choose
 from pipeline.base.errors import UserError
 from pipeline.cards import blame, colourkeys, decks, design, fonts
@@ -209,16 +210,17 @@ class Document:
 
 def open_document(
     template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False, ink_saver: bool = False,
-    laid_out: Optional[LaidOutFaces] = None, art: Optional[ArtCache] = None,
+    laid_out: Optional[LaidOutFaces] = None, art: Optional[ArtCache] = None, scope: Optional[store.Scope] = None,
 ) -> Document:
     """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet);
     ``laid_out``: the game's faces as validation laid them out in this command; ``art``: the command's art
-    cache (see ``Forms``)."""
+    cache (see ``Forms``); ``scope``: the command's store scope of ``template_root`` (None: taken now, for a
+    command that opens one document)."""
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, Metadata(title, game, options))
-    templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver)
+    templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver, scope=scope)
     return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None, laid_out=laid_out,
                                                      art=art))
 
@@ -234,15 +236,16 @@ def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) ->
 
 def render_pdf(
     plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT,
-    laid_out: Optional[LaidOutFaces] = None, art: Optional[ArtCache] = None,
+    laid_out: Optional[LaidOutFaces] = None, art: Optional[ArtCache] = None, scope: Optional[store.Scope] = None,
 ) -> tuple[bytes, int]:
     """The PDF bytes of a plan and its page count; ``laid_out``: the plan's faces as validation laid them out
     from ``template_root`` in this command (drawn as they are, not laid out again); ``art``: the command's art
-    cache (the other editions and games of the build draw from it too)."""
+    cache (the other editions and games of the build draw from it too); ``scope``: the command's store scope of
+    ``template_root`` (None: taken now)."""
     sheets, paper, layout = check_options(options, template_root)
     doc = open_document(
         template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True,
-        ink_saver=options.ink_saver, laid_out=laid_out, art=art,
+        ink_saver=options.ink_saver, laid_out=laid_out, art=art, scope=scope,
     )
     canvas, forms = doc.canvas, doc.forms
     items = _items(plan, forms, Duplex.LONG if layout.fold else options.duplex)  # a fold page holds the backs
@@ -453,11 +456,14 @@ def find_card(plan: Plan, wanted: str) -> PrintCard:
 
 
 def face_preview_pdf(
-    plan: Plan, card_id: str, gap_mm: float = PREVIEW_GAP_MM, *, template_root: Path = TEMPLATE_ROOT, ink_saver: bool = False
+    plan: Plan, card_id: str, gap_mm: float = PREVIEW_GAP_MM, *, template_root: Path = TEMPLATE_ROOT, ink_saver: bool = False,
+    scope: Optional[store.Scope] = None,
 ) -> bytes:
-    """A one-page PDF showing one card's front and back side by side (for `pantheon preview`)."""
+    """A one-page PDF showing one card's front and back side by side (for `pantheon preview`; ``scope``: the
+    command's store scope of ``template_root``, None: taken now)."""
     card = find_card(plan, card_id)
-    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card.id}, ink_saver=ink_saver)
+    doc = open_document(template_root, f"{plan.title}: {card.name}", plan.game, {"preview": card.id}, ink_saver=ink_saver,
+                        scope=scope)
     canvas, forms = doc.canvas, doc.forms
     faces = [card_face(plan, forms, card, "front")]
     if card.back is not None:

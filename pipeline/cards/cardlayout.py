@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
+from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards import build, design, fonts
 from pipeline.cards.artcache import ArtCache
@@ -68,11 +69,13 @@ class Layouts:
 class LaidOutCards:
     """The card faces validate's card check laid out, by game, for the build of the same command to draw
     (explicit data flow within one command, as documents pass ``LaidOut``: nothing outlives the command), and
-    the command's art cache: what the check converts or splits, the build draws without converting again."""
+    the command's art cache: what the check converts or splits, the build draws without converting again.
+    ``scope``: the command's store scope of the project's templates (what the card check lays faces out from)."""
 
-    def __init__(self) -> None:
+    def __init__(self, scope: store.Scope) -> None:
         self._games: dict[str, Layouts] = {}
         self.art = ArtCache()
+        self.scope = scope
 
     def keep(self, game: str, layouts: Layouts) -> None:
         self._games[game] = layouts
@@ -95,7 +98,7 @@ def problems(data: GameData, template_root: Path, keep: Optional[LaidOutCards] =
         return
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
-    templates = Templates(template_root, bleed_mm=sheets.bleed_mm)
+    templates = Templates(template_root, bleed_mm=sheets.bleed_mm, scope=keep.scope if keep is not None else None)
     faces = (face for card in plan.cards for face in (card.front, card.back) if face is not None)
     if not all(templates.has(face.template) for face in faces):
         return  # the game's card templates live elsewhere (`build --templates`): its build lays the cards out

@@ -395,12 +395,12 @@ class FaceRecords:
         if self.inputs is None or (not self._changed and self._used.keys() == self._stored.keys()):
             return
         plain = {key: record.to_plain() for key, record in sorted(self._used.items())}
-        store.keep(NAMESPACE, self.inputs, plain, under=store.scope(self.templates.root))
+        store.keep(NAMESPACE, self.inputs, plain, under=self.templates.scope)
 
     def _read(self) -> dict[str, Any]:
         if self.inputs is None:
             return {}
-        stored = store.recall(NAMESPACE, self.inputs, _records_by_key, under=store.scope(self.templates.root))
+        stored = store.recall(NAMESPACE, self.inputs, _records_by_key, under=self.templates.scope)
         return stored if stored is not None else {}
 
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol
 from lxml import etree
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards import artcache, artmap, text
 from pipeline.cards.facemetrics import Frame
@@ -98,7 +97,7 @@ class Forms:
         self.templates = templates
         self.bleed = templates.bleed_mm
         self.records = FaceRecords(templates, records)
-        self._scope = store.scope(templates.root)  # taken once: a document looks up each of its arts
+        self._scope = templates.scope
         self._splitter = laid_out.splitter if laid_out is not None else Splitter(templates, art)
         self._art = self._splitter.art_cache
         self._laid_out = laid_out if laid_out is not None and laid_out.ink_saver == templates.ink_saver else None

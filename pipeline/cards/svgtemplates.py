@@ -38,6 +38,7 @@ import jinja2
 from lxml import etree
 from markupsafe import Markup, escape
 
+from pipeline import store
 from pipeline.base import locations
 from pipeline.base.errors import UserError
 from pipeline.cards import colours, design, patterns
@@ -115,6 +116,16 @@ class IconLibrary:
         return self.root / f"{name}.svg"
 
 
+def _scope_of(root: Path, scope: Optional[store.Scope]) -> store.Scope:
+    """``scope``, the command's (taken where it started its work), when it is of the templates under ``root``;
+    None: taken now (a caller that makes templates once, such as a test or a one-face preview)."""
+    if scope is None:
+        return store.scope(root)
+    if scope.templates != root.resolve():
+        raise ValueError(f"a store scope of {scope.templates} for the templates under {root}")
+    return scope
+
+
 # An opacity attribute or style property (fill-, stroke-, stop- or plain opacity) and its value.
 TRANSPARENCY = re.compile(r"\b(?P<name>(?:fill-|stroke-|stop-)?opacity)\s*(?:=\s*[\"']|:\s*)(?P<value>[^\"';]*)")
 
@@ -122,8 +133,10 @@ TRANSPARENCY = re.compile(r"\b(?P<name>(?:fill-|stroke-|stop-)?opacity)\s*(?:=\s
 class Templates:
     """Renders card-face templates to SVG text; every error names the card and the template line."""
 
-    def __init__(self, root: Path = TEMPLATE_ROOT, *, bleed_mm: float, ink_saver: bool = False) -> None:
+    def __init__(self, root: Path = TEMPLATE_ROOT, *, bleed_mm: float, ink_saver: bool = False,
+                 scope: Optional[store.Scope] = None) -> None:
         self.root = root
+        self.scope = _scope_of(root, scope)  # the key of every store entry of faces and art made from these
         self.bleed_mm = bleed_mm
         self.ink_saver = ink_saver
         self.icons = IconLibrary(root / ICON_DIR)

@@ -14,6 +14,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional
 
+from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.base.words import count
 from pipeline.cards import fonts
@@ -82,23 +83,25 @@ DocumentCheck = Callable[[GameData, "RecordCatalogue", LaidOutCards], Iterable[P
 def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = None,
              catalogue: Optional["RecordCatalogue"] = None, documents: Optional[DocumentCheck] = None,
              progress: Optional[Callable[[str], None]] = None, fold: bool = True,
-             cards: Optional[LaidOutCards] = None) -> ValidationReport:
+             cards: Optional[LaidOutCards] = None, scope: Optional[store.Scope] = None) -> ValidationReport:
     """Validate ``games`` (all when None) under ``data_root``, each by its spec in ``specs``;
     ``catalogue``: games loaded already; ``documents``: the document check (`pantheon validate` and `build`
     pass it; commands that print no document leave it out, and a game they found clean is not clean for it);
     ``progress``: told what is being checked and how far (``"monstrous (3/5): documents"``); ``fold`` False:
     a deleted record's consequences are listed after it, one by one, as each check found them; ``cards``:
     where the card check leaves the faces it laid out (the build draws them; the document check reads their
-    records either way)."""
+    records either way); ``scope``: the command's store scope, used when it is of the project's templates (the
+    checks read those; else one is taken here), when ``cards`` does not bring one."""
     chosen = specs.select(data_root, games)
     schemas: Optional[SchemaSet] = None  # read when a game must be checked (the memo's key holds their content)
     catalogue = catalogue or RecordCatalogue(data_root, specs)
     report = ValidationReport(catalogue=catalogue)
     printable = PrintableText()
-    memo = ValidationMemo(data_root, game_ids(data_root), checked=_check_name(documents))
+    # what the card check lays out, for the documents too; its scope keys every store entry the checks keep
+    faces = cards if cards is not None else LaidOutCards(store.scope(reuse=scope))
+    memo = ValidationMemo(data_root, game_ids(data_root), faces.scope, checked=_check_name(documents))
     report.games = vouched = ValidatedGames(catalogue)
     say = progress or (lambda _: None)
-    faces = cards if cards is not None else LaidOutCards()  # what the card check lays out, for the documents too
     for number, game in enumerate(chosen, 1):
         if memo.clean(game, specs.spec(game)):  # passed every check with exactly these inputs: not checked again,
             vouched.add(game)  # and loaded only when a later stage asks for it

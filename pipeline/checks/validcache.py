@@ -53,12 +53,11 @@ def spec_digest(spec: GameSpec) -> str:
 class ValidationMemo:
     """The remembered clean validations of the games under ``data_root``."""
 
-    def __init__(self, data_root: Path, games: Iterable[str], template_root: Optional[Path] = None,
-                 checked: str = "") -> None:
+    def __init__(self, data_root: Path, games: Iterable[str], scope: store.Scope, checked: str = "") -> None:
         self._root = data_root
         self._checked = checked  # the optional checks run beside the game's own (the documents'): part of the key
         self._games = sorted(games)
-        self._templates = template_root if template_root is not None else locations.template_root()
+        self._scope = scope  # the command's: the code and the templates the checks read
         self._digests: dict[str, str] = {}
         self._shared: Optional[str] = None
 
@@ -75,7 +74,7 @@ class ValidationMemo:
     def clean(self, game: str, spec: GameSpec) -> bool:
         """Whether ``game`` (with its ``spec``) passed every check with exactly its inputs of now; its data
         need not be loaded to tell."""
-        looked_into = store.recall(NAMESPACE, self._inputs(game, spec), _decode, under=store.scope(self._templates))
+        looked_into = store.recall(NAMESPACE, self._inputs(game, spec), _decode, under=self._scope)
         if looked_into is None:
             return False
         return all(self.game_digest(other) == digest for other, digest in looked_into.items())
@@ -84,7 +83,7 @@ class ValidationMemo:
         """Record the game as clean; ``looked_into``: the other games its checks read records of."""
         others = {other: self.game_digest(other) for other in sorted(set(looked_into) - {loaded.game})}
         store.keep(NAMESPACE, self._inputs(loaded.game, loaded.spec), {"clean": True, "looked_into": others},
-                   under=store.scope(self._templates))
+                   under=self._scope)
 
 
 def _decode(value: Any) -> dict[str, str]:

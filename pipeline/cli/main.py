@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from pipeline.app.build import BuildRequest
     from pipeline.checks.validate import RecordCatalogue, ValidationReport
     from pipeline.data.gamespec import GameSpec
+    from pipeline.store import Scope
 
 # Each command imports what it alone uses, inside it: `pantheon --version` and `--help` start without the
 # pipeline, and a command loads only its own part of it (validate never loads the build, the exports or rich).
@@ -169,13 +170,14 @@ def select_games(root: Path, games: Optional[Sequence[str]]) -> list[str]:
 
 
 def run_validation(root: Path, games: Optional[Sequence[str]], loaded: Optional[RecordCatalogue] = None,
-                   progress: Optional[Callable[[str], None]] = None, fold: bool = True) -> ValidationReport:
+                   progress: Optional[Callable[[str], None]] = None, fold: bool = True,
+                   scope: Optional[Scope] = None) -> ValidationReport:
     from pipeline.checks.validate import validate as validate_data
     from pipeline.documents.docscheck import document_problems
     from pipeline.games import registry
 
     return validate_data(root, loaded.specs if loaded is not None else registry.catalogue(), games, loaded,
-                         documents=document_problems, progress=progress, fold=fold)
+                         documents=document_problems, progress=progress, fold=fold, scope=scope)
 
 
 def _refuse_or_raise(problems: Sequence[object], consequence: str, as_json: bool) -> NoReturn:
@@ -417,13 +419,14 @@ class _CardBar:
             self.bar.advance(self.task, cards)
 
 
-def _validated_plan(root: Path, game: str, consequence: str, *, as_json: bool = False) -> Any:
+def _validated_plan(root: Path, game: str, consequence: str, *, as_json: bool = False,
+                    scope: Optional[Scope] = None) -> Any:
     """The card plan of one game, after its data validated (else every problem, and exit 1; ``as_json``: as
-    one JSON error)."""
+    one JSON error); ``scope``: the command's store scope."""
     from pipeline.cards import build as render_build
 
     select_games(root, [game])
-    report = run_validation(root, [game])
+    report = run_validation(root, [game], scope=scope)
     if not report.ok:
         _refuse_or_raise(report.problems, consequence, as_json)
     return render_build.plan(root, game, report.games[game])
@@ -463,13 +466,17 @@ def preview(
     as_json: bool = JsonOption,
 ) -> None:
     """Write a PNG of one card, front and back side by side (needs pdftoppm from poppler-utils)."""
+    from pipeline import store
     from pipeline.cards import build as render_build
     from pipeline.data.dataset import display_path
 
-    the_plan = _validated_plan(_data_root(data), game, "no preview", as_json=as_json)
+    template_root = _template_root(templates)
+    scope = store.scope(template_root)  # the command's: validation's too when the templates are the project's
+    the_plan = _validated_plan(_data_root(data), game, "no preview", as_json=as_json, scope=scope)
     card = render_build.find_card(the_plan, card_id)
     target = out if out is not None else PROJECT_OUTPUT / game / "preview" / f"{card.id}.png"
-    face_pdf = render_build.face_preview_pdf(the_plan, card.id, template_root=_template_root(templates), ink_saver=ink_saver)
+    face_pdf = render_build.face_preview_pdf(the_plan, card.id, template_root=template_root, ink_saver=ink_saver,
+                                             scope=scope)
     from pipeline.cards.preview import pdf_to_png  # only preview turns a PDF into a PNG
 
     pdf_to_png(face_pdf, target, dpi)
@@ -510,6 +517,7 @@ def export(
         None, "--base-url", help="Tabletop Simulator: where the images will be uploaded (URLs are this + file name)."),
 ) -> None:
     """Write one game's cards for a print shop or Tabletop Simulator, from the same vector faces."""
+    from pipeline import store
     from pipeline.base import console
     from pipeline.data.dataset import display_path
     from pipeline.exports import export as exporter
@@ -517,10 +525,11 @@ def export(
 
     template_root = _template_root(templates)
     spec = export_target(target, template_root)  # an unknown target is refused before any work
-    the_plan = _validated_plan(_data_root(data), game, "nothing exported", as_json=as_json)
+    scope = store.scope(template_root)  # the command's: validation's too when the templates are the project's
+    the_plan = _validated_plan(_data_root(data), game, "nothing exported", as_json=as_json, scope=scope)
     with console.progress_bar() as bar:
         result = exporter.export(the_plan, spec, out, progress=_CardBar(bar, f"{game} faces"), template_root=template_root,
-                                 base_url=base_url)
+                                 base_url=base_url, scope=scope)
     if as_json:
         typer.echo(json.dumps({"game": game, "target": target, "folder": str(result.folder), "files": result.files,
                                "faces": result.faces, "left_out": list(result.left_out)}))
@@ -542,6 +551,7 @@ def preflight(
 ) -> None:
     """Check what a print shop checks: text size, safe area, bleed, fonts, colour, ink, image and grid sizes."""
 
+    from pipeline import store
     from pipeline.cards import build as render_build
     from pipeline.exports import preflight as checks
     from pipeline.exports.targets import target as export_target
@@ -553,7 +563,8 @@ def preflight(
     chosen = select_games(root, games)
     if files is not None and (len(chosen) != 1 or spec is None):
         raise UsageProblem("--files checks one game's export: name one game and an export --target")
-    report = run_validation(root, chosen)
+    scope = store.scope(template_root)  # the command's: validation's too when the templates are the project's
+    report = run_validation(root, chosen, scope=scope)
     if not report.ok:
         _refuse_or_raise(report.problems, "nothing checked", as_json)
     rules = checks.design_rules(template_root)
@@ -563,8 +574,8 @@ def preflight(
         if not games and registry.spec(game).cards is None:
             continue
         the_plan = render_build.plan(root, game, report.games[game])
-        findings += checks.check_faces(the_plan, rules, template_root)
-        findings += checks.check_target(the_plan, spec, template_root, files, note=left_out.append)
+        findings += checks.check_faces(the_plan, rules, template_root, scope)
+        findings += checks.check_target(the_plan, spec, template_root, files, note=left_out.append, scope=scope)
     if findings:
         _refuse_or_raise(findings, "not ready for print", as_json)
     if as_json:

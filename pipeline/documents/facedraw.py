@@ -21,6 +21,7 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.platypus import Flowable
 
+from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards.cardlayout import LaidOutCards
 from pipeline.cards.faces import HALF_TURN, PP, _is_top_slot
@@ -77,10 +78,11 @@ class FaceSlots:
         return list(dict.fromkeys(s.name for s in self.slots if s.kind == TEXT and s.filled and s.name))
 
 
-def card_templates(root: Path = TEMPLATE_ROOT) -> Templates:
+def card_templates(root: Path = TEMPLATE_ROOT, scope: Optional[store.Scope] = None) -> Templates:
     """The card templates under ``root`` as the card build loads them (same bleed), made afresh: a command
-    makes them once (or takes the card check's) and hands them to what draws or measures its faces."""
-    return Templates(root, bleed_mm=load_sheets().bleed_mm)
+    makes them once (or takes the card check's) and hands them to what draws or measures its faces.
+    ``scope``: the command's store scope of ``root`` (None: taken now)."""
+    return Templates(root, bleed_mm=load_sheets().bleed_mm, scope=scope)
 
 
 def face_slots(face: Face, where: str, templates: Templates) -> FaceSlots:
@@ -136,7 +138,7 @@ class FaceDrawer:
             if laid_out is not None:  # its records are at hand: the kept ones need not be read
                 self._forms[game] = Forms(canvas, laid_out.templates, laid_out=laid_out)
             else:
-                self._templates = self._templates or card_templates()
+                self._templates = self._templates or card_templates(scope=cards.scope if cards is not None else None)
                 self._forms[game] = Forms(canvas, self._templates, records=game, art=cards.art if cards is not None else None)
         return self._forms[game]
 

@@ -49,6 +49,7 @@ import pypdfium2
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards.build import Plan, checked_cards, open_document
 from pipeline.cards.forms import FaceForm, Forms
@@ -158,12 +159,13 @@ def face_count(plan: Plan) -> int:
 
 def export(
     plan: Plan, spec: Target, out_dir: Path, *, progress: Optional[Progress] = None, template_root: Path = TEMPLATE_ROOT,
-    base_url: Optional[str] = None,
+    base_url: Optional[str] = None, scope: Optional[store.Scope] = None,
 ) -> ExportResult:
     """Write ``<out>/<game>/<target id>/`` for ``plan`` (call on validated data) as ``spec`` (a target file, see
     :func:`pipeline.exports.targets.target`) says; the folder and what it holds. ``base_url``: where a digital
-    table's images will be uploaded (the JSON names each as ``base_url`` + file name)."""
-    files, left_out = _images(plan, spec, template_root, progress, base_url)
+    table's images will be uploaded (the JSON names each as ``base_url`` + file name). ``scope``: the command's
+    store scope of ``template_root`` (None: taken now)."""
+    files, left_out = _images(plan, spec, template_root, progress, base_url, scope)
     folder = out_dir / plan.game / spec.id
     with output_lock(out_dir):
         _replace_folder(out_dir, folder, files)
@@ -193,8 +195,8 @@ def left_out(cards: Sequence[Checked], spec: Target) -> tuple[list[Checked], lis
 
 
 def _images(plan: Plan, spec: Target, template_root: Path, progress: Optional[Progress],
-            base_url: Optional[str]) -> tuple[dict[str, bytes], tuple[str, ...]]:
-    doc = open_document(template_root, f"{plan.title}: {spec.id} export", plan.game, {"export": spec.id})
+            base_url: Optional[str], scope: Optional[store.Scope]) -> tuple[dict[str, bytes], tuple[str, ...]]:
+    doc = open_document(template_root, f"{plan.title}: {spec.id} export", plan.game, {"export": spec.id}, scope=scope)
     forms, canvas = doc.forms, doc.canvas
     cards, skipped = left_out(checked_cards(plan, forms), spec)  # a face the build refuses is refused here too
     trim_only = spec.trim_only

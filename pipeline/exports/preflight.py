@@ -25,6 +25,7 @@ import yaml
 from PIL import Image
 from reportlab.pdfbase import pdfmetrics
 
+from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards import fonts
 from pipeline.cards.build import BuildOptions, Plan, open_document, render_pdf
@@ -140,9 +141,11 @@ def missing_bleed(image: Image.Image, bleed_px: int) -> list[str]:
     return [side for side, pairs in sides.items() if edge(pairs)]
 
 
-def check_faces(plan: Plan, rules: Rules, template_root: Path = TEMPLATE_ROOT) -> list[str]:
-    """Every finding on the plan's faces, each naming its card and side."""
-    doc = open_document(template_root, f"{plan.title}: preflight", plan.game, {"preflight": "faces"})
+def check_faces(plan: Plan, rules: Rules, template_root: Path = TEMPLATE_ROOT,
+                scope: Optional[store.Scope] = None) -> list[str]:
+    """Every finding on the plan's faces, each naming its card and side (``scope``: the command's store scope
+    of ``template_root``; None: taken now)."""
+    doc = open_document(template_root, f"{plan.title}: preflight", plan.game, {"preflight": "faces"}, scope=scope)
     forms, canvas = doc.forms, doc.canvas
     faces: dict[int, tuple[FaceForm, str]] = {}
     for card in plan.cards:
@@ -174,14 +177,16 @@ PRINT = "print"  # `preflight --target print`: the card sheets themselves, besid
 
 
 def check_target(plan: Plan, spec: Optional[Target], template_root: Path = TEMPLATE_ROOT,
-                 folder: Optional[Path] = None, note: Optional[Callable[[str], None]] = None) -> list[str]:
+                 folder: Optional[Path] = None, note: Optional[Callable[[str], None]] = None,
+                 scope: Optional[store.Scope] = None) -> list[str]:
     """Findings on the files made for ``spec`` (a target file; None: the card sheets): those in ``folder`` (an
     export already written), else an export made in a scratch folder, nothing kept. The files are measured
     (:mod:`pipeline.exports.measure`), each finding naming the file, the page and the rule. ``note`` is told
-    what a fresh export left out (the sizes the shop does not make, with the target file's reason)."""
+    what a fresh export left out (the sizes the shop does not make, with the target file's reason). ``scope``:
+    the command's store scope of ``template_root`` (None: taken now)."""
     if spec is None:
         # the card build itself refuses a sheet naming a font it did not embed (one line, exit 1)
-        render_pdf(plan, BuildOptions(), template_root=template_root)
+        render_pdf(plan, BuildOptions(), template_root=template_root, scope=scope)
         return []
     decks = {card.id: tts_deck_name(card) for card in plan.cards}
     if folder is not None:
@@ -189,7 +194,7 @@ def check_target(plan: Plan, spec: Optional[Target], template_root: Path = TEMPL
             raise UserError(f"{display_path(folder)}: no such folder of exported files")
         return [f"{plan.game}: {finding}" for finding in measure.check_folder(folder, spec, decks)]
     with tempfile.TemporaryDirectory() as scratch:
-        made = export(plan, spec, Path(scratch), template_root=template_root)
+        made = export(plan, spec, Path(scratch), template_root=template_root, scope=scope)
         if note is not None:
             for line in made.left_out:
                 note(f"{plan.game}: {line}")

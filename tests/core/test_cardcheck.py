@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline import store
 from pipeline.base.errors import UserError
 from pipeline.cards import build
 from pipeline.cards.build import BuildOptions, render_pdf
@@ -90,7 +91,7 @@ def test_the_build_draws_the_faces_validate_laid_out_into_the_same_sheets(
 
     fresh_cache("check")
     loaded = RecordCatalogue(default_data_root(), catalogue()).game(GAME)
-    faces = LaidOutCards()
+    faces = LaidOutCards(store.scope())
     assert card_problems(loaded, keep=faces) == []
     laid_out = faces.of(GAME, locations.template_root())
     assert laid_out is not None

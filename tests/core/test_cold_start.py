@@ -135,7 +135,7 @@ def test_the_documents_read_the_faces_the_card_check_of_the_same_command_laid_ou
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     catalogue_ = RecordCatalogue(default_data_root(), catalogue())
     loaded = catalogue_.game(GAME)
-    cards = LaidOutCards()
+    cards = LaidOutCards(store.scope())
     assert card_problems(loaded, keep=cards) == []
     laid_out = cards.of(GAME, card_templates().root)
     assert laid_out is not None

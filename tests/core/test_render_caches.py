@@ -89,7 +89,7 @@ def test_self_contained_art_is_kept_as_its_stream_and_replayed_byte_for_byte(cac
     shapes = Drawing(40, 30)
     shapes.add(Rect(2, 2, 30, 20, fillColor=None, strokeWidth=0.7, strokeDashArray=[2, 1]))
     _, drawn = drawn_stream(shapes)
-    kept = artcache.ArtCache().stored("art_x")
+    kept = artcache.ArtCache().stored("art_x", store.scope())
     assert isinstance(kept, artcache.Stream)
     canvas = Canvas(io.BytesIO())
     artcache.ArtCache().define_form(canvas, "art_x", "art_x", lambda: pytest.fail("converted again"), store.scope())
@@ -121,7 +121,7 @@ def test_art_naming_a_resource_of_its_document_is_kept_in_memory_only(cache: Pat
     there; a Drawing is a Python object: it never goes to disk, so nothing read from disk becomes one."""
     fonts.register()
     drawn_stream(art())
-    assert artcache.ArtCache().stored("art_x") is None
+    assert artcache.ArtCache().stored("art_x", store.scope()) is None
     assert not list(cache.rglob("*.json"))
 
 
@@ -151,11 +151,11 @@ def test_a_stored_stream_naming_a_document_resource_is_a_miss(cache: Path) -> No
     shapes = Drawing(40, 30)
     shapes.add(Rect(2, 2, 30, 20))
     drawn_stream(shapes)
-    plain = store.recall(artcache.NAMESPACE, ["art_x"], lambda value: value)
+    plain = store.recall(artcache.NAMESPACE, ["art_x"], lambda value: value, under=store.scope())
     assert plain is not None
     plain["content"] += "\n/FormXob.other Do"
-    assert store.keep(artcache.NAMESPACE, ["art_x"], plain)
-    assert artcache.ArtCache().stored("art_x") is None
+    assert store.keep(artcache.NAMESPACE, ["art_x"], plain, under=store.scope())
+    assert artcache.ArtCache().stored("art_x", store.scope()) is None
 
 
 def test_no_art_outlives_the_build_that_converted_it(templates: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:

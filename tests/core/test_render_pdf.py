@@ -235,11 +235,12 @@ def test_ink_saver_paints_nothing_outside_the_trim(templates: Path) -> None:
 
 
 def test_ink_saver_is_part_of_the_card_sheets_inputs(tmp_path: Path) -> None:
+    from pipeline import store
     from pipeline.app.build import Inputs
     from pipeline.cards.svgtemplates import TEMPLATE_ROOT
     from pipeline.data.dataset import default_data_root
 
-    inputs = Inputs(default_data_root(), TEMPLATE_ROOT)
+    inputs = Inputs(default_data_root(), store.scope(TEMPLATE_ROOT))
     plain, saver = (inputs.of("cards/theocracy", BuildOptions(ink_saver=flag).as_dict(), ["theocracy"]) for flag in (False, True))
     assert plain != saver
 

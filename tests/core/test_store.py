@@ -67,7 +67,7 @@ def pair(value: Any) -> list[Any]:
 
 
 def entry(inputs: list[Any] = INPUTS) -> Path:
-    return store.cache_root() / NAMESPACE / f"{store.entry_name(NAMESPACE, inputs)}{store.ENTRY_SUFFIX}"
+    return store.cache_root() / NAMESPACE / f"{store.entry_name(NAMESPACE, inputs, store.scope())}{store.ENTRY_SUFFIX}"
 
 
 def sealed(path: Path, payload: bytes, key: Optional[bytes] = None) -> bytes:
@@ -86,20 +86,20 @@ def sealed(path: Path, payload: bytes, key: Optional[bytes] = None) -> bytes:
 def served(inputs: list[Any] = INPUTS, value: Any = ("computed", 2)) -> tuple[Any, int]:
     """What ``cached`` gives for ``inputs``, and whether it computed it (1) or read it back (0)."""
     compute = Computed(list(value))
-    return store.cached(NAMESPACE, inputs, compute, decode=pair), compute.runs
+    return store.cached(NAMESPACE, inputs, compute, decode=pair, under=store.scope()), compute.runs
 
 
 def test_a_result_is_computed_once_then_read_back(cache: Path) -> None:
     assert served() == (["computed", 2], 1)
     assert served() == (["computed", 2], 0)
     assert served(["two", 1]) == (["computed", 2], 1)  # other inputs, another entry
-    assert store.recall(NAMESPACE, INPUTS, pair) == ["computed", 2]
+    assert store.recall(NAMESPACE, INPUTS, pair, under=store.scope()) == ["computed", 2]
 
 
 def test_a_result_json_cannot_hold_is_returned_and_not_kept(cache: Path) -> None:
-    assert store.cached(NAMESPACE, INPUTS, lambda: float("nan"), decode=float) != 0  # NaN: returned
+    assert store.cached(NAMESPACE, INPUTS, lambda: float("nan"), decode=float, under=store.scope()) != 0  # NaN: returned
     assert not entry().exists()
-    assert not store.keep(NAMESPACE, INPUTS, {"when": object()})
+    assert not store.keep(NAMESPACE, INPUTS, {"when": object()}, under=store.scope())
 
 
 @pytest.mark.parametrize("damage", ["truncated", "bit flip in the payload", "bit flip in the seal", "empty",
@@ -140,7 +140,7 @@ def test_an_entry_of_another_namespace_is_a_miss(cache: Path) -> None:
     other = store.cache_root() / "other" / entry().name
     other.parent.mkdir()
     shutil.copy(entry(), other)
-    assert store.recall("other", INPUTS, pair) is None
+    assert store.recall("other", INPUTS, pair, under=store.scope()) is None
 
 
 @pytest.mark.parametrize("payload", [b'{"a": 1}', b'["x"]', b'["x", "2"]', b'["x", true]', b"[1, 2]", b"not json",
@@ -217,7 +217,7 @@ def test_an_entry_that_is_no_regular_file_is_a_miss_without_blocking(cache: Path
         "huge file": lambda p: p.write_bytes(good[:good.index(b"\n") + 1] + b" " * (store.MAX_ENTRY_BYTES + 1)),
     }
     _replace(path, makers[kind])
-    assert store.recall(NAMESPACE, INPUTS, pair) is None
+    assert store.recall(NAMESPACE, INPUTS, pair, under=store.scope()) is None
     assert served()[0] == ["computed", 2]
     assert elsewhere.read_bytes() == good  # nothing written through a link
 
@@ -227,7 +227,7 @@ def test_a_namespace_folder_that_is_a_link_is_neither_read_nor_written_through(c
     target = tmp_path / "target"
     (cache / NAMESPACE).rename(target)
     (cache / NAMESPACE).symlink_to(target)
-    assert store.recall(NAMESPACE, INPUTS, pair) is None
+    assert store.recall(NAMESPACE, INPUTS, pair, under=store.scope()) is None
     before = sorted(p.name for p in target.iterdir())
     assert served(["new"]) == (["computed", 2], 1)
     assert sorted(p.name for p in target.iterdir()) == before
@@ -239,7 +239,7 @@ def test_a_cache_that_cannot_be_made_is_skipped(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv(store.CACHE_ENV, str(blocker / "cache"))
     assert served() == (["computed", 2], 1)
     assert served() == (["computed", 2], 1)
-    assert not store.keep(NAMESPACE, INPUTS, ["x", 1])
+    assert not store.keep(NAMESPACE, INPUTS, ["x", 1], under=store.scope())
 
 
 def _in_own_mount(cache: Path, mount_options: str, script: str) -> subprocess.CompletedProcess[str]:
@@ -260,13 +260,14 @@ def _in_own_mount(cache: Path, mount_options: str, script: str) -> subprocess.Co
 
 STORE_SCRIPT = textwrap.dedent("""
     from pipeline import store
+    under = store.scope()
     runs = []
     def compute():
         runs.append(1)
         return ["computed", len(runs)]
-    first = store.cached("contract", ["{key}"], compute)
-    second = store.cached("contract", ["{key}"], compute)
-    print(first, second, store.keep("contract", ["{key}"], ["x" * 100000, 1]))
+    first = store.cached("contract", ["{key}"], compute, under=under)
+    second = store.cached("contract", ["{key}"], compute, under=under)
+    print(first, second, store.keep("contract", ["{key}"], ["x" * 100000, 1], under=under))
 """)
 
 
@@ -291,10 +292,11 @@ def test_a_full_disk_is_skipped_and_leaves_no_partial_entry(tmp_path: Path) -> N
 
 WRITER = textwrap.dedent("""
     from pipeline import store
+    under = store.scope()
     for round in range(40):
         for key in range(8):
-            assert store.keep("contract", [f"k{key}"], [f"value {key}", key])
-            assert store.recall("contract", [f"k{key}"], list) == [f"value {key}", key]
+            assert store.keep("contract", [f"k{key}"], [f"value {key}", key], under=under)
+            assert store.recall("contract", [f"k{key}"], list, under=under) == [f"value {key}", key]
     """)
 
 
@@ -305,7 +307,7 @@ def test_concurrent_writers_leave_whole_entries(cache: Path) -> None:
         _, err = writer.communicate(timeout=120)
         assert writer.returncode == 0, err
     for key in range(8):
-        assert store.recall(NAMESPACE, [f"k{key}"], pair) == [f"value {key}", key]
+        assert store.recall(NAMESPACE, [f"k{key}"], pair, under=store.scope()) == [f"value {key}", key]
     assert sorted(p.suffix for p in (cache / NAMESPACE).iterdir()) == [store.ENTRY_SUFFIX] * 8
 
 
@@ -327,8 +329,8 @@ def _run(checkout: Path, cache: Path, *args: str) -> subprocess.CompletedProcess
 def test_any_code_change_reaches_a_warm_cache(tmp_path: Path) -> None:
     checkout, cache = _package_copy(tmp_path), tmp_path / "cache"
     imported = "import pipeline, sys; from pipeline import store; assert pipeline.__file__.startswith(sys.argv[1]); "
-    keep = imported + "print(store.keep('contract', ['k'], ['computed', 1]))"
-    found = imported + "print(store.recall('contract', ['k'], list))"
+    keep = imported + "print(store.keep('contract', ['k'], ['computed', 1], under=store.scope()))"
+    found = imported + "print(store.recall('contract', ['k'], list, under=store.scope()))"
     assert _run(checkout, cache, "-c", keep, str(checkout)).stdout.split() == ["True"]
     assert _run(checkout, cache, "-c", found, str(checkout)).stdout.split() == ["['computed',", "1]"]
     module = checkout / "pipeline" / "exports" / "__init__.py"  # a module no cached result here uses
@@ -372,23 +374,28 @@ def test_what_a_killed_writer_left_is_never_read(cache: Path) -> None:
     left = path.with_name(f".{path.name[: -len(store.ENTRY_SUFFIX)]}.99999999.0000{store.TEMP_SUFFIX}")
     left.write_bytes(path.read_bytes())
     path.unlink()
-    assert store.recall(NAMESPACE, INPUTS, pair) is None
+    assert store.recall(NAMESPACE, INPUTS, pair, under=store.scope()) is None
     assert served() == (["computed", 2], 1)
 
 
-def test_the_templates_signature_names_every_entry_the_digest_reads_and_changes_with_any(tmp_path: Path) -> None:
-    """The signature that tells whether the templates' digest still holds lists exactly the entries the digest
-    reads (folders, files and links, caches and a top-level bundled copy left out), and an edit changes it."""
-    root = tmp_path / "templates"
-    for folder in ("cards/game", "__pycache__", "cards/__pycache__", "bundled/x", "cards/bundled", "elsewhere"):
-        (root / folder).mkdir(parents=True, exist_ok=True)
-    for file in ("cards/game/face.svg.j2", "__pycache__/a.pyc", "cards/__pycache__/b.pyc", "bundled/x/c",
-                 "cards/bundled/kept.svg", "sheets.yaml", "elsewhere/d"):
-        (root / file).write_text(file)
-    (root / "cards" / "linked").symlink_to(root / "elsewhere", target_is_directory=True)
-    (root / "dangling").symlink_to(root / "nowhere")
-    signature = store._tree_signature(root)
-    assert [path for path, _ in signature] == sorted(str(path) for path in store._files(root, "*"))
-    assert str(root / "cards" / "bundled" / "kept.svg") in dict(signature)
-    (root / "cards" / "game" / "face.svg.j2").write_text("an edit, longer than before")
-    assert store._tree_signature(root) != signature
+def test_a_scope_holds_the_templates_as_they_were_when_it_was_taken(cache: Path, tmp_path: Path) -> None:
+    """A scope is taken afresh each time (no memo): a template edited within one process (a watch between two
+    rebuilds) gives the next scope another key, and an entry kept under the older one is not found under it."""
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    before = store.scope(templates)
+    assert store.keep(NAMESPACE, INPUTS, ["kept", 1], under=before)
+    (templates / "sheets.yaml").write_text("# an edit\n" + (ROOT / "templates" / "sheets.yaml").read_text())
+    after = store.scope(templates)
+    assert after.code != before.code and after.templates == before.templates == templates.resolve()
+    assert store.recall(NAMESPACE, INPUTS, pair, under=after) is None
+    assert store.recall(NAMESPACE, INPUTS, pair, under=before) == ["kept", 1]
+
+
+def test_a_scope_is_reused_only_for_the_same_templates(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    project = store.scope(ROOT / "templates")
+    assert store.scope(ROOT / "templates", reuse=project) is project
+    other = store.scope(tmp_path / "templates", reuse=project)
+    assert other is not project and other.templates == (tmp_path / "templates").resolve()
+    assert other.code == project.code  # the same files: the same code, whatever folder holds them

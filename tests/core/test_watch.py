@@ -99,3 +99,38 @@ def test_once_builds_and_stops(tmp_path: Path) -> None:
                      "--out", str(tmp_path / "out"), timeout=WAIT)
     assert result.returncode == 0, result.stderr
     assert "wrote" in result.stdout and (tmp_path / "out" / "toy" / "cards-a4.pdf").is_file()
+
+
+def test_a_template_edited_while_watching_is_drawn_by_the_next_rebuild(tmp_path: Path) -> None:
+    """A watch is one long-lived process: each rebuild takes the code and templates afresh (its store scope),
+    so after a template edit the cards are built again (not found up to date) and drawn from the edit (not
+    from the face records the old template made)."""
+    from pipeline.app.build import BuildOutcome, BuildRequest, Part, build
+    from pipeline.app.watch import watch
+    from pipeline.games.registry import registered
+    from tests.core.render_helpers import reader
+    from tests.core.toy_game import SPEC
+
+    root, templates, out = copy_toy(tmp_path), toy_template_root(tmp_path), tmp_path / "out"
+    back = templates / "cards" / "toy" / "back.svg.j2"
+    request = BuildRequest(root, out, templates, ("toy",), only=Part.CARDS)
+    outcomes: list[BuildOutcome] = []
+    pdfs: list[bytes] = []
+
+    def rebuild(game: str) -> None:
+        outcomes.append(build(request))
+        pdfs.append((out / "toy" / "cards-a4.pdf").read_bytes())
+
+    def edit_the_first_time(_: float) -> None:
+        source = back.read_text(encoding="utf-8")
+        if "back of {{ name }}" in source:
+            back.write_text(source.replace("back of {{ name }}", "reverse of {{ name }}"), encoding="utf-8")
+
+    with registered(SPEC):
+        watch(Watched(root, templates, ["toy"]), rebuild, lambda _: None, interval=0, max_cycles=1,
+              sleep=edit_the_first_time)
+    assert len(outcomes) == 2
+    assert all(output.written for outcome in outcomes for output in outcome.outputs)
+    texts = ["".join(page.extract_text() for page in reader(pdf).pages) for pdf in pdfs]
+    assert "back of" in texts[0] and "reverse of" not in texts[0]
+    assert "reverse of" in texts[1] and "back of" not in texts[1]

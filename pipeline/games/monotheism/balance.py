@@ -75,14 +75,14 @@ def scenario_figures(game: Game, scenario: Scenario) -> dict[str, Any]:
             "undecided": len(moves.undecided)}
 
 
-def cached_scenario_figures(game: Game, scenario: Scenario, cards_key: str) -> dict[str, Any]:
+def cached_scenario_figures(game: Game, scenario: Scenario, cards_key: str, under: store.Scope) -> dict[str, Any]:
     """:func:`scenario_figures` from the store when the cards (``cards_key``: the engine's card
-    definitions), the scenario's deck and stored line, the node budgets and the code are unchanged:
-    a deterministic search, so the stored answer is the answer."""
+    definitions), the scenario's deck and stored line, the node budgets and the code (``under``: the
+    command's store scope) are unchanged: a deterministic search, so the stored answer is the answer."""
     deck = json.dumps([[card.kind.value, card.ref, card.veiled, card.transformed, card.cursed] for card in scenario.deck])
     inputs = ["report figures", cards_key, deck, len(scenario.winning_line), SOLVE_NODES, FIRST_MOVE_NODES]
     return dict(store.cached(SOLVER_NAMESPACE, inputs, lambda: scenario_figures(game, scenario),
-                             decode=_stored_figures))
+                             decode=_stored_figures, under=under))
 
 
 def _stored_figures(value: Any) -> dict[str, Any]:
@@ -111,6 +111,7 @@ class MonotheismStudy(Study):
         assert model.cards is not None, "validated Monotheism data has its cards"
         self.loaded = Loaded(model, Game(model.cards))
         self.cards_key = play_key(data, model.cards)  # what the scenario figures' cache entries are keyed by
+        self.scope = store.scope()  # and the code they are kept under: taken once for the study's every job
         self.gods = sorted(model.cards.deities)
         self.god_names = {label: deity.name for label, deity in model.cards.deities.items()}
 
@@ -185,7 +186,7 @@ class MonotheismStudy(Study):
 
     def run_exact(self, job: Exact) -> Tally:
         scenario = next(s for s in self.loaded.model.scenarios if f"scenario-{s.id}" == job.id)
-        return cached_scenario_figures(self.loaded.game, scenario, self.cards_key)
+        return cached_scenario_figures(self.loaded.game, scenario, self.cards_key, self.scope)
 
     # ------------------------------------------------------------------ figures
     def sections(self, results: Results) -> list[Section]:

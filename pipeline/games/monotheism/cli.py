@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from pipeline import store
 from pipeline.analysis.balance.stats import Rate
 from pipeline.base.console import progress_bar, stop_spinner
 from pipeline.base.errors import UsageProblem, UserError
@@ -213,8 +214,9 @@ def estimate_21(ctx: typer.Context, games: int = typer.Option(2_000, "--games", 
 def _check_21(game: GameData[MonotheismModel], loaded: Loaded, as_json: bool) -> None:
     """#21's frequency held to the rulebook (``guest_check``): one problem line and exit 1 when it disagrees."""
     cards = loaded.game.cards
-    problems = list(guest_check.rate_problems(game, cards))
-    hits, games = guest_check.seeded_tally(game, cards)  # the same run, kept in the store
+    under = store.scope()
+    problems = list(guest_check.rate_problems(game, cards, under=under))
+    hits, games = guest_check.seeded_tally(game, cards, under=under)  # the same run, kept in the store
     if as_json:
         typer.echo(json.dumps({"hits": hits, "games": games, "agrees": not problems,
                                "problems": [str(problem) for problem in problems]}))

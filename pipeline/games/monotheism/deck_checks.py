@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
+from pipeline import store
 from pipeline.data.dataset import Document, GameData
 from pipeline.data.problems import Problem
 from pipeline.games.monotheism import dsl, proofs, solver
@@ -266,6 +267,7 @@ def _chain_problems(doc: Document, i: int, record: Mapping[str, Any]) -> Iterato
 def scenario_play_problems(game: GameData[MonotheismModel], cards: Cards) -> Iterator[Problem]:
     doc = game.doc(SCENARIOS)
     engine = Game(cards)
+    under = store.scope()  # once for every scenario's last good proof (the cross-checks are handed no scope)
     for i, record in enumerate(doc.data["scenarios"]):
         scenario = scenario_from_record(record)
         if not playable(scenario, cards):
@@ -273,9 +275,9 @@ def scenario_play_problems(game: GameData[MonotheismModel], cards: Cards) -> Ite
         label = f"scenario {scenario.id} ({scenario.title})"
         findings = scenario_play_findings(engine, scenario)
         if not findings:
-            proofs.remember(game, scenario)
+            proofs.remember(game, scenario, under)
             continue
-        changed = proofs.changes(game, scenario) if any(m.startswith(BROKEN) for _, m in findings) else []
+        changed = proofs.changes(game, scenario, under) if any(m.startswith(BROKEN) for _, m in findings) else []
         since = f"; changed since the last good proof: {'; '.join(changed)}" if changed else ""
         for path, message in findings:
             yield doc.problem(("scenarios", i, *path), f"{label}: {message}{since if message.startswith(BROKEN) else ''}")

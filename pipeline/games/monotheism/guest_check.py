@@ -30,9 +30,10 @@ GAMES_PER_SET = 5_000  # 20,000 deals with the four sets: about forty hits at th
 SEED = 0
 
 
-def seeded_tally(game: GameData[MonotheismModel], cards: Cards, games_per_set: Optional[int] = None) -> tuple[int, int]:
+def seeded_tally(game: GameData[MonotheismModel], cards: Cards, games_per_set: Optional[int] = None, *,
+                 under: store.Scope) -> tuple[int, int]:
     """(hits, games) of the seeded run (``games_per_set`` deals with each set, default ``GAMES_PER_SET`` as it is
-    when called), from the cache when the cards and the code are unchanged."""
+    when called), from the cache when the cards and the code (``under``: the command's store scope) are unchanged."""
     games_per_set = GAMES_PER_SET if games_per_set is None else games_per_set
     sets = [s.id for s in game.model.worshiper_sets]
     inputs = ["rule 21 tally", play_key(game, cards), games_per_set, SEED, estimate.STATED_POLICY]
@@ -42,7 +43,7 @@ def seeded_tally(game: GameData[MonotheismModel], cards: Cards, games_per_set: O
                                    policy=estimate.STATED_POLICY)
         return [result.total_hits, result.total_games]
 
-    hits, games = store.cached(SOLVER_NAMESPACE, inputs, compute, decode=_tally)
+    hits, games = store.cached(SOLVER_NAMESPACE, inputs, compute, decode=_tally, under=under)
     return hits, games
 
 
@@ -63,12 +64,13 @@ def _one_in(rate: float) -> str:
     return f"1 in {round(1 / rate)}" if rate else "never"
 
 
-def rate_problems(game: GameData[MonotheismModel], cards: Cards, games_per_set: Optional[int] = None) -> Iterator[Problem]:
+def rate_problems(game: GameData[MonotheismModel], cards: Cards, games_per_set: Optional[int] = None, *,
+                  under: store.Scope) -> Iterator[Problem]:
     """A problem at #21 when the seeded rate is not within the tolerance of the rulebook's (validate plays
     ``GAMES_PER_SET`` deals per set; a smaller run is quicker and wider)."""
     if estimate.UNBIDDEN_GUEST not in cards.deities or not game.model.worshiper_sets:
         return  # deity_id_problems and the schema report a missing card or set
-    hits, games = seeded_tally(game, cards, games_per_set)
+    hits, games = seeded_tally(game, cards, games_per_set, under=under)
     rate = hits / games
     if estimate.agrees(rate):
         return

@@ -69,15 +69,16 @@ def _inputs(scenario: Scenario) -> list[str]:
     return ["last good proof", scenario.id, *(card.ref for card in scenario.deck)]
 
 
-def remember(game: GameData[MonotheismModel], scenario: Scenario) -> None:
-    """Keep the scenario's card faces as the last good proof (written only when they changed)."""
+def remember(game: GameData[MonotheismModel], scenario: Scenario, under: store.Scope) -> None:
+    """Keep the scenario's card faces as the last good proof (written only when they changed), under the
+    command's store scope ``under``."""
     now = faces(game, scenario)
-    if _read(scenario) != now:
-        store.keep(SOLVER_NAMESPACE, _inputs(scenario), now)
+    if _read(scenario, under) != now:
+        store.keep(SOLVER_NAMESPACE, _inputs(scenario), now, under=under)
 
 
-def _read(scenario: Scenario) -> Optional[Faces]:
-    return store.recall(SOLVER_NAMESPACE, _inputs(scenario), _decode)
+def _read(scenario: Scenario, under: store.Scope) -> Optional[Faces]:
+    return store.recall(SOLVER_NAMESPACE, _inputs(scenario), _decode, under=under)
 
 
 def _decode(value: Any) -> Faces:
@@ -89,10 +90,10 @@ def _decode(value: Any) -> Faces:
     return value
 
 
-def changes(game: GameData[MonotheismModel], scenario: Scenario) -> list[str]:
-    """The deck's cards whose play fields differ from the last good proof, each with what changed and
-    where it is written now (empty without a record)."""
-    before = _read(scenario)
+def changes(game: GameData[MonotheismModel], scenario: Scenario, under: store.Scope) -> list[str]:
+    """The deck's cards whose play fields differ from the last good proof kept under ``under`` (the command's
+    store scope), each with what changed and where it is written now (empty without a record)."""
+    before = _read(scenario, under)
     if before is None:
         return []
     now, records = faces(game, scenario), _records(game)

@@ -71,5 +71,5 @@ def test_scenario_figures_read_back_from_the_store_are_the_figures_computed() ->
 
     scenario = next(s for s in STUDY.loaded.model.scenarios if s.id == "5")  # the quickest to solve (~1,500 nodes)
     computed = scenario_figures(STUDY.loaded.game, scenario)
-    first = balance.cached_scenario_figures(STUDY.loaded.game, scenario, STUDY.cards_key)
-    assert first == computed == balance.cached_scenario_figures(STUDY.loaded.game, scenario, STUDY.cards_key)
+    first = balance.cached_scenario_figures(STUDY.loaded.game, scenario, STUDY.cards_key, STUDY.scope)
+    assert first == computed == balance.cached_scenario_figures(STUDY.loaded.game, scenario, STUDY.cards_key, STUDY.scope)

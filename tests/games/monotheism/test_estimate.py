@@ -92,14 +92,16 @@ SMALL_RUN = 1_000  # deals per set: the down-twelve rate (13 in 4,000) and the r
 def test_a_rate_out_of_the_rulebooks_range_is_a_problem_at_21(data_copy, edit_yaml) -> None:
     """validate's #21 check (guest_check.rate_problems) on a smaller seeded run: #21 moving down twelve cards is
     unveiled too often, one problem at its record; the cards as they are give none."""
+    from pipeline import store
     from pipeline.data.dataset import load_game
     from pipeline.games.monotheism import guest_check
 
     game = load_game(default_data_root(), spec_of("monotheism"))
-    assert list(guest_check.rate_problems(game, game.model.cards, SMALL_RUN)) == []
+    under = store.scope()
+    assert list(guest_check.rate_problems(game, game.model.cards, SMALL_RUN, under=under)) == []
     edit_yaml(data_copy / "monotheism" / "deities.yaml", _down_twelve)
     edited = load_game(data_copy, spec_of("monotheism"))
-    problems = list(guest_check.rate_problems(edited, edited.model.cards, SMALL_RUN))
+    problems = list(guest_check.rate_problems(edited, edited.model.cards, SMALL_RUN, under=under))
     deities = edited.doc("deities")
     assert [p.at for p in problems] == [deities.problem(deities.record_at("deities", "21"), "").at]
     assert problems[0].message.startswith("deity 21: unveiled three times in the first cycle in 13 of 4000 seeded "
@@ -108,11 +110,13 @@ def test_a_rate_out_of_the_rulebooks_range_is_a_problem_at_21(data_copy, edit_ya
 
 
 def test_the_seeded_check_is_cached_by_content(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline import store
     from pipeline.data.dataset import load_game
     from pipeline.games.monotheism import guest_check
 
     game = load_game(default_data_root(), spec_of("monotheism"))
-    hits, games = guest_check.seeded_tally(game, game.model.cards, SMALL_RUN)  # validate's own run: 20 s cold
+    under = store.scope()
+    hits, games = guest_check.seeded_tally(game, game.model.cards, SMALL_RUN, under=under)  # validate's own run: 20 s cold
     assert games == SMALL_RUN * len(game.model.worshiper_sets)
     assert estimate.agrees(hits / games)
 
@@ -120,7 +124,7 @@ def test_the_seeded_check_is_cached_by_content(monkeypatch: pytest.MonkeyPatch) 
         raise AssertionError("the seeded run was computed again for the same cards and code")
 
     monkeypatch.setattr(estimate, "estimate", no_second_run)
-    assert guest_check.seeded_tally(game, game.model.cards, SMALL_RUN) == (hits, games)
+    assert guest_check.seeded_tally(game, game.model.cards, SMALL_RUN, under=under) == (hits, games)
 
 
 def test_the_21_check_is_its_own_command_and_fails_on_a_rate_out_of_range(data_copy, edit_yaml, validate,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from pipeline import store
 from pipeline.checks.validate import validate
 from pipeline.cli.main import app
 from pipeline.data.dataset import default_data_root, load_game
@@ -134,7 +135,7 @@ def test_a_broken_deity_names_itself_and_the_first_failing_move(data_copy: Path,
     card edit would send the other four and #21 back to full searches); replay, run in process on the same
     budgets, goes through validation like every command and refuses the data with its first problem."""
     game = load_game(data_copy, spec_of("monotheism"))
-    proofs.remember(game, scenario_by_number(game.model, "1"))  # the last good proof, as a clean validate keeps it
+    proofs.remember(game, scenario_by_number(game.model, "1"), store.scope())  # the last good proof, as a clean validate keeps it
     edit(data_copy / "monotheism" / "deities.yaml", CHERUBIM_ACT, CHERUBIM_ACT[CHERUBIM_ACT.index("    transformed:"):])
     lines = [str(problem) for problem in validate(data_copy, catalogue(), ["monotheism"]).problems]
     cannot = next(line for line in lines if "cannot be won" in line)
