@@ -73,39 +73,23 @@ class Document:
 
     def fragment_at(self, path: Sequence[Union[str, int]], fragment: str, occurrence: int = 0) -> Location:
         """Where the ``occurrence``-th ``fragment`` (0: the first) of the text at ``path`` is written: its own
-        line in a folded or multi-line text, not the text's first line. The text's start when the fragment
-        is not written as it is (escaped, or set in other words); a fragment folded over a line break or
-        written in other capitals is found too."""
+        line in a folded or multi-line text, not the text's first line. Any run of white space in the file (a
+        line break and the next line's indent) stands for a space of ``fragment``; written in other capitals
+        it is found when it is not found as written. The text's start when it is not written at all (escaped,
+        or set in other words)."""
         start = self.at(*path)
-        line, column, seen = start.line, start.column, 0
-        lines = self.marked.lines
-        while 0 < line <= len(lines):
-            found = lines[line - 1].find(fragment, column - 1 if line == start.line else 0)
-            while found >= 0:
-                if seen == occurrence:
-                    return Location(start.file, line, found + 1)
-                seen += 1
-                found = lines[line - 1].find(fragment, found + len(fragment))
-            line += 1
-            if line - start.line > MAX_TEXT_LINES:
-                break
-        return self._folded_fragment_at(start, fragment, occurrence)
-
-    def _folded_fragment_at(self, start: Location, fragment: str, occurrence: int) -> Location:
-        """``fragment_at`` for words a fold or a capital keeps from being found as written: any run of white
-        space (a line break and the next line's indent) stands for a space, capitals for small letters."""
         words = fragment.split()
         if not words or not 0 < start.line <= len(self.marked.lines):
             return start
         first = start.line - 1
-        window = self.marked.lines[first:first + MAX_TEXT_LINES]
-        text = "\n".join(window)
-        pattern = re.compile(r"\s+".join(re.escape(word) for word in words), re.IGNORECASE)
-        for seen, match in enumerate(pattern.finditer(text, start.column - 1)):
-            if seen == occurrence:
-                before = text[:match.start()]
-                line = first + 1 + before.count("\n")
-                return Location(start.file, line, match.start() - (before.rfind("\n") + 1) + 1)
+        text = "\n".join(self.marked.lines[first:first + MAX_TEXT_LINES + 1])
+        written = r"\s+".join(re.escape(word) for word in words)
+        for flags in (0, re.IGNORECASE):
+            for seen, match in enumerate(re.finditer(written, text[start.column - 1:], flags)):
+                if seen == occurrence:
+                    offset = start.column - 1 + match.start()
+                    line_start = text.rfind("\n", 0, offset) + 1
+                    return Location(start.file, first + 1 + text.count("\n", 0, offset), offset - line_start + 1)
         return start
 
     def record_at(self, key: str, record_id: Any, *path: Union[str, int]) -> tuple[Union[str, int], ...]:
