@@ -5,15 +5,20 @@ licence in ``bitstream-vera-license.txt`` beside it), so no extra download is
 needed. Its four styles are registered once, for reportlab text and for text
 that svglib meets in template art (the latter only when art is converted:
 a build whose art is all in the cache never imports svglib).
+
+The glyph check reads the character map of the fonts as registered: reportlab's
+font registry holds each font once per process (the fonts a PDF embeds), so the
+check and the PDF read one parse of each file, and nothing is remembered here.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Mapping
 
 import reportlab
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont, TTFontFace
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from svglib import fonts as svgfonts
 
 from pipeline.base.errors import UserError
@@ -36,9 +41,10 @@ def font_files() -> list[Path]:
     return [FONT_DIR / spec[1] for spec in STYLES.values()]
 
 
-@lru_cache(maxsize=None)
 def register() -> None:
-    """Register the family with reportlab (idempotent)."""
+    """Register the family with reportlab (idempotent: a font reportlab holds already is not loaded again)."""
+    if registered_names() <= set(pdfmetrics.getRegisteredFontNames()):
+        return
     for name, filename, _, _ in STYLES.values():
         path = FONT_DIR / filename
         if not path.is_file():
@@ -102,22 +108,23 @@ def with_emphasis(style: str, *, bold: bool, italic: bool) -> str:
     return svg_style("bold" if bold else None, "italic" if italic else None)
 
 
-@lru_cache(maxsize=None)
-def _charmap(style: str) -> frozenset[int]:
-    """The code points the style's font file maps (read from the file alone: checking text, as validate
-    does, needs no font registration)."""
+def _charmap(style: str) -> Mapping[int, int]:
+    """The code points the style's font maps to glyphs (the registered font's own map: the font a PDF embeds)."""
     try:
-        return frozenset(TTFontFace(str(FONT_DIR / STYLES[style][1])).charToGlyph)
+        name = STYLES[style][0]
     except KeyError:
         raise UserError(f"unknown font style '{style}' (known: {', '.join(STYLES)})") from None
-    except (OSError, TTFError) as exc:
-        raise UserError(f"font file for {style} could not be read: {exc}") from None
+    register()
+    font = pdfmetrics.getFont(name)
+    assert isinstance(font, TTFont)  # (registered above as one)
+    charmap: Mapping[int, int] = font.face.charToGlyph
+    return charmap
 
 
 def missing_glyphs(text: str, style: str = REGULAR) -> list[str]:
     """The characters of ``text`` the font cannot draw, in order of first appearance."""
     charmap = _charmap(style)
-    if charmap.issuperset(map(ord, set(text) - WHITESPACE_OK)):  # the usual answer, found without a loop per character
+    if charmap.keys() >= set(map(ord, set(text) - WHITESPACE_OK)):  # the usual answer, without a loop per character
         return []
     seen: dict[str, None] = {}
     for char in text:

@@ -6,14 +6,15 @@ titles, headings and the cover use DejaVu Serif Condensed Bold, shipped in
 redistribute and embed). A serif display over a sans body gives the page a
 hierarchy a reader sees at a glance, and the condensed cut keeps a heading on
 one line of a rulebook column. Like the body family it is embedded (subset),
-and text set in it passes the same glyph check.
+and text set in it passes the same glyph check, against the character map of
+the font as registered (the one a PDF embeds; reportlab's registry holds it once).
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import Mapping
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont, TTFontFace
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from pipeline.base.errors import UserError
 from pipeline.cards import fonts
@@ -25,10 +26,11 @@ DISPLAY_FILE = TEMPLATE_ROOT / "fonts" / "DejaVuSerifCondensed-Bold.ttf"
 DISPLAY_FAMILY = "DejaVu Serif Condensed Bold"
 
 
-@lru_cache(maxsize=None)
 def register() -> None:
-    """Register the display face with reportlab (idempotent). It has one style: bold and italic markup
-    inside a heading stay in it."""
+    """Register the display face with reportlab (idempotent: a face reportlab holds already is not loaded
+    again). It has one style: bold and italic markup inside a heading stay in it."""
+    if DISPLAY_NAME in pdfmetrics.getRegisteredFontNames():
+        return
     if not DISPLAY_FILE.is_file():
         raise UserError(f"font file {DISPLAY_FILE} is missing: the display face ships in templates/fonts/")
     try:
@@ -46,12 +48,13 @@ def font_name(style: str) -> str:
     return fonts.font_name(style)
 
 
-@lru_cache(maxsize=None)
-def _charmap() -> frozenset[int]:
-    try:
-        return frozenset(TTFontFace(str(DISPLAY_FILE)).charToGlyph)
-    except (OSError, TTFError) as exc:
-        raise UserError(f"font file {DISPLAY_FILE} could not be read: {exc}") from None
+def _charmap() -> Mapping[int, int]:
+    """The code points the display face maps to glyphs (the registered font's own map)."""
+    register()
+    font = pdfmetrics.getFont(DISPLAY_NAME)
+    assert isinstance(font, TTFont)  # (registered above as one)
+    charmap: Mapping[int, int] = font.face.charToGlyph
+    return charmap
 
 
 def check_glyphs(text: str, where: str, style: str, *, bold: bool = False, italic: bool = False) -> None:
