@@ -7,9 +7,9 @@ A colour is an ``(r, g, b)`` triple of floats in 0..1. Contrast follows WCAG
 """
 from __future__ import annotations
 
-from functools import lru_cache
+import re
 
-from reportlab.lib.colors import Color, toColor
+from reportlab.lib.colors import Color, HexColor, toColor
 
 RGB = tuple[float, float, float]
 WHITE: RGB = (1.0, 1.0, 1.0)
@@ -18,13 +18,21 @@ SRGB_KNEE, SRGB_LOW_DIVISOR, SRGB_OFFSET, SRGB_SCALE, SRGB_GAMMA = 0.04045, 12.9
 LUMINANCE_WEIGHTS = (0.2126, 0.7152, 0.0722)
 FLARE = 0.05  # WCAG's allowance for ambient light, added to both luminances
 CHANNEL_MAX = 255
+HEX_CODE = re.compile(r"#[0-9a-fA-F]{6}")  # the usual colour: toColor tries every other reading first, then HexColor
 
 
-@lru_cache(maxsize=1024)
+def colour(spec: str) -> Color:
+    """reportlab's colour for ``spec`` (``toColor``'s answer); ValueError when it is not a colour."""
+    if HEX_CODE.fullmatch(spec):
+        return HexColor(spec)
+    found: Color = toColor(spec)
+    return found
+
+
 def parse(spec: str) -> RGB:
     """``'#rrggbb'``, ``'#rgb'`` or a colour name as an RGB triple; ValueError when it is none of these."""
-    colour: Color = toColor(spec)
-    return (float(colour.red), float(colour.green), float(colour.blue))
+    found = colour(spec)
+    return (float(found.red), float(found.green), float(found.blue))
 
 
 def to_hex(colour: RGB) -> str:
@@ -46,7 +54,6 @@ def _linear(channel: float) -> float:
     return float(((channel + SRGB_OFFSET) / SRGB_SCALE) ** SRGB_GAMMA)
 
 
-@lru_cache(maxsize=4096)  # the design rules ask for the same few colours on every face
 def luminance(colour: RGB) -> float:
     """WCAG relative luminance, 0 (black) to 1 (white)."""
     return sum(weight * _linear(channel) for weight, channel in zip(LUMINANCE_WEIGHTS, colour))
@@ -54,7 +61,12 @@ def luminance(colour: RGB) -> float:
 
 def contrast(a: RGB, b: RGB) -> float:
     """The WCAG contrast ratio of two colours, 1 to 21."""
-    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return ratio(luminance(a), luminance(b))
+
+
+def ratio(a: float, b: float) -> float:
+    """The WCAG contrast ratio of two relative luminances (``contrast`` of their colours)."""
+    light, dark = (a, b) if a >= b else (b, a)
     return (light + FLARE) / (dark + FLARE)
 
 
@@ -62,20 +74,25 @@ BLACK: RGB = (0.0, 0.0, 0.0)
 SHADE_STEPS = 100  # how finely ``readable`` darkens or lightens a colour
 
 
-def readable(colour: RGB, background: RGB, ratio: float) -> RGB:
-    """``colour`` itself when it has contrast ``ratio`` against ``background``; else the nearest shade of it
+def readable(colour: RGB, background: RGB, needed: float) -> RGB:
+    """``colour`` itself when it has contrast ``needed`` against ``background``; else the nearest shade of it
     (mixed toward black or toward white, whichever gets there first) that has."""
+    back = luminance(background)  # (the same for every shade tried)
     for step in range(SHADE_STEPS + 1):
         for toward in (BLACK, WHITE):
             shade = blend(toward, step / SHADE_STEPS, colour)
-            if contrast(shade, background) >= ratio:
+            if ratio_of(shade, back) >= needed:
                 return shade
-    return BLACK if contrast(BLACK, background) >= contrast(WHITE, background) else WHITE
+    return BLACK if ratio_of(BLACK, back) >= ratio_of(WHITE, back) else WHITE
 
 
-def ink_on(background: RGB, ratio: float) -> RGB:
+def ratio_of(colour: RGB, luminance_below: float) -> float:
+    return ratio(luminance(colour), luminance_below)
+
+
+def ink_on(background: RGB, needed: float) -> RGB:
     """Text for a coloured band: white when it reads, else a dark shade of the band's own colour."""
-    return WHITE if contrast(WHITE, background) >= ratio else readable(background, background, ratio)
+    return WHITE if contrast(WHITE, background) >= needed else readable(background, background, needed)
 
 
 def distance(a: RGB, b: RGB) -> int:

@@ -8,15 +8,14 @@ runs off the card. Every character is checked against the font first.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable, Optional, Protocol, Sequence
+from typing import Iterable, Mapping, Optional, Protocol, Sequence
 
-from reportlab.lib.colors import Color, toColor
+from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.base.errors import UserError
-from pipeline.cards import fonts
+from pipeline.cards import colours, fonts
 from pipeline.cards.units import PT_PER_MM
 
 SHRINK_STEP_PT = 0.25
@@ -81,11 +80,10 @@ class Layout:
     lines: tuple[tuple[tuple[Placed, ...], float], ...]  # (atoms, line width at size 1)
 
 
-@lru_cache(maxsize=256)
 def _colour(spec: str) -> Color:
-    """A parsed colour (parsing the same '#rrggbb' for every card is measurable)."""
+    """A parsed colour."""
     try:
-        return toColor(spec)
+        return colours.colour(spec)
     except ValueError:
         raise UserError(f"colour '{spec}' is not a colour (use #rrggbb or a name)") from None
 
@@ -98,7 +96,6 @@ def check_colour(spec: str, where: str) -> None:
         raise UserError(f"{where}: {exc}") from None
 
 
-@lru_cache(maxsize=65536)
 def _unit_width(text: str, style: str) -> float:
     return stringWidth(text, fonts.font_name(style), 1.0)
 
@@ -107,6 +104,9 @@ def _atom_width(atom: Atom, icons: IconAspects, where: str) -> float:
     if atom.icon is not None:
         return icons.aspect(atom.icon, where) * ICON_EM + 2 * ICON_GAP
     return _unit_width(atom.text, atom.style)
+
+
+Spaces = Mapping[str, float]  # the width of a space (at size 1) in each style a text uses
 
 
 def _words(atoms: Sequence[Atom]) -> list[list[Atom]]:
@@ -124,7 +124,8 @@ Line = tuple[tuple[Placed, ...], float]  # a line's placed atoms and its width
 Word = tuple[list[Atom], list[float]]  # a word's atoms and their widths at size 1
 
 
-def _breaks(words: Sequence[Word], limit: float, max_lines: Optional[int] = None) -> Optional[list[tuple[int, int]]]:
+def _breaks(words: Sequence[Word], spaces: Spaces, limit: float,
+            max_lines: Optional[int] = None) -> Optional[list[tuple[int, int]]]:
     """Greedy line breaking at size 1 into ``limit``: each line's words as a range (first, end) of ``words``;
     None when a single word is wider than the box, or as soon as the lines outnumber ``max_lines`` (the rest
     of the text is not looked at). Only where the lines break: the trial widths place no atom (``_placed``)."""
@@ -135,7 +136,7 @@ def _breaks(words: Sequence[Word], limit: float, max_lines: Optional[int] = None
         word_width = sum(widths)
         if word_width > limit:
             return None
-        space = _space_before(atoms, at > first)
+        space = _space_before(atoms, spaces, at > first)
         if at > first and (atoms[0].newline or cursor + space + word_width > limit):
             ranges.append((first, at))
             if max_lines is not None and len(ranges) >= max_lines:
@@ -150,12 +151,12 @@ def _breaks(words: Sequence[Word], limit: float, max_lines: Optional[int] = None
     return ranges
 
 
-def _space_before(atoms: Sequence[Atom], in_line: bool) -> float:
+def _space_before(atoms: Sequence[Atom], spaces: Spaces, in_line: bool) -> float:
     """The space (at size 1) before a word that follows another on its line and was written after a space."""
-    return _unit_width(" ", atoms[0].style) if in_line and atoms[0].space else 0.0
+    return spaces[atoms[0].style] if in_line and atoms[0].space else 0.0
 
 
-def _placed(words: Sequence[Word], ranges: Sequence[tuple[int, int]]) -> list[Line]:
+def _placed(words: Sequence[Word], spaces: Spaces, ranges: Sequence[tuple[int, int]]) -> list[Line]:
     """The lines ``_breaks`` found, each atom placed at its x along its line."""
     lines: list[Line] = []
     for first, end in ranges:
@@ -163,7 +164,7 @@ def _placed(words: Sequence[Word], ranges: Sequence[tuple[int, int]]) -> list[Li
         cursor = 0.0
         for at in range(first, end):
             atoms, widths = words[at]
-            x = cursor + _space_before(atoms, at > first)
+            x = cursor + _space_before(atoms, spaces, at > first)
             for atom, width in zip(atoms, widths):
                 current.append(Placed(atom, x, width))
                 x += width
@@ -172,14 +173,14 @@ def _placed(words: Sequence[Word], ranges: Sequence[tuple[int, int]]) -> list[Li
     return lines
 
 
-def _balanced(words: Sequence[Word], limit: float, count: int) -> list[tuple[int, int]]:
+def _balanced(words: Sequence[Word], spaces: Spaces, limit: float, count: int) -> list[tuple[int, int]]:
     """The same number of lines as at ``limit``, wrapped at the narrowest width that keeps it: centred lines of
     even length, not a full line and a stray word ("Gain 1 / Faith.")."""
     narrow, wide = max(sum(widths) for _, widths in words), limit
-    best = _breaks(words, limit)
+    best = _breaks(words, spaces, limit)
     for _ in range(BALANCE_STEPS):
         middle = (narrow + wide) / 2
-        ranges = _breaks(words, middle)
+        ranges = _breaks(words, spaces, middle)
         if ranges is not None and len(ranges) <= count:
             wide, best = middle, ranges
         else:
@@ -197,17 +198,18 @@ def fit(atoms: Sequence[Atom], box: Box, icons: IconAspects, where: str) -> Layo
     for style, pieces in by_style.items():
         fonts.check_glyphs("".join(pieces), where, style)
     words = [(w, [_atom_width(a, icons, where) for a in w]) for w in _words(atoms)]
+    spaces = {style: _unit_width(" ", style) for style in {atom.style for atom in atoms}}
     # The words' widths alone (no spaces, no forced breaks) at the minimum size against every line the box
     # has at that size: more text than that fits at no size, and is refused before any wrapping.
     if sum(sum(widths) for _, widths in words) * box.min_size > box.width * _lines_in(box, box.min_size) + 1e-6:
         raise _does_not_fit(atoms, box, where)
     size = box.size
     while size >= box.min_size - 1e-9:
-        ranges = _breaks(words, box.width / size, _lines_in(box, size))
+        ranges = _breaks(words, spaces, box.width / size, _lines_in(box, size))
         if ranges is not None:
             if box.align == "center" and len(ranges) > 1:
-                ranges = _balanced(words, box.width / size, len(ranges))
-            return Layout(size, tuple(_placed(words, ranges)))
+                ranges = _balanced(words, spaces, box.width / size, len(ranges))
+            return Layout(size, tuple(_placed(words, spaces, ranges)))
         size -= SHRINK_STEP_PT
     raise _does_not_fit(atoms, box, where)
 
