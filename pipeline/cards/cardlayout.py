@@ -7,13 +7,14 @@ from typing import Any, Iterable, Optional
 
 from pipeline import store
 from pipeline.base.errors import UserError
-from pipeline.cards import build, design, fonts
+from pipeline.cards import build, fonts
 from pipeline.cards.artcache import ArtCache
 from pipeline.cards.faces import FaceRecord, FaceRecords, Splitter, content_key
 from pipeline.cards.forms import FaceForm
 from pipeline.cards.imposition import SHEETS_NAME, SHEETS_SCHEMA_NAME, load_sheets
 from pipeline.cards.plan import Face
 from pipeline.cards.svgtemplates import Templates
+from pipeline.cards.templatecode import TemplateCode
 from pipeline.data.dataset import GameData, display_path
 from pipeline.data.problems import Location, Problem
 
@@ -70,12 +71,24 @@ class LaidOutCards:
     """The card faces validate's card check laid out, by game, for the build of the same command to draw
     (explicit data flow within one command, as documents pass ``LaidOut``: nothing outlives the command), and
     the command's art cache: what the check converts or splits, the build draws without converting again.
-    ``scope``: the command's store scope of the project's templates (what the card check lays faces out from)."""
+    ``scope``: the command's store scope of the project's templates (what the card check lays faces out from);
+    ``code``: the card templates the command compiled (every ``Templates`` of the command shares them)."""
 
     def __init__(self, scope: store.Scope) -> None:
         self._games: dict[str, Layouts] = {}
+        self._templates: dict[tuple[Path, float], Templates] = {}
         self.art = ArtCache()
         self.scope = scope
+        self.code = TemplateCode()
+
+    def templates(self, root: Path, bleed_mm: float) -> Templates:
+        """The command's card templates under ``root`` (the card check of every game lays its faces out from
+        them, and the documents draw with them): one jinja2 environment, each template loaded once."""
+        key = (root, bleed_mm)
+        if key not in self._templates:
+            scope = self.scope if self.scope.templates == root.resolve() else None
+            self._templates[key] = Templates(root, bleed_mm=bleed_mm, scope=scope, code=self.code)
+        return self._templates[key]
 
     def keep(self, game: str, layouts: Layouts) -> None:
         self._games[game] = layouts
@@ -98,12 +111,13 @@ def problems(data: GameData, template_root: Path, keep: Optional[LaidOutCards] =
         return
     fonts.register()
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
-    templates = Templates(template_root, bleed_mm=sheets.bleed_mm, scope=keep.scope if keep is not None else None)
+    templates = (keep.templates(template_root, sheets.bleed_mm) if keep is not None
+                 else Templates(template_root, bleed_mm=sheets.bleed_mm))
     faces = (face for card in plan.cards for face in (card.front, card.back) if face is not None)
     if not all(templates.has(face.template) for face in faces):
         return  # the game's card templates live elsewhere (`build --templates`): its build lays the cards out
     layouts = Layouts(templates, data.game, keep.art if keep is not None else None)
-    rules = design.rules_for(template_root)
+    rules = templates.rules
     checked: set[int] = set()
     clean = True
     for card in plan.cards:

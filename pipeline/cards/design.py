@@ -25,7 +25,6 @@ and ``decks.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
@@ -61,9 +60,9 @@ class DesignRules:
         return self.min_rules_text_pt if role == RULES_ROLE else self.min_text_pt
 
 
-@lru_cache(maxsize=None)
 def load_rules(path: Path, schema_path: Path) -> DesignRules:
-    """Read and validate the design rules; a problem names the file, line and field."""
+    """Read and validate the design rules (afresh: a command reads them once, with its card templates,
+    :attr:`pipeline.cards.svgtemplates.Templates.rules`); a problem names the file, line and field."""
     data = load_checked_yaml(path, schema_path)
     return DesignRules(**{name: data[name] for name in DesignRules.__dataclass_fields__})
 
@@ -138,15 +137,10 @@ def problems(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], te
 
 def check(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], template: str, where: str) -> None:
     """Fail naming the card ``where`` at the first rule the face breaks (and how many more there are)."""
-    found = _problems(facts, rules, trim, template)
+    found = list(problems(facts, rules, trim, template))
     if found:
         more = f" (and {count(len(found) - 1, 'more design problem')} on this face)" if len(found) > 1 else ""
         raise UserError(f"{where}: {found[0]}{more}")
-
-
-@lru_cache(maxsize=4096)  # faces of a deck often have equal facts (the same slots, fitted alike): judged once
-def _problems(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], template: str) -> tuple[str, ...]:
-    return tuple(problems(facts, rules, trim, template))
 
 
 def reversed_text(text: TextFacts) -> bool:

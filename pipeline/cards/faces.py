@@ -197,7 +197,7 @@ class Splitter:
         self.templates = templates
         self.art_cache = art if art is not None else artcache.ArtCache()  # the command's art (what it converts, draws)
         self.bleed = templates.bleed_mm
-        self.rules = design.rules_for(templates.root)
+        self.rules = templates.rules
         self._layers: dict[tuple[Any, ...], tuple[str, Any]] = {}  # layer content -> (art key, art root)
         self._texts: dict[tuple[bytes, float], Optional[tuple[text.SetText, TextSpec]]] = {}
         self._letters: dict[str, IconLetters] = {}

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Mapping, Optional
@@ -42,7 +41,7 @@ from pipeline import store
 from pipeline.base import locations
 from pipeline.base.errors import UserError
 from pipeline.cards import colours, design, patterns
-from pipeline.cards.templatecode import SharedCodeEnvironment
+from pipeline.cards.templatecode import SharedCodeEnvironment, TemplateCode
 from pipeline.data.dataset import display_path
 
 if TYPE_CHECKING:
@@ -134,13 +133,16 @@ class Templates:
     """Renders card-face templates to SVG text; every error names the card and the template line."""
 
     def __init__(self, root: Path = TEMPLATE_ROOT, *, bleed_mm: float, ink_saver: bool = False,
-                 scope: Optional[store.Scope] = None) -> None:
+                 scope: Optional[store.Scope] = None, code: Optional[TemplateCode] = None) -> None:
+        """``scope``: the command's store scope of ``root`` (None: taken now); ``code``: the templates the
+        command compiled already, for other ``Templates`` of it (None: compiled here as first rendered)."""
         self.root = root
+        self.code = code if code is not None else TemplateCode()
         self.scope = _scope_of(root, scope)  # the key of every store entry of faces and art made from these
         self.bleed_mm = bleed_mm
         self.ink_saver = ink_saver
         self.icons = IconLibrary(root / ICON_DIR)
-        self._safe_margin = design.rules_for(root).safe_margin_mm
+        self.rules = design.rules_for(root)  # read once, for everything that lays faces out from these templates
         self._env: Optional[jinja2.Environment] = None
         self._where = ""
 
@@ -149,11 +151,11 @@ class Templates:
         """The jinja2 environment, made (and jinja2 imported) on the first render: a build whose faces
         all come from their kept records renders no template."""
         if self._env is None:
-            self._env = _environment(self.root / CARD_DIR)
+            self._env = _environment(self.root / CARD_DIR, self.code)
             # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
             self._env.globals.update(
                 bleed=self.bleed_mm, icon=self._inline_icon, ink_saver=self.ink_saver, readable=self._readable,
-                ink_on=self._ink_on, mix=self._mix, safe_margin=self._safe_margin, pattern=patterns.pattern,
+                ink_on=self._ink_on, mix=self._mix, safe_margin=self.rules.safe_margin_mm, pattern=patterns.pattern,
             )
             self._env.filters.update(mm=_fmt)
         return self._env
@@ -162,7 +164,7 @@ class Templates:
         """The SVG text of one face; ``where`` names the card in any error."""
         self._where = where
         try:
-            svg = self._template(template).render(**context)
+            svg = self.env.get_template(template).render(**context)  # (jinja keeps each template it loads)
         except UserError as exc:
             raise UserError(str(exc)) from None
         except jinja2.TemplateSyntaxError as exc:
@@ -187,12 +189,12 @@ class Templates:
     def _readable(self, colour: str, background: str) -> str:
         """``colour`` or the nearest shade of it with the design rules' text contrast against ``background``."""
         fore, back = self._colours("readable", colour, background)
-        return colours.to_hex(colours.readable(fore, back, design.rules_for(self.root).min_contrast))
+        return colours.to_hex(colours.readable(fore, back, self.rules.min_contrast))
 
     def _ink_on(self, background: str) -> str:
         """White, or a dark shade of ``background`` where white lacks the design rules' text contrast."""
         (back,) = self._colours("ink_on", background)
-        return colours.to_hex(colours.ink_on(back, design.rules_for(self.root).min_contrast))
+        return colours.to_hex(colours.ink_on(back, self.rules.min_contrast))
 
     def _colours(self, function: str, *specs: str) -> list[colours.RGB]:
         try:
@@ -202,10 +204,6 @@ class Templates:
 
     def has(self, template: str) -> bool:
         return (self.root / CARD_DIR / template).is_file()
-
-    @lru_cache(maxsize=None)
-    def _template(self, name: str) -> jinja2.Template:
-        return self.env.get_template(name)
 
     def _inline_icon(self, name: str, x: float, y: float, height: float, **attrs: Any) -> Markup:
         """Icon art placed with its top-left at (x, y) mm, ``height`` mm tall (for use in fixed art)."""
@@ -239,13 +237,13 @@ def _refuse_transparency(svg: str, where: str, template: str) -> None:
             )
 
 
-def _environment(folder: Path) -> jinja2.Environment:
+def _environment(folder: Path, code: TemplateCode) -> jinja2.Environment:
     """A jinja2 environment for one template folder.
 
     Templates do not change during a build, so files are not re-checked on
     every use (``auto_reload`` off). Templates are compiled in memory, never
-    read back compiled from disk: compiled templates are code (shared in memory with the other
-    environments of the process, see :mod:`pipeline.cards.templatecode`).
+    read back compiled from disk: compiled templates are code (shared in memory, through ``code``, with
+    the other environments of the command, see :mod:`pipeline.cards.templatecode`).
 
     jinja's compile-time optimizer (constant folding) is off: a run compiles every card template
     (a cold validate, 24 files) and renders each only a few dozen times, so the folding costs more
@@ -253,6 +251,7 @@ def _environment(folder: Path) -> jinja2.Environment:
     """
 
     return SharedCodeEnvironment(
+        code=code,
         loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

@@ -88,8 +88,7 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, cards: Optiona
     refs = References(catalogue)
     origins = Origins(game, refs, spec.documents)
     laid_out = cards.of(game.game, TEMPLATE_ROOT) if cards is not None else None
-    templates = laid_out.templates if laid_out is not None else card_templates(
-        scope=cards.scope if cards is not None else None)  # the card check's, when it ran
+    templates = card_templates(cards=cards)  # the command's, which the card check laid its faces out from
     faces = CheckedFaces(laid_out, game.game, templates) if spec.cards is not None else None
     try:
         with catalogue.noting_reads() as reads:

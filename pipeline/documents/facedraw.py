@@ -78,10 +78,14 @@ class FaceSlots:
         return list(dict.fromkeys(s.name for s in self.slots if s.kind == TEXT and s.filled and s.name))
 
 
-def card_templates(root: Path = TEMPLATE_ROOT, scope: Optional[store.Scope] = None) -> Templates:
-    """The card templates under ``root`` as the card build loads them (same bleed), made afresh: a command
-    makes them once (or takes the card check's) and hands them to what draws or measures its faces.
-    ``scope``: the command's store scope of ``root`` (None: taken now)."""
+def card_templates(root: Path = TEMPLATE_ROOT, scope: Optional[store.Scope] = None,
+                   cards: Optional[LaidOutCards] = None) -> Templates:
+    """The card templates under ``root`` as the card build loads them (same bleed): the command's own when it
+    hands its ``cards`` (what its card check laid out, with the templates it compiled), else made afresh (a
+    command makes them once and hands them to what draws or measures its faces). ``scope``: the command's store
+    scope of ``root`` (None: taken now)."""
+    if cards is not None:
+        return cards.templates(root, load_sheets().bleed_mm)
     return Templates(root, bleed_mm=load_sheets().bleed_mm, scope=scope)
 
 
@@ -138,7 +142,7 @@ class FaceDrawer:
             if laid_out is not None:  # its records are at hand: the kept ones need not be read
                 self._forms[game] = Forms(canvas, laid_out.templates, laid_out=laid_out)
             else:
-                self._templates = self._templates or card_templates(scope=cards.scope if cards is not None else None)
+                self._templates = self._templates or card_templates(cards=cards)
                 self._forms[game] = Forms(canvas, self._templates, records=game, art=cards.art if cards is not None else None)
         return self._forms[game]
 
