@@ -220,7 +220,8 @@ def open_document(
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, Metadata(title, game, options))
-    templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver, scope=scope)
+    code = laid_out.splitter.templates.code if laid_out is not None else None  # compiled by this command's check
+    templates = Templates(template_root, bleed_mm=sheets.bleed_mm, ink_saver=ink_saver, scope=scope, code=code)
     return Document(sheets, buffer, canvas, Forms(canvas, templates, game if keep_faces else None, laid_out=laid_out,
                                                      art=art))
 
