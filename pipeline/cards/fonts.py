@@ -114,9 +114,10 @@ def _charmap(style: str) -> Mapping[int, int]:
         name = STYLES[style][0]
     except KeyError:
         raise UserError(f"unknown font style '{style}' (known: {', '.join(STYLES)})") from None
-    register()
+    if name not in pdfmetrics.getRegisteredFontNames():
+        register()
     font = pdfmetrics.getFont(name)
-    assert isinstance(font, TTFont)  # (registered above as one)
+    assert isinstance(font, TTFont)  # (registered by ``register`` as one)
     charmap: Mapping[int, int] = font.face.charToGlyph
     return charmap
 

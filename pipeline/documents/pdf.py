@@ -1120,6 +1120,12 @@ class _Contents(TableOfContents):
         if kind == "TOCEntry":
             self.landed.append(tuple(stuff))
 
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N803 (reportlab's name)
+        """Not painted on a :class:`~pipeline.documents.measuring.MeasuringCanvas`, as the other tables are not:
+        its room was taken when it was wrapped, and its entries were noted as the headings were placed."""
+        if not measuring.measuring(canvas):
+            super().drawOn(canvas, x, y, _sW)
+
     def isSatisfied(self) -> bool:
         if self.paint:  # (the guessing pass was only measured: never the last)
             return not self.guessing() and bool(super().isSatisfied())
