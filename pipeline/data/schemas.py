@@ -123,10 +123,52 @@ def key_equals_text(condition: Any, instance: Any, is_object: bool) -> Optional[
         key not in instance or (isinstance(instance[key], str) and instance[key] == text) for key, text in texts.items())
 
 
+def _all_of(validator: Any, parts: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own ``allOf``, but a part that is only ``if`` (one key equal to a text, :func:`key_equals_text`)
+    and ``then``, whose condition does not hold, is passed over: applied, it gives no error (no ``else``), and the
+    schema files chain many (one per op: an effect's fields picked by its ``op``). The other parts are applied as
+    jsonschema applies them, in order, so the errors are the same, in the same order."""
+    if not isinstance(parts, list):
+        yield from Draft202012Validator.VALIDATORS["allOf"](validator, parts, instance, schema)
+        return
+    is_object = validator.is_type(instance, "object")
+    for index, part in enumerate(parts):
+        if isinstance(part, dict) and part.keys() == {"if", "then"} and key_equals_text(part["if"], instance, is_object) is False:
+            continue
+        yield from validator.descend(instance, part, schema_path=index)
+
+
+def _one_of(validator: Any, alternatives: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own ``oneOf``, answered directly where the schema files write a union told apart by its keys
+    (an effect's op, a selector, a condition: each alternative requires a key the others lack). jsonschema
+    validates every alternative (the ones before the first that holds in full, with all their errors, then
+    every one after it again); here, when an object lacks a required key of all alternatives but one and that
+    one holds, exactly one holds, and oneOf gives no error, as jsonschema does. Any other case (that one does
+    not hold, none or several remain) is jsonschema's, so the errors are its own."""
+    if isinstance(alternatives, list) and validator.is_type(instance, "object"):
+        possible = [index for index, alternative in enumerate(alternatives) if not _lacks_required(alternative, instance)]
+        if len(possible) == 1:
+            index = possible[0]
+            if next(iter(validator.descend(instance, alternatives[index], schema_path=index)), None) is None:
+                return
+    yield from Draft202012Validator.VALIDATORS["oneOf"](validator, alternatives, instance, schema)
+
+
+def _lacks_required(alternative: Any, instance: dict[str, Any]) -> bool:
+    """Whether ``instance`` (an object) lacks a key ``alternative`` requires, so that it cannot hold (False when
+    that cannot be told from the alternative's own ``required``, or a linked ``$ref`` standing alone)."""
+    while isinstance(alternative, dict) and alternative.keys() == {"$ref"} and isinstance(alternative["$ref"], dict):
+        alternative = alternative["$ref"]  # (linked when loaded: see _linked)
+    if not isinstance(alternative, dict):
+        return False
+    required = alternative.get("required")
+    return isinstance(required, list) and any(isinstance(key, str) and key not in instance for key in required)
+
+
 SchemaValidator: Any = validators.extend(  # type: ignore[no-untyped-call]  # (untyped in types-jsonschema)
     Draft202012Validator,
     {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties,
-     "$ref": _ref, "if": _if},
+     "$ref": _ref, "if": _if, "allOf": _all_of, "oneOf": _one_of},
 )
 
 
