@@ -31,6 +31,9 @@ def colour(spec: str) -> Color:
 
 def parse(spec: str) -> RGB:
     """``'#rrggbb'``, ``'#rgb'`` or a colour name as an RGB triple; ValueError when it is none of these."""
+    if HEX_CODE.fullmatch(spec):  # HexColor's own arithmetic, without making a Color
+        number = int(spec[1:], 16)
+        return ((number >> 16) & 0xFF) / 255.0, ((number >> 8) & 0xFF) / 255.0, (number & 0xFF) / 255.0
     found = colour(spec)
     return (float(found.red), float(found.green), float(found.blue))
 

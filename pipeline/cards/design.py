@@ -30,7 +30,8 @@ from typing import Iterator, NamedTuple
 
 from pipeline.base.errors import UserError
 from pipeline.base.words import count
-from pipeline.cards.colours import contrast, distance, luminance, parse
+from pipeline.cards.colours import distance, luminance, parse
+from pipeline.cards.colours import ratio as contrast_of
 from pipeline.data.schemas import load_checked_yaml
 
 RULES_NAME = "design-rules.yaml"
@@ -174,8 +175,9 @@ def _contrast(text: TextFacts, rules: DesignRules, template: str) -> Iterator[st
     if not text.bg:
         yield f"design rule {key}: {slot}: declare the colour the text is set on (bg=\"#rrggbb\")"
         return
-    fill, bg = parse(text.fill), parse(text.bg)
-    ratio = contrast(fill, bg)
+    bg = parse(text.bg)
+    lit = luminance(parse(text.fill))  # (the text's, against each colour below)
+    ratio = contrast_of(lit, luminance(bg))
     if ratio < need - 1e-6:
         yield f"design rule {key}: {slot}: {text.fill} on {text.bg} has contrast {ratio:.2f}:1 (needs {need:g}:1)"
         return
@@ -185,7 +187,7 @@ def _contrast(text: TextFacts, rules: DesignRules, template: str) -> Iterator[st
                    f"{base}; declare what the text is printed on")
             return
     for colour in text.under:
-        ratio = contrast(fill, parse(colour))
+        ratio = contrast_of(lit, luminance(parse(colour)))
         if ratio < need - 1e-6:
             yield (f"design rule {key}: {slot}: art of colour {colour} runs under the text ({text.fill} on it has "
                    f"contrast {ratio:.2f}:1, needs {need:g}:1); move the art or the text")
