@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any, Hashable, Iterator, Optional, Sequence
 
@@ -1169,10 +1170,27 @@ class _Float(ActionFlowable):
         return top - y + mm(FLOAT_GAP_MM)
 
 
+class _Frame(Frame):
+    """A frame that copies itself cheaply: platypus deep-copies the frame in use each time it measures a group
+    kept together (hundreds of times a rulebook), and a frame holds numbers and names. The copy is the one
+    ``copy.deepcopy`` makes (a new frame, each value copied deeply, the copy memo kept), without its general
+    machinery (reduce, reconstruct) for the values that cannot change: numbers, text, None."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_Frame":
+        copied = self.__class__.__new__(self.__class__)
+        memo[id(self)] = copied
+        copied.__dict__.update({name: value if type(value) in _ATOMS else deepcopy(value, memo)
+                                for name, value in self.__dict__.items()})
+        return copied
+
+
+_ATOMS = frozenset({int, float, str, bool, type(None)})  # the types whose values deepcopy hands back as they are
+
+
 def _frame(name: str, x: float, y: float, width: float, height: float, column: Optional[int] = None) -> Frame:
     """A frame without padding: the layout's margins and gutters are the only space around the text. ``column``:
     which column of the text area it is (None: not one, as the cover's)."""
-    frame = Frame(x, y, width, height, id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame = _Frame(x, y, width, height, id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     frame.column = column
     return frame
 
