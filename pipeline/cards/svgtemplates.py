@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Mapping, Optional
@@ -142,9 +143,14 @@ class Templates:
         self.bleed_mm = bleed_mm
         self.ink_saver = ink_saver
         self.icons = IconLibrary(root / ICON_DIR)
-        self.rules = design.rules_for(root)  # read once, for everything that lays faces out from these templates
         self._env: Optional[jinja2.Environment] = None
         self._where = ""
+
+    @cached_property
+    def rules(self) -> design.DesignRules:
+        """The design rules of these templates, read when first needed (a card sheet whose faces were all laid
+        out by the check reads none) and once, for everything that lays faces out from these templates."""
+        return design.rules_for(self.root)
 
     @property
     def env(self) -> jinja2.Environment:
