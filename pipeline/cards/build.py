@@ -339,7 +339,7 @@ def colour_key_problems(plan: Plan, icons: Templates) -> Iterator[str]:
 def checked_cards(plan: Plan, forms: Forms) -> list[tuple[PrintCard, FaceForm, Optional[FaceForm]]]:
     """Every card of the plan with its faces, held to every rule a build holds them to (``checked_faces``, then
     the colour keys across the plan): what the build refuses, an export or a preflight refuses too."""
-    rules = design.rules_for(forms.templates.root)
+    rules = forms.templates.rules
     checked: set[int] = set()
     cards = [(card, *checked_faces(plan, forms, card, rules, checked)) for card in plan.cards]
     _refuse(colour_key_problems(plan, forms.templates))
