@@ -182,6 +182,8 @@ def path_operators(d: str) -> tuple[list[Piece], list[int]]:
     """A path's ``d`` as the operators of svglib's Path of it (MOVE, LINE, CURVE in absolute coordinates, and
     CLOSE), and where svglib closes the subpaths it leaves open when it fills a copy of the path (the index of
     each operator following an open subpath, and the end when the last is open)."""
+    if WAVE_LETTERS.issuperset(LETTER.findall(d)):
+        return _wave_operators(d)
     norm = normalise_svg_path(d)
     operators: list[Piece] = []
     points: list[float] = []  # every point set so far, flat (as a reportlab Path holds them)
@@ -274,6 +276,65 @@ def path_operators(d: str) -> tuple[list[Piece], list[int]]:
         if op not in ("Q", "q", "T", "t"):
             last_quadratic = None
         last_op = op
+    if not operators:
+        raise Unread("empty path")
+    if operators[-1][0] != CLOSE:
+        unclosed.append(len(operators))
+    return operators, unclosed
+
+
+# A path of moves, lines, relative quadratic curves and closes only: a pattern's waves, nearly all the path text
+# of the shipped art (hundreds of curves a path). Read in one pass by _wave_operators, with the very numbers and
+# arithmetic of svglib's normalise_svg_path and convert_quadratic_to_cubic_path.
+WAVE_LETTERS = frozenset("MLqZ")
+LETTER = re.compile(r"[a-zA-Z]")  # (an exponent's e or E among them: not a wave letter, so the general reading)
+SVG_OPERATOR = re.compile("([achlmqstvz])", re.I)  # how svglib cuts a path into operators and their numbers
+SVG_NUMBER = re.compile(r"(-?\d*\.?\d*(?:[eE][+-]?\d+)?)")  # and how it reads the numbers of one operator
+WAVE_ARGUMENTS = {"M": 2, "L": 2, "q": 4, "Z": 0}
+
+
+def _wave_operators(d: str) -> tuple[list[Piece], list[int]]:
+    """:func:`path_operators` of a path whose letters are all M, L, q and Z: the same operators, the same numbers."""
+    operators: list[Piece] = []
+    unclosed: list[int] = []
+    x = y = 0.0  # the last point set (svglib's Path: its points' last two)
+    moved = False  # a point was set
+    op = ""
+    for item in SVG_OPERATOR.split(d.strip()):
+        if not item.strip():
+            continue
+        if item in WAVE_ARGUMENTS:
+            op = item
+            if op == CLOSE:
+                operators.append((CLOSE, ()))
+            continue
+        if op in ("", CLOSE):
+            raise Unread("numbers before any operator or after a close")  # (svglib's reading of it is left to svglib)
+        size = WAVE_ARGUMENTS[op]
+        numbers = [float(text) for text in SVG_NUMBER.findall(item) if text]
+        if not numbers or len(numbers) % size:
+            raise Unread("path numbers")
+        for at in range(0, len(numbers), size):
+            if op == "M" and at:
+                op = "L"  # (svglib: further pairs after a move are lines)
+            if op == "M":
+                if operators and operators[-1][0] != CLOSE:
+                    unclosed.append(len(operators))
+                x, y = numbers[at], numbers[at + 1]
+                operators.append((MOVE, (x, y)))
+                moved = True
+            elif op == "L":
+                x, y = numbers[at], numbers[at + 1]
+                operators.append((LINE, (x, y)))
+                moved = True
+            else:  # q: relative to the last point, made cubic as svglib makes it
+                if not moved:
+                    raise Unread("a curve before any point")
+                x1, y1, xn, yn = x + numbers[at], y + numbers[at + 1], x + numbers[at + 2], y + numbers[at + 3]
+                c1x, c1y = x + 2 / 3 * (x1 - x), y + 2 / 3 * (y1 - y)
+                c2x, c2y = c1x + 1 / 3 * (xn - x), c1y + 1 / 3 * (yn - y)
+                operators.append((CURVE, (c1x, c1y, c2x, c2y, xn, yn)))
+                x, y = xn, yn
     if not operators:
         raise Unread("empty path")
     if operators[-1][0] != CLOSE:
