@@ -59,7 +59,8 @@ def _linear(channel: float) -> float:
 
 def luminance(colour: RGB) -> float:
     """WCAG relative luminance, 0 (black) to 1 (white)."""
-    return sum(weight * _linear(channel) for weight, channel in zip(LUMINANCE_WEIGHTS, colour))
+    red, green, blue = LUMINANCE_WEIGHTS
+    return red * _linear(colour[0]) + green * _linear(colour[1]) + blue * _linear(colour[2])  # (summed in this order)
 
 
 def contrast(a: RGB, b: RGB) -> float:
