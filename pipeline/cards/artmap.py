@@ -133,14 +133,22 @@ class RoundedRect(Region):
     radius: float = 0.0
 
     def covers(self, box: Box) -> bool:
-        return contains(self.bounds, box) and all(self._inside(x, y) for x, y in _corners(box))
-
-    def _inside(self, x: float, y: float) -> bool:
+        """Whether the box lies within the bounds (``contains``) and each of its corners within the radius of
+        the rectangle the corners' centres span. Written out, not as calls per corner: the design checks ask
+        this of every panel under every line of text."""
         x0, y0, x1, y1 = self.bounds
+        left, bottom, right, top = box
+        if not (x0 <= left + EPSILON and y0 <= bottom + EPSILON and right <= x1 + EPSILON and top <= y1 + EPSILON):
+            return False
         r = min(self.radius, (x1 - x0) / 2, (y1 - y0) / 2)
-        cx = min(max(x, x0 + r), x1 - r)
-        cy = min(max(y, y0 + r), y1 - r)
-        return (x - cx) ** 2 + (y - cy) ** 2 <= r * r + EPSILON
+        low_x, high_x, low_y, high_y = x0 + r, x1 - r, y0 + r, y1 - r
+        limit = r * r + EPSILON
+        for x in (left, right):
+            across = (x - min(max(x, low_x), high_x)) ** 2
+            for y in (bottom, top):
+                if across + (y - min(max(y, low_y), high_y)) ** 2 > limit:
+                    return False
+        return True
 
     def shrunk(self, by: float) -> Optional[Region]:
         x0, y0, x1, y1 = self.bounds
@@ -172,22 +180,34 @@ class ConvexPolygon(Region):
         if not contains(self.bounds, box):
             return False
         # each corner inside: its cross products with every edge of one sign (those within EPSILON of zero
-        # ignored), the four corners tested in one pass over the edges
+        # ignored), the four corners tested in one pass over the edges (written out corner by corner: this runs
+        # for every edge of every panel under every line of text)
         x0, y0, x1, y1 = box
-        corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
-        signs = [0.0, 0.0, 0.0, 0.0]
+        sign00 = sign10 = sign01 = sign11 = 0.0  # the last sign found for corner (x0, y0), (x1, y0), (x0, y1), (x1, y1)
         points = self.points
         ax, ay = points[-1]
         for bx, by in points:
             dx, dy = bx - ax, by - ay
-            for at, (x, y) in enumerate(corners):
-                cross = dx * (y - ay) - dy * (x - ax)
-                if abs(cross) <= EPSILON:
-                    continue
-                sign = signs[at]
-                if sign and (cross > 0) != (sign > 0):
+            cross = dx * (y0 - ay) - dy * (x0 - ax)
+            if abs(cross) > EPSILON:
+                if sign00 and (cross > 0) != (sign00 > 0):
                     return False
-                signs[at] = cross
+                sign00 = cross
+            cross = dx * (y0 - ay) - dy * (x1 - ax)
+            if abs(cross) > EPSILON:
+                if sign10 and (cross > 0) != (sign10 > 0):
+                    return False
+                sign10 = cross
+            cross = dx * (y1 - ay) - dy * (x0 - ax)
+            if abs(cross) > EPSILON:
+                if sign01 and (cross > 0) != (sign01 > 0):
+                    return False
+                sign01 = cross
+            cross = dx * (y1 - ay) - dy * (x1 - ax)
+            if abs(cross) > EPSILON:
+                if sign11 and (cross > 0) != (sign11 > 0):
+                    return False
+                sign11 = cross
             ax, ay = bx, by
         return True
 
