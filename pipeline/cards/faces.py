@@ -396,6 +396,7 @@ class FaceRecords:
             return
         plain = {key: record.to_plain() for key, record in sorted(self._used.items())}
         store.keep(NAMESPACE, self.inputs, plain, under=self.templates.scope)
+        self._stored, self._changed = plain, False  # what the store holds now: saved again only after a change
 
     def _read(self) -> dict[str, Any]:
         if self.inputs is None:
