@@ -34,7 +34,7 @@ from svglib.svglib import SvgRenderer
 
 from pipeline.base.errors import UserError
 from pipeline.cards import fonts
-from pipeline.cards.colours import CHANNEL_MAX, RGB, WHITE, blend, to_hex
+from pipeline.cards.colours import CHANNEL_MAX, RGB, WHITE, blend
 from pipeline.cards.svgtemplates import SVG_NS
 
 if TYPE_CHECKING:
@@ -559,7 +559,8 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
 
     Colours are told apart as the hex codes name them (8 bits a channel), but kept as integer triples while the
     shapes are laid: sorted, a triple orders as its hex code does, so the colours kept past MAX_COLOURS are the
-    same, and a hex code is written only for the answer."""
+    same, and a hex code is written only for the answer (the base's too, from its triple: what ``to_hex``
+    writes, see ``_key``)."""
     start, covering = _top_cover(painted, box)
     base = paper
     every: dict[tuple[int, int, int], RGB] = {_key(paper): paper}
@@ -571,7 +572,7 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
             every.update(_over(paint, every.values()))
         if len(every) > MAX_COLOURS:
             every = dict(sorted(every.items())[:MAX_COLOURS])
-    return Under(to_hex(base), tuple("#%02x%02x%02x" % key for key in sorted(every)))
+    return Under("#%02x%02x%02x" % _key(base), tuple("#%02x%02x%02x" % key for key in sorted(every)))
 
 
 def reaching(painted: Sequence[Paint], boxes: Sequence[Box]) -> tuple[Paint, ...]:
