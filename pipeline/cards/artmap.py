@@ -442,7 +442,9 @@ def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
         ring = list(zip(xs, ys))
         if _convex(ring):
             return ConvexPolygon(bounds, tuple(ring))
-    return Outline(bounds, tuple((kind, tuple(args)) for kind, args in pieces), matrix)
+    # the pieces as they are when they are tuples already (svgpaint's), else made so (a Drawing's list slices)
+    return Outline(bounds, tuple(piece if type(piece[1]) is tuple else (piece[0], tuple(piece[1])) for piece in pieces),
+                   matrix)
 
 
 def _flattened(pieces: Sequence[Piece], matrix: Matrix) -> tuple[list[float], list[float], list[int]]:
