@@ -316,6 +316,7 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
     games = [unit.game for unit in units if unit.game is not None]
     plans = cards.make_plans(request.data_root, games, catalogue.game)
     editions = cards.editions(options)
+    sheets = cards.check_options(options, request.template_root)[0]  # read once for every sheet of the build
     if progress is not None:
         progress.begin(sum(plan.card_count for plan in plans) * len(editions))
     done: dict[str, list[Output]] = {}
@@ -331,7 +332,7 @@ def _build_cards(request: BuildRequest, units: list[_Unit], catalogue: RecordCat
             data, pages = cards.render_pdf(plan, stamped, progress.advance if progress is not None else None,
                                            template_root=request.template_root,
                                            laid_out=faces.of(plan.game, request.template_root), art=faces.art,
-                                           scope=inputs.scope)
+                                           scope=inputs.scope, sheets=sheets)
             files[target] = data
             details.append(f"({plan.card_count} cards, {pages} pages)")
         _write_unit(manifest, unit.name, inputs.of(unit.name, options.as_dict(), [plan.game]), [plan.game], files)

@@ -36,6 +36,7 @@ from pipeline import store
 from pipeline.base import shape
 from pipeline.base.shape import ShapeError
 from pipeline.cards import artstream, fonts
+from pipeline.cards.svgpaint import ParsedPath
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -84,6 +85,7 @@ class ArtCache:
         self._memory: dict[str, Art] = {}  # Drawings (art that is not self-contained) are kept here only
         self._converted: dict[str, "Drawing"] = {}  # art converted in this command (a build, art svgpaint cannot read)
         self._laid_out: dict[str, tuple[Any, Callable[[], "Drawing"]]] = {}  # art split in this command: SVG, converter
+        self._parsed: dict[str, list[ParsedPath]] = {}  # the paths of art split in this command, as read, until written
 
     def converted(self, key: str, convert: Callable[[], "Drawing"]) -> "Drawing":
         """The Drawing of art ``key`` (a digest of its SVG), converted once per command (by the converter
@@ -93,13 +95,16 @@ class ArtCache:
             self._converted[key] = (laid_out[1] if laid_out is not None else convert)()
         return self._converted[key]
 
-    def laid_out(self, key: str, svg: Any, convert: Callable[[], "Drawing"]) -> None:
+    def laid_out(self, key: str, svg: Any, convert: Callable[[], "Drawing"], parsed: Optional[list[ParsedPath]] = None) -> None:
         """Note that art ``key`` (its SVG root ``svg``) was split from a face in this command (validate's card
         check reads its paints from the SVG, converting nothing): the build of the same command writes it
         (``artstream``), else converts it with ``convert``, when it first draws it, without rendering the face's
-        template again to find its SVG."""
-        if key not in self._converted:
-            self._laid_out.setdefault(key, (svg, convert))
+        template again to find its SVG. ``parsed``: its paths as that reading parsed them, in document order
+        (the writer takes them instead of parsing the same paths again; dropped once the art is written)."""
+        if key not in self._converted and key not in self._laid_out:
+            self._laid_out[key] = (svg, convert)
+            if parsed is not None:
+                self._parsed[key] = parsed
 
     def has(self, key: str, under: store.Scope) -> bool:
         """Whether art ``key`` is at hand without rendering its face: split or converted in this command already
@@ -129,7 +134,8 @@ class ArtCache:
         SVG is not at hand or uses what that does not write."""
         laid_out = self._laid_out.get(key)
         root = svg if svg is not None else laid_out[0] if laid_out is not None else None
-        found = artstream.written(root) if root is not None else None
+        parsed = self._parsed.pop(key, None)  # (the paths of this very art: ``written`` checks each one's ``d``)
+        found = artstream.written(root, parsed) if root is not None else None
         if found is None:
             return None
         stream = Stream(*found)

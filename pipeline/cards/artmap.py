@@ -34,7 +34,7 @@ from svglib.svglib import SvgRenderer
 
 from pipeline.base.errors import UserError
 from pipeline.cards import fonts
-from pipeline.cards.colours import CHANNEL_MAX, RGB, WHITE, blend, to_hex
+from pipeline.cards.colours import CHANNEL_MAX, RGB, WHITE, blend
 from pipeline.cards.svgtemplates import SVG_NS
 
 if TYPE_CHECKING:
@@ -133,14 +133,22 @@ class RoundedRect(Region):
     radius: float = 0.0
 
     def covers(self, box: Box) -> bool:
-        return contains(self.bounds, box) and all(self._inside(x, y) for x, y in _corners(box))
-
-    def _inside(self, x: float, y: float) -> bool:
+        """Whether the box lies within the bounds (``contains``) and each of its corners within the radius of
+        the rectangle the corners' centres span. Written out, not as calls per corner: the design checks ask
+        this of every panel under every line of text."""
         x0, y0, x1, y1 = self.bounds
+        left, bottom, right, top = box
+        if not (x0 <= left + EPSILON and y0 <= bottom + EPSILON and right <= x1 + EPSILON and top <= y1 + EPSILON):
+            return False
         r = min(self.radius, (x1 - x0) / 2, (y1 - y0) / 2)
-        cx = min(max(x, x0 + r), x1 - r)
-        cy = min(max(y, y0 + r), y1 - r)
-        return (x - cx) ** 2 + (y - cy) ** 2 <= r * r + EPSILON
+        low_x, high_x, low_y, high_y = x0 + r, x1 - r, y0 + r, y1 - r
+        limit = r * r + EPSILON
+        for x in (left, right):
+            across = (x - min(max(x, low_x), high_x)) ** 2
+            for y in (bottom, top):
+                if across + (y - min(max(y, low_y), high_y)) ** 2 > limit:
+                    return False
+        return True
 
     def shrunk(self, by: float) -> Optional[Region]:
         x0, y0, x1, y1 = self.bounds
@@ -172,22 +180,34 @@ class ConvexPolygon(Region):
         if not contains(self.bounds, box):
             return False
         # each corner inside: its cross products with every edge of one sign (those within EPSILON of zero
-        # ignored), the four corners tested in one pass over the edges
+        # ignored), the four corners tested in one pass over the edges (written out corner by corner: this runs
+        # for every edge of every panel under every line of text)
         x0, y0, x1, y1 = box
-        corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
-        signs = [0.0, 0.0, 0.0, 0.0]
+        sign00 = sign10 = sign01 = sign11 = 0.0  # the last sign found for corner (x0, y0), (x1, y0), (x0, y1), (x1, y1)
         points = self.points
         ax, ay = points[-1]
         for bx, by in points:
             dx, dy = bx - ax, by - ay
-            for at, (x, y) in enumerate(corners):
-                cross = dx * (y - ay) - dy * (x - ax)
-                if abs(cross) <= EPSILON:
-                    continue
-                sign = signs[at]
-                if sign and (cross > 0) != (sign > 0):
+            cross = dx * (y0 - ay) - dy * (x0 - ax)
+            if abs(cross) > EPSILON:
+                if sign00 and (cross > 0) != (sign00 > 0):
                     return False
-                signs[at] = cross
+                sign00 = cross
+            cross = dx * (y0 - ay) - dy * (x1 - ax)
+            if abs(cross) > EPSILON:
+                if sign10 and (cross > 0) != (sign10 > 0):
+                    return False
+                sign10 = cross
+            cross = dx * (y1 - ay) - dy * (x0 - ax)
+            if abs(cross) > EPSILON:
+                if sign01 and (cross > 0) != (sign01 > 0):
+                    return False
+                sign01 = cross
+            cross = dx * (y1 - ay) - dy * (x1 - ax)
+            if abs(cross) > EPSILON:
+                if sign11 and (cross > 0) != (sign11 > 0):
+                    return False
+                sign11 = cross
             ax, ay = bx, by
         return True
 
@@ -218,27 +238,38 @@ class ConvexPolygon(Region):
 
 @dataclass(frozen=True)
 class Outline(Region):
-    """Any other shape, as polygons (curves flattened): exact for whether it reaches a box, never covering one."""
+    """Any other shape: a path's pieces through ``matrix``, flattened into polygons (each curve as CURVE_STEPS
+    straight pieces) when a box within its bounds is asked about: exact for whether it reaches a box, never
+    covering one. Only its bounds are worked out when it is made: the largest outlines (a frame's pattern of
+    waves, thousands of points, under a panel) are never asked more, and their points are not kept."""
 
-    rings: tuple[tuple[tuple[float, float], ...], ...] = ()
+    pieces: tuple[Piece, ...] = ()
+    matrix: Matrix = IDENTITY
+
+    def rings(self) -> list[list[tuple[float, float]]]:
+        """The outline's polygons, flattened afresh (each call)."""
+        xs, ys, starts = _flattened(self.pieces, self.matrix)
+        ends = [*starts[1:], len(xs)]
+        return [list(zip(xs[start:end], ys[start:end])) for start, end in zip(starts, ends)]
 
     def touches(self, box: Box) -> bool:
         if not intersects(self.bounds, box):
             return False
         x0, y0, x1, y1 = box
-        for ring in self.rings:
+        rings = self.rings()
+        for ring in rings:
             if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in ring):
                 return True
             if any(_crosses(ring[i - 1], ring[i], box) for i in range(len(ring))):
                 return True
-        return _inside_rings(self.rings, (x0 + x1) / 2, (y0 + y1) / 2)
+        return _inside_rings(rings, (x0 + x1) / 2, (y0 + y1) / 2)
 
 
 @dataclass(frozen=True)
 class Stroke(Region):
     """The line along an outline's polygons, ``half`` its width either side."""
 
-    rings: tuple[tuple[tuple[float, float], ...], ...] = ()
+    outline: Outline = Outline((0.0, 0.0, 0.0, 0.0))
     half: float = 0.0
 
     def touches(self, box: Box) -> bool:
@@ -248,7 +279,7 @@ class Stroke(Region):
         x0, y0, x1, y1 = near
         return any(
             any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in ring) or any(_crosses(ring[i - 1], ring[i], near) for i in range(1, len(ring)))
-            for ring in self.rings
+            for ring in self.outline.rings()
         )
 
 
@@ -331,7 +362,7 @@ def shape_paints(region: Region, matrix: Matrix, fill: Optional[tuple[RGB, float
     if stroke is not None and width > 0:
         half = width / 2
         if isinstance(region, Outline):
-            yield Paint(stroke[0], stroke[1], Stroke(grow(region.bounds, half), region.rings, half), stroke=True)
+            yield Paint(stroke[0], stroke[1], Stroke(grow(region.bounds, half), region, half), stroke=True)
         else:
             yield Paint(stroke[0], stroke[1], Ring(grow(region.bounds, half), region.shrunk(half)), stroke=True)
 
@@ -401,35 +432,52 @@ PATH_OPERATORS: dict[int, tuple[Optional[str], int]] = {0: (MOVE, 2), 1: (LINE, 
 
 def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
     """The region of a path: its subpaths as polygons, each curve as CURVE_STEPS straight pieces, through
-    ``matrix``. One pass: each point is flattened and placed as it comes (``apply`` written out: this runs for
-    every point of every path, a wave pattern's hundreds of curves among them), not listed flat and then
-    listed again placed."""
+    ``matrix``: a convex polygon when it is one subpath that turns one way, else an outline that keeps the
+    pieces, not the points (see ``Outline``)."""
+    xs, ys, starts = _flattened(pieces, matrix)
+    if not starts:
+        return None
+    bounds = (min(xs), min(ys), max(xs), max(ys))
+    if len(starts) == 1 and len(xs) >= 3:
+        ring = list(zip(xs, ys))
+        if _convex(ring):
+            return ConvexPolygon(bounds, tuple(ring))
+    # the pieces as they are when they are tuples already (svgpaint's), else made so (a Drawing's list slices)
+    return Outline(bounds, tuple(piece if type(piece[1]) is tuple else (piece[0], tuple(piece[1])) for piece in pieces),
+                   matrix)
+
+
+def _flattened(pieces: Sequence[Piece], matrix: Matrix) -> tuple[list[float], list[float], list[int]]:
+    """A path's points through ``matrix``, each curve as CURVE_STEPS straight pieces: the x and the y of every
+    point, and where each subpath starts among them (a move starts one, as does a line before any move; a curve
+    before any point draws nothing). One pass: each point is flattened and placed as it comes (``apply`` written
+    out: this runs for every point of every path, a wave pattern's hundreds of curves among them), its
+    coordinates listed apart, so no pair is made for a point that is only counted in the bounds."""
     a, b, c, d, e, f = matrix
-    rings: list[list[tuple[float, float]]] = []
-    ring: list[tuple[float, float]] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    starts: list[int] = []
     x, y = 0.0, 0.0  # the last point, before ``matrix``: where the next curve starts
     for kind, args in pieces:
         if kind == MOVE:
-            if ring:
-                rings.append(ring)
+            starts.append(len(xs))
             x, y = args[0], args[1]
-            ring = [(a * x + c * y + e, b * x + d * y + f)]
+            xs.append(a * x + c * y + e)
+            ys.append(b * x + d * y + f)
         elif kind == LINE:
+            if not starts:
+                starts.append(0)
             x, y = args[0], args[1]
-            ring.append((a * x + c * y + e, b * x + d * y + f))
-        elif kind == CURVE and ring:
+            xs.append(a * x + c * y + e)
+            ys.append(b * x + d * y + f)
+        elif kind == CURVE and starts:
             x0, y0 = x, y
             x1, y1, x2, y2, x3, y3 = args
             for w0, w1, w2, w3 in CURVE_WEIGHTS:
                 x, y = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3, w0 * y0 + w1 * y1 + w2 * y2 + w3 * y3
-                ring.append((a * x + c * y + e, b * x + d * y + f))
-    if ring:
-        rings.append(ring)
-    if not rings:
-        return None
-    if len(rings) == 1 and len(rings[0]) >= 3 and _convex(rings[0]):
-        return ConvexPolygon(box_of(rings[0]), tuple(rings[0]))
-    return Outline(box_of(p for ring in rings for p in ring), tuple(tuple(ring) for ring in rings))
+                xs.append(a * x + c * y + e)
+                ys.append(b * x + d * y + f)
+    return xs, ys, starts
 
 
 def _path_pieces(path: rl.Path) -> list[Piece]:
@@ -513,7 +561,8 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
 
     Colours are told apart as the hex codes name them (8 bits a channel), but kept as integer triples while the
     shapes are laid: sorted, a triple orders as its hex code does, so the colours kept past MAX_COLOURS are the
-    same, and a hex code is written only for the answer."""
+    same, and a hex code is written only for the answer (the base's too, from its triple: what ``to_hex``
+    writes, see ``_key``)."""
     start, covering = _top_cover(painted, box)
     base = paper
     every: dict[tuple[int, int, int], RGB] = {_key(paper): paper}
@@ -525,7 +574,7 @@ def colours_under(painted: Sequence[Paint], box: Box, paper: RGB = WHITE) -> Und
             every.update(_over(paint, every.values()))
         if len(every) > MAX_COLOURS:
             every = dict(sorted(every.items())[:MAX_COLOURS])
-    return Under(to_hex(base), tuple("#%02x%02x%02x" % key for key in sorted(every)))
+    return Under("#%02x%02x%02x" % _key(base), tuple("#%02x%02x%02x" % key for key in sorted(every)))
 
 
 def reaching(painted: Sequence[Paint], boxes: Sequence[Box]) -> tuple[Paint, ...]:

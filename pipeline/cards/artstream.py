@@ -23,7 +23,7 @@ code...) gives None and is converted by svglib as before.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from reportlab import rl_config
 from reportlab.graphics.renderbase import STATE_DEFAULTS
@@ -36,7 +36,7 @@ from svglib.svglib import Svg2RlgAttributeConverter
 
 from pipeline.cards import svgpaint
 from pipeline.cards.artmap import CURVE, LINE, MOVE, Matrix, Piece
-from pipeline.cards.svgpaint import CLOSE, PX_TO_PT, SVG, Unread
+from pipeline.cards.svgpaint import CLOSE, PX_TO_PT, SVG, ParsedPath, Unread
 
 GROUP_IDENTITY: Matrix = (1, 0, 0, 1, 0, 0)  # a reportlab Group's own transform, before any is applied
 STYLE = ("fill", "fill-rule", "stroke", "stroke-width", "stroke-linejoin", "stroke-linecap", "stroke-dasharray")
@@ -56,16 +56,18 @@ Style = dict[str, str]
 Lines = list[str]
 
 
-def written(root: Any) -> Optional[tuple[float, float, str]]:
+def written(root: Any, parsed: Optional[Sequence[ParsedPath]] = None) -> Optional[tuple[float, float, str]]:
     """The width and height (points) and the content stream reportlab's renderer writes for svglib's Drawing of
-    the SVG art ``root`` (an lxml element), or None when the art uses anything this module does not write."""
+    the SVG art ``root`` (an lxml element), or None when the art uses anything this module does not write.
+    ``parsed``: the art's paths as ``svgpaint.paints`` read them, in document order (a path is taken from there
+    when its ``d`` is the one met, else parsed here)."""
     try:
-        return _drawing(root)
+        return _drawing(root, parsed or ())
     except (Unread, ValueError, IndexError, KeyError, TypeError):  # (svglib's conversion says what is wrong)
         return None
 
 
-def _drawing(root: Any) -> tuple[float, float, str]:
+def _drawing(root: Any, parsed: Sequence[ParsedPath] = ()) -> tuple[float, float, str]:
     """``renderPDF.draw`` of the Drawing ``svglib`` makes of ``root``, at (0, 0)."""
     if root.tag != f"{SVG}svg" or root.get("preserveAspectRatio") is not None:
         raise Unread("root")
@@ -83,7 +85,7 @@ def _drawing(root: Any) -> tuple[float, float, str]:
         main = mmult(main, translate(tx, ty))
     main = mmult(main, scale(uniform, uniform * -1))
     main = mmult(main, translate(0 - vx, -vh - vy))
-    writer = _Writer()
+    writer = _Writer(parsed)
     lines = writer.lines
     lines.append("q")  # the renderer's own save, then its initial state
     lines.append(f"{fp_str(*GROUP_IDENTITY)} cm")
@@ -98,9 +100,10 @@ def _drawing(root: Any) -> tuple[float, float, str]:
 class _Writer:
     """The operators of one Drawing, in the renderer's order."""
 
-    def __init__(self) -> None:
+    def __init__(self, parsed: Sequence[ParsedPath] = ()) -> None:
         self.lines: Lines = []
         self.convert = Svg2RlgAttributeConverter()  # svglib's own conversion of colours and lengths
+        self._parsed = iter(parsed)  # the art's paths as read for its paints, in the order this writer meets them
 
     # -- groups -----------------------------------------------------------
     def children(self, node: Any, style: Style) -> None:
@@ -267,7 +270,7 @@ class _Writer:
         subpath open (reportlab fills no open path), then the path itself (unfilled, then)."""
         if not d:
             return
-        operators, unclosed = svgpaint.path_operators(d)
+        operators, unclosed = self._operators(d)
         if not operators or operators[0][0] != MOVE:
             raise Unread("a path not starting with a move")
         delta = self._shape_state(style)
@@ -280,6 +283,15 @@ class _Writer:
             delta["fillColor"] = None
         self._node(delta, lambda s, f, m: self._draw_path(operators, s, f, m))
         self.lines.append("Q")
+
+    def _operators(self, d: str) -> tuple[list[Piece], list[int]]:
+        """``svgpaint.path_operators(d)``: the next path read for the art's paints when it is this one (the same
+        function of the same text), else parsed now."""
+        found = next(self._parsed, None)
+        if found is not None and found[0] == d:
+            return found[1], found[2]
+        self._parsed = iter(())  # out of step: parse every path from here on
+        return svgpaint.path_operators(d)
 
     def _draw_path(self, operators: list[Piece], stroke: int, fill: int, mode: int) -> None:
         """The renderer's ``drawPath`` of a path whose fill rule is ``mode`` (a path left open is not filled)."""

@@ -211,13 +211,15 @@ class Document:
 def open_document(
     template_root: Path, title: str, game: str, options: dict[str, str], *, keep_faces: bool = False, ink_saver: bool = False,
     laid_out: Optional[LaidOutFaces] = None, art: Optional[ArtCache] = None, scope: Optional[store.Scope] = None,
+    sheets: Optional[Sheets] = None,
 ) -> Document:
     """A new PDF; ``keep_faces`` keeps its face records for the next build of the game (a full card sheet);
     ``laid_out``: the game's faces as validation laid them out in this command; ``art``: the command's art
     cache (see ``Forms``); ``scope``: the command's store scope of ``template_root`` (None: taken now, for a
-    command that opens one document)."""
+    command that opens one document); ``sheets``: the sheet definitions of ``template_root`` when read already."""
     fonts.register()
-    sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
+    if sheets is None:
+        sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, Metadata(title, game, options))
     code = laid_out.splitter.templates.code if laid_out is not None else None  # compiled by this command's check
@@ -226,10 +228,13 @@ def open_document(
                                                      art=art))
 
 
-def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) -> tuple[Sheets, Paper, Layout]:
+def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT,
+                  sheets: Optional[Sheets] = None) -> tuple[Sheets, Paper, Layout]:
     """The sheets, paper and layout the options name; an unknown paper or layout, or an offset larger
-    than the layout's margin, is an error (checked before anything is drawn or written)."""
-    sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
+    than the layout's margin, is an error (checked before anything is drawn or written). ``sheets``: the sheet
+    definitions of ``template_root`` when read already (else read now)."""
+    if sheets is None:
+        sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     paper, layout = sheets.paper(options.paper), sheets.layout(options.layout)
     check_offsets(sheets, layout, options.offset_across_mm, options.offset_along_mm)
     return sheets, paper, layout
@@ -238,15 +243,17 @@ def check_options(options: BuildOptions, template_root: Path = TEMPLATE_ROOT) ->
 def render_pdf(
     plan: Plan, options: BuildOptions, progress: Optional[Progress] = None, *, template_root: Path = TEMPLATE_ROOT,
     laid_out: Optional[LaidOutFaces] = None, art: Optional[ArtCache] = None, scope: Optional[store.Scope] = None,
+    sheets: Optional[Sheets] = None,
 ) -> tuple[bytes, int]:
     """The PDF bytes of a plan and its page count; ``laid_out``: the plan's faces as validation laid them out
     from ``template_root`` in this command (drawn as they are, not laid out again); ``art``: the command's art
     cache (the other editions and games of the build draw from it too); ``scope``: the command's store scope of
-    ``template_root`` (None: taken now)."""
-    sheets, paper, layout = check_options(options, template_root)
+    ``template_root`` (None: taken now); ``sheets``: the sheet definitions of ``template_root`` as the command
+    read them (None: read now)."""
+    sheets, paper, layout = check_options(options, template_root, sheets)
     doc = open_document(
         template_root, f"{plan.title}: cards ({paper.name})", plan.game, options.as_dict(), keep_faces=True,
-        ink_saver=options.ink_saver, laid_out=laid_out, art=art, scope=scope,
+        ink_saver=options.ink_saver, laid_out=laid_out, art=art, scope=scope, sheets=sheets,
     )
     canvas, forms = doc.canvas, doc.forms
     items = _items(plan, forms, Duplex.LONG if layout.fold else options.duplex)  # a fold page holds the backs

@@ -40,6 +40,12 @@ class Layouts:
     def ink_saver(self) -> bool:
         return self.templates.ink_saver
 
+    @property
+    def records(self) -> FaceRecords:
+        """The game's face records as this check read them from the store and keeps them (``save``): the build
+        of the same command counts its faces in these, not in a second reading of the same store entry."""
+        return self._records
+
     def record(self, key: str) -> Optional[FaceRecord]:
         """The record of the face of content ``key`` when it was laid out here."""
         form = self._by_content.get(key)

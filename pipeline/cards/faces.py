@@ -257,10 +257,11 @@ class Splitter:
     def paints(self, key: str, root: Any, where: str) -> tuple[artmap.Paint, ...]:
         """What the art of ``key`` paints where: read from its SVG (``svgpaint``), or, for art using what that
         does not read, from its conversion (``drawing``, which the build then draws)."""
-        found = svgpaint.paints(root)
+        parsed: list[svgpaint.ParsedPath] = []  # its paths as read here, handed on with the SVG to its writer
+        found = svgpaint.paints(root, parsed)
         if found is None:
             return artmap.paints([self.drawing(key, root, where)])
-        self.art_cache.laid_out(key, root, lambda: artmap.convert(root, where))
+        self.art_cache.laid_out(key, root, lambda: artmap.convert(root, where), parsed)
         return found
 
     def _icon_letters(self, name: str, where: str) -> IconLetters:
@@ -396,6 +397,7 @@ class FaceRecords:
             return
         plain = {key: record.to_plain() for key, record in sorted(self._used.items())}
         store.keep(NAMESPACE, self.inputs, plain, under=self.templates.scope)
+        self._stored, self._changed = plain, False  # what the store holds now: saved again only after a change
 
     def _read(self) -> dict[str, Any]:
         if self.inputs is None:

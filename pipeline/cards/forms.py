@@ -77,6 +77,9 @@ class LaidOutFaces(Protocol):
     @property
     def ink_saver(self) -> bool: ...  # the edition its templates rendered
 
+    @property
+    def records(self) -> FaceRecords: ...  # the game's face records as the layout read and kept them
+
     def record(self, key: str) -> Optional[FaceRecord]: ...
 
 
@@ -86,7 +89,8 @@ class Forms:
     ``records`` names the kind of document whose face records are kept between
     builds (a game); without it, faces are only shared within this document.
     ``laid_out``: the faces validation laid out in this command, from the same templates. Its records and art
-    are drawn as they are in the same edition (full colour or ink-friendly), and its splitter sets the faces
+    are drawn as they are in the same edition (full colour or ink-friendly), its face records (what the store
+    holds for the game) are the ones this document counts its faces in, and its splitter sets the faces
     of another edition, so text and art layers the editions share are worked once. ``art``: the command's art
     cache, shared by its documents (else this document's own); with ``laid_out``, the one its splitter has.
     """
@@ -96,11 +100,12 @@ class Forms:
         self.canvas = canvas
         self.templates = templates
         self.bleed = templates.bleed_mm
-        self.records = FaceRecords(templates, records)
         self._scope = templates.scope
         self._splitter = laid_out.splitter if laid_out is not None else Splitter(templates, art)
         self._art = self._splitter.art_cache
         self._laid_out = laid_out if laid_out is not None and laid_out.ink_saver == templates.ink_saver else None
+        # the game's records as the layout of this command read and kept them (its edition), not read again
+        self.records = self._laid_out.records if self._laid_out is not None and records else FaceRecords(templates, records)
         self._face_objects: dict[int, tuple[Face, FaceForm]] = {}  # the same Face object (a shared back) splits once
         self._by_content: dict[str, FaceForm] = {}  # faces of equal template and values split once
         self._by_record: dict[FaceRecord, FaceForm] = {}  # faces that came out the same are one face

@@ -44,7 +44,6 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
@@ -141,9 +140,9 @@ class Sheets:
             raise UserError(f"unknown layout '{name}' (known: {', '.join(self.layouts)})") from None
 
 
-@lru_cache(maxsize=None)
 def load_sheets(path: Path = SHEETS_FILE, schema_path: Path = SHEETS_SCHEMA) -> Sheets:
-    """Read and validate the sheet definitions; a problem names the file, line and field."""
+    """Read and validate the sheet definitions; a problem names the file, line and field (read each time it is
+    asked, about a ms: a caller that needs them more than once in a command holds on to what it read)."""
     data = load_checked_yaml(path, schema_path)
     marks, calibration = data["crop_marks"], data["calibration"]
     registration = Registration(**data["registration"])

@@ -70,18 +70,22 @@ class Unread(Exception):
 
 
 Style = dict[str, str]
+# A path as read: its ``d`` and what ``path_operators`` made of it (the operators and where subpaths are left open)
+ParsedPath = tuple[str, list[Piece], list[int]]
 
 
-def paints(root: Any) -> Optional[tuple[Paint, ...]]:
+def paints(root: Any, parsed: Optional[list[ParsedPath]] = None) -> Optional[tuple[Paint, ...]]:
     """The paints of the SVG art ``root`` (an lxml element), as ``artmap.paints`` reads them off svglib's
-    Drawing of it, or None when the art uses anything this module does not read (see the module's text)."""
+    Drawing of it, or None when the art uses anything this module does not read (see the module's text).
+    ``parsed``: where each path read is appended, in document order, parsed (the art's writer, ``artstream``,
+    takes them from there instead of parsing the same paths again)."""
     try:
-        return tuple(_svg(root))
+        return tuple(_svg(root, parsed))
     except (Unread, ValueError, IndexError):  # (a malformed number or path: svglib's conversion says what is wrong)
         return None
 
 
-def _svg(root: Any) -> Iterator[Paint]:
+def _svg(root: Any, parsed: Optional[list[ParsedPath]] = None) -> Iterator[Paint]:
     if root.tag != f"{SVG}svg" or root.get("preserveAspectRatio") is not None:
         raise Unread("root")
     only(root, ROOT_ATTRIBUTES | IGNORED | set(INHERITED))
@@ -98,7 +102,7 @@ def _svg(root: Any) -> Iterator[Paint]:
         matrix = mmult(matrix, translate(tx, ty))
     matrix = mmult(matrix, scale(uniform, -uniform))
     matrix = mmult(matrix, translate(0 - vx, -vh - vy))
-    yield from _children(root, matrix, style(root, {}))
+    yield from _children(root, matrix, style(root, {}), parsed)
 
 
 def elements(node: Any, read: Collection[str]) -> Iterator[tuple[str, Any]]:
@@ -115,19 +119,19 @@ def elements(node: Any, read: Collection[str]) -> Iterator[tuple[str, Any]]:
         yield name, child
 
 
-def _children(node: Any, matrix: Matrix, inherited: Style) -> Iterator[Paint]:
+def _children(node: Any, matrix: Matrix, inherited: Style, parsed: Optional[list[ParsedPath]] = None) -> Iterator[Paint]:
     for name, child in elements(node, GEOMETRY):
         only(child, GEOMETRY[name] | IGNORED | set(INHERITED) | {"transform"})
         inner = style(child, inherited)
         given = child.get("transform")
         at = artmap.multiply(matrix, transform(given)) if given else matrix
         if name == "g":
-            yield from _children(child, at, inner)
+            yield from _children(child, at, inner, parsed)
         else:
-            yield from _shape(name, child, at, inner)
+            yield from _shape(name, child, at, inner, parsed)
 
 
-def _shape(name: str, node: Any, matrix: Matrix, look: Style) -> Iterator[Paint]:
+def _shape(name: str, node: Any, matrix: Matrix, look: Style, parsed: Optional[list[ParsedPath]] = None) -> Iterator[Paint]:
     fill, stroke = _colour(look.get("fill", "black")), _colour(look.get("stroke", "none"))
     width = length(look.get("stroke-width", "1"))
     if name == "rect":
@@ -151,14 +155,17 @@ def _shape(name: str, node: Any, matrix: Matrix, look: Style) -> Iterator[Paint]
         if flat and len(flat) % 2 == 0:  # (svglib draws no polygon of an odd count)
             yield from artmap.shape_paints(artmap.polygon_region(nudged(flat), matrix), matrix, fill, stroke, width)
     else:
-        yield from _path(node.get("d"), matrix, fill, stroke, width)
+        yield from _path(node.get("d"), matrix, fill, stroke, width, parsed)
 
 
 def _path(d: Optional[str], matrix: Matrix, fill: Optional[tuple[RGB, float]], stroke: Optional[tuple[RGB, float]],
-          width: float) -> Iterator[Paint]:
+          width: float, parsed: Optional[list[ParsedPath]] = None) -> Iterator[Paint]:
     if not d:
         return
-    pieces, unclosed = _pieces(d)
+    operators, open_at = path_operators(d)
+    if parsed is not None:
+        parsed.append((d, operators, open_at))
+    pieces, unclosed = [piece for piece in operators if piece[0] != CLOSE], bool(open_at)
     region = artmap.path_region(pieces, matrix)
     if region is None:
         return
@@ -169,13 +176,6 @@ def _path(d: Optional[str], matrix: Matrix, fill: Optional[tuple[RGB, float]], s
         yield from artmap.shape_paints(region, matrix, None, stroke, width)
     else:
         yield from artmap.shape_paints(region, matrix, fill, stroke, width)
-
-
-def _pieces(d: str) -> tuple[list[Piece], bool]:
-    """A path's ``d`` as pieces in absolute coordinates, as svglib's path conversion makes them, and whether a
-    subpath is left open."""
-    operators, unclosed = path_operators(d)
-    return [piece for piece in operators if piece[0] != CLOSE], bool(unclosed)
 
 
 def path_operators(d: str) -> tuple[list[Piece], list[int]]:

@@ -10,7 +10,7 @@ import pytest
 from lxml import etree
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.cards import artcache, artmap, artstream, fonts
+from pipeline.cards import artcache, artmap, artstream, fonts, svgpaint
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.games.registry import catalogue
 
@@ -36,6 +36,19 @@ def _same(root: Any, what: str) -> None:
     written = artstream.written(root)
     assert written is not None, f"{what} is not written from its SVG (svglib would convert it)"
     assert written == _by_svglib(root), what
+    # written from the paths as svgpaint read them for the art's paints (as the build hands them on): the same bytes
+    parsed: list[svgpaint.ParsedPath] = []
+    if svgpaint.paints(root, parsed) is not None:
+        assert artstream.written(root, parsed) == written, f"{what}: written from the paths read for its paints"
+
+
+def test_paths_handed_on_out_of_step_are_parsed_again() -> None:
+    root = _root('<path d="M5 5 L 20 5 L 20 20 Z" fill="#112233"/><path d="M30 30 L 40 30 L 40 40 Z" fill="#445566"/>')
+    parsed: list[svgpaint.ParsedPath] = []
+    assert svgpaint.paints(root, parsed) is not None and [d for d, _, _ in parsed] == ["M5 5 L 20 5 L 20 20 Z",
+                                                                                      "M30 30 L 40 30 L 40 40 Z"]
+    assert artstream.written(root, list(reversed(parsed))) == artstream.written(root) == _by_svglib(root)
+    assert artstream.written(root, parsed[1:]) == artstream.written(root)
 
 
 @pytest.mark.parametrize("ink_saver", [False, True], ids=["full", "ink"])

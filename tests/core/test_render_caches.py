@@ -163,7 +163,7 @@ def test_no_art_outlives_the_build_that_converted_it(templates: Path, cache: Pat
     is emptied writes (or converts) its art again, as a new process would."""
     made: list[str] = []
     write, convert = artstream.written, artmap.convert
-    monkeypatch.setattr(artstream, "written", lambda root: made.append("written") or write(root))
+    monkeypatch.setattr(artstream, "written", lambda root, *parsed: made.append("written") or write(root, *parsed))
     monkeypatch.setattr(artmap, "convert", lambda root, where: made.append(where) or convert(root, where))
     first = build(toy_plan(2), templates)
     assert made
