@@ -240,3 +240,12 @@ def _beams() -> int:
 def test_the_default_budget_gives_every_beam_of_the_portfolio_the_nodes_it_was_measured_at() -> None:
     """The portfolio's wins were measured at 300,000 nodes a beam; a beam added must not thin the others."""
     assert deals.DEFAULT_MAX_NODES == 300_000 * _beams()
+
+
+def test_the_command_judges_the_haruspex_against_each_other_set_dealt() -> None:
+    result = runner.invoke(app, ["monotheism", "deals", "--worshiper", "haruspex", "--worshiper", "pretender",
+                                 "--count", "1", "--max-nodes", "500", "--processes", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    judged, = json.loads(result.stdout)["significantly_easier"]
+    assert judged["than"] == "autotheistic-pretender" and judged["test"] == claims.PAIRED
+    assert judged["verdict"] in (claims.HOLDS, claims.CONTRADICTED, claims.NOT_SETTLED)
