@@ -39,7 +39,7 @@ from pipeline.games.monotheism.play import Loaded, deal
 SOLVER = "solver"  # a deal decided by the puzzle solver (deals.py), not simulated
 # Deals per cell: 20 deals give a 95% interval about 30 points wide at a 75% share; the report says so.
 REPORT_DEALS = 20
-REPORT_DEAL_NODES = 150_000  # the solver's budget per deal in the report (the CLI's default is larger)
+REPORT_DEAL_NODES = claims.FOUND_NODES  # the solver's budget per deal in the report (the CLI's default is larger)
 THIN_CELL = 100  # below this many deals a cell's interval is wider than +/- 10 points: said in a note
 DEFAULT_GAMES = {"random": 300, "greedy": 120, SOLVER: REPORT_DEALS}  # per set-up; the rest: greedy's
 MAX_ACTIONS = 2_000  # a deal still going after this many actions is cut off (random play can wander)
@@ -271,25 +271,25 @@ class MonotheismStudy(Study):
         if haruspex is not None:
             rows.append((f"the vast majority of {sets[first]} deals can be won (over {claims.VAST_MAJORITY:.0%})",
                          haruspex[0].at_least, "", claims.majority(haruspex[0])))
-            for set_id, name in sets.items():
-                other = decided.get((set_id, ""))
-                if set_id != first and other is not None:
-                    rows.append((f"{sets[first]} significantly easier than {name}", haruspex[0].at_least,
-                                 other[0].at_least,
-                                 claims.higher(haruspex[0], other[0])))
-            for god in deals.DIFFICULT_GODS:
-                without = decided.get((first, god))
-                if without is not None:
-                    rows.append((f"#{god} {self.god_names[god]} makes the task difficult (deals without it)",
-                                 without[0].at_least, haruspex[0].at_least, claims.higher(without[0], haruspex[0])))
+            found = {key: claims.Found(share.at_least.hits, dealt) for key, (share, dealt, _) in decided.items()}
+            easier = claims.easier(found[(first, "")], [(set_id, found[(set_id, "")]) for set_id in sets
+                                                        if set_id != first and (set_id, "") in found])
+            rows += [(f"{sets[first]} significantly easier than {sets[judged.name]}", judged.better.share,
+                      judged.worse.share, _verdict(judged)) for judged in easier]
+            difficult = claims.judge([(god, found[(first, god)], found[(first, "")]) for god in deals.DIFFICULT_GODS
+                                      if (first, god) in found])
+            rows += [(f"#{judged.name} {self.god_names[judged.name]} makes the task difficult (deals without it)",
+                      judged.better.share, judged.worse.share, _verdict(judged)) for judged in difficult]
         if not rows:
             return Section("claims", "The rulebook's claims", "No solver deals in this run.", ())
         table = Table("claims", "The rulebook's claims about full games",
                       ("claim", "share measured", "compared with", "verdict"), tuple(rows),
-                      "Shares of all deals won, with 95% intervals (Wilson); an undecided deal may yet be won, so "
-                      "each verdict weighs it both ways. Holds: the intervals separate in the claim's direction even "
-                      "with every undecided deal counted against it; contradicted: the shares point the other way even "
-                      "with every undecided deal counted for it; not settled: neither (see claims.py for each reading)."
+                      "Shares of all deals won, with 95% intervals (Wilson). The vast majority: an undecided deal may "
+                      "yet be won, so the verdict weighs it both ways (holds: the interval lies above even with every "
+                      "undecided deal lost). Easier and difficult: how easily a win is found at this budget (an "
+                      "undecided deal is a win not found): holds when the share won is higher by a one-sided Fisher "
+                      f"exact test, Holm-corrected over the claim's comparisons, below {claims.ALPHA}; contradicted "
+                      "when it is not higher; not settled otherwise (see claims.py for each reading)."
                       + _thin_note(min(min(r[1].trials, r[2].trials if isinstance(r[2], Rate) else r[1].trials)
                                        for r in rows)), (3.4, 1.6, 1.6, 1.0))
         return Section("claims", "The rulebook's claims", "The rulebook says the vast majority of games can be won "
@@ -327,6 +327,10 @@ class MonotheismStudy(Study):
         return Section("length", "How deals end", "Turns played (one submerge each) and how each deal ended: a win "
                        "(one god left, or none for the Pretender) or the way it was lost.",
                        (length_table(results, self.length_unit), *lines))
+
+
+def _verdict(judged: claims.Easier) -> str:
+    return f"{judged.verdict} (Holm p {judged.corrected:.2g})"
 
 
 def _thin_note(dealt: int) -> str:

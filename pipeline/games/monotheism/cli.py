@@ -17,7 +17,7 @@ from pipeline.base.errors import UsageProblem, UserError
 from pipeline.base.options import DataOption, JsonOption, ProcessesOption
 from pipeline.data.dataset import GameData, default_data_root, display_path
 from pipeline.games.commands import command_specs, valid_game
-from pipeline.games.monotheism import GAME_ID, adding, deals, estimate, guest_check, rating, solver
+from pipeline.games.monotheism import GAME_ID, adding, claims, deals, estimate, guest_check, rating, solver
 from pipeline.games.monotheism import generate as generator
 from pipeline.games.monotheism.easier import Easier, easier_game, easier_scenario
 from pipeline.games.monotheism.engine import PLAYER
@@ -272,11 +272,25 @@ def deals_command(
     with progress_bar() as bar:
         task = bar.add_task("deals decided", total=len(questions) * count)
         batches = deals.run(loaded.game, questions, processes=_processes(processes), on_verdict=heard)
+    judged = deals.easier_claims(batches, loaded.model.worshiper_sets[0].id)
     if as_json:
-        typer.echo(json.dumps({"seed": seed, "count": count, "batches": [b.as_data() for b in batches]}))
+        typer.echo(json.dumps({"seed": seed, "count": count, "batches": [b.as_data() for b in batches],
+                               "significantly_easier": [e.as_data() for e in judged]}))
         return
     for batch in batches:
         typer.echo(_batch_total(loaded, batch))
+    for judgement in judged:
+        typer.echo(_easier_line(loaded, judgement, max_nodes))
+
+
+def _easier_line(loaded: Loaded, found: claims.Easier, max_nodes: int) -> str:
+    """The rulebook's "significantly easier" for one other set, as :mod:`claims` reads it."""
+    names = {s.id: s.name for s in loaded.model.worshiper_sets}
+    small = "" if max_nodes == claims.FOUND_NODES else f" (the claim is read at {claims.FOUND_NODES:,} nodes)"
+    return (f"{loaded.model.worshiper_sets[0].name} significantly easier than {names[found.name]}"
+            f"{small}: won {found.better.won} of {found.better.deals} against {found.worse.won} of "
+            f"{found.worse.deals}, one-sided {found.test} p = {found.p:.2g}, Holm {found.corrected:.2g}: "
+            f"{found.verdict}")
 
 
 def _set_label(loaded: Loaded, question: deals.Question) -> str:

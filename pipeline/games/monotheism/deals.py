@@ -33,7 +33,7 @@ from pipeline.games.monotheism.model import MonotheismModel, WorshiperSet
 from pipeline.games.monotheism.search import FULL_GAME, LIMIT, NO_WIN, WIN
 
 __all__ = ["WIN", "NO_WIN", "LIMIT", "Question", "Verdict", "Batch", "DIFFICULT_GODS", "worshiper_set", "without",
-           "game_without", "decide", "run"]
+           "game_without", "decide", "run", "easier_claims"]
 
 # Advice: "unveiling more cards that will make your worshiper's task difficult, like cards #7, #9, #13, & #22".
 DIFFICULT_GODS = ("07", "09", "13", "22")
@@ -103,6 +103,11 @@ class Batch:
         return claims.Bounds.of(self.won, self.undecided, len(self.verdicts))
 
     @property
+    def found(self) -> claims.Found:
+        """Each deal won or not (a win not found within the budget), by seed: what "easier" is judged from."""
+        return claims.Found.of([v.seed for v in self.verdicts], [v.status == WIN for v in self.verdicts])
+
+    @property
     def bounds(self) -> tuple[float, float]:
         """The share of all deals won if every undecided deal were lost, and if every one were won."""
         total = len(self.verdicts)
@@ -118,6 +123,17 @@ class Batch:
                 "win_share_all_deals": {"if_undecided_lost": low, "if_undecided_won": high},
                 "nodes": sum(v.nodes for v in self.verdicts), "seconds": round(sum(v.seconds for v in self.verdicts), 3),
                 "verdicts": [v.as_data() for v in self.verdicts]}
+
+
+def easier_claims(batches: Sequence[Batch], easiest: str) -> list[claims.Easier]:
+    """"Significantly easier" judged among ``batches`` (:func:`claims.easier`): the set ``easiest`` (the
+    Haruspex) against every other set dealt with the same gods taken out (none when it was not dealt)."""
+    for removed in dict.fromkeys(b.question.removed for b in batches):
+        same = {b.question.set_id: b.found for b in batches if b.question.removed == removed}
+        if easiest in same and len(same) > 1:
+            return claims.easier(same[easiest], [(set_id, found) for set_id, found in same.items()
+                                                 if set_id != easiest])
+    return []
 
 
 def worshiper_set(model: MonotheismModel, name: str) -> Optional[WorshiperSet]:

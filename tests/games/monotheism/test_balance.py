@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from pipeline.analysis.balance.study import load_study
-from pipeline.analysis.balance.tally import count
+from pipeline.analysis.balance.study import GAMES, UNFINISHED, WINS, Results, load_study
+from pipeline.analysis.balance.tally import bump, count
 from pipeline.engine import playout
 from pipeline.games.monotheism.balance import CONSUMED, MAX_ACTIONS, POLICIES, UNVEILED, VOIDED, scenario_figures
 from pipeline.games.monotheism.greedy import greedy_policy, judge
@@ -73,3 +73,21 @@ def test_scenario_figures_read_back_from_the_store_are_the_figures_computed() ->
     computed = scenario_figures(STUDY.loaded.game, scenario)
     first = balance.cached_scenario_figures(STUDY.loaded.game, scenario, STUDY.cards_key, STUDY.scope)
     assert first == computed == balance.cached_scenario_figures(STUDY.loaded.game, scenario, STUDY.cards_key, STUDY.scope)
+
+
+def test_the_claims_section_judges_easier_by_wins_found_with_holm_corrected_fisher_tests() -> None:
+    """Hand-made counts: 19 of 20 against 5 of 20 holds; 19 against 17 does not; 19 against 20 is contradicted."""
+    won = {"haruspex-of-scriptures": 19, "three-monks": 17, "autotheistic-pretender": 20, "poet-and-spirit-guide": 5}
+    setups = tuple(s for s in STUDY.setups(policy="solver") if not s.param("without"))
+    tallies: dict = {}
+    for setup in setups:
+        tally: dict = {}
+        bump(tally, GAMES, by=20)
+        bump(tally, WINS, 0, by=won[setup.param("set")])
+        bump(tally, UNFINISHED, by=20 - won[setup.param("set")])
+        tallies[setup.id] = tally
+    section = STUDY._claims(Results(setups, tallies))
+    verdicts = {row[0].split(" than ")[-1]: row[3] for row in section.items[0].rows if " than " in row[0]}
+    assert verdicts["The Poet and the Spirit Guide"].startswith("holds")
+    assert verdicts["The Three Monks"].startswith("not settled")
+    assert verdicts["The Autotheistic Pretender"].startswith("contradicted")

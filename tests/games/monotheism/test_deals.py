@@ -88,18 +88,89 @@ def test_the_vast_majority_claim_is_judged_by_the_whole_interval(share: claims.B
     assert claims.majority(share) == verdict
 
 
-@pytest.mark.parametrize(("better", "worse", "verdict"), [
-    (_decided(19, 20), _decided(5, 20), claims.HOLDS),
-    (_decided(12, 20), _decided(10, 20), claims.NOT_SETTLED),
-    (_decided(10, 20), _decided(12, 20), claims.CONTRADICTED),
-    (_decided(10, 20), _decided(10, 20), claims.CONTRADICTED),
-    (claims.Bounds.of(19, 1, 20), claims.Bounds.of(2, 3, 20), claims.HOLDS),   # 19 won against at most 5
-    (claims.Bounds.of(19, 0, 20), claims.Bounds.of(2, 15, 20), claims.NOT_SETTLED),  # the other's 15 undecided
-    (claims.Bounds.of(5, 2, 20), claims.Bounds.of(8, 0, 20), claims.CONTRADICTED),   # 7 at most against 8 won
-])
-def test_a_comparison_holds_only_when_the_intervals_separate(better: claims.Bounds, worse: claims.Bounds,
-                                                             verdict: str) -> None:
-    assert claims.higher(better, worse) == verdict
+def _deals(*wins: bool, first: int = 1) -> claims.Found:
+    return claims.Found.of(range(first, first + len(wins)), wins)
+
+
+W, L = True, False
+
+
+def test_mcnemar_counts_only_the_deals_one_set_won() -> None:
+    assert claims.mcnemar_p(5, 0) == 1 / 32          # five discordant deals, all the better set's
+    assert claims.mcnemar_p(1, 1) == 3 / 4           # P(Bin(2, 1/2) >= 1)
+    assert claims.mcnemar_p(0, 0) == 1.0             # no deal tells the sets apart
+    assert claims.mcnemar_p(0, 3) == 1.0
+
+
+def test_fisher_is_the_hypergeometric_tail() -> None:
+    assert claims.fisher_p(claims.Found(3, 3), claims.Found(0, 3)) == pytest.approx(1 / 20)  # 1 way in C(6, 3)
+    assert claims.fisher_p(claims.Found(1, 2), claims.Found(1, 2)) == pytest.approx(5 / 6)
+    assert claims.fisher_p(claims.Found(0, 2), claims.Found(2, 2)) == pytest.approx(1.0)
+
+
+def test_holm_multiplies_by_the_rank_and_never_lets_a_larger_p_fall_below_a_smaller_one() -> None:
+    assert claims.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert claims.holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])
+    assert claims.holm([]) == []
+
+
+def test_the_same_seeds_pair_the_deals_other_seeds_do_not() -> None:
+    better, worse = _deals(W, W, W, W, W, L), _deals(L, L, L, L, L, L)
+    assert claims.one_sided_p(better, worse) == (claims.PAIRED, 1 / 32)
+    shifted = _deals(L, L, L, L, L, L, first=7)
+    assert claims.one_sided_p(better, shifted) == (claims.UNPAIRED, claims.fisher_p(better, shifted))
+
+
+def test_the_same_seed_deals_the_same_god_order_to_every_set_and_without_a_god() -> None:
+    """What makes the paired test right: deal k's gods do not depend on the worshipers below them."""
+    def gods(worshipers: list[str], seed: int) -> list[str]:
+        return [card.ref for card in decks.full_deal(GAME.cards, worshipers, seed) if card.is_deity]
+
+    for seed in (1, 2, 101):
+        assert gods(["haruspex"], seed) == gods(["pretender"], seed) == gods(["mizaru", "kikazaru", "iwazaru"], seed)
+    assert gods(["haruspex"], 1) != gods(["haruspex"], 2)
+
+
+def test_easier_holds_only_below_alpha_after_holm() -> None:
+    strong = _deals(*[W] * 9, L)
+    against = [("a", _deals(*[L] * 10)), ("b", _deals(*[W] * 8, L, L))]
+    first, second = claims.easier(strong, against)
+    assert first.test == claims.PAIRED and first.p == 1 / 2 ** 9 and first.corrected == 2 / 2 ** 9
+    assert first.verdict == claims.HOLDS
+    assert second.p == 1 / 2 and second.corrected == 1 / 2 and second.verdict == claims.NOT_SETTLED
+    # alone, 4 of 4 discordant deals (p 1/16) holds; corrected over two such comparisons it does not
+    four = _deals(W, W, W, W), _deals(L, L, L, L)
+    assert claims.easier(four[0], [("a", four[1])])[0].verdict == claims.NOT_SETTLED  # 1/16 > 0.05
+    five = _deals(*[W] * 5), _deals(*[L] * 5)
+    assert claims.easier(five[0], [("a", five[1])])[0].verdict == claims.HOLDS        # 1/32
+    assert [e.verdict for e in claims.easier(five[0], [("a", five[1]), ("b", five[1])])] == [claims.NOT_SETTLED] * 2
+
+
+def test_easier_is_contradicted_when_the_other_set_wins_as_often() -> None:
+    judged, = claims.easier(claims.Found(80, 100), [("a", claims.Found(40, 50))])
+    assert judged.test == claims.UNPAIRED and judged.verdict == claims.CONTRADICTED
+    judged, = claims.easier(claims.Found(81, 100), [("a", claims.Found(40, 50))])
+    assert judged.verdict == claims.NOT_SETTLED
+
+
+def test_a_batch_finds_a_win_only_in_its_won_deals() -> None:
+    verdicts = tuple(deals.Verdict(seed, status, 10, 0.1) for seed, status in
+                     enumerate([deals.WIN, deals.NO_WIN, deals.LIMIT], 1))
+    batch = deals.Batch(_question(seeds=(1, 2, 3)), verdicts)
+    assert batch.found == claims.Found(1, 3, (True, False, False), (1, 2, 3))
+
+
+def test_easier_claims_compare_the_first_set_with_the_others_dealt_alike() -> None:
+    def batch(set_id: str, wins: list[bool], removed: tuple[str, ...] = ()) -> deals.Batch:
+        seeds = tuple(range(1, len(wins) + 1))
+        question = deals.Question(set_id, (), removed, seeds, 100)
+        return deals.Batch(question, tuple(deals.Verdict(s, deals.WIN if w else deals.LIMIT, 1, 0.0)
+                                           for s, w in zip(seeds, wins)))
+
+    judged = deals.easier_claims([batch("h", [W] * 6), batch("m", [L] * 6), batch("p", [W] * 6)], "h")
+    assert [(j.name, j.verdict) for j in judged] == [("m", claims.HOLDS), ("p", claims.CONTRADICTED)]
+    assert deals.easier_claims([batch("m", [L] * 6)], "h") == []
+    assert deals.easier_claims([batch("h", [W] * 6)], "h") == []
 
 
 def test_a_batch_without_proofs_of_loss_does_not_read_as_all_won() -> None:
@@ -118,6 +189,7 @@ def test_the_command_reports_each_deal_and_the_share_as_json() -> None:
     batch, = found["batches"]
     assert batch["set"] == "haruspex-of-scriptures" and [v["seed"] for v in batch["verdicts"]] == [5, 6]
     assert batch["won"] + batch["lost"] + batch["undecided"] == 2
+    assert found["significantly_easier"] == []  # one set: nothing to compare it with
     # Each beam stops within one position's children of its share: a few dozen nodes over, per beam.
     assert all(v["nodes"] <= 2000 + 50 * _beams() for v in batch["verdicts"])
 
@@ -168,3 +240,12 @@ def _beams() -> int:
 def test_the_default_budget_gives_every_beam_of_the_portfolio_the_nodes_it_was_measured_at() -> None:
     """The portfolio's wins were measured at 300,000 nodes a beam; a beam added must not thin the others."""
     assert deals.DEFAULT_MAX_NODES == 300_000 * _beams()
+
+
+def test_the_command_judges_the_haruspex_against_each_other_set_dealt() -> None:
+    result = runner.invoke(app, ["monotheism", "deals", "--worshiper", "haruspex", "--worshiper", "pretender",
+                                 "--count", "1", "--max-nodes", "500", "--processes", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    judged, = json.loads(result.stdout)["significantly_easier"]
+    assert judged["than"] == "autotheistic-pretender" and judged["test"] == claims.PAIRED
+    assert judged["verdict"] in (claims.HOLDS, claims.CONTRADICTED, claims.NOT_SETTLED)
