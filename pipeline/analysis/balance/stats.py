@@ -37,6 +37,19 @@ def wilson(hits: int, trials: int, z: float = Z) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def holm(ps: Sequence[float]) -> list[float]:
+    """Holm's step-down corrected p-values, in the order given: the k-th smallest (from 0) times the m - k
+    p-values not yet passed, at most 1, never below a smaller one's. A family of tests holds each one whose
+    corrected p is under the family-wise error rate."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    corrected = [1.0] * len(ps)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
+        corrected[i] = running
+    return corrected
+
+
 @dataclass(frozen=True)
 class Rate:
     """``hits`` of ``trials``, with its Wilson interval."""

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Optional, Sequence
 
-from pipeline.analysis.balance import runner
+from pipeline.analysis.balance import runner, stats
 from pipeline.analysis.balance.findings import Cell, Section, Table, value_data
 from pipeline.analysis.balance.stats import MIN_MEAN_COUNT, Figure, Mean, Rate
 from pipeline.analysis.balance.study import Study, study_of
@@ -73,15 +73,12 @@ class FigureChange:
 
 
 def holm(figures: Sequence[FigureChange], alpha: float = ALPHA) -> tuple[FigureChange, ...]:
-    """``figures`` with ``significant`` set by Holm's step-down method over every tested figure: the k-th
-    smallest p-value (from 1) is significant when it and every smaller one is at most alpha / (m - k + 1)."""
-    tested = sorted((f.p_value, index) for index, f in enumerate(figures) if f.p_value is not None)
-    flagged: set[int] = set()
-    for rank, (p, index) in enumerate(tested):
-        if p > alpha / (len(tested) - rank) or not figures[index].moved:
-            break
-        flagged.add(index)
-    return tuple(replace(f, significant=index in flagged) for index, f in enumerate(figures))
+    """``figures`` with ``significant`` set by Holm's step-down method over every tested figure
+    (:func:`stats.holm`): a moved figure whose corrected p-value is at most ``alpha``."""
+    tested = [index for index, f in enumerate(figures) if f.p_value is not None]
+    corrected = dict(zip(tested, stats.holm([figures[index].p_value or 0.0 for index in tested])))
+    return tuple(replace(f, significant=f.moved and index in corrected and corrected[index] <= alpha)
+                 for index, f in enumerate(figures))
 
 
 @dataclass(frozen=True)

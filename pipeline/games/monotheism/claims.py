@@ -39,7 +39,7 @@ import math
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from pipeline.analysis.balance.stats import Rate
+from pipeline.analysis.balance.stats import Rate, holm
 
 VAST_MAJORITY = 0.75
 HOLDS, CONTRADICTED, NOT_SETTLED = "holds", "contradicted", "not settled"
@@ -142,17 +142,6 @@ def one_sided_p(better: Found, worse: Found) -> tuple[str, float]:
         pairs = list(zip(better.wins, worse.wins))
         return PAIRED, mcnemar_p(pairs.count((True, False)), pairs.count((False, True)))
     return UNPAIRED, fisher_p(better, worse)
-
-
-def holm(ps: Sequence[float]) -> list[float]:
-    """Holm's step-down corrected p-values, in the order given (each at most 1, never below a smaller one's)."""
-    order = sorted(range(len(ps)), key=lambda i: ps[i])
-    corrected = [1.0] * len(ps)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
-        corrected[i] = running
-    return corrected
 
 
 def judge(comparisons: Sequence[tuple[str, Found, Found]]) -> list[Easier]:

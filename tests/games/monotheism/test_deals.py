@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.analysis.balance.stats import Rate
+from pipeline.analysis.balance.stats import Rate, holm
 from pipeline.cli.main import app
 from pipeline.data.dataset import load_game
 from pipeline.games.monotheism import claims, deals, decks, search, solver
@@ -109,9 +109,9 @@ def test_fisher_is_the_hypergeometric_tail() -> None:
 
 
 def test_holm_multiplies_by_the_rank_and_never_lets_a_larger_p_fall_below_a_smaller_one() -> None:
-    assert claims.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
-    assert claims.holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])
-    assert claims.holm([]) == []
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])
+    assert holm([]) == []
 
 
 def test_the_same_seeds_pair_the_deals_other_seeds_do_not() -> None:
