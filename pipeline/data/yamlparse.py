@@ -139,12 +139,34 @@ def in_designers_words(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, Optio
                 end = f"{closer} (or a ',' between items)" if opener != "quote" else closer
                 return (f"the {shown} opened here is never closed: end it with {end}; "
                         f"the parser gave up at line {mark.line + 1 if mark else '?'}"), opened
+    if context == "while parsing a flow node":  # the file ended inside a [ ] or { }: the parser points at its end
+        opened_at = _unclosed_flow(text)
+        if opened_at is not None:
+            opener, opened = opened_at
+            closer = "]" if opener == "[" else "}"
+            return (f"the '{opener}' opened here is never closed: end it with {closer} (or a ',' between items); "
+                    f"the parser gave up at line {mark.line + 1 if mark else '?'}"), opened
     if "tab" in problem or "'\\t'" in problem or _indented_with_tab(text, mark):
         return "a tab is used for indentation: indent with spaces (YAML does not allow tabs there)", mark
     if problem == "mapping values are not allowed in this context" or problem == "mapping values are not allowed here":
         return ("a colon followed by a space inside unquoted text: put the text in quotes "
                 "(text: \"Gain 2: then rest\")"), mark
     return problem or context or "syntax error", mark
+
+
+def _unclosed_flow(text: str) -> Optional[tuple[str, yaml.Mark]]:
+    """The innermost '[' or '{' still open where the scanner stops (its character and place), from YAML's own
+    tokens, so brackets inside quotes, comments or plain text (a [[ref]]) are not mistaken for one."""
+    opened: list[tuple[str, yaml.Mark]] = []
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(token, (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken)):
+                opened.append(("[" if isinstance(token, yaml.FlowSequenceStartToken) else "{", token.start_mark))
+            elif isinstance(token, (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken)) and opened:
+                opened.pop()
+    except yaml.YAMLError:
+        pass  # the scan stops where the parser did; what is open there is the answer
+    return opened[-1] if opened else None
 
 
 def _indented_with_tab(text: str, mark: Optional[yaml.Mark]) -> bool:

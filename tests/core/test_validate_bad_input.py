@@ -243,3 +243,20 @@ def test_yaml_syntax_is_said_in_a_designers_words_where_the_mistake_is(toy: Path
     replace(cards(toy), old, new)
     [line] = messages(toy)
     assert f"{where} malformed YAML: {words}" in line, line
+
+
+@pytest.mark.parametrize("tail, where, words", [
+    ("  - id: bat\n    name: [\n", ":LINE1:11:", "the '[' opened here is never closed: end it with ]"),
+    ("  - id: bat\n    name: {first: Bat,\n", ":LINE1:11:", "the '{' opened here is never closed: end it with }"),
+    ("  - id: bat\n    sides: [front, [back,\n", ":LINE1:20:", "the '[' opened here is never closed"),
+    ("  # a [note\n  - id: bat\n    name: 'Bat [x'\n    text: [\n", ":LINE3:11:", "the '[' opened here is never closed"),
+])
+def test_a_bracket_left_open_at_the_end_of_the_file_is_blamed_where_it_opened(toy: Path, tail: str, where: str,
+                                                                             words: str) -> None:
+    path = cards(toy)
+    text = path.read_text(encoding="utf-8")
+    last = text.count("\n")  # the tail's first line is the file's line last + 1
+    path.write_text(text + tail, encoding="utf-8")
+    where = where.replace("LINE1", str(last + 2)).replace("LINE3", str(last + 4))
+    [line] = messages(toy)
+    assert f"{where} malformed YAML: {words}" in line, line
