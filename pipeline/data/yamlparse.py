@@ -146,12 +146,41 @@ def in_designers_words(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, Optio
             closer = "]" if opener == "[" else "}"
             return (f"the '{opener}' opened here is never closed: end it with {closer} (or a ',' between items); "
                     f"the parser gave up at line {mark.line + 1 if mark else '?'}"), opened
+    runaway = _runaway_quote(text, mark)
+    if runaway is not None:
+        quote, opened, closed_line = runaway
+        return (f"the quote {quote} opened here is not closed on its line: it runs on to line {closed_line} and "
+                f"takes the keys between into the text; end it with {quote} (the parser gave up at line "
+                f"{mark.line + 1 if mark else '?'})"), opened
     if "tab" in problem or "'\\t'" in problem or _indented_with_tab(text, mark):
         return "a tab is used for indentation: indent with spaces (YAML does not allow tabs there)", mark
     if problem == "mapping values are not allowed in this context" or problem == "mapping values are not allowed here":
         return ("a colon followed by a space inside unquoted text: put the text in quotes "
                 "(text: \"Gain 2: then rest\")"), mark
     return problem or context or "syntax error", mark
+
+
+_KEY_LINE = re.compile(r"\n[ ]*(?:- )?[A-Za-z_][\w-]*:(?: |\n|$)")
+
+
+def _runaway_quote(text: str, mark: Optional[yaml.Mark]) -> Optional[tuple[str, yaml.Mark, int]]:
+    """A quoted text, before where the parser stopped, that runs over several lines and swallows what reads
+    as a key on a line of its own: a quote left open mid-file (the parser then fails lines later, elsewhere).
+    Its quote, where it opened and the line it ends on; None when there is none."""
+    if mark is None:
+        return None
+    found: Optional[tuple[str, yaml.Mark, int]] = None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if token.start_mark.index > mark.index:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"') \
+                    and token.start_mark.line != token.end_mark.line \
+                    and _KEY_LINE.search(text, token.start_mark.index, token.end_mark.index):
+                found = (token.style, token.start_mark, token.end_mark.line + 1)
+    except yaml.YAMLError:
+        pass  # the scan stops where it must; a runaway quote before that point is still the answer
+    return found
 
 
 def _unclosed_flow(text: str) -> Optional[tuple[str, yaml.Mark]]:

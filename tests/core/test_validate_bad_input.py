@@ -245,6 +245,21 @@ def test_yaml_syntax_is_said_in_a_designers_words_where_the_mistake_is(toy: Path
     assert f"{where} malformed YAML: {words}" in line, line
 
 
+@pytest.mark.parametrize("old, new, later, where, ends", [
+    ("    name: Lantern\n", '    name: "Lantern\n', '  - id: "skull"\n', ":4:11:", "runs on to line 14"),
+    ("    name: Owl\n", "    name: 'Owl\n", "  - id: 'skull'\n", ":10:11:", "runs on to line 14"),
+    ("    text: Shines on [[cards/owl]].\n", '    text: "Shines on [[cards/owl]].\n', '    name: "Skull"\n', ":7:11:",
+     "runs on to line 15"),
+])
+def test_a_quote_left_open_mid_file_is_blamed_where_it_opened_not_where_the_parser_gave_up(
+        toy: Path, old: str, new: str, later: str, where: str, ends: str) -> None:
+    replace(cards(toy), later.replace('"', "").replace("'", ""), later)  # a quoted value further down closes it
+    replace(cards(toy), old, new)
+    [line] = messages(toy)
+    assert f"{where} malformed YAML: the quote" in line and "opened here is not closed on its line" in line, line
+    assert ends in line, line
+
+
 @pytest.mark.parametrize("tail, where, words", [
     ("  - id: bat\n    name: [\n", ":LINE1:11:", "the '[' opened here is never closed: end it with ]"),
     ("  - id: bat\n    name: {first: Bat,\n", ":LINE1:11:", "the '{' opened here is never closed: end it with }"),
