@@ -180,34 +180,20 @@ class ConvexPolygon(Region):
         if not contains(self.bounds, box):
             return False
         # each corner inside: its cross products with every edge of one sign (those within EPSILON of zero
-        # ignored), the four corners tested in one pass over the edges (written out corner by corner: this runs
-        # for every edge of every panel under every line of text)
+        # ignored), the four corners tested in one pass over the edges
         x0, y0, x1, y1 = box
-        sign00 = sign10 = sign01 = sign11 = 0.0  # the last sign found for corner (x0, y0), (x1, y0), (x0, y1), (x1, y1)
+        corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+        signs = [0.0, 0.0, 0.0, 0.0]  # the last sign found for each corner
         points = self.points
         ax, ay = points[-1]
         for bx, by in points:
             dx, dy = bx - ax, by - ay
-            cross = dx * (y0 - ay) - dy * (x0 - ax)
-            if abs(cross) > EPSILON:
-                if sign00 and (cross > 0) != (sign00 > 0):
-                    return False
-                sign00 = cross
-            cross = dx * (y0 - ay) - dy * (x1 - ax)
-            if abs(cross) > EPSILON:
-                if sign10 and (cross > 0) != (sign10 > 0):
-                    return False
-                sign10 = cross
-            cross = dx * (y1 - ay) - dy * (x0 - ax)
-            if abs(cross) > EPSILON:
-                if sign01 and (cross > 0) != (sign01 > 0):
-                    return False
-                sign01 = cross
-            cross = dx * (y1 - ay) - dy * (x1 - ax)
-            if abs(cross) > EPSILON:
-                if sign11 and (cross > 0) != (sign11 > 0):
-                    return False
-                sign11 = cross
+            for corner, (cx, cy) in enumerate(corners):
+                cross = dx * (cy - ay) - dy * (cx - ax)
+                if abs(cross) > EPSILON:
+                    if signs[corner] and (cross > 0) != (signs[corner] > 0):
+                        return False
+                    signs[corner] = cross
             ax, ay = bx, by
         return True
 
