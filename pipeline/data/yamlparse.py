@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Protocol, Union
+from typing import Any, Iterator, Optional, Protocol, Union
 
 import yaml
 from yaml.events import (
@@ -170,16 +170,13 @@ def _runaway_quote(text: str, mark: Optional[yaml.Mark]) -> Optional[tuple[str, 
     if mark is None:
         return None
     found: Optional[tuple[str, yaml.Mark, int]] = None
-    try:
-        for token in yaml.scan(text, Loader=yaml.SafeLoader):
-            if token.start_mark.index > mark.index:
-                break
-            if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"') \
-                    and token.start_mark.line != token.end_mark.line \
-                    and _KEY_LINE.search(text, token.start_mark.index, token.end_mark.index):
-                found = (token.style, token.start_mark, token.end_mark.line + 1)
-    except yaml.YAMLError:
-        pass  # the scan stops where it must; a runaway quote before that point is still the answer
+    for token in _tokens(text):
+        if token.start_mark.index > mark.index:
+            break
+        if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"') \
+                and token.start_mark.line != token.end_mark.line \
+                and _KEY_LINE.search(text, token.start_mark.index, token.end_mark.index):
+            found = (token.style, token.start_mark, token.end_mark.line + 1)
     return found
 
 
@@ -187,15 +184,21 @@ def _unclosed_flow(text: str) -> Optional[tuple[str, yaml.Mark]]:
     """The innermost '[' or '{' still open where the scanner stops (its character and place), from YAML's own
     tokens, so brackets inside quotes, comments or plain text (a [[ref]]) are not mistaken for one."""
     opened: list[tuple[str, yaml.Mark]] = []
-    try:
-        for token in yaml.scan(text, Loader=yaml.SafeLoader):
-            if isinstance(token, (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken)):
-                opened.append(("[" if isinstance(token, yaml.FlowSequenceStartToken) else "{", token.start_mark))
-            elif isinstance(token, (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken)) and opened:
-                opened.pop()
-    except yaml.YAMLError:
-        pass  # the scan stops where the parser did; what is open there is the answer
+    for token in _tokens(text):
+        if isinstance(token, (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken)):
+            opened.append(("[" if isinstance(token, yaml.FlowSequenceStartToken) else "{", token.start_mark))
+        elif isinstance(token, (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken)) and opened:
+            opened.pop()
     return opened[-1] if opened else None
+
+
+def _tokens(text: str) -> Iterator[yaml.Token]:
+    """YAML's own tokens of ``text`` up to where its scanner stops: on a broken file, what came before the
+    break is what tells the designer where the mistake began."""
+    try:
+        yield from yaml.scan(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return
 
 
 def _indented_with_tab(text: str, mark: Optional[yaml.Mark]) -> bool:
