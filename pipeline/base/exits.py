@@ -66,16 +66,11 @@ def run(main: Callable[..., Any], *, argv: Optional[Sequence[str]] = None) -> No
     sys.exit(outcome if isinstance(outcome, int) else EXIT_OK)
 
 
-# typer's converters of Enum and Literal choices word a refusal as a validation library does ("Invalid value for
-# '--paper': Value error, 'a3' is not one of ..."): the prefix says nothing to a user and is dropped.
-CONVERTER_PREFIX = "Value error, "
-
-
 def _click_error(exc: typer.TyperException, as_json: bool) -> NoReturn:
     """A click error: a group called with nothing to do shows its help (as click does), anything else one line
     with its own exit code (2 for usage) and, for usage, where to look for help."""
     context = getattr(exc, "ctx", None)  # a usage error knows the command it is about
-    message = exc.format_message().replace(CONVERTER_PREFIX, "")
+    message = exc.format_message()
     code = exc.exit_code
     if context is not None and message == context.get_help():  # no_args_is_help: the group's help is the message
         typer.echo(message, err=True)

@@ -102,11 +102,11 @@ def test_another_seed_gives_other_figures_and_letter_paper_works(tmp_path: Path,
 
 @pytest.mark.parametrize(("args", "code", "says"), [
     (("report", "nogame"), 1, "unknown game nogame"),
-    (("report", "--games", "0"), 2, "'--games': Input should be greater than or equal to 1"),
+    (("report", "--games", "0"), 2, "'--games': 0 is not in the range x>=1"),
     (("report", "theocracy", "--paper", "a5"), 2, "'a5' is not one of 'a4', 'letter'"),
-    (("report", "theocracy", "--processes", "0"), 2, "'--processes': Input should be greater than or equal to 1"),
+    (("report", "theocracy", "--processes", "0"), 2, "'--processes': 0 is not in the range x>=1"),
     (("simulate", "nogame"), 1, "unknown game nogame"),
-    (("simulate", "theocracy", "--games", "-3"), 2, "'--games': Input should be greater than or equal to 1"),
+    (("simulate", "theocracy", "--games", "-3"), 2, "'--games': -3 is not in the range x>=1"),
     (("simulate", "theocracy", "--policy", "clever"), 1, "unknown policy 'clever'"),
     (("simulate", "theocracy", "--players", "9"), 1, "no set-up for 9 players"),
 ])

@@ -32,7 +32,7 @@ def one_error_line(stderr: str) -> str:
 
 @pytest.mark.parametrize("args, says", [
     (("build", "--paper", "a5"), "'a5' is not one of"),
-    (("preview", "monotheism", "01", "--dpi", "5"), "greater than or equal to 30"),
+    (("preview", "monotheism", "01", "--dpi", "5"), "30<=x<=1200"),
     (("no-such-command",), "No such command"),
     (("validate", "--no-such-flag"), "No such option"),
     (("build", "--printer", "x", "--offset-across", "1"), "give either --printer or --offset-across"),

@@ -210,7 +210,7 @@ def test_a_cosmetic_card_edit_moves_no_figure(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    (["--balance", "--games", "0", "toy"], 2, "'--games': Input should be greater than or equal to 1"),
+    (["--balance", "--games", "0", "toy"], 2, "'--games': 0 is not in the range x>=1"),
     (["--games", "5", "toy"], 2, "--games needs --balance"),
     (["--seed", "5", "toy"], 2, "--seed needs --balance"),
     (["--balance", "toy"], 2, "--balance: toy has no balance study"),

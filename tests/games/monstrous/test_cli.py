@@ -120,4 +120,4 @@ def test_simulate_bad_input_is_one_line() -> None:
     assert result.exit_code == 1 and result.output == (
         "error: monstrous: no set-up for 5 players with variant team (player counts: 4, 6, 8, 10)\n"), said(result)
     result = run("simulate", "--players", "3", "--games", "0")  # typer's own range check
-    assert result.exit_code == 2 and "'--games': Input should be greater than or equal to 1" in said(result)
+    assert result.exit_code == 2 and "'--games': 0 is not in the range x>=1" in said(result)

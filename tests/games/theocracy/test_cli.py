@@ -79,7 +79,7 @@ def test_simulate_text_is_reproducible() -> None:
 @pytest.mark.parametrize("args, code, message", [
     (["--players", "5"], 1, "no set-up for 5 players (player counts: 2, 3, 4)"),
     (["--policy", "clever"], 1, "unknown policy 'clever' (known: random, greedy)"),
-    (["--games", "0"], 2, "'--games': Input should be greater than or equal to 1"),
+    (["--games", "0"], 2, "'--games': 0 is not in the range x>=1"),
 ])
 def test_simulate_bad_input(args: list[str], code: int, message: str) -> None:
     result = run("simulate", *args)
