@@ -396,6 +396,7 @@ class PdfRenderer:
         self._paint = True  # whether the document being set is painted (else only measured: no drawing is made)
         self._cards = cards
         self._faces = facedraw.FaceDrawer(cards)  # of the document being set
+        self._cells: dict[tuple[str, bool, float], _Paragraph] = {}  # of the document being set (see :meth:`_cell`)
 
     # ------------------------------------------------------------------ styles
 
@@ -521,6 +522,7 @@ class PdfRenderer:
         template.addPageTemplates(pages)
         self._paint = paint
         self._faces = facedraw.FaceDrawer(self._cards)  # this document's faces, drawn on each pass's canvas
+        self._cells = {}
         story = self._story(doc)
         template.tallest = max((f.height for f in _flat(story) if isinstance(f, (facedraw.FaceFlowable, rl.Drawing))), default=0.0)
         contents = next((f for f in story if isinstance(f, _Contents)), None)
@@ -670,9 +672,22 @@ class PdfRenderer:
         out.append(Spacer(1, base.spaceAfter / 2))
         return [_Together(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
 
-    def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
-        para = self._inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
-        return self._paragraph(f"<b>{para}</b>" if bold else para, "table", self.styles["table"], source=text)
+    def _cell(self, text: str, where: str, width: float, bold: bool = False) -> RLParagraph:
+        """The paragraph of a table cell ``width`` points wide. The cells of a document that set the same text
+        the same way at the same width are one paragraph, its lines broken once: a paragraph's lines depend on
+        nothing but its width, and a table draws a cell where it places it (a state, an "unveiled", a "0" is
+        set in hundreds of cells of a rulebook, a puzzle book or a sheet)."""
+        key = (text, bold, width)
+        cell = self._cells.get(key)
+        if cell is None:
+            para = self._inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
+            cell = self._cells[key] = self._paragraph(f"<b>{para}</b>" if bold else para, "table", self.styles["table"],
+                                                      source=text)
+        return cell
+
+    def _row(self, texts: Sequence[str], widths: Sequence[float], where: str, *, bold: bool = False) -> list[RLParagraph]:
+        """The cells of a table row (a text past the last column width keeps its cell: the table refuses it)."""
+        return [self._cell(text, where, widths[n] if n < len(widths) else 0.0, bold=bold) for n, text in enumerate(texts)]
 
     def _table_style(self, rows: int, header: bool) -> TableStyle:
         layout = self.layout
@@ -704,8 +719,9 @@ class PdfRenderer:
         reportlab cannot split a row, so such a table could never be printed. Every text is checked as setting
         it checks it (unless ``check_texts`` is False: checked on another paper); only a cell long enough to
         outgrow a page is set, to be measured."""
-        header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
+        self._cells = {}  # (the glossary's: a document of its own)
         widths = self._widths(block.widths, len(block.header or block.rows[0]) if (block.header or block.rows) else 0)
+        header = self._row(block.header, widths, where, bold=True)
         for row in block.rows if check_texts else ():
             for text in row:
                 self._inline(text, where)
@@ -724,7 +740,7 @@ class PdfRenderer:
                 leading = cell.style.leading if isinstance(cell, RLParagraph) else self.styles["table"].leading
                 # each line holds at least one character: a text this short cannot outgrow a page unwrapped
                 if (cell is None or isinstance(cell, RLParagraph)) and len(text) * leading + pad > room:
-                    cell = cell or self._cell(text, where)
+                    cell = cell or self._cell(text, where, width)
                     _, height = cell.wrap(width - pad, room)
                     if height + pad > room:
                         raise TextDoesNotFit(where, text, (
@@ -738,11 +754,11 @@ class PdfRenderer:
                    default=0.0) + pad
 
     def _table(self, block: m.Table, where: str) -> list[Flowable]:
-        header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
-        body = [[self._cell(c, where) for c in row] for row in block.rows]
-        data = ([header] if header else []) + body
         columns = len(block.header or block.rows[0]) if (block.header or block.rows) else 0
         widths = self._widths(block.widths, columns)
+        header = self._row(block.header, widths, where, bold=True)
+        body = [self._row(row, widths, where) for row in block.rows]
+        data = ([header] if header else []) + body
         self._fit_rows([(block.header, header)] if header else [], widths, where)
         self._fit_rows(list(zip(block.rows, body)), widths, where, self._row_height(header, widths) if header else 0.0)
         # a table split over two columns or pages keeps at least TABLE_WIDOW_ROWS body rows on each side of the split
@@ -761,14 +777,14 @@ class PdfRenderer:
         if block.columns > 1:
             return self._compact_legend(block, where)
         size = self.layout.get("legend", "icon_mm")
-        rows = [
-            [self._legend_mark(e, size, where), self._cell(e.name, where, bold=True), self._cell(e.meaning, where)]
-            for e in block.entries
-        ]
         widths = [mm(size) + 2 * self.layout.get("table", "padding_pt")] + self._widths(tuple(self.layout.get("legend", "columns")), 2)
         from_name = self.layout.get("legend", "icon_from_name")
         widths[1] -= widths[0] * from_name
         widths[2] -= widths[0] * (1 - from_name)
+        rows = [
+            [self._legend_mark(e, size, where), self._cell(e.name, where, widths[1], bold=True), self._cell(e.meaning, where, widths[2])]
+            for e in block.entries
+        ]
         self._fit_rows([(("", e.name, e.meaning), row) for e, row in zip(block.entries, rows)], widths, where)
         table = _Table(rows, colWidths=widths)
         table.setStyle(self._table_style(len(rows), header=False))
@@ -778,11 +794,11 @@ class PdfRenderer:
         """Entries side by side, ``columns`` to a row: each an icon and a cell with its name run into its meaning."""
         size = self.layout.get("legend", "icon_mm")
         columns = block.columns
-        cells = [[self._legend_mark(e, size, where), self._cell(f"**{e.name}.** {e.meaning}", where)] for e in block.entries]
-        cells += [["", ""]] * (-len(cells) % columns)
-        rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
         icon = mm(size) + 2 * self.layout.get("table", "padding_pt")
         text = (mm(self._width) - columns * icon) / columns
+        cells = [[self._legend_mark(e, size, where), self._cell(f"**{e.name}.** {e.meaning}", where, text)] for e in block.entries]
+        cells += [["", ""]] * (-len(cells) % columns)
+        rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
         self._fit_rows([(("", f"{e.name}. {e.meaning}"), cell) for e, cell in zip(block.entries, cells)], [icon, text], where)
         table = _Table(rows, colWidths=[icon, text] * columns)
         table.setStyle(self._table_style(len(rows), header=False))
