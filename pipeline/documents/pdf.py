@@ -35,6 +35,7 @@ from reportlab.platypus import (
 from reportlab.platypus import PageBreak as RLPageBreak
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
+from reportlab.platypus.paragraph import cleanBlockQuotedText
 from reportlab.platypus.tableofcontents import TableOfContents, defaultTableStyle
 from svglib.svglib import svg2rlg
 
@@ -75,6 +76,7 @@ BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this 
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
 TITLE_STYLES = ("title", "subtitle")  # the document's own title counts as a heading on its page
 PARAGRAPH_TAGS = {markup.BOLD: "b", markup.ITALIC: "i"}
+UNMARKED_SAMPLE = "text"  # a text without markup, parsed to make the fragment of a style (PdfRenderer._unmarked)
 
 
 class TextDoesNotFit(UserError):
@@ -397,6 +399,7 @@ class PdfRenderer:
         self._cards = cards
         self._faces = facedraw.FaceDrawer(cards)  # of the document being set
         self._cells: dict[tuple[str, bool, float], _Paragraph] = {}  # of the document being set (see :meth:`_cell`)
+        self._style_fragments: dict[Hashable, Any] = {}  # by style key: the fragment of an unmarked text (:meth:`_unmarked`)
 
     # ------------------------------------------------------------------ styles
 
@@ -441,7 +444,7 @@ class PdfRenderer:
         (``source``: its plain text)."""
         key = (style_key, para, bullet)
         parsed = self._parsed.fragments(key) if self._parsed is not None else None
-        text, frags = parsed if parsed is not None else (para, None)
+        text, frags = parsed or self._unmarked(para, style_key, style) or (para, None)
         made: _Paragraph
         if level is not None:
             made = _Heading(source or "", text, style, level, frags=frags)
@@ -450,6 +453,23 @@ class PdfRenderer:
         if parsed is None and self._parsed is not None:
             self._parsed.keep_fragments(key, made.text, made.frags)
         return made
+
+    def _unmarked(self, para: str, style_key: Hashable, style: ParagraphStyle) -> Optional[tuple[str, list[Any]]]:
+        """The text and fragments reportlab's parser makes of ``para`` in ``style``, made without the parser when
+        ``para`` has no markup (no tag, no entity: most of a document's texts). Such a text is one fragment,
+        which the parser makes from the style alone but for its words (white space run together): the style's
+        fragment, parsed once for a word, stands for it with the words changed. None: ``para`` has markup, or
+        sets nothing, and is parsed as reportlab parses it."""
+        if "<" in para or "&" in para or style.textTransform:
+            return None
+        text = cleanBlockQuotedText(para)
+        if not text:
+            return None
+        fragment = self._style_fragments.get(style_key)
+        if fragment is None:
+            fragment = self._style_fragments[style_key] = RLParagraph(UNMARKED_SAMPLE, style).frags[0]
+        lists = {name: list(value) for name, value in vars(fragment).items() if isinstance(value, list)}  # (each its own)
+        return text, [fragment.clone(text=text, **lists)]
 
     @property
     def _card_text_pt(self) -> float:
