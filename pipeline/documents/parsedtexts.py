@@ -1,11 +1,12 @@
 """Document texts made ready to set once for every paper a document check lays them out on.
 
 Validate lays every document out on each paper (:mod:`pipeline.documents.docscheck`). What a text becomes
-before it is laid out does not depend on the paper: its paragraph markup (parsed, glyph-checked) and the
-fragments reportlab parses that markup into (what a Paragraph parses in its constructor, about half of
-setting a short text). Only wrapping depends on the width, and a Paragraph wraps afresh on each. The
-renderers of one check share a :class:`ParsedTexts`, made by that check and dropped with it: it outlives no
-call, and it is used only by renderers of one layout file (the paragraph styles the fragments carry).
+before it is laid out does not depend on the paper: its paragraph markup (parsed, glyph-checked), its plain
+words (a heading's, a diagram label's: measured and checked on every paper) and the fragments reportlab
+parses that markup into (what a Paragraph parses in its constructor, about half of setting a short text).
+Only wrapping depends on the width, and a Paragraph wraps afresh on each. The renderers of one check share a
+:class:`ParsedTexts`, made by that check and dropped with it: it outlives no call, and it is used only by
+renderers of one layout file (the paragraph styles the fragments carry).
 """
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from typing import Any, Callable, Hashable, Optional
 
 
 class ParsedTexts:
-    """Paragraph markup by (text, where, style) and reportlab fragments by (style key, markup, bullet), made
-    by the first renderer that sets them and read by the others of the same check."""
+    """Paragraph markup by (text, where, style), plain words by (text, where) and reportlab fragments by
+    (style key, markup, bullet), made by the first renderer that sets them and read by the others of the same
+    check."""
 
     def __init__(self) -> None:
         self._markup: dict[tuple[str, str, str], str] = {}
+        self._plain: dict[tuple[str, str], str] = {}
         self._fragments: dict[tuple[Hashable, str, Optional[str]], tuple[str, list[Any]]] = {}
         self._layout_data: Any = None
 
@@ -35,6 +38,14 @@ class ParsedTexts:
         found = self._markup.get(key)
         if found is None:
             found = self._markup[key] = make()
+        return found
+
+    def plain(self, text: str, where: str, make: Callable[[], str]) -> str:
+        """What ``text`` reads as where styling cannot be shown (``make``: how it is made, once)."""
+        key = (text, where)
+        found = self._plain.get(key)
+        if found is None:
+            found = self._plain[key] = make()
         return found
 
     def fragments(self, key: tuple[Hashable, str, Optional[str]]) -> Optional[tuple[str, list[Any]]]:

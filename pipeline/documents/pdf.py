@@ -433,6 +433,12 @@ class PdfRenderer:
             return inline(text, where, style)
         return self._parsed.markup(text, where, style, lambda: inline(text, where, style))
 
+    def _plain(self, text: str, where: str) -> str:
+        """:func:`plain`, made once for every paper where the texts are shared (a diagram's labels, a heading)."""
+        if self._parsed is None:
+            return plain(text, where)
+        return self._parsed.plain(text, where, lambda: plain(text, where))
+
     def _text(self, text: str, where: str, style: str, *, source: Optional[str] = None) -> "_Paragraph":
         """A document text as a paragraph of the layout style ``style``."""
         return self._paragraph(self._inline(text, where, self._font_style(style)), style, self.styles[style], source=source)
@@ -650,7 +656,7 @@ class PdfRenderer:
         if isinstance(block, m.Heading):
             style = HEADING_STYLES.get(block.level, "h3")
             para = self._inline(block.text, where, self._font_style(style))
-            return [self._paragraph(para, style, self.styles[style], source=plain(block.text, where), level=block.level)]
+            return [self._paragraph(para, style, self.styles[style], source=self._plain(block.text, where), level=block.level)]
         if isinstance(block, m.Paragraph):
             return [self._text(block.text, where, block.style, source=block.text)]
         if isinstance(block, m.ListBlock):
@@ -922,7 +928,7 @@ class PdfRenderer:
         for shape in block.shapes:
             if not isinstance(shape, m.Label) or shape.angle:
                 continue
-            words = plain(shape.text, where)
+            words = self._plain(shape.text, where)
             size = shape.size or self.layout.get("diagram", "label_pt")
             width = stringWidth(words, fonts.font_name(fonts.BOLD if shape.bold else fonts.REGULAR), size) / mm(1)
             start = shape.x - {"start": 0.0, "middle": width / 2, "end": width}.get(shape.anchor, 0.0)
@@ -1042,7 +1048,7 @@ class PdfRenderer:
     def _check_shape(self, s: m.Shape, where: str) -> None:
         """What drawing ``s`` would refuse: a glyph the font lacks, an unknown icon, colour or line style."""
         if isinstance(s, m.Label):
-            fonts.check_glyphs(plain(s.text, where), where, fonts.BOLD if s.bold else fonts.REGULAR)
+            fonts.check_glyphs(self._plain(s.text, where), where, fonts.BOLD if s.bold else fonts.REGULAR)
             self.layout.colour(s.colour)
         elif isinstance(s, m.IconShape):
             self.icons.get(s.name, where)
@@ -1106,7 +1112,7 @@ class PdfRenderer:
 
     def _label(self, s: m.Label, y: Any, where: str) -> Any:
         style = fonts.BOLD if s.bold else fonts.REGULAR
-        words = plain(s.text, where)
+        words = self._plain(s.text, where)
         fonts.check_glyphs(words, where, style)
         size = s.size or self.layout.get("diagram", "label_pt")
         text = rl.String(0, 0, words, fontName=fonts.font_name(style), fontSize=size, textAnchor=s.anchor)
