@@ -431,13 +431,13 @@ class PdfRenderer:
         """:func:`inline`, made once for every paper where the texts are shared."""
         if self._parsed is None:
             return inline(text, where, style)
-        return self._parsed.markup(text, where, style, lambda: inline(text, where, style))
+        return self._parsed.markup(text, style, lambda: inline(text, where, style))
 
     def _plain(self, text: str, where: str) -> str:
         """:func:`plain`, made once for every paper where the texts are shared (a diagram's labels, a heading)."""
         if self._parsed is None:
             return plain(text, where)
-        return self._parsed.plain(text, where, lambda: plain(text, where))
+        return self._parsed.plain(text, lambda: plain(text, where))
 
     def _text(self, text: str, where: str, style: str, *, source: Optional[str] = None) -> "_Paragraph":
         """A document text as a paragraph of the layout style ``style``."""

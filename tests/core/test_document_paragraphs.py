@@ -1,6 +1,7 @@
 """The renderer's paragraphs are set as reportlab sets the same markup: a text without markup, made without
 reportlab's parser, carries the fragments the parser makes and breaks into the same lines; the cells of a
-document that set the same text at the same width are one paragraph, and a text at another width its own."""
+document that set the same text at the same width are one paragraph, and a text at another width its own; a
+text made ready once for every document and paper is refused in each document that prints it."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,8 +9,10 @@ from typing import Any
 import pytest
 from reportlab.platypus import Paragraph
 
+from pipeline.base.errors import UserError
 from pipeline.documents import structure as m
 from pipeline.documents.layout import load_layout
+from pipeline.documents.parsedtexts import ParsedTexts
 from pipeline.documents.pdf import PdfRenderer
 
 TEXTS = [
@@ -74,3 +77,12 @@ def test_equal_cells_of_a_document_at_one_width_are_one_paragraph_and_at_another
                     if text == "unveiled" and not bold)
     assert narrow is not wide and narrow.blPara.lines and wide.blPara.lines
     assert sum(1 for text, bold, _ in cells if text == "unveiled") == 2  # one a width, in both tables
+
+
+@pytest.mark.parametrize("block", [m.Paragraph("A snowman \u2603 the font lacks."), m.Heading("Snow \u2603", 1)])
+def test_a_text_refused_in_one_document_is_refused_again_in_the_next_naming_that_one(block: m.Block) -> None:
+    shared = ParsedTexts()
+    for paper, title in (("a4", "T: One"), ("letter", "T: One"), ("a4", "T: Two")):
+        doc = m.Document(title, "T", "reference", (m.Paragraph("Fine words."), block))
+        with pytest.raises(UserError, match=f"^{title}: .*\u2603"):
+            PdfRenderer(load_layout(paper), shared).render(doc, paint=False)
