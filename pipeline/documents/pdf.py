@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any, Hashable, Iterator, Optional, Sequence
@@ -76,7 +77,9 @@ BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this 
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
 TITLE_STYLES = ("title", "subtitle")  # the document's own title counts as a heading on its page
 PARAGRAPH_TAGS = {markup.BOLD: "b", markup.ITALIC: "i"}
-UNMARKED_SAMPLE = "text"  # a text without markup, parsed to make the fragment of a style (PdfRenderer._unmarked)
+UNMARKED_SAMPLE = "text"  # a word parsed to make the fragment of a style and tags (PdfRenderer._fragment)
+_MARKUP_TOKEN = re.compile(r"<(/?)([bi])>|&(amp|lt|gt);")  # the markup this renderer writes
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
 
 
 class TextDoesNotFit(UserError):
@@ -399,7 +402,7 @@ class PdfRenderer:
         self._cards = cards
         self._faces = facedraw.FaceDrawer(cards)  # of the document being set
         self._cells: dict[tuple[str, bool, float], _Paragraph] = {}  # of the document being set (see :meth:`_cell`)
-        self._style_fragments: dict[Hashable, Any] = {}  # by style key: the fragment of an unmarked text (:meth:`_unmarked`)
+        self._style_fragments: dict[tuple[Hashable, tuple[str, ...]], Any] = {}  # by style key and tags (:meth:`_fragment`)
 
     # ------------------------------------------------------------------ styles
 
@@ -450,7 +453,7 @@ class PdfRenderer:
         (``source``: its plain text)."""
         key = (style_key, para, bullet)
         parsed = self._parsed.fragments(key) if self._parsed is not None else None
-        text, frags = parsed or self._unmarked(para, style_key, style) or (para, None)
+        text, frags = parsed or self._fragments(para, style_key, style) or (para, None)
         made: _Paragraph
         if level is not None:
             made = _Heading(source or "", text, style, level, frags=frags)
@@ -460,22 +463,46 @@ class PdfRenderer:
             self._parsed.keep_fragments(key, made.text, made.frags)
         return made
 
-    def _unmarked(self, para: str, style_key: Hashable, style: ParagraphStyle) -> Optional[tuple[str, list[Any]]]:
-        """The text and fragments reportlab's parser makes of ``para`` in ``style``, made without the parser when
-        ``para`` has no markup (no tag, no entity: most of a document's texts). Such a text is one fragment,
-        which the parser makes from the style alone but for its words (white space run together): the style's
-        fragment, parsed once for a word, stands for it with the words changed. None: ``para`` has markup, or
-        sets nothing, and is parsed as reportlab parses it."""
-        if "<" in para or "&" in para or style.textTransform:
+    def _fragments(self, para: str, style_key: Hashable, style: ParagraphStyle) -> Optional[tuple[str, list[Any]]]:
+        """The text and fragments reportlab's parser makes of ``para`` in ``style``, made without the parser where
+        ``para`` holds no markup but what this renderer writes (bold, italic, the three escapes). The parser makes
+        one fragment of each run of words between tags and one of each escape, from the style and the tags open
+        around it but for its words (white space run together first, as the parser's cleaner does): the
+        fragment of a word in those tags, parsed once, stands for each with its words changed. None: other
+        markup, or nothing set, parsed as reportlab parses it."""
+        if style.textTransform:
             return None
         text = cleanBlockQuotedText(para)
-        if not text:
-            return None
-        fragment = self._style_fragments.get(style_key)
+        frags: list[Any] = []
+        tags: list[str] = []  # open, outermost first
+        at = 0
+        for token in [*_MARKUP_TOKEN.finditer(text), None]:  # (None: the words after the last tag)
+            words = text[at:token.start() if token else len(text)]
+            if "<" in words or "&" in words:
+                return None  # markup this renderer does not write
+            if words:
+                frags.append(self._fragment(style_key, style, tuple(tags), words))
+            if token is None:
+                break
+            at = token.end()
+            closing, tag, entity = token.group(1, 2, 3)
+            if entity:
+                frags.append(self._fragment(style_key, style, tuple(tags), _ENTITIES[entity]))
+            elif not closing:
+                tags.append(tag)
+            elif not tags or tags.pop() != tag:
+                return None  # (a tag closed out of turn: the parser's to refuse)
+        return (text, frags) if frags and not tags else None
+
+    def _fragment(self, style_key: Hashable, style: ParagraphStyle, tags: tuple[str, ...], words: str) -> Any:
+        """The parser's fragment of ``words`` inside ``tags`` in ``style``: the fragment it made of a word in
+        those tags, with the words changed (and lists of its own, as the parser makes them afresh)."""
+        fragment = self._style_fragments.get((style_key, tags))
         if fragment is None:
-            fragment = self._style_fragments[style_key] = RLParagraph(UNMARKED_SAMPLE, style).frags[0]
-        lists = {name: list(value) for name, value in vars(fragment).items() if isinstance(value, list)}  # (each its own)
-        return text, [fragment.clone(text=text, **lists)]
+            sample = "".join(f"<{t}>" for t in tags) + UNMARKED_SAMPLE + "".join(f"</{t}>" for t in reversed(tags))
+            fragment = self._style_fragments[(style_key, tags)] = RLParagraph(sample, style).frags[0]
+        lists = {name: list(value) for name, value in vars(fragment).items() if isinstance(value, list)}
+        return fragment.clone(text=words, **lists)
 
     @property
     def _card_text_pt(self) -> float:

@@ -1,5 +1,5 @@
-"""The renderer's paragraphs are set as reportlab sets the same markup: a text without markup, made without
-reportlab's parser, carries the fragments the parser makes and breaks into the same lines; the cells of a
+"""The renderer's paragraphs are set as reportlab sets the same markup: a text made without reportlab's parser
+(its words, bold, italic and escapes) carries the fragments the parser makes and breaks into the same lines; the cells of a
 document that set the same text at the same width are one paragraph, and a text at another width its own; a
 text made ready once for every document and paper is refused in each document that prints it."""
 from __future__ import annotations
@@ -20,6 +20,9 @@ TEXTS = [
     "  Spaces   run together,\n and a new line\treads as a space.  ",
     "\u201cQuoted\u201d words \u2014 a dash, an \u00e9 and a 3\u00d72 grid > 2 rows",
     "word",
+    "Take **two** cards, *then* pass.",
+    "**Setup.** Each player takes *one* card; **bold *and italic* words** & more < less > x.",
+    "A literal &amp; and a *closing* star * alone, **A** **B** adjacent.",
     "A long rule text that runs over several lines of a narrow column, " * 6,
 ]
 
@@ -39,7 +42,7 @@ def _lines(paragraph: Any, width: float) -> tuple[float, int, list[str]]:
 
 @pytest.mark.parametrize("style", ["body", "table", "caption", "h2"])
 @pytest.mark.parametrize("text", TEXTS)
-def test_a_text_without_markup_is_set_as_the_parser_sets_it(style: str, text: str) -> None:
+def test_a_text_is_set_as_the_parser_sets_it(style: str, text: str) -> None:
     renderer = PdfRenderer(load_layout("a4"))
     para = renderer._inline(text, "test", renderer._font_style(style))
     made = renderer._paragraph(para, style, renderer.styles[style])
@@ -50,10 +53,12 @@ def test_a_text_without_markup_is_set_as_the_parser_sets_it(style: str, text: st
         assert _lines(made, width) == _lines(Paragraph(para, renderer.styles[style]), width)
 
 
-def test_a_text_with_markup_is_parsed() -> None:
+def test_markup_the_renderer_does_not_write_is_parsed_by_reportlab() -> None:
     renderer = PdfRenderer(load_layout("a4"))
-    made = renderer._text("Take **two** cards, *then* pass.", "test", "body")
-    assert len(made.frags) > 1 and {f.bold for f in made.frags} == {0, 1}
+    for para in ("a <u>line</u> under", "<b>open", "<i>crossed <b>tags</i></b>", "&#169; 2026"):
+        assert renderer._fragments(para, "body", renderer.styles["body"]) is None
+    made = renderer._paragraph('a <font color="red">red</font> word', "body", renderer.styles["body"])
+    assert [f.text for f in made.frags] == ["a ", "red", " word"]
 
 
 def test_each_text_made_without_the_parser_has_fragments_of_its_own() -> None:
