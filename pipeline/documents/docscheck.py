@@ -88,12 +88,13 @@ def document_problems(game: GameData, catalogue: RecordCatalogue, cards: Optiona
     refs = References(catalogue)
     origins = Origins(game, refs, spec.documents)
     laid_out = cards.of(game.game, TEMPLATE_ROOT) if cards is not None else None
-    templates = card_templates(cards=cards)  # the command's, which the card check laid its faces out from
+    sheets = load_sheets()  # read once: the papers and the cards' bleed
+    templates = card_templates(cards=cards, sheets=sheets)  # the command's, which the card check laid its faces out from
     faces = CheckedFaces(laid_out, game.game, templates) if spec.cards is not None else None
     try:
         with catalogue.noting_reads() as reads:
             assembled = spec.documents(DocContext(game, refs, faces, templates))
-            papers = [(paper, load_layout(paper)) for paper in sorted(load_sheets().papers)]
+            papers = [(paper, load_layout(paper, sheets=sheets)) for paper in sorted(sheets.papers)]
             on_papers = [(paper, layout, {kind: doc.on(layout) for kind, doc in assembled.items()}) for paper, layout in papers]
     except MissingSection as missing:
         rules = game.doc(RULES_KIND)

@@ -26,7 +26,7 @@ from pipeline.base.errors import UserError
 from pipeline.cards.cardlayout import LaidOutCards
 from pipeline.cards.faces import HALF_TURN, PP, _is_top_slot
 from pipeline.cards.forms import Forms
-from pipeline.cards.imposition import load_sheets
+from pipeline.cards.imposition import Sheets, load_sheets
 from pipeline.cards.plan import Face
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT, Templates
 from pipeline.cards.units import mm
@@ -79,14 +79,15 @@ class FaceSlots:
 
 
 def card_templates(root: Path = TEMPLATE_ROOT, scope: Optional[store.Scope] = None,
-                   cards: Optional[LaidOutCards] = None) -> Templates:
+                   cards: Optional[LaidOutCards] = None, sheets: Optional[Sheets] = None) -> Templates:
     """The card templates under ``root`` as the card build loads them (same bleed): the command's own when it
     hands its ``cards`` (what its card check laid out, with the templates it compiled), else made afresh (a
     command makes them once and hands them to what draws or measures its faces). ``scope``: the command's store
-    scope of ``root`` (None: taken now)."""
+    scope of ``root`` (None: taken now); ``sheets``: the sheet definitions the caller read (None: read now)."""
+    bleed_mm = (sheets or load_sheets()).bleed_mm
     if cards is not None:
-        return cards.templates(root, load_sheets().bleed_mm)
-    return Templates(root, bleed_mm=load_sheets().bleed_mm, scope=scope)
+        return cards.templates(root, bleed_mm)
+    return Templates(root, bleed_mm=bleed_mm, scope=scope)
 
 
 def face_slots(face: Face, where: str, templates: Templates) -> FaceSlots:

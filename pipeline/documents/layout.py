@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from pipeline.base.errors import UserError
-from pipeline.cards.imposition import load_sheets
+from pipeline.cards.imposition import Sheets, load_sheets
 from pipeline.cards.svgtemplates import TEMPLATE_ROOT
 from pipeline.data.schemas import load_checked_yaml
 
@@ -96,9 +96,11 @@ def _read(path: Path, schema_path: Path) -> Any:
     return load_checked_yaml(path, schema_path)
 
 
-def load_layout(paper: str, path: Optional[Path] = None, schema_path: Path = LAYOUT_SCHEMA) -> Layout:
-    """The layout for ``paper`` (an id of templates/sheets.yaml: a4, letter); ``path`` defaults to LAYOUT_FILE."""
-    sheet = load_sheets().paper(paper)
+def load_layout(paper: str, path: Optional[Path] = None, schema_path: Path = LAYOUT_SCHEMA, *,
+                sheets: Optional[Sheets] = None) -> Layout:
+    """The layout for ``paper`` (an id of templates/sheets.yaml: a4, letter); ``path`` defaults to LAYOUT_FILE;
+    ``sheets``: the sheet definitions the caller read (None: read now)."""
+    sheet = (sheets or load_sheets()).paper(paper)
     return Layout(paper, sheet.width_mm, sheet.height_mm, _read(path or LAYOUT_FILE, schema_path))
 
 

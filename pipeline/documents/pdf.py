@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any, Hashable, Iterator, Optional, Sequence
@@ -35,6 +36,7 @@ from reportlab.platypus import (
 from reportlab.platypus import PageBreak as RLPageBreak
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
+from reportlab.platypus.paragraph import cleanBlockQuotedText
 from reportlab.platypus.tableofcontents import TableOfContents, defaultTableStyle
 from svglib.svglib import svg2rlg
 
@@ -75,6 +77,9 @@ BODY_AFTER_CONTENTS_SHARE = 0.6  # the text starts below the contents when this 
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
 TITLE_STYLES = ("title", "subtitle")  # the document's own title counts as a heading on its page
 PARAGRAPH_TAGS = {markup.BOLD: "b", markup.ITALIC: "i"}
+UNMARKED_SAMPLE = "text"  # a word parsed to make the fragment of a style and tags (PdfRenderer._fragment)
+_MARKUP_TOKEN = re.compile(r"<(/?)([bi])>|&(amp|lt|gt);")  # the markup this renderer writes
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
 
 
 class TextDoesNotFit(UserError):
@@ -396,6 +401,8 @@ class PdfRenderer:
         self._paint = True  # whether the document being set is painted (else only measured: no drawing is made)
         self._cards = cards
         self._faces = facedraw.FaceDrawer(cards)  # of the document being set
+        self._cells: dict[tuple[str, bool, float], _Paragraph] = {}  # of the document being set (see :meth:`_cell`)
+        self._style_fragments: dict[tuple[Hashable, tuple[str, ...]], Any] = {}  # by style key and tags (:meth:`_fragment`)
 
     # ------------------------------------------------------------------ styles
 
@@ -427,7 +434,13 @@ class PdfRenderer:
         """:func:`inline`, made once for every paper where the texts are shared."""
         if self._parsed is None:
             return inline(text, where, style)
-        return self._parsed.markup(text, where, style, lambda: inline(text, where, style))
+        return self._parsed.markup(text, style, lambda: inline(text, where, style))
+
+    def _plain(self, text: str, where: str) -> str:
+        """:func:`plain`, made once for every paper where the texts are shared (a diagram's labels, a heading)."""
+        if self._parsed is None:
+            return plain(text, where)
+        return self._parsed.plain(text, lambda: plain(text, where))
 
     def _text(self, text: str, where: str, style: str, *, source: Optional[str] = None) -> "_Paragraph":
         """A document text as a paragraph of the layout style ``style``."""
@@ -440,7 +453,7 @@ class PdfRenderer:
         (``source``: its plain text)."""
         key = (style_key, para, bullet)
         parsed = self._parsed.fragments(key) if self._parsed is not None else None
-        text, frags = parsed if parsed is not None else (para, None)
+        text, frags = parsed or self._fragments(para, style_key, style) or (para, None)
         made: _Paragraph
         if level is not None:
             made = _Heading(source or "", text, style, level, frags=frags)
@@ -449,6 +462,47 @@ class PdfRenderer:
         if parsed is None and self._parsed is not None:
             self._parsed.keep_fragments(key, made.text, made.frags)
         return made
+
+    def _fragments(self, para: str, style_key: Hashable, style: ParagraphStyle) -> Optional[tuple[str, list[Any]]]:
+        """The text and fragments reportlab's parser makes of ``para`` in ``style``, made without the parser where
+        ``para`` holds no markup but what this renderer writes (bold, italic, the three escapes). The parser makes
+        one fragment of each run of words between tags and one of each escape, from the style and the tags open
+        around it but for its words (white space run together first, as the parser's cleaner does): the
+        fragment of a word in those tags, parsed once, stands for each with its words changed. None: other
+        markup, or nothing set, parsed as reportlab parses it."""
+        if style.textTransform:
+            return None
+        text = cleanBlockQuotedText(para)
+        frags: list[Any] = []
+        tags: list[str] = []  # open, outermost first
+        at = 0
+        for token in [*_MARKUP_TOKEN.finditer(text), None]:  # (None: the words after the last tag)
+            words = text[at:token.start() if token else len(text)]
+            if "<" in words or "&" in words:
+                return None  # markup this renderer does not write
+            if words:
+                frags.append(self._fragment(style_key, style, tuple(tags), words))
+            if token is None:
+                break
+            at = token.end()
+            closing, tag, entity = token.group(1, 2, 3)
+            if entity:
+                frags.append(self._fragment(style_key, style, tuple(tags), _ENTITIES[entity]))
+            elif not closing:
+                tags.append(tag)
+            elif not tags or tags.pop() != tag:
+                return None  # (a tag closed out of turn: the parser's to refuse)
+        return (text, frags) if frags and not tags else None
+
+    def _fragment(self, style_key: Hashable, style: ParagraphStyle, tags: tuple[str, ...], words: str) -> Any:
+        """The parser's fragment of ``words`` inside ``tags`` in ``style``: the fragment it made of a word in
+        those tags, with the words changed (and lists of its own, as the parser makes them afresh)."""
+        fragment = self._style_fragments.get((style_key, tags))
+        if fragment is None:
+            sample = "".join(f"<{t}>" for t in tags) + UNMARKED_SAMPLE + "".join(f"</{t}>" for t in reversed(tags))
+            fragment = self._style_fragments[(style_key, tags)] = RLParagraph(sample, style).frags[0]
+        lists = {name: list(value) for name, value in vars(fragment).items() if isinstance(value, list)}
+        return fragment.clone(text=words, **lists)
 
     @property
     def _card_text_pt(self) -> float:
@@ -521,6 +575,7 @@ class PdfRenderer:
         template.addPageTemplates(pages)
         self._paint = paint
         self._faces = facedraw.FaceDrawer(self._cards)  # this document's faces, drawn on each pass's canvas
+        self._cells = {}
         story = self._story(doc)
         template.tallest = max((f.height for f in _flat(story) if isinstance(f, (facedraw.FaceFlowable, rl.Drawing))), default=0.0)
         contents = next((f for f in story if isinstance(f, _Contents)), None)
@@ -628,7 +683,7 @@ class PdfRenderer:
         if isinstance(block, m.Heading):
             style = HEADING_STYLES.get(block.level, "h3")
             para = self._inline(block.text, where, self._font_style(style))
-            return [self._paragraph(para, style, self.styles[style], source=plain(block.text, where), level=block.level)]
+            return [self._paragraph(para, style, self.styles[style], source=self._plain(block.text, where), level=block.level)]
         if isinstance(block, m.Paragraph):
             return [self._text(block.text, where, block.style, source=block.text)]
         if isinstance(block, m.ListBlock):
@@ -670,9 +725,22 @@ class PdfRenderer:
         out.append(Spacer(1, base.spaceAfter / 2))
         return [_Together(out)] if len(block.items) <= KEEP_LIST_ITEMS else out
 
-    def _cell(self, text: str, where: str, bold: bool = False) -> RLParagraph:
-        para = self._inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
-        return self._paragraph(f"<b>{para}</b>" if bold else para, "table", self.styles["table"], source=text)
+    def _cell(self, text: str, where: str, width: float, bold: bool = False) -> RLParagraph:
+        """The paragraph of a table cell ``width`` points wide. The cells of a document that set the same text
+        the same way at the same width are one paragraph, its lines broken once: a paragraph's lines depend on
+        nothing but its width, and a table draws a cell where it places it (a state, an "unveiled", a "0" is
+        set in hundreds of cells of a rulebook, a puzzle book or a sheet)."""
+        key = (text, bold, width)
+        cell = self._cells.get(key)
+        if cell is None:
+            para = self._inline(text, where, fonts.BOLD if bold else fonts.REGULAR)
+            cell = self._cells[key] = self._paragraph(f"<b>{para}</b>" if bold else para, "table", self.styles["table"],
+                                                      source=text)
+        return cell
+
+    def _row(self, texts: Sequence[str], widths: Sequence[float], where: str, *, bold: bool = False) -> list[RLParagraph]:
+        """The cells of a table row (a text past the last column width keeps its cell: the table refuses it)."""
+        return [self._cell(text, where, widths[n] if n < len(widths) else 0.0, bold=bold) for n, text in enumerate(texts)]
 
     def _table_style(self, rows: int, header: bool) -> TableStyle:
         layout = self.layout
@@ -704,8 +772,9 @@ class PdfRenderer:
         reportlab cannot split a row, so such a table could never be printed. Every text is checked as setting
         it checks it (unless ``check_texts`` is False: checked on another paper); only a cell long enough to
         outgrow a page is set, to be measured."""
-        header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
+        self._cells = {}  # (the glossary's: a document of its own)
         widths = self._widths(block.widths, len(block.header or block.rows[0]) if (block.header or block.rows) else 0)
+        header = self._row(block.header, widths, where, bold=True)
         for row in block.rows if check_texts else ():
             for text in row:
                 self._inline(text, where)
@@ -724,7 +793,7 @@ class PdfRenderer:
                 leading = cell.style.leading if isinstance(cell, RLParagraph) else self.styles["table"].leading
                 # each line holds at least one character: a text this short cannot outgrow a page unwrapped
                 if (cell is None or isinstance(cell, RLParagraph)) and len(text) * leading + pad > room:
-                    cell = cell or self._cell(text, where)
+                    cell = cell or self._cell(text, where, width)
                     _, height = cell.wrap(width - pad, room)
                     if height + pad > room:
                         raise TextDoesNotFit(where, text, (
@@ -738,11 +807,11 @@ class PdfRenderer:
                    default=0.0) + pad
 
     def _table(self, block: m.Table, where: str) -> list[Flowable]:
-        header = [self._cell(h, where, bold=True) for h in block.header] if block.header else []
-        body = [[self._cell(c, where) for c in row] for row in block.rows]
-        data = ([header] if header else []) + body
         columns = len(block.header or block.rows[0]) if (block.header or block.rows) else 0
         widths = self._widths(block.widths, columns)
+        header = self._row(block.header, widths, where, bold=True)
+        body = [self._row(row, widths, where) for row in block.rows]
+        data = ([header] if header else []) + body
         self._fit_rows([(block.header, header)] if header else [], widths, where)
         self._fit_rows(list(zip(block.rows, body)), widths, where, self._row_height(header, widths) if header else 0.0)
         # a table split over two columns or pages keeps at least TABLE_WIDOW_ROWS body rows on each side of the split
@@ -761,14 +830,14 @@ class PdfRenderer:
         if block.columns > 1:
             return self._compact_legend(block, where)
         size = self.layout.get("legend", "icon_mm")
-        rows = [
-            [self._legend_mark(e, size, where), self._cell(e.name, where, bold=True), self._cell(e.meaning, where)]
-            for e in block.entries
-        ]
         widths = [mm(size) + 2 * self.layout.get("table", "padding_pt")] + self._widths(tuple(self.layout.get("legend", "columns")), 2)
         from_name = self.layout.get("legend", "icon_from_name")
         widths[1] -= widths[0] * from_name
         widths[2] -= widths[0] * (1 - from_name)
+        rows = [
+            [self._legend_mark(e, size, where), self._cell(e.name, where, widths[1], bold=True), self._cell(e.meaning, where, widths[2])]
+            for e in block.entries
+        ]
         self._fit_rows([(("", e.name, e.meaning), row) for e, row in zip(block.entries, rows)], widths, where)
         table = _Table(rows, colWidths=widths)
         table.setStyle(self._table_style(len(rows), header=False))
@@ -778,11 +847,11 @@ class PdfRenderer:
         """Entries side by side, ``columns`` to a row: each an icon and a cell with its name run into its meaning."""
         size = self.layout.get("legend", "icon_mm")
         columns = block.columns
-        cells = [[self._legend_mark(e, size, where), self._cell(f"**{e.name}.** {e.meaning}", where)] for e in block.entries]
-        cells += [["", ""]] * (-len(cells) % columns)
-        rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
         icon = mm(size) + 2 * self.layout.get("table", "padding_pt")
         text = (mm(self._width) - columns * icon) / columns
+        cells = [[self._legend_mark(e, size, where), self._cell(f"**{e.name}.** {e.meaning}", where, text)] for e in block.entries]
+        cells += [["", ""]] * (-len(cells) % columns)
+        rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
         self._fit_rows([(("", f"{e.name}. {e.meaning}"), cell) for e, cell in zip(block.entries, cells)], [icon, text], where)
         table = _Table(rows, colWidths=[icon, text] * columns)
         table.setStyle(self._table_style(len(rows), header=False))
@@ -886,7 +955,7 @@ class PdfRenderer:
         for shape in block.shapes:
             if not isinstance(shape, m.Label) or shape.angle:
                 continue
-            words = plain(shape.text, where)
+            words = self._plain(shape.text, where)
             size = shape.size or self.layout.get("diagram", "label_pt")
             width = stringWidth(words, fonts.font_name(fonts.BOLD if shape.bold else fonts.REGULAR), size) / mm(1)
             start = shape.x - {"start": 0.0, "middle": width / 2, "end": width}.get(shape.anchor, 0.0)
@@ -1006,7 +1075,7 @@ class PdfRenderer:
     def _check_shape(self, s: m.Shape, where: str) -> None:
         """What drawing ``s`` would refuse: a glyph the font lacks, an unknown icon, colour or line style."""
         if isinstance(s, m.Label):
-            fonts.check_glyphs(plain(s.text, where), where, fonts.BOLD if s.bold else fonts.REGULAR)
+            fonts.check_glyphs(self._plain(s.text, where), where, fonts.BOLD if s.bold else fonts.REGULAR)
             self.layout.colour(s.colour)
         elif isinstance(s, m.IconShape):
             self.icons.get(s.name, where)
@@ -1070,7 +1139,7 @@ class PdfRenderer:
 
     def _label(self, s: m.Label, y: Any, where: str) -> Any:
         style = fonts.BOLD if s.bold else fonts.REGULAR
-        words = plain(s.text, where)
+        words = self._plain(s.text, where)
         fonts.check_glyphs(words, where, style)
         size = s.size or self.layout.get("diagram", "label_pt")
         text = rl.String(0, 0, words, fontName=fonts.font_name(style), fontSize=size, textAnchor=s.anchor)
