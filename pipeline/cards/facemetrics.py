@@ -209,4 +209,4 @@ class FactFinder:
             if (key, trim) not in self._nearest:
                 self._nearest[key, trim] = min(artmap.inside(self._paints[key], trim), key=lambda found: found[1], default=None)
         nearest = min((found for key in art if (found := self._nearest[key, trim]) is not None), key=lambda found: found[1], default=None)
-        return None if nearest is None else EdgeFacts(nearest[1] / PT_PER_MM, frame.to_mm(nearest[0].region.bounds))
+        return None if nearest is None else EdgeFacts(nearest[1] / PT_PER_MM, frame.to_mm(nearest[0].region.extent()))
