@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -348,9 +348,8 @@ class Ring(Region):
         return intersects(self.bounds, box) and not (self.inner is not None and self.inner.covers(box))
 
 
-@dataclass(frozen=True)
-class Paint:
-    """One filled or stroked shape: its colour, opacity and region."""
+class Paint(NamedTuple):
+    """One filled or stroked shape: its colour, opacity and region (a named tuple: one for every shape of the art)."""
 
     colour: RGB
     opacity: float
@@ -654,8 +653,7 @@ def _one_sign(crosses: Iterable[float]) -> bool:
 
 
 # -- questions ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class Under:
+class Under(NamedTuple):
     """The colours under a box: ``base`` covers all of it; ``every`` is each colour some part may show."""
 
     base: str

@@ -8,7 +8,7 @@ runs off the card. Every character is checked against the font first.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Optional, Protocol, Sequence
+from typing import Iterable, Mapping, NamedTuple, Optional, Protocol, Sequence
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -41,9 +41,9 @@ class IconSource(IconAspects, Protocol):
     def draw(self, canvas: Canvas, name: str, x: float, y: float, height: float) -> None: ...
 
 
-@dataclass(frozen=True)
-class Atom:
-    """A piece of a word: text in one style, or an icon. ``space`` says whitespace came before it."""
+class Atom(NamedTuple):
+    """A piece of a word: text in one style, or an icon. ``space`` says whitespace came before it.
+    (A named tuple, as ``Placed`` is: a card check makes thousands, and a frozen dataclass is dear to make.)"""
 
     text: str
     style: str = fonts.REGULAR
@@ -67,8 +67,7 @@ class Box:
     color: str = "#000000"
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
     atom: Atom
     x: float  # offset from the line start, at size 1
     width: float  # at size 1
