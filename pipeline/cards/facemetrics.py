@@ -15,6 +15,7 @@ written in.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -175,7 +176,7 @@ class FactFinder:
         for key in art:
             if key not in self._paints:
                 self._paints[key] = paints(key)
-        painted = tuple(paint for key in art for paint in self._paints[key])
+        painted = tuple(chain.from_iterable(self._paints[key] for key in art))  # (a frame's hundreds of paints, each face)
         text_facts = tuple(self._text(frame, painted, setting, spec) for setting, spec in texts)
         icon_facts = tuple(self._icon(frame, placed, where) for placed in icons)
         return FaceFacts(text_facts, icon_facts, self._edge(frame, art))
