@@ -302,12 +302,12 @@ def _wave_operators(d: str) -> tuple[list[Piece], list[int]]:
     op = ""
     read: dict[str, list[float]] = {}  # each run of numbers read once a path: a wave's two half waves recur all along it
     for item in SVG_OPERATOR.split(d.strip()):
-        if not item.strip():
-            continue
-        if item in WAVE_ARGUMENTS:
+        if item in WAVE_ARGUMENTS:  # (an operator letter: half the items)
             op = item
             if op == CLOSE:
                 operators.append((CLOSE, ()))
+            continue
+        if not item.strip():
             continue
         if op in ("", CLOSE):
             raise Unread("numbers before any operator or after a close")  # (svglib's reading of it is left to svglib)
