@@ -113,7 +113,7 @@ def run_boxes(setting: text.SetText) -> Iterable[Box]:
     a character of the run reaches below the baseline."""
     for style, x, baseline, size, words in setting.runs:
         width = stringWidth(words, fonts.font_name(style), size)
-        drop = artmap.DESCENT * size if DESCENDERS.intersection(words) else 0.0
+        drop = artmap.DESCENT * size if not DESCENDERS.isdisjoint(words) else 0.0
         yield x, baseline - drop, x + width, baseline + artmap.ASCENT * size
 
 
