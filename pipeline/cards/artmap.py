@@ -497,8 +497,8 @@ def _subpaths(pieces: Sequence[Piece]) -> tuple[int, int]:
 def _holding_box(pieces: Sequence[Piece], matrix: Matrix) -> Box:
     """A box holding every point ``_flattened`` gives: the box of the pieces' points (a curve lies within its
     control points' hull) through ``matrix``, grown by far more than the rounding of the flattening's sums."""
-    xs = [value for _, args in pieces for value in args[0::2]]
-    ys = [value for _, args in pieces for value in args[1::2]]
+    flat = [value for _, args in pieces for value in args]  # (x, y pairs: every piece has an even count)
+    xs, ys = flat[0::2], flat[1::2]
     x0, y0, x1, y1 = transform_box(matrix, (min(xs), min(ys), max(xs), max(ys)))
     return grow((x0, y0, x1, y1), ROUNDING * (1.0 + max(abs(x0), abs(y0), abs(x1), abs(y1))))
 
