@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -48,6 +48,7 @@ EPSILON = 1e-6
 MAX_COLOURS = 64  # colours kept per box (partial shapes multiply them; more changes no verdict)
 CURVE_STEPS = 8  # straight pieces per Bezier curve when a path is flattened
 ELLIPSE_STEPS = 24  # corners of the polygon standing for an ellipse
+ROUNDING = 1e-9  # an outline's bounds: how much wider than its control points, for each unit of their size
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
@@ -126,6 +127,14 @@ class Region:
     def shrunk(self, by: float) -> Optional[Region]:
         """The region with ``by`` taken off every edge (None when nothing is left or the shape is unknown)."""
         return None
+
+    def extent(self) -> Box:
+        """The region's exact bounding box (``bounds`` is it, but for an outline's, which only holds it)."""
+        return self.bounds
+
+    def within(self, box: Box) -> bool:
+        """Whether the region lies wholly inside ``box`` (its extent does)."""
+        return contains(box, self.bounds)
 
 
 @dataclass(frozen=True)
@@ -225,24 +234,49 @@ class ConvexPolygon(Region):
 @dataclass(frozen=True)
 class Outline(Region):
     """Any other shape: a path's pieces through ``matrix``, flattened into polygons (each curve as CURVE_STEPS
-    straight pieces) when a box within its bounds is asked about: exact for whether it reaches a box, never
-    covering one. Only its bounds are worked out when it is made: the largest outlines (a frame's pattern of
-    waves, thousands of points, under a panel) are never asked more, and their points are not kept."""
+    straight pieces) when a question needs its points: exact for whether it reaches a box, never covering one.
+
+    Its ``bounds`` are a box that holds it (its pieces' points, control points included, through the matrix, a
+    rounding's width wider): what a box answers (whether a text box may be near it) is answered without its
+    points. The exact extent is worked out where a question needs it (whether it touches a box that box reaches,
+    whether it lies inside the trim when the points it passes through do): the largest outlines (a frame's
+    pattern of waves, thousands of points, under a panel and across the cut) are never flattened at all."""
 
     pieces: tuple[Piece, ...] = ()
     matrix: Matrix = IDENTITY
 
-    def rings(self) -> list[list[tuple[float, float]]]:
-        """The outline's polygons, flattened afresh (each call)."""
+    def flattened(self) -> tuple[Box, list[list[tuple[float, float]]]]:
+        """The outline's extent and polygons, flattened afresh (each call)."""
         xs, ys, starts = _flattened(self.pieces, self.matrix)
         ends = [*starts[1:], len(xs)]
-        return [list(zip(xs[start:end], ys[start:end])) for start, end in zip(starts, ends)]
+        rings = [list(zip(xs[start:end], ys[start:end])) for start, end in zip(starts, ends)]
+        return (min(xs), min(ys), max(xs), max(ys)), rings
+
+    def rings(self) -> list[list[tuple[float, float]]]:
+        """The outline's polygons, flattened afresh (each call)."""
+        return self.flattened()[1]
+
+    def extent(self) -> Box:
+        return self.flattened()[0]
+
+    def within(self, box: Box) -> bool:
+        # the points the path passes through (moves and lines) are points of its flattening: one outside the box
+        # settles it without flattening a curve
+        a, b, c, d, e, f = self.matrix
+        for kind, args in self.pieces:
+            if kind != CURVE:
+                x, y = args[0], args[1]
+                if not contains(box, (a * x + c * y + e, b * x + d * y + f) * 2):
+                    return False
+        return contains(box, self.extent())
 
     def touches(self, box: Box) -> bool:
-        if not intersects(self.bounds, box):
+        if not intersects(self.bounds, box):  # (the bounds hold the extent: no meeting there, none at all)
+            return False
+        extent, rings = self.flattened()
+        if not intersects(extent, box):
             return False
         x0, y0, x1, y1 = box
-        rings = self.rings()
         for ring in rings:
             if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in ring):
                 return True
@@ -253,19 +287,29 @@ class Outline(Region):
 
 @dataclass(frozen=True)
 class Stroke(Region):
-    """The line along an outline's polygons, ``half`` its width either side."""
+    """The line along an outline's polygons, ``half`` its width either side (its ``bounds``: the outline's grown
+    by ``half``, so they hold the stroke as the outline's hold the outline)."""
 
     outline: Outline = Outline((0.0, 0.0, 0.0, 0.0))
     half: float = 0.0
 
+    def extent(self) -> Box:
+        return grow(self.outline.extent(), self.half)
+
+    def within(self, box: Box) -> bool:
+        return contains(box, self.extent())
+
     def touches(self, box: Box) -> bool:
         if not intersects(self.bounds, box):
+            return False
+        extent, rings = self.outline.flattened()
+        if not intersects(grow(extent, self.half), box):
             return False
         near = grow(box, self.half)
         x0, y0, x1, y1 = near
         return any(
             any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in ring) or any(_crosses(ring[i - 1], ring[i], near) for i in range(1, len(ring)))
-            for ring in self.outline.rings()
+            for ring in rings
         )
 
 
@@ -304,9 +348,8 @@ class Ring(Region):
         return intersects(self.bounds, box) and not (self.inner is not None and self.inner.covers(box))
 
 
-@dataclass(frozen=True)
-class Paint:
-    """One filled or stroked shape: its colour, opacity and region."""
+class Paint(NamedTuple):
+    """One filled or stroked shape: its colour, opacity and region (a named tuple: one for every shape of the art)."""
 
     colour: RGB
     opacity: float
@@ -419,18 +462,94 @@ PATH_OPERATORS: dict[int, tuple[Optional[str], int]] = {0: (MOVE, 2), 1: (LINE, 
 def path_region(pieces: Sequence[Piece], matrix: Matrix) -> Optional[Region]:
     """The region of a path: its subpaths as polygons, each curve as CURVE_STEPS straight pieces, through
     ``matrix``: a convex polygon when it is one subpath that turns one way, else an outline that keeps the
-    pieces, not the points (see ``Outline``)."""
-    xs, ys, starts = _flattened(pieces, matrix)
-    if not starts:
+    pieces, not the points (see ``Outline``). A path of one subpath is flattened only as far as it turns one
+    way (a wave turns back within its first curve); an outline is not flattened here at all."""
+    subpaths, count = _subpaths(pieces)
+    if not subpaths:
         return None
-    bounds = (min(xs), min(ys), max(xs), max(ys))
-    if len(starts) == 1 and len(xs) >= 3:
-        ring = list(zip(xs, ys))
-        if _convex(ring):
-            return ConvexPolygon(bounds, tuple(ring))
+    if subpaths == 1 and count >= 3:
+        ring = _convex_ring(_points(pieces, matrix))
+        if ring is not None:
+            xs = [x for x, _ in ring]
+            ys = [y for _, y in ring]
+            return ConvexPolygon((min(xs), min(ys), max(xs), max(ys)), tuple(ring))
     # the pieces as they are when they are tuples already (svgpaint's), else made so (a Drawing's list slices)
-    return Outline(bounds, tuple(piece if type(piece[1]) is tuple else (piece[0], tuple(piece[1])) for piece in pieces),
-                   matrix)
+    kept = tuple(pieces) if all(type(piece[1]) is tuple for piece in pieces) else tuple(
+        piece if type(piece[1]) is tuple else (piece[0], tuple(piece[1])) for piece in pieces)
+    return Outline(_holding_box(kept, matrix), kept, matrix)
+
+
+def _subpaths(pieces: Sequence[Piece]) -> tuple[int, int]:
+    """How many subpaths ``_flattened`` finds in a path, and how many points it gives, without flattening."""
+    subpaths = count = 0
+    for kind, _ in pieces:
+        if kind == MOVE:
+            subpaths += 1
+            count += 1
+        elif kind == LINE:
+            subpaths = subpaths or 1
+            count += 1
+        elif kind == CURVE and subpaths:
+            count += CURVE_STEPS
+    return subpaths, count
+
+
+def _holding_box(pieces: Sequence[Piece], matrix: Matrix) -> Box:
+    """A box holding every point ``_flattened`` gives: the box of the pieces' points (a curve lies within its
+    control points' hull) through ``matrix``, grown by far more than the rounding of the flattening's sums."""
+    flat = [value for _, args in pieces for value in args]  # (x, y pairs: every piece has an even count)
+    xs, ys = flat[0::2], flat[1::2]
+    x0, y0, x1, y1 = transform_box(matrix, (min(xs), min(ys), max(xs), max(ys)))
+    return grow((x0, y0, x1, y1), ROUNDING * (1.0 + max(abs(x0), abs(y0), abs(x1), abs(y1))))
+
+
+def _points(pieces: Sequence[Piece], matrix: Matrix) -> Iterator[tuple[float, float]]:
+    """The points of ``_flattened`` one by one (the same arithmetic), for a question that may stop early."""
+    a, b, c, d, e, f = matrix
+    started = False
+    x, y = 0.0, 0.0
+    for kind, args in pieces:
+        if kind == MOVE or kind == LINE:
+            started = True
+            x, y = args[0], args[1]
+            yield a * x + c * y + e, b * x + d * y + f
+        elif kind == CURVE and started:
+            x0, y0 = x, y
+            x1, y1, x2, y2, x3, y3 = args
+            for w0, w1, w2, w3 in CURVE_WEIGHTS:
+                x, y = w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3, w0 * y0 + w1 * y1 + w2 * y2 + w3 * y3
+                yield a * x + c * y + e, b * x + d * y + f
+
+
+def _convex_ring(points: Iterator[tuple[float, float]]) -> Optional[list[tuple[float, float]]]:
+    """The ring of ``points`` when every corner turns the same way (``_convex``'s test, its corners in its
+    order), else None as soon as one turns the other way (the rest of the points are not made)."""
+    ring: list[tuple[float, float]] = []
+    sign: Optional[float] = 0.0
+    for point in points:
+        ring.append(point)
+        if len(ring) >= 3:
+            sign = _turn(sign, ring[-3], ring[-2], point)
+            if sign is None:
+                return None
+    count = len(ring)
+    for i in (count - 2, count - 1):  # the two corners across the ring's start
+        sign = _turn(sign, ring[i], ring[(i + 1) % count], ring[(i + 2) % count])
+        if sign is None:
+            return None
+    return ring
+
+
+def _turn(sign: Optional[float], a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> Optional[float]:
+    """``_one_sign``'s step at corner abc, ``sign`` the last cross product kept: the one to keep now, None when
+    this corner turns against it."""
+    (ax, ay), (bx, by), (cx, cy) = a, b, c
+    cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx)
+    if abs(cross) <= EPSILON:
+        return sign
+    if sign and (cross > 0) != (sign > 0):
+        return None
+    return cross
 
 
 def _flattened(pieces: Sequence[Piece], matrix: Matrix) -> tuple[list[float], list[float], list[int]]:
@@ -534,8 +653,7 @@ def _one_sign(crosses: Iterable[float]) -> bool:
 
 
 # -- questions ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class Under:
+class Under(NamedTuple):
     """The colours under a box: ``base`` covers all of it; ``every`` is each colour some part may show."""
 
     base: str
@@ -614,8 +732,8 @@ def _over(paint: Paint, below: Iterable[RGB]) -> dict[tuple[int, int, int], RGB]
 def inside(painted: Sequence[Paint], trim: Box) -> Iterator[tuple[Paint, float]]:
     """Each paint lying wholly inside the trim, with its distance (points) to the nearest cut line."""
     for paint in painted:
-        bounds = paint.region.bounds
-        if contains(trim, bounds):
+        if paint.region.within(trim):
+            bounds = paint.region.extent()
             yield paint, min(bounds[0] - trim[0], bounds[1] - trim[1], trim[2] - bounds[2], trim[3] - bounds[3])
 
 

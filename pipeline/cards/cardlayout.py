@@ -119,8 +119,8 @@ def problems(data: GameData, template_root: Path, keep: Optional[LaidOutCards] =
     sheets = load_sheets(template_root / SHEETS_NAME, template_root / SHEETS_SCHEMA_NAME)
     templates = (keep.templates(template_root, sheets.bleed_mm) if keep is not None
                  else Templates(template_root, bleed_mm=sheets.bleed_mm))
-    faces = (face for card in plan.cards for face in (card.front, card.back) if face is not None)
-    if not all(templates.has(face.template) for face in faces):
+    names = {face.template for card in plan.cards for face in (card.front, card.back) if face is not None}
+    if not all(templates.has(name) for name in names):  # (each template file looked for once, not once a face)
         return  # the game's card templates live elsewhere (`build --templates`): its build lays the cards out
     layouts = Layouts(templates, data.game, keep.art if keep is not None else None)
     rules = templates.rules

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator, NamedTuple, Optional
 
 from pipeline.base.errors import UserError
 from pipeline.base.words import count
-from pipeline.cards.colours import distance, luminance, parse
+from pipeline.cards.colours import RGB, distance, luminance, parse
 from pipeline.cards.colours import ratio as contrast_of
 from pipeline.data.schemas import load_checked_yaml
 
@@ -113,11 +113,31 @@ class FaceFacts(NamedTuple):
 
 
 # -- checks ---------------------------------------------------------------------------
+class _Inks:
+    """The colours of one face's checks, each read and its luminance worked out once: a face's texts share a few
+    colours (a panel, an ink), asked about again for every slot. Made for one ``problems`` call, gone with it."""
+
+    def __init__(self) -> None:
+        self._colours: dict[str, RGB] = {}
+        self._luminances: dict[str, float] = {}
+
+    def colour(self, spec: str) -> RGB:
+        if spec not in self._colours:
+            self._colours[spec] = parse(spec)
+        return self._colours[spec]
+
+    def luminance(self, spec: str) -> float:
+        if spec not in self._luminances:
+            self._luminances[spec] = luminance(self.colour(spec))
+        return self._luminances[spec]
+
+
 def problems(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], template: str) -> Iterator[str]:
     """Every design rule the face breaks, each as ``design rule <key>: ...`` naming the template and slot."""
+    inks = _Inks()
     for text in facts.texts:
-        yield from _type_size(text, rules, template)
-        yield from _contrast(text, rules, template)
+        yield from _type_size(text, rules, template, inks)
+        yield from _contrast(text, rules, template, inks)
         yield from _safe(f"template {template}, text slot '{text.name}'", text.box, trim, rules)
     for icon in facts.icons:
         yield from _safe(f"template {template}, icon '{icon.name}'", icon.box, trim, rules)
@@ -144,9 +164,10 @@ def check(facts: FaceFacts, rules: DesignRules, trim: tuple[float, float], templ
         raise UserError(f"{where}: {found[0]}{more}")
 
 
-def reversed_text(text: TextFacts) -> bool:
+def reversed_text(text: TextFacts, inks: Optional[_Inks] = None) -> bool:
     """Light text on a darker background."""
-    return bool(text.bg) and luminance(parse(text.fill)) > luminance(parse(text.bg))
+    inks = inks or _Inks()
+    return bool(text.bg) and inks.luminance(text.fill) > inks.luminance(text.bg)
 
 
 def needed_contrast(text: TextFacts, rules: DesignRules) -> float:
@@ -154,10 +175,10 @@ def needed_contrast(text: TextFacts, rules: DesignRules) -> float:
     return rules.min_contrast_large if large else rules.min_contrast
 
 
-def _type_size(text: TextFacts, rules: DesignRules, template: str) -> Iterator[str]:
+def _type_size(text: TextFacts, rules: DesignRules, template: str, inks: _Inks) -> Iterator[str]:
     slot = f"template {template}, text slot '{text.name}'"
     key, least = ("min_rules_text_pt", rules.min_rules_text_pt) if text.role == RULES_ROLE else ("min_text_pt", rules.min_text_pt)
-    if reversed_text(text):
+    if reversed_text(text, inks):
         if not text.bold:
             yield f"design rule min_reversed_text_pt: {slot}: light text on a dark background ({text.fill} on {text.bg}) must be bold"
         if rules.min_reversed_text_pt > least:
@@ -168,26 +189,26 @@ def _type_size(text: TextFacts, rules: DesignRules, template: str) -> Iterator[s
             return
 
 
-def _contrast(text: TextFacts, rules: DesignRules, template: str) -> Iterator[str]:
+def _contrast(text: TextFacts, rules: DesignRules, template: str, inks: _Inks) -> Iterator[str]:
     slot = f"template {template}, text slot '{text.name}'"
     need = needed_contrast(text, rules)
     key = "min_contrast_large" if need == rules.min_contrast_large else "min_contrast"
     if not text.bg:
         yield f"design rule {key}: {slot}: declare the colour the text is set on (bg=\"#rrggbb\")"
         return
-    bg = parse(text.bg)
-    lit = luminance(parse(text.fill))  # (the text's, against each colour below)
-    ratio = contrast_of(lit, luminance(bg))
+    bg = inks.colour(text.bg)
+    lit = inks.luminance(text.fill)  # (the text's, against each colour below)
+    ratio = contrast_of(lit, inks.luminance(text.bg))
     if ratio < need - 1e-6:
         yield f"design rule {key}: {slot}: {text.fill} on {text.bg} has contrast {ratio:.2f}:1 (needs {need:g}:1)"
         return
     for base in text.base:
-        if distance(parse(base), bg) > rules.background_tolerance:
+        if distance(inks.colour(base), bg) > rules.background_tolerance:
             yield (f"design rule background_tolerance: {slot}: declares bg {text.bg} but the art under its text is "
                    f"{base}; declare what the text is printed on")
             return
     for colour in text.under:
-        ratio = contrast_of(lit, luminance(parse(colour)))
+        ratio = contrast_of(lit, inks.luminance(colour))
         if ratio < need - 1e-6:
             yield (f"design rule {key}: {slot}: art of colour {colour} runs under the text ({text.fill} on it has "
                    f"contrast {ratio:.2f}:1, needs {need:g}:1); move the art or the text")

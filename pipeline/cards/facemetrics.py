@@ -15,6 +15,7 @@ written in.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -112,7 +113,7 @@ def run_boxes(setting: text.SetText) -> Iterable[Box]:
     a character of the run reaches below the baseline."""
     for style, x, baseline, size, words in setting.runs:
         width = stringWidth(words, fonts.font_name(style), size)
-        drop = artmap.DESCENT * size if DESCENDERS.intersection(words) else 0.0
+        drop = artmap.DESCENT * size if not DESCENDERS.isdisjoint(words) else 0.0
         yield x, baseline - drop, x + width, baseline + artmap.ASCENT * size
 
 
@@ -175,7 +176,7 @@ class FactFinder:
         for key in art:
             if key not in self._paints:
                 self._paints[key] = paints(key)
-        painted = tuple(paint for key in art for paint in self._paints[key])
+        painted = tuple(chain.from_iterable(self._paints[key] for key in art))  # (a frame's hundreds of paints, each face)
         text_facts = tuple(self._text(frame, painted, setting, spec) for setting, spec in texts)
         icon_facts = tuple(self._icon(frame, placed, where) for placed in icons)
         return FaceFacts(text_facts, icon_facts, self._edge(frame, art))
@@ -209,4 +210,4 @@ class FactFinder:
             if (key, trim) not in self._nearest:
                 self._nearest[key, trim] = min(artmap.inside(self._paints[key], trim), key=lambda found: found[1], default=None)
         nearest = min((found for key in art if (found := self._nearest[key, trim]) is not None), key=lambda found: found[1], default=None)
-        return None if nearest is None else EdgeFacts(nearest[1] / PT_PER_MM, frame.to_mm(nearest[0].region.bounds))
+        return None if nearest is None else EdgeFacts(nearest[1] / PT_PER_MM, frame.to_mm(nearest[0].region.extent()))

@@ -278,11 +278,13 @@ class Splitter:
         layers = _layers(root)
         if len(layers) == 1:
             return {digest(etree.tostring(root)): root}
-        return dict(self._layer(root, layer) for layer in layers)
+        head = (tuple(root.items()), tuple(sorted(root.nsmap.items(), key=str)))  # (the face's root: each layer's)
+        return dict(self._layer(root, head, layer) for layer in layers)
 
-    def _layer(self, root: Any, elements: list[Any]) -> tuple[str, Any]:
-        """One layer's key and root; a layer met again (a god's frame on each of its cards) is not copied again."""
-        seen = (tuple(root.items()), tuple(sorted(root.nsmap.items(), key=str)), tuple(etree.tostring(e) for e in elements))
+    def _layer(self, root: Any, head: tuple[Any, Any], elements: list[Any]) -> tuple[str, Any]:
+        """One layer's key and root; a layer met again (a god's frame on each of its cards) is not copied again.
+        ``head``: the root's attributes and namespaces, which every layer's copy of it carries."""
+        seen = (*head, tuple(etree.tostring(e) for e in elements))
         if seen not in self._layers:
             layer = _svg_with(root, elements)
             self._layers[seen] = (digest(etree.tostring(layer)), layer)

@@ -94,11 +94,14 @@ def font_name(style: str = REGULAR) -> str:
         raise UserError(f"unknown font style '{style}' (known: {', '.join(STYLES)})") from None
 
 
+_BY_EMPHASIS = {(False, False): REGULAR, (True, False): BOLD, (False, True): ITALIC, (True, True): BOLD_ITALIC}  # (bold, italic)
+
+
 def svg_style(weight: str | None, style: str | None) -> str:
     """The family style for an SVG font-weight / font-style pair."""
     bold = (weight or "normal") in ("bold", "bolder", "600", "700", "800", "900")
     italic = (style or "normal") in ("italic", "oblique")
-    return {(False, False): REGULAR, (True, False): BOLD, (False, True): ITALIC, (True, True): BOLD_ITALIC}[(bold, italic)]
+    return _BY_EMPHASIS[bold, italic]
 
 
 def with_emphasis(style: str, *, bold: bool, italic: bool) -> str:

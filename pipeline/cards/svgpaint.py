@@ -300,18 +300,21 @@ def _wave_operators(d: str) -> tuple[list[Piece], list[int]]:
     x = y = 0.0  # the last point set (svglib's Path: its points' last two)
     moved = False  # a point was set
     op = ""
+    read: dict[str, list[float]] = {}  # each run of numbers read once a path: a wave's two half waves recur all along it
     for item in SVG_OPERATOR.split(d.strip()):
-        if not item.strip():
-            continue
-        if item in WAVE_ARGUMENTS:
+        if item in WAVE_ARGUMENTS:  # (an operator letter: half the items)
             op = item
             if op == CLOSE:
                 operators.append((CLOSE, ()))
             continue
+        if not item.strip():
+            continue
         if op in ("", CLOSE):
             raise Unread("numbers before any operator or after a close")  # (svglib's reading of it is left to svglib)
         size = WAVE_ARGUMENTS[op]
-        numbers = [float(text) for text in SVG_NUMBER.findall(item) if text]
+        numbers = read.get(item)
+        if numbers is None:
+            numbers = read[item] = [float(text) for text in SVG_NUMBER.findall(item) if text]
         if not numbers or len(numbers) % size:
             raise Unread("path numbers")
         for at in range(0, len(numbers), size):

@@ -8,7 +8,7 @@ runs off the card. Every character is checked against the font first.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Optional, Protocol, Sequence
+from typing import Iterable, Mapping, NamedTuple, Optional, Protocol, Sequence
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -41,9 +41,9 @@ class IconSource(IconAspects, Protocol):
     def draw(self, canvas: Canvas, name: str, x: float, y: float, height: float) -> None: ...
 
 
-@dataclass(frozen=True)
-class Atom:
-    """A piece of a word: text in one style, or an icon. ``space`` says whitespace came before it."""
+class Atom(NamedTuple):
+    """A piece of a word: text in one style, or an icon. ``space`` says whitespace came before it.
+    (A named tuple, as ``Placed`` is: a card check makes thousands, and a frozen dataclass is dear to make.)"""
 
     text: str
     style: str = fonts.REGULAR
@@ -67,8 +67,7 @@ class Box:
     color: str = "#000000"
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
     atom: Atom
     x: float  # offset from the line start, at size 1
     width: float  # at size 1
@@ -85,15 +84,20 @@ def _colour(spec: str) -> Color:
     try:
         return colours.colour(spec)
     except ValueError:
-        raise UserError(f"colour '{spec}' is not a colour (use #rrggbb or a name)") from None
+        raise _not_a_colour(spec) from None
 
 
 def check_colour(spec: str, where: str) -> None:
-    """Fail naming the card when ``spec`` is not a colour reportlab knows."""
+    """Fail naming the card when ``spec`` is not a colour reportlab knows (``colours.parse`` takes exactly the
+    colours ``_colour`` takes, a hex code without making reportlab's Color of it: a check of every text slot)."""
     try:
-        _colour(spec)
-    except UserError as exc:
-        raise UserError(f"{where}: {exc}") from None
+        colours.parse(spec)
+    except ValueError:
+        raise UserError(f"{where}: {_not_a_colour(spec)}") from None
+
+
+def _not_a_colour(spec: str) -> UserError:
+    return UserError(f"colour '{spec}' is not a colour (use #rrggbb or a name)")
 
 
 def _unit_width(text: str, style: str) -> float:
@@ -173,20 +177,44 @@ def _placed(words: Sequence[Word], spaces: Spaces, ranges: Sequence[tuple[int, i
     return lines
 
 
-def _balanced(words: Sequence[Word], spaces: Spaces, limit: float, count: int) -> list[tuple[int, int]]:
-    """The same number of lines as at ``limit``, wrapped at the narrowest width that keeps it: centred lines of
-    even length, not a full line and a stray word ("Gain 1 / Faith.")."""
+def _balanced(words: Sequence[Word], spaces: Spaces, limit: float, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The same number of lines as ``ranges`` (the words wrapped at ``limit``), wrapped at the narrowest width
+    that keeps it: centred lines of even length, not a full line and a stray word ("Gain 1 / Faith.").
+
+    A halving search for that width. A width between the widest line a wrapping needed (``_needed``) and the
+    width it was made at wraps the words the same way, so such a step of the search is not wrapped again."""
+    count = len(ranges)
     narrow, wide = max(sum(widths) for _, widths in words), limit
-    best = _breaks(words, spaces, limit)
+    best, needed = ranges, _needed(words, spaces, ranges)
     for _ in range(BALANCE_STEPS):
         middle = (narrow + wide) / 2
-        ranges = _breaks(words, spaces, middle)
-        if ranges is not None and len(ranges) <= count:
-            wide, best = middle, ranges
+        if middle >= needed:  # (every middle from here is below the width ``best`` was made at)
+            wide = middle
+            continue
+        found = _breaks(words, spaces, middle, count)  # (None: more lines than ``count``)
+        if found is not None:
+            wide, best, needed = middle, found, _needed(words, spaces, found)
         else:
             narrow = middle
-    assert best is not None
     return best
+
+
+def _needed(words: Sequence[Word], spaces: Spaces, ranges: Sequence[tuple[int, int]]) -> float:
+    """The widest ``_breaks`` found a word's end on a line of ``ranges`` (its comparison with the limit, the same
+    sums): at any limit from this up to the one it wrapped at, it wraps the words into the same lines."""
+    needed = 0.0
+    for first, end in ranges:
+        cursor = 0.0
+        for at in range(first, end):
+            atoms, widths = words[at]
+            space = _space_before(atoms, spaces, at > first)
+            if at > first:
+                needed = max(needed, cursor + space + sum(widths))
+            x = cursor + space
+            for width in widths:
+                x += width
+            cursor = x
+    return needed
 
 
 def fit(atoms: Sequence[Atom], box: Box, icons: IconAspects, where: str) -> Layout:
@@ -208,7 +236,7 @@ def fit(atoms: Sequence[Atom], box: Box, icons: IconAspects, where: str) -> Layo
         ranges = _breaks(words, spaces, box.width / size, _lines_in(box, size))
         if ranges is not None:
             if box.align == "center" and len(ranges) > 1:
-                ranges = _balanced(words, spaces, box.width / size, len(ranges))
+                ranges = _balanced(words, spaces, box.width / size, ranges)
             return Layout(size, tuple(_placed(words, spaces, ranges)))
         size -= SHRINK_STEP_PT
     raise _does_not_fit(atoms, box, where)

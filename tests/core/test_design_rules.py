@@ -199,3 +199,12 @@ def test_mix_paints_a_tint_as_one_solid_colour(templates: Path) -> None:
     # half black over white is mid grey: the text check sees that very colour under the slot
     message = refused(templates, slot_card(art="#000000", art_amount=0.5))
     assert "the art under its text is #808080" in message
+
+
+@pytest.mark.parametrize("changes, shown", [
+    ({"fill": "#12345g"}, "#12345g"), ({"fill": "banana"}, "banana"), ({"bg": "#ffffgg"}, "#ffffgg"), ({"bg": "nocolour"}, "nocolour"),
+], ids=["fill-hex", "fill-name", "bg-hex", "bg-name"])
+def test_a_slot_colour_that_is_not_a_colour_is_refused_naming_the_card(templates: Path, changes: dict[str, str],
+                                                                       shown: str) -> None:
+    message = refused(templates, slot_card(**changes))
+    assert "probe-1" in message and f"colour '{shown}' is not a colour (use #rrggbb or a name)" in message
