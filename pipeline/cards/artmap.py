@@ -541,10 +541,19 @@ def _convex_ring(points: Iterator[tuple[float, float]]) -> Optional[list[tuple[f
 
 
 def _turn(sign: Optional[float], a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> Optional[float]:
-    """``_one_sign``'s step at corner abc, ``sign`` the last cross product kept: the one to keep now, None when
-    this corner turns against it."""
+    """One step of ``_one_sign`` at corner abc (``sign``: the last cross product kept)."""
+    return _kept_sign(sign, _cross(a, b, c))
+
+
+def _cross(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
+    """How corner abc turns: the cross product of its two sides (positive: counter-clockwise)."""
     (ax, ay), (bx, by), (cx, cy) = a, b, c
-    cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx)
+    return (bx - ax) * (cy - by) - (by - ay) * (cx - bx)
+
+
+def _kept_sign(sign: Optional[float], cross: float) -> Optional[float]:
+    """The cross product to keep after ``cross`` (``sign`` when it is within EPSILON of zero), None when it
+    turns against ``sign``."""
     if abs(cross) <= EPSILON:
         return sign
     if sign and (cross > 0) != (sign > 0):
@@ -637,18 +646,16 @@ def _convex(points: list[tuple[float, float]]) -> bool:
     """Every corner turns the same way."""
     count = len(points)
     corners = ((points[i], points[(i + 1) % count], points[(i + 2) % count]) for i in range(count))
-    return _one_sign((bx - ax) * (cy - by) - (by - ay) * (cx - bx) for (ax, ay), (bx, by), (cx, cy) in corners)
+    return _one_sign(_cross(a, b, c) for a, b, c in corners)
 
 
 def _one_sign(crosses: Iterable[float]) -> bool:
     """No two of these cross products have opposite signs (those within EPSILON of zero are ignored)."""
-    sign = 0.0
+    sign: Optional[float] = 0.0
     for cross in crosses:
-        if abs(cross) <= EPSILON:
-            continue
-        if sign and (cross > 0) != (sign > 0):
+        sign = _kept_sign(sign, cross)
+        if sign is None:
             return False
-        sign = cross
     return True
 
 
