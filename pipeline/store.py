@@ -29,6 +29,11 @@ The rules every entry follows:
 - Writes are atomic (a temporary file of the writer's own, then a rename), so
   concurrent writers need no lock: each rename leaves a whole entry. A cache
   that cannot be written (read-only, full disk) is skipped.
+- The store is bounded: each command that takes a :func:`scope` first holds
+  it within ``BUDGET_BYTES`` (:func:`tidy`), removing the entries used
+  longest ago (a hit refreshes an entry's time) and the temporary files of
+  writers killed an hour or more ago. Entries of old code versions are never
+  read again, so without this a designer's cache would grow with every edit.
 
 The keyed digest guards against damage, mix-ups and other users; even an
 entry forged with the key can at worst give data of the right shape (finite
@@ -45,6 +50,8 @@ import re
 import secrets
 import sys
 import sysconfig
+import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, TypeVar
@@ -60,6 +67,11 @@ KEY_NAME = ".key"
 KEY_SIZE = 32
 MAX_ENTRY_BYTES = 64 << 20  # far above any real entry (a game's face records are about 1 MB)
 DIGEST_SIZE = 32
+# About 30 cold builds' worth of entries (one writes some 4.5 MB): room for many code and data versions.
+BUDGET_BYTES = 128 << 20
+LEFT_BEHIND_SECONDS = 3600  # a temporary file this old was left by a writer that was killed
+ENTRY_NAME = re.compile(r"[0-9a-f]{40}\.json")  # entry_name's digest (20 bytes, in hex) and the suffix
+TEMP_NAME = re.compile(r"\.[0-9a-f]{40}\.\d+\.[0-9a-f]{8}\.tmp")  # _write's temporary names
 NAMESPACE = re.compile(r"[a-z][a-z0-9-]*")
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
@@ -136,6 +148,7 @@ def scope(templates: Optional[Path] = None, *, reuse: Optional[Scope] = None) ->
     root = (templates or locations.template_root()).resolve()
     if reuse is not None and reuse.templates == root:
         return reuse
+    tidy()  # a command takes its scope where it starts using the store: the store is held to its budget there
     return Scope(code_digest(root), root)
 
 
@@ -237,30 +250,35 @@ def _refuse_constant(text: str) -> Any:
 
 
 def _lookup(namespace: str, name: str, decode: Decoder[T], root: Optional[Path] = None) -> Optional[tuple[T]]:
-    """The decoded entry ``name`` in a 1-tuple (so a stored None is told from a miss), or None on any failure."""
+    """The decoded entry ``name`` in a 1-tuple (so a stored None is told from a miss), or None on any failure.
+    A hit refreshes the entry's time, so that :func:`tidy` removes the entries used longest ago first."""
     try:
         folder = os.open(root or cache_root(), os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         return None
+    inner = -1
     try:
         inner = os.open(namespace, _DIRECTORY, dir_fd=folder)
-        try:
-            raw = read_regular_file(name + ENTRY_SUFFIX, MAX_ENTRY_BYTES, dir_fd=inner, follow=False)
-        finally:
-            os.close(inner)
+        raw = read_regular_file(name + ENTRY_SUFFIX, MAX_ENTRY_BYTES, dir_fd=inner, follow=False)
         key = cache_key(folder)
+        header, _, payload = raw.partition(b"\n")
+        if key is None or not hmac.compare_digest(header, _seal(namespace, name, payload, key)):
+            return None
+        try:
+            found = (decode(json.loads(payload, parse_float=_finite, parse_constant=_refuse_constant)),)
+        except (ValueError, TypeError, LookupError, RecursionError):
+            return None
+        try:
+            os.utime(name + ENTRY_SUFFIX, dir_fd=inner, follow_symlinks=False)
+        except OSError:
+            pass  # (someone else's entry in a shared folder: it is served, and ages as it is)
+        return found
     except OSError:  # FileRefused included
         return None
     finally:
+        if inner >= 0:
+            os.close(inner)
         os.close(folder)
-    header, _, payload = raw.partition(b"\n")
-    if key is None or not hmac.compare_digest(header, _seal(namespace, name, payload, key)):
-        return None
-    try:
-        data = json.loads(payload, parse_float=_finite, parse_constant=_refuse_constant)
-        return (decode(data),)
-    except (ValueError, TypeError, LookupError, RecursionError):
-        return None
 
 
 def _write(namespace: str, name: str, value: Any, root: Optional[Path] = None) -> bool:
@@ -301,5 +319,58 @@ def _write(namespace: str, name: str, value: Any, root: Optional[Path] = None) -
         return False
     finally:
         if inner >= 0:
+            os.close(inner)
+        os.close(folder)
+
+
+def tidy(root: Optional[Path] = None, budget: Optional[int] = None) -> None:
+    """Hold the store under ``root`` (default: :func:`cache_root`) within ``budget`` bytes of entries (default:
+    ``BUDGET_BYTES``): when it
+    holds more, the entries used longest ago are removed until a quarter of the budget is free (so that the
+    next few commands need not remove any). Temporary files of writers killed ``LEFT_BEHIND_SECONDS`` ago or
+    more go too. Only the store's own names are removed, inside its namespace folders, never through a link;
+    whatever cannot be listed or removed is left as it is (a shared folder: another user's file). Never raises."""
+    try:
+        folder = os.open(root or cache_root(), os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    opened: dict[str, int] = {}
+    try:
+        entries: list[tuple[int, int, str, str]] = []  # (last used, size, namespace, file name)
+        stale: list[tuple[str, str]] = []
+        now = time.time_ns()
+        with os.scandir(folder) as namespaces:
+            for listed in namespaces:
+                if NAMESPACE.fullmatch(listed.name) and listed.is_dir(follow_symlinks=False):
+                    with suppress(OSError):
+                        opened[listed.name] = os.open(listed.name, _DIRECTORY, dir_fd=folder)
+        for space, inner in opened.items():
+            with suppress(OSError), os.scandir(inner) as found:
+                for item in found:
+                    try:
+                        if not item.is_file(follow_symlinks=False):
+                            continue
+                        info = item.stat(follow_symlinks=False)
+                    except OSError:
+                        continue  # (gone since it was listed)
+                    if ENTRY_NAME.fullmatch(item.name):
+                        entries.append((info.st_mtime_ns, info.st_size, space, item.name))
+                    elif TEMP_NAME.fullmatch(item.name) and now - info.st_mtime_ns >= LEFT_BEHIND_SECONDS * 10**9:
+                        stale.append((space, item.name))
+        total = sum(size for _, size, _, _ in entries)
+        budget = BUDGET_BYTES if budget is None else budget
+        if total > budget:
+            for _, size, space, name in sorted(entries):
+                if total <= budget * 3 // 4:
+                    break
+                stale.append((space, name))
+                total -= size
+        for space, name in stale:
+            with suppress(OSError):
+                os.unlink(name, dir_fd=opened[space])
+    except OSError:
+        return
+    finally:
+        for inner in opened.values():
             os.close(inner)
         os.close(folder)

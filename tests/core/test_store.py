@@ -399,3 +399,68 @@ def test_a_scope_is_reused_only_for_the_same_templates(tmp_path: Path) -> None:
     other = store.scope(tmp_path / "templates", reuse=project)
     assert other is not project and other.templates == (tmp_path / "templates").resolve()
     assert other.code == project.code  # the same files: the same code, whatever folder holds them
+
+
+def kept_entries(count: int, size: int) -> list[Path]:
+    """``count`` entries of about ``size`` bytes each, oldest first (their times a minute apart)."""
+    paths = []
+    for number in range(count):
+        inputs = ["bulk", number]
+        assert store.keep(NAMESPACE, inputs, ["x" * size, number], under=store.scope())
+        path = entry(inputs)
+        os.utime(path, ns=(number * 60 * 10**9, number * 60 * 10**9))
+        paths.append(path)
+    return paths
+
+
+def test_a_store_over_its_budget_loses_the_entries_used_longest_ago(cache: Path) -> None:
+    paths = kept_entries(10, 1000)
+    size = paths[0].stat().st_size
+    assert store.recall(NAMESPACE, ["bulk", 1], pair, under=store.scope()) == ["x" * 1000, 1]  # used now
+    store.tidy(budget=6 * size)
+    kept = [path.exists() for path in paths]
+    # over budget: the oldest go until a quarter of the budget is free (4 entries of 6), the one just read stays
+    assert kept == [False, True, False, False, False, False, False, True, True, True]
+    assert (cache / store.KEY_NAME).exists()
+    assert store.recall(NAMESPACE, ["bulk", 9], pair, under=store.scope()) == ["x" * 1000, 9]
+
+
+def test_a_store_within_its_budget_is_left_alone(cache: Path) -> None:
+    paths = kept_entries(4, 1000)
+    store.tidy(budget=4 * paths[0].stat().st_size)
+    assert all(path.exists() for path in paths)
+
+
+def test_tidying_removes_only_the_stores_own_names_and_follows_no_link(cache: Path, tmp_path: Path) -> None:
+    paths = kept_entries(3, 1000)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    victim = outside / ("a" * 40 + store.ENTRY_SUFFIX)
+    victim.write_text("not the store's")
+    (cache / "linked").symlink_to(outside, target_is_directory=True)  # a namespace folder that is a link
+    (cache / NAMESPACE / ("b" * 40 + store.ENTRY_SUFFIX)).symlink_to(victim)  # an entry that is a link
+    foreign = cache / NAMESPACE / "notes.txt"
+    foreign.write_text("someone's notes")
+    old = 10**9
+    killed = cache / NAMESPACE / f".{'c' * 40}.123.0badcafe{store.TEMP_SUFFIX}"  # a killed writer's, long ago
+    killed.write_text("{")
+    os.utime(killed, ns=(old, old))
+    writing = cache / NAMESPACE / f".{'d' * 40}.124.0badcafe{store.TEMP_SUFFIX}"  # a writer's, now
+    writing.write_text("{")
+    store.tidy(budget=0)
+    assert not any(path.exists() for path in paths) and not killed.exists()
+    assert victim.read_text() == "not the store's" and foreign.exists() and writing.exists()
+    assert (cache / NAMESPACE / ("b" * 40 + store.ENTRY_SUFFIX)).is_symlink()
+
+
+def test_tidying_a_store_that_cannot_be_listed_does_nothing(tmp_path: Path) -> None:
+    store.tidy(tmp_path / "missing")  # no folder: nothing to do, nothing raised
+    (tmp_path / "file").write_text("")
+    store.tidy(tmp_path / "file")
+
+
+def test_each_scope_holds_the_store_to_its_budget(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = kept_entries(3, 1000)
+    monkeypatch.setattr(store, "BUDGET_BYTES", 0)
+    store.scope()
+    assert not any(path.exists() for path in paths)
