@@ -433,7 +433,8 @@ def _validated_plan(root: Path, game: str, consequence: str, *, as_json: bool = 
 
 
 def _card_ids(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion of a card id: the cards of the game already typed (nothing while the data is broken)."""
+    """Shell completion of a card of the game already typed, in every form ``preview`` takes: the sheets' id
+    (deity-02), the record's id as the YAML writes it (02) and the name (nothing while the data is broken)."""
     game = str(ctx.params.get("game") or "")
     try:
         from pipeline.cards import build as render_build
@@ -442,7 +443,9 @@ def _card_ids(ctx: typer.Context, incomplete: str) -> list[str]:
         the_plan = render_build.plan(default_data_root(), game, registry_game(game))
     except Exception:  # completion must never fail the shell: no suggestions instead
         return []
-    return [card.id for card in the_plan.cards if card.id.startswith(incomplete)]
+    names = (form for card in the_plan.cards
+             for form in (card.id, (card.record or "").split("/", 1)[-1], card.name))
+    return [name for name in dict.fromkeys(names) if name and name.startswith(incomplete)]
 
 
 def registry_game(game: str) -> Any:

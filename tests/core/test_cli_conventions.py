@@ -166,6 +166,25 @@ def test_version_and_completion() -> None:
     assert done.stdout.split() == ["solve"], done.stdout + done.stderr
 
 
+def _completed(words: str) -> list[str]:
+    """What bash's tab completion offers for the last of ``words``."""
+    env = {k: v for k, v in os.environ.items() if k != "PANTHEON_DEBUG"}
+    env.update(PYTHONPATH=str(PROJECT), _PANTHEON_COMPLETE="complete_bash", COMP_CWORD=str(len(words.split()) - 1),
+               COMP_WORDS=words)
+    done = subprocess.run([sys.executable, "-c", "from pipeline.cli.main import app; app(prog_name='pantheon')"],
+                          capture_output=True, text=True, env=env, cwd=PROJECT)
+    return done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("typed, offered", [
+    ("0", "02"),  # the record's id as the YAML writes it
+    ("deity-0", "deity-02"),  # the id the sheets print
+    ("The", "The Leaping Hare"),  # the name
+])
+def test_a_card_completes_in_every_form_preview_takes(typed: str, offered: str) -> None:
+    assert offered in _completed(f"pantheon preview monotheism {typed}")
+
+
 def test_help_shows_flags_as_flags() -> None:
     shown = run_cli("monotheism", "play", "--help").stdout
     assert "--bless-at-start " in shown and "<bool>" not in shown and "╭" not in shown
