@@ -48,6 +48,7 @@ import math
 import os
 import re
 import secrets
+import stat
 import sys
 import sysconfig
 import time
@@ -71,6 +72,7 @@ DIGEST_SIZE = 32
 BUDGET_BYTES = 128 << 20
 LEFT_BEHIND_SECONDS = 3600  # a temporary file this old was left by a writer that was killed
 ENTRY_NAME = re.compile(r"[0-9a-f]{40}\.json")  # entry_name's digest (20 bytes, in hex) and the suffix
+STORE_MARK = FORMAT.split("/")[0].encode() + b"/"  # how every entry and temporary file of any format version begins
 TEMP_NAME = re.compile(r"\.[0-9a-f]{40}\.\d+\.[0-9a-f]{8}\.tmp")  # _write's temporary names
 NAMESPACE = re.compile(r"[a-z][a-z0-9-]*")
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
@@ -328,14 +330,17 @@ def tidy(root: Optional[Path] = None, budget: Optional[int] = None) -> None:
     ``BUDGET_BYTES``): when it
     holds more, the entries used longest ago are removed until a quarter of the budget is free (so that the
     next few commands need not remove any). Temporary files of writers killed ``LEFT_BEHIND_SECONDS`` ago or
-    more go too. Only the store's own names are removed, inside its namespace folders, never through a link;
-    whatever cannot be listed or removed is left as it is (a shared folder: another user's file). Never raises."""
+    more go too. Only files a store wrote (its names, its seal line) are removed, inside the namespace folders
+    of a folder that holds a store's key, never through a link; whatever cannot be listed or removed is left as
+    it is (a shared folder: another user's file). Never raises."""
     try:
         folder = os.open(root or cache_root(), os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         return
     opened: dict[str, int] = {}
     try:
+        if not stat.S_ISREG(os.stat(KEY_NAME, dir_fd=folder, follow_symlinks=False).st_mode):
+            return  # (no store was ever kept here: PANTHEON_CACHE pointed at some other folder)
         entries: list[tuple[int, int, str, str]] = []  # (last used, size, namespace, file name)
         stale: list[tuple[str, str]] = []
         now = time.time_ns()
@@ -366,11 +371,27 @@ def tidy(root: Optional[Path] = None, budget: Optional[int] = None) -> None:
                 stale.append((space, name))
                 total -= size
         for space, name in stale:
-            with suppress(OSError):
-                os.unlink(name, dir_fd=opened[space])
+            if _begins_as_ours(name, opened[space]):
+                with suppress(OSError):
+                    os.unlink(name, dir_fd=opened[space])
     except OSError:
         return
     finally:
         for inner in opened.values():
             os.close(inner)
         os.close(folder)
+
+
+def _begins_as_ours(name: str, folder: int) -> bool:
+    """Whether the regular file ``name`` in ``folder`` begins as every entry a store writes (its seal line):
+    a file of the right name that a store did not write is never removed."""
+    try:
+        handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY, dir_fd=folder)
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(handle).st_mode) and os.read(handle, len(STORE_MARK)) == STORE_MARK
+    except OSError:
+        return False
+    finally:
+        os.close(handle)

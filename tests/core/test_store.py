@@ -441,16 +441,28 @@ def test_tidying_removes_only_the_stores_own_names_and_follows_no_link(cache: Pa
     (cache / NAMESPACE / ("b" * 40 + store.ENTRY_SUFFIX)).symlink_to(victim)  # an entry that is a link
     foreign = cache / NAMESPACE / "notes.txt"
     foreign.write_text("someone's notes")
+    named_alike = cache / NAMESPACE / ("e" * 40 + store.ENTRY_SUFFIX)  # a store's name, not a store's content
+    named_alike.write_text('{"mine": true}')
     old = 10**9
     killed = cache / NAMESPACE / f".{'c' * 40}.123.0badcafe{store.TEMP_SUFFIX}"  # a killed writer's, long ago
-    killed.write_text("{")
+    killed.write_bytes(paths[0].read_bytes()[:100])
     os.utime(killed, ns=(old, old))
     writing = cache / NAMESPACE / f".{'d' * 40}.124.0badcafe{store.TEMP_SUFFIX}"  # a writer's, now
-    writing.write_text("{")
+    writing.write_bytes(paths[0].read_bytes()[:100])
     store.tidy(budget=0)
     assert not any(path.exists() for path in paths) and not killed.exists()
     assert victim.read_text() == "not the store's" and foreign.exists() and writing.exists()
-    assert (cache / NAMESPACE / ("b" * 40 + store.ENTRY_SUFFIX)).is_symlink()
+    assert named_alike.exists() and (cache / NAMESPACE / ("b" * 40 + store.ENTRY_SUFFIX)).is_symlink()
+
+
+def test_a_folder_that_never_held_a_store_is_not_tidied(tmp_path: Path) -> None:
+    """PANTHEON_CACHE pointed at some other folder by mistake: without the store's key nothing in it is removed."""
+    folder = tmp_path / "documents"
+    folder.mkdir()
+    look_alike = folder / ("a" * 40 + store.ENTRY_SUFFIX)
+    look_alike.write_text(f"{store.FORMAT} a file that only looks like an entry")
+    store.tidy(tmp_path, budget=0)
+    assert look_alike.exists()
 
 
 def test_tidying_a_store_that_cannot_be_listed_does_nothing(tmp_path: Path) -> None:
