@@ -13,7 +13,7 @@ import io
 import math
 import re
 from copy import deepcopy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Hashable, Iterator, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
@@ -978,7 +978,7 @@ class PdfRenderer:
                 raise UserError(f"{where}: card figure '{block.alt[0]}' ({block.trim[0]:g} mm wide) does not fit the "
                                 f"{self.layout.frame[0]:g} mm {self.layout.paper} text width at true size (its text would "
                                 f"fall under {self.layout.min_figure_pt:g} pt)")
-            block = replace(block, width=block.trim[0])
+            block = block._replace(width=block.trim[0])
         width, height, shapes = figures.layout(block)
         overlay = _drawing(mm(width), mm(height))
         self._add_shapes(overlay, shapes, mm(height), where)
