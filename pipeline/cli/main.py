@@ -3,8 +3,8 @@
 Each game's own command group (``pantheon theocracy bid ...``) is the
 ``commands`` part of its spec (:mod:`pipeline.games.registry`, which imports every
 game's code), made into a command group only when that group is invoked; its
-one-line help comes from the spec. The root callback puts the registered specs
-in the context (``ctx.obj``) for the games' commands (:mod:`pipeline.games.commands`).
+one-line help comes from the spec. A game's group puts the registered specs in its
+context (``ctx.obj``) for the game's commands (:mod:`pipeline.games.commands`).
 Every run ends in :func:`pipeline.base.exits.run`: bad input never shows a traceback, a UserError
 becomes one line on stderr and exit code 1.
 """
@@ -69,6 +69,12 @@ class GameCommands(TyperGroup):
 
     def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[Any] = None,
                      **extra: Any) -> Any:
+        """The game group's context, holding the registered specs (``obj``) for the game's commands
+        (:mod:`pipeline.games.commands`); only a game's commands need them, so the core commands' help and
+        runs do not wait for the registry."""
+        from pipeline.games import registry
+
+        extra.setdefault("obj", registry.catalogue())
         return self.loaded().make_context(info_name, args, parent=parent, **extra)
 
     def list_commands(self, ctx: Any) -> list[str]:
@@ -146,9 +152,7 @@ def main(
 ) -> None:
     """Pantheon Press: validate card data and build print-and-play PDFs."""
     from pipeline.base import console
-    from pipeline.games import registry
 
-    ctx.obj = registry.catalogue()  # the game specs, for the games' own commands (pipeline.games.commands)
     console.spin_while(ctx, f"{ctx.command_path} {ctx.invoked_subcommand}")  # on a terminal, until the command ends
 
 

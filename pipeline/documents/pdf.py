@@ -13,8 +13,8 @@ import io
 import math
 import re
 from copy import deepcopy
-from dataclasses import dataclass, replace
-from typing import Any, Hashable, Iterator, Optional, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Hashable, Iterator, Optional, Sequence
 
 from reportlab.graphics import shapes as rl
 from reportlab.lib import colors
@@ -48,12 +48,15 @@ from pipeline.cards.svgtemplates import ICON_DIR, SVG_NS, TEMPLATE_ROOT, IconLib
 from pipeline.cards.units import mm
 from pipeline.data import markup
 from pipeline.data.typography import typographic
-from pipeline.documents import charts, cover, facedraw, figures, measuring, typefaces
+from pipeline.documents import cover, facedraw, figures, measuring, typefaces
 from pipeline.documents import structure as m
 from pipeline.documents.fill import TextArea
 from pipeline.documents.layout import Layout
 from pipeline.documents.pagecheck import PageContent, check_pages
 from pipeline.documents.parsedtexts import ParsedTexts
+
+if TYPE_CHECKING:
+    from pipeline.documents.charts import ChartStyle
 
 TOC_LEVELS = 2  # heading levels 1..TOC_LEVELS are listed in the contents
 HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
@@ -395,7 +398,7 @@ class PdfRenderer:
         self.icons = IconLibrary(TEMPLATE_ROOT / ICON_DIR)
         self._converted_icons: dict[str, Any] = {}  # svglib's Drawing of each icon SVG, converted once per renderer
         self.styles = {name: self._paragraph_style(name) for name in layout.data["styles"]}
-        self._chart_style: Optional[charts.ChartStyle] = None
+        self._chart_style: Optional[ChartStyle] = None
         self._columns = 1  # of the document being set
         self._width = layout.frame[0]  # mm: the width a block may take (a column of a rulebook)
         self._paint = True  # whether the document being set is painted (else only measured: no drawing is made)
@@ -978,7 +981,7 @@ class PdfRenderer:
                 raise UserError(f"{where}: card figure '{block.alt[0]}' ({block.trim[0]:g} mm wide) does not fit the "
                                 f"{self.layout.frame[0]:g} mm {self.layout.paper} text width at true size (its text would "
                                 f"fall under {self.layout.min_figure_pt:g} pt)")
-            block = replace(block, width=block.trim[0])
+            block = block._replace(width=block.trim[0])
         width, height, shapes = figures.layout(block)
         overlay = _drawing(mm(width), mm(height))
         self._add_shapes(overlay, shapes, mm(height), where)
@@ -1047,6 +1050,8 @@ class PdfRenderer:
 
     def _chart(self, block: m.BarChart | m.LineChart, where: str) -> list[Flowable]:
         """A chart across the text area, kept with its caption; a long horizontal bar chart fills pages in turn."""
+        from pipeline.documents import charts  # reportlab's charts: only balance reports draw one, not validate or build
+
         if self._chart_style is None:
             self._chart_style = charts.ChartStyle(self.layout)
         frame_w, frame_h = self._width, self.layout.frame[1]

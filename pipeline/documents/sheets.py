@@ -7,7 +7,7 @@ solid lines (line style ``cut``) are cut, dashed lines (``fold``) are folded.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Optional
 
 from pipeline.documents import structure as m
@@ -122,14 +122,14 @@ def cut_fold_legend(glue: bool = False, fold: bool = True) -> m.Diagram:
 
 def _shift(shape: m.Shape, dx: float, dy: float) -> m.Shape:
     if isinstance(shape, m.Rect):
-        return replace(shape, x=shape.x + dx, y=shape.y + dy)
+        return shape._replace(x=shape.x + dx, y=shape.y + dy)
     if isinstance(shape, (m.Circle, m.IconShape)):
-        return replace(shape, cx=shape.cx + dx, cy=shape.cy + dy)
+        return shape._replace(cx=shape.cx + dx, cy=shape.cy + dy)
     if isinstance(shape, m.Line):
-        return replace(shape, x1=shape.x1 + dx, y1=shape.y1 + dy, x2=shape.x2 + dx, y2=shape.y2 + dy)
+        return shape._replace(x1=shape.x1 + dx, y1=shape.y1 + dy, x2=shape.x2 + dx, y2=shape.y2 + dy)
     if isinstance(shape, m.Polygon):
-        return replace(shape, points=tuple((x + dx, y + dy) for x, y in shape.points))
-    return replace(shape, x=shape.x + dx, y=shape.y + dy)
+        return shape._replace(points=tuple((x + dx, y + dy) for x, y in shape.points))
+    return shape._replace(x=shape.x + dx, y=shape.y + dy)
 
 
 def side_by_side(diagrams: list[m.Diagram], frame_width: float, gap: float, caption_pt: float = CAPTION_PT) -> list[m.Block]:

@@ -7,7 +7,7 @@ prose passes through :class:`DocContext.text`, which resolves references.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Iterable, Mapping, Optional, Protocol
 
 from pipeline.base.errors import UserError
@@ -104,7 +104,7 @@ COMPACT = "compact"  # the layout's text style for dense reference and cheat she
 
 def compact(blocks: Iterable[m.Block]) -> list[m.Block]:
     """Sheet text: the same words, its paragraphs and lists set in the layout's compact style."""
-    return [replace(b, style=COMPACT) if isinstance(b, (m.Paragraph, m.ListBlock)) else b for b in blocks]
+    return [b._replace(style=COMPACT) if isinstance(b, (m.Paragraph, m.ListBlock)) else b for b in blocks]
 
 
 # --------------------------------------------------------------------------- rules

@@ -10,8 +10,8 @@ prints the numbers as a table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Callable, Optional, Sequence, Union
+from dataclasses import dataclass, field
+from typing import Callable, NamedTuple, Optional, Sequence, Union
 
 from pipeline.cards.plan import Face
 from pipeline.documents.layout import Layout
@@ -19,8 +19,7 @@ from pipeline.documents.layout import Layout
 # --------------------------------------------------------------------------- diagram shapes
 
 
-@dataclass(frozen=True)
-class Rect:
+class Rect(NamedTuple):
     x: float
     y: float
     w: float
@@ -31,8 +30,7 @@ class Rect:
     radius: float = 0.0
 
 
-@dataclass(frozen=True)
-class Circle:
+class Circle(NamedTuple):
     cx: float
     cy: float
     r: float
@@ -41,8 +39,7 @@ class Circle:
     line: str = "outline"
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     x1: float
     y1: float
     x2: float
@@ -52,16 +49,14 @@ class Line:
     arrow: bool = False  # an arrow head at (x2, y2)
 
 
-@dataclass(frozen=True)
-class Polygon:
+class Polygon(NamedTuple):
     points: tuple[tuple[float, float], ...]
     fill: Optional[str] = None
     stroke: Optional[str] = "text"
     line: str = "outline"
 
 
-@dataclass(frozen=True)
-class Label:
+class Label(NamedTuple):
     """Text; ``anchor`` is start, middle or end; ``y`` is the baseline. ``size`` in pt (None = layout default)."""
 
     x: float
@@ -74,8 +69,7 @@ class Label:
     angle: float = 0.0
 
 
-@dataclass(frozen=True)
-class IconShape:
+class IconShape(NamedTuple):
     """An icon of templates/icons centred on (cx, cy), ``size`` mm tall."""
 
     name: str
@@ -90,29 +84,25 @@ Shape = Union[Rect, Circle, Line, Polygon, Label, IconShape]
 # --------------------------------------------------------------------------- blocks
 
 
-@dataclass(frozen=True)
-class Heading:
+class Heading(NamedTuple):
     """A heading; levels 1 and 2 go into the table of contents when the document has one."""
 
     text: str
     level: int = 1
 
 
-@dataclass(frozen=True)
-class Paragraph:
+class Paragraph(NamedTuple):
     text: str
     style: str = "body"  # a text style of the layout: body, note, small, ...
 
 
-@dataclass(frozen=True)
-class ListBlock:
+class ListBlock(NamedTuple):
     items: tuple[str, ...]
     numbered: bool = False
     style: str = "body"  # the text style of the items
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """A table; ``widths`` are relative column widths (None = equal)."""
 
     header: tuple[str, ...]
@@ -121,8 +111,7 @@ class Table:
     caption: str = ""
 
 
-@dataclass(frozen=True)
-class LegendEntry:
+class LegendEntry(NamedTuple):
     """A symbol: drawn as an icon of templates/icons, or (icon None) as a swatch of ``colour`` with ``label`` in it."""
 
     icon: Optional[str]
@@ -132,16 +121,14 @@ class LegendEntry:
     label: str = ""
 
 
-@dataclass(frozen=True)
-class Legend:
+class Legend(NamedTuple):
     """A symbol legend: each icon drawn beside its name and meaning; ``columns`` > 1 sets entries side by side (compact sheets)."""
 
     entries: tuple[LegendEntry, ...]
     columns: int = 1
 
 
-@dataclass(frozen=True)
-class Diagram:
+class Diagram(NamedTuple):
     width: float  # mm
     height: float  # mm
     shapes: tuple[Shape, ...]
@@ -149,8 +136,7 @@ class Diagram:
     caption: str = ""
 
 
-@dataclass(frozen=True)
-class ChartSeries:
+class ChartSeries(NamedTuple):
     """One series of a chart: a value per category (bar chart) or per x (line chart), None where there is
     none; ``low``/``high`` (when given) are each value's interval, drawn as whiskers on bars."""
 
@@ -160,8 +146,7 @@ class ChartSeries:
     high: tuple[Optional[float], ...] = ()
 
 
-@dataclass(frozen=True)
-class BarChart:
+class BarChart(NamedTuple):
     """Bars per category, one per series (side by side), drawn with reportlab's charts.
 
     ``percent``: values are shares (0-1) shown as percentages. each of ``references``
@@ -178,8 +163,7 @@ class BarChart:
     caption: str = ""
 
 
-@dataclass(frozen=True)
-class LineChart:
+class LineChart(NamedTuple):
     """Lines over shared x values (one per series), drawn with reportlab's line plot."""
 
     x: tuple[float, ...]
@@ -190,8 +174,7 @@ class LineChart:
     caption: str = ""
 
 
-@dataclass(frozen=True)
-class Callout:
+class Callout(NamedTuple):
     """A numbered pointer at a part of a card: ``x``, ``y`` (mm from the trim's top-left) is where its
     leader line ends; ``key`` is what the text key says of that part."""
 
@@ -201,8 +184,7 @@ class Callout:
     key: str
 
 
-@dataclass(frozen=True)
-class CardFigure:
+class CardFigure(NamedTuple):
     """A card face drawn as the card sheets draw it, ``width`` mm wide, with numbered callouts and their
     key beside it (see :mod:`pipeline.documents.figures`); Markdown prints ``alt`` and the key."""
 
@@ -225,8 +207,7 @@ class SpreadEntry:
     trim: tuple[float, float]  # mm
 
 
-@dataclass(frozen=True)
-class CardSpread:
+class CardSpread(NamedTuple):
     """The box's cards laid out, one of each kind (front and back), drawn as the card sheets draw them at
     ``scale``, each with its count; Markdown prints the counts."""
 
@@ -240,15 +221,13 @@ class PageBreak:
     pass
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):
     """Blocks printed on one page when they fit one (a scenario, a player aid); Markdown prints them in order."""
 
     blocks: tuple["Block", ...]
 
 
-@dataclass(frozen=True)
-class OnPaper:
+class OnPaper(NamedTuple):
     """Blocks sized by the paper (a figure a column wide, a sheet a page tall): ``build`` makes them from the
     layout of the paper a document is set on (:meth:`Document.on`). The rest of a document does not depend on
     the paper, so a game's documents are assembled once and set on every paper."""
@@ -260,8 +239,7 @@ Block = Union[Heading, Paragraph, ListBlock, Table, Legend, Diagram, CardFigure,
               OnPaper]
 
 
-@dataclass(frozen=True)
-class Cover:
+class Cover(NamedTuple):
     """A rulebook's cover: the box facts printed under the title (players, time, ages; each a short line)
     and the icon of templates/icons at the heart of its composed emblem."""
 
@@ -270,8 +248,7 @@ class Cover:
     tagline: str = ""
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     """One output file: its title, the game it belongs to, and its blocks in order.
 
     ``columns`` > 1 sets the text in that many columns (a rulebook's measure); ``cover`` gives the document
@@ -294,7 +271,7 @@ class Document:
     def on(self, layout: Layout) -> "Document":
         """This document as set on the paper of ``layout``: every :class:`OnPaper` part built for it (the
         renderers never see one)."""
-        return replace(self, blocks=_on_paper(self.blocks, layout))
+        return self._replace(blocks=_on_paper(self.blocks, layout))
 
 
 def _on_paper(blocks: tuple[Block, ...], layout: Layout) -> tuple[Block, ...]:

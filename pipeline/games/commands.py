@@ -1,6 +1,6 @@
 """What the games' own commands (``pantheon <game> ...``) share: their data, validated like every command's.
 
-``pantheon`` puts the registered specs in its root context (``pipeline.cli.main``:
+``pantheon`` puts the registered specs in a game's group context (``pipeline.cli.main``:
 ``ctx.obj``); a game's command takes its ``typer.Context`` and asks
 :func:`valid_game` for its data, so it goes through the same validation as
 ``pantheon validate`` (all checks, every referenced game's records). A game's

@@ -4,7 +4,6 @@ the cards print from the card check's face records, the card build draws art the
 run says how far it is."""
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -51,7 +50,7 @@ def test_a_measured_layout_lands_where_a_printed_one_does(paper: str) -> None:
 
 def test_a_measured_layout_refuses_what_a_printed_one_refuses() -> None:
     doc = _reference()
-    over = replace(doc, blocks=doc.blocks + tuple(m.Paragraph(f"Line {n} of a sheet that runs on. " * 12) for n in range(40)))
+    over = doc._replace(blocks=doc.blocks + tuple(m.Paragraph(f"Line {n} of a sheet that runs on. " * 12) for n in range(40)))
     refusals = []
     for paint in (True, False):
         with pytest.raises(UserError) as refused:
@@ -69,7 +68,7 @@ def test_the_build_is_handed_the_very_pdfs_it_would_set() -> None:
     for kind, doc in documents_of(default_data_root(), GAME, "a4").items():
         assert kept.pdf(GAME, kind, "a4", doc) == PdfRenderer(load_layout("a4")).render(doc)[0], kind
         assert kept.pdf(GAME, kind, "letter", doc) is None  # only the build's paper is set in full
-    other = replace(_reference(), title="Another title")
+    other = _reference()._replace(title="Another title")
     assert kept.pdf(GAME, "reference", "a4", other) is None  # a document that differs is set afresh
 
 

@@ -2,7 +2,6 @@
 sheets (as many as the box holds) and the extras (virtue tokens, Prayer Beads, Judgment Day envelope)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from pipeline.documents import standard as std
@@ -157,7 +156,7 @@ def _sheets_on_page(ctx: DocContext, model: HeavenlyFatherModel, sheet: Mapping[
         drawn = cheat_sheet(ctx, layout, model, sheet)
         blocks: list[m.Block] = [drawn]
         for _ in range(SHEETS_PER_PAGE - 1):  # Markdown names the copy rather than listing the sheet again
-            blocks += [cut_line(layout.frame[0]), replace(drawn, alt=("The same sheet again, to cut off.",))]
+            blocks += [cut_line(layout.frame[0]), drawn._replace(alt=("The same sheet again, to cut off.",))]
         return tuple(blocks)
     return m.OnPaper(on)
 

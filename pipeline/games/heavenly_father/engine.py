@@ -929,7 +929,7 @@ def _rerolled(consequence: Consequence, rolled: Sequence[tuple[str, str, int]]) 
     for mode, virtue, amount in rolled:
         target = gain if mode == THIRD_GAIN else lose
         target[virtue] = target.get(virtue, 0) + amount
-    return replace(consequence, gain=frozen_map(gain), lose=frozen_map(lose))
+    return consequence._replace(gain=frozen_map(gain), lose=frozen_map(lose))
 
 
 FLAGS: Mapping[str, Callable[[State, int], bool]] = {

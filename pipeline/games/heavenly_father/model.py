@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
 from pipeline.data.dataset import GameData
 from pipeline.data.kinds import COMPONENTS_KIND
@@ -35,8 +35,7 @@ def frozen_map(values: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType(dict(values))
 
 
-@dataclass(frozen=True)
-class Virtue:
+class Virtue(NamedTuple):
     """One of the four Virtues; ``position`` is its place in S, X, B, J order (1-based)."""
 
     id: str
@@ -47,8 +46,7 @@ class Virtue:
     meaning: str
 
 
-@dataclass(frozen=True)
-class God:
+class God(NamedTuple):
     """A God card: points per token of each Virtue at Judgment Day."""
 
     id: str
@@ -77,8 +75,7 @@ class God:
         return frozenset(v for v, p in self.points.items() if p < 0)
 
 
-@dataclass(frozen=True)
-class Consequence:
+class Consequence(NamedTuple):
     """What choosing one dilemma option does to the player who chooses it."""
 
     gain: Mapping[str, int]
@@ -96,8 +93,7 @@ class Consequence:
         return (tuple(sorted(self.gain.items())), tuple(sorted(self.lose.items())), self.draw_cards, self.lose_cards)
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One of a dilemma's two options."""
 
     id: str
@@ -105,8 +101,7 @@ class Option:
     consequence: Consequence
 
 
-@dataclass(frozen=True)
-class Dilemma:
+class Dilemma(NamedTuple):
     """A Moral Dilemma card."""
 
     id: str
@@ -123,16 +118,14 @@ class Timing(enum.Enum):
     PLACED = "placed"
 
 
-@dataclass(frozen=True)
-class Op:
+class Op(NamedTuple):
     """One effect of a Philosopher: an op name and its integer parameters."""
 
     name: str
     params: Mapping[str, int]
 
 
-@dataclass(frozen=True)
-class Power:
+class Power(NamedTuple):
     """A Philosopher kind's power, structured for an engine."""
 
     timing: Timing
@@ -158,8 +151,7 @@ class PhilosopherKind:
         return self.power.timing is not Timing.IMMEDIATE
 
 
-@dataclass(frozen=True)
-class Philosopher:
+class Philosopher(NamedTuple):
     """A Philosopher card: a character of one kind."""
 
     id: str
@@ -178,8 +170,7 @@ class Token:
     virtue: Optional[str]
 
 
-@dataclass(frozen=True)
-class TurnAction:
+class TurnAction(NamedTuple):
     """One of the six turn actions and the states that allow or forbid it."""
 
     id: str
@@ -190,8 +181,7 @@ class TurnAction:
     mandatory_when: Optional[str]
 
 
-@dataclass(frozen=True)
-class BalanceClaim:
+class BalanceClaim(NamedTuple):
     """A balance statement: by ``measure``, the ``higher`` virtues beat the ``lower`` ones."""
 
     id: str
@@ -201,8 +191,7 @@ class BalanceClaim:
     lower: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class ScoringExample:
+class ScoringExample(NamedTuple):
     """A stored Judgment Day: players' tokens under ``god`` and the stated scores and winners."""
 
     id: str
@@ -213,8 +202,7 @@ class ScoringExample:
     winners: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class DilemmaExample:
+class DilemmaExample(NamedTuple):
     """A stored dilemma choice: tokens ``before`` and ``after`` taking ``option`` of ``dilemma``."""
 
     id: str
@@ -224,8 +212,7 @@ class DilemmaExample:
     after: Mapping[str, int]
 
 
-@dataclass(frozen=True)
-class HeavenlyFatherModel:
+class HeavenlyFatherModel(NamedTuple):
     """Every record of the game, in data order (virtues in S, X, B, J order)."""
 
     virtues: tuple[Virtue, ...]

@@ -64,4 +64,4 @@ def easier_deck(deck: Sequence[ScenarioCard], options: Easier) -> tuple[Scenario
 
 def easier_scenario(scenario: Scenario, options: Easier) -> Scenario:
     deck = easier_deck(scenario.deck, options)
-    return scenario if len(deck) == len(scenario.deck) else replace(scenario, deck=deck, card_count=len(deck))
+    return scenario if len(deck) == len(scenario.deck) else scenario._replace(deck=deck, card_count=len(deck))

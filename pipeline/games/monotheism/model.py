@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, NamedTuple, Optional
 
 from pipeline.data.dataset import GameData
 from pipeline.data.kinds import COMPONENTS_KIND
@@ -29,8 +29,7 @@ class CardKind(enum.Enum):
     WORSHIPER = "worshiper"
 
 
-@dataclass(frozen=True)
-class ScenarioCard:
+class ScenarioCard(NamedTuple):
     """One card of a scenario deck in its starting state."""
 
     kind: CardKind
@@ -52,8 +51,7 @@ class ScenarioCard:
         return f"#{self.ref}" if self.is_deity else self.ref
 
 
-@dataclass(frozen=True)
-class ScenarioRating:
+class ScenarioRating(NamedTuple):
     """A scenario's difficulty as the solver measured it (``pantheon monotheism rate``; see rating.py)."""
 
     difficulty: str
@@ -68,11 +66,10 @@ class ScenarioRating:
     most_choices: int
 
 
-RATING_FIELDS = tuple(ScenarioRating.__dataclass_fields__)
+RATING_FIELDS = ScenarioRating._fields
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(NamedTuple):
     """A puzzle: a fixed deck, ``deck[0]`` at the bottom and ``deck[-1]`` on top."""
 
     id: str
@@ -99,8 +96,7 @@ class Scenario:
         return tuple(card for card in self.deck if card.is_worshiper)
 
 
-@dataclass(frozen=True)
-class Worshiper:
+class Worshiper(NamedTuple):
     """One double-sided worshiper card."""
 
     id: str
@@ -108,14 +104,12 @@ class Worshiper:
     set_id: str
 
 
-@dataclass(frozen=True)
-class Difficulty:
+class Difficulty(NamedTuple):
     level: str  # "easier" | "standard"
     note: str
 
 
-@dataclass(frozen=True)
-class WorshiperSet:
+class WorshiperSet(NamedTuple):
     """A predefined group of worshipers that enters the deck together."""
 
     id: str
@@ -134,8 +128,7 @@ class Component:
     count: int
 
 
-@dataclass(frozen=True)
-class MonotheismModel:
+class MonotheismModel(NamedTuple):
     """Everything the later stages (engine, solver, renderer) read."""
 
     components: tuple[Component, ...]

@@ -1330,7 +1330,7 @@ def _more_power_throws(b: Board, op: Op, ctx: Ctx) -> None:
     count = op.param("count")
     if count > 1:
         params = tuple((k, count - 1 if k == "count" else v) for k, v in op.params)
-        _push(b, Task("op", (replace(op, params=params), ctx)))
+        _push(b, Task("op", (op._replace(params=params), ctx)))
 
 
 def op_retrieve_from_underworld(game: Game, b: Board, task: Task) -> None:

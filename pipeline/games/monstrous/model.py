@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, NamedTuple, Optional
 
 from pipeline.data.dataset import GameData
 
 
-@dataclass(frozen=True)
-class Op:
+class Op(NamedTuple):
     """One structured effect: an op name, its scalar parameters, and sub-ops for choices."""
 
     name: str
@@ -25,16 +24,14 @@ class Op:
         return dict(self.params).get(key, default)
 
 
-@dataclass(frozen=True)
-class Power:
+class Power(NamedTuple):
     trigger: str
     text: str
     effects: tuple[Op, ...]
     condition: Optional[str] = None
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(NamedTuple):
     """One face of a Monster card."""
 
     kind: str  # "unique" or "common"
@@ -42,16 +39,14 @@ class Side:
     powers: tuple[Power, ...]
 
 
-@dataclass(frozen=True)
-class MonsterDesign:
+class MonsterDesign(NamedTuple):
     id: str
     name: str
     trap: bool
     unique_side: Side
 
 
-@dataclass(frozen=True)
-class CardFormat:
+class CardFormat(NamedTuple):
     id: str
     name: str
     width_mm: float
@@ -59,16 +54,14 @@ class CardFormat:
     sides: int
 
 
-@dataclass(frozen=True)
-class God:
+class God(NamedTuple):
     id: str
     name: str
     colour: str
     pattern: str
 
 
-@dataclass(frozen=True)
-class MonsterCard:
+class MonsterCard(NamedTuple):
     """A physical card: one design in one god's colour, with both sides resolved."""
 
     id: str
@@ -86,8 +79,7 @@ class MonsterCard:
         return (self.design.unique_side, self.common_side)
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
     id: str
     name: str
     faith: int
@@ -95,8 +87,7 @@ class Location:
     card_format: CardFormat
 
 
-@dataclass(frozen=True)
-class ThrowStep:
+class ThrowStep(NamedTuple):
     id: str
     number: int
     name: str
@@ -104,8 +95,7 @@ class ThrowStep:
     resolves: tuple[tuple[str, str], ...]  # (card kind, trigger)
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(NamedTuple):
     id: str
     name: str
     difficulty: str
@@ -116,8 +106,7 @@ class Scenario:
         return self.layout["centre"]
 
 
-@dataclass(frozen=True)
-class DeckRow:
+class DeckRow(NamedTuple):
     players: int
     deck: int
     underworld: int
@@ -129,8 +118,7 @@ class FaithToken:
     count: int
 
 
-@dataclass(frozen=True)
-class Ruling:
+class Ruling(NamedTuple):
     id: str
     question: str
     answer: str
@@ -141,8 +129,7 @@ class Ruling:
     steps: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(NamedTuple):
     """A worked turn; ``initial``/``throws``/``final`` keep the data's shape for engines to replay."""
 
     id: str
@@ -153,8 +140,7 @@ class Example:
     final: Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(NamedTuple):
     id: str
     name: str
     text: str
@@ -164,14 +150,12 @@ class Variant:
     rules: tuple[str, ...] = ()  # ids of the variant's numbered rules, in order
 
 
-@dataclass(frozen=True)
-class TieBreaker:
+class TieBreaker(NamedTuple):
     id: str
     measure: str  # faith | monsters_hitting_locations | monsters_in_play | rematch
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(NamedTuple):
     """The rule values an engine needs: player counts, hands, the end and the final score."""
 
     min_players: int
@@ -184,8 +168,7 @@ class Rules:
     tie_breakers: tuple[TieBreaker, ...]
 
 
-@dataclass(frozen=True)
-class EngineRuling:
+class EngineRuling(NamedTuple):
     """A ruling of ours where the rulebook leaves room (rulings.yaml)."""
 
     id: str
@@ -193,8 +176,7 @@ class EngineRuling:
     answer: str
 
 
-@dataclass(frozen=True)
-class MonstrousModel:
+class MonstrousModel(NamedTuple):
     gods: tuple[God, ...]
     designs: tuple[MonsterDesign, ...]
     common_side: Side

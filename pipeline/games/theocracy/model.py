@@ -6,7 +6,7 @@ reads fields directly. The engine is built from this model, never from YAML.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from pipeline.data.dataset import GameData
 
@@ -51,73 +51,63 @@ class Believer:
     flavour: str
 
 
-@dataclass(frozen=True)
-class Die:
+class Die(NamedTuple):
     id: str
     faces: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Role:
+class Role(NamedTuple):
     id: str
     name: str
     order: int
     duties: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class LineUp:
+class LineUp(NamedTuple):
     players: int
     roles: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Rotation:
+class Rotation(NamedTuple):
     new_first: str
     direction: str
     first_round_first_seat: int
 
 
-@dataclass(frozen=True)
-class GraceStep:
+class GraceStep(NamedTuple):
     id: str
     order: int
     op: str
 
 
-@dataclass(frozen=True)
-class ProphecyKind:
+class ProphecyKind(NamedTuple):
     id: str
     needs_subject: bool
     fulfilled_when: str
 
 
-@dataclass(frozen=True)
-class Phrasing:
+class Phrasing(NamedTuple):
     id: str
     prophecy: str
     voice: str
     text: str
 
 
-@dataclass(frozen=True)
-class Upset:
+class Upset(NamedTuple):
     """The one exception to 'higher wins': the ``weak`` value beats the ``strong`` one."""
 
     weak: int
     strong: int
 
 
-@dataclass(frozen=True)
-class BidRule:
+class BidRule(NamedTuple):
     id: str
     players: tuple[int, ...]
     outcome: str
     name: str = ""  # as the rulebook calls it ("One beats five"): what the documents print
 
 
-@dataclass(frozen=True)
-class BidExample:
+class BidExample(NamedTuple):
     id: str
     bids: tuple[int, ...]
     winner: Optional[int]
@@ -125,23 +115,20 @@ class BidExample:
     ruined: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class AddedRule:
+class AddedRule(NamedTuple):
     id: str
     players: tuple[int, ...]
     op: str
     target: str
 
 
-@dataclass(frozen=True)
-class FateRule:
+class FateRule(NamedTuple):
     dice: int
     target: int
     roller: str
 
 
-@dataclass(frozen=True)
-class TheocracyModel:
+class TheocracyModel(NamedTuple):
     players: tuple[Player, ...]
     power_cards: tuple[PowerCard, ...]
     believers: tuple[Believer, ...]

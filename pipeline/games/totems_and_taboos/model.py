@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, NamedTuple, Optional
 
 from pipeline.data.dataset import GameData
 from pipeline.data.kinds import COMPONENTS_KIND, GLOSSARY_KIND, RULES_KIND
@@ -37,8 +37,7 @@ def _ops(records: list[Mapping[str, Any]]) -> tuple[Op, ...]:
 
 
 # --- Colours ----------------------------------------------------------------
-@dataclass(frozen=True)
-class Colour:
+class Colour(NamedTuple):
     id: str
     name: str
     symbol: str  # the icon printed with the colour (never hue alone)
@@ -48,8 +47,7 @@ class Colour:
     focus: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Wheel:
+class Wheel(NamedTuple):
     """The colours in circle order; ``opposite_steps`` apart are opposites."""
 
     order: tuple[str, ...]
@@ -67,16 +65,14 @@ class Wheel:
 
 
 # --- Tower ------------------------------------------------------------------
-@dataclass(frozen=True)
-class TowerLevel:
+class TowerLevel(NamedTuple):
     level: int
     numeral: str
     shrines: int
     servants: int
 
 
-@dataclass(frozen=True)
-class BuildExample:
+class BuildExample(NamedTuple):
     """A worked build question with its stated answer (replayed by the engine's can-build)."""
 
     id: str
@@ -111,8 +107,7 @@ class Tower:
 
 
 # --- Set-up -----------------------------------------------------------------
-@dataclass(frozen=True)
-class StartingResources:
+class StartingResources(NamedTuple):
     colour: str
     clerics: int
     servants: int
@@ -129,8 +124,7 @@ class StartingResources:
         return (self.clerics, self.servants, self.shrines, self.rolled_souls)
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(NamedTuple):
     min_players: int
     max_players: int
     starting_hand: int
@@ -139,8 +133,7 @@ class Setup:
 
 
 # --- Cards ------------------------------------------------------------------
-@dataclass(frozen=True)
-class Cost:
+class Cost(NamedTuple):
     clerics: int
     servants: int
     sacrifice: Optional[tuple[str, int]] = None  # (role, count) killed (a shrine: returned to the pile) as an extra cost
@@ -154,16 +147,14 @@ class Cost:
         return {"cleric": self.clerics, "servant": self.servants}.get(role, 0)
 
 
-@dataclass(frozen=True)
-class Bonus:
+class Bonus(NamedTuple):
     colour: str
     mode: str
     ops: tuple[Op, ...]
     text: str
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(NamedTuple):
     id: str
     colour: str
     type: str
@@ -187,16 +178,14 @@ class Card:
         return self.ops + (self.bonus.ops if self.bonus else ())
 
 
-@dataclass(frozen=True)
-class DeckLevel:
+class DeckLevel(NamedTuple):
     level: int
     designs: int
     blocks_needed: int
     copies_per_design: int
 
 
-@dataclass(frozen=True)
-class Deck:
+class Deck(NamedTuple):
     cards_per_colour: int
     levels: tuple[DeckLevel, ...]
     miracle_designs: int
@@ -209,8 +198,7 @@ class Deck:
         return row.copies_per_design if row else None
 
 
-@dataclass(frozen=True)
-class Guide:
+class Guide(NamedTuple):
     id: str
     colour: str
     name: str
@@ -222,30 +210,26 @@ class Guide:
     text: str
 
 
-@dataclass(frozen=True)
-class Summoning:
+class Summoning(NamedTuple):
     cards_of_one_colour: int
 
 
 # --- Turn, dice, solo -------------------------------------------------------
-@dataclass(frozen=True)
-class SkipOption:
+class SkipOption(NamedTuple):
     id: str
     name: str
     ops: tuple[Op, ...]
     text: str
 
 
-@dataclass(frozen=True)
-class EndOption:
+class EndOption(NamedTuple):
     id: str
     discard_hand: bool
     requires_empty_hand: bool
     draw: int
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     uses_per_piece: int
     skip_options: tuple[SkipOption, ...]
     end_options: tuple[EndOption, ...]
@@ -253,8 +237,7 @@ class Turn:
     miracle_redraw: int
 
 
-@dataclass(frozen=True)
-class Die:
+class Die(NamedTuple):
     id: str
     face_kind: str
     faces: tuple[str, ...]
@@ -266,8 +249,7 @@ class Die:
         return tuple(face for face in self.faces if face not in self.reroll)
 
 
-@dataclass(frozen=True)
-class Difficulty:
+class Difficulty(NamedTuple):
     id: str
     name: str
     difficulty: str
@@ -275,8 +257,7 @@ class Difficulty:
     passive_shrines: int
 
 
-@dataclass(frozen=True)
-class Solo:
+class Solo(NamedTuple):
     removed_levels: tuple[int, ...]
     die: str
     win_level: int

@@ -2,7 +2,6 @@
 checks of ratings and of solver limits."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 import subprocess
@@ -205,7 +204,7 @@ def test_a_sound_scenario_is_proved_by_its_stored_line_without_a_search(monkeypa
     scenario = loaded.model.scenario(3)
     assert deck_checks.scenario_play_findings(loaded.game, scenario) == []
     assert not list((tmp_path / SOLVER_NAMESPACE).glob("*.json"))
-    cut = dataclasses.replace(scenario, winning_line=scenario.winning_line[:2])
+    cut = scenario._replace(winning_line=scenario.winning_line[:2])
     findings = deck_checks.scenario_play_findings(loaded.game, cut)
     messages = [message for _, message in findings]
     assert any(m.startswith("the stored winning line does not win") for m in messages), messages
