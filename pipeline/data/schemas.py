@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 MAX_SCHEMA_BYTES = 1024 * 1024  # the largest schema is under 30 kB
 NEAR_KEY = 0.75  # how alike an unknown key and a known one must be to suggest it (difflib ratio: flavor/flavour 0.92)
 ECMA_FLAGS = "u"  # JSON Schema patterns are Unicode-aware ECMA-262 regular expressions
+CONDITION_KEYS = frozenset(("properties", "required"))  # what a condition :func:`key_equals_text` decides may hold
 
 
 @lru_cache(maxsize=None)
@@ -106,21 +107,25 @@ def key_equals_text(condition: Any, instance: Any, is_object: bool) -> Optional[
     """Whether ``instance`` meets ``condition`` when that is ``{"properties": {KEY: {"const": TEXT}}}`` with
     ``"required": [KEY]`` or not (None: a condition of another form). As JSON Schema reads it: anything but
     an object meets it; an object must hold each required key, and a value equal to each TEXT it holds a key
-    for (a value that is no text equals no text)."""
-    if not isinstance(condition, dict) or not condition.keys() <= {"properties", "required"}:
+    for (a value that is no text equals no text). One pass over the condition, which is read to its end
+    (its form decides None) while the instance is compared (asked for each value of every schema's unions)."""
+    if not isinstance(condition, dict) or not condition.keys() <= CONDITION_KEYS:
         return None
     properties, required = condition.get("properties", {}), condition.get("required", [])
-    if not isinstance(properties, dict) or not isinstance(required, list) or not all(isinstance(k, str) for k in required):
+    if not isinstance(properties, dict) or not isinstance(required, list):
         return None
-    texts = {}
-    for key, rule in properties.items():
-        if not isinstance(rule, dict) or rule.keys() != {"const"} or not isinstance(rule["const"], str):
+    holds = True
+    for key in required:
+        if not isinstance(key, str):
             return None
-        texts[key] = rule["const"]
-    if not is_object:
-        return True
-    return all(key in instance for key in required) and all(
-        key not in instance or (isinstance(instance[key], str) and instance[key] == text) for key, text in texts.items())
+        holds = holds and (not is_object or key in instance)
+    for key, rule in properties.items():
+        if not isinstance(rule, dict) or len(rule) != 1 or not isinstance(text := rule.get("const"), str):
+            return None
+        if holds and is_object and key in instance:
+            value = instance[key]
+            holds = isinstance(value, str) and value == text
+    return holds
 
 
 def _all_of(validator: Any, parts: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
@@ -413,14 +418,16 @@ def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
 
 
 def _non_finite(value: Any, path: PathKey) -> Iterator[tuple[PathKey, float]]:
-    if isinstance(value, float) and not math.isfinite(value):
-        yield path, value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _non_finite(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _non_finite(item, (*path, index))
+    """Each number of loaded data (dicts, lists, scalars) that is not finite, with its path, in document order;
+    a path is made only for a number or a collection, not for every text."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            yield path, value
+    elif isinstance(value, (dict, list)):
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            if isinstance(item, (float, dict, list)):
+                yield from _non_finite(item, (*path, key))
+
 
 def _extra_keys(error: ValidationError) -> list[str]:
     properties = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
