@@ -170,10 +170,63 @@ def _lacks_required(alternative: Any, instance: dict[str, Any]) -> bool:
     return isinstance(required, list) and any(isinstance(key, str) and key not in instance for key in required)
 
 
+def _properties(validator: Any, properties: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own ``properties``, applied to the values that do not plainly meet their schema
+    (:func:`plainly_valid`: most values of the data are texts and numbers against a leaf of a few keywords);
+    the others give no error, so the errors are the same, in the same order, without a descent for each."""
+    if isinstance(properties, dict) and validator.is_type(instance, "object"):
+        properties = {name: rule for name, rule in properties.items()
+                      if name in instance and not plainly_valid(rule, instance[name])}
+    yield from Draft202012Validator.VALIDATORS["properties"](validator, properties, instance, schema)
+
+
+def _items(validator: Any, items: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own ``items``, passed over for a list whose every item plainly meets it (a list of texts
+    or numbers: :func:`plainly_valid`), which gives no error."""
+    if "prefixItems" in schema or not isinstance(instance, list) or not all(plainly_valid(items, item) for item in instance):
+        yield from Draft202012Validator.VALIDATORS["items"](validator, items, instance, schema)
+
+
+ANNOTATIONS = frozenset(("description", "title", "$comment"))  # keywords that never make a value invalid
+PLAIN_TYPES = {"string": str, "integer": int, "number": int, "boolean": bool}  # (an int is a number; no bool is an int here)
+BOUNDS = {"minimum": int.__ge__, "maximum": int.__le__, "exclusiveMinimum": int.__gt__, "exclusiveMaximum": int.__lt__}
+
+
+def plainly_valid(schema: Any, value: Any) -> bool:
+    """Whether ``value``, a text, a whole number or a boolean, meets ``schema`` when that is ``true`` or a leaf
+    of the keywords the schema files give such values (type, length, pattern, enum, const, bounds), decided as
+    jsonschema decides them. False means not plainly: another value or keyword (a float, an enum of numbers,
+    a list of types, a bound that is no number...) is left to jsonschema, which then finds it valid or reports it."""
+    if schema is True:
+        return True
+    kind = type(value)
+    if not isinstance(schema, dict) or (kind is not str and kind is not int and kind is not bool):
+        return False
+    for keyword, rule in schema.items():
+        if keyword == "type":
+            if (PLAIN_TYPES.get(rule) if isinstance(rule, str) else None) is not kind:
+                return False
+        elif keyword == "enum" or keyword == "const":
+            if kind is not str or not (value in rule if keyword == "enum" and isinstance(rule, list) else value == rule):
+                return False  # (a text equals only an equal text; a number's equality is jsonschema's: 1 is not true)
+        elif keyword in BOUNDS:
+            if type(rule) is not int or (kind is int and not BOUNDS[keyword](value, rule)):
+                return False
+        elif keyword == "minLength" or keyword == "maxLength":
+            if type(rule) is not int or (kind is str and (len(value) < rule if keyword == "minLength" else len(value) > rule)):
+                return False
+        elif keyword == "pattern":
+            if not isinstance(rule, str) or (kind is str and not ecma_search(rule, value)):
+                return False
+        elif keyword not in ANNOTATIONS:
+            return False
+    return True
+
+
 SchemaValidator: Any = validators.extend(  # type: ignore[no-untyped-call]  # (untyped in types-jsonschema)
     Draft202012Validator,
     {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties,
-     "$ref": _ref, "if": _if, "allOf": _all_of, "oneOf": _one_of},
+     "$ref": _ref, "if": _if, "allOf": _all_of, "oneOf": _one_of, "properties": _properties, "items": _items},
 )
 
 
