@@ -20,6 +20,7 @@ from pipeline.data.yamlmarks import MarkedData, PathKey, YamlLoadError, load_mar
 
 if TYPE_CHECKING:
     from pipeline.data.gamespec import GameSpec
+    from pipeline.store import Scope
 
 SCHEMA_DIR = "schemas"
 DATA_SUFFIX = ".yaml"
@@ -125,6 +126,9 @@ class GameData(Generic[M]):
     docs: dict[str, Document] = field(default_factory=dict)
     load_problems: list[Problem] = field(default_factory=list)
     unloadable: set[str] = field(default_factory=set)  # kinds whose file exists but did not load
+    # The store scope of the command validating the game (validate sets it): a check that keeps entries keys
+    # them under it rather than take a code digest of its own (the package and templates read again, ~25 ms).
+    scope: Optional["Scope"] = field(default=None, repr=False, compare=False)
     _model: Optional[M] = field(default=None, init=False, repr=False, compare=False)
     _built: bool = field(default=False, init=False, repr=False, compare=False)
 
