@@ -479,7 +479,7 @@ def _non_finite(value: Any, path: PathKey) -> Iterator[tuple[PathKey, float]]:
     elif isinstance(value, (dict, list)):
         for key, item in value.items() if isinstance(value, dict) else enumerate(value):
             if isinstance(item, (float, dict, list)):
-                yield from _non_finite(item, (*path, key))
+                yield from _non_finite(item, path + (key,))
 
 
 def _extra_keys(error: ValidationError) -> list[str]:

@@ -298,7 +298,7 @@ class _Builder:
                 if top is not None and top.is_mapping and top.key is None:
                     self._key(event, top)
                     continue
-                path = () if top is None else top.key_path if top.is_mapping else (*top.path, len(top.value))
+                path = () if top is None else top.key_path if top.is_mapping else top.path + (len(top.value),)
                 start = event.start_mark
                 value_marks[path] = (start.line + 1, start.column + 1)
                 value = self._scalar(event) if kind is ScalarEvent else {} if kind is MappingStartEvent else []
@@ -334,7 +334,7 @@ class _Builder:
             raise YamlLoadError(f"key {key!r} must be text: quote it (\"{event.value}\")", *_mark_of(event))
         self._refuse_invisible(key, event, key=True)
         assert isinstance(mapping.value, dict)
-        key_path = (*mapping.path, key)
+        key_path = mapping.path + (key,)
         key_marks = self._marked.key_marks
         if key in mapping.value:
             raise YamlLoadError(f"duplicate key '{key}' (first at line {key_marks[key_path][0]})", *_mark_of(event))
