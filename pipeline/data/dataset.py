@@ -65,9 +65,9 @@ class Document:
         return self._locate(tuple(path), self.marked.value_marks)
 
     def key_at(self, *path: Union[str, int]) -> Location:
-        """Where the key that ends ``path`` is written (falls back like ``at``)."""
-        marks = {**self.marked.value_marks, **self.marked.key_marks}
-        return self._locate(tuple(path), marks)
+        """Where the key that ends ``path`` is written (falls back like ``at``: to where the key of the
+        nearest existing ancestor is written, or its value when it has no key)."""
+        return self._locate(tuple(path), self.marked.value_marks, self.marked.key_marks)
 
     def problem(self, path: Sequence[Union[str, int]], message: str) -> Problem:
         return Problem(self.at(*path), message)
@@ -103,9 +103,11 @@ class Document:
                 return (key, index, *path)
         return (key,)
 
-    def _locate(self, path: PathKey, marks: dict[PathKey, tuple[int, int]]) -> Location:
+    def _locate(self, path: PathKey, marks: dict[PathKey, tuple[int, int]],
+                preferred: Optional[dict[PathKey, tuple[int, int]]] = None) -> Location:
+        """The mark of ``path`` or of its nearest ancestor that has one, in ``preferred`` before ``marks``."""
         for cut in range(len(path), -1, -1):
-            mark = marks.get(path[:cut])
+            mark = (preferred.get(path[:cut]) if preferred is not None else None) or marks.get(path[:cut])
             if mark is not None:
                 return Location(self.file, *mark)
         return Location(self.file, 1, 1)
