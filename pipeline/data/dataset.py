@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, Iterator, Optional, Sequence, Ty
 from pipeline.base import locations
 from pipeline.base.errors import UserError
 from pipeline.data.problems import Location, Problem
-from pipeline.data.yamlmarks import MarkedData, PathKey, YamlLoadError, load_marked
+from pipeline.data.yamlmarks import Mark, MarkedData, PathKey, YamlLoadError, load_marked, position
 
 if TYPE_CHECKING:
     from pipeline.data.gamespec import GameSpec
@@ -103,13 +103,12 @@ class Document:
                 return (key, index, *path)
         return (key,)
 
-    def _locate(self, path: PathKey, marks: dict[PathKey, tuple[int, int]],
-                preferred: Optional[dict[PathKey, tuple[int, int]]] = None) -> Location:
+    def _locate(self, path: PathKey, marks: dict[PathKey, Mark], preferred: Optional[dict[PathKey, Mark]] = None) -> Location:
         """The mark of ``path`` or of its nearest ancestor that has one, in ``preferred`` before ``marks``."""
         for cut in range(len(path), -1, -1):
             mark = (preferred.get(path[:cut]) if preferred is not None else None) or marks.get(path[:cut])
             if mark is not None:
-                return Location(self.file, *mark)
+                return Location(self.file, *position(mark))
         return Location(self.file, 1, 1)
 
 

@@ -24,7 +24,12 @@ from yaml.nodes import ScalarNode
 from pipeline.base.textsafety import FORBIDDEN_IN_TEXT, code_point, forbidden_char
 
 PathKey = tuple[Union[str, int], ...]
-Mark = tuple[int, int]  # 1-based line, column
+# Where a value or key starts, its 1-based line and column in one number (``line << COLUMN_BITS | column``):
+# a file's marks are one per value and key (tens of thousands), and an int is a third the size of a pair,
+# which the garbage collector also tracks until its first pass. See :func:`mark` and :func:`position`.
+Mark = int
+COLUMN_BITS = 32  # (a 2 MB file has no line of 4 billion characters)
+COLUMN_MASK = (1 << COLUMN_BITS) - 1
 # The deepest data file (monotheism/deities.yaml) nests 12 collections; twice that is plenty, and
 # small enough that nothing downstream (schema checks, walks over the data) can run out of stack.
 MAX_NESTING = 24
@@ -38,6 +43,16 @@ class YamlLoadError(Exception):
         self.message = message
         self.line = line
         self.column = column
+
+
+def mark(line: int, column: int) -> Mark:
+    """The mark of 1-based ``line`` and ``column``."""
+    return line << COLUMN_BITS | column
+
+
+def position(mark: Mark) -> tuple[int, int]:
+    """The 1-based line and column of ``mark``."""
+    return mark >> COLUMN_BITS, mark & COLUMN_MASK
 
 
 @dataclass
@@ -80,7 +95,8 @@ def _placed(event: Event, mark: Optional[_ParserMark]) -> _ParserMark:
     return mark
 
 
-def _mark_of(event: Event) -> Mark:
+def _mark_of(event: Event) -> tuple[int, int]:
+    """Where ``event`` starts: its 1-based line and column (what an error names)."""
     start = _placed(event, event.start_mark)
     return start.line + 1, start.column + 1
 
@@ -215,7 +231,7 @@ def _indented_with_tab(text: str, mark: Optional[yaml.Mark]) -> bool:
     return "\t" in line[:len(line) - len(line.lstrip(" \t"))]
 
 
-def _position(text: str, index: int) -> Mark:
+def _position(text: str, index: int) -> tuple[int, int]:
     """The 1-based line and column of character ``index`` of ``text``."""
     before = text[:index]
     line_start = before.rfind("\n") + 1
@@ -300,7 +316,7 @@ class _Builder:
                     continue
                 path = () if top is None else top.key_path if top.is_mapping else top.path + (len(top.value),)
                 start = event.start_mark
-                value_marks[path] = (start.line + 1, start.column + 1)
+                value_marks[path] = (start.line + 1) << COLUMN_BITS | (start.column + 1)  # (mark(), inlined)
                 value = self._scalar(event) if kind is ScalarEvent else {} if kind is MappingStartEvent else []
                 if top is None:
                     self._marked.data = value
@@ -337,8 +353,8 @@ class _Builder:
         key_path = mapping.path + (key,)
         key_marks = self._marked.key_marks
         if key in mapping.value:
-            raise YamlLoadError(f"duplicate key '{key}' (first at line {key_marks[key_path][0]})", *_mark_of(event))
-        key_marks[key_path] = _mark_of(event)
+            raise YamlLoadError(f"duplicate key '{key}' (first at line {position(key_marks[key_path])[0]})", *_mark_of(event))
+        key_marks[key_path] = mark(*_mark_of(event))
         mapping.key, mapping.key_path = key, key_path
 
     def _scalar(self, event: ScalarEvent) -> Any:
