@@ -108,6 +108,7 @@ def validate(data_root: Path, specs: Specs, games: Optional[Iterable[str]] = Non
             continue
         say(f"{game} ({number}/{len(chosen)}): data, rules and card faces")
         loaded = catalogue.game(game)
+        loaded.scope = faces.scope  # (of the project's templates: what a check keeping entries keys them under)
         schemas = schemas or load_schemas(data_root)
         catalogue.requested.clear()
         problems, cross_checked = game_problems(loaded, schemas, catalogue, printable, fold=fold, cards=faces)

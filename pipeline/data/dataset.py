@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any, Generic, Iterator, Optional, Sequence, Ty
 from pipeline.base import locations
 from pipeline.base.errors import UserError
 from pipeline.data.problems import Location, Problem
-from pipeline.data.yamlmarks import MarkedData, PathKey, YamlLoadError, load_marked
+from pipeline.data.yamlmarks import Mark, MarkedData, PathKey, YamlLoadError, load_marked, position
 
 if TYPE_CHECKING:
     from pipeline.data.gamespec import GameSpec
+    from pipeline.store import Scope
 
 SCHEMA_DIR = "schemas"
 DATA_SUFFIX = ".yaml"
@@ -64,9 +65,9 @@ class Document:
         return self._locate(tuple(path), self.marked.value_marks)
 
     def key_at(self, *path: Union[str, int]) -> Location:
-        """Where the key that ends ``path`` is written (falls back like ``at``)."""
-        marks = {**self.marked.value_marks, **self.marked.key_marks}
-        return self._locate(tuple(path), marks)
+        """Where the key that ends ``path`` is written (falls back like ``at``: to where the key of the
+        nearest existing ancestor is written, or its value when it has no key)."""
+        return self._locate(tuple(path), self.marked.value_marks, self.marked.key_marks)
 
     def problem(self, path: Sequence[Union[str, int]], message: str) -> Problem:
         return Problem(self.at(*path), message)
@@ -102,11 +103,12 @@ class Document:
                 return (key, index, *path)
         return (key,)
 
-    def _locate(self, path: PathKey, marks: dict[PathKey, tuple[int, int]]) -> Location:
+    def _locate(self, path: PathKey, marks: dict[PathKey, Mark], preferred: Optional[dict[PathKey, Mark]] = None) -> Location:
+        """The mark of ``path`` or of its nearest ancestor that has one, in ``preferred`` before ``marks``."""
         for cut in range(len(path), -1, -1):
-            mark = marks.get(path[:cut])
+            mark = (preferred.get(path[:cut]) if preferred is not None else None) or marks.get(path[:cut])
             if mark is not None:
-                return Location(self.file, *mark)
+                return Location(self.file, *position(mark))
         return Location(self.file, 1, 1)
 
 
@@ -125,6 +127,9 @@ class GameData(Generic[M]):
     docs: dict[str, Document] = field(default_factory=dict)
     load_problems: list[Problem] = field(default_factory=list)
     unloadable: set[str] = field(default_factory=set)  # kinds whose file exists but did not load
+    # The store scope of the command validating the game (validate sets it): a check that keeps entries keys
+    # them under it rather than take a code digest of its own (the package and templates read again, ~25 ms).
+    scope: Optional["Scope"] = field(default=None, repr=False, compare=False)
     _model: Optional[M] = field(default=None, init=False, repr=False, compare=False)
     _built: bool = field(default=False, init=False, repr=False, compare=False)
 

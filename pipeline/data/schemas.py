@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 MAX_SCHEMA_BYTES = 1024 * 1024  # the largest schema is under 30 kB
 NEAR_KEY = 0.75  # how alike an unknown key and a known one must be to suggest it (difflib ratio: flavor/flavour 0.92)
 ECMA_FLAGS = "u"  # JSON Schema patterns are Unicode-aware ECMA-262 regular expressions
+CONDITION_KEYS = frozenset(("properties", "required"))  # what a condition :func:`key_equals_text` decides may hold
 
 
 @lru_cache(maxsize=None)
@@ -106,21 +107,25 @@ def key_equals_text(condition: Any, instance: Any, is_object: bool) -> Optional[
     """Whether ``instance`` meets ``condition`` when that is ``{"properties": {KEY: {"const": TEXT}}}`` with
     ``"required": [KEY]`` or not (None: a condition of another form). As JSON Schema reads it: anything but
     an object meets it; an object must hold each required key, and a value equal to each TEXT it holds a key
-    for (a value that is no text equals no text)."""
-    if not isinstance(condition, dict) or not condition.keys() <= {"properties", "required"}:
+    for (a value that is no text equals no text). One pass over the condition, which is read to its end
+    (its form decides None) while the instance is compared (asked for each value of every schema's unions)."""
+    if not isinstance(condition, dict) or not condition.keys() <= CONDITION_KEYS:
         return None
     properties, required = condition.get("properties", {}), condition.get("required", [])
-    if not isinstance(properties, dict) or not isinstance(required, list) or not all(isinstance(k, str) for k in required):
+    if not isinstance(properties, dict) or not isinstance(required, list):
         return None
-    texts = {}
-    for key, rule in properties.items():
-        if not isinstance(rule, dict) or rule.keys() != {"const"} or not isinstance(rule["const"], str):
+    holds = True
+    for key in required:
+        if not isinstance(key, str):
             return None
-        texts[key] = rule["const"]
-    if not is_object:
-        return True
-    return all(key in instance for key in required) and all(
-        key not in instance or (isinstance(instance[key], str) and instance[key] == text) for key, text in texts.items())
+        holds = holds and (not is_object or key in instance)
+    for key, rule in properties.items():
+        if not isinstance(rule, dict) or len(rule) != 1 or not isinstance(text := rule.get("const"), str):
+            return None
+        if holds and is_object and key in instance:
+            value = instance[key]
+            holds = isinstance(value, str) and value == text
+    return holds
 
 
 def _all_of(validator: Any, parts: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
@@ -165,10 +170,63 @@ def _lacks_required(alternative: Any, instance: dict[str, Any]) -> bool:
     return isinstance(required, list) and any(isinstance(key, str) and key not in instance for key in required)
 
 
+def _properties(validator: Any, properties: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own ``properties``, applied to the values that do not plainly meet their schema
+    (:func:`plainly_valid`: most values of the data are texts and numbers against a leaf of a few keywords);
+    the others give no error, so the errors are the same, in the same order, without a descent for each."""
+    if isinstance(properties, dict) and validator.is_type(instance, "object"):
+        properties = {name: rule for name, rule in properties.items()
+                      if name in instance and not plainly_valid(rule, instance[name])}
+    yield from Draft202012Validator.VALIDATORS["properties"](validator, properties, instance, schema)
+
+
+def _items(validator: Any, items: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's own ``items``, passed over for a list whose every item plainly meets it (a list of texts
+    or numbers: :func:`plainly_valid`), which gives no error."""
+    if "prefixItems" in schema or not isinstance(instance, list) or not all(plainly_valid(items, item) for item in instance):
+        yield from Draft202012Validator.VALIDATORS["items"](validator, items, instance, schema)
+
+
+ANNOTATIONS = frozenset(("description", "title", "$comment"))  # keywords that never make a value invalid
+PLAIN_TYPES = {"string": str, "integer": int, "number": int, "boolean": bool}  # (an int is a number; no bool is an int here)
+BOUNDS = {"minimum": int.__ge__, "maximum": int.__le__, "exclusiveMinimum": int.__gt__, "exclusiveMaximum": int.__lt__}
+
+
+def plainly_valid(schema: Any, value: Any) -> bool:
+    """Whether ``value``, a text, a whole number or a boolean, meets ``schema`` when that is ``true`` or a leaf
+    of the keywords the schema files give such values (type, length, pattern, enum, const, bounds), decided as
+    jsonschema decides them. False means not plainly: another value or keyword (a float, an enum of numbers,
+    a list of types, a bound that is no number...) is left to jsonschema, which then finds it valid or reports it."""
+    if schema is True:
+        return True
+    kind = type(value)
+    if not isinstance(schema, dict) or (kind is not str and kind is not int and kind is not bool):
+        return False
+    for keyword, rule in schema.items():
+        if keyword == "type":
+            if (PLAIN_TYPES.get(rule) if isinstance(rule, str) else None) is not kind:
+                return False
+        elif keyword == "enum" or keyword == "const":
+            if kind is not str or not (value in rule if keyword == "enum" and isinstance(rule, list) else value == rule):
+                return False  # (a text equals only an equal text; a number's equality is jsonschema's: 1 is not true)
+        elif keyword in BOUNDS:
+            if type(rule) is not int or (kind is int and not BOUNDS[keyword](value, rule)):
+                return False
+        elif keyword == "minLength" or keyword == "maxLength":
+            if type(rule) is not int or (kind is str and (len(value) < rule if keyword == "minLength" else len(value) > rule)):
+                return False
+        elif keyword == "pattern":
+            if not isinstance(rule, str) or (kind is str and not ecma_search(rule, value)):
+                return False
+        elif keyword not in ANNOTATIONS:
+            return False
+    return True
+
+
 SchemaValidator: Any = validators.extend(  # type: ignore[no-untyped-call]  # (untyped in types-jsonschema)
     Draft202012Validator,
     {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties,
-     "$ref": _ref, "if": _if, "allOf": _all_of, "oneOf": _one_of},
+     "$ref": _ref, "if": _if, "allOf": _all_of, "oneOf": _one_of, "properties": _properties, "items": _items},
 )
 
 
@@ -413,14 +471,16 @@ def schema_problems(doc: Document, validator: Any) -> Iterator[Problem]:
 
 
 def _non_finite(value: Any, path: PathKey) -> Iterator[tuple[PathKey, float]]:
-    if isinstance(value, float) and not math.isfinite(value):
-        yield path, value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _non_finite(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _non_finite(item, (*path, index))
+    """Each number of loaded data (dicts, lists, scalars) that is not finite, with its path, in document order;
+    a path is made only for a number or a collection, not for every text."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            yield path, value
+    elif isinstance(value, (dict, list)):
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            if isinstance(item, (float, dict, list)):
+                yield from _non_finite(item, path + (key,))
+
 
 def _extra_keys(error: ValidationError) -> list[str]:
     properties = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}

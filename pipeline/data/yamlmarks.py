@@ -22,9 +22,10 @@ from pipeline.base.safefile import FileRefused, read_regular_file
 from pipeline.data import yamlparse
 
 # The parser's types, named here too: every reader of data takes them from this module.
-from pipeline.data.yamlparse import MAX_NESTING, Mark, MarkedData, PathKey, YamlLoadError
+from pipeline.data.yamlparse import MAX_NESTING, Mark, MarkedData, PathKey, YamlLoadError, mark, position
 
-__all__ = ["MAX_FILE_BYTES", "MAX_NESTING", "Mark", "MarkedData", "PathKey", "YamlLoadError", "load_marked", "loads_marked"]
+__all__ = ["MAX_FILE_BYTES", "MAX_NESTING", "Mark", "MarkedData", "PathKey", "YamlLoadError", "load_marked", "loads_marked",
+           "mark", "position"]
 
 # The largest data file is under 40 kB; fifty times that is still a fraction of a second to parse.
 MAX_FILE_BYTES = 2 * 1024 * 1024

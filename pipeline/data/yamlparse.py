@@ -9,7 +9,6 @@ from typing import Any, Iterator, Optional, Protocol, Union
 import yaml
 from yaml.events import (
     AliasEvent,
-    CollectionStartEvent,
     DocumentStartEvent,
     Event,
     MappingEndEvent,
@@ -17,14 +16,20 @@ from yaml.events import (
     NodeEvent,
     ScalarEvent,
     SequenceEndEvent,
+    SequenceStartEvent,
     StreamEndEvent,
 )
 from yaml.nodes import ScalarNode
 
-from pipeline.base.textsafety import code_point, forbidden_char
+from pipeline.base.textsafety import FORBIDDEN_IN_TEXT, code_point, forbidden_char
 
 PathKey = tuple[Union[str, int], ...]
-Mark = tuple[int, int]  # 1-based line, column
+# Where a value or key starts, its 1-based line and column in one number (``line << COLUMN_BITS | column``):
+# a file's marks are one per value and key (tens of thousands), and an int is a third the size of a pair,
+# which the garbage collector also tracks until its first pass. See :func:`mark` and :func:`position`.
+Mark = int
+COLUMN_BITS = 32  # (a 2 MB file has no line of 4 billion characters)
+COLUMN_MASK = (1 << COLUMN_BITS) - 1
 # The deepest data file (monotheism/deities.yaml) nests 12 collections; twice that is plenty, and
 # small enough that nothing downstream (schema checks, walks over the data) can run out of stack.
 MAX_NESTING = 24
@@ -38,6 +43,16 @@ class YamlLoadError(Exception):
         self.message = message
         self.line = line
         self.column = column
+
+
+def mark(line: int, column: int) -> Mark:
+    """The mark of 1-based ``line`` and ``column``."""
+    return line << COLUMN_BITS | column
+
+
+def position(mark: Mark) -> tuple[int, int]:
+    """The 1-based line and column of ``mark``."""
+    return mark >> COLUMN_BITS, mark & COLUMN_MASK
 
 
 @dataclass
@@ -80,7 +95,8 @@ def _placed(event: Event, mark: Optional[_ParserMark]) -> _ParserMark:
     return mark
 
 
-def _mark_of(event: Event) -> Mark:
+def _mark_of(event: Event) -> tuple[int, int]:
+    """Where ``event`` starts: its 1-based line and column (what an error names)."""
     start = _placed(event, event.start_mark)
     return start.line + 1, start.column + 1
 
@@ -94,7 +110,8 @@ _UNICODE_LINE_BREAK = re.compile(f"[{''.join(UNICODE_LINE_BREAKS)}]")
 def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
     """Parse YAML text; see load_marked. A Unicode line break (NEL, U+2028, U+2029) anywhere is refused
     first, at the line and column an editor shows it (quoted or not: quoted, YAML folds a NEL into a space)."""
-    found = _UNICODE_LINE_BREAK.search(text)
+    controls = FORBIDDEN_IN_TEXT.search(text)  # (a Unicode line break is one of them: searched for from the first)
+    found = _UNICODE_LINE_BREAK.search(text, controls.start()) if controls is not None else None
     if found is not None:
         char = found.group()
         raise YamlLoadError(
@@ -102,10 +119,14 @@ def loads_marked(text: str, *, strict_text: bool = True) -> MarkedData:
             "break to YAML but not to your editor: remove it, or use an ordinary line break",
             *_position(text, found.start()),
         )
+    lines = text.split("\n")
     loader = _Loader(text)
     try:
-        marked = _Builder(loader, text.splitlines() if strict_text else None).build()
-        marked.lines = tuple(text.split("\n"))
+        # A file without controls breaks lines at "\n" only: the lines a trailing comment is looked for in are
+        # these; with a control that splitlines() takes for a break (FF, VT, ...), as before, its lines.
+        checked = (text.splitlines() if controls is not None else lines) if strict_text else None
+        marked = _Builder(loader, checked, controls=controls is not None).build()
+        marked.lines = tuple(lines)
         return marked
     except yaml.MarkedYAMLError as exc:
         what, mark = in_designers_words(exc, text)
@@ -210,7 +231,7 @@ def _indented_with_tab(text: str, mark: Optional[yaml.Mark]) -> bool:
     return "\t" in line[:len(line) - len(line.lstrip(" \t"))]
 
 
-def _position(text: str, index: int) -> Mark:
+def _position(text: str, index: int) -> tuple[int, int]:
     """The 1-based line and column of character ``index`` of ``text``."""
     before = text[:index]
     line_start = before.rfind("\n") + 1
@@ -221,130 +242,148 @@ def _tag_as_written(tag: str) -> str:
     return "!!" + tag[len(YAML_TAG_PREFIX) :] if tag.startswith(YAML_TAG_PREFIX) else tag
 
 
-class _Open:
-    """A mapping or list being filled: its value, its path, and (for a mapping) the key awaiting its value."""
+def _refuse_node_extras(event: NodeEvent) -> None:
+    """Refuse the alias, anchor or explicit tag ``event`` has (called only for an event with one of them)."""
+    if isinstance(event, AliasEvent):
+        raise YamlLoadError(f"aliases ('*{event.anchor}') are not allowed: write the value out", *_mark_of(event))
+    if event.anchor is not None:
+        raise YamlLoadError(f"anchors ('&{event.anchor}') are not allowed: write the value out", *_mark_of(event))
+    tag = getattr(event, "tag", None)
+    if tag is not None:
+        raise YamlLoadError(
+            f"tags ('{_tag_as_written(tag)}') are not allowed: write a plain value (quote it to make it text)",
+            *_mark_of(event),
+        )
 
-    __slots__ = ("value", "path", "key")
+
+def _too_large(event: ScalarEvent) -> YamlLoadError:
+    return YamlLoadError(
+        f"number too large: a whole number must lie between {INT_RANGE[0]} and {INT_RANGE[1]}", *_mark_of(event)
+    )
+
+
+class _Open:
+    """A mapping or list being filled: its value and its path; for a mapping, the key read and awaiting its
+    value (None: a key is awaited) and that value's path (the key's too: one tuple for both marks)."""
+
+    __slots__ = ("value", "path", "is_mapping", "key", "key_path")
 
     def __init__(self, value: Union[dict[str, Any], list[Any]], path: PathKey) -> None:
-        self.value = value
+        self.value: Any = value  # (a dict when is_mapping, else a list)
         self.path = path
+        self.is_mapping = isinstance(value, dict)
         self.key: Optional[str] = None
+        self.key_path: PathKey = ()
 
 
 class _Builder:
     """Turns libyaml's events into plain data, recording marks and refusing what the conventions forbid.
 
     One pass, with an explicit stack of open collections: nothing recurses, and
-    nothing is expanded, so the cost is bounded by the size of the text.
+    nothing is expanded, so the cost is bounded by the size of the text. What
+    can be asked of the whole file is asked once, before the events: which lines
+    hold a ``#`` (``refuse_trailing_comment`` looks only at scalars ending on
+    one) and whether the file holds any forbidden character at all (if not, only
+    a double-quoted value, whose escapes may write one, is searched for one).
     """
 
-    def __init__(self, loader: Any, lines: Optional[list[str]]) -> None:
+    def __init__(self, loader: Any, lines: Optional[list[str]], *, controls: bool) -> None:
         self._loader = loader
         self._lines = lines
+        self._hashed = frozenset(number for number, line in enumerate(lines) if "#" in line) if lines else frozenset()
+        self._controls = controls
         self._marked = MarkedData(data=None)
 
     def build(self) -> MarkedData:
-        loader = self._loader
+        next_event = self._loader.get_event
+        value_marks = self._marked.value_marks
         stack: list[_Open] = []
+        top: Optional[_Open] = None  # the innermost open collection
         documents = 0
-        while loader.check_event():
-            event = loader.get_event()
-            if isinstance(event, DocumentStartEvent):
+        while True:
+            event = next_event()
+            kind = type(event)
+            if kind is MappingEndEvent or kind is SequenceEndEvent:
+                stack.pop()
+                top = stack[-1] if stack else None
+            elif kind is ScalarEvent or kind is MappingStartEvent or kind is SequenceStartEvent or kind is AliasEvent:
+                if kind is AliasEvent or event.anchor is not None or event.tag is not None:
+                    _refuse_node_extras(event)
+                if kind is not ScalarEvent and len(stack) >= MAX_NESTING:
+                    raise YamlLoadError(f"nesting deeper than {MAX_NESTING} levels is not allowed", *_mark_of(event))
+                if top is not None and top.is_mapping and top.key is None:
+                    self._key(event, top)
+                    continue
+                path = () if top is None else top.key_path if top.is_mapping else top.path + (len(top.value),)
+                start = event.start_mark
+                value_marks[path] = (start.line + 1) << COLUMN_BITS | (start.column + 1)  # (mark(), inlined)
+                value = self._scalar(event) if kind is ScalarEvent else {} if kind is MappingStartEvent else []
+                if top is None:
+                    self._marked.data = value
+                elif top.is_mapping:
+                    top.value[top.key] = value
+                    top.key = None
+                else:
+                    top.value.append(value)
+                if kind is not ScalarEvent:
+                    top = _Open(value, path)
+                    stack.append(top)
+            elif kind is DocumentStartEvent:
                 documents += 1
                 if documents > 1:
                     raise YamlLoadError("a file holds one document: remove the second '---'", *_mark_of(event))
-            elif isinstance(event, NodeEvent):
-                self._refuse_node_extras(event, len(stack))
-                self._node(event, stack)
-            elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
-                stack.pop()
-            elif isinstance(event, StreamEndEvent):
+            elif kind is StreamEndEvent or event is None:
                 break
         if documents == 0:
             raise YamlLoadError("file is empty: expected a mapping of records")
         return self._marked
 
-    def _refuse_node_extras(self, event: NodeEvent, depth: int) -> None:
-        """Aliases, anchors, explicit tags and deep nesting, refused before the node is built."""
-        if isinstance(event, AliasEvent):
-            raise YamlLoadError(f"aliases ('*{event.anchor}') are not allowed: write the value out", *_mark_of(event))
-        if event.anchor is not None:
-            raise YamlLoadError(f"anchors ('&{event.anchor}') are not allowed: write the value out", *_mark_of(event))
-        tag = getattr(event, "tag", None)
-        if tag is not None:
-            raise YamlLoadError(
-                f"tags ('{_tag_as_written(tag)}') are not allowed: write a plain value (quote it to make it text)",
-                *_mark_of(event),
-            )
-        if isinstance(event, CollectionStartEvent) and depth >= MAX_NESTING:
-            raise YamlLoadError(f"nesting deeper than {MAX_NESTING} levels is not allowed", *_mark_of(event))
-
-    def _node(self, event: NodeEvent, stack: list[_Open]) -> None:
-        """Place one scalar, or open one collection, where the stack says it belongs."""
-        parent = stack[-1] if stack else None
-        if isinstance(parent, _Open) and isinstance(parent.value, dict) and parent.key is None:
-            parent.key = self._key(event, parent)
-            return
-        if parent is None:
-            path: PathKey = ()
-        elif isinstance(parent.value, dict):
-            assert parent.key is not None
-            path = parent.path + (parent.key,)
-        else:
-            path = parent.path + (len(parent.value),)
-        self._marked.value_marks[path] = _mark_of(event)
-        value: Any
-        if isinstance(event, MappingStartEvent):
-            value = {}
-            stack.append(_Open(value, path))
-        elif isinstance(event, CollectionStartEvent):
-            value = []
-            stack.append(_Open(value, path))
-        else:
-            assert isinstance(event, ScalarEvent)
-            value = self._scalar(event, self._tag(event))
-            if isinstance(value, str):
-                self._refuse_invisible(value, event, key=False)
-        if parent is None:
-            self._marked.data = value
-        elif isinstance(parent.value, dict):
-            assert parent.key is not None
-            parent.value[parent.key] = value
-            parent.key = None
-        else:
-            parent.value.append(value)
-
-    def _key(self, event: NodeEvent, mapping: _Open) -> str:
+    def _key(self, event: NodeEvent, mapping: _Open) -> None:
+        """Read the key ``mapping`` awaits (refusing what cannot be one) and note where it is written."""
         if not isinstance(event, ScalarEvent):
             raise YamlLoadError("a mapping key must be a plain word", *_mark_of(event))
         tag = self._tag(event)
         if tag == MERGE_TAG:
             raise YamlLoadError("merge keys ('<<') are not allowed: write the keys out", *_mark_of(event))
-        key = self._scalar(event, tag)
+        key = self._plain_text(event) if tag == STR_TAG else self._constructed(event, tag)
         if not isinstance(key, str):
             raise YamlLoadError(f"key {key!r} must be text: quote it (\"{event.value}\")", *_mark_of(event))
         self._refuse_invisible(key, event, key=True)
         assert isinstance(mapping.value, dict)
+        key_path = mapping.path + (key,)
+        key_marks = self._marked.key_marks
         if key in mapping.value:
-            first_line = self._marked.key_marks[mapping.path + (key,)][0]
-            raise YamlLoadError(f"duplicate key '{key}' (first at line {first_line})", *_mark_of(event))
-        self._marked.key_marks[mapping.path + (key,)] = _mark_of(event)
-        return key
+            raise YamlLoadError(f"duplicate key '{key}' (first at line {position(key_marks[key_path])[0]})", *_mark_of(event))
+        key_marks[key_path] = mark(*_mark_of(event))
+        mapping.key, mapping.key_path = key, key_path
+
+    def _scalar(self, event: ScalarEvent) -> Any:
+        """The value of a scalar that is not a key: text as written, anything else as the safe constructor makes it."""
+        tag = self._tag(event)
+        if tag != STR_TAG:
+            return self._constructed(event, tag)
+        text = self._plain_text(event)
+        if self._controls or event.style == '"':  # else no character of the file, so of the text, is forbidden
+            self._refuse_invisible(text, event, key=False)
+        return text
 
     def _tag(self, event: ScalarEvent) -> str:
-        """The tag the safe resolver gives an untagged scalar (str, int, bool, null, ...)."""
-        return str(self._loader.resolve(ScalarNode, event.value, event.implicit))
+        """The tag the safe resolver gives an untagged scalar (str, int, bool, null, ...): a quoted or block
+        scalar is text without asking (``implicit[0]`` is whether it is written plain)."""
+        return str(self._loader.resolve(ScalarNode, event.value, event.implicit)) if event.implicit[0] else STR_TAG
 
-    def _scalar(self, event: ScalarEvent, tag: str) -> Any:
-        self.refuse_trailing_comment(event, tag)
-        if tag == STR_TAG:  # what the safe constructor returns for text, without its dispatch (most scalars)
-            return event.value
-        too_large = YamlLoadError(
-            f"number too large: a whole number must lie between {INT_RANGE[0]} and {INT_RANGE[1]}", *_mark_of(event)
-        )
+    def _plain_text(self, event: ScalarEvent) -> str:
+        """A scalar whose tag is text, once nothing follows it on its line but a comment."""
+        if event.implicit[0] and self._hashed:
+            end = _placed(event, event.end_mark)
+            if end.line in self._hashed:
+                self.refuse_trailing_comment(event)
+        return event.value
+
+    def _constructed(self, event: ScalarEvent, tag: str) -> Any:
+        """A scalar that is not text (a number, a boolean, null, a date), as the safe constructor makes it."""
         if tag == INT_TAG and len(event.value) > MAX_NUMBER_TEXT:
-            raise too_large  # not even converted: 0x followed by megabytes of digits would be
+            raise _too_large(event)  # not even converted: 0x followed by megabytes of digits would be
         # The stub types a node's marks as the pure-Python Mark only; nodes just keep them, and libyaml's work as well.
         node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
         try:
@@ -353,7 +392,7 @@ class _Builder:
             problem = getattr(exc, "problem", None) or str(exc)
             raise YamlLoadError(f"bad value: {problem}", *_mark_of(event)) from None
         if tag == INT_TAG and not INT_RANGE[0] <= value <= INT_RANGE[1]:
-            raise too_large
+            raise _too_large(event)
         return value
 
     @staticmethod
@@ -368,14 +407,15 @@ class _Builder:
                 *_mark_of(event),
             )
 
-    def refuse_trailing_comment(self, event: ScalarEvent, tag: str) -> None:
+    def refuse_trailing_comment(self, event: ScalarEvent) -> None:
         """A ``#`` after a plain value starts a comment and silently cuts the text short.
 
         In card text that is nearly always a mistake ("numbered #01 to #29"
         would load as "numbered"), so an unquoted value followed by a comment
         is refused: quote the value, or put the comment on a line of its own.
+        (Asked of a plain scalar whose tag is text, ending on a line that holds a ``#``.)
         """
-        if self._lines is None or event.style not in (None, "") or tag != STR_TAG:
+        if self._lines is None:
             return
         end = _placed(event, event.end_mark)
         if end.line >= len(self._lines):

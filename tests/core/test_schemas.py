@@ -16,6 +16,7 @@ from pipeline.data.schemas import (
     key_equals_text,
     load_checked_yaml,
     load_schemas,
+    plainly_valid,
     schema_problems,
 )
 from pipeline.data.yamlmarks import load_marked
@@ -177,6 +178,41 @@ def test_a_key_equal_to_a_text_is_decided_as_jsonschema_decides_it() -> None:
     assert key_equals_text({"$ref": "#/$defs/condition"}, {}, True) is None  # others are left to jsonschema
     assert key_equals_text({"properties": {"on": {"const": True}}}, {"on": True}, True) is None
     assert key_equals_text({"properties": {"op": {"const": "a", "type": "string"}}}, {"op": "a"}, True) is None
+
+
+def _subschemas(node: Any) -> Iterator[Any]:
+    """Every schema inside a schema file (and the file's own), ``true`` and ``false`` included."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _subschemas(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _subschemas(value)
+    elif isinstance(node, bool):
+        yield node
+
+
+def test_a_value_plainly_valid_is_valid_to_jsonschema() -> None:
+    """plainly_valid (which spares jsonschema a descent) never vouches for a value jsonschema refuses, over
+    every subschema of the schema files and values of every kind; and it does vouch for the leaves' values."""
+    leaves = [schema for path in SCHEMA_FILES for schema in _subschemas(json.loads(path.read_text()))]
+    leaves += [{"type": "integer", "minimum": 1.5}, {"type": ["string", "null"]}, {"enum": [1, True]}, {"const": 1},
+               {"minLength": "2"}, {"type": "number", "exclusiveMaximum": 3}, {"format": "email"}, True, False]
+    texts = {rule for leaf in leaves if isinstance(leaf, dict) for rule in
+             [leaf.get("const"), *(leaf.get("enum") if isinstance(leaf.get("enum"), list) else [])] if isinstance(rule, str)}
+    values: list[Any] = ["", "a", "ab", "07", "07\n", "x" * 500, 0, 1, 2, 3, -1, 10**9, 1.0, 1.5, True, False, None, [], {}]
+    values += sorted(texts)
+    vouched = 0
+    for leaf in leaves:
+        validator = SchemaValidator(leaf)
+        for value in values:
+            if plainly_valid(leaf, value):
+                vouched += 1
+                assert validator.is_valid(value), (leaf, value)
+    assert vouched > 1000  # the leaves of the schema files are decided here, most of them
+    assert not plainly_valid({"type": "integer"}, True) and not plainly_valid({"type": "integer"}, 1.0)
+    assert not plainly_valid({"enum": [1, 2]}, 1)  # numbers' equality is left to jsonschema (1 == True there too)
 
 
 def test_conditional_fields_give_the_errors_jsonschema_gives(tmp_path: Path) -> None:

@@ -267,7 +267,7 @@ def _chain_problems(doc: Document, i: int, record: Mapping[str, Any]) -> Iterato
 def scenario_play_problems(game: GameData[MonotheismModel], cards: Cards) -> Iterator[Problem]:
     doc = game.doc(SCENARIOS)
     engine = Game(cards)
-    under = store.scope()  # once for every scenario's last good proof (the cross-checks are handed no scope)
+    under = game.scope or store.scope()  # for every scenario's last good proof: validate's, else taken here
     for i, record in enumerate(doc.data["scenarios"]):
         scenario = scenario_from_record(record)
         if not playable(scenario, cards):
