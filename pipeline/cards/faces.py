@@ -3,7 +3,10 @@
 A face's template output is split in two. Everything in the SVG namespace
 is *art*: split into layers (``<g pp:layer>`` at the top level; see
 ``_layers``), each hashed; ``forms.py`` defines one form per distinct art.
-Elements in the ``pp:`` namespace are *slots*: text boxes, fitted and set
+A pattern's mark (``<pp:pattern>``, what a template's ``pattern(...)``
+prints) belongs to the art: its shapes are drawn into a layer when the layer
+is first made, so a frame repeated on many faces is drawn once. Other
+elements in the ``pp:`` namespace are *slots*: text boxes, fitted and set
 here (line breaks, sizes, positions), and icon placements.
 
 The result, a ``FaceRecord``, is plain data (tuples, strings, numbers), so
@@ -34,16 +37,17 @@ from pipeline import store
 from pipeline.base import shape
 from pipeline.base.errors import UserError
 from pipeline.base.shape import ShapeError
-from pipeline.cards import artcache, artmap, design, fonts, svgpaint, text
+from pipeline.cards import artcache, artmap, design, fonts, patterns, svgpaint, text
 from pipeline.cards.design import EdgeFacts, FaceFacts, IconFacts, TextFacts
 from pipeline.cards.facemetrics import FactFinder, Frame, IconLetters, Placed, TextSpec, art_icons, icon_letters
 from pipeline.cards.plan import Face
-from pipeline.cards.svgtemplates import PP_NS, Templates
+from pipeline.cards.svgtemplates import PP_NS, SVG_NS, Templates
 from pipeline.cards.units import mm
 from pipeline.data import markup
 from pipeline.data.typography import typographic
 
 PP = f"{{{PP_NS}}}"
+PATTERN = f"{PP}{patterns.MARK}"  # a pattern's mark in the art: drawn when its layer is made (see ``_drawn_patterns``)
 NAMESPACE = "faces"
 HALF_TURN = "180"
 TURNS = ("0", HALF_TURN)
@@ -209,7 +213,7 @@ class Splitter:
         trim_w, trim_h = _trim(root, template, where)
         frame = Frame(trim_w, trim_h, self.bleed)
         placed = [Placed(name, frame.from_mm(box)) for name, box in art_icons(root, where)]
-        arts = self._art(root)
+        arts = self._art(root, where)
         slots: list[Slot] = []
         texts: list[tuple[text.SetText, TextSpec]] = []
         for node in nodes:
@@ -233,7 +237,7 @@ class Splitter:
     def art(self, svg: str, template: str, where: str) -> dict[str, Any]:
         """The SVG root of each art key of a rendered face whose record is known already (kept by an
         earlier split): the art alone, without setting its text or measuring its facts again."""
-        return self._art(self._without_slots(svg, template, where)[0])
+        return self._art(self._without_slots(svg, template, where)[0], where)
 
     @staticmethod
     def _without_slots(svg: str, template: str, where: str) -> tuple[Any, list[Any]]:
@@ -242,7 +246,7 @@ class Splitter:
             root = etree.fromstring(svg.encode("utf-8"), _PARSER)
         except etree.XMLSyntaxError as exc:
             raise UserError(f"{where}: template {template} produced invalid SVG: {exc}") from None
-        nodes = [el for el in root.iter(f"{PP}*") if _is_top_slot(el)]
+        nodes = [el for el in root.iter(f"{PP}*") if el.tag != PATTERN and _is_top_slot(el)]
         for node in nodes:
             parent = node.getparent()
             if parent is None:
@@ -273,20 +277,22 @@ class Splitter:
         return self._letters[name]
 
     # -- art ----------------------------------------------------------------
-    def _art(self, root: Any) -> dict[str, Any]:
+    def _art(self, root: Any, where: str) -> dict[str, Any]:
         """The art keys of a face, bottom to top, with their roots: one per layer."""
         layers = _layers(root)
         if len(layers) == 1:
+            _drawn_patterns(root, where)
             return {digest(etree.tostring(root)): root}
         head = (tuple(root.items()), tuple(sorted(root.nsmap.items(), key=str)))  # (the face's root: each layer's)
-        return dict(self._layer(root, head, layer) for layer in layers)
+        return dict(self._layer(root, head, layer, where) for layer in layers)
 
-    def _layer(self, root: Any, head: tuple[Any, Any], elements: list[Any]) -> tuple[str, Any]:
-        """One layer's key and root; a layer met again (a god's frame on each of its cards) is not copied again.
-        ``head``: the root's attributes and namespaces, which every layer's copy of it carries."""
+    def _layer(self, root: Any, head: tuple[Any, Any], elements: list[Any], where: str) -> tuple[str, Any]:
+        """One layer's key and root; a layer met again (a god's frame on each of its cards) is not copied, nor its
+        patterns drawn, again. ``head``: the root's attributes and namespaces, which every layer's copy of it carries."""
         seen = (*head, tuple(etree.tostring(e) for e in elements))
         if seen not in self._layers:
             layer = _svg_with(root, elements)
+            _drawn_patterns(layer, where)
             self._layers[seen] = (digest(etree.tostring(layer)), layer)
         return self._layers[seen]
 
@@ -447,6 +453,19 @@ def _layers(root: Any) -> list[list[Any]]:
     if loose:
         layers.append(loose)
     return layers or [[]]
+
+
+def _drawn_patterns(art: Any, where: str) -> None:
+    """Each pattern's mark in ``art`` replaced by the shapes it stands for, as the template would have printed them
+    (``patterns.drawn``; the text after the mark stays after the shapes)."""
+    for mark in list(art.iter(PATTERN)):
+        try:
+            markup = patterns.drawn(mark.attrib)
+        except ValueError as exc:
+            raise UserError(f"{where}: <pp:{patterns.MARK}>: {exc}") from None
+        shapes = etree.fromstring(f'<svg xmlns="{SVG_NS}">{markup}</svg>'.encode("utf-8"), _PARSER)[0]
+        shapes.tail = mark.tail
+        mark.getparent().replace(mark, shapes)
 
 
 def _svg_with(root: Any, elements: list[Any]) -> Any:

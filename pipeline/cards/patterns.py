@@ -11,11 +11,17 @@ from edge to edge of the box (across the cut, when the box is the bleed box) and
 The shapes are pure geometry, many per card: made here in Python, not in template loops, where they cost most
 of a face's render. Numbers are written as ``str`` writes them (as a template's ``{{ }}`` printed them before),
 so the markup, and every PDF drawn from it, is what the template drew.
+
+A template's ``pattern(...)`` prints a mark, not the shapes: one ``<pp:pattern>`` element holding the call's
+arguments (``marked``). The shapes (a frame's pattern is thousands of numbers) are drawn where a face is split
+into art layers (``pipeline/cards/faces.py``, through ``drawn``), once for each distinct layer, not rendered,
+parsed and compared again for each of the dozens of faces that share one god's frame. The layer holds what the
+template would have held had it printed the shapes itself.
 """
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence, Union
 
 from markupsafe import Markup, escape
 
@@ -23,16 +29,54 @@ WAVE_HEIGHT = 1.0  # mm: a wave's control point above or below its line
 ZIGZAG_HEIGHT = 0.7  # mm: a zigzag's turn above or below its line
 
 
+MARK = "pattern"  # the local name of the element a template's pattern(...) prints (in the pp: namespace)
+
+
 def pattern(kinds: Sequence[str], x0: float, y0: float, x1: float, y1: float, colour: str, *,
             pitch: float, line: float) -> Markup:
     """The ``kinds`` of pattern in ``colour`` over the box (x0, y0)-(x1, y1) mm, as one SVG group."""
     shapes: list[str] = []
     for kind in kinds:
-        draw = _DRAWERS.get(kind)
-        if draw is None:
-            raise ValueError(f"pattern kind {kind!r} is not one of {', '.join(KINDS)}")
-        shapes.extend(draw(x0, y0, x1, y1, pitch, line))
+        shapes.extend(_drawer(kind)(x0, y0, x1, y1, pitch, line))
     return Markup(f'<g fill="{escape(colour)}" stroke="none">\n{"".join(shapes)}</g>')
+
+
+def marked(kinds: Sequence[str], x0: float, y0: float, x1: float, y1: float, colour: str, *,
+           pitch: float, line: float) -> Markup:
+    """What a template's ``pattern(...)`` prints: the call as a ``<pp:pattern>`` element, which ``drawn`` turns
+    into ``pattern``'s very markup. A kind it does not know is refused here, as the template renders."""
+    for kind in kinds:
+        _drawer(kind)
+    numbers = " ".join(_written(v) for v in (x0, y0, x1, y1, pitch, line))
+    return Markup(f'<pp:{MARK} kinds="{escape(" ".join(kinds))}" numbers="{numbers}" colour="{escape(colour)}"/>')
+
+
+def drawn(mark: Mapping[str, str]) -> Markup:
+    """The pattern a ``<pp:pattern>`` element's attributes ``mark`` stand for (what ``marked`` wrote), drawn
+    by ``pattern``; ValueError when they are not such a call."""
+    try:
+        x0, y0, x1, y1, pitch, line = (_read(v) for v in mark["numbers"].split())
+        return pattern(mark["kinds"].split(), x0, y0, x1, y1, mark["colour"], pitch=pitch, line=line)
+    except (KeyError, ValueError):
+        raise ValueError(f"not a pattern's mark: {dict(mark)}") from None
+
+
+def _written(value: float) -> str:
+    """A number as it reads back as the same value of the same type (an int's sums print as an int's)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"pattern: {value!r} is not a number")
+    return repr(value)
+
+
+def _read(text: str) -> Union[int, float]:
+    return int(text) if text.lstrip("-").isdigit() else float(text)
+
+
+def _drawer(kind: str) -> Callable[[float, float, float, float, float, float], list[str]]:
+    draw = _DRAWERS.get(kind)
+    if draw is None:
+        raise ValueError(f"pattern kind {kind!r} is not one of {', '.join(KINDS)}")
+    return draw
 
 
 def _diagonals(x0: float, y0: float, x1: float, y1: float, pitch: float, line: float, rising: bool) -> list[str]:

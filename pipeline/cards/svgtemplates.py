@@ -20,7 +20,8 @@ player's); ``ink_on(background)`` gives white, or a dark shade of the
 background where white would not read; ``safe_margin`` is the design rules'
 distance (mm) decoration keeps from the cut; ``pattern(kinds, x0, y0, x1, y1,
 colour, pitch=, line=)`` lays line patterns (diagonals, rows, waves, ...) over
-a box (:mod:`pipeline.cards.patterns`). Templates print data text as it is
+a box (:mod:`pipeline.cards.patterns`: it prints a ``<pp:pattern>`` mark, drawn
+when the face's art is split into layers, see ``faces.py``). Templates print data text as it is
 (autoescaped): the text of every ``<pp:text>`` slot is read as markup (bold, italic, icons, line
 breaks, escapes; see :mod:`pipeline.data.markup`) when the slot is set, in
 ``faces.py``.
@@ -161,7 +162,7 @@ class Templates:
             # ink_saver: templates draw backs and frames as outline and emblem, without full-bleed floods
             self._env.globals.update(
                 bleed=self.bleed_mm, icon=self._inline_icon, ink_saver=self.ink_saver, readable=self._readable,
-                ink_on=self._ink_on, mix=self._mix, safe_margin=self.rules.safe_margin_mm, pattern=patterns.pattern,
+                ink_on=self._ink_on, mix=self._mix, safe_margin=self.rules.safe_margin_mm, pattern=patterns.marked,
             )
             self._env.filters.update(mm=_fmt)
         return self._env
