@@ -373,11 +373,11 @@ class _Builder:
         return str(self._loader.resolve(ScalarNode, event.value, event.implicit)) if event.implicit[0] else STR_TAG
 
     def _plain_text(self, event: ScalarEvent) -> str:
-        """A scalar whose tag is text, once nothing follows it on its line but a comment."""
+        """A scalar whose tag is text (refused when it is written plain and a comment follows it on its line)."""
         if event.implicit[0] and self._hashed:
             end = _placed(event, event.end_mark)
             if end.line in self._hashed:
-                self.refuse_trailing_comment(event)
+                self.refuse_trailing_comment(end)
         return event.value
 
     def _constructed(self, event: ScalarEvent, tag: str) -> Any:
@@ -407,19 +407,15 @@ class _Builder:
                 *_mark_of(event),
             )
 
-    def refuse_trailing_comment(self, event: ScalarEvent) -> None:
+    def refuse_trailing_comment(self, end: _ParserMark) -> None:
         """A ``#`` after a plain value starts a comment and silently cuts the text short.
 
         In card text that is nearly always a mistake ("numbered #01 to #29"
         would load as "numbered"), so an unquoted value followed by a comment
         is refused: quote the value, or put the comment on a line of its own.
-        (Asked of a plain scalar whose tag is text, ending on a line that holds a ``#``.)
+        (``end``: where a plain scalar whose tag is text ends, on one of the checked lines that holds a ``#``.)
         """
-        if self._lines is None:
-            return
-        end = _placed(event, event.end_mark)
-        if end.line >= len(self._lines):
-            return
+        assert self._lines is not None  # (only lines that were checked hold a '#' here)
         rest = self._lines[end.line][end.column :]
         if rest.lstrip().startswith("#") and rest[:1].isspace():
             raise YamlLoadError(
